@@ -1,0 +1,1 @@
+"""The running Discord application: config, the bot, storage, the table service."""

@@ -1,0 +1,34 @@
+"""Persistence of the bot: live tables, finished hands and games, stats, settings (SQLite, WAL).
+
+The contract is docs/BOT_STORAGE.md; every SQL statement of the bot lives in this package.
+"""
+
+from .db import DEFAULT_GUILD_SETTINGS, Storage
+from .migrations import MigrationError
+from .models import (
+    LIVE_STATUSES,
+    ChannelBusy,
+    FinishedGame,
+    HandResult,
+    PlayerStats,
+    StaleTable,
+    StorageError,
+    TableRow,
+)
+from .stats import SORT_LABELS, SORTS
+
+__all__ = [
+    "DEFAULT_GUILD_SETTINGS",
+    "LIVE_STATUSES",
+    "SORTS",
+    "SORT_LABELS",
+    "ChannelBusy",
+    "FinishedGame",
+    "HandResult",
+    "MigrationError",
+    "PlayerStats",
+    "StaleTable",
+    "Storage",
+    "StorageError",
+    "TableRow",
+]

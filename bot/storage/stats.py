@@ -1,0 +1,159 @@
+"""Per-hand player numbers (from the engine's replay) and the leaderboard queries.
+
+No scoring rule lives here: whether a contract or a nil was made, and how many bags a side took,
+comes from ``engine.replay(record)["breakdown"]``. This module only attributes the engine's
+per-side numbers to the seats that played them.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from .models import PlayerStats
+
+log = logging.getLogger(__name__)
+
+SORTS: dict[str, str] = {
+    # name -> ORDER BY clause over the aggregated columns (ties end on user_id for stable pages)
+    "wins": "wins DESC, win_ratio DESC NULLS LAST, games DESC, user_id ASC",
+    "win_pct": "win_ratio DESC NULLS LAST, games DESC, wins DESC, user_id ASC",
+    "games": "games DESC, wins DESC, user_id ASC",
+    "bid_accuracy": "bid_ratio DESC NULLS LAST, contracts_bid DESC, user_id ASC",
+    "nils": "nils_made DESC, nil_ratio DESC NULLS LAST, user_id ASC",
+    # fewest bags per hand is best; players without a finished hand go last
+    "bags": "bag_ratio ASC NULLS LAST, hands DESC, user_id ASC",
+}
+
+SORT_LABELS: dict[str, str] = {
+    "wins": "Wins",
+    "win_pct": "Win %",
+    "games": "Games played",
+    "bid_accuracy": "Bid accuracy",
+    "nils": "Nils made",
+    "bags": "Fewest bags per hand",
+}
+
+
+def replay_record(record: dict[str, Any]) -> dict[str, Any] | None:
+    """Replay a finished hand with the engine; None (and an ERROR log) if the engine refuses it.
+
+    The log names only the error class and position: a refusal message can quote cards.
+    """
+    from engine import replay  # imported late: the engine may be absent while the bot is built
+
+    try:
+        return replay(record)
+    except Exception as exc:  # a refused record must not lose the table's save
+        log.error(
+            "engine refused a stored hand record (%s at position %s); saving it without stats",
+            type(exc).__name__,
+            getattr(exc, "position", "?"),
+        )
+        return None
+
+
+def hand_player_rows(result: dict[str, Any], players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One stats row per seat of a finished hand, attributed from the replay's per-side breakdown."""
+    breakdown: list[dict[str, Any]] = result.get("breakdown") or []
+    tricks: list[int] = result.get("tricks") or []
+    with_bots = any(bool(p.get("is_bot")) for p in players)
+    rows: list[dict[str, Any]] = []
+    for player in players:
+        seat = int(player["seat"])
+        side_no: int | None = None
+        side: dict[str, Any] = {}
+        for i, entry in enumerate(breakdown):
+            if seat in entry.get("seats", ()):
+                side_no, side = i, entry
+                break
+        nil = next((n for n in side.get("nils", ()) if n.get("seat") == seat), None)
+        made = side.get("made")
+        rows.append(
+            {
+                "seat": seat,
+                "side": side_no,
+                "user_id": None if player.get("is_bot") else player.get("user_id"),
+                "is_bot": bool(player.get("is_bot")),
+                "with_bots": with_bots,
+                "tricks": int(tricks[seat]) if seat < len(tricks) else 0,
+                # a seat that did not bid nil is part of its side's contract (made is None only
+                # when the side bid nothing but nils)
+                "contract_bid": nil is None and made is not None,
+                "contract_made": nil is None and made is True,
+                "nil_attempted": nil is not None,
+                "nil_made": bool(nil and nil.get("made")),
+                "blind_nil": bool(nil and nil.get("kind") == "blind_nil"),
+                "bags": int(side.get("bags", 0) or 0),
+                "points": int(side.get("points", 0) or 0),
+            }
+        )
+    return rows
+
+
+_AGGREGATE = """
+WITH hp AS (
+    SELECT user_id, COUNT(*) AS hands, SUM(contract_made) AS contracts_made,
+           SUM(contract_bid) AS contracts_bid, SUM(nil_made) AS nils_made,
+           SUM(nil_attempted) AS nils_attempted, SUM(bags) AS bags
+    FROM hand_players
+    WHERE guild_id = :guild AND user_id IS NOT NULL AND is_bot = 0
+    GROUP BY user_id
+), gp AS (
+    SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(with_bots) AS games_with_bots
+    FROM game_players
+    WHERE guild_id = :guild AND user_id IS NOT NULL AND is_bot = 0
+    GROUP BY user_id
+), users AS (
+    SELECT user_id FROM hp UNION SELECT user_id FROM gp
+), agg AS (
+    SELECT u.user_id,
+           COALESCE(gp.games, 0) AS games, COALESCE(gp.wins, 0) AS wins,
+           COALESCE(gp.games_with_bots, 0) AS games_with_bots,
+           COALESCE(hp.hands, 0) AS hands,
+           COALESCE(hp.contracts_made, 0) AS contracts_made,
+           COALESCE(hp.contracts_bid, 0) AS contracts_bid,
+           COALESCE(hp.nils_made, 0) AS nils_made,
+           COALESCE(hp.nils_attempted, 0) AS nils_attempted,
+           COALESCE(hp.bags, 0) AS bags
+    FROM users AS u LEFT JOIN hp USING (user_id) LEFT JOIN gp USING (user_id)
+), ratios AS (
+    SELECT *,
+           CAST(wins AS REAL) / NULLIF(games, 0) AS win_ratio,
+           CAST(contracts_made AS REAL) / NULLIF(contracts_bid, 0) AS bid_ratio,
+           CAST(nils_made AS REAL) / NULLIF(nils_attempted, 0) AS nil_ratio,
+           CAST(bags AS REAL) / NULLIF(hands, 0) AS bag_ratio
+    FROM agg
+)
+SELECT ROW_NUMBER() OVER (ORDER BY {order}) AS rank, user_id, games, wins, games_with_bots, hands,
+       contracts_made, contracts_bid, nils_made, nils_attempted, bags
+FROM ratios
+"""
+
+_COLUMNS = (
+    "rank",
+    "user_id",
+    "games",
+    "wins",
+    "games_with_bots",
+    "hands",
+    "contracts_made",
+    "contracts_bid",
+    "nils_made",
+    "nils_attempted",
+    "bags",
+)
+
+
+def leaderboard_sql(sort: str) -> str:
+    """The ranked query for one sort; raises ValueError for an unknown sort."""
+    try:
+        order = SORTS[sort]
+    except KeyError:
+        raise ValueError(f"unknown sort {sort!r}; choose one of {', '.join(SORTS)}") from None
+    return _AGGREGATE.format(order=order)
+
+
+def stats_from_row(row: Any) -> PlayerStats:
+    values = dict(zip(_COLUMNS, tuple(row), strict=True))
+    return PlayerStats(**values)

@@ -1,0 +1,1 @@
+"""Discord extensions: thin adapters from slash commands and components to the bot services."""
