@@ -1,0 +1,368 @@
+"""Storage: migrations, live tables, optimistic concurrency, settings, metadata, games and stats."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import shutil
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import (
+    ChannelBusy,
+    FinishedGame,
+    MigrationError,
+    StaleTable,
+    Storage,
+    TableRow,
+)
+from bot.storage.migrations import default_directory, discover
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await Storage.open(tmp_path / "spades.db")
+    yield storage
+    await storage.close()
+
+
+def _tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+# --- opening and migrations -------------------------------------------------------------------
+
+
+async def test_open_creates_file_in_wal_with_foreign_keys(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "dir" / "new.db"
+    db = await Storage.open(path)
+    try:
+        assert path.exists()
+        assert await db.pragma("journal_mode") == "wal"
+        assert await db.pragma("foreign_keys") == 1
+        assert await db.schema_version() == discover()[-1].version
+    finally:
+        await db.close()
+    # WAL is a property of the file: a plain connection sees it too
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_migrations_are_idempotent(tmp_path: Path) -> None:
+    path = tmp_path / "spades.db"
+    db = await Storage.open(path)
+    row = await db.create_table(1, 10, 100, {"kept": True})
+    await db.close()
+    before = _tables(path)
+    db = await Storage.open(path)  # second start: nothing re-applied, nothing lost
+    try:
+        assert _tables(path) == before
+        assert (await db.get_table(row.id)) == row
+        with sqlite3.connect(path) as conn:
+            versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
+        assert versions == [m.version for m in discover()]
+    finally:
+        await db.close()
+
+
+async def test_failing_migration_is_rolled_back_whole(tmp_path: Path) -> None:
+    migrations = tmp_path / "migrations"
+    shutil.copytree(default_directory(), migrations)
+    (migrations / "900_half_done.sql").write_text(
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO half_done VALUES (1);\nTHIS IS NOT SQL;\n"
+    )
+    path = tmp_path / "spades.db"
+    with pytest.raises(MigrationError, match="900_half_done"):
+        await Storage.open(path, migrations_dir=migrations)
+    tables = _tables(path)
+    assert "half_done" not in tables  # the failing file left nothing behind
+    assert "tables" in tables  # the earlier, good migrations stayed applied
+    with sqlite3.connect(path) as conn:
+        versions = {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
+    assert 900 not in versions
+
+    # fixed file: applied on the next start, exactly once
+    (migrations / "900_half_done.sql").write_text("CREATE TABLE half_done (x INTEGER);\n")
+    db = await Storage.open(path, migrations_dir=migrations)
+    assert await db.schema_version() == 900
+    await db.close()
+    assert "half_done" in _tables(path)
+
+
+def test_misnamed_migration_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "001_ok.sql").write_text("SELECT 1;")
+    (tmp_path / "2-bad name.sql").write_text("SELECT 1;")
+    with pytest.raises(MigrationError, match=r"2-bad name\.sql"):
+        discover(tmp_path)
+
+
+def test_duplicate_migration_versions_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "001_one.sql").write_text("SELECT 1;")
+    (tmp_path / "001_two.sql").write_text("SELECT 1;")
+    with pytest.raises(MigrationError, match="share version 1"):
+        discover(tmp_path)
+
+
+# --- live tables ------------------------------------------------------------------------------------
+
+
+async def test_create_and_read_back(db: Storage) -> None:
+    data = {"seats": [None, None, None, None], "settings": {"preset": "standard"}, "n": 1.5}
+    row = await db.create_table(1, 10, 100, data)
+    assert (row.status, row.version, row.guild_id, row.channel_id, row.host_id) == ("open", 1, 1, 10, 100)
+    assert await db.get_table(row.id) == row
+    assert await db.live_table_in(10) == row
+    assert await db.live_table_in(11) is None
+    assert await db.get_table(row.id + 1000) is None
+
+
+async def test_channel_busy_while_a_table_is_live(db: Storage) -> None:
+    first = await db.create_table(1, 10, 100, {})
+    with pytest.raises(ChannelBusy) as info:
+        await db.create_table(1, 10, 200, {})
+    assert info.value.table_id == first.id and info.value.channel_id == 10
+    other = await db.create_table(1, 11, 200, {})  # another channel is fine
+    assert other.id != first.id
+
+    first.status = "playing"
+    await db.save_table(first)
+    with pytest.raises(ChannelBusy):
+        await db.create_table(1, 10, 200, {})
+
+    first.status = "finished"
+    await db.save_table(first)
+    again = await db.create_table(1, 10, 200, {})  # the channel is free once the game is over
+    assert again.status == "open"
+    assert [t.id for t in await db.live_tables()] == [other.id, again.id]
+
+
+async def test_concurrent_creates_in_one_channel_exactly_one_wins(db: Storage) -> None:
+    results = await asyncio.gather(
+        *(db.create_table(1, 10, host, {"host": host}) for host in range(8)), return_exceptions=True
+    )
+    winners = [r for r in results if isinstance(r, TableRow)]
+    losers = [r for r in results if isinstance(r, ChannelBusy)]
+    assert len(winners) == 1 and len(losers) == 7
+    assert all(e.table_id == winners[0].id for e in losers)
+
+
+async def test_reviving_a_table_into_a_busy_channel_is_refused(db: Storage) -> None:
+    old = await db.create_table(1, 10, 100, {})
+    old.status = "abandoned"
+    await db.save_table(old)
+    await db.create_table(1, 10, 100, {})
+    old.status = "open"
+    with pytest.raises(ChannelBusy):
+        await db.save_table(old)
+    assert (await db.get_table(old.id)).status == "abandoned"  # type: ignore[union-attr]
+
+
+async def test_save_bumps_version_in_place_and_persists(db: Storage) -> None:
+    row = await db.create_table(1, 10, 100, {"turn": 0})
+    for turn in range(1, 4):
+        row.data["turn"] = turn
+        returned = await db.save_table(row)
+        assert returned is row and row.version == turn + 1
+    stored = await db.get_table(row.id)
+    assert stored is not None and stored.data == {"turn": 3} and stored.version == 4
+
+
+async def test_stale_row_is_refused_and_nothing_written(db: Storage) -> None:
+    row = await db.create_table(1, 10, 100, {"turn": 0})
+    racer = copy.deepcopy(row)
+    row.data["turn"] = 1
+    await db.save_table(row)
+    racer.data["turn"] = 99
+    with pytest.raises(StaleTable) as info:
+        await db.save_table(racer)
+    assert (info.value.version, info.value.current) == (1, 2)
+    assert racer.version == 1  # untouched on failure
+    stored = await db.get_table(row.id)
+    assert stored is not None and stored.data == {"turn": 1} and stored.version == 2
+
+
+async def test_concurrent_saves_of_one_version_exactly_one_counts(db: Storage) -> None:
+    row = await db.create_table(1, 10, 100, {"click": None})
+    copies = [copy.deepcopy(row) for _ in range(5)]
+    for i, c in enumerate(copies):
+        c.data["click"] = i
+    results = await asyncio.gather(*(db.save_table(c) for c in copies), return_exceptions=True)
+    ok = [r for r in results if isinstance(r, TableRow)]
+    assert len(ok) == 1 and sum(isinstance(r, StaleTable) for r in results) == 4
+    stored = await db.get_table(row.id)
+    assert stored is not None and stored.data == ok[0].data and stored.version == 2
+
+
+async def test_missing_table_is_stale(db: Storage) -> None:
+    ghost = TableRow(999, 1, 10, 100, "open", {}, 1, 0, 0)
+    with pytest.raises(StaleTable) as info:
+        await db.save_table(ghost)
+    assert info.value.current is None
+
+
+async def test_bad_data_and_status_are_refused_before_writing(db: Storage) -> None:
+    row = await db.create_table(1, 10, 100, {"ok": 1})
+    row.data["bad"] = {1, 2}
+    with pytest.raises(TypeError):
+        await db.save_table(row)
+    row.data = {"nan": float("nan")}
+    with pytest.raises(ValueError):
+        await db.save_table(row)
+    row.data = {"ok": 2}
+    row.status = "paused"
+    with pytest.raises(ValueError, match="status"):
+        await db.save_table(row)
+    stored = await db.get_table(row.id)
+    assert stored is not None and stored.data == {"ok": 1} and stored.version == 1
+    with pytest.raises(TypeError):
+        await db.create_table(1, 11, 100, {"bad": object()})
+    assert await db.live_table_in(11) is None
+
+
+async def test_failed_game_insert_rolls_back_the_table_save(db: Storage) -> None:
+    row = await db.create_table(1, 10, 100, {"state": "before"})
+    row.status = "finished"
+    row.data = {"state": "after"}
+    broken = _game(row, winner_side=0, players=[{"seat": 0}])  # no "side": the insert fails
+    with pytest.raises(KeyError):
+        await db.save_table(row, game=broken)
+    stored = await db.get_table(row.id)
+    assert stored is not None
+    assert (stored.status, stored.data, stored.version) == ("open", {"state": "before"}, 1)
+    assert row.version == 1
+    assert await db.finished_games(1) == []
+
+
+async def test_state_survives_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "spades.db"
+    db = await Storage.open(path)
+    row = await db.create_table(1, 10, 100, {"trick": ["AS"]})
+    row.status = "playing"
+    await db.save_table(row)
+    await db.set_meta("k", "v")
+    await db.close()
+    db = await Storage.open(path)
+    try:
+        assert await db.live_tables() == [row]
+        assert await db.get_meta("k") == "v"
+    finally:
+        await db.close()
+
+
+# --- settings and metadata ------------------------------------------------------------------------
+
+
+async def test_guild_settings_default_and_merge(db: Storage) -> None:
+    assert await db.guild_settings(1) == {"default_preset": "standard", "options": {}}
+    mine = await db.guild_settings(1)
+    mine["options"]["x"] = 1  # a caller's copy never leaks into the defaults
+    assert await db.guild_settings(1) == {"default_preset": "standard", "options": {}}
+    stored = await db.set_guild_settings(1, default_preset="classic-online")
+    assert stored == {"default_preset": "classic-online", "options": {}}
+    await db.set_guild_settings(1, options={"target_score": 300})
+    expected = {"default_preset": "classic-online", "options": {"target_score": 300}}
+    assert await db.guild_settings(1) == expected
+    assert await db.guild_settings(2) == {"default_preset": "standard", "options": {}}
+
+
+async def test_meta_roundtrip(db: Storage) -> None:
+    assert await db.get_meta("command_hash:global") is None
+    await db.set_meta("command_hash:global", "abc")
+    await db.set_meta("command_hash:global", "def")
+    assert await db.get_meta("command_hash:global") == "def"
+
+
+# --- finished games ------------------------------------------------------------------------------
+
+
+def _game(
+    row: TableRow,
+    *,
+    winner_side: int | None,
+    players: list[dict],
+    game_no: int = 1,
+) -> FinishedGame:
+    return FinishedGame(
+        table_id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        game_no=game_no,
+        ruleset={"preset": "standard"},
+        hands=7,
+        winner_side=winner_side,
+        started_at=1_700_000_000,
+        finished_at=1_700_003_600,
+        sides=[{"seats": [0, 2], "score": 512, "bags": 3}, {"seats": [1, 3], "score": 471, "bags": 8}],
+        players=players,
+    )
+
+
+def _four(users: list[int | None]) -> list[dict]:
+    return [
+        {
+            "seat": s,
+            "side": s % 2,
+            "user_id": u,
+            "is_bot": u is None,
+            "name": f"user{u}" if u is not None else f"Bot {s}",
+        }
+        for s, u in enumerate(users)
+    ]
+
+
+async def _finish(db: Storage, guild: int, channel: int, users: list[int | None], winner: int) -> None:
+    row = await db.create_table(guild, channel, users[0] or 1, {})
+    row.status = "finished"
+    await db.save_table(row, game=_game(row, winner_side=winner, players=_four(users)))
+
+
+async def test_games_feed_wins_and_bot_marks(db: Storage) -> None:
+    await _finish(db, 1, 10, [11, 12, 13, 14], winner=0)  # 11 & 13 win
+    await _finish(db, 1, 10, [11, 12, 13, 14], winner=1)  # 12 & 14 win
+    await _finish(db, 1, 10, [11, None, 13, None], winner=0)  # with bots: 11 & 13 win
+    await _finish(db, 2, 20, [11, 12, 13, 14], winner=1)  # another server
+
+    s11 = await db.player_stats(1, 11)
+    assert s11 is not None
+    assert (s11.games, s11.wins, s11.losses, s11.games_with_bots) == (3, 2, 1, 1)
+    assert s11.win_pct == pytest.approx(200 / 3)
+    s12 = await db.player_stats(1, 12)
+    assert s12 is not None and (s12.games, s12.wins, s12.games_with_bots) == (2, 1, 0)
+    assert await db.player_stats(1, 99) is None
+    assert await db.leaderboard_count(1) == 4  # bots never count
+    assert await db.leaderboard_count(2) == 4
+    assert await db.leaderboard_count(3) == 0
+
+    board = await db.leaderboard(1, sort="wins")
+    assert [p.user_id for p in board] == [11, 13, 12, 14]
+    assert [p.rank for p in board] == [1, 2, 3, 4]
+    # "games": 11 and 13 have 3, 12 and 14 have 2; ties end on user id
+    assert [p.user_id for p in await db.leaderboard(1, sort="games")] == [11, 13, 12, 14]
+    page = await db.leaderboard(1, sort="wins", limit=2, offset=2)
+    assert [(p.user_id, p.rank) for p in page] == [(12, 3), (14, 4)]
+    assert (await db.player_stats(1, 14, sort="wins")).rank == 4  # type: ignore[union-attr]
+
+    games = await db.finished_games(1)
+    assert len(games) == 3 and [g["with_bots"] for g in games] == [True, False, False]
+    assert [p["won"] for p in games[-1]["players"]] == [True, False, True, False]
+    assert games[0]["players"][1]["user_id"] is None and games[0]["players"][1]["is_bot"]
+
+
+async def test_a_drawn_or_abandoned_game_has_no_winner(db: Storage) -> None:
+    await _finish(db, 1, 10, [11, 12, 13, 14], winner=0)
+    row = await db.create_table(1, 10, 11, {})
+    row.status = "finished"
+    await db.save_table(row, game=_game(row, winner_side=None, players=_four([11, 12, 13, 14])))
+    s = await db.player_stats(1, 11)
+    assert s is not None and (s.games, s.wins) == (2, 1)
+    s12 = await db.player_stats(1, 12)
+    assert s12 is not None and (s12.games, s12.wins) == (2, 0)
+
+
+async def test_unknown_sort_is_refused(db: Storage) -> None:
+    with pytest.raises(ValueError, match="unknown sort"):
+        await db.leaderboard(1, sort="score; DROP TABLE tables")
