@@ -74,6 +74,7 @@ class Storage:
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._closed = False
         self.path = path
 
     # --- lifecycle ------------------------------------------------------------------------------
@@ -98,9 +99,16 @@ class Storage:
             log.info("database %s migrated to version %d", path, applied[-1])
         return cls(conn, path)
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     async def close(self) -> None:
+        """Close the connection (idempotent); waits for a running operation to finish."""
         async with self._lock:
-            await self._conn.close()
+            if not self._closed:
+                self._closed = True
+                await self._conn.close()
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:

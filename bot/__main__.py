@@ -1,0 +1,57 @@
+"""``python -m bot``: read the configuration, set up logging, run the bot until stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import discord
+
+from .config import Config, ConfigError
+
+log = logging.getLogger("bot")
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_CONFIG = 2
+
+
+async def run(config: Config) -> None:
+    from .client import SpadesBot  # after logging is set up: importing discord.py is not free
+
+    bot = SpadesBot(config)
+    async with bot:
+        await bot.start(config.token)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    from .logs import setup_logging
+
+    setup_logging(config.log_level)
+    log.info(
+        "starting (database %s, commands %s)",
+        config.database_path,
+        f"in dev server {config.dev_guild_id}" if config.dev_guild_id else "global",
+    )
+    try:
+        asyncio.run(run(config))
+    except KeyboardInterrupt:
+        log.info("stopped")
+    except discord.LoginFailure:
+        print(
+            "error: Discord refused DISCORD_TOKEN: copy the bot token again from the Developer Portal "
+            "(Bot → Reset Token) into .env.",
+            file=sys.stderr,
+        )
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

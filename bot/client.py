@@ -1,0 +1,196 @@
+"""SpadesBot: the commands.Bot subclass that owns storage, loads the cogs and syncs commands on purpose."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .config import Config
+from .logs import is_private_exception
+from .storage import Storage
+
+if TYPE_CHECKING:
+    from .tables import TableService
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")
+
+GENERIC_APOLOGY = "Sorry, something went wrong on my side while handling that. Please try again in a moment."
+
+
+def _perms(names: list[str]) -> str:
+    return ", ".join(n.replace("_", " ").replace("guild", "server").title() for n in names)
+
+
+def user_error_message(error: app_commands.AppCommandError, command: str | None) -> str | None:
+    """The specific line for an error that is the user's (or the setup's), or None for a bug."""
+    slash = f"/{command}" if command else "this command"
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return f"{slash} only works in a server channel, not in direct messages."
+    if isinstance(error, app_commands.MissingPermissions):
+        return f"You need the {_perms(error.missing_permissions)} permission to use {slash}."
+    if isinstance(error, app_commands.BotMissingPermissions):
+        return f"I need the {_perms(error.missing_permissions)} permission in this channel for {slash}."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: you can use {slash} again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.TransformerError):
+        return f"{str(error.value)[:100]!r} is not a valid value there."
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return "This command changed since Discord loaded it. Please try again in a minute."
+    if isinstance(error, app_commands.CheckFailure):
+        return f"You can't use {slash} here."
+    return None
+
+
+class SpadesTree(app_commands.CommandTree["SpadesBot"]):
+    """The one global error handler: log the bug (never a held card), apologise to the user."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[SpadesBot], error: app_commands.AppCommandError
+    ) -> None:
+        command = interaction.command.qualified_name if interaction.command else None
+        message = user_error_message(error, command)
+        if message is not None:
+            log.debug("user error in /%s: %s", command, type(error).__name__)
+        else:
+            original: BaseException = getattr(error, "original", error)
+            log.error(
+                "command /%s failed (guild %s, channel %s, user %s)",
+                command or "?",
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id if interaction.user else None,
+                exc_info=original,
+            )
+            if not is_private_exception(original):
+                log.debug("details: %r", original)
+            message = GENERIC_APOLOGY
+        await answer_ephemeral(interaction, message)
+
+
+async def answer_ephemeral(interaction: discord.Interaction[Any], content: str) -> bool:
+    """Answer or follow up ephemerally; False if the interaction is already gone."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, ephemeral=True)
+    except (discord.NotFound, discord.HTTPException) as exc:
+        log.debug("could not answer interaction %s: %s", interaction.id, exc)
+        return False
+    return True
+
+
+class SpadesBot(commands.Bot):
+    """The application. ``storage`` may be injected (tests); otherwise it is opened in setup_hook."""
+
+    tables: TableService  # set by cogs.tables' setup()
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        storage: Storage | None = None,
+        extensions: tuple[str, ...] = EXTENSIONS,
+        **options: Any,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # non-privileged; interactions carry the members we need
+        options.setdefault(
+            "allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True)
+        )
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=SpadesTree,
+            owner_ids=set(config.owner_ids) or None,
+            **options,
+        )
+        self.config = config
+        self._storage = storage
+        self.extension_names = extensions
+        self._sync_lock = asyncio.Lock()
+
+    @property
+    def storage(self) -> Storage:
+        if self._storage is None:
+            raise RuntimeError("storage is not open yet: it opens in setup_hook")
+        return self._storage
+
+    @storage.setter
+    def storage(self, value: Storage) -> None:
+        self._storage = value
+
+    async def setup_hook(self) -> None:
+        if self._storage is None:
+            self._storage = await Storage.open(self.config.database_path)
+        for name in self.extension_names:
+            await self.load_extension(name)
+        await self.sync_commands()
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("logged in as %s (%s) in %d servers", user, user and user.id, len(self.guilds))
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self._storage is not None:
+                await self._storage.close()
+
+    # --- command sync ---------------------------------------------------------------------------
+
+    @property
+    def command_scope(self) -> discord.Object | None:
+        """The dev guild when DEV_GUILD_ID is set (instant updates), else None (global)."""
+        gid = self.config.dev_guild_id
+        return None if gid is None else discord.Object(id=gid)
+
+    def command_payload(self) -> list[dict[str, Any]]:
+        """Exactly what a sync would send for the current scope, in a stable order."""
+        scope = self.command_scope
+        if scope is not None:
+            self.tree.copy_global_to(guild=scope)
+        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=scope)]
+        return sorted(payload, key=lambda c: (c.get("type", 1), c["name"]))
+
+    def command_hash(self) -> str:
+        blob = json.dumps(self.command_payload(), sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def command_hash_key(self) -> str:
+        scope = self.command_scope
+        where = "global" if scope is None else f"guild:{scope.id}"
+        return f"command_hash:{self.application_id}:{where}"
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Sync application commands if their definition changed (or ``force``); True if synced.
+
+        A failed sync is logged and leaves the stored hash alone, so the next start retries.
+        """
+        async with self._sync_lock:
+            digest = self.command_hash()
+            key = self.command_hash_key()
+            if not force and await self.storage.get_meta(key) == digest:
+                log.info("application commands unchanged (%s); not syncing", key)
+                return False
+            try:
+                synced = await self.tree.sync(guild=self.command_scope)
+            except discord.HTTPException:
+                log.exception("command sync failed (%s)", key)
+                if force:
+                    raise
+                return False
+            await self.storage.set_meta(key, digest)
+            log.info("synced %d application commands (%s)", len(synced), key)
+            return True
