@@ -1,0 +1,451 @@
+"""Rulesets: every option of RULES.md sections 1-5, named presets, validation, JSON form."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Any
+
+from .cards import (
+    BIG_JOKER,
+    CLUBS,
+    COPY_OFFSET,
+    DIAMONDS,
+    HEARTS,
+    LITTLE_JOKER,
+    SPADES,
+    make_card,
+)
+from .errors import RulesetError
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A complete, immutable description of the rules of one table.
+
+    Build one with ``Ruleset.preset(name, **overrides)``; ``Ruleset()`` is ``standard``.
+    """
+
+    name: str = "standard"
+    # Players and sides
+    num_seats: int = 4
+    partnerships: bool = True
+    team_size: int = 2
+    # Deck
+    decks: int = 1
+    jokers: bool = False
+    deuces_high: bool = False  # 2S then 2D rank above the ace of spades (2D becomes a spade)
+    deuces_high_all: bool = False  # ... and 2C, 2H too
+    six_player_first_wins: bool = True  # two decks: the first of two identical cards wins
+    two_player_draw: bool = False
+    # Game end
+    target_score: int = 500
+    lose_score: int | None = None  # mercy: a side at or below it loses at once
+    max_hands: int | None = None
+    # Nil
+    nil_allowed: bool = True
+    nil_value: int = 100
+    blind_nil_allowed: bool = True
+    blind_nil_value: int = 200
+    blind_nil_pass: int = 3
+    nil_pass: int = 0
+    blind_nil_min_deficit: int = 0
+    # Play
+    spades_must_be_broken: bool = True
+    first_trick_two_clubs: bool = False
+    misdeal_no_spades: bool = False
+    # Scoring
+    bag_limit: int | None = 10
+    bag_penalty: int = 100
+    bag_value: int = 1
+    blind_bids: bool = False
+    blind_bid_max: int = 7
+    blind_bid_min_deficit: int = 100
+    ten_for_200: bool = False
+    boston: bool = False
+    # Bidding constraints
+    board: int = 0
+    suicide: bool = False
+    whiz: bool = False
+    mirrors: bool = False
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # -- construction -----------------------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str = "standard", **overrides: Any) -> Ruleset:
+        """A named preset with optional overrides; raises RulesetError for unknown names,
+        unknown options, wrong types and impossible combinations."""
+        key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
+        key = _ALIASES.get(key, key)
+        if key not in PRESETS:
+            raise RulesetError(f'"{name}" is not a ruleset; choose one of {", ".join(PRESETS)}')
+        base = PRESETS[key]
+        if not overrides:
+            return base
+        _check_options(overrides)
+        try:
+            return dataclasses.replace(base, **overrides)
+        except TypeError as e:  # pragma: no cover - _check_options catches these
+            raise RulesetError(str(e)) from None
+
+    def with_options(self, **overrides: Any) -> Ruleset:
+        _check_options(overrides)
+        return dataclasses.replace(self, **overrides)
+
+    # -- sides ------------------------------------------------------------------------------
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        return _sides(self.num_seats, self.partnerships, self.team_size)
+
+    @property
+    def num_sides(self) -> int:
+        return len(self.sides)
+
+    def side_of(self, seat: int) -> int:
+        if not self.partnerships:
+            return seat
+        return seat % (self.num_seats // self.team_size)
+
+    def partner_of(self, seat: int) -> int | None:
+        """The one partner in teams of two; None in solo play and teams of three."""
+        if not self.partnerships or self.team_size != 2:
+            return None
+        return (seat + self.num_seats // 2) % self.num_seats
+
+    def teammates(self, seat: int) -> tuple[int, ...]:
+        return tuple(s for s in self.sides[self.side_of(seat)] if s != seat)
+
+    # -- deck -------------------------------------------------------------------------------
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """Every card id in play (before the two-player draw discards half)."""
+        return tables(self).deck
+
+    @property
+    def hand_size(self) -> int:
+        return tables(self).hand_size
+
+    @property
+    def tricks_per_hand(self) -> int:
+        return tables(self).hand_size
+
+    @property
+    def max_bid(self) -> int:
+        return tables(self).hand_size
+
+    @property
+    def blind_possible(self) -> bool:
+        """Whether any blind bid (blind nil or blind n) exists under these rules."""
+        return (self.blind_nil_allowed and self.nil_allowed) or self.blind_bids
+
+    # -- description and JSON ---------------------------------------------------------------
+    def overrides(self) -> dict[str, Any]:
+        """Options that differ from the preset this ruleset is named after."""
+        base = PRESETS.get(self.name, STANDARD)
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)}
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"preset": name, <options that differ>...}``; JSON-safe, exact round trip."""
+        return {"preset": self.name, **self.overrides()}
+
+    def to_json(self) -> str | dict[str, Any]:
+        """The HAND_RECORD form: the bare preset name when nothing differs."""
+        ov = self.overrides()
+        return self.name if not ov else {"preset": self.name, **ov}
+
+    @classmethod
+    def from_dict(cls, d: str | dict[str, Any] | Ruleset) -> Ruleset:
+        if isinstance(d, Ruleset):
+            return d
+        if isinstance(d, str):
+            return cls.preset(d)
+        if not isinstance(d, dict):
+            raise RulesetError("A ruleset is a preset name or an object with a \"preset\" key")
+        d = dict(d)
+        name = d.pop("preset", d.pop("name", "standard"))
+        return cls.preset(name, **d)
+
+    from_json = from_dict
+
+    def describe(self) -> str:
+        """One short human line, e.g. ``standard: to 500 · nil ±100 · blind nil ±200 ·
+        10 bags = −100``."""
+        parts = [f"{self.name}: to {self.target_score}"]
+        if self.num_seats != 4 or not self.partnerships or self.team_size != 2:
+            if not self.partnerships:
+                parts.append(f"{self.num_seats} players solo")
+            else:
+                parts.append(f"{self.num_seats} players, teams of {self.team_size}")
+        if self.two_player_draw:
+            parts.append("draw to 13")
+        if self.decks == 2:
+            parts.append("two decks")
+        if self.jokers:
+            parts.append("jokers high")
+        if self.deuces_high:
+            parts.append("deuces high" + (" (all four)" if self.deuces_high_all else ""))
+        if self.nil_allowed:
+            nil = f"nil ±{self.nil_value}"
+            if self.nil_pass and self.partnerships:
+                nil += f" (pass {self.nil_pass})"
+            parts.append(nil)
+        else:
+            parts.append("no nil")
+        if self.nil_allowed and self.blind_nil_allowed:
+            bn = f"blind nil ±{self.blind_nil_value}"
+            extra = []
+            if self.blind_nil_pass and self.partnerships:
+                extra.append(f"pass {self.blind_nil_pass}")
+            if self.blind_nil_min_deficit:
+                extra.append(f"down {self.blind_nil_min_deficit}+")
+            if extra:
+                bn += " (" + ", ".join(extra) + ")"
+            parts.append(bn)
+        if self.blind_bids:
+            parts.append(f"blind bids to {self.blind_bid_max} (down {self.blind_bid_min_deficit}+)")
+        if self.bag_limit:
+            parts.append(f"{self.bag_limit} bags = −{self.bag_penalty}")
+        if self.bag_value != 1:
+            parts.append(f"bags {self.bag_value:+d} each" if self.bag_value else "bags worth 0")
+        flags = [
+            (self.whiz, "whiz"), (self.mirrors, "mirrors"), (self.suicide, "suicide"),
+            (self.ten_for_200, "10 for 200"), (self.boston, "Boston wins"),
+            (self.first_trick_two_clubs, "2♣ leads"), (self.misdeal_no_spades, "misdeal on no spades"),
+            (not self.spades_must_be_broken, "spades lead any time"),
+        ]
+        parts.extend(label for on, label in flags if on)
+        if self.board:
+            parts.append(f"board {self.board}")
+        if self.lose_score is not None:
+            parts.append(f"mercy at {self.lose_score}")
+        if self.max_hands:
+            parts.append(f"{self.max_hands} hands max")
+        return " · ".join(parts)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+# -- validation ---------------------------------------------------------------------------
+
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {}
+
+
+def _check_options(overrides: dict[str, Any]) -> None:
+    if not _FIELD_TYPES:
+        for f in fields(Ruleset):
+            t = str(f.type)
+            if t == "bool":
+                _FIELD_TYPES[f.name] = (bool,)
+            elif t == "int":
+                _FIELD_TYPES[f.name] = (int,)
+            elif t == "int | None":
+                _FIELD_TYPES[f.name] = (int, type(None))
+            else:
+                _FIELD_TYPES[f.name] = (str,)
+    for key, value in overrides.items():
+        if key not in _FIELD_TYPES:
+            known = ", ".join(sorted(k for k in _FIELD_TYPES if k != "name"))
+            raise RulesetError(f'"{key}" is not a ruleset option; options are {known}')
+        types = _FIELD_TYPES[key]
+        ok = isinstance(value, types) and not (bool not in types and isinstance(value, bool))
+        if not ok:
+            want = {"(<class 'bool'>,)": "true or false", "(<class 'int'>,)": "a whole number"}.get(
+                str(types), "a whole number or null" if int in types else "a text")
+            raise RulesetError(f'Option "{key}" must be {want}, not {value!r}')
+
+
+def _validate(rs: Ruleset) -> None:
+    def bad(msg: str) -> None:
+        raise RulesetError(msg)
+
+    _check_options({f.name: getattr(rs, f.name) for f in fields(rs)})
+    n = rs.num_seats
+    if not 2 <= n <= 6:
+        bad("Spades is played by 2 to 6 players")
+    if rs.decks not in (1, 2):
+        bad("Play with one deck or two")
+    if rs.partnerships and (rs.team_size not in (2, 3) or n % rs.team_size or n // rs.team_size < 2):
+        bad(f"{n} players can't be split into teams of {rs.team_size}")
+    if rs.two_player_draw:
+        if n != 2:
+            bad("The draw-and-discard deal is for two players")
+        if rs.partnerships:
+            bad("Two-player Spades has no partnerships")
+        if rs.decks != 1:
+            bad("The draw-and-discard deal uses one deck")
+        if rs.blind_nil_allowed:
+            bad("Blind nil with the two-player draw isn't supported yet; set blind_nil_allowed to false")
+        if rs.blind_bids:
+            bad("Blind bids with the two-player draw aren't supported; set blind_bids to false")
+    if (rs.blind_nil_pass or rs.nil_pass) and not (rs.partnerships and rs.team_size == 2):
+        bad("Cards are passed between two partners: set blind_nil_pass and nil_pass to 0 "
+            "for solo play and teams of three")
+    if rs.blind_nil_pass < 0 or rs.nil_pass < 0:
+        bad("A pass can't be negative")
+    if rs.blind_nil_allowed and not rs.nil_allowed:
+        bad("Blind nil needs nil: set nil_allowed to true or blind_nil_allowed to false")
+    if rs.deuces_high_all and not rs.deuces_high:
+        bad("deuces_high_all needs deuces_high")
+    if rs.whiz and rs.mirrors:
+        bad("Whiz and mirrors are two different bidding rules; choose one")
+    if (rs.whiz or rs.mirrors) and rs.blind_bids:
+        which = "Whiz" if rs.whiz else "Mirrors"
+        bad(f"{which} bids are the number of spades held, so blind bids can't apply")
+    if rs.mirrors and rs.blind_nil_allowed:
+        bad("Mirrors bids are the number of spades held, so blind nil can't apply")
+    if rs.mirrors and not rs.nil_allowed:
+        bad("Mirrors needs nil for a hand without spades")
+    if rs.suicide:
+        if not (rs.partnerships and rs.team_size == 2):
+            bad("Suicide is for partnerships of two")
+        if not rs.nil_allowed:
+            bad("Suicide needs nil")
+        if rs.board:
+            bad("Suicide and a board can't both apply (the nil partner's team could not reach the board)")
+        if rs.whiz or rs.mirrors:
+            bad("Suicide can't be combined with whiz or mirrors")
+    if rs.board < 0:
+        bad("The board can't be negative")
+    if rs.board and (rs.whiz or rs.mirrors):
+        bad("A board can't apply when bids are fixed by whiz or mirrors")
+    if rs.bag_limit is not None and rs.bag_limit < 1:
+        bad("bag_limit must be 1 or more, or null for no bag penalty")
+    if rs.target_score < 1:
+        bad("The target score must be positive")
+    if rs.lose_score is not None and rs.lose_score >= rs.target_score:
+        bad("The losing score must be below the target")
+    if rs.max_hands is not None and rs.max_hands < 1:
+        bad("max_hands must be 1 or more, or null")
+    if rs.blind_bid_max < 1:
+        bad("blind_bid_max must be 1 or more")
+    t = _tables(n, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all, rs.two_player_draw)
+    if t.hand_size < 1:
+        bad("Not enough cards for that many players")
+    if rs.board > t.hand_size:
+        bad(f"The board can't be above {t.hand_size} tricks")
+    if rs.blind_bid_max > t.hand_size:
+        bad(f"blind_bid_max can't be above {t.hand_size}")
+    if (rs.nil_pass or rs.blind_nil_pass) and max(rs.nil_pass, rs.blind_nil_pass) >= t.hand_size:
+        bad("A pass must leave cards in the hand")
+
+
+# -- derived tables (cached per ruleset) -----------------------------------------------------
+
+@dataclass(frozen=True)
+class Tables:
+    """Per-ruleset lookup tables used on the hot path."""
+
+    deck: tuple[int, ...]
+    hand_size: int
+    suit: tuple[int, ...]        # effective suit per card id (jokers, high deuces -> spades)
+    power: tuple[int, ...]       # trick strength within the effective suit; trumps >= 100
+    suit_masks: tuple[int, ...]  # mask of the deck's cards per effective suit
+    deck_mask: int
+    lowest_club: tuple[int, ...]  # club ids from lowest, both copies (first-trick rule)
+
+
+def _sides(n: int, partnerships: bool, team_size: int) -> tuple[tuple[int, ...], ...]:
+    if not partnerships:
+        return tuple((s,) for s in range(n))
+    k = n // team_size
+    return tuple(tuple(range(i, n, k)) for i in range(k))
+
+
+def tables(rs: Ruleset) -> Tables:
+    return _tables(rs.num_seats, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all,
+                   rs.two_player_draw)
+
+
+@lru_cache(maxsize=64)
+def _tables(n: int, decks: int, jokers: bool, deuces_high: bool, deuces_all: bool,
+            draw: bool) -> Tables:
+    high_deuces = []  # ascending strength, all above the ace of spades
+    if deuces_high:
+        if deuces_all:
+            high_deuces += [make_card(0, HEARTS), make_card(0, CLUBS)]
+        high_deuces += [make_card(0, DIAMONDS), make_card(0, SPADES)]
+    faces = list(range(52)) + ([LITTLE_JOKER, BIG_JOKER] if jokers else [])
+    cards = [f + COPY_OFFSET * d for d in range(decks) for f in faces]
+    if draw:
+        hand_size = 13
+    else:
+        # Remove low cards until the deck splits evenly (RULES.md section 4): 2C (3 players),
+        # 2D and 2H (5 players), 2C and 2D (jokers with 4 players), both 2C (6 players, 2 decks).
+        order = ["2D", "2H", "2C", "3D", "3H", "3C"] if n == 5 else ["2C", "2D", "2H", "3C", "3D", "3H"]
+        from .cards import parse_card
+
+        removal = [parse_card(t) for t in order]
+        removal = [c for c in removal if c not in high_deuces]
+        extra = len(cards) % n
+        removed = []
+        i = 0
+        while len(removed) < extra:
+            f = removal[i // decks]
+            removed.append(f + COPY_OFFSET * (i % decks))
+            i += 1
+        cards = [c for c in cards if c not in removed]
+        hand_size = len(cards) // n
+    suit = [0] * 128
+    power = [0] * 128
+    for c in range(128):
+        f = c & 63
+        if f >= 54:
+            continue
+        if f >= 52:
+            suit[c], power[c] = SPADES, 100 + (f - 52) + 13 + len(high_deuces)
+        elif f in high_deuces:
+            suit[c], power[c] = SPADES, 113 + high_deuces.index(f)
+        else:
+            s, r = divmod(f, 13)
+            suit[c] = s
+            power[c] = 100 + r if s == SPADES else r
+    masks = [0, 0, 0, 0]
+    for c in cards:
+        masks[suit[c]] |= 1 << c
+    deck_mask = sum(1 << c for c in cards)
+    clubs = sorted((c for c in cards if suit[c] == CLUBS), key=lambda c: (power[c], c))
+    return Tables(tuple(sorted(cards)), hand_size, tuple(suit), tuple(power), tuple(masks), deck_mask,
+                  tuple(clubs))
+
+
+# -- presets ------------------------------------------------------------------------------
+
+STANDARD = Ruleset()
+_NO_PASS = {"blind_nil_pass": 0, "nil_pass": 0}
+
+PRESETS: dict[str, Ruleset] = {
+    "standard": STANDARD,
+    "classic-online": Ruleset(name="classic-online", blind_nil_allowed=False, blind_nil_pass=0),
+    "two-player": Ruleset(name="two-player", num_seats=2, partnerships=False, two_player_draw=True,
+                          blind_nil_allowed=False, **_NO_PASS),
+    "cutthroat": Ruleset(name="cutthroat", num_seats=3, partnerships=False, **_NO_PASS),
+    "solo": Ruleset(name="solo", num_seats=4, partnerships=False, **_NO_PASS),
+    "five-player": Ruleset(name="five-player", num_seats=5, partnerships=False, **_NO_PASS),
+    "six-player": Ruleset(name="six-player", num_seats=6, decks=2, team_size=2),
+    "six-player-threes": Ruleset(name="six-player-threes", num_seats=6, decks=2, team_size=3,
+                                 **_NO_PASS),
+    "six-player-solo": Ruleset(name="six-player-solo", num_seats=6, decks=2, partnerships=False,
+                               **_NO_PASS),
+    "jokers-high": Ruleset(name="jokers-high", jokers=True),
+    "deuces-high": Ruleset(name="deuces-high", deuces_high=True),
+    "whiz": Ruleset(name="whiz", whiz=True, blind_nil_allowed=False, blind_nil_pass=0),
+    "mirrors": Ruleset(name="mirrors", mirrors=True, blind_nil_allowed=False, blind_nil_pass=0),
+    "suicide": Ruleset(name="suicide", suicide=True, blind_nil_allowed=False, blind_nil_pass=0),
+    "short": Ruleset(name="short", target_score=250, bag_limit=5, bag_penalty=50),
+    "house": Ruleset(name="house", blind_nil_min_deficit=100, blind_bids=True, ten_for_200=True,
+                     boston=True, lose_score=-200),
+}
+_ALIASES = {"classic": "classic-online", "online": "classic-online", "2p": "two-player",
+            "two": "two-player", "three-player": "cutthroat", "3p": "cutthroat",
+            "5p": "five-player", "6p": "six-player", "jokers": "jokers-high",
+            "deuces": "deuces-high"}
+
+
+def ruleset_json(rs: Ruleset) -> str:
+    return json.dumps(rs.to_dict(), sort_keys=True)
