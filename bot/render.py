@@ -1,0 +1,354 @@
+"""Text of everything the bot shows: the live table message, hand panels, hand and game posts.
+
+Public texts (the table message, hand and game posts, the score sheet) are built only from public
+information (``Game.public_view()``, events, hand records of finished hands), so they can never show
+a card somebody still holds. The hand panel is the one private text and is only ever sent ephemerally.
+All texts stay under Discord's 2,000-character message limit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import engine
+
+if TYPE_CHECKING:
+    from bot.tables import Table
+
+MAX_MESSAGE = 2000
+SUIT_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: the engine's display order
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _phase(game: Any) -> str:
+    p = getattr(game, "phase", "")
+    return str(getattr(p, "name", p)).upper()
+
+
+def side_name(t: Table, side: int) -> str:
+    seats = t.ruleset.sides[side]
+    if len(seats) == 1:
+        return t.label(seats[0])
+    return f"Team {side + 1}"
+
+
+def side_members(t: Table, side: int) -> str:
+    return " + ".join(t.label(s) for s in t.ruleset.sides[side])
+
+
+def bid_label(bid: Any) -> str:
+    if bid is None:
+        return "…"
+    return str(getattr(bid, "label", bid))
+
+
+def _countdown(t: Table) -> str:
+    return f" · bot takes over <t:{int(t.deadline)}:R>" if t.deadline else ""
+
+
+def _seat_tag(t: Table, seat: int) -> str:
+    s = t.seats[seat]
+    tag = t.label(seat)
+    if s is not None and s.away:
+        tag += " 💤"
+    if t.game is not None and getattr(t.game, "dealer", None) == seat:
+        tag += " (D)"
+    return tag
+
+
+# ---- the live table message -----------------------------------------------------------------
+
+
+def table_message(t: Table) -> str:
+    """The one live message per table, edited in place as the game moves."""
+    head = f"♠ **Spades** · table {t.id} · {t.ruleset.describe()}"
+    if t.status == "open":
+        return clip(head + "\n" + _seating(t))
+    if t.status == "abandoned":
+        return clip(head + "\n🛑 This table was abandoned.")
+    g = t.game
+    if g is None:
+        return clip(head)
+    v = g.public_view()
+    lines = [head]
+    multi = any(len(side) > 1 for side in t.ruleset.sides)
+    for i, seats in enumerate(t.ruleset.sides):
+        who = " + ".join(_seat_tag(t, s) for s in seats)
+        score = f"**{v.scores[i]}** · {v.bags[i]} bag{'s' if v.bags[i] != 1 else ''}"
+        bids = " + ".join(bid_label(v.bids[s]) for s in seats)
+        took = " · ".join(str(v.tricks[s]) for s in seats)
+        prefix = f"Team {i + 1}  " if multi else ""
+        lines.append(f"{prefix}{who}  {score}  ·  bid {bids}  ·  took {took}")
+    phase = _phase(g)
+    if phase == "GAME_OVER":
+        lines.append(_winner_line(t))
+        return clip("\n".join(lines))
+    state = f"Hand {v.hand_no}"
+    if phase == "PLAY":
+        state += f" · trick {v.trick_no}"
+        state += " · spades broken" if v.spades_broken else " · spades not broken"
+    elif phase == "BID":
+        state += " · bidding"
+    elif phase == "PASS":
+        state += " · passing cards for nil"
+    elif phase == "DRAW":
+        state += " · drawing"
+    lines.append(state)
+    if phase == "PLAY":
+        trick = "   ".join(f"{t.label(s)} {engine.card_pretty(c)}" for s, c in v.current_trick)
+        lines.append(f"  {trick}" if trick else "  (new trick)")
+        last = getattr(v, "last_trick", None)
+        if last and not v.current_trick:
+            cards = " ".join(engine.card_pretty(c) for _, c in _trick_cards(last))
+            lines.append(f"  last trick: {cards}")
+    acting = t.seats_to_act()
+    if acting:
+        verb = {"BID": "to bid", "PLAY": "to play", "PASS": "to pass", "DRAW": "to draw"}.get(phase, "to act")
+        names = ", ".join(t.label(s) for s in acting)
+        lines.append(f"➜ {names} {verb}{_countdown(t)}")
+    return clip("\n".join(lines))
+
+
+def _trick_cards(trick: Any) -> list[tuple[int, int]]:
+    cards = getattr(trick, "cards", trick)
+    return [(int(s), int(c)) for s, c in cards]
+
+
+def _seating(t: Table) -> str:
+    lines = []
+    multi = any(len(side) > 1 for side in t.ruleset.sides)
+    for i, seats in enumerate(t.ruleset.sides):
+        names = " + ".join(f"{s + 1}. {t.label(s) if t.seats[s] else '(empty)'}" for s in seats)
+        lines.append(f"Team {i + 1}: {names}" if multi else names)
+    free = len(t.empty_seats())
+    lines.append(
+        f"Host: <@{t.host_id}> · {free} free seat{'s' if free != 1 else ''} · "
+        f"{t.settings.get('play_seconds', 60)} s to play, {t.settings.get('bid_seconds', 90)} s to bid"
+    )
+    lines.append("Press **Join** to sit down; the host presses **Start** (empty seats can go to bots).")
+    return "\n".join(lines)
+
+
+def _winner_line(t: Table) -> str:
+    g = t.game
+    if g is None or g.winner is None:
+        return "The game is over."
+    return f"🏆 {side_name(t, g.winner)} win{'s' if len(t.ruleset.sides[g.winner]) == 1 else ''}!"
+
+
+# ---- hand and game posts -----------------------------------------------------------------------
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def hand_post(t: Table, ev: Any) -> str:
+    """One short post per finished hand: bids vs tricks and the engine's score breakdown."""
+    hand_no = _get(ev, "hand_no", "?")
+    tricks = list(_get(ev, "tricks", []) or [])
+    breakdown = list(_get(ev, "breakdown", []) or [])
+    record = t.game.hand_records[-1] if t.game is not None and t.game.hand_records else {}
+    bids: dict[int, Any] = {int(s): b for s, b in record.get("bids", [])}
+    lines = [f"📋 **Hand {hand_no}** · table {t.id}"]
+    for i, seats in enumerate(t.ruleset.sides):
+        b = breakdown[i] if i < len(breakdown) else None
+        bid_txt = " + ".join(_bid_json_label(bids.get(s)) for s in seats)
+        took = sum(int(tricks[s]) for s in seats) if tricks else 0
+        parts = []
+        if b is not None:
+            for name, label in (
+                ("nil_points", "nil"),
+                ("contract_points", "contract"),
+                ("bag_points", "bags"),
+                ("bag_penalty", "bag penalty"),
+                ("bonus_points", "bonus"),
+            ):
+                val = _get(b, name, 0) or 0
+                if val:
+                    parts.append(f"{label} {val:+d}")
+            total = _get(b, "total", None)
+            before = _get(b, "score_before", None)
+            after = _get(b, "score_after", None)
+            detail = ", ".join(parts) or "no points"
+            move = f" → {total:+d}" if isinstance(total, int) else ""
+            run = f" ({before} → {after})" if before is not None and after is not None else ""
+            lines.append(f"{side_name(t, i)}: bid {bid_txt}, took {took}: {detail}{move}{run}")
+        else:
+            lines.append(f"{side_name(t, i)}: bid {bid_txt}, took {took}")
+    return clip("\n".join(lines))
+
+
+def _bid_json_label(bid: Any) -> str:
+    if bid is None:
+        return "?"
+    if bid == "nil":
+        return "Nil"
+    if bid == "blind_nil":
+        return "Blind nil"
+    return str(bid)
+
+
+def game_post(t: Table) -> str:
+    """The final post: winner and final scores (a Rematch button rides along)."""
+    g = t.game
+    assert g is not None
+    hands = len(g.hand_records)
+    scores = " – ".join(str(s) for s in g.scores)
+    if g.winner is None:
+        return clip(f"🏁 Table {t.id}: game over after {hands} hands · {scores}")
+    members = side_members(t, g.winner)
+    who = side_name(t, g.winner)
+    if who != members:
+        who = f"{who} ({members})"
+    others = [s for i, s in enumerate(g.scores) if i != g.winner]
+    final = f"{g.scores[g.winner]} – {' – '.join(str(s) for s in others)}"
+    verb = "wins" if len(t.ruleset.sides[g.winner]) == 1 else "win"
+    return clip(f"🏆 {who} {verb} {final} after {hands} hand{'s' if hands != 1 else ''}.")
+
+
+# ---- rules and score sheet ----------------------------------------------------------------------
+
+
+def rules_text(t: Table) -> str:
+    rs = t.ruleset
+    lines = [f"**Rules at table {t.id}**: {rs.describe()}"]
+    sides = rs.sides
+    if any(len(s) > 1 for s in sides):
+        lines.append(
+            "Partners sit opposite: "
+            + "; ".join(
+                f"team {i + 1} = seats {' + '.join(str(x + 1) for x in s)}" for i, s in enumerate(sides)
+            )
+        )
+    else:
+        lines.append(f"Every player for themselves ({rs.num_seats} players).")
+    lines.append(
+        f"Play to {_get(rs, 'target_score')} points; spades are always trump"
+        + (" and may not be led until broken." if _get(rs, "spades_must_be_broken") else ".")
+    )
+    if _get(rs, "nil_allowed"):
+        lines.append("Nil: bid 0 and take no trick for +100 (−100 if you take one).")
+    if _get(rs, "blind_nil_allowed"):
+        deficit = _get(rs, "blind_nil_min_deficit", 0) or 0
+        cond = f" (only when your side trails by {deficit} or more)" if deficit else ""
+        passing = _get(rs, "blind_nil_pass", 0) or 0
+        swap = f"; then you and your partner swap {passing} cards" if passing else ""
+        lines.append(f"Blind nil: bid nil before seeing your cards for ±200{cond}{swap}.")
+    lines.append(
+        f"Bags: +1 point per overtrick; every {_get(rs, 'bag_limit')} bags cost "
+        f"{_get(rs, 'bag_penalty')} points."
+    )
+    lines.append(
+        "Follow suit if you can. A contract made scores 10 per trick bid; a contract set loses "
+        "10 per trick bid."
+    )
+    return clip("\n".join(lines))
+
+
+def score_sheet(t: Table) -> str:
+    """Hand-by-hand totals from finished hands only (public once the hand is over)."""
+    g = t.game
+    if g is None or not g.hand_records:
+        return f"No hand has finished at table {t.id} yet."
+    names = [side_name(t, i) for i in range(len(t.ruleset.sides))]
+    lines = [f"**Score sheet · table {t.id}**", "Hand | " + " | ".join(names)]
+    for n, rec in enumerate(g.hand_records, start=1):
+        try:
+            res = engine.replay(rec)
+            cells = [f"{res['scores'][i]} ({res['bags'][i]} bags)" for i in range(len(names))]
+        except Exception:
+            cells = ["?"] * len(names)
+        lines.append(f"{n} | " + " | ".join(cells))
+    text = "\n".join(lines)
+    while len(text) > MAX_MESSAGE and len(lines) > 3:
+        del lines[2]
+        text = "\n".join([*lines[:2], "…", *lines[2:]])
+    return clip(text)
+
+
+# ---- the private hand panel (ephemeral only) ----------------------------------------------------
+
+
+def cards_line(cards: list[int]) -> str:
+    """`♠ A K 7 3   ♥ 9 4` for a list of cards in display order."""
+    groups: dict[int, list[str]] = {}
+    order: list[int] = []
+    for c in cards:
+        suit = engine.suit_of(c)
+        if suit not in groups:
+            groups[suit] = []
+            order.append(suit)
+        groups[suit].append(_rank_text(c))
+    return "   ".join(f"{engine.suit_symbol(s)} {' '.join(groups[s])}" for s in order)
+
+
+def _rank_text(card: int) -> str:
+    face = card & 63
+    if face >= 52:
+        return engine.card_pretty(card)
+    pretty = engine.card_pretty(card)
+    return pretty[:-1] if len(pretty) > 1 else pretty
+
+
+def hand_panel_text(t: Table, seat: int, hint: str = "") -> str:
+    """Header lines of the ephemeral hand panel (the cards are the buttons below it)."""
+    g = t.game
+    assert g is not None
+    v = g.view(seat)
+    phase = _phase(g)
+    head = f"**Table {t.id}** · hand {v.hand_no}"
+    if phase == "PLAY":
+        head += f" · trick {v.trick_no}"
+    lines = [head]
+    if hint:
+        lines.append(hint)
+    if v.hand is None:
+        lines.append(
+            "Your cards are face down. Bid **blind nil** now, or look at your cards first "
+            "(looking gives up blind nil for this hand)."
+        )
+        return clip("\n".join(lines))
+    cards = engine.cards_of(v.hand)
+    lines.append(cards_line(cards) if cards else "(no cards left)")
+    acting = t.seats_to_act()
+    if phase == "PLAY":
+        if v.current_trick:
+            lines.append(
+                "Trick: " + "  ".join(f"{t.label(s)} {engine.card_pretty(c)}" for s, c in v.current_trick)
+            )
+        if seat in acting:
+            lines.append("**Your turn**: click a card to play it" + _countdown(t) + ".")
+    elif phase == "BID":
+        bids = [f"{t.label(s)} {bid_label(b)}" for s, b in enumerate(v.bids) if b is not None]
+        if bids:
+            lines.append("Bids: " + ", ".join(bids))
+        if seat in acting:
+            lines.append("**Your bid**: pick it below" + _countdown(t) + ".")
+    elif phase == "PASS":
+        n = g.pass_size(seat)
+        if n:
+            lines.append(f"**Pass {n} card{'s' if n != 1 else ''}** to your partner: pick below.")
+        else:
+            lines.append("Waiting for the card exchange.")
+    elif phase == "DRAW":
+        drawn = getattr(v, "drawn_card", None)
+        if drawn is not None and seat in acting:
+            lines.append(f"You drew **{engine.card_pretty(drawn)}**: keep it or discard it.")
+    received = getattr(v, "received", None)
+    if received and phase in ("PLAY", "PASS") and v.trick_no <= 1:
+        lines.append("You received: " + " ".join(engine.card_pretty(c) for c in _as_cards(received)))
+    if acting and seat not in acting and phase != "GAME_OVER":
+        lines.append("Waiting for " + ", ".join(t.label(s) for s in acting) + ".")
+    return clip("\n".join(lines))
+
+
+def _as_cards(x: Any) -> list[int]:
+    if isinstance(x, int):
+        return engine.cards_of(x)
+    return [int(c) for c in x]

@@ -1,0 +1,472 @@
+"""Persistent components: every button and select is a ``DynamicItem`` whose custom_id carries the
+table id (and, on hand panels, the seat's state stamp), so they keep working after a restart.
+
+Custom ids (all well under Discord's 100 characters):
+- ``sp:<table>:<action>``: live-table buttons (join, leave, start, fill, hand, rules, score, back,
+  rematch, abandon);
+- ``sp:<table>:c:<stamp>:<card>``: a card in a hand panel;
+- ``sp:<table>:b:<stamp>``: the bid picker; ``sp:<table>:p:<stamp>``: the pass picker;
+- ``sp:<table>:<blind|look|keep|discard>:<stamp>``: the other hand-panel buttons.
+
+The stamp is the seat's action counter when the panel was drawn: a click on an older panel gets
+"This hand has moved on" and the current hand, in place.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ui import Button, DynamicItem, Select
+
+import engine
+from bot import render
+from bot.safe import safe_defer, safe_edit, safe_send
+
+if TYPE_CHECKING:
+    from bot.tables import Result, Table, TableService
+
+log = logging.getLogger(__name__)
+
+MAX_ROWS = 5
+PER_ROW = 5
+TABLE_ACTIONS = ("join", "leave", "start", "fill", "hand", "rules", "score", "back", "rematch", "abandon")
+
+
+def service_of(interaction: discord.Interaction) -> TableService | None:
+    return getattr(interaction.client, "tables", None)
+
+
+def _is_admin(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and (perms.manage_guild or perms.administrator))
+
+
+# ---- building views -----------------------------------------------------------------------------
+
+
+def _button(
+    table_id: int,
+    action: str,
+    label: str,
+    style: discord.ButtonStyle,
+    emoji: str | None = None,
+    row: int | None = None,
+) -> TableButton:
+    return TableButton(table_id, action, label=label, style=style, emoji=emoji, row=row)
+
+
+def table_view(t: Table) -> discord.ui.View | None:
+    """Buttons under the live table message, by phase."""
+    view = discord.ui.View(timeout=None)
+    if t.status == "open":
+        view.add_item(_button(t.id, "join", "Join", discord.ButtonStyle.success))
+        view.add_item(_button(t.id, "leave", "Leave", discord.ButtonStyle.secondary))
+        view.add_item(_button(t.id, "start", "Start", discord.ButtonStyle.primary))
+        view.add_item(_button(t.id, "rules", "Rules", discord.ButtonStyle.secondary))
+    elif t.status == "playing":
+        view.add_item(_button(t.id, "hand", "My hand", discord.ButtonStyle.primary, emoji="🂠"))
+        if any(s is not None and not s.bot and s.away for s in t.seats):
+            view.add_item(_button(t.id, "back", "I'm back", discord.ButtonStyle.success))
+        view.add_item(_button(t.id, "rules", "Rules", discord.ButtonStyle.secondary))
+        view.add_item(_button(t.id, "score", "Score sheet", discord.ButtonStyle.secondary))
+    elif t.status == "finished":
+        view.add_item(_button(t.id, "score", "Score sheet", discord.ButtonStyle.secondary))
+    else:
+        return None
+    return view
+
+
+def game_over_view(t: Table) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(_button(t.id, "rematch", "Rematch", discord.ButtonStyle.success, emoji="🔁"))
+    view.add_item(_button(t.id, "score", "Score sheet", discord.ButtonStyle.secondary))
+    return view
+
+
+def fill_view(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        _button(
+            table_id, "fill", "Fill empty seats with bots and start", discord.ButtonStyle.primary, emoji="🤖"
+        )
+    )
+    return view
+
+
+def abandon_view(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(_button(table_id, "abandon", "Yes, abandon the table", discord.ButtonStyle.danger))
+    return view
+
+
+def card_rows(cards: list[int], rows: int) -> list[list[int]]:
+    """Cards grouped by suit, five per row; packed tightly when suits need too many rows."""
+    by_suit: list[list[int]] = []
+    for c in cards:
+        suit = engine.suit_of(c)
+        if by_suit and engine.suit_of(by_suit[-1][0]) == suit:
+            by_suit[-1].append(c)
+        else:
+            by_suit.append([c])
+    grouped = [group[i : i + PER_ROW] for group in by_suit for i in range(0, len(group), PER_ROW)]
+    if len(grouped) <= rows:
+        return grouped
+    return [cards[i : i + PER_ROW] for i in range(0, len(cards), PER_ROW)]
+
+
+def hand_panel(
+    service: TableService, table_id: int, user_id: int, hint: str = ""
+) -> tuple[str, discord.ui.View | None]:
+    """Content and components of a user's private hand panel (ephemeral only)."""
+    t = service.get(table_id)
+    if t is None or t.status not in ("playing", "finished"):
+        return (hint + "\n" if hint else "") + "There is no game running at that table.", None
+    seat = t.seat_of(user_id)
+    if seat is None:
+        return "You're not playing at this table.", None
+    g = t.game
+    if g is None:
+        return "The game hasn't started yet.", None
+    me = t.seats[seat]
+    assert me is not None
+    stamp = me.acts
+    text = render.hand_panel_text(t, seat, hint)
+    if t.status != "playing":
+        return text, None
+    view = discord.ui.View(timeout=None)
+    v = g.view(seat)
+    phase = render._phase(g)
+    acting = set(t.seats_to_act())
+    my_turn = seat in acting
+    if v.hand is None:
+        blind_ok = any(b.kind == "blind_nil" for b in g.legal_bids(seat))
+        view.add_item(
+            PanelButton(
+                t.id,
+                "blind",
+                stamp,
+                label="Bid blind nil",
+                style=discord.ButtonStyle.danger,
+                disabled=not blind_ok,
+            )
+        )
+        view.add_item(
+            PanelButton(t.id, "look", stamp, label="Show my cards", style=discord.ButtonStyle.primary)
+        )
+        if not blind_ok and not my_turn:
+            text = render.clip(text + "\nBlind nil can be bid when your turn to bid comes.")
+        return text, view
+    cards = engine.cards_of(v.hand)
+    legal = set(g.legal_cards(seat)) if phase == "PLAY" and my_turn else set()
+    picker_rows = 0
+    if phase == "BID" and my_turn:
+        bids = [b for b in g.legal_bids(seat) if b.kind != "blind_nil"]
+        if bids:
+            view.add_item(BidSelect(t.id, stamp, bids))
+            picker_rows = 1
+    elif phase == "PASS" and g.pass_size(seat):
+        view.add_item(PassSelect(t.id, stamp, cards, g.pass_size(seat)))
+        picker_rows = 1
+    elif phase == "DRAW" and my_turn:
+        view.add_item(
+            PanelButton(t.id, "keep", stamp, label="Keep it", style=discord.ButtonStyle.success, row=0)
+        )
+        view.add_item(
+            PanelButton(
+                t.id, "discard", stamp, label="Discard it", style=discord.ButtonStyle.secondary, row=0
+            )
+        )
+        picker_rows = 1
+    if phase in ("PLAY", "BID", "PASS", "DRAW"):
+        for r, row in enumerate(card_rows(cards, MAX_ROWS - picker_rows)):
+            for c in row:
+                playable = c in legal
+                view.add_item(
+                    CardButton(
+                        t.id,
+                        stamp,
+                        c,
+                        disabled=not playable,
+                        row=r + picker_rows,
+                        style=discord.ButtonStyle.primary if playable else discord.ButtonStyle.secondary,
+                    )
+                )
+    return text, (view if view.children else None)
+
+
+# ---- answering ----------------------------------------------------------------------------------
+
+
+async def show_hand(
+    interaction: discord.Interaction, table_id: int, *, in_place: bool, hint: str = ""
+) -> None:
+    """Send (or update in place) the user's hand panel and remember it for turn refreshes."""
+    service = service_of(interaction)
+    if service is None:
+        await safe_send(interaction, "The tables are not ready yet; try again in a moment.")
+        return
+    content, view = hand_panel(service, table_id, interaction.user.id, hint)
+    if in_place:
+        done = await safe_edit(interaction, content, view=view)
+    else:
+        done = await safe_send(interaction, content, view=view, ephemeral=True)
+    if done and view is not None:
+        service.remember_panel(table_id, interaction.user.id, interaction)
+
+
+async def answer(
+    interaction: discord.Interaction, result: Result, table_id: int | None = None, *, in_place: bool = False
+) -> None:
+    """Show a service result to the user who acted: a message, or their refreshed hand panel."""
+    tid = table_id if table_id is not None else (result.table.id if result.table is not None else None)
+    if result.show_hand and tid is not None:
+        await show_hand(interaction, tid, in_place=in_place, hint=result.message)
+        return
+    view = None
+    if result.data.get("offer_fill") and tid is not None:
+        view = fill_view(tid)
+    elif result.data.get("confirm"):
+        view = abandon_view(int(result.data["confirm"]))
+    await safe_send(interaction, result.message or "Done.", view=view, ephemeral=True)
+
+
+# ---- dynamic items -------------------------------------------------------------------------------
+
+
+class TableButton(DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):(?P<action>[a-z]+)$"):
+    """A button on the live table message (or on a game/hand post, or an ephemeral offer)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        action: str,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            Button(label=label or action, style=style, emoji=emoji, custom_id=f"sp:{table_id}:{action}"),
+            row=row,
+        )
+        self.table_id = table_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        return cls(int(match["tid"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        if service is None:
+            await safe_send(interaction, "The tables are not ready yet; try again in a moment.")
+            return
+        tid, action, user = self.table_id, self.action, interaction.user
+        if action not in TABLE_ACTIONS:
+            await safe_send(interaction, "That button is no longer in use.")
+            return
+        if action == "rematch":
+            await safe_defer(interaction, ephemeral=True)
+            await answer(interaction, await service.rematch(tid, user.id, user.display_name))
+            return
+        t = service.get(tid)
+        if t is None:
+            await safe_send(interaction, "This table is closed. Open a new one with `/spades new`.")
+            return
+        if action == "hand":
+            await show_hand(interaction, tid, in_place=False)
+        elif action == "rules":
+            await safe_send(interaction, render.rules_text(t))
+        elif action == "score":
+            await safe_send(interaction, render.score_sheet(t))
+        elif action == "join":
+            await answer(
+                interaction, await service.join(t.channel_id, user.id, user.display_name, table_id=tid)
+            )
+        elif action == "leave":
+            await answer(interaction, await service.leave(t.channel_id, user.id, table_id=tid))
+        elif action in ("start", "fill"):
+            await answer(interaction, await service.start(tid, user.id, fill=action == "fill"), tid)
+        elif action == "back":
+            await answer(interaction, await service.back(tid, user.id), tid)
+        elif action == "abandon":
+            await answer(
+                interaction,
+                await service.abandon(
+                    t.channel_id, user.id, is_admin=_is_admin(interaction), confirmed=True, table_id=tid
+                ),
+            )
+
+
+class CardButton(DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):c:(?P<stamp>\d+):(?P<card>\d+)$"):
+    """A card in a hand panel: clicking plays it and updates the panel in place."""
+
+    def __init__(
+        self,
+        table_id: int,
+        stamp: int,
+        card: int,
+        *,
+        disabled: bool = False,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            Button(
+                label=engine.card_pretty(card),
+                style=style,
+                disabled=disabled,
+                custom_id=f"sp:{table_id}:c:{stamp}:{card}",
+            ),
+            row=row,
+        )
+        self.table_id, self.stamp, self.card = table_id, stamp, card
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CardButton:
+        return cls(int(match["tid"]), int(match["stamp"]), int(match["card"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await panel_action(interaction, self.table_id, "play", self.card, self.stamp)
+
+
+class BidSelect(DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b:(?P<stamp>\d+)$"):
+    """The bid picker: only the bids that are legal for this seat right now."""
+
+    def __init__(self, table_id: int, stamp: int, bids: list[Any] | None = None) -> None:
+        options = [discord.SelectOption(label=b.label, value=str(b)) for b in (bids or [])][:25]
+        if not options:
+            options = [discord.SelectOption(label="—", value="none")]
+        super().__init__(
+            Select(
+                custom_id=f"sp:{table_id}:b:{stamp}",
+                placeholder="Your bid…",
+                options=options,
+                min_values=1,
+                max_values=1,
+            ),
+            row=0,
+        )
+        self.table_id, self.stamp = table_id, stamp
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> BidSelect:
+        return cls(int(match["tid"]), int(match["stamp"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(self.item.values)
+        if not values:
+            await show_hand(interaction, self.table_id, in_place=True)
+            return
+        await panel_action(interaction, self.table_id, "bid", values[0], self.stamp)
+
+
+class PassSelect(DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):p:(?P<stamp>\d+)$"):
+    """Pick exactly the number of cards to pass to the partner."""
+
+    def __init__(self, table_id: int, stamp: int, cards: list[int] | None = None, n: int = 1) -> None:
+        options = [discord.SelectOption(label=engine.card_pretty(c), value=str(c)) for c in (cards or [])][
+            :25
+        ]
+        if not options:
+            options = [discord.SelectOption(label="—", value="none")]
+        n = max(1, min(n, len(options)))
+        super().__init__(
+            Select(
+                custom_id=f"sp:{table_id}:p:{stamp}",
+                placeholder=f"Pick {n} card{'s' if n != 1 else ''} to pass…",
+                options=options,
+                min_values=n,
+                max_values=n,
+            ),
+            row=0,
+        )
+        self.table_id, self.stamp = table_id, stamp
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PassSelect:
+        return cls(int(match["tid"]), int(match["stamp"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            cards = [int(v) for v in self.item.values]
+        except ValueError:
+            cards = []
+        await panel_action(interaction, self.table_id, "pass", cards, self.stamp)
+
+
+class PanelButton(
+    DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):(?P<action>blind|look|keep|discard):(?P<stamp>\d+)$"
+):
+    """Blind nil / show my cards (before the hand is seen) and keep / discard (two-player draw)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        action: str,
+        stamp: int,
+        *,
+        label: str = "",
+        disabled: bool = False,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            Button(
+                label=label or action,
+                style=style,
+                disabled=disabled,
+                custom_id=f"sp:{table_id}:{action}:{stamp}",
+            ),
+            row=row,
+        )
+        self.table_id, self.action, self.stamp = table_id, action, stamp
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PanelButton:
+        return cls(int(match["tid"]), match["action"], int(match["stamp"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.action in ("keep", "discard"):
+            await panel_action(interaction, self.table_id, "draw", self.action == "keep", self.stamp)
+        else:
+            await panel_action(interaction, self.table_id, self.action, None, self.stamp)
+
+
+async def panel_action(
+    interaction: discord.Interaction, table_id: int, action: str, arg: Any, stamp: int
+) -> None:
+    """A click in a hand panel: act, then redraw the same ephemeral message in place."""
+    service = service_of(interaction)
+    if service is None:
+        await safe_send(interaction, "The tables are not ready yet; try again in a moment.")
+        return
+    result = await service.act(table_id, interaction.user.id, action, arg, stamp=stamp)
+    if result.ok or result.show_hand:
+        await show_hand(interaction, table_id, in_place=True, hint=result.message)
+    else:
+        # a refusal on a current panel: keep the panel and say why
+        await show_hand(interaction, table_id, in_place=True, hint=f"⚠️ {result.message}")
+
+
+DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (
+    CardButton,
+    BidSelect,
+    PassSelect,
+    PanelButton,
+    TableButton,
+)

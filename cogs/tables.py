@@ -1,0 +1,306 @@
+"""Slash commands for tables: thin adapters over ``bot.tables.TableService`` (no rules, no SQL)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from bot import render
+from bot.safe import safe_defer, safe_send
+from bot.tables import NO_TABLE, TableService, refuse
+from bot.views import DYNAMIC_ITEMS, answer, show_hand
+
+if TYPE_CHECKING:
+    from bot.client import SpadesBot
+
+log = logging.getLogger(__name__)
+
+
+def _is_admin(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+def _preset_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=n, value=n) for n in list(engine.PRESETS)[:25]]
+
+
+class TablesCog(commands.Cog):
+    """`/spades …`, `/join`, `/leave`, `/bid`, `/play`, `/hand`, `/table`, `/rules`, `/score`."""
+
+    spades = app_commands.Group(name="spades", description="Spades tables in this channel", guild_only=True)
+
+    def __init__(self, bot: SpadesBot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+
+    # ---- /spades ----------------------------------------------------------------------------
+    @spades.command(name="new", description="Open a Spades table in this channel")
+    @app_commands.describe(
+        preset="Rules to play (default: this server's preset)",
+        target="Points needed to win (e.g. 250 for a short game)",
+        play_seconds="Seconds per card before the bot plays for you (15-600, default 60)",
+        bid_seconds="Seconds per bid before the bot bids for you (15-600, default 90)",
+        nil="Allow nil bids",
+        blind_nil="Allow blind nil bids",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        preset: str | None = None,
+        target: app_commands.Range[int, 50, 1000] | None = None,
+        play_seconds: app_commands.Range[int, 15, 600] | None = None,
+        bid_seconds: app_commands.Range[int, 15, 600] | None = None,
+        nil: bool | None = None,
+        blind_nil: bool | None = None,
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await safe_send(interaction, "Spades tables live in server channels.")
+            return
+        options: dict[str, Any] = {}
+        if nil is not None:
+            options["nil_allowed"] = nil
+        if blind_nil is not None:
+            options["blind_nil_allowed"] = blind_nil
+        await safe_defer(interaction, ephemeral=True)
+        result = await self.service.create(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            preset=preset,
+            target=target,
+            play_seconds=play_seconds,
+            bid_seconds=bid_seconds,
+            options=options,
+        )
+        await answer(interaction, result)
+
+    @new.autocomplete("preset")
+    async def _preset_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        cur = current.lower().strip()
+        return [c for c in _preset_choices() if cur in c.name.lower()][:25]
+
+    @spades.command(name="start", description="Start the game at this channel's table (host)")
+    @app_commands.describe(fill="Fill empty seats with bots")
+    async def start(self, interaction: discord.Interaction, fill: bool = False) -> None:
+        result = await self.service.start(
+            None, interaction.user.id, channel_id=interaction.channel_id, fill=fill
+        )
+        await answer(interaction, result, self._tid(interaction))
+
+    @spades.command(name="addbot", description="Seat a bot at this channel's table (host)")
+    @app_commands.describe(seat="Seat number (default: the first free seat)")
+    async def addbot(
+        self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8] | None = None
+    ) -> None:
+        result = await self.service.add_bot(
+            interaction.channel_id or 0, interaction.user.id, seat=seat, is_admin=_is_admin(interaction)
+        )
+        await answer(interaction, result)
+
+    @spades.command(
+        name="abandon", description="Close this channel's table without counting it (host or admin)"
+    )
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        result = await self.service.abandon(
+            interaction.channel_id or 0, interaction.user.id, is_admin=_is_admin(interaction)
+        )
+        await answer(interaction, result)
+
+    @spades.command(name="config", description="Set this server's default rules (Manage Server)")
+    @app_commands.describe(
+        preset="Default preset for new tables",
+        play_seconds="Default seconds per card",
+        bid_seconds="Default seconds per bid",
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        preset: str | None = None,
+        play_seconds: app_commands.Range[int, 15, 600] | None = None,
+        bid_seconds: app_commands.Range[int, 15, 600] | None = None,
+    ) -> None:
+        if interaction.guild_id is None:
+            await safe_send(interaction, "Server settings only exist in a server.")
+            return
+        if not _is_admin(interaction):
+            await safe_send(interaction, "Only members with Manage Server can change the server's settings.")
+            return
+        changes: dict[str, Any] = {}
+        if preset is not None:
+            if preset not in engine.PRESETS:
+                await safe_send(
+                    interaction, f"Unknown preset `{preset}`. Presets: {', '.join(sorted(engine.PRESETS))}."
+                )
+                return
+            changes["default_preset"] = preset
+        if play_seconds is not None:
+            changes["play_seconds"] = play_seconds
+        if bid_seconds is not None:
+            changes["bid_seconds"] = bid_seconds
+        storage = self.bot.storage
+        if changes:
+            settings = await storage.set_guild_settings(interaction.guild_id, **changes)
+        else:
+            settings = await storage.guild_settings(interaction.guild_id)
+        await safe_send(
+            interaction,
+            f"Server defaults: preset **{settings.get('default_preset', 'standard')}**, "
+            f"{settings.get('play_seconds', 60)} s to play, {settings.get('bid_seconds', 90)} s to bid.",
+        )
+
+    config.autocomplete("preset")(_preset_ac)
+
+    @spades.command(
+        name="sync", description="Force a sync of the bot's slash commands (owner or Manage Server)"
+    )
+    async def sync(self, interaction: discord.Interaction) -> None:
+        owners = set(getattr(self.bot.config, "owner_ids", ()) or ())
+        if interaction.user.id not in owners and not _is_admin(interaction):
+            await safe_send(
+                interaction, "Only the bot's owner or members with Manage Server can sync commands."
+            )
+            return
+        await safe_defer(interaction, ephemeral=True)
+        try:
+            await self.bot.sync_commands(force=True)
+        except discord.HTTPException as exc:
+            await safe_send(interaction, f"Sync failed (HTTP {exc.status}). Try again later.")
+            return
+        await safe_send(interaction, "Commands synced.")
+
+    # ---- top level ------------------------------------------------------------------------
+    def _tid(self, interaction: discord.Interaction) -> int | None:
+        t = self.service.in_channel(interaction.channel_id or 0)
+        return t.id if t is not None else None
+
+    @app_commands.command(name="join", description="Take a seat at this channel's table")
+    @app_commands.describe(seat="Seat number", team="Team number (partners sit opposite)")
+    @app_commands.guild_only()
+    async def join(
+        self,
+        interaction: discord.Interaction,
+        seat: app_commands.Range[int, 1, 8] | None = None,
+        team: app_commands.Range[int, 1, 4] | None = None,
+    ) -> None:
+        result = await self.service.join(
+            interaction.channel_id or 0,
+            interaction.user.id,
+            interaction.user.display_name,
+            seat=seat,
+            team=team,
+        )
+        await answer(interaction, result, self._tid(interaction))
+
+    @app_commands.command(name="leave", description="Leave your seat before the game starts")
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, await self.service.leave(interaction.channel_id or 0, interaction.user.id))
+
+    @app_commands.command(name="bid", description="Bid at this channel's table")
+    @app_commands.describe(bid="A number of tricks, nil, or blind nil")
+    @app_commands.guild_only()
+    async def bid(self, interaction: discord.Interaction, bid: str) -> None:
+        text = bid.strip().lower()
+        try:
+            parsed = engine.Bid.parse(text)
+        except ValueError:
+            legal = self.service.legal_bids(interaction.channel_id or 0, interaction.user.id)
+            allowed = ", ".join(b.label for b in legal) or "none right now"
+            await answer(interaction, refuse(f"`{bid[:20]}` is not a bid. Allowed now: {allowed}."))
+            return
+        result = await self.service.act(
+            None, interaction.user.id, "bid", parsed, channel_id=interaction.channel_id
+        )
+        if result.ok:
+            result.show_hand = False
+        await answer(interaction, result, self._tid(interaction))
+
+    @bid.autocomplete("bid")
+    async def _bid_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        cur = current.strip().lower()
+        legal = self.service.legal_bids(interaction.channel_id or 0, interaction.user.id)
+        choices = [
+            app_commands.Choice(name=b.label, value=str(b))
+            for b in legal
+            if not cur or b.label.lower().startswith(cur) or str(b).startswith(cur)
+        ]
+        return choices[:25]
+
+    @app_commands.command(name="play", description="Play a card at this channel's table")
+    @app_commands.describe(card="A card like AS, 10H, QD (autocomplete shows your legal cards)")
+    @app_commands.guild_only()
+    async def play(self, interaction: discord.Interaction, card: str) -> None:
+        try:
+            parsed = engine.parse_card(card)
+        except ValueError as exc:
+            await answer(interaction, refuse(str(exc)))
+            return
+        result = await self.service.act(
+            None, interaction.user.id, "play", parsed, channel_id=interaction.channel_id
+        )
+        if result.ok:
+            result.show_hand = False
+        await answer(interaction, result, self._tid(interaction))
+
+    @play.autocomplete("card")
+    async def _play_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        cur = current.strip().upper()
+        legal = self.service.legal_cards(interaction.channel_id or 0, interaction.user.id)
+        choices = [
+            app_commands.Choice(name=engine.card_pretty(c), value=engine.card_str(c))
+            for c in legal
+            if not cur or engine.card_str(c).startswith(cur) or engine.card_pretty(c).upper().startswith(cur)
+        ]
+        return choices[:25]
+
+    @app_commands.command(name="hand", description="See your hand (only you can see it)")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        t = self.service.in_channel(interaction.channel_id or 0)
+        if t is None:
+            await safe_send(interaction, NO_TABLE)
+            return
+        await show_hand(interaction, t.id, in_place=False)
+
+    @app_commands.command(name="table", description="Repost the live table at the bottom of the channel")
+    @app_commands.guild_only()
+    async def table(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, await self.service.repost(interaction.channel_id or 0))
+
+    @app_commands.command(name="rules", description="The rules at this channel's table")
+    @app_commands.guild_only()
+    async def rules(self, interaction: discord.Interaction) -> None:
+        t = self.service.in_channel(interaction.channel_id or 0)
+        await safe_send(interaction, render.rules_text(t) if t is not None else NO_TABLE)
+
+    @app_commands.command(name="score", description="The score sheet of this channel's table")
+    @app_commands.guild_only()
+    async def score(self, interaction: discord.Interaction) -> None:
+        t = self.service.in_channel(interaction.channel_id or 0)
+        await safe_send(interaction, render.score_sheet(t) if t is not None else NO_TABLE)
+
+
+async def setup(bot: SpadesBot) -> None:
+    service = TableService(bot)
+    bot.tables = service  # type: ignore[attr-defined]
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(TablesCog(bot, service))
+    await service.restore()
+
+
+async def teardown(bot: SpadesBot) -> None:
+    service = getattr(bot, "tables", None)
+    if service is not None:
+        await service.close()
