@@ -25,10 +25,11 @@ import discord
 
 import engine
 from bot.storage import ChannelBusy, FinishedGame, HandResult, StaleTable, TableRow
-from engine import Bid, Game, Ruleset
+from engine import Bid, Ruleset
 
 if TYPE_CHECKING:
     from bot.client import SpadesBot
+    from engine import Game
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +151,7 @@ class Table:
     @classmethod
     def from_row(cls, row: TableRow) -> Table:
         d = row.data
-        game = Game.from_dict(d["game"]) if d.get("game") else None
+        game = engine.Game.from_dict(d["game"]) if d.get("game") else None
         return cls(
             id=row.id,
             guild_id=row.guild_id,
@@ -304,7 +305,9 @@ def unix_now() -> int:
 
 def bot_action(game: Game, seat: int, seed: int | None = None) -> Any:
     """Ask the heuristic bot what ``seat`` should do now (an engine Action)."""
-    player = engine.bots.get_bot("heuristic")
+    from engine import bots  # imported late: the bots module is heavier than the rules
+
+    player = bots.get_bot("heuristic")
     rng = random.Random(seed) if seed is not None else None
     chooser: Callable[..., Any] | None = getattr(player, "choose", None) or getattr(player, "act", None)
     if chooser is None and callable(player):
@@ -1008,7 +1011,7 @@ class TableService:
         for s in empty:
             new.seats[s] = self._bot_seat(new, s)
         try:
-            new.game = Game.new(new.ruleset, seed=self.deal_seed)
+            new.game = engine.Game.new(new.ruleset, seed=self.deal_seed)
         except Exception:
             log.exception("dealing at table %s failed", table_id)
             return refuse("Sorry, the cards could not be dealt. Please try again.")

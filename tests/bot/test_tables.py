@@ -1,0 +1,210 @@
+"""TableService unit tests: real Storage on a temp SQLite file, a recording publisher instead of
+Discord. The end-to-end behaviour through the fake Discord lives in tests/e2e/."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.config import Config
+from bot.storage import Storage
+from bot.tables import MOVED_ON, Seat, Table, TableService
+
+GUILD, CHANNEL = 1000, 2000
+ALICE, BOB, CAROL, DAVE, ERIN = 11, 12, 13, 14, 15
+
+
+@dataclass
+class Post:
+    channel_id: int
+    content: str
+    view: discord.ui.View | None
+    mention: int | None = None
+    edits: list[str] = field(default_factory=list)
+
+
+class RecordingPublisher:
+    """Stands in for the channel: records every post and edit."""
+
+    def __init__(self) -> None:
+        self.posts: dict[int, Post] = {}
+        self.order: list[int] = []
+        self.deleted: list[int] = []
+        self._next = 1
+
+    async def send(
+        self,
+        channel_id: int,
+        content: str,
+        *,
+        view: discord.ui.View | None = None,
+        mention: int | None = None,
+    ) -> int | None:
+        mid = self._next
+        self._next += 1
+        self.posts[mid] = Post(channel_id, content, view, mention)
+        self.order.append(mid)
+        return mid
+
+    async def edit(
+        self, channel_id: int, message_id: int, content: str, *, view: discord.ui.View | None = None
+    ) -> bool:
+        post = self.posts.get(message_id)
+        if post is None or message_id in self.deleted:
+            return False
+        post.edits.append(content)
+        post.content, post.view = content, view
+        return True
+
+    async def delete(self, channel_id: int, message_id: int) -> bool:
+        self.deleted.append(message_id)
+        return True
+
+    def texts(self) -> list[str]:
+        out = []
+        for mid in self.order:
+            p = self.posts[mid]
+            out.extend([*p.edits, p.content])
+        return out
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    db = await Storage.open(tmp_path / "spades.db")
+    yield db
+    await db.close()
+
+
+def make_service(storage: Storage, *, time_scale: float = 0.01, seed: int | None = 7) -> TableService:
+    config = Config(token="x", time_scale=time_scale, deal_seed=seed)
+    bot: Any = SimpleNamespace(storage=storage, config=config)
+    return TableService(bot, publisher=RecordingPublisher())
+
+
+@pytest.fixture
+async def service(storage: Storage) -> AsyncIterator[TableService]:
+    svc = make_service(storage)
+    yield svc
+    await svc.close()
+
+
+async def open_table(svc: TableService, **kw: Any) -> Table:
+    res = await svc.create(guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", **kw)
+    assert res.ok, res.message
+    assert res.table is not None
+    return res.table
+
+
+# ---- seating ------------------------------------------------------------------------------------
+
+
+async def test_create_persists_an_open_table_with_the_host_seated(
+    service: TableService, storage: Storage
+) -> None:
+    t = await open_table(service)
+    row = await storage.live_table_in(CHANNEL)
+    assert row is not None and row.id == t.id and row.status == "open"
+    restored = Table.from_row(row)
+    assert restored.seats[0] == Seat(ALICE, "alice")
+    assert restored.seats[1:] == [None, None, None]
+    assert restored.settings["play_seconds"] == 60 and restored.settings["bid_seconds"] == 90
+
+
+async def test_second_table_in_a_channel_is_refused(service: TableService) -> None:
+    t = await open_table(service)
+    res = await service.create(guild_id=GUILD, channel_id=CHANNEL, host_id=BOB, host_name="bob")
+    assert not res.ok
+    assert res.message == (
+        f"This channel already has a live table (table {t.id}). Join it, or finish or "
+        "abandon it first (`/spades abandon`)."
+    )
+
+
+async def test_unknown_preset_and_bad_timers_are_refused(service: TableService) -> None:
+    res = await service.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="a", preset="nope"
+    )
+    assert not res.ok and "nope" in res.message and "standard" in res.message
+    res = await service.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="a", play_seconds=5
+    )
+    assert not res.ok
+    assert res.message == "Turn timers must be between 15 and 600 seconds (you asked for 5)."
+
+
+async def test_join_fills_seats_then_table_full(service: TableService) -> None:
+    await open_table(service)
+    for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave")):
+        res = await service.join(CHANNEL, uid, name)
+        assert res.ok, res.message
+    res = await service.join(CHANNEL, ERIN, "erin")
+    assert not res.ok and res.message == "This table is full (4/4)."
+    res = await service.join(CHANNEL, BOB, "bob")
+    assert not res.ok and res.message == "You're already at this table (seat 2)."
+
+
+async def test_join_by_team_puts_partners_opposite(service: TableService) -> None:
+    t = await open_table(service)
+    res = await service.join(CHANNEL, BOB, "bob", team=1)
+    assert res.ok
+    t = service.tables[t.id]
+    assert t.seat_of(BOB) == 2  # partner of seat 0
+    assert "partner: <@11>" in res.message
+    res = await service.join(CHANNEL, CAROL, "carol", team=1)
+    assert not res.ok and res.message.startswith("Team 1 is full.")
+
+
+async def test_only_the_host_starts_and_empty_seats_are_offered_to_bots(service: TableService) -> None:
+    t = await open_table(service)
+    await service.join(CHANNEL, BOB, "bob")
+    res = await service.start(t.id, BOB)
+    assert not res.ok and res.message == "Only the host (<@11>) can start the game."
+    res = await service.start(t.id, ALICE)
+    assert not res.ok and res.data.get("offer_fill")
+    assert res.message.startswith("2 seats are empty (3, 4).")
+    res = await service.add_bot(CHANNEL, BOB)
+    assert not res.ok and res.message == "Only the host (<@11>) can add bots."
+
+
+async def test_host_leaving_hands_the_table_over(service: TableService) -> None:
+    t = await open_table(service)
+    await service.join(CHANNEL, BOB, "bob")
+    res = await service.leave(CHANNEL, ALICE)
+    assert res.ok
+    assert service.tables[t.id].host_id == BOB
+    res = await service.leave(CHANNEL, CAROL)
+    assert not res.ok and res.message == "You're not seated at this table."
+
+
+async def test_actions_without_a_table_or_seat_are_refused(service: TableService) -> None:
+    res = await service.act(None, ALICE, "play", 0, channel_id=CHANNEL)
+    assert not res.ok and "no Spades table" in res.message
+    await open_table(service)
+    res = await service.act(None, BOB, "play", 0, channel_id=CHANNEL)
+    assert not res.ok and res.message == "You're not playing at this table."
+    res = await service.act(None, ALICE, "play", 0, channel_id=CHANNEL)
+    assert not res.ok and res.message == "The game hasn't started yet: the host presses **Start**."
+
+
+async def test_live_message_is_posted_once_and_edited(service: TableService) -> None:
+    t = await open_table(service)
+    pub: RecordingPublisher = service.publisher  # type: ignore[assignment]
+    for uid, name in ((BOB, "bob"), (CAROL, "carol")):
+        await service.join(CHANNEL, uid, name)
+    await asyncio.sleep(0.1)
+    t = service.tables[t.id]
+    assert t.message_id is not None
+    live = [m for m in pub.order if m not in pub.deleted]
+    assert live == [t.message_id]
+    assert "<@13>" in pub.posts[t.message_id].content
+
+
+def test_moved_on_text() -> None:
+    assert MOVED_ON == "This hand has moved on: here is your current hand."
