@@ -1,0 +1,120 @@
+"""Config.from_env and the `python -m bot` entry point's refusal without a token."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import MISSING_TOKEN_MESSAGE, Config, ConfigError, MissingToken
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_defaults_with_only_a_token(tmp_path: Path) -> None:
+    config = Config.from_env({"DISCORD_TOKEN": "abc"}, dotenv_path=tmp_path / "absent.env")
+    assert config == Config(token="abc")
+    assert (config.database_path, config.dev_guild_id, config.log_level) == ("spades.db", None, "INFO")
+    assert (config.owner_ids, config.time_scale, config.deal_seed) == (frozenset(), 1.0, None)
+
+
+def test_reads_dotenv_file(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text(
+        "# comment\n"
+        "DISCORD_TOKEN=from-file\n"
+        "DATABASE_PATH=/data/spades.db\n"
+        "DEV_GUILD_ID=123456789012345678\n"
+        "LOG_LEVEL=debug\n"
+        'OWNER_IDS="11, 22,33"\n'
+    )
+    config = Config.from_env({}, dotenv_path=env)
+    assert config.token == "from-file"
+    assert config.database_path == "/data/spades.db"
+    assert config.dev_guild_id == 123456789012345678
+    assert config.log_level == "DEBUG"
+    assert config.owner_ids == frozenset({11, 22, 33})
+
+
+def test_real_environment_beats_dotenv(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=from-file\nDATABASE_PATH=file.db\n")
+    config = Config.from_env({"DISCORD_TOKEN": "from-env"}, dotenv_path=env)
+    assert (config.token, config.database_path) == ("from-env", "file.db")
+
+
+def test_token_never_in_repr() -> None:
+    assert "s3cret" not in repr(Config(token="s3cret"))
+
+
+@pytest.mark.parametrize("value", [None, "", "   "])
+def test_missing_token(tmp_path: Path, value: str | None) -> None:
+    environ = {} if value is None else {"DISCORD_TOKEN": value}
+    with pytest.raises(MissingToken) as info:
+        Config.from_env(environ, dotenv_path=tmp_path / "absent.env")
+    assert str(info.value) == MISSING_TOKEN_MESSAGE
+    assert ".env.example" in MISSING_TOKEN_MESSAGE and "DISCORD_TOKEN" in MISSING_TOKEN_MESSAGE
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("DEV_GUILD_ID", "my-server", "DEV_GUILD_ID must be a Discord id"),
+        ("DEV_GUILD_ID", "-5", "positive"),
+        ("OWNER_IDS", "1,two", "OWNER_IDS must be a Discord id"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of"),
+        ("TIME_SCALE", "fast", "TIME_SCALE must be a number"),
+        ("TIME_SCALE", "0", "positive"),
+        ("DEAL_SEED", "x1", "DEAL_SEED must be an integer"),
+    ],
+)
+def test_malformed_values_are_one_clear_line(tmp_path: Path, name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as info:
+        Config.from_env({"DISCORD_TOKEN": "t", name: value}, dotenv_path=tmp_path / "absent.env")
+    assert "\n" not in str(info.value)
+
+
+def test_test_only_knobs(tmp_path: Path) -> None:
+    config = Config.from_env(
+        {"DISCORD_TOKEN": "t", "TIME_SCALE": "0.01", "DEAL_SEED": "42"}, dotenv_path=tmp_path / "x"
+    )
+    assert (config.time_scale, config.deal_seed) == (0.01, 42)
+
+
+def _run_bot(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DEV_GUILD_ID"}}
+    clean.update(env)
+    clean["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=cwd, env=clean, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_python_m_bot_without_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    proc = _run_bot(tmp_path, {})
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert lines == [f"error: {MISSING_TOKEN_MESSAGE}"]
+    assert not (tmp_path / "spades.db").exists()  # refused before touching anything
+
+
+def test_python_m_bot_bad_setting_exits_2(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=t\nDEV_GUILD_ID=oops\n")
+    proc = _run_bot(tmp_path, {})
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "error: DEV_GUILD_ID must be a Discord id (digits only), got 'oops'"
+    ]
+
+
+def test_env_example_documents_every_setting() -> None:
+    text = (ROOT / ".env.example").read_text()
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "OWNER_IDS"):
+        assert f"\n{name}=" in text
+    # the example itself has no token: copying it must still fail with the clear line
+    with pytest.raises(MissingToken):
+        Config.from_env({}, dotenv_path=ROOT / ".env.example")
