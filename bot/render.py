@@ -160,27 +160,33 @@ def hand_post(t: Table, ev: Any) -> str:
         b = breakdown[i] if i < len(breakdown) else None
         bid_txt = " + ".join(_bid_json_label(bids.get(s)) for s in seats)
         took = sum(int(tricks[s]) for s in seats) if tricks else 0
+        head = f"{side_name(t, i)}: bid {bid_txt}, took {took}"
+        if b is None:
+            lines.append(head)
+            continue
         parts = []
-        if b is not None:
-            for name, label in (
-                ("nil_points", "nil"),
-                ("contract_points", "contract"),
-                ("bag_points", "bags"),
-                ("bag_penalty", "bag penalty"),
-                ("bonus_points", "bonus"),
-            ):
-                val = _get(b, name, 0) or 0
-                if val:
-                    parts.append(f"{label} {val:+d}")
-            total = _get(b, "total", None)
-            before = _get(b, "score_before", None)
-            after = _get(b, "score_after", None)
-            detail = ", ".join(parts) or "no points"
-            move = f" → {total:+d}" if isinstance(total, int) else ""
-            run = f" ({before} → {after})" if before is not None and after is not None else ""
-            lines.append(f"{side_name(t, i)}: bid {bid_txt}, took {took}: {detail}{move}{run}")
-        else:
-            lines.append(f"{side_name(t, i)}: bid {bid_txt}, took {took}")
+        for n in _get(b, "nils", ()) or ():
+            kind = "blind nil" if _get(n, "kind") == "blind_nil" else "nil"
+            verdict = "made" if _get(n, "made") else "failed"
+            who = t.label(int(_get(n, "seat", 0))) if len(seats) > 1 else ""
+            parts.append(f"{kind}{' by ' + who if who else ''} {verdict} {_get(n, 'points', 0):+d}")
+        made = _get(b, "made", None)
+        if made is not None:
+            verdict = "made" if made else "set"
+            parts.append(f"contract {_get(b, 'bid', 0)} {verdict} {_get(b, 'contract_points', 0):+d}")
+        bag_points = _get(b, "bag_points", 0) or 0
+        if bag_points:
+            parts.append(f"bags {bag_points:+d}")
+        penalty = _get(b, "bag_penalty", 0) or 0
+        if penalty:
+            parts.append(f"bag penalty −{abs(penalty)}")
+        bonus = _get(b, "bonus_points", 0) or 0
+        if bonus:
+            parts.append(f"bonus {bonus:+d}")
+        total = int(_get(b, "total", 0) or 0)
+        before, after = _get(b, "score_before", None), _get(b, "score_after", None)
+        run = f" ({before} → {after})" if before is not None and after is not None else ""
+        lines.append(f"{head}: {', '.join(parts) or 'no points'} → {total:+d}{run}")
     return clip("\n".join(lines))
 
 

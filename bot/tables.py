@@ -350,7 +350,7 @@ class TableService:
         self._outbox: dict[int, asyncio.Queue[Callable[[], Awaitable[None]]]] = {}
         self._posters: dict[int, asyncio.Task[None]] = {}
         # the latest ephemeral hand panel per (table, user), refreshed when their turn comes
-        self._panels: dict[tuple[int, int], discord.Interaction] = {}
+        self._panels: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
         self._panel_tasks: set[asyncio.Task[None]] = set()
         self._closed = False
 
@@ -493,7 +493,13 @@ class TableService:
 
     # ---- the one path for every change ----------------------------------------------------
     async def _commit(
-        self, old: Table, new: Table, *, events: Iterable[Any] = (), touched: Iterable[int] = ()
+        self,
+        old: Table,
+        new: Table,
+        *,
+        events: Iterable[Any] = (),
+        touched: Iterable[int] = (),
+        actor: int | None = None,
     ) -> Result | None:
         """Persist ``new`` (a copy of ``old``), then swap it in. Caller holds the table's lock.
 
@@ -537,7 +543,7 @@ class TableService:
             log.exception("saving table %s failed", old.id)
             return refuse("Sorry, I couldn't save that just now; nothing changed. Please try again.")
         self._index(new)
-        self._after(old, new, events)
+        self._after(old, new, events, actor)
         return None
 
     def _players(self, t: Table, *, with_side: bool) -> list[dict[str, Any]]:
@@ -578,7 +584,7 @@ class TableService:
     def _humans_to_act(self, t: Table) -> list[int]:
         return [s for s in t.seats_to_act() if (seat := t.seats[s]) is not None and not seat.automatic]
 
-    def _after(self, old: Table, new: Table, events: list[Any]) -> None:
+    def _after(self, old: Table, new: Table, events: list[Any], actor: int | None = None) -> None:
         """Everything that follows an accepted action: posts, the live message, timers, panels."""
         from bot import render
 
@@ -594,7 +600,7 @@ class TableService:
                 self._post(new.id, new.channel_id, text, view=game_over_view(new))
         self.render_soon(new.id)
         self._schedule(new)
-        self._refresh_panels(old, new)
+        self._refresh_panels(old, new, actor)
 
     # ---- outbox: ordered channel posts -------------------------------------------------------
     def _post(
@@ -709,17 +715,21 @@ class TableService:
 
     # ---- hand panels: refresh the user's latest ephemeral when their turn comes -------------------
     def remember_panel(self, table_id: int, user_id: int, interaction: discord.Interaction) -> None:
-        self._panels[(table_id, user_id)] = interaction
+        self._panels[(table_id, user_id)] = (interaction, time.monotonic())
 
-    def _refresh_panels(self, old: Table, new: Table) -> None:
+    def _refresh_panels(self, old: Table, new: Table, actor: int | None = None) -> None:
         before = set(old.seats_to_act())
         after = set(new.seats_to_act())
         for seat in after | before:
             s = new.seats[seat]
-            if s is None or s.bot or s.user_id is None:
+            if s is None or s.bot or s.user_id is None or s.user_id == actor:
                 continue
-            inter = self._panels.get((new.id, s.user_id))
-            if inter is None:
+            remembered = self._panels.get((new.id, s.user_id))
+            if remembered is None:
+                continue
+            inter, since = remembered
+            if time.monotonic() - since > 14 * 60:  # interaction tokens live 15 minutes
+                del self._panels[(new.id, s.user_id)]
                 continue
             if (
                 (seat in after) == (seat in before)
@@ -735,9 +745,6 @@ class TableService:
     async def _refresh_panel(self, table_id: int, user_id: int, inter: discord.Interaction) -> None:
         from bot.views import hand_panel
 
-        if inter.created_at.timestamp() < now() - 14 * 60:  # interaction tokens live 15 minutes
-            self._panels.pop((table_id, user_id), None)
-            return
         content, view = hand_panel(self, table_id, user_id)
         try:
             await inter.edit_original_response(
@@ -1144,7 +1151,7 @@ class TableService:
         if seat in acting:
             return ""
         names = " and ".join(t.label(s) for s in acting)
-        return f"It's {names}'s turn, not yours. You'll be pinged when it's your turn."
+        return f"It's {names}'s turn, not yours."
 
     async def act(
         self,
@@ -1175,7 +1182,7 @@ class TableService:
             assert me is not None and t.game is not None
             if stamp is not None and stamp != me.acts:
                 return refuse(MOVED_ON, show_hand=True, stale=True)
-            turn = self._turn_message(t, seat)
+            turn = "" if action == "look" else self._turn_message(t, seat)
             if turn:
                 return refuse(turn, show_hand=stamp is not None, stale=stamp is not None)
             new = t.copy()
@@ -1190,7 +1197,7 @@ class TableService:
             ns = new.seats[seat]
             assert ns is not None
             ns.away, ns.timeouts = False, 0
-            refusal = await self._commit(t, new, events=events, touched=[seat])
+            refusal = await self._commit(t, new, events=events, touched=[seat], actor=user_id)
             if refusal:
                 return refusal
             return ok(self._ack(action, arg), show_hand=True, table=new)
