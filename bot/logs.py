@@ -14,8 +14,15 @@ ExcInfo = tuple[type[BaseException], BaseException, TracebackType | None] | tupl
 
 
 def is_private_exception(exc: BaseException) -> bool:
-    """Engine errors speak to one player and may quote the cards they hold."""
-    return type(exc).__module__.split(".")[0] == "engine"
+    """Engine errors speak to one player and may quote the cards they hold.
+
+    discord.py's wrappers (CommandInvokeError, HybridCommandError…) repeat the wrapped message in
+    their own, so they are private when what they wrap is.
+    """
+    if type(exc).__module__.split(".")[0] == "engine":
+        return True
+    original = getattr(exc, "original", None)
+    return isinstance(original, BaseException) and original is not exc and is_private_exception(original)
 
 
 def format_exception_redacted(exc: BaseException) -> str:
@@ -53,6 +60,16 @@ def format_exception_redacted(exc: BaseException) -> str:
 
 class RedactingFormatter(logging.Formatter):
     """Formats tracebacks with ``format_exception_redacted`` instead of the stock formatter."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        # logging caches the first handler's traceback text on the record; never reuse another
+        # formatter's (unredacted) text, and never leave ours behind for others.
+        cached = record.exc_text
+        record.exc_text = None
+        try:
+            return super().format(record)
+        finally:
+            record.exc_text = cached
 
     def formatException(self, ei: ExcInfo) -> str:
         exc = ei[1]
