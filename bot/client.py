@@ -51,29 +51,45 @@ def user_error_message(error: app_commands.AppCommandError, command: str | None)
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):
-    """The one global error handler: log the bug (never a held card), apologise to the user."""
+    """The one global error handler for slash commands."""
 
     async def on_error(
         self, interaction: discord.Interaction[SpadesBot], error: app_commands.AppCommandError
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else None
-        message = user_error_message(error, command)
-        if message is not None:
-            log.debug("user error in /%s: %s", command, type(error).__name__)
-        else:
-            original: BaseException = getattr(error, "original", error)
-            log.error(
-                "command /%s failed (guild %s, channel %s, user %s)",
-                command or "?",
-                interaction.guild_id,
-                interaction.channel_id,
-                interaction.user.id if interaction.user else None,
-                exc_info=original,
-            )
-            if not is_private_exception(original):
-                log.debug("details: %r", original)
-            message = GENERIC_APOLOGY
-        await answer_ephemeral(interaction, message)
+        await report_interaction_error(interaction, error, f"command /{command or '?'}", command=command)
+
+
+async def report_interaction_error(
+    interaction: discord.Interaction[Any],
+    error: BaseException,
+    what: str,
+    *,
+    command: str | None = None,
+) -> None:
+    """Log a failed interaction (never a held card) and answer the user ephemerally.
+
+    A user error (missing permission, DMs, cooldown…) gets its specific line and no traceback; a
+    bug gets an ERROR log with a redacted traceback and the generic apology. Component callbacks
+    (which discord.py only logs) can call this from their own ``except`` to behave the same way.
+    """
+    message = user_error_message(error, command) if isinstance(error, app_commands.AppCommandError) else None
+    if message is not None:
+        log.debug("user error in %s: %s", what, type(error).__name__)
+    else:
+        original: BaseException = getattr(error, "original", error)
+        log.error(
+            "%s failed (guild %s, channel %s, user %s)",
+            what,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id if interaction.user else None,
+            exc_info=original,
+        )
+        if not is_private_exception(original):
+            log.debug("details: %r", original)
+        message = GENERIC_APOLOGY
+    await answer_ephemeral(interaction, message)
 
 
 async def answer_ephemeral(interaction: discord.Interaction[Any], content: str) -> bool:

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.ui import Button, DynamicItem, Select
 
+from bot.client import report_interaction_error
 from bot.storage import SORT_LABELS, SORTS, PlayerStats
 
 if TYPE_CHECKING:
@@ -181,7 +182,14 @@ async def _reply(interaction: discord.Interaction[Any], content: str) -> None:
 
 
 async def show_page(interaction: discord.Interaction[Any], guild_id: int, sort: str, page: int) -> None:
-    """A button or select click: edit the leaderboard message in place."""
+    """A button or select click: edit the leaderboard message in place (errors answered, not lost)."""
+    try:
+        await _show_page(interaction, guild_id, sort, page)
+    except Exception as exc:
+        await report_interaction_error(interaction, exc, "leaderboard page")
+
+
+async def _show_page(interaction: discord.Interaction[Any], guild_id: int, sort: str, page: int) -> None:
     if interaction.guild_id != guild_id:
         await _reply(interaction, WRONG_SERVER)
         return
