@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.storage import SORTS, FinishedGame, Storage
 from bot.storage.stats import hand_player_rows
 
 
@@ -74,3 +80,81 @@ def test_side_of_only_nils_has_no_contract() -> None:
     assert (rows[0]["contract_bid"], rows[0]["nil_made"]) == (False, True)
     assert (rows[1]["contract_bid"], rows[1]["contract_made"], rows[1]["bags"]) == (True, True, 1)
     assert (rows[2]["contract_bid"], rows[2]["contract_made"], rows[2]["side"]) == (True, False, 2)
+
+
+# --- leaderboard math against a plain Python model (games only: no engine needed) -------------------
+
+
+USERS = [101, 102, 103, 104, 105, 106]
+
+seatings = st.lists(st.sampled_from([*USERS, None]), min_size=4, max_size=4).filter(
+    lambda seats: len([u for u in seats if u is not None]) == len({u for u in seats if u is not None})
+)
+games_strategy = st.lists(
+    st.tuples(st.sampled_from([1, 2]), seatings, st.sampled_from([0, 1, None])), min_size=0, max_size=12
+)
+
+
+async def _store_games(games: list[tuple[int, list[int | None], int | None]]) -> Storage:
+    db = await Storage.open(":memory:")
+    for n, (guild, seats, winner) in enumerate(games):
+        row = await db.create_table(guild, 1000 + n, 1, {})
+        row.status = "finished"
+        players = [
+            {"seat": s, "side": s % 2, "user_id": u, "is_bot": u is None, "name": str(u)}
+            for s, u in enumerate(seats)
+        ]
+        game = FinishedGame(
+            table_id=row.id, guild_id=guild, channel_id=row.channel_id, game_no=1, ruleset="standard",
+            hands=1, winner_side=winner, started_at=0, finished_at=n, players=players,
+            sides=[{"seats": [0, 2], "score": 0, "bags": 0}, {"seats": [1, 3], "score": 0, "bags": 0}],
+        )  # fmt: skip
+        await db.save_table(row, game=game)
+    return db
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games_strategy)
+def test_leaderboard_matches_a_plain_model(games: list[tuple[int, list[int | None], int | None]]) -> None:
+    expected: dict[tuple[int, int], list[int]] = {}  # (guild, user) -> [games, wins, with_bots]
+    for guild, seats, winner in games:
+        with_bots = None in seats
+        for seat, user in enumerate(seats):
+            if user is None:
+                continue
+            totals = expected.setdefault((guild, user), [0, 0, 0])
+            totals[0] += 1
+            totals[1] += int(winner is not None and seat % 2 == winner)
+            totals[2] += int(with_bots)
+
+    async def check() -> None:
+        db = await _store_games(games)
+        try:
+            for guild in (1, 2):
+                mine = {u: t for (g, u), t in expected.items() if g == guild}
+                assert await db.leaderboard_count(guild) == len(mine)
+                for sort in SORTS:
+                    board = await db.leaderboard(guild, sort=sort, limit=100)
+                    got = {p.user_id: [p.games, p.wins, p.games_with_bots] for p in board}
+                    assert got == mine
+                    assert [p.rank for p in board] == list(range(1, len(board) + 1))
+                    # pages of 3 put together are the whole board, in order, without overlap
+                    pages = [
+                        await db.leaderboard(guild, sort=sort, limit=3, offset=o) for o in range(0, 9, 3)
+                    ]
+                    assert [p.user_id for p in itertools.chain(*pages)] == [p.user_id for p in board][:9]
+                    for p in board:
+                        single = await db.player_stats(guild, p.user_id, sort=sort)
+                        assert single == p and single is not None and single.rank == p.rank
+                by_wins = await db.leaderboard(guild, sort="wins", limit=100)
+                keys = [(-p.wins, -(p.wins / p.games if p.games else -1)) for p in by_wins]
+                assert keys == sorted(keys)
+                by_pct = await db.leaderboard(guild, sort="win_pct", limit=100)
+                pcts = [p.win_pct for p in by_pct]
+                assert pcts == sorted(pcts, reverse=True)
+                by_games = [p.games for p in await db.leaderboard(guild, sort="games", limit=100)]
+                assert by_games == sorted(by_games, reverse=True)
+        finally:
+            await db.close()
+
+    asyncio.run(check())
