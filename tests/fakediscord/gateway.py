@@ -1,0 +1,290 @@
+"""The gateway: HELLO, IDENTIFY/READY, GUILD_CREATE, heartbeats, RESUME with replay, dispatch.
+
+All dispatch events go into one per-session buffer with their sequence numbers; each connection
+has a sender task that writes the buffer in order from where that connection starts (0 after
+IDENTIFY, the first event after the client's ``seq`` after RESUME). So events dispatched while the
+bot is disconnected are delivered on RESUME, exactly once and in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from .fake import FakeDiscord
+
+_log = logging.getLogger(__name__)
+
+Json = dict[str, Any]
+
+HEARTBEAT_INTERVAL_MS = 41250
+
+OP_DISPATCH = 0
+OP_HEARTBEAT = 1
+OP_IDENTIFY = 2
+OP_PRESENCE = 3
+OP_VOICE = 4
+OP_RESUME = 6
+OP_RECONNECT = 7
+OP_REQUEST_MEMBERS = 8
+OP_INVALID_SESSION = 9
+OP_HELLO = 10
+OP_HEARTBEAT_ACK = 11
+
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_SCHEDULED_EVENTS = 1 << 16
+
+
+@dataclass
+class Session:
+    id: str
+    intents: int
+    token: str
+    buffer: list[Json] = field(default_factory=list)
+    seq: int = 0
+    wakeup: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Connection:
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.session: Session | None = None
+        self.next_index = 0
+        self.sender: asyncio.Task[None] | None = None
+        self.lock = asyncio.Lock()
+        self.closed = asyncio.Event()
+
+    async def send(self, payload: Json) -> None:
+        async with self.lock:
+            if not self.ws.closed:
+                await self.ws.send_str(json.dumps(payload))
+
+
+class Gateway:
+    """The fake's gateway endpoint and the bot's session."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.session: Session | None = None
+        self.connection: Connection | None = None
+        self.connections: set[Connection] = set()
+        self.identified = asyncio.Event()
+        self.identify_count = 0
+        self.resume_count = 0
+        self.resumed = asyncio.Event()
+        self.heartbeats = 0
+        self._closing: set[asyncio.Task[bool]] = set()
+
+    @property
+    def connected(self) -> bool:
+        return self.connection is not None and not self.connection.ws.closed
+
+    @property
+    def intents(self) -> int:
+        return self.session.intents if self.session else 0
+
+    def dispatch(self, event: str, data: Json) -> None:
+        """Queue a dispatch event for the bot (delivered now or on RESUME)."""
+        session = self.session
+        if session is None:
+            return
+        session.seq += 1
+        session.buffer.append({"op": OP_DISPATCH, "t": event, "s": session.seq, "d": data})
+        session.wakeup.set()
+
+    def pending(self) -> int:
+        """Events queued but not yet written to a live connection."""
+        if self.session is None or self.connection is None:
+            return 0
+        return len(self.session.buffer) - self.connection.next_index
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        conn = Connection(ws)
+        self.connections.add(conn)
+        try:
+            await conn.send({"op": OP_HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    await ws.close(code=4002, message=b"Decode error")
+                    break
+                try:
+                    payload = json.loads(msg.data)
+                except ValueError:
+                    await ws.close(code=4002, message=b"Decode error")
+                    break
+                await self._on_message(conn, payload)
+        finally:
+            if conn.sender is not None:
+                conn.sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await conn.sender
+            self.connections.discard(conn)
+            if self.connection is conn:
+                self.connection = None
+            conn.closed.set()
+        return ws
+
+    async def _on_message(self, conn: Connection, payload: Json) -> None:
+        op = payload.get("op")
+        data = payload.get("d")
+        if op == OP_HEARTBEAT:
+            self.heartbeats += 1
+            await conn.send({"op": OP_HEARTBEAT_ACK})
+        elif op == OP_IDENTIFY:
+            await self._identify(conn, data or {})
+        elif op == OP_RESUME:
+            await self._resume(conn, data or {})
+        elif op == OP_REQUEST_MEMBERS:
+            self._request_members(data or {})
+        elif op in (OP_PRESENCE, OP_VOICE):
+            return
+        else:
+            await conn.ws.close(code=4001, message=b"Unknown opcode")
+
+    async def _identify(self, conn: Connection, data: Json) -> None:
+        if conn.session is not None:
+            await conn.ws.close(code=4005, message=b"Already authenticated")
+            return
+        token = data.get("token")
+        if not self.fake.token or token != self.fake.token:
+            await conn.ws.close(code=4004, message=b"Authentication failed")
+            return
+        intents = int(data.get("intents", 0))
+        self._take_over(conn)
+        session = Session(id=secrets.token_hex(16), intents=intents, token=str(token))
+        self.session = session
+        conn.session = session
+        conn.next_index = 0
+        self.identify_count += 1
+        fake = self.fake
+        self.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": fake.bot_user.payload() | {"verified": True, "mfa_enabled": False, "email": None},
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds.values()],
+                "session_id": session.id,
+                "session_type": "normal",
+                "resume_gateway_url": fake.gateway_url,
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": [],
+                "user_settings": {},
+                "auth": {},
+                "current_location": ["CONNECTED"],
+                "application": {"id": str(fake.application_id), "flags": fake.application_flags},
+                "_trace": ["fake-discord"],
+            },
+        )
+        for guild in fake.guilds.values():
+            self.dispatch("GUILD_CREATE", guild.payload())
+        conn.sender = asyncio.create_task(self._sender(conn))
+        self.identified.set()
+
+    async def _resume(self, conn: Connection, data: Json) -> None:
+        session = self.session
+        if session is None or data.get("session_id") != session.id or data.get("token") != session.token:
+            await conn.send({"op": OP_INVALID_SESSION, "d": False})
+            return
+        seq = data.get("seq") or 0
+        self._take_over(conn)
+        conn.session = session
+        conn.next_index = next((i for i, p in enumerate(session.buffer) if p["s"] > seq), len(session.buffer))
+        self.resume_count += 1
+        self.dispatch("RESUMED", {"_trace": ["fake-discord"]})
+        conn.sender = asyncio.create_task(self._sender(conn))
+        self.resumed.set()
+
+    def _take_over(self, conn: Connection) -> None:
+        old = self.connection
+        self.connection = conn
+        if old is not None and old is not conn and not old.ws.closed:
+            self._closing.add(asyncio.create_task(old.ws.close(code=4000)))
+
+    def _request_members(self, data: Json) -> None:
+        guild = self.fake.guilds.get(int(data.get("guild_id", 0)))
+        if guild is None:
+            return
+        query = str(data.get("query") or "").lower()
+        ids = {int(i) for i in data.get("user_ids") or []}
+        limit = int(data.get("limit") or 0)
+        members = [
+            m
+            for m in guild.members.values()
+            if (not ids or m.id in ids) and (not query or m.user.username.lower().startswith(query))
+        ]
+        if limit:
+            members = members[:limit]
+        chunk: Json = {
+            "guild_id": str(guild.id),
+            "members": [m.payload() for m in members],
+            "chunk_index": 0,
+            "chunk_count": 1,
+        }
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    async def _sender(self, conn: Connection) -> None:
+        session = conn.session
+        assert session is not None
+        while not conn.ws.closed:
+            while conn.next_index < len(session.buffer) and self.connection is conn:
+                payload = session.buffer[conn.next_index]
+                try:
+                    await conn.send(payload)
+                except (ConnectionError, RuntimeError):
+                    return
+                conn.next_index += 1
+            session.wakeup.clear()
+            if conn.next_index < len(session.buffer):
+                continue
+            await session.wakeup.wait()
+
+    async def drop(self, code: int = 4000) -> None:
+        """Close the bot's connection as Discord does when a gateway node goes away."""
+        conn = self.connection
+        if conn is None:
+            raise AssertionError("the bot is not connected to the gateway")
+        self.resumed.clear()
+        self.identified.clear()
+        await conn.ws.close(code=code, message=b"fake-discord drop")
+
+    async def invalidate(self, resumable: bool = False) -> None:
+        """Send INVALID_SESSION: the bot must IDENTIFY again (or RESUME if ``resumable``)."""
+        conn = self.connection
+        if conn is None:
+            raise AssertionError("the bot is not connected to the gateway")
+        self.identified.clear()
+        self.resumed.clear()
+        if not resumable:
+            self.session = None
+        await conn.send({"op": OP_INVALID_SESSION, "d": resumable})
+
+    async def reconnect(self) -> None:
+        """Send op 7 RECONNECT: the bot must reconnect and RESUME."""
+        conn = self.connection
+        if conn is None:
+            raise AssertionError("the bot is not connected to the gateway")
+        self.resumed.clear()
+        await conn.send({"op": OP_RECONNECT, "d": None})
+
+    async def close(self) -> None:
+        for conn in list(self.connections):
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=1001)
+        self.connections.clear()
+        self.connection = None

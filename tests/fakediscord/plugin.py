@@ -1,0 +1,45 @@
+"""pytest plugin: the ``fake_discord`` fixture (registered in ``tests/conftest.py``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from .fake import FakeDiscord
+
+
+def _report(fake: FakeDiscord) -> str:
+    lines: list[str] = []
+    if fake.violations:
+        lines.append(f"{len(fake.violations)} unexpected Discord violation(s):")
+        lines += [f"  {v}" for v in fake.violations]
+    if fake.bot_errors:
+        lines.append(f"{len(fake.bot_errors)} error(s) logged by discord.py (exceptions in the bot):")
+        formatter = logging.Formatter("%(name)s: %(message)s")
+        for record in fake.bot_errors:
+            text = formatter.format(record)
+            if record.exc_info:
+                text += "\n" + formatter.formatException(record.exc_info)
+            lines.append("  " + text.replace("\n", "\n  "))
+    return "\n".join(lines)
+
+
+@pytest_asyncio.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    """A started :class:`FakeDiscord`; the test fails at teardown if violations (invalid requests,
+    unknown routes, late or double answers) or discord.py-logged exceptions were left unexamined.
+    Tests that provoke them on purpose take them with ``fake.take_violations()`` or clear
+    ``fake.bot_errors``.
+    """
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.close()
+    report = _report(fake)
+    if report:
+        pytest.fail(report, pytrace=False)

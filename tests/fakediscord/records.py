@@ -1,0 +1,153 @@
+"""What the fake records: requests, violations, and interactions with their responses."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .models import Channel, Guild, Message, User
+
+Json = dict[str, Any]
+
+
+class FakeDiscordUsageError(AssertionError):
+    """A test asked for something a Discord user could not do (unknown command, disabled button...).
+
+    It subclasses AssertionError so pytest reports it as a failed expectation of the test.
+    """
+
+
+@dataclass
+class RecordedRequest:
+    """One HTTP request the bot made, in arrival order."""
+
+    method: str
+    path: str
+    #: The matched route template, e.g. ``/channels/{channel_id}/messages`` (``None`` if unknown).
+    route: str | None
+    params: dict[str, str]
+    query: dict[str, str]
+    json: Any
+    status: int = 0
+    response: Any = None
+    at: float = 0.0
+    files: list[str] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return f"<{self.method} {self.path} -> {self.status}>"
+
+
+@dataclass
+class Violation:
+    """A request Discord would reject (or we are stricter about), or a rule the bot broke.
+
+    ``code`` is Discord's JSON error code (50035 invalid form body, 10062 unknown interaction, 40060
+    already acknowledged, 0 for an unknown route, ...), ``status`` the HTTP status we answered.
+    """
+
+    kind: str
+    reason: str
+    method: str = ""
+    path: str = ""
+    status: int = 400
+    code: int = 50035
+    errors: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        where = f" {self.method} {self.path}" if self.method else ""
+        details = "".join(f"\n    - {e}" for e in self.errors)
+        return f"[{self.kind}{where} -> {self.status}/{self.code}] {self.reason}{details}"
+
+
+@dataclass(eq=False)
+class InteractionRecord:
+    """One interaction the fake sent to the bot and everything the bot did in answer to it."""
+
+    id: int
+    token: str
+    type: int
+    user: User
+    channel: Channel
+    guild: Guild | None
+    created: float
+    payload: Json
+    source_message: Message | None = None
+    response_type: int | None = None
+    response_data: Json | None = None
+    responded_at: float | None = None
+    original: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    responded: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class InteractionResult:
+    """What a user saw after running a command, clicking or selecting: a live view of the response.
+
+    ``type`` is the callback type (4 message, 5 deferred message, 6 deferred update, 7 update message,
+    8 autocomplete choices, 9 modal) or ``None`` when the bot did not answer in time (then ``error``
+    says why). ``message`` is the response message (for 6/7, the message the component is on); it is
+    the live object, so edits the bot makes later show up after ``await fake.settle()``.
+    """
+
+    def __init__(self, record: InteractionRecord) -> None:
+        self._record = record
+
+    @property
+    def id(self) -> int:
+        return self._record.id
+
+    @property
+    def record(self) -> InteractionRecord:
+        return self._record
+
+    @property
+    def type(self) -> int | None:
+        return self._record.response_type
+
+    @property
+    def message(self) -> Message | None:
+        return self._record.original
+
+    @property
+    def content(self) -> str | None:
+        msg = self._record.original
+        return None if msg is None else msg.content
+
+    @property
+    def text(self) -> str:
+        """Content and embed text of the response message ("" if none)."""
+        msg = self._record.original
+        return "" if msg is None else msg.text
+
+    @property
+    def ephemeral(self) -> bool:
+        msg = self._record.original
+        if self._record.response_type in (4, 5):
+            return msg is not None and msg.ephemeral
+        return False
+
+    @property
+    def followups(self) -> list[Message]:
+        return list(self._record.followups)
+
+    @property
+    def choices(self) -> list[Json] | None:
+        if self._record.response_type != 8 or self._record.response_data is None:
+            return None
+        return list(self._record.response_data.get("choices", []))
+
+    @property
+    def modal(self) -> Json | None:
+        if self._record.response_type != 9:
+            return None
+        return self._record.response_data
+
+    @property
+    def error(self) -> str | None:
+        return "; ".join(self._record.errors) or None
+
+    def __repr__(self) -> str:
+        return f"<InteractionResult type={self.type} ephemeral={self.ephemeral} message={self.message!r}>"

@@ -1,0 +1,202 @@
+"""The core path: gateway, READY, guilds, command sync, slash commands, components, what users see."""
+
+from __future__ import annotations
+
+import time
+
+import discord
+import pytest
+
+from tests.fakediscord import FakeDiscord, FakeDiscordUsageError
+from tests.fakediscord.clock import snowflake_time
+
+from .conftest import World
+from .demo_bot import DemoBot
+
+
+async def test_fake_starts_fast_on_loopback() -> None:
+    started = time.monotonic()
+    async with FakeDiscord() as fake:
+        assert time.monotonic() - started < 0.5
+        assert fake.base_url.startswith("http://127.0.0.1:")
+        assert fake.port > 0
+
+
+async def test_bot_connects_and_sees_guild_channel_and_members(world: World) -> None:
+    bot, fake = world.bot, world.fake
+    assert bot.is_ready()
+    assert bot.user is not None and bot.user.id == fake.bot_user.id
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None and guild.name == "Test server"
+    channel = guild.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel) and channel.name == "spades"
+    assert guild.me is not None and guild.me.guild_permissions.send_messages
+    assert fake.gateway.identify_count == 1
+    # login, application info, sync: all through the real HTTP client
+    routes = [r.route for r in fake.requests]
+    assert routes[:3] == ["/users/@me", "/oauth2/applications/@me", "/applications/{application_id}/commands"]
+
+
+async def test_command_sync_stores_the_tree(world: World) -> None:
+    (demo,) = world.fake.commands_for(world.guild)
+    assert demo["name"] == "demo" and demo["type"] == 1
+    subs = {o["name"]: o for o in demo["options"]}
+    assert {"greet", "table", "hand", "color", "slow"} <= set(subs)
+    greet = {o["name"]: o for o in subs["greet"]["options"]}
+    assert greet["times"]["min_value"] == 1 and greet["times"]["max_value"] == 5
+    assert greet["name"]["required"] is True
+
+
+async def test_slash_command_with_options_gets_ephemeral_reply(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo greet", name="bob", times=2, loud=True, who=world.bob)
+    assert r.type == 4
+    assert r.ephemeral
+    assert r.content == "HELLO BOB HELLO BOB AND BOBBY"
+    assert r.error is None
+    assert fake.ephemeral_messages(world.alice) == [r.message]
+    assert fake.ephemeral_messages(world.bob) == []
+    assert fake.public_messages(world.channel) == []
+    interaction = world.bot.seen[-1]
+    assert isinstance(interaction.user, discord.Member)
+    assert interaction.user.id == world.alice.id
+    assert interaction.guild is not None and interaction.guild.id == world.guild.id
+    assert interaction.channel is not None and interaction.channel.id == world.channel.id
+    assert interaction.app_permissions.send_messages
+    assert interaction.locale == discord.Locale.american_english
+
+
+async def test_message_ids_are_increasing_snowflakes(world: World) -> None:
+    fake = world.fake
+    r1 = await fake.slash(world.alice, world.channel, "demo table")
+    fake.advance_clock(2)
+    r2 = await fake.slash(world.alice, world.channel, "demo table")
+    assert r1.message is not None and r2.message is not None
+    assert r2.message.id > r1.message.id
+    assert snowflake_time(r2.message.id) - snowflake_time(r1.message.id) >= 2
+
+
+async def test_slash_rejects_what_the_client_would_not_send(world: World) -> None:
+    fake, alice, ch = world.fake, world.alice, world.channel
+    with pytest.raises(FakeDiscordUsageError, match="no synced slash command"):
+        await fake.slash(alice, ch, "nope")
+    with pytest.raises(FakeDiscordUsageError, match="no subcommand"):
+        await fake.slash(alice, ch, "demo nope")
+    with pytest.raises(FakeDiscordUsageError, match="needs option 'name'"):
+        await fake.slash(alice, ch, "demo greet")
+    with pytest.raises(FakeDiscordUsageError, match="has no option 'ephermal'"):
+        await fake.slash(alice, ch, "demo greet", name="x", ephermal=True)
+    with pytest.raises(FakeDiscordUsageError, match="expects an integer"):
+        await fake.slash(alice, ch, "demo greet", name="x", times="2")
+    with pytest.raises(FakeDiscordUsageError, match="within 1..5"):
+        await fake.slash(alice, ch, "demo greet", name="x", times=6)
+    assert fake.interactions == {}
+
+
+async def test_public_message_with_persistent_button(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo table")
+    assert r.type == 4 and not r.ephemeral
+    (msg,) = fake.public_messages(world.channel)
+    assert msg is r.message and msg.content == "Table open"
+    join = msg.find_component(label="Join")
+    assert join["custom_id"] == "demo:join" and not join.get("disabled")
+    click = await fake.click(world.bob, msg, label="Join")
+    assert click.type == 4 and click.ephemeral
+    assert click.content == "Bobby joined"
+    assert fake.ephemeral_messages(world.bob) == [click.message]
+    assert world.bot.join_view.joined == [world.bob.id]
+
+
+async def test_clicking_a_disabled_or_missing_button_fails(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo table")
+    assert r.message is not None
+    with pytest.raises(FakeDiscordUsageError, match="disabled"):
+        await fake.click(world.alice, r.message, label="Closed")
+    with pytest.raises(LookupError, match="no component"):
+        await fake.click(world.alice, r.message, label="Leave")
+
+
+async def test_select_updates_the_message(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo table")
+    assert r.message is not None
+    s = await fake.select(world.alice, r.message, custom_id="demo:bid", values=["5"])
+    assert s.type == 7
+    assert s.message is r.message
+    assert r.message.content == "Alice bid 5" and r.message.edits == 1
+    with pytest.raises(FakeDiscordUsageError, match="not an option"):
+        await fake.select(world.alice, r.message, custom_id="demo:bid", values=["14"])
+    with pytest.raises(FakeDiscordUsageError, match="takes 1..1 values"):
+        await fake.select(world.alice, r.message, custom_id="demo:bid", values=["1", "2"])
+
+
+async def test_ephemeral_message_buttons_carry_the_viewer(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo hand")
+    assert r.ephemeral and r.message is not None
+    with pytest.raises(FakeDiscordUsageError, match="cannot see"):
+        await fake.click(world.bob, r.message, custom_id="demo:play:AS")
+    c = await fake.click(world.alice, r.message, custom_id="demo:play:AS")
+    assert c.type == 7
+    assert r.message.content == "played A♠ (owner=True)"
+    assert r.message.components == []
+    assert fake.ephemeral_messages(world.alice) == [r.message]
+
+
+async def test_autocomplete_returns_the_bots_choices(world: World) -> None:
+    choices = await world.fake.autocomplete(world.alice, world.channel, "demo color", "color", "n")
+    assert [c["value"] for c in choices] == ["nil", "nine"]
+    choices = await world.fake.autocomplete(world.alice, world.channel, "demo color", "color", "")
+    assert len(choices) == 7
+
+
+async def test_deferred_response_then_followups(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo slow")
+    assert r.type == 5 and r.ephemeral
+    await fake.settle()
+    assert r.message is not None and not r.message.loading
+    assert r.content == "done thinking"
+    assert [m.content for m in r.followups] == ["second follow-up"]
+    assert [m.content for m in fake.ephemeral_messages(world.alice)] == ["done thinking", "second follow-up"]
+
+
+async def test_modal_round_trip(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo rename")
+    assert r.type == 9 and r.modal is not None and r.modal["title"] == "Rename table"
+    s = await fake.submit_modal(world.alice, r, {"demo:name": "Friday"})
+    assert s.type == 4 and s.content == "renamed to Friday" and s.ephemeral
+    with pytest.raises(FakeDiscordUsageError, match="length"):
+        await fake.submit_modal(world.alice, r, {"demo:name": "x" * 21})
+
+
+async def test_channel_messages_create_and_edit(world: World) -> None:
+    fake = world.fake
+    await fake.slash(world.alice, world.channel, "demo post")
+    await fake.settle()
+    (msg,) = fake.public_messages(world.channel)
+    assert msg.content == "second" and msg.history[0]["content"] == "first"
+    assert msg.author is fake.bot_user
+    assert [r.route for r in fake.requests[-2:]] == [
+        "/channels/{channel_id}/messages",
+        "/channels/{channel_id}/messages/{message_id}",
+    ]
+
+
+async def test_restart_keeps_state_and_persistent_views_work(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    guild = fake.add_guild()
+    channel = guild.add_text_channel("spades")
+    alice = fake.add_user("alice")
+    async with fake.run_bot(DemoBot(), sync_commands=True):
+        r = await fake.slash(alice, channel, "demo table")
+    bot2 = DemoBot()
+    async with fake.run_bot(bot2):  # no sync: the commands stay registered, as on Discord
+        assert r.message is not None
+        c = await fake.click(alice, r.message, label="Join")
+        assert c.content == "Alice joined"
+        assert bot2.join_view.joined == [alice.id]
+    assert fake.gateway.identify_count == 2
