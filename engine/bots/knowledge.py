@@ -1,0 +1,218 @@
+"""What a bot can work out from its own view: card strength, unseen cards, trick state, risks.
+
+Everything here reads the engine's per-ruleset tables (`engine.ruleset.tables`: effective suit and
+power of every card id) and the view; no rule is re-implemented. Masks are ints (``1 << card``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..cards import SPADES
+from ..ruleset import Ruleset, tables
+from ..view import View
+
+TRUMP = SPADES
+
+
+@dataclass(frozen=True)
+class CardTables:
+    """Per-ruleset lookups a bot needs on every decision (cached)."""
+
+    suit: tuple[int, ...]          # effective suit per card id
+    power: tuple[int, ...]         # strength inside the effective suit; trumps >= 100
+    suit_masks: tuple[int, ...]    # the deck's cards per effective suit
+    deck_mask: int
+    above: tuple[int, ...]         # per card: mask of the deck's cards of its suit that beat it
+    below: tuple[int, ...]         # per card: mask of the deck's cards of its suit it beats
+    first_wins: bool               # two identical cards: the first played wins
+
+
+@lru_cache(maxsize=64)
+def card_tables(rs: Ruleset) -> CardTables:
+    t = tables(rs)
+    first_wins = rs.six_player_first_wins
+    above = [0] * 128
+    below = [0] * 128
+    for c in t.deck:
+        s, p = t.suit[c], t.power[c]
+        for d in t.deck:
+            if d == c or t.suit[d] != s:
+                continue
+            if t.power[d] > p:
+                above[c] |= 1 << d
+            elif t.power[d] < p:
+                below[c] |= 1 << d
+    return CardTables(t.suit, t.power, t.suit_masks, t.deck_mask, tuple(above), tuple(below), first_wins)
+
+
+def iter_bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def beats(ct: CardTables, card: int, best: int) -> bool:
+    """Whether ``card`` played after ``best`` takes the lead of the trick from it."""
+    s, bs = ct.suit[card], ct.suit[best]
+    if s == bs:
+        p, bp = ct.power[card], ct.power[best]
+        return p > bp or (p == bp and not ct.first_wins)
+    return s == TRUMP
+
+
+def trick_winner(ct: CardTables, trick: tuple[tuple[int, int], ...]) -> tuple[int, int] | None:
+    """(seat, card) currently winning the trick, or None for an empty trick."""
+    if not trick:
+        return None
+    best = trick[0]
+    for sc in trick[1:]:
+        if beats(ct, sc[1], best[1]):
+            best = sc
+    return best
+
+
+class Knowledge:
+    """Derived facts for one decision of one seat; built once per `act` call."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        rs = view.ruleset
+        self.rs = rs
+        self.ct = ct = card_tables(rs)
+        self.seat = seat = view.seat if view.seat is not None else 0
+        self.n = rs.num_seats
+        self.hand = view.hand or 0
+        trick_mask = 0
+        for _, c in view.current_trick:
+            trick_mask |= 1 << c
+        self.trick_mask = trick_mask
+        self.played = view.played | trick_mask
+        # Cards not in my hand and not yet seen played (in two-player also the cards out of play).
+        self.unseen = ct.deck_mask & ~self.hand & ~self.played
+        self.unseen_count = self.unseen.bit_count()
+        self.my_side = rs.side_of(seat)
+        self.teammates = rs.teammates(seat)
+        self.side_seats = rs.sides[self.my_side]
+        self.opponents = tuple(s for s in range(self.n) if rs.side_of(s) != self.my_side)
+        self.tricks_left = view.tricks_per_hand - view.trick_no
+        # Seats still to play to this trick after me, in order.
+        k = len(view.current_trick)
+        self.after = tuple((seat + i) % self.n for i in range(1, self.n - k))
+        self.opps_after = tuple(s for s in self.after if s in self.opponents)
+        self.mates_after = tuple(s for s in self.after if s not in self.opponents)
+        self.winner = trick_winner(ct, view.current_trick)
+        self.led_suit = ct.suit[view.current_trick[0][1]] if view.current_trick else None
+        self.voids = self._known_voids()
+
+    # -- bids and contracts ---------------------------------------------------------------
+    def bid_of(self, seat: int) -> tuple[str, int] | None:
+        b = self.view.bids[seat]
+        return None if b is None else (b.kind, b.n)
+
+    def is_nil(self, seat: int) -> bool:
+        b = self.view.bids[seat]
+        return b is not None and b.is_nil
+
+    def alive_nil(self, seat: int) -> bool:
+        """A nil bidder that has not taken a trick yet."""
+        return self.is_nil(seat) and self.view.tricks[seat] == 0
+
+    def side_need(self, side: int) -> int:
+        """Tricks the side still needs for its contract (nil bidders' tricks do not count)."""
+        bid = took = 0
+        for s in self.rs.sides[side]:
+            b = self.view.bids[s]
+            if b is None or b.is_nil:
+                continue
+            bid += b.n
+            took += self.view.tricks[s]
+        return bid - took
+
+    def side_overtricks(self, side: int) -> int:
+        """Bags the side has taken this hand so far (nil bidders' tricks included)."""
+        bid = took = 0
+        for s in self.rs.sides[side]:
+            b = self.view.bids[s]
+            if b is not None and not b.is_nil:
+                bid += b.n
+            took += self.view.tricks[s]
+        return max(0, took - bid)
+
+    # -- unseen cards and risks -----------------------------------------------------------
+    def unseen_in(self, suit: int) -> int:
+        return self.unseen & self.ct.suit_masks[suit]
+
+    def higher_unseen(self, card: int) -> int:
+        """Unseen cards of the same suit that would beat ``card`` played before them."""
+        m = self.ct.above[card]
+        if not self.ct.first_wins:
+            # A later identical copy wins too.
+            twin = card ^ 64
+            if self.ct.deck_mask >> twin & 1:
+                m |= 1 << twin
+        return m & self.unseen
+
+    def lower_unseen(self, card: int) -> int:
+        return self.ct.below[card] & self.unseen
+
+    def _known_voids(self) -> dict[int, set[int]]:
+        """Suits each seat has shown to be out of (current and last trick only)."""
+        voids: dict[int, set[int]] = {}
+        ct = self.ct
+        for trick in (self.view.current_trick, self.view.last_trick or ()):
+            if not trick:
+                continue
+            led = ct.suit[trick[0][1]]
+            for s, c in trick[1:]:
+                if ct.suit[c] != led:
+                    voids.setdefault(s, set()).add(led)
+        for s in range(self.n):
+            for suit in range(4):
+                if not self.unseen_in(suit):
+                    voids.setdefault(s, set()).add(suit)
+        return voids
+
+    def p_void(self, seat: int, suit: int) -> float:
+        """Rough chance that ``seat`` holds no card of ``suit`` (hypergeometric estimate)."""
+        if suit in self.voids.get(seat, ()):
+            return 1.0
+        u = self.unseen_count
+        if u <= 0:
+            return 1.0
+        k = self.unseen_in(suit).bit_count()
+        h = self.view.hand_sizes[seat]
+        p = 1.0
+        for i in range(min(h, u)):
+            p *= max(0.0, (u - k - i) / (u - i))
+            if p == 0.0:
+                break
+        return p
+
+    def p_holds_trump(self, seat: int) -> float:
+        return 1.0 - self.p_void(seat, TRUMP)
+
+    def p_survives(self, card: int, seats: tuple[int, ...]) -> float:
+        """Chance that ``card``, if it led the trick now, is not beaten by any of ``seats``."""
+        if not seats:
+            return 1.0
+        u = max(1, self.unseen_count)
+        hold = sum(self.view.hand_sizes[s] for s in seats)
+        frac = min(1.0, hold / u)
+        higher = self.higher_unseen(card).bit_count()
+        p = (1.0 - frac) ** higher
+        suit = self.ct.suit[card]
+        if suit != TRUMP and self.unseen_in(TRUMP):
+            for s in seats:
+                # The seat can trump only when void in the suit and holding a trump.
+                p *= 1.0 - self.p_void(s, suit) * self.p_holds_trump(s)
+        return p
+
+    def winning_after(self, card: int) -> bool:
+        """Whether ``card`` would lead the current trick once played (before later seats)."""
+        w = self.winner
+        return w is None or beats(self.ct, card, w[1])
