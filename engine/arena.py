@@ -1,0 +1,368 @@
+"""Bot-vs-bot matches: ``python -m engine arena --preset standard --games 100 --seats heuristic,random``.
+
+Plays whole games (to the target score) between bots and reports, per side: wins with a 95 %
+Wilson interval, points per hand, contracts made/set, nils made/attempted and bags per hand.
+``--duplicate`` plays every deal once per rotation of the seats, so each side plays each deal from
+each position and the luck of the cards cancels out of comparisons.
+
+Sides are the *entrants* named by ``--seats``: the bots at the seats of ruleset side 0 form entrant
+0, and so on. In a rotated duplicate game an entrant sits at other seats but is still counted as
+itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .bots import BOT_NAMES, Bot, get_bot, seed_to_int
+from .errors import RulesetError
+from .events import GameOver, HandScored
+from .game import Game, Phase
+from .ruleset import PRESETS, Ruleset
+
+DEFAULT_MAX_GAME_HANDS = 200
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval for a proportion (ties count as half a win)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class SideStats:
+    """Totals for one entrant over the run."""
+
+    label: str
+    bots: list[str]
+    wins: int = 0
+    games: int = 0
+    hands: int = 0
+    points: int = 0
+    contracts_made: int = 0
+    contracts_set: int = 0
+    nils_made: int = 0
+    nils_attempted: int = 0
+    blind_nils_made: int = 0
+    blind_nils_attempted: int = 0
+    bags: int = 0
+    final_scores: list[int] = field(default_factory=list)
+
+    def to_dict(self, decided_games: int) -> dict[str, Any]:
+        lo, hi = wilson(self.wins, decided_games)
+        h = max(1, self.hands)
+        return {
+            "label": self.label, "bots": self.bots, "wins": self.wins,
+            "win_rate": self.wins / decided_games if decided_games else None,
+            "win_ci95": [round(lo, 4), round(hi, 4)],
+            "hands": self.hands, "points": self.points,
+            "points_per_hand": round(self.points / h, 2),
+            "contracts_made": self.contracts_made, "contracts_set": self.contracts_set,
+            "nils_made": self.nils_made, "nils_attempted": self.nils_attempted,
+            "blind_nils_made": self.blind_nils_made, "blind_nils_attempted": self.blind_nils_attempted,
+            "bags": self.bags, "bags_per_hand": round(self.bags / h, 3),
+        }
+
+
+@dataclass
+class ArenaResult:
+    ruleset: Ruleset
+    seats: list[str]
+    seed: int | str
+    duplicate: bool
+    games: int = 0
+    finished: int = 0
+    unfinished: int = 0
+    hands: int = 0
+    seconds: float = 0.0
+    sides: list[SideStats] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        decided = self.finished
+        return {
+            "preset": self.ruleset.name, "ruleset": self.ruleset.to_dict(),
+            "describe": self.ruleset.describe(), "seats": self.seats, "seed": self.seed,
+            "duplicate": self.duplicate, "games": self.games, "finished": self.finished,
+            "unfinished": self.unfinished, "hands": self.hands, "seconds": round(self.seconds, 3),
+            "hands_per_second": round(self.hands / self.seconds, 1) if self.seconds else None,
+            "wins": [s.wins for s in self.sides],
+            "sides": [s.to_dict(decided) for s in self.sides],
+        }
+
+
+class Progress:
+    """A one-line progress bar on stderr, shown only on a terminal and after the first second."""
+
+    def __init__(self, total: int, unit: str, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.total = max(1, total)
+        self.unit = unit
+        self.start = time.perf_counter()
+        self.last = 0.0
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self.start < 1.0 or now - self.last < 0.1:
+            return
+        self.last = now
+        frac = min(1.0, done / self.total)
+        width = 30
+        fill = int(frac * width)
+        bar = "#" * fill + "." * (width - fill)
+        self.stream.write(f"\r[{bar}] {done}/{self.total} {self.unit} {now - self.start:.1f}s")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 70 + "\r")
+            self.stream.flush()
+
+
+def _rotation_map(rs: Ruleset, rotation: int) -> tuple[list[int], list[int]]:
+    """For a rotation by ``rotation`` seats: entrant seat -> table seat, and table side -> entrant."""
+    n = rs.num_seats
+    seat_at = [(s + rotation) % n for s in range(n)]
+    side_entrant = [0] * rs.num_sides
+    for entrant, seats in enumerate(rs.sides):
+        side_entrant[rs.side_of(seat_at[seats[0]])] = entrant
+    return seat_at, side_entrant
+
+
+def play_game(rs: Ruleset, bots: list[Bot], seed: int | str, *, dealer: int | None = None,
+              hand_budget: int | None = None,
+              max_game_hands: int = DEFAULT_MAX_GAME_HANDS) -> tuple[Game, list[HandScored]]:
+    """Play one game with ``bots[seat]`` until it is over, ``hand_budget`` hands were played or
+    ``max_game_hands`` is reached. Returns the game and its scored hands."""
+    g = Game.new(rs, seed=seed, dealer=dealer)
+    scored: list[HandScored] = []
+    limit = max_game_hands if hand_budget is None else min(max_game_hands, hand_budget)
+    while g.phase is not Phase.GAME_OVER and len(scored) < limit:
+        seats = g.seats_to_act()
+        if not seats:  # pragma: no cover - the engine always has someone to act
+            raise RuntimeError(f"nobody to act in phase {g.phase}")
+        seat = seats[0]
+        action = bots[seat].act(g.view(seat))
+        for ev in g.apply(action):
+            if isinstance(ev, HandScored):
+                scored.append(ev)
+            elif isinstance(ev, GameOver):
+                pass
+    return g, scored
+
+
+def run_arena(rs: Ruleset, seats: list[str], games: int, seed: int | str = 0, *,
+              duplicate: bool = False, hands: int | None = None,
+              max_game_hands: int = DEFAULT_MAX_GAME_HANDS,
+              progress: Progress | None = None) -> ArenaResult:
+    """Play ``games`` games (deals x rotations with ``duplicate``) and total the statistics.
+
+    ``hands`` caps the total number of hands over the whole run; a game cut short by it counts as
+    unfinished."""
+    if len(seats) != rs.num_seats:
+        raise ValueError(f"{rs.name} has {rs.num_seats} seats; --seats names {len(seats)} bots")
+    result = ArenaResult(ruleset=rs, seats=list(seats), seed=seed, duplicate=duplicate)
+    for entrant, side_seats in enumerate(rs.sides):
+        names = [seats[s] for s in side_seats]
+        label = "+".join(names)
+        if sum(1 for ss in rs.sides if "+".join(seats[s] for s in ss) == label) > 1:
+            label = f"{label} #{entrant + 1}"
+        result.sides.append(SideStats(label=label, bots=names))
+    rotations = list(range(rs.num_sides)) if duplicate else [0]
+    base = seed_to_int(seed)
+    start = time.perf_counter()
+    game_no = 0
+    total_games = games * len(rotations)
+    for deal in range(games):
+        deal_seed = f"{base}:{deal}"
+        dealer = deal % rs.num_seats
+        for rotation in rotations:
+            if hands is not None and result.hands >= hands:
+                break
+            seat_at, side_entrant = _rotation_map(rs, rotation)
+            bots: list[Bot] = [None] * rs.num_seats  # type: ignore[list-item]
+            for s in range(rs.num_seats):
+                bots[seat_at[s]] = get_bot(seats[s], seed=f"{base}:{deal}:{s}")
+            budget = None if hands is None else hands - result.hands
+            g, scored = play_game(rs, bots, deal_seed, dealer=dealer, hand_budget=budget,
+                                  max_game_hands=max_game_hands)
+            game_no += 1
+            result.games += 1
+            _tally(result, g, scored, side_entrant)
+            if progress is not None:
+                progress.update(result.hands if progress.unit == "hands" else game_no)
+        if hands is not None and result.hands >= hands:
+            break
+    result.seconds = time.perf_counter() - start
+    if progress is not None and total_games:
+        progress.close()
+    return result
+
+
+def _tally(result: ArenaResult, g: Game, scored: list[HandScored], side_entrant: list[int]) -> None:
+    result.hands += len(scored)
+    if g.winner is not None:
+        result.finished += 1
+        result.sides[side_entrant[g.winner]].wins += 1
+    else:
+        result.unfinished += 1
+    for side, score in enumerate(g.scores):
+        st = result.sides[side_entrant[side]]
+        st.games += 1
+        st.final_scores.append(score)
+    for ev in scored:
+        for ss in ev.breakdown:
+            st = result.sides[side_entrant[ss.side]]
+            st.hands += 1
+            st.points += ss.total
+            st.bags += ss.bags
+            if ss.made is True:
+                st.contracts_made += 1
+            elif ss.made is False:
+                st.contracts_set += 1
+            for nil in ss.nils:
+                if nil.kind == "blind_nil":
+                    st.blind_nils_attempted += 1
+                    st.blind_nils_made += nil.made
+                else:
+                    st.nils_attempted += 1
+                    st.nils_made += nil.made
+
+
+def format_table(result: ArenaResult) -> str:
+    """The human report: one header line and one row per side."""
+    d = result.to_dict()
+    lines = [
+        f"{result.ruleset.describe()}",
+        f"{result.games} games ({result.finished} finished"
+        + (f", {result.unfinished} unfinished" if result.unfinished else "")
+        + f"), {result.hands} hands in {result.seconds:.1f}s"
+        + (" · duplicate" if result.duplicate else "") + f" · seed {result.seed}",
+        "",
+    ]
+    header = ["side", "bots", "wins", "win %", "95% CI", "pts/hand", "made/set", "nils",
+              "blind nils", "bags/hand"]
+    rows = [header]
+    for i, s in enumerate(d["sides"]):
+        rate = "-" if s["win_rate"] is None else f"{100 * s['win_rate']:.1f}"
+        lo, hi = s["win_ci95"]
+        rows.append([
+            str(i), s["label"], str(s["wins"]), rate, f"{100 * lo:.1f}–{100 * hi:.1f}",
+            f"{s['points_per_hand']:+.1f}", f"{s['contracts_made']}/{s['contracts_set']}",
+            f"{s['nils_made']}/{s['nils_attempted']}",
+            f"{s['blind_nils_made']}/{s['blind_nils_attempted']}", f"{s['bags_per_hand']:.2f}",
+        ])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for r in rows:
+        lines.append("  ".join(cell.ljust(widths[i]) if i < 2 else cell.rjust(widths[i])
+                               for i, cell in enumerate(r)).rstrip())
+    return "\n".join(lines)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def _option(text: str) -> tuple[str, Any]:
+    key, sep, raw = text.partition("=")
+    key = key.strip().replace("-", "_")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not key=value (e.g. bag_limit=5)")
+    raw = raw.strip()
+    low = raw.lower()
+    value: Any
+    if low in ("true", "yes", "on"):
+        value = True
+    elif low in ("false", "no", "off"):
+        value = False
+    elif low in ("null", "none"):
+        value = None
+    else:
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+    return key, value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m engine arena",
+        description="Play bots against each other and report wins (95%% Wilson interval), points, "
+                    "contracts, nils and bags per side.")
+    p.add_argument("--preset", default="standard",
+                   help=f"ruleset preset (default standard; one of {', '.join(PRESETS)})")
+    p.add_argument("--ruleset-option", action="append", default=[], type=_option, metavar="KEY=VALUE",
+                   help="override a ruleset option, e.g. bag_limit=5 (repeatable)")
+    p.add_argument("--games", type=_positive_int, default=None,
+                   help="games to play (deals, with --duplicate); default 100, or unlimited with --hands")
+    p.add_argument("--hands", type=_positive_int, default=None,
+                   help="stop after this many hands in total (the game in progress counts as unfinished)")
+    p.add_argument("--seats", default=None,
+                   help=f"comma-separated bot per seat ({', '.join(BOT_NAMES)}); "
+                        "default heuristic,random,... alternating")
+    p.add_argument("--seed", default="0", help="seed for the deals and the bots (default 0)")
+    p.add_argument("--duplicate", action="store_true",
+                   help="replay each deal once per rotation of the seats to cancel out luck")
+    p.add_argument("--max-game-hands", type=_positive_int, default=DEFAULT_MAX_GAME_HANDS,
+                   help=f"give up a game after this many hands (default {DEFAULT_MAX_GAME_HANDS})")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    overrides = dict(args.ruleset_option)
+    try:
+        rs = Ruleset.preset(args.preset, **overrides)
+    except RulesetError as e:
+        parser.error(str(e))
+    if args.seats is None:
+        seats = [("heuristic", "random")[rs.side_of(s) % 2] for s in range(rs.num_seats)]
+    else:
+        seats = [s.strip().lower() for s in args.seats.split(",")]
+        unknown = [s for s in seats if s not in BOT_NAMES]
+        if unknown:
+            parser.error(f"unknown bot {unknown[0]!r} in --seats; bots are {', '.join(BOT_NAMES)}")
+        if len(seats) != rs.num_seats:
+            parser.error(f"--seats names {len(seats)} bots but {rs.name} has {rs.num_seats} seats")
+    games = args.games if args.games is not None else (10**9 if args.hands is not None else 100)
+    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    rotations = rs.num_sides if args.duplicate else 1
+    if args.hands is not None:
+        progress = Progress(args.hands, "hands")
+    else:
+        progress = Progress(games * rotations, "games")
+    result = run_arena(rs, seats, games, seed, duplicate=args.duplicate, hands=args.hands,
+                       max_game_hands=args.max_game_hands, progress=progress)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(format_table(result))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
