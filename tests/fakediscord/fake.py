@@ -568,6 +568,9 @@ class FakeDiscord:
         self.gateway.dispatch("INTERACTION_CREATE", record.payload)
         self._last_activity = time.monotonic()
         while not record.responded.is_set():
+            idle = self._inflight == 0 and time.monotonic() - self._last_activity > self.quiet_period
+            if record.errors and idle:
+                break  # the bot's answer was rejected and it is not trying again: the user sees a failure
             if self.clock.now() - record.created > INTERACTION_DEADLINE:
                 reason = f"no initial response within {INTERACTION_DEADLINE:g} s (the user sees a failure)"
                 record.errors.append(reason)
@@ -1308,9 +1311,16 @@ class FakeDiscord:
 
     async def _callback(self, req: _Request) -> tuple[int, Any]:
         record = self._record_for(req.params["interaction_id"], req.params["interaction_token"])
+        try:
+            return self._respond(record, req)
+        except ApiError as err:
+            if record.response_type is None:
+                record.errors.append(f"initial response rejected: {err.code} {err.message} {err.errors}")
+            raise
+
+    def _respond(self, record: InteractionRecord, req: _Request) -> tuple[int, Any]:
         age = self.clock.now() - record.created
         if age > INTERACTION_DEADLINE:
-            record.errors.append(f"initial response after {age:.2f} s")
             raise ApiError(
                 404,
                 10062,
@@ -1358,6 +1368,8 @@ class FakeDiscord:
                 errors += [f"data.{e}" for e in self._check_choices_against_option(record, data)]
             if errors:
                 raise ApiError(400, 50035, "Invalid Form Body", errors=errors, violation=True)
+        if ctype == 4 and not _has_content(data) and not req.files:
+            raise ApiError(400, 50006, "Cannot send an empty message", violation=True, kind="empty_message")
         record.response_type = ctype
         record.response_data = copy.deepcopy(data)
         record.responded_at = self.clock.now()
@@ -1472,7 +1484,7 @@ class FakeDiscord:
         record = self._token_record(req)
         self._check_body("POST", "/webhooks/{webhook_id}/{webhook_token}", req.body, kind="message")
         body = req.body or {}
-        if not any(body.get(k) for k in ("content", "embeds", "components", "poll")) and not req.files:
+        if not _has_content(body) and not req.files:
             raise ApiError(400, 50006, "Cannot send an empty message", violation=True, kind="empty_message")
         original = record.original
         if original is not None and original.loading and record.response_type == 5:
@@ -1762,6 +1774,10 @@ def _template(req: _Request, suffix: str) -> str:
     if "guild_id" in req.params:
         base += "/guilds/{guild_id}"
     return base + suffix
+
+
+def _has_content(body: Json) -> bool:
+    return any(body.get(k) for k in ("content", "embeds", "components", "poll", "sticker_ids", "attachments"))
 
 
 def _focused_option(options: list[Json]) -> Json | None:

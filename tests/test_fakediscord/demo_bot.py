@@ -106,6 +106,8 @@ class DemoCog(commands.GroupCog, group_name="demo", group_description="Fake Disc
     async def color_complete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        if current == "*":  # too many on purpose: Discord allows 25
+            return [app_commands.Choice(name=f"c{i}", value=f"c{i}") for i in range(26)]
         return [app_commands.Choice(name=c, value=c) for c in COLORS if c.startswith(current)]
 
     @app_commands.command(name="slow", description="Defer, then answer")
@@ -125,6 +127,15 @@ class DemoCog(commands.GroupCog, group_name="demo", group_description="Fake Disc
         assert isinstance(interaction.channel, discord.abc.Messageable)
         msg = await interaction.channel.send("first")
         await msg.edit(content="second")
+
+    @app_commands.command(name="remind", description="Defer, wait for the test, then follow up")
+    async def remind(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        await self.bot.release.wait()
+        try:
+            await interaction.followup.send("reminder", ephemeral=True)
+        except discord.HTTPException as exc:
+            self.bot.errors.append(exc)
 
     # ---- commands that break the rules on purpose
 

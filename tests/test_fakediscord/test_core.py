@@ -49,7 +49,9 @@ async def test_command_sync_stores_the_tree(world: World) -> None:
 
 async def test_slash_command_with_options_gets_ephemeral_reply(world: World) -> None:
     fake = world.fake
-    r = await fake.slash(world.alice, world.channel, "demo greet", name="bob", times=2, loud=True, who=world.bob)
+    r = await fake.slash(
+        world.alice, world.channel, "demo greet", name="bob", times=2, loud=True, who=world.bob
+    )
     assert r.type == 4
     assert r.ephemeral
     assert r.content == "HELLO BOB HELLO BOB AND BOBBY"
@@ -88,7 +90,7 @@ async def test_slash_rejects_what_the_client_would_not_send(world: World) -> Non
         await fake.slash(alice, ch, "demo greet", name="x", ephermal=True)
     with pytest.raises(FakeDiscordUsageError, match="expects an integer"):
         await fake.slash(alice, ch, "demo greet", name="x", times="2")
-    with pytest.raises(FakeDiscordUsageError, match="within 1..5"):
+    with pytest.raises(FakeDiscordUsageError, match=r"within 1\.\.5"):
         await fake.slash(alice, ch, "demo greet", name="x", times=6)
     assert fake.interactions == {}
 
@@ -128,7 +130,7 @@ async def test_select_updates_the_message(world: World) -> None:
     assert r.message.content == "Alice bid 5" and r.message.edits == 1
     with pytest.raises(FakeDiscordUsageError, match="not an option"):
         await fake.select(world.alice, r.message, custom_id="demo:bid", values=["14"])
-    with pytest.raises(FakeDiscordUsageError, match="takes 1..1 values"):
+    with pytest.raises(FakeDiscordUsageError, match=r"takes 1\.\.1 values"):
         await fake.select(world.alice, r.message, custom_id="demo:bid", values=["1", "2"])
 
 
