@@ -170,6 +170,8 @@ class FakeDiscord:
         self._faults: list[_Fault] = []
         self._routes: list[_RouteDef] = []
         self._inflight = 0
+        #: (method, path) answered with a fault the client retries -> monotonic time the retry is due by
+        self._retries_due: dict[tuple[str, str], float] = {}
         self._last_activity = time.monotonic()
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
@@ -328,9 +330,10 @@ class FakeDiscord:
     ) -> AsyncIterator[discord.Client]:
         """Point discord.py at this fake, start ``bot``, wait until it is ready; close it on exit.
 
-        Patches ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` for the duration
-        and shortens the bot's ``guild_ready_timeout`` (discord.py waits that long after the last
-        GUILD_CREATE before READY; 2 s by default). ``sync_commands`` syncs ``bot.tree`` globally and
+        Patches ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` for the duration,
+        shortens the bot's ``guild_ready_timeout`` (discord.py waits that long after the last
+        GUILD_CREATE before READY; 2 s by default) and skips the 5 s courtesy sleep discord.py makes
+        before re-IDENTIFYing. ``sync_commands`` syncs ``bot.tree`` globally and
         for each guild the tree has guild commands for, over the fake's HTTP API, once ready.
         """
         self.token = token
@@ -340,6 +343,10 @@ class FakeDiscord:
         state = bot._connection
         old_ready_timeout = state.guild_ready_timeout
         state.guild_ready_timeout = min(old_ready_timeout, self.guild_ready_timeout)
+        # discord.py sleeps 5 s before every re-IDENTIFY (not before RESUME); not worth waiting for here.
+        had_hook = "before_identify_hook" in vars(bot)
+        old_hook = bot.before_identify_hook
+        bot.before_identify_hook = _no_identify_delay  # type: ignore[method-assign]
         handler = _ErrorCollector(self.bot_errors)
         discord_logger = logging.getLogger("discord")
         discord_logger.addHandler(handler)
@@ -373,6 +380,10 @@ class FakeDiscord:
                     task.cancel()
                 Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = old_base, old_gateway
                 state.guild_ready_timeout = old_ready_timeout
+                if had_hook:
+                    bot.before_identify_hook = old_hook  # type: ignore[method-assign]
+                else:
+                    del bot.before_identify_hook
                 discord_logger.removeHandler(handler)
                 self.gateway.session = None
                 self.gateway.connection = None
@@ -383,7 +394,8 @@ class FakeDiscord:
         deadline = time.monotonic() + timeout
         while True:
             now = time.monotonic()
-            busy = self._inflight > 0 or self.gateway.pending() > 0
+            self._retries_due = {k: t for k, t in self._retries_due.items() if t > now}
+            busy = self._inflight > 0 or self.gateway.pending() > 0 or bool(self._retries_due)
             if busy:
                 self._last_activity = now
             elif now - self._last_activity >= quiet:
@@ -1014,6 +1026,7 @@ class FakeDiscord:
             at=self.clock.now(),
         )
         self.requests.append(record)
+        self._retries_due.pop((method, path), None)
         route, match = None, None
         for r in self._routes:
             if r.method == method:
@@ -1064,6 +1077,12 @@ class FakeDiscord:
     def _fault_response(self, record: RecordedRequest, fault: _Fault) -> web.Response:
         status = fault.status or 500
         record.status = status
+        # discord.py retries 429 after retry_after and 500/502/504 after 1 s (then 3, 5, 7 s): settle()
+        # waits for that retry instead of calling the bot idle while it sleeps.
+        retries = sum(1 for r in self.requests if (r.method, r.path) == (record.method, record.path)) - 1
+        wait = fault.retry_after if status == 429 else 1 + 2 * retries if status in (500, 502, 504) else None
+        if wait is not None:
+            self._retries_due[(record.method, record.path)] = time.monotonic() + wait + 1.0
         if status == 429:
             body = {
                 "message": "You are being rate limited.",
@@ -1749,6 +1768,10 @@ class FakeDiscord:
         if self.gateway.intents & INTENT_SCHEDULED_EVENTS:
             self.gateway.dispatch("GUILD_SCHEDULED_EVENT_DELETE", event.data)
         return 204, None
+
+
+async def _no_identify_delay(shard_id: int | None, *, initial: bool = False) -> None:
+    return None
 
 
 class _ErrorCollector(logging.Handler):

@@ -1,0 +1,106 @@
+"""Faults on demand: rate limits, server errors, slow responses, gateway drops, invalid sessions."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import discord
+
+from .conftest import World
+
+MESSAGES = "/channels/{channel_id}/messages"
+
+
+async def test_429_is_retried_after_retry_after(world: World) -> None:
+    fake = world.fake
+    fake.fail_next("POST", MESSAGES, status=429, retry_after=0.05)
+    await fake.slash(world.alice, world.channel, "demo post")
+    await fake.settle()
+    posts = fake.requests_to("POST", MESSAGES)
+    assert [r.status for r in posts] == [429, 200]
+    assert posts[1].at - posts[0].at >= 0.05
+    assert [m.content for m in fake.public_messages(world.channel)] == ["second"]
+    assert fake.violations == []
+
+
+async def test_global_429_on_a_concrete_path(world: World) -> None:
+    fake = world.fake
+    path = f"/channels/{world.channel.id}/messages"
+    fake.fail_next("POST", path, status=429, retry_after=0.02, is_global=True)
+    await fake.slash(world.alice, world.channel, "demo post")
+    await fake.settle()
+    assert [r.status for r in fake.requests_to("POST", MESSAGES)] == [429, 200]
+
+
+async def test_500_is_retried(world: World) -> None:
+    fake = world.fake
+    fake.fail_next("PATCH", MESSAGES + "/{message_id}", status=500)
+    await fake.slash(world.alice, world.channel, "demo post")
+    await fake.settle(timeout=5)
+    edits = fake.requests_to("PATCH", MESSAGES + "/{message_id}")
+    assert [r.status for r in edits] == [500, 200]  # discord.py waits 1 s, then retries
+    assert fake.public_messages(world.channel)[0].content == "second"
+
+
+async def test_persistent_errors_reach_the_bot(world: World) -> None:
+    fake = world.fake
+    fake.fail_next("POST", MESSAGES, status=403, json={"message": "Missing Access", "code": 50001})
+    await fake.slash(world.alice, world.channel, "demo post")
+    await fake.settle()
+    assert [r.status for r in fake.requests_to("POST", MESSAGES)] == [403]
+    assert fake.public_messages(world.channel) == []
+    # the demo command does not catch it: discord.py logs the exception, which the fixture would report
+    assert any("Missing Access" in str(rec.exc_info[1]) for rec in fake.bot_errors if rec.exc_info)
+    fake.bot_errors.clear()
+
+
+async def test_delayed_response(world: World) -> None:
+    fake = world.fake
+    fake.delay_next("POST", "/interactions/{interaction_id}/{interaction_token}/callback", 0.2)
+    started = time.monotonic()
+    r = await fake.slash(world.alice, world.channel, "demo greet", name="x")
+    assert time.monotonic() - started >= 0.2
+    assert r.type == 4 and r.content == "hello x"
+
+
+async def test_gateway_drop_resumes_and_replays_missed_events(world: World) -> None:
+    fake = world.fake
+    disconnects: list[None] = []
+
+    async def on_disconnect() -> None:
+        disconnects.append(None)
+
+    world.bot.add_listener(on_disconnect)
+    await fake.drop_gateway(wait=False)
+    # dispatched while the bot is disconnected: delivered after RESUME
+    r = await fake.slash(world.alice, world.channel, "demo greet", name="again")
+    assert r.type == 4 and r.content == "hello again"
+    assert fake.gateway.resume_count == 1 and fake.gateway.identify_count == 1
+    assert disconnects
+    await fake.drop_gateway()  # and again, waiting for RESUME this time
+    assert fake.gateway.resume_count == 2
+    r = await fake.slash(world.alice, world.channel, "demo greet", name="third")
+    assert r.content == "hello third"
+
+
+async def test_invalid_session_makes_the_bot_identify_again(world: World) -> None:
+    fake = world.fake
+    await fake.invalidate_session()
+    assert fake.gateway.identify_count == 2
+    await asyncio.wait_for(world.bot.wait_until_ready(), 5)
+    r = await fake.slash(world.alice, world.channel, "demo greet", name="fresh")
+    assert r.content == "hello fresh"
+
+
+async def test_any_dispatch_event_reaches_the_bot(world: World) -> None:
+    fake = world.fake
+    seen: asyncio.Queue[discord.abc.GuildChannel] = asyncio.Queue()
+    world.bot.add_listener(seen.put, "on_guild_channel_delete")
+    fake.dispatch(
+        "CHANNEL_DELETE",
+        world.channel.payload(),
+    )
+    deleted = await asyncio.wait_for(seen.get(), 2)
+    assert deleted.id == world.channel.id
+    assert world.bot.get_channel(world.channel.id) is None
