@@ -13,6 +13,8 @@ One decision takes well under a millisecond.
 from __future__ import annotations
 
 import math
+import random
+from functools import lru_cache
 
 from ..actions import (
     Action,
@@ -40,6 +42,10 @@ def _round_factor(rnd: int, share: float) -> float:
 def estimate_tricks(hand: int, rs: Ruleset) -> float:
     """Expected tricks a hand takes on its own: honours that are protected, trump length beyond an
     even share, and ruffs from short side suits with trumps to spare."""
+    return _raw_estimate(hand, rs) * _table_scale(rs)
+
+
+def _raw_estimate(hand: int, rs: Ruleset) -> float:
     ct = card_tables(rs)
     n = rs.num_seats
     est = 0.0
@@ -91,10 +97,32 @@ def estimate_tricks(hand: int, rs: Ruleset) -> float:
                 spare -= 1
             elif length == 2:
                 est += 0.2
-    if rs.two_player_draw:
-        # Half the deck is out of play: honours are relatively stronger, length a little less so.
-        est *= 1.05
     return est
+
+
+@lru_cache(maxsize=64)
+def _table_scale(rs: Ruleset) -> float:
+    """Scale raw estimates so that, over random hands, they average the same share of the tricks
+    as in standard four-handed Spades (fewer tricks go round at five, more at three). Sampled with
+    a fixed seed, so it is deterministic."""
+    if rs.two_player_draw:
+        # Drawn hands are far from random (players keep their good cards); measured in play.
+        return 1.1
+
+    def share(r: Ruleset) -> float:
+        deck = list(r.deck)
+        rng = random.Random(20261129)
+        total = 0.0
+        for _ in range(300):
+            rng.shuffle(deck)
+            mask = 0
+            for c in deck[:r.hand_size]:
+                mask |= 1 << c
+            total += _raw_estimate(mask, r)
+        return (r.hand_size / r.num_seats) / (total / 300)
+
+    base = share(Ruleset())
+    return share(rs) / base
 
 
 def nil_danger(hand: int, rs: Ruleset) -> float:
@@ -200,7 +228,7 @@ class HeuristicBot(Bot):
             return look
         desperate = deficit >= 200 or (deficit >= 100 and best >= rs.target_score - 150)
         if not mates:
-            desperate = deficit >= 300 and best >= rs.target_score - 150
+            desperate = False  # nobody passes to a solo blind nil or covers it: nearly always set
         return blind_nil if desperate else look
 
     def _misdeal(self, view: View, legal: list[Action]) -> Action:
@@ -235,13 +263,14 @@ class HeuristicBot(Bot):
         if nil is not None:
             threshold = self.nil_threshold
             if not mates:
-                threshold *= 0.5  # nobody covers a solo nil
+                # Nobody covers a solo nil and everyone else tries to set it.
+                threshold *= 0.3 if rs.num_seats >= 5 else 0.1
             if any(b.is_nil for b in mate_bids):
                 threshold = -1.0  # two nils rarely both make it
             elif mate_bids and sum(b.n for b in mate_bids) >= 4:
                 threshold *= 1.5
             if rs.suicide and not mate_bids:
-                threshold = max(threshold, 2.5)  # one of us must bid nil
+                threshold = max(threshold, 4.0)  # one of us must bid nil: the safer hand
             if not numbered or (danger <= threshold and est <= 2.0):
                 return nil
         if not numbered:
