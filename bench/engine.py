@@ -1,0 +1,186 @@
+"""Engine benchmark: prints one JSON object.
+
+    .venv/bin/python bench/engine.py                # full run (a few seconds)
+    BENCH_QUICK=1 .venv/bin/python bench/engine.py  # tiny sizes, for the test suite
+    .venv/bin/python bench/engine.py --hands 50 --seconds 0.2
+
+Measures, through the public API only: random full hands per second (standard preset, seeded,
+every action chosen uniformly from ``legal_actions``), microseconds per ``legal_cards`` call in
+play positions, and the heuristic bot's decision time (median, p99, max). The same random-hand
+rate is measured for OpenSpiel's ``spades`` in the same run (``pip install -e '.[bench]'``); when
+open-spiel cannot be imported the JSON says so instead of failing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.bots import get_bot
+from engine.game import Game, Phase
+from engine.ruleset import Ruleset
+
+
+def random_hands(rs: Ruleset, hands: int, seed: int, min_seconds: float) -> dict[str, Any]:
+    """Play random hands through the public API; returns hands/s and actions/s."""
+    rng = random.Random(seed)
+    done = 0
+    actions = 0
+    game_no = 0
+    start = time.perf_counter()
+    while done < hands or time.perf_counter() - start < min_seconds:
+        g = Game.new(rs, seed=f"{seed}:{game_no}", dealer=game_no % rs.num_seats)
+        game_no += 1
+        hand_no = g.hand_no
+        while g.hand_no == hand_no and g.phase is not Phase.GAME_OVER:
+            seat = g.seats_to_act()[0]
+            legal = g.legal_actions(seat)
+            g.apply(legal[rng.randrange(len(legal))])
+            actions += 1
+        done += 1
+    elapsed = time.perf_counter() - start
+    return {"hands": done, "seconds": round(elapsed, 4), "hands_per_second": round(done / elapsed, 1),
+            "actions_per_second": round(actions / elapsed, 1)}
+
+
+def play_positions(rs: Ruleset, count: int, seed: int) -> list[tuple[Game, int]]:
+    """(game, seat to act) snapshots in the play phase of random hands."""
+    rng = random.Random(seed)
+    out: list[tuple[Game, int]] = []
+    game_no = 0
+    while len(out) < count:
+        g = Game.new(rs, seed=f"pos:{seed}:{game_no}", dealer=game_no % rs.num_seats)
+        game_no += 1
+        hand_no = g.hand_no
+        while g.hand_no == hand_no and g.phase is not Phase.GAME_OVER:
+            seat = g.seats_to_act()[0]
+            if g.phase is Phase.PLAY and rng.random() < 0.2:
+                out.append((g.clone(), seat))
+            legal = g.legal_actions(seat)
+            g.apply(legal[rng.randrange(len(legal))])
+    return out[:count]
+
+
+def legal_cards_time(positions: list[tuple[Game, int]], repeat: int) -> dict[str, Any]:
+    calls = 0
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for g, seat in positions:
+            g.legal_cards(seat)
+            calls += 1
+    elapsed = time.perf_counter() - start
+    return {"calls": calls, "us_per_call": round(1e6 * elapsed / calls, 3)}
+
+
+def heuristic_time(rs: Ruleset, games: int, seed: int) -> dict[str, Any]:
+    """Time every heuristic decision of whole hands (view building timed separately)."""
+    bots = [get_bot("heuristic", seed=s) for s in range(rs.num_seats)]
+    act_us: list[float] = []
+    view_us: list[float] = []
+    for game_no in range(games):
+        g = Game.new(rs, seed=f"heur:{seed}:{game_no}")
+        for _ in range(3):  # three hands per game
+            hand_no = g.hand_no
+            while g.hand_no == hand_no and g.phase is not Phase.GAME_OVER:
+                seat = g.seats_to_act()[0]
+                t0 = time.perf_counter()
+                view = g.view(seat)
+                t1 = time.perf_counter()
+                action = bots[seat].act(view)
+                t2 = time.perf_counter()
+                g.apply(action)
+                view_us.append(1e6 * (t1 - t0))
+                act_us.append(1e6 * (t2 - t1))
+            if g.phase is Phase.GAME_OVER:
+                break
+    act_us.sort()
+    return {
+        "decisions": len(act_us),
+        "median_us": round(statistics.median(act_us), 1),
+        "p99_us": round(act_us[int(0.99 * (len(act_us) - 1))], 1),
+        "max_us": round(act_us[-1], 1),
+        "view_median_us": round(statistics.median(view_us), 1),
+    }
+
+
+def openspiel_hands(hands: int, seed: int, min_seconds: float) -> dict[str, Any]:
+    """The same random-hand loop on OpenSpiel's ``spades`` (one deal to the end of 13 tricks)."""
+    import pyspiel  # type: ignore[import-not-found]
+
+    game = pyspiel.load_game("spades")
+    rng = random.Random(seed)
+    done = 0
+    actions = 0
+    start = time.perf_counter()
+    while done < hands or time.perf_counter() - start < min_seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                actions += 1
+        done += 1
+    elapsed = time.perf_counter() - start
+    return {"hands": done, "seconds": round(elapsed, 4), "hands_per_second": round(done / elapsed, 1),
+            "actions_per_second": round(actions / elapsed, 1),
+            "version": getattr(pyspiel, "__version__", None)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--hands", type=int, default=20 if quick else 2000, help="random hands (minimum)")
+    p.add_argument("--seconds", type=float, default=0.0 if quick else 2.0,
+                   help="minimum seconds per rate measurement")
+    p.add_argument("--positions", type=int, default=20 if quick else 500)
+    p.add_argument("--heuristic-games", type=int, default=1 if quick else 20)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    args = p.parse_args(argv)
+    if min(args.hands, args.positions, args.heuristic_games) < 1 or args.seconds < 0:
+        p.error("sizes must be 1 or more and --seconds 0 or more")
+
+    rs = Ruleset.preset("standard")
+    out: dict[str, Any] = {
+        "python": platform.python_version(), "machine": platform.machine(), "quick": quick,
+        "preset": rs.name, "seed": args.seed,
+    }
+    ours = random_hands(rs, args.hands, args.seed, args.seconds)
+    out["random_hands"] = ours
+    positions = play_positions(rs, args.positions, args.seed)
+    out["legal_cards"] = legal_cards_time(positions, repeat=5 if quick else 200)
+    out["heuristic"] = heuristic_time(rs, args.heuristic_games, args.seed)
+    out["openspiel"] = None
+    if args.no_openspiel:
+        out["openspiel_error"] = "skipped (--no-openspiel)"
+    else:
+        try:
+            out["openspiel"] = openspiel_hands(args.hands, args.seed, args.seconds)
+        except Exception as e:  # ImportError, or a pyspiel build without spades
+            out["openspiel_error"] = f"{type(e).__name__}: {e}"
+    if out["openspiel"]:
+        ratio = ours["hands_per_second"] / out["openspiel"]["hands_per_second"]
+        out["ratio_vs_openspiel"] = round(ratio, 3)
+        out["target_ratio"] = 2.0
+        out["meets_target"] = ratio >= 2.0
+    else:
+        out["ratio_vs_openspiel"] = None
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
