@@ -25,7 +25,13 @@ from discord.http import Route
 
 from . import validation
 from .clock import FakeClock, SnowflakeFactory
-from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILD_MESSAGES, INTENT_SCHEDULED_EVENTS, Gateway
+from .gateway import (
+    INTENT_GUILD_MEMBERS,
+    INTENT_GUILD_MESSAGES,
+    INTENT_MESSAGE_CONTENT,
+    INTENT_SCHEDULED_EVENTS,
+    Gateway,
+)
 from .models import (
     DEFAULT_BOT_PERMISSIONS,
     EPHEMERAL,
@@ -940,6 +946,10 @@ class FakeDiscord:
         if msg.ephemeral or msg.channel is None or not self.gateway.intents & INTENT_GUILD_MESSAGES:
             return
         data = msg.payload()
+        mentioned = f"<@{self.bot_user.id}>" in msg.content
+        privileged = bool(self.gateway.intents & INTENT_MESSAGE_CONTENT)
+        if not privileged and msg.author is not self.bot_user and not mentioned:
+            data.update(content="", embeds=[], components=[], attachments=[])  # privileged intent missing
         member = msg.channel.guild.members.get(msg.author.id)
         if member is not None:
             data["member"] = member.payload(with_user=False)

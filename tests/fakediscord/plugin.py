@@ -20,9 +20,7 @@ def _report(fake: FakeDiscord) -> str:
         lines.append(f"{len(fake.bot_errors)} error(s) logged by discord.py (exceptions in the bot):")
         formatter = logging.Formatter("%(name)s: %(message)s")
         for record in fake.bot_errors:
-            text = formatter.format(record)
-            if record.exc_info:
-                text += "\n" + formatter.formatException(record.exc_info)
+            text = formatter.format(record)  # includes the traceback
             lines.append("  " + text.replace("\n", "\n  "))
     return "\n".join(lines)
 

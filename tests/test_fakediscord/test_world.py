@@ -1,0 +1,144 @@
+"""The fake's world: threads, roles and permission overwrites, user messages, scheduled events."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+
+import discord
+import pytest
+
+from tests.fakediscord import FakeDiscord, FakeDiscordUsageError
+from tests.fakediscord.models import Message
+
+from .conftest import World
+from .demo_bot import DemoBot
+
+
+async def test_commands_and_posts_in_a_thread(world: World) -> None:
+    fake = world.fake
+    thread = world.channel.add_thread("table-1")
+    await fake.settle()
+    assert isinstance(world.bot.get_channel(thread.id), discord.Thread)
+    await fake.slash(world.alice, thread, "demo greet", name="t")
+    interaction = world.bot.seen[-1]
+    assert isinstance(interaction.channel, discord.Thread)
+    assert interaction.channel.parent_id == world.channel.id
+    await fake.slash(world.alice, thread, "demo post")
+    await fake.settle()
+    assert [m.content for m in fake.public_messages(thread)] == ["second"]
+    assert fake.public_messages(world.channel) == []
+
+
+async def test_member_permissions_and_roles_reach_the_bot(world: World) -> None:
+    fake = world.fake
+    await fake.slash(world.admin, world.channel, "demo greet", name="a")
+    admin_interaction = world.bot.seen[-1]
+    assert isinstance(admin_interaction.user, discord.Member)
+    assert admin_interaction.permissions.manage_guild
+    assert [r.name for r in admin_interaction.user.roles] == ["@everyone", "Manager"]
+    await fake.slash(world.alice, world.channel, "demo greet", name="b")
+    assert not world.bot.seen[-1].permissions.manage_guild
+
+
+async def test_overwrites_change_app_permissions_and_answers(world: World) -> None:
+    fake = world.fake
+    send = discord.Permissions(send_messages=True).value
+    world.channel.set_permissions(fake.bot_user, deny=send)
+    await fake.settle()
+    await fake.slash(world.alice, world.channel, "demo greet", name="x")
+    assert not world.bot.seen[-1].app_permissions.send_messages
+    await fake.slash(world.alice, world.channel, "demo post")
+    await fake.settle()
+    (post,) = fake.requests_to("POST", "/channels/{channel_id}/messages")
+    assert post.status == 403 and post.response["code"] == 50013
+    assert fake.violations == []  # a permission error is the bot's to handle, not a protocol bug
+    assert fake.bot_errors  # ... and the demo command did not handle it
+    fake.bot_errors.clear()
+
+
+async def test_hidden_channel_and_missing_permission_for_command(world: World) -> None:
+    fake = world.fake
+    secret = world.guild.add_text_channel("secret")
+    secret.set_permissions(world.guild, deny=discord.Permissions(view_channel=True).value)
+    with pytest.raises(FakeDiscordUsageError, match="cannot see"):
+        await fake.slash(world.alice, secret, "demo greet", name="x")
+    r = await fake.slash(world.admin, world.channel, "demo table")
+    assert r.message is not None
+    with pytest.raises(FakeDiscordUsageError, match="not a member"):
+        outsider = fake.add_user("eve", guild=fake.add_guild("Other"))
+        await fake.click(outsider, r.message, label="Join")
+
+
+async def test_user_messages_reach_the_bot_without_content_intent(world: World) -> None:
+    fake = world.fake
+    received: asyncio.Queue[discord.Message] = asyncio.Queue()
+
+    async def on_message(message: discord.Message) -> None:
+        await received.put(message)
+
+    world.bot.add_listener(on_message)
+    msg = await fake.say(world.alice, world.channel, "hello there")
+    got = await asyncio.wait_for(received.get(), 2)
+    assert got.id == msg.id and got.author.id == world.alice.id
+    assert got.content == ""  # message_content is a privileged intent the demo bot does not ask for
+    await fake.say(world.alice, world.channel, f"hi {fake.bot_user.mention}")
+    got = await asyncio.wait_for(received.get(), 2)
+    assert got.content.startswith("hi <@")  # mentions always carry content
+    assert [m.author.username for m in fake.public_messages(world.channel)] == ["alice", "alice"]
+
+
+async def test_scheduled_events_round_trip(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    guild = fake.add_guild()
+    intents = discord.Intents.default()
+    async with fake.run_bot(DemoBot(intents=intents)) as bot:
+        g = bot.get_guild(guild.id)
+        assert g is not None
+        start = dt.datetime.fromtimestamp(fake.clock.now(), dt.UTC) + dt.timedelta(days=1)
+        event = await g.create_scheduled_event(
+            name="League night",
+            start_time=start,
+            end_time=start + dt.timedelta(hours=3),
+            entity_type=discord.EntityType.external,
+            location="#spades",
+            privacy_level=discord.PrivacyLevel.guild_only,
+            description="Weekly league",
+        )
+        assert event.name == "League night" and event.location == "#spades"
+        (stored,) = guild.scheduled_events.values()
+        assert stored.name == "League night"
+        fetched = await g.fetch_scheduled_event(event.id)
+        assert fetched.start_time == start
+        edited = await event.edit(name="League night 2")
+        assert edited.name == "League night 2" and stored.name == "League night 2"
+        assert [e.name for e in await g.fetch_scheduled_events()] == ["League night 2"]
+        await event.delete()
+        assert guild.scheduled_events == {}
+        with pytest.raises(discord.HTTPException) as err:
+            await g.create_scheduled_event(
+                name="Past",
+                start_time=start - dt.timedelta(days=2),
+                end_time=start,
+                entity_type=discord.EntityType.external,
+                location="x",
+                privacy_level=discord.PrivacyLevel.guild_only,
+            )
+        assert err.value.code == 50035 and "past" in str(err.value)
+        (violation,) = fake.take_violations()
+        assert violation.kind == "invalid_body"
+
+
+async def test_deleted_messages_disappear_for_users(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo table")
+    msg = r.message
+    assert isinstance(msg, Message)
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    await channel.get_partial_message(msg.id).delete()
+    assert msg.deleted and fake.public_messages(world.channel) == []
+    with pytest.raises(FakeDiscordUsageError, match="deleted"):
+        await fake.click(world.alice, msg, label="Join")
+    with pytest.raises(discord.NotFound):
+        await channel.fetch_message(msg.id)
