@@ -151,7 +151,7 @@ class Table:
     @classmethod
     def from_row(cls, row: TableRow) -> Table:
         d = row.data
-        game = engine.Game.from_dict(d["game"]) if d.get("game") else None
+        game = _game_cls().from_dict(d["game"]) if d.get("game") else None
         return cls(
             id=row.id,
             guild_id=row.guild_id,
@@ -286,6 +286,15 @@ class DiscordPublisher:
 # --------------------------------------------------------------------------------------------
 
 
+def _game_cls() -> type[Game]:
+    from engine.game import Game  # engine/game.py, per docs/ENGINE_API.md
+
+    return Game
+
+
+_ACTION_PHASE = {"bid": "BID", "blind": "BID", "play": "PLAY", "pass": "PASS", "draw": "DRAW"}
+
+
 def _phase(game: Game) -> str:
     p = game.phase
     return str(getattr(p, "name", p)).upper()
@@ -304,20 +313,11 @@ def unix_now() -> int:
 
 
 def bot_action(game: Game, seat: int, seed: int | None = None) -> Any:
-    """Ask the heuristic bot what ``seat`` should do now (an engine Action)."""
-    from engine import bots  # imported late: the bots module is heavier than the rules
+    """Ask the heuristic bot what ``seat`` should do now (an engine Action). It sees only the
+    seat's own view, like a player would."""
+    from engine.bots import get_bot  # imported late: the bots are heavier than the rules
 
-    player = bots.get_bot("heuristic")
-    rng = random.Random(seed) if seed is not None else None
-    chooser: Callable[..., Any] | None = getattr(player, "choose", None) or getattr(player, "act", None)
-    if chooser is None and callable(player):
-        chooser = player
-    if chooser is None:
-        raise RuntimeError("the heuristic bot has no choose()")
-    try:
-        return chooser(game, seat, rng=rng) if rng is not None else chooser(game, seat)
-    except TypeError:
-        return chooser(game, seat)
+    return get_bot("heuristic", seed).act(game.view(seat))
 
 
 def card_text(card: int) -> str:
@@ -810,7 +810,7 @@ class TableService:
                 if s not in new.game.seats_to_act():
                     continue
                 try:
-                    action = bot_action(new.game, s)
+                    action = bot_action(new.game, s, self.deal_seed)
                     events.extend(new.game.apply(action) or [])
                 except engine.IllegalAction:
                     log.exception("the bot chose an illegal action at table %s", table_id)
@@ -826,7 +826,7 @@ class TableService:
             refusal = await self._commit(t, new, events=events, touched=acted)
             if refusal is not None:
                 # storage trouble: try again shortly rather than stall the table
-                await asyncio.sleep(1.0 * self.time_scale)
+                await asyncio.sleep(max(0.5, 2.0 * self.time_scale))
                 cur = self.tables.get(table_id)
                 if cur is not None:
                     self._schedule(cur)
@@ -1018,7 +1018,7 @@ class TableService:
         for s in empty:
             new.seats[s] = self._bot_seat(new, s)
         try:
-            new.game = engine.Game.new(new.ruleset, seed=self.deal_seed)
+            new.game = _game_cls().new(new.ruleset, seed=self.deal_seed)
         except Exception:
             log.exception("dealing at table %s failed", table_id)
             return refuse("Sorry, the cards could not be dealt. Please try again.")
@@ -1182,7 +1182,9 @@ class TableService:
             assert me is not None and t.game is not None
             if stamp is not None and stamp != me.acts:
                 return refuse(MOVED_ON, show_hand=True, stale=True)
-            turn = "" if action == "look" else self._turn_message(t, seat)
+            # an action of the wrong phase gets the engine's "you can't bid now: ..." answer instead
+            in_phase = _ACTION_PHASE.get(action) == _phase(t.game)
+            turn = self._turn_message(t, seat) if in_phase else ""
             if turn:
                 return refuse(turn, show_hand=stamp is not None, stale=stamp is not None)
             new = t.copy()
@@ -1204,17 +1206,13 @@ class TableService:
 
     @staticmethod
     def _apply(g: Game, seat: int, action: str, arg: Any) -> list[Any]:
-        events: list[Any] = []
         if action == "look":
             return list(g.look(seat) or [])
         if action == "blind":
             return list(g.bid(seat, "blind_nil") or [])
         if action == "bid":
             bid = arg if isinstance(arg, Bid) else Bid.parse(str(arg))
-            if bid.kind not in ("blind_nil", "blind") and not g.has_looked(seat):
-                events.extend(g.look(seat) or [])
-            events.extend(g.bid(seat, bid) or [])
-            return events
+            return list(g.bid(seat, bid) or [])
         if action == "play":
             return list(g.play(seat, int(arg)) or [])
         if action == "pass":

@@ -1,0 +1,237 @@
+"""End-to-end harness: a real ``SpadesBot`` (real cogs, real SQLite file) against the fake Discord.
+
+``spades`` gives a world (a server, a channel, five users and an admin) and ``spades.running()``
+starts a bot process on the world's database file; leaving it closes that process, so a second
+``running()`` on the same world is a restart. The helpers act only through Discord (slash commands,
+clicks, selects); they *read* the table service's state to know whose turn it is and to check
+invariants, never to change it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest_asyncio
+
+import engine
+from bot.client import SpadesBot
+from bot.config import Config
+from bot.tables import Table, TableService
+from engine.bots import get_bot
+from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, User
+
+LIVE_PREFIX = "♠ **Spades**"
+CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
+
+
+@dataclass
+class Spades:
+    fake: FakeDiscord
+    guild: Guild
+    channel: Channel
+    users: dict[str, User]
+    db_path: Path
+    bot: SpadesBot | None = None
+    checked: dict[int, int] = field(default_factory=dict)  # message id -> versions already checked
+    public_checks: int = 0
+
+    # ---- processes ------------------------------------------------------------------------
+    @asynccontextmanager
+    async def running(self, *, time_scale: float = 0.02, seed: int | None = 7) -> AsyncIterator[SpadesBot]:
+        config = Config(token="x", database_path=str(self.db_path), time_scale=time_scale, deal_seed=seed)
+        bot = SpadesBot(config)
+        self.bot = bot
+        try:
+            async with self.fake.run_bot(bot, sync_commands=False):
+                yield bot
+        finally:
+            self.bot = None
+
+    @property
+    def service(self) -> TableService:
+        assert self.bot is not None, "no bot running"
+        return self.bot.tables
+
+    # ---- reading ---------------------------------------------------------------------------
+    def table(self) -> Table:
+        t = self.service.in_channel(self.channel.id)
+        if t is None:  # a finished table leaves the channel index: take the newest one
+            tables = sorted(self.service.tables.values(), key=lambda x: x.id)
+            assert tables, "no table"
+            t = tables[-1]
+        return t
+
+    def live(self) -> Message:
+        """The live table message of the current table (the newest public one)."""
+        tid = self.table().id
+        msgs = [
+            m
+            for m in self.fake.public_messages(self.channel)
+            if m.content.startswith(LIVE_PREFIX) and f"table {tid} " in m.content
+        ]
+        assert msgs, "no live table message"
+        return msgs[-1]
+
+    def user_at(self, seat: int) -> User | None:
+        s = self.table().seats[seat]
+        if s is None or s.bot or s.user_id is None:
+            return None
+        return self.fake.users[s.user_id]
+
+    def seat_of(self, user: User) -> int:
+        seat = self.table().seat_of(user.id)
+        assert seat is not None
+        return seat
+
+    def acting_humans(self) -> list[User]:
+        t = self.table()
+        if t.status != "playing":
+            return []
+        out = []
+        for s in t.seats_to_act():
+            seat = t.seats[s]
+            if seat is not None and not seat.automatic:
+                u = self.user_at(s)
+                if u is not None:
+                    out.append(u)
+        return out
+
+    async def wait_for(
+        self, pred: Callable[[], bool], timeout: float = 20.0, what: str = "condition"
+    ) -> None:
+        end = time.monotonic() + timeout
+        while not pred():
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out waiting for {what}")
+            await asyncio.sleep(0.01)
+
+    async def wait_turn(self, timeout: float = 20.0) -> None:
+        """Until a human has to act, or the game is over."""
+        await self.wait_for(
+            lambda: self.table().status != "playing" or bool(self.acting_humans()), timeout, "a human's turn"
+        )
+
+    # ---- acting through Discord -----------------------------------------------------------------
+    async def slash(self, user: User, command: str, **options: Any) -> InteractionResult:
+        r = await self.fake.slash(user, self.channel, command, **options)
+        self.check_public()
+        return r
+
+    async def open_table(self, host: User, **options: Any) -> Table:
+        r = await self.slash(host, "spades new", **options)
+        assert r.error is None, r.error
+        await self.wait_for(lambda: self.service.in_channel(self.channel.id) is not None, what="the table")
+        await self.wait_for(
+            lambda: any(m.content.startswith(LIVE_PREFIX) for m in self.fake.public_messages(self.channel)),
+            what="live message",
+        )
+        return self.table()
+
+    async def panel(self, user: User) -> Message:
+        """Click "My hand" on the live message: the ephemeral panel."""
+        await self.wait_for(
+            lambda: any(b.get("label") == "My hand" for b in self.live().buttons), what="the My hand button"
+        )
+        r = await self.fake.click(user, self.live(), label="My hand")
+        assert r.ephemeral and r.message is not None, r.content
+        return r.message
+
+    async def decide(self, user: User, panel: Message | None = None) -> InteractionResult:
+        """Do what the heuristic bot would do in ``user``'s seat, through the panel's components."""
+        t = self.table()
+        seat = self.seat_of(user)
+        assert t.game is not None
+        action = get_bot("heuristic", 1).act(t.game.view(seat))
+        msg = panel or await self.panel(user)
+        kind = type(action).__name__
+        if kind == "Look":
+            r = await self.fake.click(user, msg, label="Show my cards")
+        elif kind == "BidAction":
+            if action.bid.kind == "blind_nil":
+                r = await self.fake.click(user, msg, label="Bid blind nil")
+            else:
+                sel = next(s for s in msg.selects if ":b:" in s["custom_id"])
+                r = await self.fake.select(user, msg, custom_id=sel["custom_id"], values=[str(action.bid)])
+        elif kind == "PlayAction":
+            r = await self.fake.click(user, msg, custom_id=self.card_custom_id(msg, action.card))
+        elif kind == "PassAction":
+            sel = next(s for s in msg.selects if ":p:" in s["custom_id"])
+            r = await self.fake.select(
+                user, msg, custom_id=sel["custom_id"], values=[str(c) for c in action.cards]
+            )
+        else:
+            raise AssertionError(f"unexpected action {action}")
+        self.check_public()
+        return r
+
+    @staticmethod
+    def card_custom_id(msg: Message, card: int) -> str:
+        for b in msg.buttons:
+            m = CARD_ID.match(b.get("custom_id", ""))
+            if m and int(m.group(1)) == card:
+                return str(b["custom_id"])
+        raise AssertionError(f"no button for card {engine.card_str(card)} on the panel")
+
+    async def play_until(
+        self, done: Callable[[], bool], *, humans: list[User] | None = None, limit: int = 2000
+    ) -> int:
+        """Let every human act (as the heuristic bot would) until ``done()``; returns actions taken."""
+        n = 0
+        while not done():
+            await self.wait_turn()
+            if done() or self.table().status != "playing":
+                break
+            acting = self.acting_humans()
+            if not acting:
+                continue
+            user = acting[0]
+            if humans is not None:
+                assert user in humans
+            await self.decide(user)
+            n += 1
+            assert n < limit, "the game does not end"
+        return n
+
+    # ---- invariants ---------------------------------------------------------------------------
+    def held_cards(self) -> set[int]:
+        held: set[int] = set()
+        for t in self.service.tables.values():
+            if t.game is None or t.status != "playing":
+                continue
+            for s in range(t.num_seats):
+                held.update(engine.cards_of(t.game.hand(s)))
+        return held
+
+    def check_public(self) -> None:
+        """No public message version that appeared since the last check shows a card held now."""
+        if self.bot is None:
+            return
+        held = {engine.card_pretty(c) for c in self.held_cards()}
+        for m in self.fake.public_messages(self.channel):
+            versions = [*(h.get("content", "") for h in m.history), m.content]
+            labels = " ".join(str(c.get("label", "")) for c in m.buttons)
+            start = self.checked.get(m.id, 0)
+            for text in versions[start:]:
+                for card in held:
+                    assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(card)}", text + " " + labels), (
+                        f"public message shows held card {card}: {text!r}"
+                    )
+            self.checked[m.id] = len(versions)
+            self.public_checks += 1
+
+
+@pytest_asyncio.fixture
+async def spades(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Spades]:
+    fake = fake_discord
+    guild = fake.add_guild("Spades club")
+    channel = guild.add_text_channel("spades")
+    users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave", "erin")}
+    users["admin"] = fake.add_user("root", manage_guild=True)
+    yield Spades(fake, guild, channel, users, tmp_path / "spades.db")
