@@ -1,0 +1,133 @@
+"""Every refusal is ephemeral and says exactly what was wrong (through the fake Discord)."""
+
+from __future__ import annotations
+
+import engine
+from tests.e2e.conftest import Spades
+from tests.fakediscord import InteractionResult
+
+
+def said(r: InteractionResult) -> str:
+    """The text of the bot's answer itself (not of a message edited later)."""
+    assert r.error is None, r.error
+    data = r.record.response_data or {}
+    if data.get("content"):
+        return str(data["content"])
+    followups = r.followups
+    return followups[-1].content if followups else (r.content or "")
+
+
+async def answer_of(spades: Spades, r: InteractionResult) -> str:
+    """Like ``said``, waiting for the follow-up of a deferred answer."""
+    if r.type == 5:
+        await spades.wait_for(lambda: r.message is not None and not r.message.loading, what="the follow-up")
+    return said(r)
+
+
+async def test_seating_refusals(spades: Spades) -> None:
+    alice, bob, carol, dave, erin = (spades.users[n] for n in ("alice", "bob", "carol", "dave", "erin"))
+    async with spades.running():
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        r = await spades.slash(bob, "spades new")
+        assert r.ephemeral
+        assert (await answer_of(spades, r)).startswith("This channel already has a live table")
+        for u in (bob, carol, dave):
+            r = await spades.fake.click(u, spades.live(), label="Join")
+            assert r.ephemeral and said(r).startswith("You took seat"), said(r)
+        r = await spades.fake.click(erin, spades.live(), label="Join")
+        assert r.ephemeral and said(r) == "This table is full (4/4)."
+        r = await spades.slash(bob, "spades start")
+        assert r.ephemeral and said(r) == f"Only the host (<@{alice.id}>) can start the game."
+        r = await spades.slash(bob, "spades abandon")
+        assert r.ephemeral and said(r).startswith(
+            f"Only the host (<@{alice.id}>) or someone with Manage Server"
+        )
+        r = await spades.fake.click(alice, spades.live(), label="Start")
+        assert r.ephemeral
+        await spades.wait_for(lambda: any(b.get("label") == "My hand" for b in spades.live().buttons))
+        r = await spades.slash(erin, "join")
+        assert (
+            r.ephemeral and said(r) == "This game has already started. You can watch, and join the next one."
+        )
+        r = await spades.slash(erin, "play", card="AS")
+        assert r.ephemeral and said(r) == "You're not playing at this table."
+        r = await spades.slash(erin, "bid", bid="3")
+        assert r.ephemeral and said(r) == "You're not playing at this table."
+        r = await spades.slash(bob, "leave")
+        assert r.ephemeral and said(r).startswith("The game is under way: your seat stays yours.")
+
+
+async def test_bid_and_play_refusals(spades: Spades) -> None:
+    users = [spades.users[n] for n in ("alice", "bob", "carol", "dave")]
+    alice = users[0]
+    async with spades.running():
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        for u in users[1:]:
+            await spades.fake.click(u, spades.live(), label="Join")
+        await spades.fake.click(alice, spades.live(), label="Start")
+        await spades.wait_turn()
+        t = spades.table()
+        assert t.game is not None
+        actor = spades.acting_humans()[0]
+        idle = next(u for u in users if u is not actor)
+
+        # not your turn, and whose it is
+        r = await spades.slash(idle, "bid", bid="3")
+        assert r.ephemeral and said(r) == f"It's <@{actor.id}>'s turn, not yours."
+        # autocomplete offers only legal bids, and nothing to someone waiting
+        choices = await spades.fake.autocomplete(actor, spades.channel, "bid", "bid", "")
+        legal = t.game.legal_bids(spades.seat_of(actor))
+        assert [c["value"] for c in choices] == [str(b) for b in legal][:25]
+        assert await spades.fake.autocomplete(idle, spades.channel, "bid", "bid", "") == []
+        # a bid out of range, and blind nil once the cards were seen
+        r = await spades.slash(actor, "bid", bid="14")
+        assert r.ephemeral and said(r) == "Bids go from 0 (nil) to 13."
+        r = await spades.slash(actor, "bid", bid="lots")
+        assert r.ephemeral and said(r).startswith("`lots` is not a bid. Allowed now: ")
+        panel = await spades.panel(actor)
+        r = await spades.fake.click(actor, panel, label="Show my cards")
+        r = await spades.slash(actor, "bid", bid="blind nil")
+        assert r.ephemeral and said(r) == "You've already looked at your cards, so you can't bid blind nil."
+
+        seen: set[str] = set()
+        while (
+            seen != {"must_follow", "not_broken", "not_held", "turn"} and spades.table().status == "playing"
+        ):
+            await spades.wait_turn()
+            t = spades.table()
+            g = t.game
+            assert g is not None
+            actor = spades.acting_humans()[0]
+            seat = spades.seat_of(actor)
+            if g.phase == "play":
+                v = g.view(seat)
+                hand = engine.cards_of(g.hand(seat))
+                legal = set(g.legal_cards(seat))
+                illegal = [c for c in hand if c not in legal]
+                choices = await spades.fake.autocomplete(actor, spades.channel, "play", "card", "")
+                assert sorted(c["value"] for c in choices) == sorted(engine.card_str(c) for c in legal)
+                if "turn" not in seen:
+                    idle = next(u for u in users if u is not actor)
+                    r = await spades.slash(
+                        idle, "play", card=engine.card_str(engine.cards_of(g.hand(spades.seat_of(idle)))[0])
+                    )
+                    assert said(r) == f"It's <@{actor.id}>'s turn, not yours."
+                    seen.add("turn")
+                if "not_held" not in seen:
+                    other = engine.cards_of(g.hand((seat + 1) % 4))[0]
+                    r = await spades.slash(actor, "play", card=engine.card_str(other))
+                    assert r.ephemeral and said(r) == f"You don't hold {engine.card_pretty(other)}."
+                    seen.add("not_held")
+                if illegal and v.current_trick and "must_follow" not in seen:
+                    r = await spades.slash(actor, "play", card=engine.card_str(illegal[0]))
+                    led = engine.suit_name(engine.suit_of(v.current_trick[0][1]))
+                    text = said(r)
+                    assert r.ephemeral and text.startswith(f"You must follow {led}: you hold "), text
+                    assert all(engine.card_pretty(c) in text for c in legal)
+                    seen.add("must_follow")
+                if illegal and not v.current_trick and not v.spades_broken and "not_broken" not in seen:
+                    r = await spades.slash(actor, "play", card=engine.card_str(illegal[0]))
+                    assert r.ephemeral and said(r).startswith("Spades aren't broken yet: lead a "), said(r)
+                    seen.add("not_broken")
+            await spades.decide(actor)
+        assert seen == {"must_follow", "not_broken", "not_held", "turn"}
