@@ -91,12 +91,36 @@ def has_schema(method: str, template: str) -> bool:
     return (method.upper(), _normalize(template)) in _operations()
 
 
+def _branch_errors(error: ValidationError) -> Any:
+    """For an anyOf/oneOf failure, the errors of the branch the instance was meant for.
+
+    Discord's unions are discriminated by ``type``: the branch whose ``type`` accepted the value is
+    the one to explain (not "type: 4 is not one of [8]" from the first branch tried).
+    """
+    branches: dict[Any, list[ValidationError]] = {}
+    for sub in error.context or []:
+        branches.setdefault(sub.relative_schema_path[0] if sub.relative_schema_path else None, []).append(sub)
+    depth = len(error.absolute_path)
+
+    def about_type(e: ValidationError) -> bool:
+        rel = list(e.absolute_path)[depth:]
+        return rel[:1] == ["type"] or (not rel and e.validator == "required" and "'type'" in e.message)
+
+    matching = [errs for errs in branches.values() if not any(about_type(e) for e in errs)]
+    if isinstance(error.instance, dict) and "type" in error.instance and matching:
+        return min(matching, key=len)
+    return error.context
+
+
 def _describe(error: ValidationError) -> str:
+    where = ".".join(str(p) for p in error.absolute_path) or "body"
+    typed = isinstance(error.instance, dict) and "type" in error.instance
+    if error.context and typed and _branch_errors(error) is error.context:
+        return f"{where}.type: {error.instance['type']!r} is not a valid type here".removeprefix("body.")
     if error.context:
-        deepest = best_match(error.context)
+        deepest = best_match(_branch_errors(error))
         if deepest is not None and deepest is not error:
             return _describe(deepest)
-    where = ".".join(str(p) for p in error.absolute_path) or "body"
     message = error.message
     if len(message) > 300:
         message = message[:300] + "..."
