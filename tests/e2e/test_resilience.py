@@ -1,0 +1,115 @@
+"""Races, restarts and absence: two clicks at once, a restart mid-trick, turn timeouts."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from bot.tables import MOVED_ON
+from tests.e2e.conftest import Spades
+
+
+async def _alice_and_bots(spades: Spades, **options: object) -> None:
+    alice = spades.users["alice"]
+    await spades.open_table(alice, **options)
+    await spades.slash(alice, "spades start", fill=True)
+    await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+
+
+async def test_two_clicks_at_once_count_once(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.01):
+        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
+        # get alice to her first turn to play
+        while not (spades.table().game.phase == "play" and spades.acting_humans()):  # type: ignore[union-attr]
+            await spades.wait_turn()
+            if spades.table().game.phase != "play":  # type: ignore[union-attr]
+                await spades.decide(alice)
+        g = spades.table().game
+        assert g is not None
+        seat = spades.seat_of(alice)
+        played_before = g.view(seat).played
+        card = g.legal_cards(seat)[0]
+        panel = await spades.panel(alice)
+        cid = spades.card_custom_id(panel, card)
+        r1, r2 = await asyncio.gather(
+            spades.fake.click(alice, panel, custom_id=cid), spades.fake.click(alice, panel, custom_id=cid)
+        )
+        answers = sorted(str((r.record.response_data or {}).get("content", "")) for r in (r1, r2))
+        assert sum(a.startswith(MOVED_ON) for a in answers) == 1, answers
+        assert sum("You played" in a for a in answers) == 1, answers
+        g = spades.table().game
+        assert g is not None
+        played_now = g.view(seat).played
+        assert bin(played_now & ~played_before).count("1") >= 1
+        assert bin(played_now).count("1") - bin(played_before).count("1") <= 4  # one card of alice's
+        history = [c for s, c in g.view(seat).current_trick if s == seat]
+        assert len(history) <= 1
+
+
+async def test_restart_mid_trick_loses_nothing_and_old_buttons_work(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.01):
+        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
+        # play until it is alice's turn with cards already on the trick
+        while True:
+            await spades.wait_turn()
+            g = spades.table().game
+            assert g is not None
+            if g.phase == "play" and g.view(spades.seat_of(alice)).current_trick:
+                break
+            await spades.decide(alice)
+        panel = await spades.panel(alice)
+        await spades.fake.settle()
+        t = spades.table()
+        before = t.game.to_dict()  # type: ignore[union-attr]
+        table_id, stamp = t.id, t.stamp
+        card = t.game.legal_cards(spades.seat_of(alice))[0]  # type: ignore[union-attr]
+        cid = spades.card_custom_id(panel, card)
+    # a new bot process on the same database file
+    async with spades.running(time_scale=0.01):
+        t = spades.table()
+        assert t.id == table_id and t.stamp == stamp and t.status == "playing"
+        assert t.game is not None and t.game.to_dict() == before
+        r = await spades.fake.click(alice, panel, custom_id=cid)  # a button from before the restart
+        assert "You played" in str((r.record.response_data or {}).get("content", ""))
+        await spades.wait_for(lambda: spades.table().stamp > stamp + 1, what="the bots after the restart")
+        spades.check_public()
+
+
+async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.02):
+        await _alice_and_bots(spades, play_seconds=15, bid_seconds=15)  # 0.3 s per turn here
+        seat = spades.seat_of(alice)
+        await spades.wait_for(
+            lambda: spades.table().seats[seat].away,
+            timeout=30,  # type: ignore[union-attr]
+            what="alice marked away",
+        )
+
+        def texts() -> list[str]:
+            return [m.content for m in spades.fake.public_messages(spades.channel)]
+
+        await spades.wait_for(lambda: any(x.startswith("💤") for x in texts()), what="the away notice")
+        assert any(x.startswith(f"⏰ <@{alice.id}>, it's your turn") for x in texts())
+        assert any(x.startswith(f"⏱ <@{alice.id}> ran out of time") for x in texts())
+        assert any(x.startswith(f"💤 <@{alice.id}> missed two turns in a row") for x in texts())
+        reminders = [
+            q
+            for q in spades.fake.requests_to("POST", "/channels/{channel_id}/messages")
+            if (q.json or {}).get("content", "").startswith("⏰")
+        ]
+        assert reminders and reminders[0].json["allowed_mentions"]["parse"] == ["users"]
+        assert re.findall(r"<@!?(\d+)>", reminders[0].json["content"]) == [str(alice.id)]  # pings her only
+        # the bot keeps playing for her; she comes back with the button
+        stamp = spades.table().stamp
+        await spades.wait_for(lambda: spades.table().stamp > stamp + 2, what="the bot playing on")
+        await spades.wait_for(
+            lambda: any(b.get("label") == "I'm back" for b in spades.live().buttons),
+            what="the I'm back button",
+        )
+        r = await spades.fake.click(alice, spades.live(), label="I'm back")
+        assert r.ephemeral
+        assert not spades.table().seats[seat].away  # type: ignore[union-attr]
+        spades.check_public()
