@@ -1,3 +1,3 @@
-"""Shared pytest setup: the fake Discord's fixture and the network guard."""
+"""Shared pytest setup: the fake Discord's fixture, the network guard, and pytester (plugin tests)."""
 
-pytest_plugins = ["tests.fakediscord.plugin", "tests.fakediscord.netguard"]
+pytest_plugins = ["tests.fakediscord.plugin", "tests.fakediscord.netguard", "pytester"]
