@@ -197,15 +197,25 @@ class Knowledge:
         return 1.0 - self.p_void(seat, TRUMP)
 
     def p_survives(self, card: int, seats: tuple[int, ...]) -> float:
-        """Chance that ``card``, if it led the trick now, is not beaten by any of ``seats``."""
+        """Chance that ``card``, if it is winning this trick, is not beaten by any of ``seats``.
+
+        A trump on a trick of another suit (a ruff) is only beaten by a seat that is also out of
+        the led suit and holds a higher trump; otherwise higher cards of the suit and ruffs count."""
         if not seats:
             return 1.0
+        suit = self.ct.suit[card]
+        led = self.led_suit if self.led_suit is not None else suit
         u = max(1, self.unseen_count)
+        higher = self.higher_unseen(card).bit_count()
+        if suit == TRUMP and led != TRUMP:
+            p = 1.0
+            for s in seats:
+                p_higher = 1.0 - (1.0 - min(1.0, self.view.hand_sizes[s] / u)) ** higher
+                p *= 1.0 - self.p_void(s, led) * p_higher
+            return p
         hold = sum(self.view.hand_sizes[s] for s in seats)
         frac = min(1.0, hold / u)
-        higher = self.higher_unseen(card).bit_count()
         p = (1.0 - frac) ** higher
-        suit = self.ct.suit[card]
         if suit != TRUMP and self.unseen_in(TRUMP):
             for s in seats:
                 # The seat can trump only when void in the suit and holding a trump.
