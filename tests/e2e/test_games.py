@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import engine
 from bot.storage import Storage
 from tests.e2e.conftest import Spades
 
@@ -34,3 +35,84 @@ async def test_one_human_and_three_bots_play_a_whole_game(spades: Spades) -> Non
         assert stats is not None and stats.games == 1 and stats.games_with_bots == 1
     finally:
         await db.close()
+
+
+async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
+    names = ("alice", "bob", "carol", "dave")
+    users = [spades.users[n] for n in names]
+    async with spades.running(time_scale=0.05):
+        await spades.open_table(users[0], target=100, play_seconds=600, bid_seconds=600)
+        for u in users[1:]:
+            r = await spades.fake.click(u, spades.live(), label="Join")
+            assert r.ephemeral
+        r = await spades.fake.click(users[0], spades.live(), label="Start")
+        assert r.ephemeral
+        await spades.play_until(lambda: spades.table().status == "finished", humans=users)
+        t = spades.table()
+        assert t.game is not None and t.game.winner is not None
+        assert all(s is not None and not s.bot and s.timeouts == 0 for s in t.seats)  # humans did it all
+        await spades.fake.settle()
+        spades.check_public()
+        assert spades.public_checks > 100
+        winners = " + ".join(f"<@{users[s].id}>" for s in t.ruleset.sides[t.game.winner])
+        final = [m.content for m in spades.fake.public_messages(spades.channel) if m.content.startswith("🏆")]
+        assert len(final) == 1 and winners in final[0]
+    db = await Storage.open(spades.db_path)
+    try:
+        assert len(await db.hand_records(t.id)) == len(t.game.hand_records)
+        for u in users:
+            stats = await db.player_stats(spades.guild.id, u.id)
+            assert stats is not None and stats.games == 1 and stats.games_with_bots == 0
+    finally:
+        await db.close()
+
+
+async def test_blind_nil_with_the_card_exchange(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.01):
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        seat = spades.seat_of(alice)
+        # before her turn the panel keeps her cards face down and offers the choice
+        panel = await spades.panel(alice)
+        assert not any(b["custom_id"].split(":")[2] == "c" for b in panel.buttons)
+        assert any(b.get("label") == "Show my cards" for b in panel.buttons)
+        await spades.wait_turn()
+        g = spades.table().game
+        assert g is not None and g.phase == "bid" and not g.has_looked(seat)
+        held = engine.cards_of(g.hand(seat))
+        panel = await spades.panel(alice)
+        assert all(engine.card_pretty(c) not in panel.content for c in held)
+        r = await spades.fake.click(alice, panel, label="Bid blind nil")
+        assert r.type == 7
+        # the exchange: her panel asks for exactly three cards
+        await spades.wait_for(
+            lambda: spades.table().game.phase == "pass" and bool(spades.acting_humans()),  # type: ignore[union-attr]
+            what="the exchange",
+        )
+        g = spades.table().game
+        assert g is not None and g.pass_size(seat) == 3
+        panel = await spades.panel(alice)
+        sel = next(s for s in panel.selects if ":p:" in s["custom_id"])
+        assert sel["min_values"] == sel["max_values"] == 3
+        give = [int(o["value"]) for o in sel["options"][-3:]]
+        r = await spades.fake.select(alice, panel, custom_id=sel["custom_id"], values=[str(c) for c in give])
+        assert "Cards passed." in r.message.content  # type: ignore[union-attr]
+        await spades.wait_for(lambda: spades.table().game.phase == "play", what="the play")  # type: ignore[union-attr]
+        g = spades.table().game
+        assert g is not None
+        v = g.view(seat)
+        assert v.passed is not None and sorted(engine.cards_of(v.passed)) == sorted(give)
+        assert v.received is not None and engine.count(v.received) == 3
+        assert all(c not in engine.cards_of(g.hand(seat)) for c in give)
+        # play the hand out; the record keeps both passes
+        await spades.play_until(
+            lambda: spades.table().game.hand_no > 1 or spades.table().status != "playing",  # type: ignore[union-attr]
+            humans=[alice],
+        )
+        record = spades.table().game.hand_records[0]  # type: ignore[union-attr]
+        assert [seat, "blind_nil"] in [list(b) for b in record["bids"]]
+        passes = {s: cards for s, cards in record["passes"]}
+        assert sorted(passes[seat]) == sorted(engine.card_str(c) for c in give)
+        assert len(passes) == 2
