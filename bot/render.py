@@ -258,24 +258,29 @@ def rules_text(t: Table) -> str:
 
 
 def score_sheet(t: Table) -> str:
-    """Hand-by-hand totals from finished hands only (public once the hand is over)."""
+    """Running totals after every finished hand (public once the hand is over).
+
+    Each hand record carries the totals *before* it, so hand i's result is hand i+1's ``before``
+    (and the game's current totals for the last one): no scoring is redone here."""
     g = t.game
     if g is None or not g.hand_records:
         return f"No hand has finished at table {t.id} yet."
     names = [side_name(t, i) for i in range(len(t.ruleset.sides))]
-    lines = [f"**Score sheet · table {t.id}**", "Hand | " + " | ".join(names)]
-    for n, rec in enumerate(g.hand_records, start=1):
-        try:
-            res = engine.replay(rec)
-            cells = [f"{res['scores'][i]} ({res['bags'][i]} bags)" for i in range(len(names))]
-        except Exception:
-            cells = ["?"] * len(names)
-        lines.append(f"{n} | " + " | ".join(cells))
-    text = "\n".join(lines)
-    while len(text) > MAX_MESSAGE and len(lines) > 3:
+    records = list(g.hand_records)
+    afters: list[tuple[list[int], list[int]]] = []
+    for n in range(len(records)):
+        if n + 1 < len(records) and isinstance(records[n + 1].get("before"), dict):
+            before = records[n + 1]["before"]
+            afters.append((list(before.get("scores", [])), list(before.get("bags", []))))
+        else:
+            afters.append((list(g.scores), list(g.bags)))
+    lines = [f"**Score sheet · table {t.id}**", "Hand · " + " · ".join(names)]
+    for n, (scores, bags) in enumerate(afters, start=1):
+        cells = [f"{scores[i]} ({bags[i]} bag{'s' if bags[i] != 1 else ''})" for i in range(len(scores))]
+        lines.append(f"{n} · " + " · ".join(cells))
+    while len("\n".join(lines)) > MAX_MESSAGE - 2 and len(lines) > 3:
         del lines[2]
-        text = "\n".join([*lines[:2], "…", *lines[2:]])
-    return clip(text)
+    return clip("\n".join(lines))
 
 
 # ---- the private hand panel (ephemeral only) ----------------------------------------------------

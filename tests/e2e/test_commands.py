@@ -1,0 +1,79 @@
+"""The smaller commands and buttons: rules, score sheet, repost, bots, fill-and-start, abandon."""
+
+from __future__ import annotations
+
+from bot.tables import NO_TABLE
+from tests.e2e.conftest import LIVE_PREFIX, Spades
+from tests.e2e.test_refusals import answer_of, said
+
+
+async def test_without_a_table_commands_say_how_to_open_one(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    async with spades.running():
+        for command in ("hand", "rules", "score", "table", "leave"):
+            r = await spades.slash(alice, command)
+            assert r.ephemeral and said(r) == NO_TABLE, command
+
+
+async def test_seating_bots_fill_and_start(spades: Spades) -> None:
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    async with spades.running():
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        r = await spades.slash(alice, "spades addbot", seat=3)
+        assert said(r).startswith("🤖 ") and said(r).endswith("sits in seat 3.")
+        r = await spades.slash(alice, "spades addbot", seat=3)
+        assert said(r) == "Seat 3 is taken. Free seats: 2, 4."
+        r = await spades.slash(bob, "join", team=2)
+        assert said(r).startswith("You took seat 2 (team 2, partner: ")
+        r = await spades.slash(bob, "leave")
+        assert said(r) == "You left seat 2."
+        r = await spades.fake.click(alice, spades.live(), label="Start")
+        assert said(r) == (
+            "2 seats are empty (2, 4). Wait for players, or fill the empty seats with bots and start."
+        )
+        offer = r.message
+        assert offer is not None and offer.ephemeral
+        r = await spades.fake.click(alice, offer, label="Fill empty seats with bots and start")
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        t = spades.table()
+        assert [s is not None and s.bot for s in t.seats] == [False, True, True, True]
+        await spades.fake.settle()
+        live = spades.live()
+        assert "Hand 1 · bidding" in live.content
+        assert [b["label"] for b in live.buttons] == ["My hand", "Rules", "Score sheet"]
+
+
+async def test_rules_score_repost_and_abandon(spades: Spades) -> None:
+    alice, bob, admin = spades.users["alice"], spades.users["bob"], spades.users["admin"]
+    async with spades.running():
+        await spades.open_table(alice, target=250, play_seconds=600, bid_seconds=600)
+        r = await spades.slash(bob, "rules")
+        assert r.ephemeral and "Play to 250 points" in said(r)
+        r = await spades.fake.click(bob, spades.live(), label="Rules")
+        assert r.ephemeral and "Play to 250 points" in said(r)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        r = await spades.slash(bob, "score")
+        assert said(r) == f"No hand has finished at table {spades.table().id} yet."
+        await spades.fake.settle()
+        old = spades.live()
+        r = await spades.slash(bob, "table")
+        assert said(r) == "Here's the table, at the bottom of the channel."
+        await spades.wait_for(lambda: spades.live() is not old and old.deleted, what="the repost")
+        assert spades.fake.public_messages(spades.channel)[-1] is spades.live()
+        lives = [m for m in spades.fake.public_messages(spades.channel) if m.content.startswith(LIVE_PREFIX)]
+        assert len(lives) == 1
+        # abandon: the host is asked to confirm; an admin may too; others may not
+        r = await spades.slash(bob, "spades abandon")
+        assert said(r).startswith("Only the host")
+        r = await spades.slash(admin, "spades abandon")
+        assert said(r) == f"Abandon table {spades.table().id}? The game so far is not counted."
+        confirm = r.message
+        assert confirm is not None
+        r = await spades.fake.click(admin, confirm, label="Yes, abandon the table")
+        assert (await answer_of(spades, r)) == f"Table {spades.table().id} is abandoned."
+        assert spades.service.in_channel(spades.channel.id) is None
+        await spades.fake.settle()
+        assert any(m.content.startswith("🛑 Table") for m in spades.fake.public_messages(spades.channel))
+        r = await spades.slash(bob, "spades new")
+        assert (await answer_of(spades, r)).startswith("Table ")  # the channel is free again
