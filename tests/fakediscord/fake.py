@@ -918,19 +918,29 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ messages
 
-    def _new_message(self, channel: Channel, author: User, body: Json, **extra: Any) -> Message:
+    def _new_message(
+        self, channel: Channel, author: User, body: Json, files: list[Json] | None = None, **extra: Any
+    ) -> Message:
         msg = Message(
             id=self._snowflake(), channel=channel, author=author, timestamp=self.clock.iso(), **extra
         )
-        self._apply_fields(msg, body, creating=True)
+        self._apply_fields(msg, body, creating=True, files=files)
         self.messages[msg.id] = msg
         channel.messages.append(msg)
         return msg
 
-    def _apply_fields(self, msg: Message, body: Json, *, creating: bool) -> None:
+    def _apply_fields(
+        self, msg: Message, body: Json, *, creating: bool, files: list[Json] | None = None
+    ) -> None:
         if not creating:
             msg.history.append(msg.snapshot())
             msg.edited_timestamp = self.clock.iso()
+        if files or "attachments" in body:
+            keep = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = (
+                [a for a in msg.attachments if a["id"] in keep] if "attachments" in body else msg.attachments
+            )
+            msg.attachments = kept + [self._attachment(msg, f) for f in files or []]
         if "content" in body:
             msg.content = body["content"] or ""
         if "embeds" in body:
@@ -941,6 +951,20 @@ class FakeDiscord:
             keep = msg.flags & (EPHEMERAL | IS_COMPONENTS_V2)
             msg.flags = (int(body["flags"]) & ALLOWED_MESSAGE_FLAGS) | keep
         msg.flags &= ~LOADING if not creating else ~0
+
+    def _attachment(self, msg: Message, upload: Json) -> Json:
+        aid = self._snowflake()
+        filename = str(upload.get("filename") or "file")
+        channel_id = msg.channel.id if msg.channel else 0
+        url = f"https://cdn.discordapp.com/attachments/{channel_id}/{aid}/{filename}"
+        return {
+            "id": str(aid),
+            "filename": filename,
+            "size": int(upload.get("size", 0)),
+            "url": url,
+            "proxy_url": url.replace("cdn.discordapp.com", "media.discordapp.net"),
+            "content_type": upload.get("content_type") or "application/octet-stream",
+        }
 
     def _dispatch_message(self, event: str, msg: Message) -> None:
         if msg.ephemeral or msg.channel is None or not self.gateway.intents & INTENT_GUILD_MESSAGES:
@@ -1009,7 +1033,8 @@ class FakeDiscord:
                     body = json.loads(await part.text())  # type: ignore[union-attr]
                 else:
                     content = await part.read()  # type: ignore[union-attr]
-                    files.append({"field": part.name, "filename": part.filename, "size": len(content)})
+                    upload = {"field": part.name, "filename": part.filename, "size": len(content)}
+                    files.append(upload | {"content_type": part.headers.get("Content-Type")})
             return body, files
         raw = await request.read()
         if not raw:
@@ -1231,6 +1256,11 @@ class FakeDiscord:
             "interactions_endpoint_url": None,
             "role_connections_verification_url": None,
             "approximate_guild_count": len(self.guilds),
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": ["bot", "applications.commands"],
+            "flags_new": str(self.application_flags),
             "integration_types_config": {"0": {}},
         }
 
@@ -1267,7 +1297,8 @@ class FakeDiscord:
         cmd.setdefault("nsfw", False)
         if scope is None:
             cmd.setdefault("contexts", None)
-            cmd.setdefault("integration_types", [0])
+            if cmd.get("integration_types") is None:
+                cmd["integration_types"] = [0]
         cmd["dm_permission"] = cmd.get("dm_permission", True) if scope is None else None
         return cmd
 
@@ -1408,7 +1439,7 @@ class FakeDiscord:
             msg_body = dict(data)
             if ctype == 5:
                 msg_body = {"flags": flags & EPHEMERAL}
-            msg = self._interaction_message(record, msg_body)
+            msg = self._interaction_message(record, msg_body, req.files)
             if ctype == 5:
                 msg.flags |= LOADING
             record.original = msg
@@ -1419,7 +1450,7 @@ class FakeDiscord:
             assert msg is not None
             record.original = msg
             if ctype == 7:
-                self._apply_fields(msg, data, creating=False)
+                self._apply_fields(msg, data, creating=False, files=req.files)
                 self._dispatch_message("MESSAGE_UPDATE", msg)
             resource = msg.payload()
         record.responded.set()
@@ -1435,11 +1466,12 @@ class FakeDiscord:
         }
         if record.original is not None:
             interaction["response_message_id"] = str(record.original.id)
+        if record.guild is not None:
+            interaction["guild_id"] = str(record.guild.id)
+        interaction["channel_id"] = str(record.channel.id)
         out: Json = {"interaction": interaction}
-        if resource is not None or ctype in (8, 9):
-            out["resource"] = {"type": ctype}
-            if resource is not None and ctype != 6:
-                out["resource"]["message"] = resource
+        if resource is not None and ctype in (4, 7):  # the spec returns a resource for these only
+            out["resource"] = {"type": ctype, "message": resource}
         return 200, out
 
     def _check_choices_against_option(self, record: InteractionRecord, data: Json) -> list[str]:
@@ -1455,7 +1487,9 @@ class FakeDiscord:
                 errors.append(f"choices.{i}.value: {value!r} does not match option type {focused['type']}")
         return errors
 
-    def _interaction_message(self, record: InteractionRecord, body: Json) -> Message:
+    def _interaction_message(
+        self, record: InteractionRecord, body: Json, files: list[Json] | None = None
+    ) -> Message:
         flags = int(body.get("flags") or 0)
         ephemeral = bool(flags & EPHEMERAL)
         cmd_type = 20 if record.type == 2 else 19 if record.source_message is not None else 0
@@ -1463,6 +1497,7 @@ class FakeDiscord:
             record.channel,
             self.bot_user,
             body,
+            files,
             type=cmd_type if not record.original else 0,
             visible_to=record.user if ephemeral else None,
             webhook_id=self.application_id,
@@ -1519,12 +1554,12 @@ class FakeDiscord:
         if original is not None and original.loading and record.response_type == 5:
             # Discord: the first follow-up after a deferred (thinking) response replaces the thinking
             # message and keeps its visibility.
-            self._apply_fields(original, body, creating=False)
+            self._apply_fields(original, body, creating=False, files=req.files)
             original.history.clear()
             original.edited_timestamp = None
             msg = original
         else:
-            msg = self._interaction_message(record, body)
+            msg = self._interaction_message(record, body, req.files)
             record.followups.append(msg)
         self._dispatch_message("MESSAGE_CREATE", msg)
         if req.query.get("wait") in ("1", "true", "True"):
@@ -1542,7 +1577,7 @@ class FakeDiscord:
         )
         self._check_body("PATCH", template, req.body, kind="message_edit")
         msg = self._webhook_message(record, req.params.get("message_id", "@original"))
-        self._apply_fields(msg, req.body or {}, creating=False)
+        self._apply_fields(msg, req.body or {}, creating=False, files=req.files)
         self._dispatch_message("MESSAGE_UPDATE", msg)
         return 200, msg.payload()
 
@@ -1625,7 +1660,7 @@ class FakeDiscord:
             target = self.messages.get(_int(reference.get("message_id", 0)))
             if target is None or target.deleted or target.ephemeral:
                 raise ApiError(400, 50035, "Invalid Form Body", errors=["message_reference: Unknown message"])
-        msg = self._new_message(channel, self.bot_user, body, message_reference=reference or None)
+        msg = self._new_message(channel, self.bot_user, body, req.files, message_reference=reference or None)
         if reference:
             msg.type = 19
         self._dispatch_message("MESSAGE_CREATE", msg)
@@ -1645,7 +1680,7 @@ class FakeDiscord:
         body = req.body or {}
         if msg.author is not self.bot_user and set(body) - {"flags"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        self._apply_fields(msg, body, creating=False)
+        self._apply_fields(msg, body, creating=False, files=req.files)
         self._dispatch_message("MESSAGE_UPDATE", msg)
         return 200, msg.payload()
 
@@ -1737,6 +1772,7 @@ class FakeDiscord:
             "user_count": 0,
             "image": None,
             "recurrence_rule": body.get("recurrence_rule"),
+            "guild_scheduled_event_exceptions": [],
         }
         guild.scheduled_events[eid] = ScheduledEvent(id=eid, guild=guild, data=data)
         if self.gateway.intents & INTENT_SCHEDULED_EVENTS:

@@ -292,7 +292,7 @@ class Channel:
                 parent_id=None,
                 topic=self.topic,
                 default_thread_rate_limit_per_user=0,
-                default_auto_archive_duration=None,
+                default_auto_archive_duration=4320,
                 permission_overwrites=[
                     {
                         "id": str(target),
@@ -506,6 +506,8 @@ class Message:
     deleted: bool = False
     history: list[Json] = field(default_factory=list)
     dm_user: User | None = None
+    #: Uploaded files: ``id``, ``filename``, ``size``, ``url``, ``content_type`` (no contents kept).
+    attachments: list[Json] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:
@@ -580,6 +582,7 @@ class Message:
             "components": copy.deepcopy(self.components),
             "flags": self.flags,
             "edited_timestamp": self.edited_timestamp,
+            "attachments": copy.deepcopy(self.attachments),
         }
 
     def payload(self) -> Json:
@@ -597,7 +600,7 @@ class Message:
             "mentions": [],
             "mention_roles": [],
             "mention_channels": [],
-            "attachments": [],
+            "attachments": copy.deepcopy(self.attachments),
             "embeds": copy.deepcopy(self.embeds),
             "reactions": [],
             "pinned": False,

@@ -82,6 +82,31 @@ def _operations() -> dict[tuple[str, str], str]:
 
 
 @functools.cache
+def _response_operations() -> dict[tuple[str, str, str], str]:
+    """(METHOD, anonymous path, status) -> JSON pointer of the JSON response schema."""
+    out: dict[tuple[str, str, str], str] = {}
+    for path, item in spec()["paths"].items():
+        for method, op in item.items():
+            if not isinstance(op, dict):
+                continue
+            for status, response in op.get("responses", {}).items():
+                if "application/json" not in response.get("content", {}):
+                    continue
+                escaped = path.replace("~", "~0").replace("/", "~1")
+                pointer = f"/paths/{escaped}/{method}/responses/{status}/content/application~1json/schema"
+                out[(method.upper(), _normalize(path), status)] = pointer
+    return out
+
+
+def validate_response(method: str, template: str, status: int, body: Any) -> list[str]:
+    """Errors of a response the fake sent against the spec (a self-check of the fake's payloads)."""
+    pointer = _response_operations().get((method.upper(), _normalize(template), str(status)))
+    if pointer is None or body is None:
+        return []
+    return [_describe(e) for e in _validator(pointer).iter_errors(body)]
+
+
+@functools.cache
 def _validator(pointer: str) -> jsonschema.protocols.Validator:
     schema = {"$ref": f"{_SPEC_URI}#{pointer}"}
     return jsonschema.Draft202012Validator(schema, registry=_registry())
@@ -127,11 +152,31 @@ def _describe(error: ValidationError) -> str:
     return f"{where}: {message}"
 
 
+def _tolerate(body: Any) -> Any:
+    """Undo the few spots where the spec is stricter than Discord and discord.py relies on it.
+
+    Uploads reference their multipart part with an integer ``attachments[].id`` (Discord's own
+    docs show ``"id": 0``); the spec types every attachment id as a snowflake string.
+    """
+    if isinstance(body, dict):
+        out = {k: _tolerate(v) for k, v in body.items()}
+        if isinstance(out.get("attachments"), list):
+            out["attachments"] = [
+                a | {"id": str(a["id"])} if isinstance(a, dict) and isinstance(a.get("id"), int) else a
+                for a in out["attachments"]
+            ]
+        return out
+    if isinstance(body, list):
+        return [_tolerate(v) for v in body]
+    return body
+
+
 def validate_request(method: str, template: str, body: Any) -> list[str]:
     """Errors of ``body`` against the spec's JSON request schema for that operation ([] if valid)."""
     pointer = _operations().get((method.upper(), _normalize(template)))
     if pointer is None or body is None:
         return []
+    body = _tolerate(body)
     errors = sorted(_validator(pointer).iter_errors(body), key=lambda e: list(map(str, e.absolute_path)))
     return [_describe(e) for e in errors]
 

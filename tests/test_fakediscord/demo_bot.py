@@ -6,6 +6,7 @@ rules on purpose (an over-long message, a 26-option select, a late and a double 
 from __future__ import annotations
 
 import asyncio
+import io
 
 import discord
 from discord import app_commands
@@ -54,6 +55,23 @@ class HandView(discord.ui.View):
     async def play(self, interaction: discord.Interaction, button: discord.ui.Button[HandView]) -> None:
         same = interaction.user.id == self.owner
         await interaction.response.edit_message(content=f"played A♠ (owner={same})", view=None)
+
+
+class TableLayout(discord.ui.LayoutView):
+    """Components v2: a container with text and a section whose accessory is a button."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        sit = discord.ui.Button(label="Sit", custom_id="demo:sit")
+        sit.callback = self.sit  # type: ignore[method-assign]
+        self.container = discord.ui.Container(
+            discord.ui.TextDisplay("## Table 1"),
+            discord.ui.Section(discord.ui.TextDisplay("North: empty"), accessory=sit),
+        )
+        self.add_item(self.container)
+
+    async def sit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"{interaction.user.display_name} sat North", ephemeral=True)
 
 
 class NameModal(discord.ui.Modal, title="Rename table"):
@@ -136,6 +154,29 @@ class DemoCog(commands.GroupCog, group_name="demo", group_description="Fake Disc
             await interaction.followup.send("reminder", ephemeral=True)
         except discord.HTTPException as exc:
             self.bot.errors.append(exc)
+
+    @app_commands.command(name="rich", description="An embed and a file")
+    async def rich(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="Scores", description="Us 120 - Them 80", colour=discord.Colour.blue())
+        embed.add_field(name="Bags", value="3", inline=True)
+        embed.set_footer(text="Hand 4")
+        embed.timestamp = discord.utils.utcnow()
+        file = discord.File(io.BytesIO(b"hand record"), filename="hand.txt")
+        await interaction.response.send_message(embed=embed, file=file)
+
+    @app_commands.command(name="layout", description="A components v2 message")
+    async def layout(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(view=TableLayout())
+
+    @app_commands.command(name="edits", description="Edit and delete responses and follow-ups")
+    async def edits(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("v1")
+        await interaction.edit_original_response(content="v2")
+        follow = await interaction.followup.send("f1", wait=True)
+        await follow.edit(content="f2")
+        original = await interaction.original_response()
+        assert original.content == "v2"
+        await interaction.delete_original_response()
 
     # ---- commands that break the rules on purpose
 
