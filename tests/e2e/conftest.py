@@ -227,6 +227,23 @@ class Spades:
             self.public_checks += 1
 
 
+def said(r: InteractionResult) -> str:
+    """The text of the bot's answer itself (not of a message edited later)."""
+    assert r.error is None, r.error
+    data = r.record.response_data or {}
+    if data.get("content"):
+        return str(data["content"])
+    followups = r.followups
+    return followups[-1].content if followups else (r.content or "")
+
+
+async def answer_of(spades: Spades, r: InteractionResult) -> str:
+    """Like ``said``, waiting for the follow-up of a deferred answer."""
+    if r.type == 5:
+        await spades.wait_for(lambda: r.message is not None and not r.message.loading, what="the follow-up")
+    return said(r)
+
+
 @pytest_asyncio.fixture
 async def spades(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Spades]:
     fake = fake_discord

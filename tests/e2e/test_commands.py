@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from bot.tables import NO_TABLE
-from tests.e2e.conftest import LIVE_PREFIX, Spades
-from tests.e2e.test_refusals import answer_of, said
+from tests.e2e.conftest import LIVE_PREFIX, Spades, answer_of, said
 
 
 async def test_without_a_table_commands_say_how_to_open_one(spades: Spades) -> None:

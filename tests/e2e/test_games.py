@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import logging
+import re
+
+import pytest
+
 import engine
 from bot.storage import Storage
-from tests.e2e.conftest import Spades
+from tests.e2e.conftest import Spades, answer_of
+
+CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])[♠♥♦♣]")
 
 
-async def test_one_human_and_three_bots_play_a_whole_game(spades: Spades) -> None:
+async def test_one_human_and_three_bots_play_a_whole_game(
+    spades: Spades, caplog: pytest.LogCaptureFixture
+) -> None:
     alice = spades.users["alice"]
+    caplog.set_level(logging.INFO)
     async with spades.running(time_scale=0.01):
         t = await spades.open_table(alice, target=100, play_seconds=600, bid_seconds=600)
         r = await spades.slash(alice, "spades start", fill=True)
@@ -27,6 +37,19 @@ async def test_one_human_and_three_bots_play_a_whole_game(spades: Spades) -> Non
         assert sum(1 for x in texts if x.startswith("📋 **Hand")) == len(t.game.hand_records)
         game_post = next(m for m in spades.fake.public_messages(spades.channel) if m.content.startswith("🏆"))
         assert any(b.get("label") == "Rematch" for b in game_post.buttons)
+        # no log line at INFO or above ever names a card
+        for rec in caplog.records:
+            if rec.levelno >= logging.INFO:
+                assert not CARD_TEXT.search(rec.getMessage()), rec.getMessage()
+        # a rematch: same seats, a new table, dealt at once
+        r = await spades.fake.click(alice, game_post, label="Rematch")
+        await spades.wait_for(
+            lambda: spades.table().id != t.id and spades.table().status == "playing", what="the rematch"
+        )
+        again = spades.table()
+        assert [s.name if s else None for s in again.seats] == [s.name if s else None for s in t.seats]
+        r = await spades.fake.click(alice, game_post, label="Rematch")
+        assert (await answer_of(spades, r)) == f"The rematch is already open (table {again.id})."
     db = await Storage.open(spades.db_path)
     try:
         records = await db.hand_records(t.id)
