@@ -272,7 +272,7 @@ class TableButton(DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):(?P<actio
             await safe_send(interaction, "That button is no longer in use.")
             return
         if action == "rematch":
-            await safe_defer(interaction, ephemeral=True)
+            await safe_defer(interaction, ephemeral=True, thinking=True)
             await answer(interaction, await service.rematch(tid, user.id, user.display_name))
             return
         t = service.get(tid)

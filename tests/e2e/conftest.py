@@ -200,31 +200,49 @@ class Spades:
         return n
 
     # ---- invariants ---------------------------------------------------------------------------
-    def held_cards(self) -> set[int]:
+    def held_cards(self, table_id: int | None = None) -> set[int]:
         held: set[int] = set()
         for t in self.service.tables.values():
-            if t.game is None or t.status != "playing":
+            if t.game is None or t.status != "playing" or (table_id is not None and t.id != table_id):
                 continue
             for s in range(t.num_seats):
                 held.update(engine.cards_of(t.game.hand(s)))
         return held
 
     def check_public(self) -> None:
-        """No public message version that appeared since the last check shows a card held now."""
+        """No public message version that appeared since the last check shows a card held now.
+
+        A version that names an earlier hand ("Hand 3" while hand 4 is on) is about cards that were
+        played then; those may be dealt again, so it is checked against nothing newer."""
         if self.bot is None:
             return
-        held = {engine.card_pretty(c) for c in self.held_cards()}
         for m in self.fake.public_messages(self.channel):
             versions = [*(h.get("content", "") for h in m.history), m.content]
             labels = " ".join(str(c.get("label", "")) for c in m.buttons)
             start = self.checked.get(m.id, 0)
             for text in versions[start:]:
+                held = self._held_for(text)
                 for card in held:
                     assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(card)}", text + " " + labels), (
                         f"public message shows held card {card}: {text!r}"
                     )
             self.checked[m.id] = len(versions)
             self.public_checks += 1
+
+    def _held_for(self, text: str) -> set[str]:
+        table = re.search(r"table (\d+)", text)
+        hand = re.search(r"Hand (\d+)", text)
+        tables = (
+            [self.service.tables.get(int(table.group(1)))] if table else list(self.service.tables.values())
+        )
+        held: set[int] = set()
+        for t in tables:
+            if t is None or t.game is None or t.status != "playing":
+                continue
+            if hand and int(hand.group(1)) < t.game.hand_no:
+                continue
+            held |= self.held_cards(t.id)
+        return {engine.card_pretty(c) for c in held}
 
 
 def said(r: InteractionResult) -> str:
@@ -241,6 +259,8 @@ async def answer_of(spades: Spades, r: InteractionResult) -> str:
     """Like ``said``, waiting for the follow-up of a deferred answer."""
     if r.type == 5:
         await spades.wait_for(lambda: r.message is not None and not r.message.loading, what="the follow-up")
+    elif r.type == 6:
+        await spades.wait_for(lambda: bool(r.followups), what="the follow-up")
     return said(r)
 
 
