@@ -92,8 +92,9 @@ def _raw_estimate(hand: int, rs: Ruleset) -> float:
                 use = min(spare, 2)
                 est += 0.85 * use
                 spare -= use
-            elif length == 1 and (ct.above[cards[0]] & ~hand):
-                est += 0.6
+            elif length == 1:
+                # A small singleton ruffs from the second round, a singleton ace from the next.
+                est += 0.6 if ct.above[cards[0]] & ~hand else 0.4
                 spare -= 1
             elif length == 2:
                 est += 0.2
@@ -180,9 +181,15 @@ def card_keep_value(card: int, hand: int, rs: Ruleset) -> float:
 class HeuristicBot(Bot):
     name = "heuristic"
 
-    def __init__(self, seed: int | str | None = None, *, nil_threshold: float = 1.0) -> None:
+    def __init__(self, seed: int | str | None = None, *, nil_threshold: float = 1.0,
+                 blind_nil_deficit: int = 200, bid_bias: float = 0.3) -> None:
+        """``nil_threshold``: the highest `nil_danger` it bids nil with (partnership play);
+        ``blind_nil_deficit``: how far behind its side must be to bid blind nil;
+        ``bid_bias``: added to the trick estimate before rounding down."""
         super().__init__(seed)
         self.nil_threshold = nil_threshold
+        self.blind_nil_deficit = blind_nil_deficit
+        self.bid_bias = bid_bias
 
     def act(self, view: View) -> Action:
         legal = view.legal
@@ -226,7 +233,8 @@ class HeuristicBot(Bot):
         mates = rs.teammates(seat)
         if any(view.bids[m] is not None and view.bids[m].is_nil for m in mates):
             return look
-        desperate = deficit >= 200 or (deficit >= 100 and best >= rs.target_score - 150)
+        desperate = deficit >= self.blind_nil_deficit or (
+            deficit >= self.blind_nil_deficit // 2 and best >= rs.target_score - 150)
         if not mates:
             desperate = False  # nobody passes to a solo blind nil or covers it: nearly always set
         return blind_nil if desperate else look
@@ -278,7 +286,7 @@ class HeuristicBot(Bot):
         # Round a little down (a set costs far more than a bag), a little up when bags are near.
         side = rs.side_of(seat)
         bag_room = (rs.bag_limit - view.bags[side]) if rs.bag_limit else 99
-        bias = 0.5 if bag_room <= 2 else 0.3
+        bias = self.bid_bias + 0.2 if bag_room <= 2 else self.bid_bias
         target = math.floor(est + bias)
         others_total = sum(b.n for b in view.bids if b is not None)
         if others_total + target > view.tricks_per_hand + 1:
@@ -498,9 +506,11 @@ class HeuristicBot(Bot):
             safe = k.p_survives(best, k.opps_after) >= 0.75 or not k.opps_after
             if safe or not winners:
                 return self._lowest(ct, following) if following else self._discard_low(k, cards)
-            masters = [c for c in winners if k.p_survives(c, k.opps_after) >= 0.85]
-            if masters:
-                return self._lowest(ct, masters)
+            # Third hand high: go over a partner's weak card when mine is clearly safer.
+            partner_p = k.p_survives(best, k.opps_after)
+            best_p, mine = max(((k.p_survives(c, k.opps_after), -ct.power[c]), c) for c in winners)
+            if best_p[0] >= partner_p + 0.25:
+                return mine
             return self._lowest(ct, following) if following else self._discard_low(k, cards)
         if not winners:
             return self._lowest(ct, following) if following else self._discard_low(k, cards)
@@ -542,12 +552,13 @@ class HeuristicBot(Bot):
                 return self._lowest(ct, singles)
         if side:
             # Low from a long suit; keep honours that need the suit led to them (a guarded king).
-            def key(c: int) -> tuple[int, int, int]:
+            def key(c: int) -> tuple[int, int, int, int]:
                 suit = ct.suit[c]
                 mine = k.hand & ct.suit_masks[suit]
                 top = max(iter_bits(mine), key=lambda x: ct.power[x])
                 guarded_honour = 1 if k.higher_unseen(top).bit_count() == 1 else 0
-                return (guarded_honour, -mine.bit_count(), ct.power[c])
+                ruff = max((k.p_void(o, suit) * k.p_holds_trump(o) for o in opps), default=0.0)
+                return (guarded_honour, round(ruff * 4), -mine.bit_count(), ct.power[c])
 
             return min(side, key=key)
         return self._highest(ct, trumps) if not k.higher_unseen(self._highest(ct, trumps)) \

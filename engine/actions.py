@@ -1,0 +1,86 @@
+"""Actions as values: what a seat may do (``Game.legal_actions``) and ``Game.apply(action)``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .bids import Bid
+from .cards import card_str, parse_card
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: ClassVar[str] = "action"
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Look(Action):
+    kind: ClassVar[str] = "look"
+
+
+@dataclass(frozen=True, slots=True)
+class BidAction(Action):
+    kind: ClassVar[str] = "bid"
+    bid: Bid
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "bid": self.bid.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class PassAction(Action):
+    kind: ClassVar[str] = "pass"
+    cards: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "cards": [card_str(c) for c in self.cards]}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAction(Action):
+    kind: ClassVar[str] = "play"
+    card: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "card": card_str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawAction(Action):
+    """Two-player draw: keep the top card (and discard the next) or discard it (keep the next)."""
+
+    kind: ClassVar[str] = "draw"
+    keep: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "keep": self.keep}
+
+
+@dataclass(frozen=True, slots=True)
+class MisdealAction(Action):
+    """Show a hand without spades and call for a redeal (``misdeal_no_spades``)."""
+
+    kind: ClassVar[str] = "misdeal"
+
+
+def action_from_dict(d: dict[str, Any]) -> Action:
+    """Inverse of ``Action.to_dict`` (card texts refer to first-deck copies)."""
+    kind, seat = d["kind"], int(d["seat"])
+    if kind == "look":
+        return Look(seat)
+    if kind == "bid":
+        return BidAction(seat, Bid.parse(d["bid"]))
+    if kind == "pass":
+        return PassAction(seat, tuple(parse_card(c) for c in d["cards"]))
+    if kind == "play":
+        return PlayAction(seat, parse_card(d["card"]))
+    if kind == "draw":
+        return DrawAction(seat, bool(d["keep"]))
+    if kind == "misdeal":
+        return MisdealAction(seat)
+    raise ValueError(f"{kind!r} is not an action")

@@ -1,0 +1,198 @@
+"""Events: what happened, for narration. Each has a ``kind`` and ``to_dict()`` (JSON-safe).
+
+No event ever carries a card that is still hidden in a hand: ``CardsPassed`` gives a count only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from .bids import Bid
+from .cards import card_str
+
+
+def _jsonify(value: Any) -> Any:
+    if isinstance(value, Bid):
+        return value.to_json()
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, tuple | list):
+        return [_jsonify(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonify(v) for k, v in value.items()}
+    return value
+
+
+class Event:
+    __slots__ = ()
+    kind: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):  # type: ignore[arg-type]
+            v = getattr(self, f.name)
+            if f.name == "card":
+                v = card_str(v)
+            elif f.name == "cards" and v and isinstance(v[0], tuple):
+                v = [[s, card_str(c)] for s, c in v]
+            d[f.name] = _jsonify(v)
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt(Event):
+    kind: ClassVar[str] = "hand_dealt"
+    hand_no: int
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Misdealt(Event):
+    """A seat showed a hand without spades and the cards were dealt again."""
+
+    kind: ClassVar[str] = "misdealt"
+    seat: int
+    hand_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(Event):
+    """Two-player draw: a seat took one card into its hand (which card stays private)."""
+
+    kind: ClassVar[str] = "card_drawn"
+    seat: int
+    hand_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class Looked(Event):
+    kind: ClassVar[str] = "looked"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade(Event):
+    kind: ClassVar[str] = "bid_made"
+    seat: int
+    bid: Bid
+
+
+@dataclass(frozen=True, slots=True)
+class BiddingDone(Event):
+    kind: ClassVar[str] = "bidding_done"
+    bids: tuple[Bid, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsPassed(Event):
+    kind: ClassVar[str] = "cards_passed"
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassingDone(Event):
+    kind: ClassVar[str] = "passing_done"
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    kind: ClassVar[str] = "card_played"
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpadesBroken(Event):
+    kind: ClassVar[str] = "spades_broken"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    """``trick_no`` is 1-based; ``cards`` are (seat, card) in play order."""
+
+    kind: ClassVar[str] = "trick_won"
+    seat: int
+    trick_no: int
+    cards: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NilScore:
+    seat: int
+    kind: str  # "nil" | "blind_nil"
+    made: bool
+    tricks: int
+    points: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "made": self.made, "tricks": self.tricks,
+                "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class SideScore:
+    """One side's score for one hand. ``bid`` is the contract (nil bids excluded), ``tricks``
+    the tricks that count for it (nil bidders' excluded), ``made`` None when the side bid only
+    nils, ``bags`` this hand's bags (nil bidders' tricks included)."""
+
+    side: int
+    seats: tuple[int, ...]
+    bid: int
+    blind_bid: int
+    tricks: int
+    made: bool | None
+    contract_points: int
+    bags: int
+    bag_points: int
+    nils: tuple[NilScore, ...]
+    nil_points: int
+    bag_penalty: int
+    bonus_points: int
+    total: int
+    score_before: int
+    score_after: int
+    bags_before: int
+    bags_after: int
+    penalties: int = 0  # how many times the bag limit was reached this hand
+    boston: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "side": self.side, "seats": list(self.seats), "bid": self.bid, "blind_bid": self.blind_bid,
+            "tricks": self.tricks, "made": self.made, "contract_points": self.contract_points,
+            "bags": self.bags, "bag_points": self.bag_points, "nils": [n.to_dict() for n in self.nils],
+            "nil_points": self.nil_points, "bag_penalty": self.bag_penalty,
+            "bonus_points": self.bonus_points, "points": self.total, "total": self.total,
+            "score_before": self.score_before, "score_after": self.score_after,
+            "bags_before": self.bags_before, "bags_after": self.bags_after,
+            "penalties": self.penalties, "boston": self.boston, "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored(Event):
+    kind: ClassVar[str] = "hand_scored"
+    hand_no: int
+    tricks: tuple[int, ...]
+    breakdown: tuple[SideScore, ...]
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    kind: ClassVar[str] = "game_over"
+    winner: int
+    scores: tuple[int, ...]
+    reason: str = "target"  # "target" | "boston" | "mercy" | "max_hands"
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (HandDealt, Misdealt, CardDrawn, Looked, BidMade, BiddingDone, CardsPassed,
+                PassingDone, CardPlayed, SpadesBroken, TrickWon, HandScored, GameOver)
+}

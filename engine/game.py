@@ -1,0 +1,1120 @@
+"""The game state machine: deal (or two-player draw), bidding, nil exchange, play, scoring.
+
+Hot path notes: hands are int bitmasks, the per-ruleset tables (suit, power, suit masks) are
+shared tuples, and ``clone`` copies only small flat lists. ``legal_mask`` / ``play`` do a handful
+of integer operations per card.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+from enum import StrEnum
+from itertools import combinations
+from typing import Any
+
+from .actions import Action, BidAction, DrawAction, Look, MisdealAction, PassAction, PlayAction
+from .bids import Bid, BidParseError
+from .cards import (
+    CLUBS,
+    COPY_OFFSET,
+    DIAMONDS,
+    HEARTS,
+    SPADES,
+    SUIT_NAMES,
+    SUIT_SINGULAR,
+    bits,
+    card_pretty,
+    card_str,
+    cards_of,
+    join_words,
+    pretty_list,
+)
+from .errors import (
+    AlreadyLooked,
+    BadPass,
+    BidNotAllowed,
+    CardNotHeld,
+    FirstTrickRule,
+    IllegalAction,
+    MisdealNotAllowed,
+    MustFollowSuit,
+    NotYourTurn,
+    SpadesNotBroken,
+    WrongPhase,
+)
+from .events import (
+    BiddingDone,
+    BidMade,
+    CardDrawn,
+    CardPlayed,
+    CardsPassed,
+    Event,
+    GameOver,
+    HandDealt,
+    HandScored,
+    Looked,
+    Misdealt,
+    NilScore,
+    PassingDone,
+    SideScore,
+    SpadesBroken,
+    TrickWon,
+)
+from .ruleset import Ruleset, Tables, tables
+from .view import View
+
+RECORD_FORMAT = "spades-hand/1"
+STATE_FORMAT = "spades-game/1"
+
+
+class Phase(StrEnum):
+    DRAW = "draw"
+    BID = "bid"
+    PASS = "pass"
+    PLAY = "play"
+    GAME_OVER = "game_over"
+
+
+_PHASE_WORDS = {
+    Phase.DRAW: "it's time to draw cards",
+    Phase.BID: "it's time to bid",
+    Phase.PASS: "it's time to pass cards",
+    Phase.PLAY: "the hand is being played",
+    Phase.GAME_OVER: "the game is over",
+}
+
+
+def _lead_or(deficit: int, solo: bool) -> str:
+    who = "you" if solo else "your team"
+    if deficit < 0:
+        return f"{who} lead by {-deficit}"
+    if deficit == 0:
+        return "the scores are level"
+    return f"{who} trail by only {deficit}"
+
+
+class Game:
+    """One game of Spades. Create with ``Game.new(ruleset, seed=...)``."""
+
+    __slots__ = (
+        "_first_lead", "_t", "auto_deal", "bags", "before_bags", "before_scores", "bid_log", "bids",
+        "broken", "dealer", "dealt", "draw_keeps", "draw_seen", "end_reason", "given", "hand_no",
+        "hand_records", "hands", "last_hand", "last_trick", "leader", "looked", "n", "pass_log",
+        "pass_sizes", "phase", "played", "plays", "received", "redeals", "rs", "salt", "scores",
+        "seed", "stock", "stock_pos", "to_act", "trick", "trick_no", "trick_winners", "tricks",
+        "winner",
+    )
+
+    rs: Ruleset
+    _t: Tables
+
+    # -- construction ---------------------------------------------------------------------
+    @classmethod
+    def new(cls, ruleset: Ruleset | str | None = None, seed: int | str | None = None,
+            dealer: int | None = None, salt: str = "") -> Game:
+        """A new game, first hand dealt. ``seed=None`` shuffles with ``secrets.SystemRandom``;
+        an int or str seed makes every deal of the game reproducible (each hand's shuffle is
+        derived from seed, salt and hand number, so no RNG state needs saving)."""
+        rs = _ruleset(ruleset)
+        g = cls._blank(rs)
+        g.seed = seed
+        g.salt = salt
+        if dealer is None:
+            rng = secrets.SystemRandom() if seed is None else random.Random(f"{seed}|{salt}|dealer")
+            dealer = rng.randrange(rs.num_seats)
+        if not 0 <= dealer < rs.num_seats:
+            raise ValueError(f"dealer must be a seat 0..{rs.num_seats - 1}")
+        g.dealer = dealer
+        g._start_hand()
+        return g
+
+    @classmethod
+    def from_deal(cls, ruleset: Ruleset | str | None, hands: list[Iterable[int]] | list[int],
+                  dealer: int = 0, scores: Iterable[int] | None = None,
+                  bags: Iterable[int] | None = None, hand_no: int = 1) -> Game:
+        """A game whose current hand was dealt as given (bitmasks or card-id lists): used by
+        replay and tests. The two-player draw is skipped (the hands are the kept cards)."""
+        rs = _ruleset(ruleset)
+        g = cls._blank(rs)
+        g.dealer = dealer
+        g.hand_no = hand_no
+        if scores is not None:
+            g.scores = list(scores)
+        if bags is not None:
+            g.bags = list(bags)
+        masks = [h if isinstance(h, int) else sum(1 << c for c in h) for h in hands]
+        g._reset_hand_state()
+        g.hands = masks
+        g.dealt = list(masks)
+        g._begin_bidding()
+        return g
+
+    @classmethod
+    def _blank(cls, rs: Ruleset) -> Game:
+        g = object.__new__(cls)
+        n = rs.num_seats
+        g.rs = rs
+        g._t = tables(rs)
+        g.n = n
+        g.seed = None
+        g.salt = ""
+        g.hand_no = 1
+        g.redeals = 0
+        g.dealer = 0
+        g.scores = [0] * rs.num_sides
+        g.bags = [0] * rs.num_sides
+        g.winner = None
+        g.end_reason = None
+        g.hand_records = []
+        g.last_hand = None
+        g.auto_deal = True
+        g._reset_hand_state()
+        return g
+
+    def _reset_hand_state(self) -> None:
+        n = self.n
+        self.phase = Phase.BID
+        self.to_act = None
+        self.hands = [0] * n
+        self.dealt = [0] * n
+        self.looked = [True] * n
+        self.bids = [None] * n
+        self.bid_log = []
+        self.pass_sizes = [0] * n
+        self.given = [0] * n
+        self.received = [0] * n
+        self.pass_log = []
+        self.trick = []
+        self.leader = None
+        self.trick_no = 0
+        self.tricks = [0] * n
+        self.played = 0
+        self.plays = []
+        self.trick_winners = []
+        self.last_trick = None
+        self.broken = False
+        self.before_scores = list(self.scores)
+        self.before_bags = list(self.bags)
+        self.stock = []
+        self.stock_pos = 0
+        self.draw_keeps = []
+        self.draw_seen = [0] * n
+        self._first_lead = -1
+
+    def _rng(self) -> random.Random:
+        if self.seed is None:
+            return secrets.SystemRandom()
+        return random.Random(f"{self.seed}|{self.salt}|{self.hand_no}|{self.redeals}")
+
+    def _start_hand(self) -> list[Event]:
+        self._reset_hand_state()
+        deck = list(self._t.deck)
+        self._rng().shuffle(deck)
+        n = self.n
+        if self.rs.two_player_draw:
+            self.stock = deck
+            self.phase = Phase.DRAW
+            self.to_act = self.dealer
+            return [HandDealt(self.hand_no, self.dealer)]
+        k = self._t.hand_size
+        hands = [0] * n
+        for i in range(n):
+            m = 0
+            for c in deck[i * k:(i + 1) * k]:
+                m |= 1 << c
+            hands[i] = m
+        self.hands = hands
+        self.dealt = list(hands)
+        self._begin_bidding()
+        return [HandDealt(self.hand_no, self.dealer)]
+
+    def _begin_bidding(self) -> None:
+        self.phase = Phase.BID
+        self.to_act = (self.dealer + 1) % self.n
+        self.before_scores = list(self.scores)
+        self.before_bags = list(self.bags)
+        for s in range(self.n):
+            self.looked[s] = not self._may_go_blind(s)
+
+    # -- small queries ---------------------------------------------------------------------
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.rs
+
+    @property
+    def num_seats(self) -> int:
+        return self.n
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def seats_to_act(self) -> list[int]:
+        if self.phase is Phase.PASS:
+            return [s for s in range(self.n) if self.pass_sizes[s] and not self.given[s]]
+        return [] if self.to_act is None else [self.to_act]
+
+    def has_looked(self, seat: int) -> bool:
+        return self.looked[seat]
+
+    def hand(self, seat: int) -> int:
+        """The seat's current cards (bitmask), whether or not it looked: for trusted callers."""
+        return self.hands[seat]
+
+    def pass_size(self, seat: int) -> int:
+        if self.phase is not Phase.PASS or self.given[seat]:
+            return 0
+        return self.pass_sizes[seat]
+
+    def deficit(self, seat: int) -> int:
+        """How far the seat's side trails the best other side (negative when it leads)."""
+        side = self.rs.side_of(seat)
+        others = [sc for i, sc in enumerate(self.scores) if i != side]
+        return max(others) - self.scores[side]
+
+    def _may_go_blind(self, seat: int) -> bool:
+        rs = self.rs
+        if not rs.blind_possible:
+            return False
+        d = self.deficit(seat)
+        return ((rs.blind_nil_allowed and rs.nil_allowed and d >= rs.blind_nil_min_deficit)
+                or (rs.blind_bids and d >= rs.blind_bid_min_deficit))
+
+    # -- legal moves -----------------------------------------------------------------------
+    def legal_mask(self, seat: int) -> int:
+        """Bitmask of the cards ``seat`` may play now (0 when it is not its turn to play)."""
+        if self.phase is not Phase.PLAY or seat != self.to_act:
+            return 0
+        hand = self.hands[seat]
+        t = self._t
+        trick = self.trick
+        if trick:
+            f = hand & t.suit_masks[t.suit[trick[0][1]]]
+            if f:
+                return f
+            if self._first_lead >= 0 and self.trick_no == 0:
+                return (hand & ~t.suit_masks[SPADES]) or hand
+            return hand
+        if self._first_lead >= 0 and self.trick_no == 0:
+            return 1 << self._first_lead
+        if not self.broken and self.rs.spades_must_be_broken:
+            return (hand & ~t.suit_masks[SPADES]) or hand
+        return hand
+
+    def legal_cards(self, seat: int) -> list[int]:
+        """Cards ``seat`` may play now, ascending id order ([] when it is not its turn)."""
+        m = self.legal_mask(seat)
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        return out
+
+    def legal_bids(self, seat: int) -> list[Bid]:
+        if self.phase is not Phase.BID or seat != self.to_act:
+            return []
+        return self._bid_options(seat)
+
+    def _bid_options(self, seat: int) -> list[Bid]:
+        rs = self.rs
+        top = self._t.hand_size
+        nspades = (self.hands[seat] & self._t.suit_masks[SPADES]).bit_count()
+        opts: list[Bid]
+        if rs.mirrors:
+            opts = [Bid.tricks(nspades)] if nspades else [Bid.NIL]
+        elif rs.whiz:
+            if nspades:
+                opts = [Bid.tricks(nspades)]
+                if rs.nil_allowed:
+                    opts.append(Bid.NIL)
+            else:
+                opts = [Bid.NIL if rs.nil_allowed else Bid.tricks(0)]
+        else:
+            lo = 1 if rs.nil_allowed else 0
+            opts = [Bid.tricks(i) for i in range(lo, top + 1)]
+            if rs.nil_allowed:
+                opts.append(Bid.NIL)
+        if not self.looked[seat]:
+            d = self.deficit(seat)
+            if rs.blind_nil_allowed and rs.nil_allowed and d >= rs.blind_nil_min_deficit:
+                opts.append(Bid.BLIND_NIL)
+            if rs.blind_bids and d >= rs.blind_bid_min_deficit:
+                opts.extend(Bid.of("blind", i) for i in range(1, rs.blind_bid_max + 1))
+        if rs.suicide:
+            partner = rs.partner_of(seat)
+            pb = self.bids[partner] if partner is not None else None
+            if pb is not None:
+                opts = [b for b in opts if b.is_nil != pb.is_nil]
+        if rs.board:
+            mates = [self.bids[s] for s in rs.teammates(seat)]
+            if all(b is not None for b in mates):
+                have = sum(b.n for b in mates if b is not None)
+                opts = [b for b in opts if have + b.n >= rs.board]
+        return opts
+
+    def _bid_refusal(self, seat: int, bid: Bid) -> IllegalAction:
+        """Explain why ``bid`` is not in ``_bid_options(seat)``."""
+        rs = self.rs
+        top = self._t.hand_size
+        solo = not rs.partnerships
+        allowed = tuple(self._bid_options(seat))
+        nspades = (self.hands[seat] & self._t.suit_masks[SPADES]).bit_count()
+
+        def refuse(msg: str, rule: str, cls: type[IllegalAction] = BidNotAllowed) -> IllegalAction:
+            return cls(msg, seat=seat, rule=f"seat {seat} may not bid {bid}: {rule}", bid=bid,
+                       allowed=allowed)
+
+        if bid.is_blind and self.looked[seat]:
+            what = "blind nil" if bid.kind == "blind_nil" else "a blind bid"
+            return refuse(f"You've already looked at your cards, so you can't bid {what}.",
+                          "it already looked at its cards", AlreadyLooked)
+        if bid.kind == "blind_nil":
+            if not (rs.blind_nil_allowed and rs.nil_allowed):
+                return refuse("Blind nil isn't allowed at this table.", "blind nil is not allowed")
+            d = self.deficit(seat)
+            if d < rs.blind_nil_min_deficit:
+                who = "you trail" if solo else "your team trails"
+                return refuse(
+                    f"Blind nil is only allowed when {who} by {rs.blind_nil_min_deficit} or more "
+                    f"({_lead_or(d, solo)}).",
+                    f"blind nil needs a deficit of {rs.blind_nil_min_deficit} (it is {d})")
+        if bid.kind == "blind":
+            if not rs.blind_bids:
+                return refuse("Blind bids aren't allowed at this table.", "blind bids are not allowed")
+            if bid.n > rs.blind_bid_max:
+                return refuse(f"Blind bids go from 1 to {rs.blind_bid_max}.",
+                              f"blind bids go up to {rs.blind_bid_max}")
+            d = self.deficit(seat)
+            if d < rs.blind_bid_min_deficit:
+                who = "you trail" if solo else "your team trails"
+                return refuse(
+                    f"Blind bids are only allowed when {who} by {rs.blind_bid_min_deficit} or more "
+                    f"({_lead_or(d, solo)}).",
+                    f"blind bids need a deficit of {rs.blind_bid_min_deficit} (it is {d})")
+        if bid.kind == "nil" and not rs.nil_allowed:
+            return refuse("Nil isn't allowed at this table: bid a number of tricks.", "nil is not allowed")
+        if bid.kind == "tricks" and bid.n > top:
+            low = "0 (nil)" if rs.nil_allowed else "0"
+            return refuse(f"Bids go from {low} to {top}.", f"bids go up to {top}")
+        if rs.mirrors and not bid.is_blind:
+            if nspades:
+                return refuse(f"In mirrors you must bid the number of spades you hold ({nspades}).",
+                              f"mirrors: it must bid its {nspades} spades")
+            return refuse("In mirrors you hold no spades, so you must bid nil.", "mirrors: it must bid nil")
+        if rs.whiz and not bid.is_blind and bid not in allowed:
+            nil = " or nil" if rs.nil_allowed else ""
+            return refuse(f"In whiz you must bid the number of spades you hold ({nspades}){nil}.",
+                          f"whiz: it must bid its {nspades} spades{nil}")
+        if rs.suicide:
+            partner = rs.partner_of(seat)
+            pb = self.bids[partner] if partner is not None else None
+            if pb is not None and pb.is_nil == bid.is_nil:
+                if pb.is_nil:
+                    return refuse("In suicide exactly one partner bids nil: your partner bid nil, so you "
+                                  "must bid a number.", "suicide: its partner already bid nil")
+                return refuse(f"In suicide exactly one partner bids nil: your partner bid {pb.label}, so "
+                              "you must bid nil.", "suicide: it must bid nil")
+        if rs.board:
+            mates = [self.bids[s] for s in rs.teammates(seat)]
+            if all(b is not None for b in mates):
+                have = sum(b.n for b in mates if b is not None)
+                need = rs.board - have
+                if bid.n < need:
+                    team = "You" if solo else "Your team"
+                    return refuse(f"{team} must bid at least {rs.board} in total: bid {need} or more.",
+                                  f"the board is {rs.board} per {'player' if solo else 'team'}")
+        if bid in allowed:  # pragma: no cover - callers only ask for refused bids
+            return refuse("That bid is allowed.", "allowed")
+        return refuse("That bid isn't allowed here.", "not allowed by the rules")
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        ph = self.phase
+        if ph is Phase.PLAY:
+            return [PlayAction(seat, c) for c in self.legal_cards(seat)]
+        if ph is Phase.BID:
+            acts: list[Action] = []
+            if not self.looked[seat]:
+                acts.append(Look(seat))
+            if seat == self.to_act:
+                acts.extend(BidAction(seat, b) for b in self._bid_options(seat))
+            if self._misdeal_ok(seat) and self.looked[seat]:
+                acts.append(MisdealAction(seat))
+            return acts
+        if ph is Phase.PASS:
+            k = self.pass_size(seat)
+            if not k:
+                return []
+            return [PassAction(seat, combo) for combo in combinations(bits(self.hands[seat]), k)]
+        if ph is Phase.DRAW:
+            if seat != self.to_act:
+                return []
+            return [DrawAction(seat, True), DrawAction(seat, False)]
+        return []
+
+    def _misdeal_ok(self, seat: int) -> bool:
+        rs = self.rs
+        if not rs.misdeal_no_spades or self.phase is not Phase.BID or self.bids[seat] is not None:
+            return False
+        if any(self.bids[s] is not None for s in rs.teammates(seat)):
+            return False
+        return not self.hands[seat] & self._t.suit_masks[SPADES]
+
+    # -- actions ---------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        if isinstance(action, PlayAction):
+            return self.play(action.seat, action.card)
+        if isinstance(action, BidAction):
+            return self.bid(action.seat, action.bid)
+        if isinstance(action, PassAction):
+            return self.pass_cards(action.seat, action.cards)
+        if isinstance(action, Look):
+            return self.look(action.seat)
+        if isinstance(action, DrawAction):
+            return self.draw(action.seat, action.keep)
+        if isinstance(action, MisdealAction):
+            return self.misdeal(action.seat)
+        raise TypeError(f"{action!r} is not an action")
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(f"There is no seat {seat} at this table.", seat=seat,
+                                rule=f"there is no seat {seat}")
+
+    def _wrong_phase(self, seat: int, doing: str) -> WrongPhase:
+        return WrongPhase(f"You can't {doing} now: {_PHASE_WORDS[self.phase]}.", seat=seat,
+                          rule=f"seat {seat} can't {doing} now: {_PHASE_WORDS[self.phase]}",
+                          phase=str(self.phase))
+
+    def _not_turn(self, seat: int) -> NotYourTurn:
+        exp = self.to_act
+        return NotYourTurn(f"It's seat {exp}'s turn, not yours.", seat=seat,
+                           rule=f"it is seat {exp}'s turn, not seat {seat}'s", expected_seat=exp)
+
+    def look(self, seat: int) -> list[Event]:
+        self._check_seat(seat)
+        if self.looked[seat]:
+            raise AlreadyLooked("You have already looked at your cards.", seat=seat,
+                                rule=f"seat {seat} already looked at its cards")
+        if self.phase is not Phase.BID:
+            raise self._wrong_phase(seat, "look at your cards")
+        self.looked[seat] = True
+        return [Looked(seat)]
+
+    def bid(self, seat: int, bid: Bid | int | str) -> list[Event]:
+        self._check_seat(seat)
+        if self.phase is not Phase.BID:
+            raise self._wrong_phase(seat, "bid")
+        if seat != self.to_act:
+            raise self._not_turn(seat)
+        try:
+            b = Bid.parse(bid)
+        except BidParseError as e:
+            raise BidNotAllowed(str(e), seat=seat, rule=f"seat {seat} made no valid bid ({e})",
+                                bid=bid, allowed=tuple(self._bid_options(seat))) from None
+        if b.kind == "tricks" and b.n == 0 and self.rs.nil_allowed:
+            b = Bid.NIL
+        if b not in self._bid_options(seat):
+            raise self._bid_refusal(seat, b)
+        events: list[Event] = []
+        if not b.is_blind and not self.looked[seat]:
+            self.looked[seat] = True
+            events.append(Looked(seat))
+        self.bids[seat] = b
+        self.bid_log.append((seat, b))
+        events.append(BidMade(seat, b))
+        if len(self.bid_log) < self.n:
+            self.to_act = (seat + 1) % self.n
+            return events
+        events.append(BiddingDone(tuple(self.bids)))  # type: ignore[arg-type]
+        for s in range(self.n):
+            self.looked[s] = True  # blind bidders see their cards once bidding is over
+        self._setup_passes()
+        if any(self.pass_sizes):
+            self.phase = Phase.PASS
+            self.to_act = None
+        else:
+            self._begin_play()
+        return events
+
+    def _setup_passes(self) -> None:
+        rs = self.rs
+        if not (rs.nil_pass or rs.blind_nil_pass) or rs.partner_of(0) is None:
+            return
+        for side in rs.sides:
+            a, b = side
+            ka, kb = self.bids[a].kind, self.bids[b].kind  # type: ignore[union-attr]
+            if ka == "blind_nil" and kb == "blind_nil":
+                size = 0
+            elif "blind_nil" in (ka, kb):
+                size = rs.blind_nil_pass
+            elif "nil" in (ka, kb):
+                size = rs.nil_pass
+            else:
+                size = 0
+            self.pass_sizes[a] = self.pass_sizes[b] = size
+
+    def pass_cards(self, seat: int, cards: Iterable[int]) -> list[Event]:
+        self._check_seat(seat)
+        if self.phase is not Phase.PASS:
+            raise self._wrong_phase(seat, "pass cards")
+        k = self.pass_sizes[seat]
+        if not k:
+            raise BadPass("You have no cards to pass this hand.", seat=seat,
+                          rule=f"seat {seat} has no cards to pass")
+        if self.given[seat]:
+            raise BadPass("You have already passed your cards.", seat=seat,
+                          rule=f"seat {seat} already passed")
+        cards = list(cards)
+        mask = 0
+        for c in cards:
+            if not isinstance(c, int) or isinstance(c, bool) or c < 0:
+                raise BadPass(f"{c!r} is not a card.", seat=seat, rule=f"seat {seat} passed a non-card")
+            mask |= 1 << c
+        if len(cards) != k or mask.bit_count() != k:
+            word = "card" if k == 1 else "cards"
+            raise BadPass(f"You must pass exactly {k} {word}.", seat=seat,
+                          rule=f"seat {seat} must pass exactly {k} {word}, not {len(cards)}",
+                          size=k)
+        hand = self.hands[seat]
+        if mask & ~hand:
+            bad = min(c for c in cards if not hand >> c & 1)
+            raise CardNotHeld(f"You don't hold {card_pretty(bad)}.", seat=seat,
+                              rule=f"{card_str(bad)} is not held by seat {seat}", card=bad)
+        self.hands[seat] = hand ^ mask
+        self.given[seat] = mask
+        self.pass_log.append((seat, mask))
+        events: list[Event] = [CardsPassed(seat, k)]
+        partner = self.rs.partner_of(seat)
+        assert partner is not None
+        if self.given[partner]:
+            self.hands[seat] |= self.given[partner]
+            self.hands[partner] |= mask
+            self.received[seat] = self.given[partner]
+            self.received[partner] = mask
+        if not self.seats_to_act():
+            events.append(PassingDone())
+            self._begin_play()
+        return events
+
+    def _begin_play(self) -> None:
+        self.phase = Phase.PLAY
+        leader = (self.dealer + 1) % self.n
+        self._first_lead = -1
+        if self.rs.first_trick_two_clubs:
+            allcards = 0
+            for h in self.hands:
+                allcards |= h
+            for c in self._t.lowest_club:
+                if allcards >> c & 1:
+                    self._first_lead = c
+                    leader = next(s for s in range(self.n) if self.hands[s] >> c & 1)
+                    break
+        self.leader = leader
+        self.to_act = leader
+
+    def misdeal(self, seat: int) -> list[Event]:
+        self._check_seat(seat)
+        if not self.rs.misdeal_no_spades:
+            raise MisdealNotAllowed("Misdeals aren't called at this table.", seat=seat,
+                                    rule="misdeals are not allowed")
+        if not self._misdeal_ok(seat):
+            if self.phase is not Phase.BID:
+                raise self._wrong_phase(seat, "call a misdeal")
+            if self.hands[seat] & self._t.suit_masks[SPADES]:
+                msg, rule = "You can only call a misdeal with no spades.", f"seat {seat} holds a spade"
+            else:
+                msg, rule = ("It's too late to call a misdeal: your team has bid.",
+                             f"seat {seat}'s team has already bid")
+            raise MisdealNotAllowed(msg, seat=seat, rule=rule)
+        self.redeals += 1
+        events: list[Event] = [Misdealt(seat, self.hand_no)]
+        events.extend(self._start_hand())
+        return events
+
+    def draw(self, seat: int, keep: bool) -> list[Event]:
+        """Two-player draw: keep the top card (the next is discarded) or discard it (the next
+        is kept)."""
+        self._check_seat(seat)
+        if self.phase is not Phase.DRAW:
+            raise self._wrong_phase(seat, "draw")
+        if seat != self.to_act:
+            raise self._not_turn(seat)
+        pos = self.stock_pos
+        top, nxt = self.stock[pos], self.stock[pos + 1]
+        if keep:
+            self.hands[seat] |= 1 << top
+            self.draw_seen[seat] |= 1 << nxt
+        else:
+            self.hands[seat] |= 1 << nxt
+            self.draw_seen[seat] |= 1 << top
+        self.stock_pos = pos + 2
+        self.draw_keeps.append(bool(keep))
+        events: list[Event] = [CardDrawn(seat, self.hands[seat].bit_count())]
+        if all(h.bit_count() >= self._t.hand_size for h in self.hands):
+            self.dealt = list(self.hands)
+            self._begin_bidding()
+        else:
+            self.to_act = 1 - seat
+        return events
+
+    def play(self, seat: int, card: int) -> list[Event]:
+        if self.phase is not Phase.PLAY:
+            self._check_seat(seat)
+            raise self._wrong_phase(seat, "play a card")
+        if seat != self.to_act:
+            self._check_seat(seat)
+            raise self._not_turn(seat)
+        hand = self.hands[seat]
+        if type(card) is not int:
+            card = self._coerce_card(seat, card)
+        bit = 1 << card
+        if not hand & bit:
+            if self.rs.decks == 2 and card < COPY_OFFSET and hand >> (card + COPY_OFFSET) & 1:
+                return self.play(seat, card + COPY_OFFSET)  # the same face, from the second deck
+            raise self._not_held(seat, card)
+        if not self.legal_mask(seat) & bit:
+            raise self._play_refusal(seat, card)
+        t = self._t
+        self.hands[seat] = hand ^ bit
+        self.played |= bit
+        trick = self.trick
+        trick.append((seat, card))
+        self.plays.append(card)
+        events: list[Event] = [CardPlayed(seat, card)]
+        if not self.broken and t.suit[card] == SPADES:
+            self.broken = True
+            events.append(SpadesBroken(seat))
+        if len(trick) < self.n:
+            self.to_act = (seat + 1) % self.n
+            return events
+        # resolve the trick
+        suit, power = t.suit, t.power
+        win_seat, win_card = trick[0]
+        win_suit, win_power = suit[win_card], power[win_card]
+        last_wins = not self.rs.six_player_first_wins
+        for s, c in trick[1:]:
+            cs = suit[c]
+            if cs == win_suit:
+                p = power[c]
+                if p > win_power or (last_wins and p == win_power):
+                    win_seat, win_power = s, p
+            elif cs == SPADES:
+                win_seat, win_suit, win_power = s, cs, power[c]
+        self.tricks[win_seat] += 1
+        self.trick_no += 1
+        self.trick_winners.append(win_seat)
+        done = tuple(trick)
+        self.last_trick = done
+        self.trick = []
+        self.leader = win_seat
+        self.to_act = win_seat
+        events.append(TrickWon(win_seat, self.trick_no, done))
+        if self.trick_no == t.hand_size:
+            events.extend(self._finish_hand())
+        return events
+
+    def _coerce_card(self, seat: int, card: Any) -> int:
+        if isinstance(card, str):
+            from .cards import parse_card
+
+            return parse_card(card)
+        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 128:
+            return int(card)
+        raise self._not_held(seat, card)
+
+    def _not_held(self, seat: int, card: Any) -> CardNotHeld:
+        try:
+            shown, text = card_pretty(card), card_str(card)
+        except (TypeError, ValueError):
+            shown = text = repr(card)
+        return CardNotHeld(f"You don't hold {shown}.", seat=seat,
+                           rule=f"{text} is not held by seat {seat}", card=card)
+
+    def _play_refusal(self, seat: int, card: int) -> IllegalAction:
+        t = self._t
+        hand = self.hands[seat]
+        legal = self.legal_mask(seat)
+        playable = tuple(sorted(bits(legal), key=lambda c: (t.suit[c], t.power[c], c)))
+        if self.trick:
+            led = t.suit[self.trick[0][1]]
+            if hand & t.suit_masks[led]:
+                held = pretty_list(playable)
+                return MustFollowSuit(f"You must follow {SUIT_NAMES[led]}: you hold {held}.", seat=seat,
+                                      rule=f"seat {seat} must follow {SUIT_NAMES[led]}", suit=led,
+                                      playable=playable)
+            return FirstTrickRule("No spades on the first trick while you hold another suit.", seat=seat,
+                                  rule=f"seat {seat} may not play a spade to the first trick",
+                                  playable=playable)
+        if self._first_lead >= 0 and self.trick_no == 0:
+            lead = card_pretty(self._first_lead)
+            return FirstTrickRule(f"The first trick must be led with {lead}.", seat=seat,
+                                  rule=f"the first trick must be led with {card_str(self._first_lead)}",
+                                  playable=playable)
+        suits = [s for s in (HEARTS, CLUBS, DIAMONDS) if hand & t.suit_masks[s]]
+        words = ["a " + SUIT_SINGULAR[s] for s in suits]
+        return SpadesNotBroken(f"Spades aren't broken yet: lead {join_words(words, 'or')}.", seat=seat,
+                               rule=f"seat {seat} led a spade before spades were broken",
+                               playable=playable)
+
+    # -- scoring ---------------------------------------------------------------------------
+    def _score_sides(self) -> list[SideScore]:
+        rs = self.rs
+        top = self._t.hand_size
+        out = []
+        for side, seats in enumerate(rs.sides):
+            bid = blind_bid = ctricks = nil_tricks = nil_points = 0
+            has_contract = False
+            nils = []
+            for s in seats:
+                b = self.bids[s]
+                tk = self.tricks[s]
+                assert b is not None
+                if b.is_nil:
+                    value = rs.blind_nil_value if b.kind == "blind_nil" else rs.nil_value
+                    pts = value if tk == 0 else -value
+                    nils.append(NilScore(s, b.kind, tk == 0, tk, pts))
+                    nil_points += pts
+                    nil_tricks += tk
+                else:
+                    has_contract = True
+                    bid += b.n
+                    if b.kind == "blind":
+                        blind_bid += b.n
+                    ctricks += tk
+            made: bool | None
+            notes = []
+            if has_contract:
+                made = ctricks >= bid
+                if made:
+                    contract = 10 * (bid - blind_bid) + 20 * blind_bid
+                    over = ctricks - bid
+                else:
+                    contract, over = -10 * bid, 0
+            else:
+                made, contract, over = None, 0, 0
+            bags = over + nil_tricks
+            bag_points = bags * rs.bag_value
+            bonus = 0
+            if rs.ten_for_200 and has_contract and bid >= 10:
+                bonus = (200 if made else -200) - contract
+                notes.append("10 for 200")
+            boston = bool(rs.boston and has_contract and bid >= top and ctricks >= top)
+            if boston:
+                notes.append("Boston")
+            before, bags_before = self.scores[side], self.bags[side]
+            bags_after, penalty, k = bags_before + bags, 0, 0
+            if rs.bag_limit:
+                while bags_after >= rs.bag_limit:
+                    bags_after -= rs.bag_limit
+                    penalty -= rs.bag_penalty
+                    k += 1
+            total = contract + bag_points + nil_points + penalty + bonus
+            out.append(SideScore(side, seats, bid, blind_bid, ctricks, made, contract, bags, bag_points,
+                                 tuple(nils), nil_points, penalty, bonus, total, before, before + total,
+                                 bags_before, bags_after, k, boston, tuple(notes)))
+        return out
+
+    def _finish_hand(self) -> list[Event]:
+        breakdown = self._score_sides()
+        for sc in breakdown:
+            self.scores[sc.side] = sc.score_after
+            self.bags[sc.side] = sc.bags_after
+        winner, reason = self._game_winner(breakdown)
+        scored = HandScored(self.hand_no, tuple(self.tricks), tuple(breakdown), tuple(self.scores),
+                            tuple(self.bags))
+        events: list[Event] = [scored]
+        self.last_hand = scored.to_dict()
+        self.hand_records.append(self._record(breakdown, winner))
+        if winner is not None:
+            self.winner = winner
+            self.end_reason = reason
+            self.phase = Phase.GAME_OVER
+            self.to_act = None
+            events.append(GameOver(winner, tuple(self.scores), reason or "target"))
+            return events
+        if not self.auto_deal:
+            self.phase = Phase.GAME_OVER  # replay: the hand is over, nothing follows
+            self.to_act = None
+            return events
+        self.hand_no += 1
+        self.redeals = 0
+        self.dealer = (self.dealer + 1) % self.n
+        events.extend(self._start_hand())
+        return events
+
+    def _game_winner(self, breakdown: list[SideScore]) -> tuple[int | None, str | None]:
+        rs = self.rs
+        scores = self.scores
+
+        def top() -> int | None:
+            best = max(scores)
+            leaders = [i for i, s in enumerate(scores) if s == best]
+            return leaders[0] if len(leaders) == 1 else None
+
+        bostons = [sc.side for sc in breakdown if sc.boston]
+        if len(bostons) == 1:
+            return bostons[0], "boston"
+        if rs.lose_score is not None and min(scores) <= rs.lose_score:
+            w = top()
+            if w is not None:
+                return w, "mercy"
+        if max(scores) >= rs.target_score:
+            w = top()
+            if w is not None:
+                return w, "target"
+        if rs.max_hands is not None and self.hand_no >= rs.max_hands:
+            w = top()
+            if w is not None:
+                return w, "max_hands"
+        return None, None
+
+    def _record(self, breakdown: list[SideScore], winner: int | None) -> dict[str, Any]:
+        rec: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "ruleset": self.rs.to_json(),
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "deal": [[card_str(c) for c in cards_of(m)] for m in self.dealt],
+            "bids": [[s, b.to_json()] for s, b in self.bid_log],
+            "passes": [[s, [card_str(c) for c in cards_of(m)]] for s, m in self.pass_log],
+            "plays": [card_str(c) for c in self.plays],
+            "before": {"scores": list(self.before_scores), "bags": list(self.before_bags)},
+        }
+        if self.rs.two_player_draw and self.stock:
+            rec["draw"] = {"stock": [card_str(c) for c in self.stock], "keeps": list(self.draw_keeps)}
+        rec["result"] = result_dict(self.tricks, self.scores, self.bags, winner, self.trick_winners,
+                                    breakdown)
+        return rec
+
+    # -- views -----------------------------------------------------------------------------
+    def view(self, seat: int) -> View:
+        """Exactly what ``seat`` may know now."""
+        self._check_seat(seat)
+        return self._make_view(seat)
+
+    def public_view(self) -> View:
+        """What a spectator may know: no hand at all."""
+        return self._make_view(None)
+
+    def _make_view(self, seat: int | None) -> View:
+        looked = seat is not None and self.looked[seat]
+        hand = self.hands[seat] if looked and seat is not None else None
+        passed = received = None
+        drawn = None
+        seen = 0
+        pass_size = 0
+        legal: list[Action] = []
+        legal_cards: tuple[int, ...] = ()
+        if seat is not None:
+            if self.given[seat]:
+                passed = self.given[seat]
+            if self.received[seat]:
+                received = self.received[seat]
+            if self.phase is Phase.DRAW and seat == self.to_act:
+                drawn = self.stock[self.stock_pos]
+            seen = self.draw_seen[seat]
+            pass_size = self.pass_size(seat)
+            legal = self.legal_actions(seat)
+            legal_cards = tuple(self.legal_cards(seat))
+        return View(
+            seat=seat, ruleset=self.rs, phase=str(self.phase), hand_no=self.hand_no, dealer=self.dealer,
+            to_act=self.to_act, seats_to_act=tuple(self.seats_to_act()), hand=hand, looked=looked,
+            hand_sizes=tuple(h.bit_count() for h in self.hands), bids=tuple(self.bids),
+            tricks=tuple(self.tricks), trick_no=self.trick_no, current_trick=tuple(self.trick),
+            leader=self.leader, last_trick=self.last_trick,
+            last_trick_winner=self.trick_winners[-1] if self.trick_winners else None,
+            trick_winners=tuple(self.trick_winners), played=self.played, spades_broken=self.broken,
+            scores=tuple(self.scores), bags=tuple(self.bags), winner=self.winner, passed=passed,
+            received=received, pass_size=pass_size, drawn_card=drawn, draw_discards=seen, legal=legal,
+            legal_cards=legal_cards, tricks_per_hand=self._t.hand_size, last_hand=self.last_hand,
+        )
+
+    # -- copying and serialization ----------------------------------------------------------
+    def clone(self) -> Game:
+        """A cheap independent copy (flat lists copied, immutable parts shared)."""
+        g = object.__new__(Game)
+        g.rs = self.rs
+        g._t = self._t
+        g.n = self.n
+        g.seed = self.seed
+        g.salt = self.salt
+        g.hand_no = self.hand_no
+        g.redeals = self.redeals
+        g.dealer = self.dealer
+        g.phase = self.phase
+        g.to_act = self.to_act
+        g.hands = self.hands[:]
+        g.dealt = self.dealt[:]
+        g.looked = self.looked[:]
+        g.bids = self.bids[:]
+        g.bid_log = self.bid_log[:]
+        g.pass_sizes = self.pass_sizes[:]
+        g.given = self.given[:]
+        g.received = self.received[:]
+        g.pass_log = self.pass_log[:]
+        g.trick = self.trick[:]
+        g.leader = self.leader
+        g.trick_no = self.trick_no
+        g.tricks = self.tricks[:]
+        g.played = self.played
+        g.plays = self.plays[:]
+        g.trick_winners = self.trick_winners[:]
+        g.last_trick = self.last_trick
+        g.broken = self.broken
+        g.scores = self.scores[:]
+        g.bags = self.bags[:]
+        g.before_scores = self.before_scores
+        g.before_bags = self.before_bags
+        g.winner = self.winner
+        g.end_reason = self.end_reason
+        g.hand_records = self.hand_records[:]
+        g.last_hand = self.last_hand
+        g.auto_deal = self.auto_deal
+        g.stock = self.stock  # never mutated in place
+        g.stock_pos = self.stock_pos
+        g.draw_keeps = self.draw_keeps[:]
+        g.draw_seen = self.draw_seen[:]
+        g._first_lead = self._first_lead
+        return g
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exact JSON-safe state at any point (cards as ids, hands as id lists)."""
+
+        def ids(m: int) -> list[int]:
+            return bits(m)
+
+        return {
+            "format": STATE_FORMAT,
+            "ruleset": self.rs.to_dict(),
+            "seed": self.seed,
+            "salt": self.salt,
+            "hand_no": self.hand_no,
+            "redeals": self.redeals,
+            "dealer": self.dealer,
+            "phase": str(self.phase),
+            "to_act": self.to_act,
+            "hands": [ids(m) for m in self.hands],
+            "dealt": [ids(m) for m in self.dealt],
+            "looked": list(self.looked),
+            "bids": [[s, b.to_json()] for s, b in self.bid_log],
+            "pass_sizes": list(self.pass_sizes),
+            "passes": [[s, ids(m)] for s, m in self.pass_log],
+            "received": [ids(m) for m in self.received],
+            "trick": [[s, c] for s, c in self.trick],
+            "leader": self.leader,
+            "trick_no": self.trick_no,
+            "tricks": list(self.tricks),
+            "plays": list(self.plays),
+            "trick_winners": list(self.trick_winners),
+            "last_trick": None if self.last_trick is None else [[s, c] for s, c in self.last_trick],
+            "spades_broken": self.broken,
+            "first_lead": self._first_lead,
+            "scores": list(self.scores),
+            "bags": list(self.bags),
+            "before": {"scores": list(self.before_scores), "bags": list(self.before_bags)},
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "auto_deal": self.auto_deal,
+            "stock": list(self.stock),
+            "stock_pos": self.stock_pos,
+            "draw_keeps": list(self.draw_keeps),
+            "draw_seen": [ids(m) for m in self.draw_seen],
+            "last_hand": self.last_hand,
+            "hand_records": self.hand_records,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        if d.get("format") != STATE_FORMAT:
+            raise ValueError(f"not a saved game (format {d.get('format')!r}, expected {STATE_FORMAT!r})")
+        rs = Ruleset.from_dict(d["ruleset"])
+        g = cls._blank(rs)
+
+        def mask(cs: list[int]) -> int:
+            m = 0
+            for c in cs:
+                m |= 1 << c
+            return m
+
+        g.seed = d["seed"]
+        g.salt = d["salt"]
+        g.hand_no = d["hand_no"]
+        g.redeals = d["redeals"]
+        g.dealer = d["dealer"]
+        g.phase = Phase(d["phase"])
+        g.to_act = d["to_act"]
+        g.hands = [mask(h) for h in d["hands"]]
+        g.dealt = [mask(h) for h in d["dealt"]]
+        g.looked = list(d["looked"])
+        g.bid_log = [(s, Bid.parse(b)) for s, b in d["bids"]]
+        g.bids = [None] * g.n
+        for s, b in g.bid_log:
+            g.bids[s] = b
+        g.pass_sizes = list(d["pass_sizes"])
+        g.pass_log = [(s, mask(cs)) for s, cs in d["passes"]]
+        g.given = [0] * g.n
+        for s, m in g.pass_log:
+            g.given[s] = m
+        g.received = [mask(r) for r in d["received"]]
+        g.trick = [(s, c) for s, c in d["trick"]]
+        g.leader = d["leader"]
+        g.trick_no = d["trick_no"]
+        g.tricks = list(d["tricks"])
+        g.plays = list(d["plays"])
+        g.played = mask(g.plays)
+        g.trick_winners = list(d["trick_winners"])
+        g.last_trick = None if d["last_trick"] is None else tuple((s, c) for s, c in d["last_trick"])
+        g.broken = d["spades_broken"]
+        g._first_lead = d["first_lead"]
+        g.scores = list(d["scores"])
+        g.bags = list(d["bags"])
+        g.before_scores = list(d["before"]["scores"])
+        g.before_bags = list(d["before"]["bags"])
+        g.winner = d["winner"]
+        g.end_reason = d["end_reason"]
+        g.auto_deal = d["auto_deal"]
+        g.stock = list(d["stock"])
+        g.stock_pos = d["stock_pos"]
+        g.draw_keeps = list(d["draw_keeps"])
+        g.draw_seen = [mask(m) for m in d["draw_seen"]]
+        g.last_hand = d["last_hand"]
+        g.hand_records = list(d["hand_records"])
+        return g
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.rs.name} hand {self.hand_no} {self.phase} to_act={self.to_act} "
+                f"scores={self.scores}>")
+
+
+def _ruleset(rs: Ruleset | str | None) -> Ruleset:
+    if rs is None:
+        return Ruleset()
+    if isinstance(rs, str):
+        return Ruleset.preset(rs)
+    return rs
+
+
+def result_dict(tricks: list[int], scores: list[int], bags: list[int], winner: int | None,
+                trick_winners: list[int], breakdown: list[SideScore]) -> dict[str, Any]:
+    """The HAND_RECORD.md result plus trick winners and the per-side breakdown."""
+    return {
+        "tricks": list(tricks),
+        "scores": list(scores),
+        "bags": list(bags),
+        "winner": winner,
+        "trick_winners": list(trick_winners),
+        "breakdown": [sc.to_dict() for sc in breakdown],
+    }
+
+
+__all__ = ["RECORD_FORMAT", "STATE_FORMAT", "Game", "Phase", "result_dict"]
