@@ -1,0 +1,181 @@
+"""Hand records (HAND_RECORD.md): export is ``Game.hand_records``; this module replays them.
+
+``replay(record)`` re-runs one hand through the same ``Game`` rules that played it, so a record
+is scored exactly as the live game scored it, and the first action the rules refuse is reported
+by its position (``plays[17]: 9H is not held by seat 2``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from .bids import Bid, BidParseError
+from .cards import COPY_OFFSET, CardParseError, card_str, parse_card
+from .errors import IllegalAction, RecordError, RulesetError
+from .game import RECORD_FORMAT, Game, Phase
+from .ruleset import Ruleset, tables
+
+
+def _int(value: Any, position: str, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(position, f"{what} must be a whole number, not {json.dumps(value)}")
+    return value
+
+
+def _card(text: Any, position: str) -> int:
+    if not isinstance(text, str):
+        raise RecordError(position, f"{json.dumps(text)} is not a card")
+    try:
+        return parse_card(text)
+    except CardParseError as e:
+        raise RecordError(position, str(e)) from None
+
+
+def _held_copy(g: Game, seat: int, card: int) -> int:
+    """In two-deck games a card text names either copy: use the one the seat holds."""
+    if g.rs.decks == 2 and not g.hands[seat] >> card & 1 and g.hands[seat] >> (card + COPY_OFFSET) & 1:
+        return card + COPY_OFFSET
+    return card
+
+
+def load_game(record: Any) -> Game:
+    """The game at the start of the recorded hand (deal checked), ready for its bids."""
+    if not isinstance(record, dict):
+        raise RecordError("", "a hand record is a JSON object")
+    fmt = record.get("format", RECORD_FORMAT)
+    if fmt != RECORD_FORMAT:
+        raise RecordError("format", f"unknown format {json.dumps(fmt)}; expected {RECORD_FORMAT}")
+    try:
+        rs = Ruleset.from_dict(record.get("ruleset", "standard"))
+    except (RulesetError, TypeError) as e:
+        raise RecordError("ruleset", str(e)) from None
+    n = rs.num_seats
+    dealer = _int(record.get("dealer"), "dealer", "the dealer")
+    if not 0 <= dealer < n:
+        raise RecordError("dealer", f"there is no seat {dealer} in a {n}-seat game")
+    hand_no = _int(record.get("hand_no", 1), "hand_no", "the hand number")
+    deal = record.get("deal")
+    if not isinstance(deal, list) or len(deal) != n:
+        raise RecordError("deal", f"the deal must list the cards of all {n} seats")
+    t = tables(rs)
+    deck_faces = Counter(c & 63 for c in t.deck)
+    seen: Counter[int] = Counter()
+    hands = []
+    for s, cards in enumerate(deal):
+        if not isinstance(cards, list):
+            raise RecordError(f"deal[{s}]", "a seat's cards must be a list")
+        if len(cards) != t.hand_size:
+            raise RecordError(f"deal[{s}]", f"seat {s} holds {len(cards)} cards, not {t.hand_size}")
+        m = 0
+        for i, text in enumerate(cards):
+            c = _card(text, f"deal[{s}][{i}]")
+            if not deck_faces[c]:
+                raise RecordError(f"deal[{s}][{i}]", f"{card_str(c)} is not in the {rs.name} deck")
+            if seen[c] >= deck_faces[c]:
+                raise RecordError(f"deal[{s}][{i}]", f"{card_str(c)} is dealt twice")
+            copy = c + COPY_OFFSET * seen[c]
+            seen[c] += 1
+            m |= 1 << copy
+        hands.append(m)
+    before = record.get("before") or {}
+    if not isinstance(before, dict):
+        raise RecordError("before", "before must be an object with scores and bags")
+    sides = rs.num_sides
+    scores = before.get("scores", [0] * sides)
+    bags = before.get("bags", [0] * sides)
+    for key, vals in (("scores", scores), ("bags", bags)):
+        if not isinstance(vals, list) or len(vals) != sides:
+            raise RecordError(f"before.{key}", f"{key} must list {sides} sides")
+        for i, v in enumerate(vals):
+            _int(v, f"before.{key}[{i}]", key)
+    g = Game.from_deal(rs, hands, dealer=dealer, scores=scores, bags=bags, hand_no=hand_no)
+    g.auto_deal = False
+    return g
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    """Replay one hand record; return ``{tricks, scores, bags, winner, trick_winners,
+    breakdown}`` or raise ``RecordError`` naming the first bad action."""
+    g = load_game(record)
+    n = g.n
+    bids = record.get("bids")
+    if not isinstance(bids, list):
+        raise RecordError("bids", "bids must be a list of [seat, bid]")
+    for i, entry in enumerate(bids):
+        pos = f"bids[{i}]"
+        if not (isinstance(entry, list) and len(entry) == 2):
+            raise RecordError(pos, "a bid is written [seat, bid]")
+        seat = _int(entry[0], pos, "the seat")
+        if g.phase is not Phase.BID:
+            raise RecordError(pos, "bidding is already over")
+        if seat != g.to_act:
+            raise RecordError(pos, f"it is seat {g.to_act}'s turn to bid, not seat {seat}'s")
+        try:
+            b = Bid.parse(entry[1])
+        except BidParseError as e:
+            raise RecordError(pos, str(e)) from None
+        try:
+            g.bid(seat, b)
+        except IllegalAction as e:
+            raise RecordError(pos, e.rule) from None
+    if g.phase is Phase.BID:
+        raise RecordError("bids", f"only {len(bids)} of {n} seats bid")
+    passes = record.get("passes") or []
+    if not isinstance(passes, list):
+        raise RecordError("passes", "passes must be a list of [seat, cards]")
+    for i, entry in enumerate(passes):
+        pos = f"passes[{i}]"
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)):
+            raise RecordError(pos, "a pass is written [seat, [cards]]")
+        seat = _int(entry[0], pos, "the seat")
+        if not 0 <= seat < n:
+            raise RecordError(pos, f"there is no seat {seat}")
+        if g.phase is not Phase.PASS:
+            raise RecordError(pos, "no cards are passed now")
+        cards = [_held_copy(g, seat, _card(t, f"{pos}[{j}]")) for j, t in enumerate(entry[1])]
+        try:
+            g.pass_cards(seat, cards)
+        except IllegalAction as e:
+            raise RecordError(pos, e.rule) from None
+    if g.phase is Phase.PASS:
+        owing = g.seats_to_act()
+        raise RecordError("passes", f"seat {owing[0]} must pass {g.pass_size(owing[0])} cards")
+    plays = record.get("plays")
+    if not isinstance(plays, list):
+        raise RecordError("plays", "plays must be a list of cards")
+    for i, text in enumerate(plays):
+        pos = f"plays[{i}]"
+        card = _card(text, pos)
+        if g.phase is not Phase.PLAY:
+            raise RecordError(pos, "the hand is already over")
+        seat = g.to_act
+        assert seat is not None
+        try:
+            g.play(seat, _held_copy(g, seat, card))
+        except IllegalAction as e:
+            raise RecordError(pos, e.rule) from None
+    if g.phase is Phase.PLAY:
+        total = g._t.hand_size * n
+        raise RecordError("plays", f"the record ends after {len(plays)} of {total} cards")
+    return dict(g.hand_records[-1]["result"])
+
+
+def replay_file(path: str) -> dict[str, Any]:
+    """Read a JSON record from ``path`` ("-" for stdin) and replay it."""
+    import sys
+
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        raise RecordError("", f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError("", f"{path} is not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    return replay(record)
