@@ -176,6 +176,7 @@ class FakeDiscord:
         self._faults: list[_Fault] = []
         self._routes: list[_RouteDef] = []
         self._inflight = 0
+        self._thinking_seen: set[int] = set()
         #: (method, path) answered with a fault the client retries -> monotonic time the retry is due by
         self._retries_due: dict[tuple[str, str], float] = {}
         self._last_activity = time.monotonic()
@@ -401,7 +402,12 @@ class FakeDiscord:
         while True:
             now = time.monotonic()
             self._retries_due = {k: t for k, t in self._retries_due.items() if t > now}
-            busy = self._inflight > 0 or self.gateway.pending() > 0 or bool(self._retries_due)
+            busy = (
+                self._inflight > 0
+                or self.gateway.pending() > 0
+                or bool(self._retries_due)
+                or bool(self._unanswered())
+            )
             if busy:
                 self._last_activity = now
             elif now - self._last_activity >= quiet:
@@ -412,6 +418,37 @@ class FakeDiscord:
                     f"({self._inflight} requests in flight, {self.gateway.pending()} events undelivered)"
                 )
             await asyncio.sleep(min(0.01, quiet / 4))
+
+    def _unanswered(self) -> list[InteractionRecord]:
+        """Interactions still inside their 3 s window with no answer (and no rejected attempt)."""
+        now = self.clock.now()
+        return [
+            r
+            for r in self.interactions.values()
+            if r.response_type is None and not r.errors and now - r.created <= INTERACTION_DEADLINE
+        ]
+
+    def thinking(self) -> list[InteractionRecord]:
+        """Deferred responses (type 5) the bot never completed: users still see "thinking..."."""
+        return [
+            r
+            for r in self.interactions.values()
+            if r.original is not None and r.original.loading and r.id not in self._thinking_seen
+        ]
+
+    def take_thinking(self) -> list[InteractionRecord]:
+        """Return :meth:`thinking` and stop reporting those (for tests that leave one on purpose)."""
+        found = self.thinking()
+        self._thinking_seen.update(r.id for r in found)
+        return found
+
+    def pings(self, user: User, channel: Channel | None = None) -> list[Message]:
+        """Messages that notified ``user`` (mentioned and allowed by ``allowed_mentions``), in order."""
+        return [
+            m
+            for m in self.messages.values()
+            if user.id in m.pinged and (channel is None or m.channel is channel)
+        ]
 
     async def drop_gateway(self, *, code: int = 4000, wait: bool = True, timeout: float = 10.0) -> None:
         """Close the bot's gateway connection; with ``wait``, return once it has RESUMEd."""
@@ -865,12 +902,13 @@ class FakeDiscord:
         return await self._send_interaction(record)
 
     async def submit_modal(
-        self, user: User, result: InteractionResult, values: dict[str, str]
+        self, user: User, result: InteractionResult, values: dict[str, str | list[Any]]
     ) -> InteractionResult:
         """``user`` fills in the modal the bot opened (``result.type == 9``) and submits it.
 
-        ``values`` maps each text input's custom_id to the text typed; required inputs and length
-        limits are enforced as the client would.
+        ``values`` maps each input's custom_id to the text typed (text inputs) or to the picked values
+        (selects in labels: option values, or the fake's users/roles/channels). Required inputs,
+        lengths and option counts are enforced as the client would.
         """
         modal = result.modal
         if modal is None:
@@ -878,36 +916,68 @@ class FakeDiscord:
         origin = result.record
         if user is not origin.user:
             raise FakeDiscordUsageError("only the user the modal was shown to can submit it")
+        if origin.modal_submitted:
+            raise FakeDiscordUsageError("this modal was already submitted (the client closed it)")
         rows: list[Json] = []
         seen: set[str] = set()
+        resolved: Json = {}
         for row in modal.get("components", []):
             inner = row.get("components") or ([row["component"]] if "component" in row else [])
-            out_inner = []
-            for comp in inner:
-                if comp.get("type") != 4:
-                    continue
-                cid = comp["custom_id"]
-                seen.add(cid)
-                text = values.get(cid, comp.get("value") or "")
-                if comp.get("required", True) and not text:
-                    raise FakeDiscordUsageError(f"text input {cid!r} is required")
-                if text and not comp.get("min_length", 0) <= len(text) <= comp.get("max_length", 4000):
-                    raise FakeDiscordUsageError(f"text input {cid!r}: length out of range")
-                out_inner.append({"type": 4, "custom_id": cid, "value": text, "id": comp.get("id", 0)})
+            out_inner = [
+                self._modal_value(comp, values, resolved, origin.channel)
+                for comp in inner
+                if comp.get("type") in (3, 4, 5, 6, 7, 8)
+            ]
+            seen.update(comp["custom_id"] for comp in inner if "custom_id" in comp)
             if "component" in row:
                 if out_inner:
                     rows.append({"type": 18, "id": row.get("id", 0), "component": out_inner[0]})
             elif out_inner:
                 rows.append({"type": 1, "id": row.get("id", 0), "components": out_inner})
+            elif row.get("type") == 10:
+                rows.append({"type": 10, "id": row.get("id", 0)})
         unknown = set(values) - seen
         if unknown:
-            raise FakeDiscordUsageError(f"the modal has no text inputs {sorted(unknown)}")
-        data = {"custom_id": modal["custom_id"], "components": rows}
+            raise FakeDiscordUsageError(f"the modal has no inputs {sorted(unknown)}")
+        data: Json = {"custom_id": modal["custom_id"], "components": rows}
+        if resolved:
+            data["resolved"] = resolved
+        origin.modal_submitted = True
         record = self._interaction_base(5, user, origin.channel, data)
         if origin.source_message is not None:
             record.payload["message"] = origin.source_message.payload()
             record.source_message = origin.source_message
         return await self._send_interaction(record)
+
+    def _modal_value(self, comp: Json, values: dict[str, Any], resolved: Json, channel: Channel) -> Json:
+        cid = comp["custom_id"]
+        base = {"type": comp["type"], "custom_id": cid, "id": comp.get("id", 0)}
+        if comp["type"] == 4:
+            text = values.get(cid, comp.get("value") or "")
+            if not isinstance(text, str):
+                raise FakeDiscordUsageError(f"text input {cid!r} takes a string")
+            if comp.get("required", True) and not text:
+                raise FakeDiscordUsageError(f"text input {cid!r} is required")
+            if text and not comp.get("min_length", 0) <= len(text) <= comp.get("max_length", 4000):
+                raise FakeDiscordUsageError(f"text input {cid!r}: length out of range")
+            return base | {"value": text}
+        picked = values.get(cid, [])
+        if not isinstance(picked, list):
+            raise FakeDiscordUsageError(f"select {cid!r} takes a list of values")
+        lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+        if comp.get("required", True) and not picked and lo:
+            raise FakeDiscordUsageError(f"select {cid!r} is required")
+        if picked and not lo <= len(picked) <= hi:
+            raise FakeDiscordUsageError(f"select {cid!r} takes {lo}..{hi} values, got {len(picked)}")
+        if comp["type"] == 3:
+            allowed = [o["value"] for o in comp.get("options", [])]
+            bad = [v for v in picked if v not in allowed]
+            if bad:
+                raise FakeDiscordUsageError(f"{bad} are not options of {cid!r}: {allowed}")
+            return base | {"values": list(picked)}
+        kind = {5: 6, 6: 8, 7: 9, 8: 7}[comp["type"]]
+        opt = {"name": cid, "type": kind, "channel_types": comp.get("channel_types")}
+        return base | {"values": [self._option_value(opt, v, resolved, channel) for v in picked]}
 
     async def say(self, user: User, channel: Channel, content: str) -> Message:
         """``user`` posts a plain message in ``channel`` (dispatched as MESSAGE_CREATE)."""
@@ -930,8 +1000,15 @@ class FakeDiscord:
         return msg
 
     def _apply_fields(
-        self, msg: Message, body: Json, *, creating: bool, files: list[Json] | None = None
+        self,
+        msg: Message,
+        body: Json,
+        *,
+        creating: bool,
+        files: list[Json] | None = None,
+        notify: bool | None = None,
     ) -> None:
+        """Apply a create/edit body; a create (or ``notify``) notifies the users it mentions."""
         if not creating:
             msg.history.append(msg.snapshot())
             msg.edited_timestamp = self.clock.iso()
@@ -951,6 +1028,43 @@ class FakeDiscord:
             keep = msg.flags & (EPHEMERAL | IS_COMPONENTS_V2)
             msg.flags = (int(body["flags"]) & ALLOWED_MESSAGE_FLAGS) | keep
         msg.flags &= ~LOADING if not creating else ~0
+        if "content" in body or "allowed_mentions" in body:
+            notify = creating if notify is None else notify
+            self._resolve_mentions(msg, body.get("allowed_mentions"), notify=notify)
+
+    def _resolve_mentions(self, msg: Message, allowed: Json | None, *, notify: bool) -> None:
+        """Who the content mentions, filtered by ``allowed_mentions`` (absent: everything parses)."""
+        parse = set(allowed.get("parse", [])) if allowed is not None else {"users", "roles", "everyone"}
+        allowed_users = {int(u) for u in (allowed or {}).get("users", [])}
+        allowed_roles = {int(r) for r in (allowed or {}).get("roles", [])}
+        guild = msg.channel.guild if msg.channel is not None else None
+        users: list[User] = []
+        for raw in re.findall(r"<@!?(\d+)>", msg.content):
+            user = self.users.get(int(raw))
+            if user is not None and user not in users and ("users" in parse or user.id in allowed_users):
+                users.append(user)
+        roles = [
+            int(raw)
+            for raw in re.findall(r"<@&(\d+)>", msg.content)
+            if guild is not None
+            and int(raw) in guild.roles
+            and ("roles" in parse or int(raw) in allowed_roles)
+        ]
+        everyone = "everyone" in parse and ("@everyone" in msg.content or "@here" in msg.content)
+        if everyone and guild is not None and msg.author.id in guild.members:
+            everyone = bool(
+                guild.member(msg.author).permissions_in(msg.channel) & P(mention_everyone=True).value
+            )
+        msg.mentions, msg.mention_roles, msg.mention_everyone = users, roles, everyone
+        if not notify or msg.ephemeral or msg.flags & 4096:  # 4096: SUPPRESS_NOTIFICATIONS
+            return
+        pinged = {u.id for u in users}
+        if guild is not None:
+            for member in guild.members.values():
+                if everyone or any(r.id in roles for r in member.roles):
+                    pinged.add(member.id)
+        pinged.discard(msg.author.id)
+        msg.pinged = sorted(pinged)
 
     def _attachment(self, msg: Message, upload: Json) -> Json:
         aid = self._snowflake()
@@ -1554,7 +1668,7 @@ class FakeDiscord:
         if original is not None and original.loading and record.response_type == 5:
             # Discord: the first follow-up after a deferred (thinking) response replaces the thinking
             # message and keeps its visibility.
-            self._apply_fields(original, body, creating=False, files=req.files)
+            self._apply_fields(original, body, creating=False, files=req.files, notify=True)
             original.history.clear()
             original.edited_timestamp = None
             msg = original

@@ -508,6 +508,12 @@ class Message:
     dm_user: User | None = None
     #: Uploaded files: ``id``, ``filename``, ``size``, ``url``, ``content_type`` (no contents kept).
     attachments: list[Json] = field(default_factory=list)
+    #: Users the content mentions (as ``allowed_mentions`` lets through), roles, @everyone.
+    mentions: list[User] = field(default_factory=list)
+    mention_roles: list[int] = field(default_factory=list)
+    mention_everyone: bool = False
+    #: Ids of the users this message notified when it was sent (edits never notify).
+    pinged: list[int] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:
@@ -596,9 +602,9 @@ class Message:
             "timestamp": self.timestamp,
             "edited_timestamp": self.edited_timestamp,
             "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
+            "mention_everyone": self.mention_everyone,
+            "mentions": [u.payload() for u in self.mentions],
+            "mention_roles": [str(r) for r in self.mention_roles],
             "mention_channels": [],
             "attachments": copy.deepcopy(self.attachments),
             "embeds": copy.deepcopy(self.embeds),

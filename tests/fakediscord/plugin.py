@@ -16,6 +16,15 @@ def _report(fake: FakeDiscord) -> str:
     if fake.violations:
         lines.append(f"{len(fake.violations)} unexpected Discord violation(s):")
         lines += [f"  {v}" for v in fake.violations]
+    thinking = fake.thinking()
+    if thinking:
+        lines.append(
+            f"{len(thinking)} deferred interaction(s) never answered (users still see 'thinking...'):"
+        )
+        lines += [
+            f"  interaction {r.id} from {r.user.username} ({r.payload['data'].get('name', '')})"
+            for r in thinking
+        ]
     if fake.bot_errors:
         lines.append(f"{len(fake.bot_errors)} error(s) logged by discord.py (exceptions in the bot):")
         formatter = logging.Formatter("%(name)s: %(message)s")
@@ -28,7 +37,8 @@ def _report(fake: FakeDiscord) -> str:
 @pytest_asyncio.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     """A started :class:`FakeDiscord`; the test fails at teardown if violations (invalid requests,
-    unknown routes, late or double answers) or discord.py-logged exceptions were left unexamined.
+    unknown routes, late or double answers), deferred responses never completed, or
+    discord.py-logged exceptions were left unexamined.
     Tests that provoke them on purpose take them with ``fake.take_violations()`` or clear
     ``fake.bot_errors``.
     """

@@ -80,6 +80,7 @@ class InteractionRecord:
     original: Message | None = None
     followups: list[Message] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    modal_submitted: bool = False
     responded: asyncio.Event = field(default_factory=asyncio.Event)
 
 

@@ -74,6 +74,24 @@ class TableLayout(discord.ui.LayoutView):
         await interaction.response.send_message(f"{interaction.user.display_name} sat North", ephemeral=True)
 
 
+class SeatModal(discord.ui.Modal, title="Take a seat"):
+    seat: discord.ui.Label[SeatModal] = discord.ui.Label(
+        text="Seat",
+        component=discord.ui.Select(
+            custom_id="demo:seat",
+            options=[discord.SelectOption(label=s, value=s) for s in ("North", "East", "South", "West")],
+        ),
+    )
+    note: discord.ui.TextInput[SeatModal] = discord.ui.TextInput(
+        label="Note", custom_id="demo:note", required=False
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        assert isinstance(self.seat.component, discord.ui.Select)
+        picked = self.seat.component.values
+        await interaction.response.send_message(f"seat {picked[0]} note {self.note.value!r}", ephemeral=True)
+
+
 class NameModal(discord.ui.Modal, title="Rename table"):
     name: discord.ui.TextInput[NameModal] = discord.ui.TextInput(
         label="New name", custom_id="demo:name", max_length=20
@@ -178,6 +196,19 @@ class DemoCog(commands.GroupCog, group_name="demo", group_description="Fake Disc
         assert original.content == "v2"
         await interaction.delete_original_response()
 
+    @app_commands.command(name="ping", description="Ping a player")
+    async def ping(self, interaction: discord.Interaction, who: discord.Member) -> None:
+        only_users = discord.AllowedMentions(users=True, roles=False, everyone=False)
+        await interaction.response.send_message(
+            f"{who.mention} it's your turn (@everyone)", allowed_mentions=only_users
+        )
+        msg = await interaction.original_response()
+        await msg.edit(content=f"{who.mention} it's your turn, {interaction.user.mention} is waiting")
+
+    @app_commands.command(name="seat", description="A modal with a select in a label")
+    async def seat(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(SeatModal())
+
     # ---- commands that break the rules on purpose
 
     @app_commands.command(name="long", description="Reply with 2001 characters")
@@ -234,3 +265,9 @@ class DemoBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.add_cog(DemoCog(self))
         self.add_view(self.join_view)
+
+        @self.tree.command(name="demo-admin", description="Only for server managers")
+        @app_commands.default_permissions(manage_guild=True)
+        @app_commands.guild_only()
+        async def demo_admin(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("admin ok", ephemeral=True)

@@ -38,8 +38,9 @@ async def test_bot_connects_and_sees_guild_channel_and_members(world: World) -> 
 
 
 async def test_command_sync_stores_the_tree(world: World) -> None:
-    (demo,) = world.fake.commands_for(world.guild)
+    demo, admin = sorted(world.fake.commands_for(world.guild), key=lambda c: c["name"])
     assert demo["name"] == "demo" and demo["type"] == 1
+    assert admin["name"] == "demo-admin" and admin["default_member_permissions"] == str(1 << 5)
     subs = {o["name"]: o for o in demo["options"]}
     assert {"greet", "table", "hand", "color", "slow"} <= set(subs)
     greet = {o["name"]: o for o in subs["greet"]["options"]}
@@ -169,10 +170,10 @@ async def test_modal_round_trip(world: World) -> None:
     fake = world.fake
     r = await fake.slash(world.alice, world.channel, "demo rename")
     assert r.type == 9 and r.modal is not None and r.modal["title"] == "Rename table"
-    s = await fake.submit_modal(world.alice, r, {"demo:name": "Friday"})
-    assert s.type == 4 and s.content == "renamed to Friday" and s.ephemeral
     with pytest.raises(FakeDiscordUsageError, match="length"):
         await fake.submit_modal(world.alice, r, {"demo:name": "x" * 21})
+    s = await fake.submit_modal(world.alice, r, {"demo:name": "Friday"})
+    assert s.type == 4 and s.content == "renamed to Friday" and s.ephemeral
 
 
 async def test_channel_messages_create_and_edit(world: World) -> None:

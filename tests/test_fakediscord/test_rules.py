@@ -109,6 +109,7 @@ async def test_followups_work_for_15_minutes_then_the_token_expires(world: World
     (exc,) = world.bot.errors
     assert exc.status == 401 and exc.code == 50027
     assert r2.message is not None and r2.message.loading  # still "thinking" for the user
+    assert fake.take_thinking() == [r2.record]  # the fixture would report it otherwise
     assert fake.violations == []  # an expired token is something the bot must cope with
 
 

@@ -1,0 +1,84 @@
+"""Gateway details, pings, modal selects, command permissions and settle()."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.fakediscord import FakeDiscordUsageError
+
+from .conftest import World
+
+
+async def test_heartbeats_and_gateway_bot(world: World) -> None:
+    fake = world.fake
+    assert fake.gateway.heartbeats >= 1  # discord.py beats right after HELLO
+    shards, url, limits = await world.bot.http.get_bot_gateway()
+    assert (shards, url) == (1, fake.gateway_url) and limits["max_concurrency"] == 1
+
+
+async def test_mentions_ping_only_what_allowed_mentions_allows(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo ping", who=world.bob)
+    await fake.settle()
+    msg = r.message
+    assert msg is not None
+    assert fake.pings(world.bob) == [msg]
+    assert fake.pings(world.admin) == []  # @everyone was not allowed
+    assert fake.pings(world.alice) == []  # mentioned only in an edit: edits never notify
+    assert [u.username for u in msg.mentions] == ["bob", "alice"] and not msg.mention_everyone
+
+
+async def test_modal_with_a_select_in_a_label(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo seat")
+    assert r.type == 9
+    with pytest.raises(FakeDiscordUsageError, match="not options"):
+        await fake.submit_modal(world.alice, r, {"demo:seat": ["Up"]})
+    with pytest.raises(FakeDiscordUsageError, match="is required"):
+        await fake.submit_modal(world.alice, r, {})
+    with pytest.raises(FakeDiscordUsageError, match="only the user"):
+        await fake.submit_modal(world.bob, r, {"demo:seat": ["West"]})
+    s = await fake.submit_modal(world.alice, r, {"demo:seat": ["East"]})
+    assert s.content == "seat East note ''"
+    with pytest.raises(FakeDiscordUsageError, match="already submitted"):
+        await fake.submit_modal(world.alice, r, {"demo:seat": ["East"]})
+    r = await fake.slash(world.alice, world.channel, "demo seat")
+    s = await fake.submit_modal(world.alice, r, {"demo:seat": ["West"], "demo:note": "hi"})
+    assert s.content == "seat West note 'hi'"
+
+
+async def test_default_member_permissions_hide_commands(world: World) -> None:
+    fake = world.fake
+    with pytest.raises(FakeDiscordUsageError, match="lacks"):
+        await fake.slash(world.alice, world.channel, "demo-admin")
+    r = await fake.slash(world.admin, world.channel, "demo-admin")
+    assert r.content == "admin ok"
+    owner = await fake.slash(fake.owner, world.channel, "demo-admin")
+    assert owner.content == "admin ok"
+
+
+async def test_settle_waits_for_an_unanswered_interaction(world: World) -> None:
+    fake = world.fake
+    task = asyncio.create_task(fake.slash(world.alice, world.channel, "demo late"))
+    await asyncio.sleep(0.05)
+
+    async def release() -> None:
+        await asyncio.sleep(0.3)  # quiet for longer than the quiet period, still inside 3 s
+        world.bot.release.set()
+
+    releaser = asyncio.create_task(release())
+    await fake.settle()
+    assert task.done() and task.result().content == "too late"
+    await releaser
+
+
+async def test_user_not_in_guild_and_thread_permissions(world: World) -> None:
+    fake = world.fake
+    other = fake.add_guild("Elsewhere")
+    stranger = fake.add_user("stranger", guild=other)
+    with pytest.raises(FakeDiscordUsageError, match="not a member"):
+        await fake.slash(stranger, world.channel, "demo greet", name="x")
+    await fake.settle()
+    assert world.bot.get_guild(other.id) is not None  # GUILD_CREATE for a guild added while running
