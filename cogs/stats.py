@@ -140,20 +140,22 @@ DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (LeaderboardPage, Leaderboar
 
 
 def leaderboard_view(guild_id: int, sort: str, page: int, total: int) -> discord.ui.View:
+    """◀ page ▶ when there is more than one page, and the sort picker."""
     pages = page_count(total)
     view = discord.ui.View(timeout=None)
-    view.add_item(LeaderboardPage(guild_id, sort, max(page - 1, 0), label="◀", disabled=page <= 0))
-    view.add_item(
-        Button(
-            label=f"{page + 1} / {pages}",
-            disabled=True,
-            custom_id=f"lbpos:{guild_id}:{sort}:{page}",
-            style=discord.ButtonStyle.secondary,
+    if pages > 1:
+        view.add_item(LeaderboardPage(guild_id, sort, max(page - 1, 0), "p", disabled=page <= 0))
+        view.add_item(
+            Button(
+                label=f"{page + 1} / {pages}",
+                disabled=True,
+                custom_id=f"lbpos:{guild_id}:{sort}:{page}",
+                style=discord.ButtonStyle.secondary,
+            )
         )
-    )
-    view.add_item(
-        LeaderboardPage(guild_id, sort, min(page + 1, pages - 1), label="▶", disabled=page >= pages - 1)
-    )
+        view.add_item(
+            LeaderboardPage(guild_id, sort, min(page + 1, pages - 1), "n", disabled=page >= pages - 1)
+        )
     view.add_item(LeaderboardSort(guild_id, sort))
     return view
 
