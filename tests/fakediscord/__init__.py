@@ -35,7 +35,8 @@ Example (pytest; the ``fake_discord`` fixture comes from ``tests/fakediscord/plu
             r = await fake.select(alice, table, custom_id="bid", values=["5"])
             choices = await fake.autocomplete(alice, channel, "bid", "bid", "ni")  # [{"name", "value"}]
             r = await fake.slash(alice, channel, "spades rename")    # bot answers with a modal
-            r = await fake.submit_modal(alice, r, {"name": "Friday game"})
+            r = await fake.submit_modal(alice, r, {"name": "Friday game", "seat": ["North"]})
+            # text inputs take a str, selects in labels a list; each modal can be submitted once
             await fake.settle()               # no request in flight, none for 0.1 s
             assert table.content.startswith("...")   # edits are applied to the same object
             assert table.history                     # earlier versions, oldest first
@@ -54,7 +55,10 @@ Example (pytest; the ``fake_discord`` fixture comes from ``tests/fakediscord/plu
             fake.requests_to("POST", "/channels/{channel_id}/messages")
             fake.bot_messages()               # everything the bot sent, public or ephemeral
             fake.visible_messages(alice, channel)   # public + alice's ephemeral, in order
-        assert fake.take_violations() == []   # what the fixture checks at teardown
+            fake.pings(bob)                   # messages that notified bob (allowed_mentions applied)
+            fake.thinking()                   # deferred responses never completed
+        assert fake.take_violations() == []   # what the fixture checks at teardown (with
+                                              # thinking() and errors discord.py logged)
 
 Result of ``slash``/``click``/``select``/``submit_modal`` (:class:`InteractionResult`, live):
 ``type`` (4 message, 5 deferred, 6 deferred update, 7 update, 8 choices, 9 modal, ``None`` = no
@@ -64,7 +68,13 @@ After a deferred response (5) the first follow-up replaces the "thinking" messag
 
 :class:`Message`: ``id`` (snowflake), ``content``, ``embeds``, ``components`` (raw dicts),
 ``flags``, ``ephemeral``, ``loading``, ``author`` (a :class:`User`), ``visible_to``, ``text``,
-``buttons``, ``selects``, ``find_component(label=|custom_id=)``, ``history``, ``edits``, ``deleted``.
+``buttons``, ``selects``, ``find_component(label=|custom_id=)``, ``history``, ``edits``, ``deleted``,
+``attachments``, ``mentions``, ``pinged``.
+
+``settle()`` counts as busy: requests in flight, gateway events not yet written, an interaction
+still inside its 3 s window without an answer, and a retry discord.py owes after a 429/5xx the
+fake answered. It cannot see a bot sleeping on its own timers: pass a longer ``quiet=`` or wait for
+a condition. ``FakeDiscord(quiet_period=...)`` sets the default (0.1 s).
 
 World: ``Guild.add_text_channel/add_thread/add_role/add_member/member``,
 ``Channel.set_permissions(target, allow=, deny=)`` (overwrites; the bot's app_permissions and the
@@ -79,7 +89,11 @@ choices, modal limits) -> 400/50035; empty message -> 400/50006; initial respons
 404/10062; a second initial response -> 400/40060; callback type not valid for the interaction ->
 400/50035; follow-up before the initial response -> 404/10015; unknown route -> 404 (``unknown_route``);
 missing ``Authorization`` -> 401. Not violations (the bot must cope): 403/50013 missing permissions,
-404 unknown message/channel, 401/50027 expired interaction token (after 15 minutes).
+404 unknown message/channel, 401/50027 expired interaction token (after 15 minutes). A deferred
+response never completed is reported at teardown too (``fake.take_thinking()`` to accept one).
+What the Discord *client* would not let a user do (unknown command or option, wrong option type,
+a disabled or missing button, someone else's ephemeral message, a hidden channel, a command whose
+``default_member_permissions`` the user lacks) raises :class:`FakeDiscordUsageError` in the test.
 
 Outside pytest: ``async with FakeDiscord() as fake: ...`` works the same; check
 ``fake.violations`` yourself. One bot runs per fake at a time (``run_bot`` patches class attributes

@@ -1606,7 +1606,7 @@ class FakeDiscord:
     ) -> Message:
         flags = int(body.get("flags") or 0)
         ephemeral = bool(flags & EPHEMERAL)
-        cmd_type = 20 if record.type == 2 else 19 if record.source_message is not None else 0
+        cmd_type = 20 if record.type == 2 else 0  # CHAT_INPUT_COMMAND for slash commands, else DEFAULT
         msg = self._new_message(
             record.channel,
             self.bot_user,

@@ -125,10 +125,9 @@ class InteractionResult:
 
     @property
     def ephemeral(self) -> bool:
+        """Only the user sees the response message (for 6/7: the updated message is ephemeral)."""
         msg = self._record.original
-        if self._record.response_type in (4, 5):
-            return msg is not None and msg.ephemeral
-        return False
+        return msg is not None and msg.ephemeral
 
     @property
     def followups(self) -> list[Message]:
