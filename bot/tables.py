@@ -590,11 +590,15 @@ class TableService:
         """Everything that follows an accepted action: posts, the live message, timers, panels."""
         from bot import render
 
+        kinds = [_event_kind(ev) for ev in events]
         for ev in events:
             kind = _event_kind(ev)
             if kind == "HandScored":
                 text = render.hand_post(new, ev)
                 self._post(new.id, new.channel_id, text)
+                if "GameOver" not in kinds:
+                    # keep the live table at the bottom of the channel, below the hand's post
+                    self._enqueue(new.id, self._repost_job(new.id))
             elif kind == "GameOver":
                 from bot.views import game_over_view
 
@@ -618,6 +622,12 @@ class TableService:
             await self.publisher.send(channel_id, content, view=view, mention=mention)
 
         self._enqueue(table_id, job)
+
+    def _repost_job(self, table_id: int) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            self.render_soon(table_id, repost=True)
+
+        return job
 
     def _enqueue(self, table_id: int, job: Callable[[], Awaitable[None]]) -> None:
         if self._closed:
