@@ -135,11 +135,11 @@ def nil_danger(hand: int, rs: Ruleset) -> float:
     s_len = len(trumps)
     for c in trumps:
         higher_out = (ct.above[c] & ~hand).bit_count()
-        if higher_out <= 2:
+        if higher_out <= 3:
             d += 3.0
-        elif higher_out <= 4:
+        elif higher_out <= 5:
             d += 1.5
-        elif higher_out <= 6:
+        elif higher_out <= 7:
             d += 0.5
     if s_len >= 4:
         d += (s_len - 3) * 1.5
@@ -152,7 +152,7 @@ def nil_danger(hand: int, rs: Ruleset) -> float:
         for lower_mine, c in enumerate(cards):
             higher_out = (ct.above[c] & ~hand).bit_count()
             if higher_out == 0:
-                d += 2.5
+                d += 3.0  # a bare or long ace: sooner or later it wins a trick
                 continue
             need = {1: 3, 2: 2, 3: 1}.get(higher_out, 0) * rs.decks
             if lower_mine < need:
@@ -181,8 +181,8 @@ def card_keep_value(card: int, hand: int, rs: Ruleset) -> float:
 class HeuristicBot(Bot):
     name = "heuristic"
 
-    def __init__(self, seed: int | str | None = None, *, nil_threshold: float = 1.0,
-                 blind_nil_deficit: int = 200, bid_bias: float = 0.3) -> None:
+    def __init__(self, seed: int | str | None = None, *, nil_threshold: float = 1.8,
+                 blind_nil_deficit: int = 150, bid_bias: float = 0.15) -> None:
         """``nil_threshold``: the highest `nil_danger` it bids nil with (partnership play);
         ``blind_nil_deficit``: how far behind its side must be to bid blind nil;
         ``bid_bias``: added to the trick estimate before rounding down."""
@@ -276,7 +276,7 @@ class HeuristicBot(Bot):
             if any(b.is_nil for b in mate_bids):
                 threshold = -1.0  # two nils rarely both make it
             elif mate_bids and sum(b.n for b in mate_bids) >= 4:
-                threshold *= 1.5
+                threshold *= 1.3  # a strong partner covers well
             if rs.suicide and not mate_bids:
                 threshold = max(threshold, 4.0)  # one of us must bid nil: the safer hand
             if not numbered or (danger <= threshold and est <= 2.0):

@@ -260,10 +260,15 @@ def _choice(g: Game) -> int:
 def test_covers_partner_nil() -> None:
     # Seat 0 bid nil and led the 9 of hearts; its partner (seat 2) goes over it.
     g = _game(["nil", "4", "4", "3"], ["9H", "3H"])
-    card = _choice(g)
-    assert card in parse_cards("QH KH")
-    # Without the nil, the partner keeps its honours: the 9 is not worth a king or queen.
-    g = _game(["2", "4", "4", "3"], ["9H", "3H"])
+    assert _choice(g) in parse_cards("QH KH")
+    # Seat 3 won the first trick and led a heart; the nil had to play the 9 and is winning: seat 2,
+    # last to play, takes the trick off its partner.
+    plays = ["2D", "8D", "4D", "JD", "6H", "9H", "3H"]
+    g = _game(["nil", "4", "4", "3"], plays)
+    assert g.to_act == 2
+    assert _choice(g) == parse_card("QH")
+    # The same trick when the partner bid 2: its 9 wins the trick for the side, so seat 2 plays low.
+    g = _game(["2", "4", "4", "3"], plays)
     assert _choice(g) == parse_card("4H")
 
 
