@@ -16,6 +16,7 @@ import copy
 import dataclasses
 import logging
 import random
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -294,7 +295,14 @@ def _game_cls() -> type[Game]:
     return Game
 
 
-_ACTION_PHASE = {"bid": "BID", "blind": "BID", "play": "PLAY", "pass": "PASS", "draw": "DRAW"}
+_ACTION_PHASE = {
+    "bid": "BID",
+    "blind": "BID",
+    "misdeal": "BID",
+    "play": "PLAY",
+    "pass": "PASS",
+    "draw": "DRAW",
+}
 
 
 def _phase(game: Game) -> str:
@@ -1231,6 +1239,8 @@ class TableService:
             return list(g.pass_cards(seat, list(arg)) or [])
         if action == "draw":
             return list(g.draw(seat, bool(arg)) or [])
+        if action == "misdeal":
+            return list(g.misdeal(seat) or [])
         raise ValueError(f"unknown action {action!r}")
 
     def _explain(self, t: Table, seat: int, exc: Exception) -> str:
@@ -1239,7 +1249,12 @@ class TableService:
             msg = self._turn_message(t, seat)
             if msg:
                 return msg
-        return str(exc)
+        # the engine names seats by number ("seat 2"); players know each other by name
+        return re.sub(r"\bseat (\d+)\b", lambda m: self._seat_name(t, int(m.group(1))), str(exc))
+
+    @staticmethod
+    def _seat_name(t: Table, seat: int) -> str:
+        return t.label(seat) if 0 <= seat < t.num_seats else f"seat {seat + 1}"
 
     @staticmethod
     def _ack(action: str, arg: Any) -> str:
@@ -1254,6 +1269,8 @@ class TableService:
             return "Cards passed."
         if action == "look":
             return "Here are your cards."
+        if action == "misdeal":
+            return "Misdeal called: the cards are dealt again."
         return "Done."
 
     # ---- queries for panels and autocomplete --------------------------------------------------

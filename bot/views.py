@@ -167,6 +167,18 @@ def hand_panel(
         if bids:
             view.add_item(BidSelect(t.id, stamp, bids))
             picker_rows = 1
+        if any(type(a).__name__ == "MisdealAction" for a in g.legal_actions(seat)):
+            view.add_item(
+                PanelButton(
+                    t.id,
+                    "misdeal",
+                    stamp,
+                    label="No spades: call a misdeal",
+                    style=discord.ButtonStyle.danger,
+                    row=1,
+                )
+            )
+            picker_rows = 2
     elif phase == "PASS" and g.pass_size(seat):
         view.add_item(PassSelect(t.id, stamp, cards, g.pass_size(seat)))
         picker_rows = 1
@@ -408,7 +420,8 @@ class PassSelect(DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):p:(?P<stam
 
 
 class PanelButton(
-    DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):(?P<action>blind|look|keep|discard):(?P<stamp>\d+)$"
+    DynamicItem[Button[Any]],
+    template=r"sp:(?P<tid>\d+):(?P<action>blind|look|keep|discard|misdeal):(?P<stamp>\d+)$",
 ):
     """Blind nil / show my cards (before the hand is seen) and keep / discard (two-player draw)."""
 

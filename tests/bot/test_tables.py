@@ -208,3 +208,81 @@ async def test_live_message_is_posted_once_and_edited(service: TableService) -> 
 
 def test_moved_on_text() -> None:
     assert MOVED_ON == "This hand has moved on: here is your current hand."
+
+
+async def _four_humans(service: TableService) -> Table:
+    t = await open_table(service, play_seconds=600, bid_seconds=600)
+    for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave")):
+        await service.join(CHANNEL, uid, name)
+    res = await service.start(t.id, ALICE)
+    assert res.ok, res.message
+    return service.tables[t.id]
+
+
+async def test_a_failed_save_changes_nothing_and_is_not_acknowledged(
+    service: TableService, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = await _four_humans(service)
+    assert t.game is not None
+    seat = t.game.to_act
+    assert seat is not None
+    user = t.seats[seat].user_id  # type: ignore[union-attr]
+    before, stamp = t.game.to_dict(), t.stamp
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(storage, "save_table", broken)
+    res = await service.act(t.id, user, "bid", "3")
+    assert not res.ok
+    assert res.message == "Sorry, I couldn't save that just now; nothing changed. Please try again."
+    t = service.tables[t.id]
+    assert t.game is not None and t.game.to_dict() == before and t.stamp == stamp
+    monkeypatch.undo()
+    res = await service.act(t.id, user, "bid", "3")
+    assert res.ok and res.message == "You bid 3."
+    row = await storage.get_table(t.id)
+    assert row is not None and row.data["stamp"] == stamp + 1  # persisted before acknowledged
+
+
+async def test_a_concurrent_writer_is_detected(service: TableService, storage: Storage) -> None:
+    t = await _four_humans(service)
+    assert t.game is not None and t.row is not None
+    seat = t.game.to_act
+    user = t.seats[seat].user_id  # type: ignore[index, union-attr]
+    await asyncio.sleep(0.1)  # let the live message be posted (it saves its message id)
+    other = await storage.get_table(t.id)
+    assert other is not None
+    await storage.save_table(other)  # another process saved the table in between
+    res = await service.act(t.id, user, "bid", "3")
+    assert not res.ok and res.message == "The table changed while you clicked; please try again."
+    res = await service.act(t.id, user, "bid", "3")  # reloaded: the retry goes through
+    assert res.ok
+
+
+async def test_concurrent_actions_on_one_table_count_once(service: TableService) -> None:
+    t = await _four_humans(service)
+    assert t.game is not None
+    seat = t.game.to_act
+    user = t.seats[seat].user_id  # type: ignore[index, union-attr]
+    stamp = t.seats[seat].acts  # type: ignore[index, union-attr]
+    results = await asyncio.gather(*(service.act(t.id, user, "bid", "4", stamp=stamp) for _ in range(5)))
+    assert sum(r.ok for r in results) == 1
+    assert all(r.message == MOVED_ON for r in results if not r.ok)
+    g = service.tables[t.id].game
+    assert g is not None and [b for b in g.view(seat).bids if b is not None] == [g.view(seat).bids[seat]]
+
+
+async def test_restore_brings_back_the_same_tables(storage: Storage) -> None:
+    first = make_service(storage)
+    t = await _four_humans(first)
+    await first.close()
+    second = make_service(storage)
+    try:
+        assert await second.restore() == 1
+        again = second.in_channel(CHANNEL)
+        assert again is not None and again.id == t.id and again.stamp == t.stamp
+        assert again.game is not None and t.game is not None and again.game.to_dict() == t.game.to_dict()
+        assert [s.user_id if s else None for s in again.seats] == [ALICE, BOB, CAROL, DAVE]
+    finally:
+        await second.close()
