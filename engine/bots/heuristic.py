@@ -101,29 +101,33 @@ def _raw_estimate(hand: int, rs: Ruleset) -> float:
     return est
 
 
-@lru_cache(maxsize=64)
 def _table_scale(rs: Ruleset) -> float:
     """Scale raw estimates so that, over random hands, they average the same share of the tricks
     as in standard four-handed Spades (fewer tricks go round at five, more at three). Sampled with
-    a fixed seed, so it is deterministic."""
+    a fixed seed, so it is deterministic; cached per deck shape."""
     if rs.two_player_draw:
         # Drawn hands are far from random (players keep their good cards); measured in play.
         return 1.1
+    return _share(rs.num_seats, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all) / _share(4, 1, False,
+                                                                                                False, False)
 
-    def share(r: Ruleset) -> float:
-        deck = list(r.deck)
-        rng = random.Random(20261129)
-        total = 0.0
-        for _ in range(300):
-            rng.shuffle(deck)
-            mask = 0
-            for c in deck[:r.hand_size]:
-                mask |= 1 << c
-            total += _raw_estimate(mask, r)
-        return (r.hand_size / r.num_seats) / (total / 300)
 
-    base = share(Ruleset())
-    return share(rs) / base
+@lru_cache(maxsize=32)
+def _share(num_seats: int, decks: int, jokers: bool, deuces_high: bool, deuces_all: bool) -> float:
+    """Fair share of tricks over the mean raw estimate of random hands for one deck shape."""
+    r = Ruleset(name="sample", num_seats=num_seats, decks=decks, jokers=jokers, deuces_high=deuces_high,
+                deuces_high_all=deuces_all, partnerships=False, blind_nil_pass=0, nil_pass=0)
+    deck = list(r.deck)
+    rng = random.Random(20261129)
+    total = 0.0
+    samples = 200
+    for _ in range(samples):
+        rng.shuffle(deck)
+        mask = 0
+        for c in deck[:r.hand_size]:
+            mask |= 1 << c
+        total += _raw_estimate(mask, r)
+    return (r.hand_size / r.num_seats) / (total / samples)
 
 
 def nil_danger(hand: int, rs: Ruleset) -> float:
@@ -182,14 +186,20 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def __init__(self, seed: int | str | None = None, *, nil_threshold: float = 1.8,
-                 blind_nil_deficit: int = 150, bid_bias: float = 0.15) -> None:
+                 blind_nil_deficit: int = 150, bid_bias: float = 0.15, set_ratio: float = 2.0,
+                 bag_margin: int = 3) -> None:
         """``nil_threshold``: the highest `nil_danger` it bids nil with (partnership play);
         ``blind_nil_deficit``: how far behind its side must be to bid blind nil;
-        ``bid_bias``: added to the trick estimate before rounding down."""
+        ``bid_bias``: added to the trick estimate before rounding down;
+        ``set_ratio``: with its contract made it still fights for tricks while an opponent needs
+        at least 1/set_ratio of the tricks left; ``bag_margin``: bags short of the limit at which it
+        stops that and only ducks."""
         super().__init__(seed)
         self.nil_threshold = nil_threshold
         self.blind_nil_deficit = blind_nil_deficit
         self.bid_bias = bid_bias
+        self.set_ratio = set_ratio
+        self.bag_margin = bag_margin
 
     def act(self, view: View) -> Action:
         legal = view.legal
@@ -371,7 +381,7 @@ class HeuristicBot(Bot):
             return True
         rs = k.rs
         bags_now = k.view.bags[k.my_side] + k.side_overtricks(k.my_side)
-        near_limit = rs.bag_limit is not None and rs.bag_limit - bags_now <= 3
+        near_limit = rs.bag_limit is not None and rs.bag_limit - bags_now <= self.bag_margin
         if near_limit or rs.bag_value < 0:
             return False
         # Contract made: keep fighting only to set an opponent who still needs many tricks.
@@ -379,7 +389,7 @@ class HeuristicBot(Bot):
             if side == k.my_side:
                 continue
             opp_need = k.side_need(side)
-            if opp_need > 0 and opp_need * 2 >= k.tricks_left:
+            if opp_need > 0 and opp_need * self.set_ratio >= k.tricks_left:
                 return True
         return False
 
