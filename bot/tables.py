@@ -832,8 +832,13 @@ class TableService:
                 try:
                     action = bot_action(new.game, s, self.deal_seed)
                     events.extend(new.game.apply(action) or [])
-                except engine.IllegalAction:
-                    log.exception("the bot chose an illegal action at table %s", table_id)
+                except (engine.IllegalAction, ValueError) as exc:
+                    # never log the message: it may name the seat's cards
+                    log.error(
+                        "the bot chose an illegal action at table %s (%s)",
+                        table_id,
+                        getattr(exc, "code", type(exc).__name__),
+                    )
                     continue
                 acted.append(s)
                 seat = new.seats[s]

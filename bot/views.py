@@ -122,8 +122,11 @@ def hand_panel(
 ) -> tuple[str, discord.ui.View | None]:
     """Content and components of a user's private hand panel (ephemeral only)."""
     t = service.get(table_id)
+    prefix = hint + "\n" if hint else ""
+    if t is not None and t.status == "open":
+        return prefix + "The game hasn't started yet: the host presses **Start**.", None
     if t is None or t.status not in ("playing", "finished"):
-        return (hint + "\n" if hint else "") + "There is no game running at that table.", None
+        return prefix + "There is no game running at that table.", None
     seat = t.seat_of(user_id)
     if seat is None:
         return "You're not playing at this table.", None

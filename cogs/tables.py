@@ -121,7 +121,6 @@ class TablesCog(commands.Cog):
         play_seconds="Default seconds per card",
         bid_seconds="Default seconds per bid",
     )
-    @app_commands.default_permissions(manage_guild=True)
     async def config(
         self,
         interaction: discord.Interaction,
