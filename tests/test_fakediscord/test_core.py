@@ -142,7 +142,7 @@ async def test_ephemeral_message_buttons_carry_the_viewer(world: World) -> None:
     with pytest.raises(FakeDiscordUsageError, match="cannot see"):
         await fake.click(world.bob, r.message, custom_id="demo:play:AS")
     c = await fake.click(world.alice, r.message, custom_id="demo:play:AS")
-    assert c.type == 7
+    assert c.type == 7 and c.ephemeral and c.message is r.message
     assert r.message.content == "played A♠ (owner=True)"
     assert r.message.components == []
     assert fake.ephemeral_messages(world.alice) == [r.message]
