@@ -68,6 +68,24 @@ class MisdealAction(Action):
     kind: ClassVar[str] = "misdeal"
 
 
+# Interned instances for the hot path (actions are immutable values, so sharing is safe).
+PLAY_ACTIONS: tuple[tuple[PlayAction, ...], ...] = tuple(
+    tuple(PlayAction(s, c) for c in range(128)) for s in range(6))
+LOOK_ACTIONS: tuple[Look, ...] = tuple(Look(s) for s in range(6))
+MISDEAL_ACTIONS: tuple[MisdealAction, ...] = tuple(MisdealAction(s) for s in range(6))
+DRAW_ACTIONS: tuple[tuple[DrawAction, DrawAction], ...] = tuple(
+    (DrawAction(s, True), DrawAction(s, False)) for s in range(6))
+_BID_ACTIONS: dict[tuple[int, Bid], BidAction] = {}
+
+
+def bid_action(seat: int, bid: Bid) -> BidAction:
+    key = (seat, bid)
+    a = _BID_ACTIONS.get(key)
+    if a is None:
+        a = _BID_ACTIONS[key] = BidAction(seat, bid)
+    return a
+
+
 def action_from_dict(d: dict[str, Any]) -> Action:
     """Inverse of ``Action.to_dict`` (card texts refer to first-deck copies)."""
     kind, seat = d["kind"], int(d["seat"])

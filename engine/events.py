@@ -191,6 +191,11 @@ class GameOver(Event):
     reason: str = "target"  # "target" | "boston" | "mercy" | "max_hands"
 
 
+# Interned instances for the hot path (events are immutable values).
+CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
+    tuple(CardPlayed(s, c) for c in range(128)) for s in range(6))
+SPADES_BROKEN: tuple[SpadesBroken, ...] = tuple(SpadesBroken(s) for s in range(6))
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (HandDealt, Misdealt, CardDrawn, Looked, BidMade, BiddingDone, CardsPassed,

@@ -9,12 +9,26 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations
-from typing import Any
+from math import comb
+from typing import Any, overload
 
-from .actions import Action, BidAction, DrawAction, Look, MisdealAction, PassAction, PlayAction
+from .actions import (
+    DRAW_ACTIONS,
+    LOOK_ACTIONS,
+    MISDEAL_ACTIONS,
+    PLAY_ACTIONS,
+    Action,
+    BidAction,
+    DrawAction,
+    Look,
+    MisdealAction,
+    PassAction,
+    PlayAction,
+    bid_action,
+)
 from .bids import Bid, BidParseError
 from .cards import (
     CLUBS,
@@ -45,10 +59,11 @@ from .errors import (
     WrongPhase,
 )
 from .events import (
+    CARD_PLAYED,
+    SPADES_BROKEN,
     BiddingDone,
     BidMade,
     CardDrawn,
-    CardPlayed,
     CardsPassed,
     Event,
     GameOver,
@@ -59,7 +74,6 @@ from .events import (
     NilScore,
     PassingDone,
     SideScore,
-    SpadesBroken,
     TrickWon,
 )
 from .ruleset import Ruleset, Tables, tables
@@ -99,11 +113,47 @@ class Game:
     """One game of Spades. Create with ``Game.new(ruleset, seed=...)``."""
 
     __slots__ = (
-        "_first_lead", "_t", "auto_deal", "bags", "before_bags", "before_scores", "bid_log", "bids",
-        "broken", "dealer", "dealt", "draw_keeps", "draw_seen", "end_reason", "given", "hand_no",
-        "hand_records", "hands", "last_hand", "last_trick", "leader", "looked", "n", "pass_log",
-        "pass_sizes", "phase", "played", "plays", "received", "redeals", "rs", "salt", "scores",
-        "seed", "stock", "stock_pos", "to_act", "trick", "trick_no", "trick_winners", "tricks",
+        "_first_lead",
+        "_last_hand",
+        "_records",
+        "_t",
+        "auto_deal",
+        "bags",
+        "before_bags",
+        "before_scores",
+        "bid_log",
+        "bids",
+        "broken",
+        "dealer",
+        "dealt",
+        "draw_keeps",
+        "draw_seen",
+        "end_reason",
+        "given",
+        "hand_no",
+        "hands",
+        "last_trick",
+        "leader",
+        "looked",
+        "n",
+        "pass_log",
+        "pass_sizes",
+        "phase",
+        "played",
+        "plays",
+        "received",
+        "redeals",
+        "rs",
+        "salt",
+        "scores",
+        "seed",
+        "stock",
+        "stock_pos",
+        "to_act",
+        "trick",
+        "trick_no",
+        "trick_winners",
+        "tricks",
         "winner",
     )
 
@@ -167,8 +217,8 @@ class Game:
         g.bags = [0] * rs.num_sides
         g.winner = None
         g.end_reason = None
-        g.hand_records = []
-        g.last_hand = None
+        g._records = []
+        g._last_hand = None
         g.auto_deal = True
         g._reset_hand_state()
         return g
@@ -210,8 +260,8 @@ class Game:
 
     def _start_hand(self) -> list[Event]:
         self._reset_hand_state()
-        deck = list(self._t.deck)
-        self._rng().shuffle(deck)
+        rnd = self._rng().random
+        deck = sorted(self._t.deck, key=lambda _: rnd())
         n = self.n
         if self.rs.two_player_draw:
             self.stock = deck
@@ -239,6 +289,24 @@ class Game:
             self.looked[s] = not self._may_go_blind(s)
 
     # -- small queries ---------------------------------------------------------------------
+    @property
+    def hand_records(self) -> list[dict[str, Any]]:
+        """One HAND_RECORD.md record per finished hand, in order (built lazily: playouts that
+        never read them don't pay for them)."""
+        recs = self._records
+        for i, r in enumerate(recs):
+            if type(r) is tuple:
+                recs[i] = _build_record(self.rs, *r)
+        return recs
+
+    @property
+    def last_hand(self) -> dict[str, Any] | None:
+        """The last scored hand (``HandScored.to_dict()``), or None before the first."""
+        lh = self._last_hand
+        if lh is not None and not isinstance(lh, dict):
+            lh = self._last_hand = lh.to_dict()
+        return lh
+
     @property
     def ruleset(self) -> Ruleset:
         return self.rs
@@ -333,10 +401,7 @@ class Game:
             else:
                 opts = [Bid.NIL if rs.nil_allowed else Bid.tricks(0)]
         else:
-            lo = 1 if rs.nil_allowed else 0
-            opts = [Bid.tricks(i) for i in range(lo, top + 1)]
-            if rs.nil_allowed:
-                opts.append(Bid.NIL)
+            opts = list(_plain_bids(rs, top)[0])
         if not self.looked[seat]:
             d = self.deficit(seat)
             if rs.blind_nil_allowed and rs.nil_allowed and d >= rs.blind_nil_min_deficit:
@@ -431,27 +496,40 @@ class Game:
         return refuse("That bid isn't allowed here.", "not allowed by the rules")
 
     def legal_actions(self, seat: int) -> list[Action]:
+        """Everything ``seat`` may do now. In the PASS phase this is a lazy sequence of every
+        combination of ``pass_size`` cards (indexable, iterable, ``len``)."""
         ph = self.phase
         if ph is Phase.PLAY:
-            return [PlayAction(seat, c) for c in self.legal_cards(seat)]
+            m = self.legal_mask(seat)
+            row = PLAY_ACTIONS[seat]
+            out: list[Action] = []
+            while m:
+                low = m & -m
+                out.append(row[low.bit_length() - 1])
+                m ^= low
+            return out
         if ph is Phase.BID:
             acts: list[Action] = []
             if not self.looked[seat]:
-                acts.append(Look(seat))
+                acts.append(LOOK_ACTIONS[seat])
             if seat == self.to_act:
-                acts.extend(BidAction(seat, b) for b in self._bid_options(seat))
+                rs = self.rs
+                if self.looked[seat] and not (rs.mirrors or rs.whiz or rs.suicide or rs.board):
+                    acts.extend(_plain_bids(rs, self._t.hand_size)[1][seat])
+                else:
+                    acts.extend(bid_action(seat, b) for b in self._bid_options(seat))
             if self._misdeal_ok(seat) and self.looked[seat]:
-                acts.append(MisdealAction(seat))
+                acts.append(MISDEAL_ACTIONS[seat])
             return acts
         if ph is Phase.PASS:
             k = self.pass_size(seat)
             if not k:
                 return []
-            return [PassAction(seat, combo) for combo in combinations(bits(self.hands[seat]), k)]
+            return PassChoices(seat, bits(self.hands[seat]), k)  # type: ignore[return-value]
         if ph is Phase.DRAW:
             if seat != self.to_act:
                 return []
-            return [DrawAction(seat, True), DrawAction(seat, False)]
+            return list(DRAW_ACTIONS[seat])
         return []
 
     def _misdeal_ok(self, seat: int) -> bool:
@@ -464,6 +542,8 @@ class Game:
 
     # -- actions ---------------------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
+        if type(action) is PlayAction:
+            return self.play(action.seat, action.card)
         if isinstance(action, PlayAction):
             return self.play(action.seat, action.card)
         if isinstance(action, BidAction):
@@ -514,9 +594,14 @@ class Game:
         except BidParseError as e:
             raise BidNotAllowed(str(e), seat=seat, rule=f"seat {seat} made no valid bid ({e})",
                                 bid=bid, allowed=tuple(self._bid_options(seat))) from None
-        if b.kind == "tricks" and b.n == 0 and self.rs.nil_allowed:
+        rs = self.rs
+        if b.kind == "tricks" and b.n == 0 and rs.nil_allowed:
             b = Bid.NIL
-        if b not in self._bid_options(seat):
+        if self.looked[seat] and not (rs.mirrors or rs.whiz or rs.suicide or rs.board):
+            ok = b in _plain_bids(rs, self._t.hand_size)[2]
+        else:
+            ok = b in self._bid_options(seat)
+        if not ok:
             raise self._bid_refusal(seat, b)
         events: list[Event] = []
         if not b.is_blind and not self.looked[seat]:
@@ -675,23 +760,31 @@ class Game:
             if self.rs.decks == 2 and card < COPY_OFFSET and hand >> (card + COPY_OFFSET) & 1:
                 return self.play(seat, card + COPY_OFFSET)  # the same face, from the second deck
             raise self._not_held(seat, card)
-        if not self.legal_mask(seat) & bit:
-            raise self._play_refusal(seat, card)
         t = self._t
+        suit = t.suit
+        trick = self.trick
+        # fast legality: following the led suit, or a non-spade lead after spades broke
+        if trick:
+            if suit[card] != suit[trick[0][1]] and not self.legal_mask(seat) & bit:
+                raise self._play_refusal(seat, card)
+        elif ((suit[card] == SPADES and not self.broken) or self._first_lead >= 0) and not (
+                self.legal_mask(seat) & bit):
+            raise self._play_refusal(seat, card)
         self.hands[seat] = hand ^ bit
         self.played |= bit
-        trick = self.trick
         trick.append((seat, card))
         self.plays.append(card)
-        events: list[Event] = [CardPlayed(seat, card)]
-        if not self.broken and t.suit[card] == SPADES:
+        if not self.broken and suit[card] == SPADES:
             self.broken = True
-            events.append(SpadesBroken(seat))
-        if len(trick) < self.n:
-            self.to_act = (seat + 1) % self.n
+            events: list[Event] = [CARD_PLAYED[seat][card], SPADES_BROKEN[seat]]
+        else:
+            events = [CARD_PLAYED[seat][card]]
+        n = self.n
+        if len(trick) < n:
+            self.to_act = seat + 1 if seat + 1 < n else 0
             return events
         # resolve the trick
-        suit, power = t.suit, t.power
+        power = t.power
         win_seat, win_card = trick[0]
         win_suit, win_power = suit[win_card], power[win_card]
         last_wins = not self.rs.six_player_first_wins
@@ -826,8 +919,12 @@ class Game:
         scored = HandScored(self.hand_no, tuple(self.tricks), tuple(breakdown), tuple(self.scores),
                             tuple(self.bags))
         events: list[Event] = [scored]
-        self.last_hand = scored.to_dict()
-        self.hand_records.append(self._record(breakdown, winner))
+        self._last_hand = scored
+        self._records.append((
+            self.hand_no, self.dealer, tuple(self.dealt), tuple(self.bid_log), tuple(self.pass_log),
+            tuple(self.plays), tuple(self.before_scores), tuple(self.before_bags), self.stock,
+            tuple(self.draw_keeps), tuple(self.tricks), tuple(self.scores), tuple(self.bags), winner,
+            tuple(self.trick_winners), breakdown))
         if winner is not None:
             self.winner = winner
             self.end_reason = reason
@@ -870,24 +967,6 @@ class Game:
             if w is not None:
                 return w, "max_hands"
         return None, None
-
-    def _record(self, breakdown: list[SideScore], winner: int | None) -> dict[str, Any]:
-        rec: dict[str, Any] = {
-            "format": RECORD_FORMAT,
-            "ruleset": self.rs.to_json(),
-            "hand_no": self.hand_no,
-            "dealer": self.dealer,
-            "deal": [[card_str(c) for c in cards_of(m)] for m in self.dealt],
-            "bids": [[s, b.to_json()] for s, b in self.bid_log],
-            "passes": [[s, [card_str(c) for c in cards_of(m)]] for s, m in self.pass_log],
-            "plays": [card_str(c) for c in self.plays],
-            "before": {"scores": list(self.before_scores), "bags": list(self.before_bags)},
-        }
-        if self.rs.two_player_draw and self.stock:
-            rec["draw"] = {"stock": [card_str(c) for c in self.stock], "keeps": list(self.draw_keeps)}
-        rec["result"] = result_dict(self.tricks, self.scores, self.bags, winner, self.trick_winners,
-                                    breakdown)
-        return rec
 
     # -- views -----------------------------------------------------------------------------
     def view(self, seat: int) -> View:
@@ -970,8 +1049,8 @@ class Game:
         g.before_bags = self.before_bags
         g.winner = self.winner
         g.end_reason = self.end_reason
-        g.hand_records = self.hand_records[:]
-        g.last_hand = self.last_hand
+        g._records = self._records[:]
+        g._last_hand = self._last_hand
         g.auto_deal = self.auto_deal
         g.stock = self.stock  # never mutated in place
         g.stock_pos = self.stock_pos
@@ -1023,7 +1102,7 @@ class Game:
             "draw_keeps": list(self.draw_keeps),
             "draw_seen": [ids(m) for m in self.draw_seen],
             "last_hand": self.last_hand,
-            "hand_records": self.hand_records,
+            "hand_records": list(self.hand_records),
         }
 
     @classmethod
@@ -1080,8 +1159,8 @@ class Game:
         g.stock_pos = d["stock_pos"]
         g.draw_keeps = list(d["draw_keeps"])
         g.draw_seen = [mask(m) for m in d["draw_seen"]]
-        g.last_hand = d["last_hand"]
-        g.hand_records = list(d["hand_records"])
+        g._last_hand = d["last_hand"]
+        g._records = list(d["hand_records"])
         return g
 
     def __eq__(self, other: object) -> bool:
@@ -1096,12 +1175,53 @@ class Game:
                 f"scores={self.scores}>")
 
 
+_PLAIN_BIDS: dict[int, tuple[Ruleset, tuple[Bid, ...], list[list[BidAction]], frozenset[Bid]]] = {}
+
+
+def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAction]], frozenset[Bid]]:
+    """The number-or-nil bids of a ruleset (no blind, no constraint), cached per ruleset object:
+    the bids, the interned BidActions per seat, and a set for membership tests."""
+    entry = _PLAIN_BIDS.get(id(rs))
+    if entry is None or entry[0] is not rs:
+        lo = 1 if rs.nil_allowed else 0
+        opts = tuple(Bid.tricks(i) for i in range(lo, top + 1)) + ((Bid.NIL,) if rs.nil_allowed else ())
+        acts = [[bid_action(s, b) for b in opts] for s in range(rs.num_seats)]
+        if len(_PLAIN_BIDS) > 256:
+            _PLAIN_BIDS.clear()
+        entry = _PLAIN_BIDS[id(rs)] = (rs, opts, acts, frozenset(opts))
+    return entry[1], entry[2], entry[3]
+
+
 def _ruleset(rs: Ruleset | str | None) -> Ruleset:
     if rs is None:
         return Ruleset()
     if isinstance(rs, str):
         return Ruleset.preset(rs)
     return rs
+
+
+def _build_record(rs: Ruleset, hand_no: int, dealer: int, dealt: tuple[int, ...],
+                  bid_log: tuple[tuple[int, Bid], ...], pass_log: tuple[tuple[int, int], ...],
+                  plays: tuple[int, ...], before_scores: tuple[int, ...], before_bags: tuple[int, ...],
+                  stock: list[int], keeps: tuple[bool, ...], tricks: tuple[int, ...],
+                  scores: tuple[int, ...], bags: tuple[int, ...], winner: int | None,
+                  trick_winners: tuple[int, ...], breakdown: list[SideScore]) -> dict[str, Any]:
+    rec: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "ruleset": rs.to_json(),
+        "hand_no": hand_no,
+        "dealer": dealer,
+        "deal": [[card_str(c) for c in cards_of(m)] for m in dealt],
+        "bids": [[s, b.to_json()] for s, b in bid_log],
+        "passes": [[s, [card_str(c) for c in cards_of(m)]] for s, m in pass_log],
+        "plays": [card_str(c) for c in plays],
+        "before": {"scores": list(before_scores), "bags": list(before_bags)},
+    }
+    if rs.two_player_draw and stock:
+        rec["draw"] = {"stock": [card_str(c) for c in stock], "keeps": list(keeps)}
+    rec["result"] = result_dict(list(tricks), list(scores), list(bags), winner, list(trick_winners),
+                                breakdown)
+    return rec
 
 
 def result_dict(tricks: list[int], scores: list[int], bags: list[int], winner: int | None,
@@ -1118,3 +1238,62 @@ def result_dict(tricks: list[int], scores: list[int], bags: list[int], winner: i
 
 
 __all__ = ["RECORD_FORMAT", "STATE_FORMAT", "Game", "Phase", "result_dict"]
+
+
+class PassChoices(Sequence[PassAction]):
+    """Every way to pass ``k`` of ``cards``, built on demand (C(13,3) = 286 actions otherwise)."""
+
+    __slots__ = ("_cards", "_k", "_len", "seat")
+
+    def __init__(self, seat: int, cards: list[int], k: int) -> None:
+        self.seat = seat
+        self._cards = cards
+        self._k = k
+        self._len = comb(len(cards), k)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, i: int) -> PassAction: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[PassAction]: ...
+
+    def __getitem__(self, i: int | slice) -> PassAction | list[PassAction]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._len))]
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError("pass choice out of range")
+        # unrank the i-th k-combination in lexicographic order
+        cards, k, out, start = self._cards, self._k, [], 0
+        n = len(cards)
+        for left in range(k, 0, -1):
+            for j in range(start, n):
+                c = comb(n - j - 1, left - 1)
+                if i < c:
+                    out.append(cards[j])
+                    start = j + 1
+                    break
+                i -= c
+        return PassAction(self.seat, tuple(out))
+
+    def __iter__(self) -> Iterator[PassAction]:
+        for combo in combinations(self._cards, self._k):
+            yield PassAction(self.seat, combo)
+
+    def __contains__(self, action: object) -> bool:
+        return (isinstance(action, PassAction) and action.seat == self.seat
+                and len(action.cards) == self._k and len(set(action.cards)) == self._k
+                and all(c in self._cards for c in action.cards))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PassChoices | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<PassChoices seat={self.seat} {self._k} of {len(self._cards)}: {self._len} ways>"
