@@ -286,3 +286,20 @@ async def test_restore_brings_back_the_same_tables(storage: Storage) -> None:
         assert [s.user_id if s else None for s in again.seats] == [ALICE, BOB, CAROL, DAVE]
     finally:
         await second.close()
+
+
+async def test_live_message_edits_are_coalesced(storage: Storage) -> None:
+    svc = make_service(storage, time_scale=1.0)  # real pacing: at most ~1 edit per second
+    try:
+        t = await open_table(svc)
+        pub: RecordingPublisher = svc.publisher  # type: ignore[assignment]
+        await asyncio.sleep(0.4)
+        assert len(pub.order) == 1  # the first post
+        for _ in range(30):  # a burst of changes, as bots playing quickly would cause
+            svc.render_soon(t.id)
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(1.5)
+        post = pub.posts[pub.order[0]]
+        assert 1 <= len(post.edits) <= 3
+    finally:
+        await svc.close()
