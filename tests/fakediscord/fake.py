@@ -150,7 +150,10 @@ class FakeDiscord:
         validate: bool = True,
         quiet_period: float = 0.1,
         guild_ready_timeout: float = 0.05,
+        privileged_intents: bool = True,
     ) -> None:
+        """``privileged_intents=False``: the application has not enabled members, presences and
+        message content in the developer portal, so asking for them closes the gateway with 4014."""
         self.clock = FakeClock()
         self._snowflakes = SnowflakeFactory(self.clock)
         self.validate = validate
@@ -158,8 +161,9 @@ class FakeDiscord:
         self.guild_ready_timeout = guild_ready_timeout
         self.bot_user = User(id=self._snowflake(), username=bot_name.lower(), global_name=bot_name, bot=True)
         self.application_id = self.bot_user.id
-        #: GATEWAY_MESSAGE_CONTENT | GATEWAY_GUILD_MEMBERS | GATEWAY_PRESENCE (all privileged intents granted)
-        self.application_flags = (1 << 12) | (1 << 14) | (1 << 18)
+        #: GATEWAY_PRESENCE | GATEWAY_GUILD_MEMBERS | GATEWAY_MESSAGE_CONTENT when granted
+        self.application_flags = (1 << 12) | (1 << 14) | (1 << 18) if privileged_intents else 0
+        self.privileged_intents = privileged_intents
         self.owner = User(id=self._snowflake(), username="owner", global_name="Server Owner")
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.guilds: dict[int, Guild] = {}
@@ -454,6 +458,15 @@ class FakeDiscord:
         """Close the bot's gateway connection; with ``wait``, return once it has RESUMEd."""
         before = self.gateway.resume_count
         await self.gateway.drop(code)
+        if wait:
+            await self._wait_for(
+                lambda: self.gateway.resume_count > before, timeout, "the bot did not RESUME"
+            )
+
+    async def send_reconnect(self, *, wait: bool = True, timeout: float = 10.0) -> None:
+        """Op 7 RECONNECT (Discord asks the client to reconnect): the bot must RESUME."""
+        before = self.gateway.resume_count
+        await self.gateway.reconnect()
         if wait:
             await self._wait_for(
                 lambda: self.gateway.resume_count > before, timeout, "the bot did not RESUME"

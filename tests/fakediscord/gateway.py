@@ -40,9 +40,11 @@ OP_HELLO = 10
 OP_HEARTBEAT_ACK = 11
 
 INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_PRESENCES = 1 << 8
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_MESSAGE_CONTENT = 1 << 15
 INTENT_SCHEDULED_EVENTS = 1 << 16
+PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
 
 
 @dataclass
@@ -78,10 +80,8 @@ class Gateway:
         self.session: Session | None = None
         self.connection: Connection | None = None
         self.connections: set[Connection] = set()
-        self.identified = asyncio.Event()
         self.identify_count = 0
         self.resume_count = 0
-        self.resumed = asyncio.Event()
         self.heartbeats = 0
         self._closing: set[asyncio.Task[bool]] = set()
 
@@ -162,6 +162,9 @@ class Gateway:
             await conn.ws.close(code=4004, message=b"Authentication failed")
             return
         intents = int(data.get("intents", 0))
+        if intents & PRIVILEGED_INTENTS and not self.fake.privileged_intents:
+            await conn.ws.close(code=4014, message=b"Disallowed intent(s)")
+            return
         self._take_over(conn)
         session = Session(id=secrets.token_hex(16), intents=intents, token=str(token))
         self.session = session
@@ -193,7 +196,6 @@ class Gateway:
         for guild in fake.guilds.values():
             self.dispatch("GUILD_CREATE", guild.payload())
         conn.sender = asyncio.create_task(self._sender(conn))
-        self.identified.set()
 
     async def _resume(self, conn: Connection, data: Json) -> None:
         session = self.session
@@ -207,13 +209,14 @@ class Gateway:
         self.resume_count += 1
         self.dispatch("RESUMED", {"_trace": ["fake-discord"]})
         conn.sender = asyncio.create_task(self._sender(conn))
-        self.resumed.set()
 
     def _take_over(self, conn: Connection) -> None:
         old = self.connection
         self.connection = conn
         if old is not None and old is not conn and not old.ws.closed:
-            self._closing.add(asyncio.create_task(old.ws.close(code=4000)))
+            task = asyncio.create_task(old.ws.close(code=4000))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
 
     def _request_members(self, data: Json) -> None:
         guild = self.fake.guilds.get(int(data.get("guild_id", 0)))
@@ -260,8 +263,6 @@ class Gateway:
         conn = self.connection
         if conn is None:
             raise AssertionError("the bot is not connected to the gateway")
-        self.resumed.clear()
-        self.identified.clear()
         await conn.ws.close(code=code, message=b"fake-discord drop")
 
     async def invalidate(self, resumable: bool = False) -> None:
@@ -269,8 +270,6 @@ class Gateway:
         conn = self.connection
         if conn is None:
             raise AssertionError("the bot is not connected to the gateway")
-        self.identified.clear()
-        self.resumed.clear()
         if not resumable:
             self.session = None
         await conn.send({"op": OP_INVALID_SESSION, "d": resumable})
@@ -280,7 +279,6 @@ class Gateway:
         conn = self.connection
         if conn is None:
             raise AssertionError("the bot is not connected to the gateway")
-        self.resumed.clear()
         await conn.send({"op": OP_RECONNECT, "d": None})
 
     async def close(self) -> None:

@@ -505,7 +505,6 @@ class Message:
     message_reference: Json | None = None
     deleted: bool = False
     history: list[Json] = field(default_factory=list)
-    dm_user: User | None = None
     #: Uploaded files: ``id``, ``filename``, ``size``, ``url``, ``content_type`` (no contents kept).
     attachments: list[Json] = field(default_factory=list)
     #: Users the content mentions (as ``allowed_mentions`` lets through), roles, @everyone.
@@ -613,7 +612,7 @@ class Message:
             "flags": self.flags,
             "components": copy.deepcopy(self.components),
         }
-        if self.channel is not None and self.dm_user is None:
+        if self.channel is not None:
             data["guild_id"] = str(self.channel.guild.id)
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)

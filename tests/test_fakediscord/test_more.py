@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
 import pytest
 
-from tests.fakediscord import FakeDiscordUsageError
+from tests.fakediscord import FakeDiscord, FakeDiscordUsageError
 
 from .conftest import World
+from .demo_bot import DemoBot
 
 
 async def test_heartbeats_and_gateway_bot(world: World) -> None:
@@ -82,3 +84,40 @@ async def test_user_not_in_guild_and_thread_permissions(world: World) -> None:
         await fake.slash(stranger, world.channel, "demo greet", name="x")
     await fake.settle()
     assert world.bot.get_guild(other.id) is not None  # GUILD_CREATE for a guild added while running
+
+
+async def test_reconnect_opcode_makes_the_bot_resume(world: World) -> None:
+    fake = world.fake
+    await fake.send_reconnect()
+    assert fake.gateway.resume_count == 1 and fake.gateway.identify_count == 1
+    r = await fake.slash(world.alice, world.channel, "demo greet", name="back")
+    assert r.content == "hello back"
+
+
+async def test_members_intent_chunks_the_guild(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    guild = fake.add_guild()
+    users = [fake.add_user(f"player{i}") for i in range(5)]
+    async with fake.run_bot(
+        DemoBot(intents=discord.Intents.default() | discord.Intents(members=True))
+    ) as bot:
+        g = bot.get_guild(guild.id)
+        assert g is not None and g.chunked
+        assert {m.id for m in g.members} >= {u.id for u in users}
+        late = fake.add_user("late", guild=guild)
+        await fake.settle()
+        member = g.get_member(late.id)
+        assert member is not None and member.name == "late"  # GUILD_MEMBER_ADD
+
+
+async def test_privileged_intents_not_granted() -> None:
+    fake = FakeDiscord(privileged_intents=False)
+    async with fake:
+        fake.add_guild()
+        intents = discord.Intents.default()
+        intents.message_content = True
+        with pytest.raises(AssertionError, match="PrivilegedIntentsRequired"):
+            async with fake.run_bot(DemoBot(intents=intents)):
+                pass
+        async with fake.run_bot(DemoBot()) as bot:  # without them it connects
+            assert bot.is_ready()
