@@ -71,12 +71,12 @@ from .events import (
     HandScored,
     Looked,
     Misdealt,
-    NilScore,
     PassingDone,
     SideScore,
     TrickWon,
 )
 from .ruleset import Ruleset, Tables, tables
+from .scoring import game_winner, score_hand
 from .view import View
 
 RECORD_FORMAT = "spades-hand/1"
@@ -432,10 +432,6 @@ class Game:
             return cls(msg, seat=seat, rule=f"seat {seat} may not bid {bid}: {rule}", bid=bid,
                        allowed=allowed)
 
-        if bid.is_blind and self.looked[seat]:
-            what = "blind nil" if bid.kind == "blind_nil" else "a blind bid"
-            return refuse(f"You've already looked at your cards, so you can't bid {what}.",
-                          "it already looked at its cards", AlreadyLooked)
         if bid.kind == "blind_nil":
             if not (rs.blind_nil_allowed and rs.nil_allowed):
                 return refuse("Blind nil isn't allowed at this table.", "blind nil is not allowed")
@@ -459,6 +455,10 @@ class Game:
                     f"Blind bids are only allowed when {who} by {rs.blind_bid_min_deficit} or more "
                     f"({_lead_or(d, solo)}).",
                     f"blind bids need a deficit of {rs.blind_bid_min_deficit} (it is {d})")
+        if bid.is_blind and self.looked[seat]:
+            what = "blind nil" if bid.kind == "blind_nil" else "a blind bid"
+            return refuse(f"You've already looked at your cards, so you can't bid {what}.",
+                          "it already looked at its cards", AlreadyLooked)
         if bid.kind == "nil" and not rs.nil_allowed:
             return refuse("Nil isn't allowed at this table: bid a number of tricks.", "nil is not allowed")
         if bid.kind == "tricks" and bid.n > top:
@@ -853,69 +853,12 @@ class Game:
                                playable=playable)
 
     # -- scoring ---------------------------------------------------------------------------
-    def _score_sides(self) -> list[SideScore]:
-        rs = self.rs
-        top = self._t.hand_size
-        out = []
-        for side, seats in enumerate(rs.sides):
-            bid = blind_bid = ctricks = nil_tricks = nil_points = 0
-            has_contract = False
-            nils = []
-            for s in seats:
-                b = self.bids[s]
-                tk = self.tricks[s]
-                assert b is not None
-                if b.is_nil:
-                    value = rs.blind_nil_value if b.kind == "blind_nil" else rs.nil_value
-                    pts = value if tk == 0 else -value
-                    nils.append(NilScore(s, b.kind, tk == 0, tk, pts))
-                    nil_points += pts
-                    nil_tricks += tk
-                else:
-                    has_contract = True
-                    bid += b.n
-                    if b.kind == "blind":
-                        blind_bid += b.n
-                    ctricks += tk
-            made: bool | None
-            notes = []
-            if has_contract:
-                made = ctricks >= bid
-                if made:
-                    contract = 10 * (bid - blind_bid) + 20 * blind_bid
-                    over = ctricks - bid
-                else:
-                    contract, over = -10 * bid, 0
-            else:
-                made, contract, over = None, 0, 0
-            bags = over + nil_tricks
-            bag_points = bags * rs.bag_value
-            bonus = 0
-            if rs.ten_for_200 and has_contract and bid >= 10:
-                bonus = (200 if made else -200) - contract
-                notes.append("10 for 200")
-            boston = bool(rs.boston and has_contract and bid >= top and ctricks >= top)
-            if boston:
-                notes.append("Boston")
-            before, bags_before = self.scores[side], self.bags[side]
-            bags_after, penalty, k = bags_before + bags, 0, 0
-            if rs.bag_limit:
-                while bags_after >= rs.bag_limit:
-                    bags_after -= rs.bag_limit
-                    penalty -= rs.bag_penalty
-                    k += 1
-            total = contract + bag_points + nil_points + penalty + bonus
-            out.append(SideScore(side, seats, bid, blind_bid, ctricks, made, contract, bags, bag_points,
-                                 tuple(nils), nil_points, penalty, bonus, total, before, before + total,
-                                 bags_before, bags_after, k, boston, tuple(notes)))
-        return out
-
     def _finish_hand(self) -> list[Event]:
-        breakdown = self._score_sides()
+        breakdown = score_hand(self.rs, self.bids, self.tricks, self.scores, self.bags)
         for sc in breakdown:
             self.scores[sc.side] = sc.score_after
             self.bags[sc.side] = sc.bags_after
-        winner, reason = self._game_winner(breakdown)
+        winner, reason = game_winner(self.rs, self.scores, breakdown, self.hand_no)
         scored = HandScored(self.hand_no, tuple(self.tricks), tuple(breakdown), tuple(self.scores),
                             tuple(self.bags))
         events: list[Event] = [scored]
@@ -941,32 +884,6 @@ class Game:
         self.dealer = (self.dealer + 1) % self.n
         events.extend(self._start_hand())
         return events
-
-    def _game_winner(self, breakdown: list[SideScore]) -> tuple[int | None, str | None]:
-        rs = self.rs
-        scores = self.scores
-
-        def top() -> int | None:
-            best = max(scores)
-            leaders = [i for i, s in enumerate(scores) if s == best]
-            return leaders[0] if len(leaders) == 1 else None
-
-        bostons = [sc.side for sc in breakdown if sc.boston]
-        if len(bostons) == 1:
-            return bostons[0], "boston"
-        if rs.lose_score is not None and min(scores) <= rs.lose_score:
-            w = top()
-            if w is not None:
-                return w, "mercy"
-        if max(scores) >= rs.target_score:
-            w = top()
-            if w is not None:
-                return w, "target"
-        if rs.max_hands is not None and self.hand_no >= rs.max_hands:
-            w = top()
-            if w is not None:
-                return w, "max_hands"
-        return None, None
 
     # -- views -----------------------------------------------------------------------------
     def view(self, seat: int) -> View:

@@ -1,0 +1,112 @@
+"""Scoring one hand and deciding the end of the game (RULES.md section 1, 5).
+
+Pure functions over bids and tricks, so every scoring rule is testable on its own and the game,
+``replay`` and the bot's statistics all share the same arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .bids import Bid
+from .events import NilScore, SideScore
+from .ruleset import Ruleset, tables
+
+
+def score_hand(rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int],
+               scores: Sequence[int], bags: Sequence[int]) -> list[SideScore]:
+    """Score one finished hand for every side.
+
+    - Contract (sum of the side's non-nil bids) made: +10 per bid trick (+20 per trick bid
+      blind), +``bag_value`` per overtrick; set: -10 per bid trick.
+    - Each nil on its own: ±``nil_value`` (blind nil ±``blind_nil_value``). A nil bidder's tricks
+      never count for the contract but are bags for the side.
+    - Every ``bag_limit`` accumulated bags cost ``bag_penalty``; the remainder carries.
+    - 10 for 200 (contract >= 10 scores ±200) and Boston (bid and take every trick) apply when on.
+    """
+    top = tables(rs).hand_size
+    out = []
+    for side, seats in enumerate(rs.sides):
+        bid = blind_bid = ctricks = nil_tricks = nil_points = 0
+        has_contract = False
+        nils = []
+        for s in seats:
+            b = bids[s]
+            tk = tricks[s]
+            if b is None:
+                raise ValueError(f"seat {s} has not bid")
+            if b.is_nil:
+                value = rs.blind_nil_value if b.kind == "blind_nil" else rs.nil_value
+                pts = value if tk == 0 else -value
+                nils.append(NilScore(s, b.kind, tk == 0, tk, pts))
+                nil_points += pts
+                nil_tricks += tk
+            else:
+                has_contract = True
+                bid += b.n
+                if b.kind == "blind":
+                    blind_bid += b.n
+                ctricks += tk
+        made: bool | None
+        notes = []
+        if has_contract:
+            made = ctricks >= bid
+            if made:
+                contract = 10 * (bid - blind_bid) + 20 * blind_bid
+                over = ctricks - bid
+            else:
+                contract, over = -10 * bid, 0
+        else:
+            made, contract, over = None, 0, 0
+        side_bags = over + nil_tricks
+        bag_points = side_bags * rs.bag_value
+        bonus = 0
+        if rs.ten_for_200 and has_contract and bid >= 10:
+            bonus = (200 if made else -200) - contract
+            notes.append("10 for 200")
+        boston = bool(rs.boston and has_contract and bid >= top and ctricks >= top)
+        if boston:
+            notes.append("Boston")
+        before, bags_before = scores[side], bags[side]
+        bags_after, penalty, k = bags_before + side_bags, 0, 0
+        if rs.bag_limit:
+            while bags_after >= rs.bag_limit:
+                bags_after -= rs.bag_limit
+                penalty -= rs.bag_penalty
+                k += 1
+        total = contract + bag_points + nil_points + penalty + bonus
+        out.append(SideScore(side, tuple(seats), bid, blind_bid, ctricks, made, contract, side_bags,
+                             bag_points, tuple(nils), nil_points, penalty, bonus, total, before,
+                             before + total, bags_before, bags_after, k, boston, tuple(notes)))
+    return out
+
+
+def game_winner(rs: Ruleset, scores: Sequence[int], breakdown: Sequence[SideScore],
+                hand_no: int) -> tuple[int | None, str | None]:
+    """(winning side, reason) once the game is over after ``hand_no``, else (None, None).
+
+    Boston wins outright; then mercy (a side at or below ``lose_score`` ends the game), the
+    target, and ``max_hands`` end it with the highest score winning. An exact tie for the highest
+    score always plays another hand.
+    """
+    def top() -> int | None:
+        best = max(scores)
+        leaders = [i for i, s in enumerate(scores) if s == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    bostons = [sc.side for sc in breakdown if sc.boston]
+    if len(bostons) == 1:
+        return bostons[0], "boston"
+    if rs.lose_score is not None and min(scores) <= rs.lose_score:
+        w = top()
+        if w is not None:
+            return w, "mercy"
+    if max(scores) >= rs.target_score:
+        w = top()
+        if w is not None:
+            return w, "target"
+    if rs.max_hands is not None and hand_no >= rs.max_hands:
+        w = top()
+        if w is not None:
+            return w, "max_hands"
+    return None, None
