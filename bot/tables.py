@@ -26,11 +26,10 @@ import discord
 
 import engine
 from bot.storage import ChannelBusy, FinishedGame, HandResult, StaleTable, TableRow
-from engine import Bid, Ruleset
+from engine import Bid, Game, Ruleset
 
 if TYPE_CHECKING:
     from bot.client import SpadesBot
-    from engine import Game
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +151,7 @@ class Table:
     @classmethod
     def from_row(cls, row: TableRow) -> Table:
         d = row.data
-        game = _game_cls().from_dict(d["game"]) if d.get("game") else None
+        game = Game.from_dict(d["game"]) if d.get("game") else None
         return cls(
             id=row.id,
             guild_id=row.guild_id,
@@ -287,12 +286,6 @@ class DiscordPublisher:
 # --------------------------------------------------------------------------------------------
 # Engine helpers (no rules here: only adapters to the engine API)
 # --------------------------------------------------------------------------------------------
-
-
-def _game_cls() -> type[Game]:
-    from engine.game import Game  # engine/game.py, per docs/ENGINE_API.md
-
-    return Game
 
 
 _ACTION_PHASE = {
@@ -1043,7 +1036,7 @@ class TableService:
         for s in empty:
             new.seats[s] = self._bot_seat(new, s)
         try:
-            new.game = _game_cls().new(new.ruleset, seed=self.deal_seed)
+            new.game = Game.new(new.ruleset, seed=self.deal_seed)
         except Exception:
             log.exception("dealing at table %s failed", table_id)
             return refuse("Sorry, the cards could not be dealt. Please try again.")
