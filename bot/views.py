@@ -165,7 +165,14 @@ def hand_panel(
     cards = engine.cards_of(v.hand)
     legal = set(g.legal_cards(seat)) if phase == "PLAY" and my_turn else set()
     picker_rows = 0
-    if phase == "BID" and my_turn:
+    if me.away:
+        # the bot plays this seat until its player takes it back
+        text = render.clip(
+            text + "\n💤 You're marked away: the bot plays for you. Press **I'm back** to take over."
+        )
+        view.add_item(_button(t.id, "back", "I'm back", discord.ButtonStyle.success, row=0))
+        legal, picker_rows = set(), 1
+    elif phase == "BID" and my_turn:
         bids = [b for b in g.legal_bids(seat) if b.kind != "blind_nil"]
         if bids:
             view.add_item(BidSelect(t.id, stamp, bids))

@@ -106,8 +106,13 @@ async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) 
             lambda: any(b.get("label") == "I'm back" for b in spades.live().buttons),
             what="the I'm back button",
         )
+        if spades.table().status == "playing" and spades.table().game.has_looked(seat):  # type: ignore[union-attr]
+            panel = await spades.panel(alice)
+            assert "💤 You're marked away" in panel.content
+            assert any(b.get("label") == "I'm back" for b in panel.buttons)
         r = await spades.fake.click(alice, spades.live(), label="I'm back")
         assert r.ephemeral
+        assert (r.content or "").startswith("Welcome back!")
         assert not spades.table().seats[seat].away  # type: ignore[union-attr]
         spades.check_public()
 
