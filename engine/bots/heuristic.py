@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 
 from ..actions import (
@@ -208,18 +209,18 @@ class HeuristicBot(Bot):
         if len(legal) == 1 and not isinstance(legal[0], PassAction):
             return legal[0]
         first = legal[0]
-        if any(isinstance(a, PlayAction) for a in legal):
+        if isinstance(first, PlayAction):
             return self._play(view, legal)
+        if isinstance(first, PassAction):
+            return self._pass(view, first.seat)  # legal may be a lazy sequence of every pass
+        if isinstance(first, DrawAction):
+            return self._draw(view, legal)
         if any(isinstance(a, MisdealAction) for a in legal):
             return self._misdeal(view, legal)
-        if any(isinstance(a, Look) for a in legal):
+        if isinstance(first, Look):
             return self._look_or_blind(view, legal)
         if isinstance(first, BidAction):
             return self._bid(view, legal)
-        if isinstance(first, PassAction):
-            return self._pass(view, first.seat)
-        if isinstance(first, DrawAction):
-            return self._draw(view, legal)
         return first
 
     # -- before the bid ---------------------------------------------------------------------
@@ -232,7 +233,7 @@ class HeuristicBot(Bot):
         best = max(others) if others else mine
         return best - mine, best
 
-    def _look_or_blind(self, view: View, legal: list[Action]) -> Action:
+    def _look_or_blind(self, view: View, legal: Sequence[Action]) -> Action:
         look = next(a for a in legal if isinstance(a, Look))
         blind_nil = next((a for a in legal if isinstance(a, BidAction) and a.bid.kind == "blind_nil"), None)
         if blind_nil is None:
@@ -249,7 +250,7 @@ class HeuristicBot(Bot):
             desperate = False  # nobody passes to a solo blind nil or covers it: nearly always set
         return blind_nil if desperate else look
 
-    def _misdeal(self, view: View, legal: list[Action]) -> Action:
+    def _misdeal(self, view: View, legal: Sequence[Action]) -> Action:
         rs = view.ruleset
         hand = view.hand or 0
         call = next(a for a in legal if isinstance(a, MisdealAction))
@@ -265,7 +266,7 @@ class HeuristicBot(Bot):
         return others[0] if others else call
 
     # -- bidding ------------------------------------------------------------------------------
-    def _bid(self, view: View, legal: list[Action]) -> Action:
+    def _bid(self, view: View, legal: Sequence[Action]) -> Action:
         rs = view.ruleset
         seat = view.seat or 0
         hand = view.hand or 0
@@ -336,7 +337,7 @@ class HeuristicBot(Bot):
         return PassAction(seat, tuple(sorted(chosen)))
 
     # -- two-player draw ----------------------------------------------------------------------
-    def _draw(self, view: View, legal: list[Action]) -> Action:
+    def _draw(self, view: View, legal: Sequence[Action]) -> Action:
         card = view.drawn_card
         keep = next((a for a in legal if isinstance(a, DrawAction) and a.keep), legal[0])
         toss = next((a for a in legal if isinstance(a, DrawAction) and not a.keep), legal[0])
@@ -346,7 +347,7 @@ class HeuristicBot(Bot):
         return keep if value >= 0.5 else toss
 
     # -- play ---------------------------------------------------------------------------------
-    def _play(self, view: View, legal: list[Action]) -> Action:
+    def _play(self, view: View, legal: Sequence[Action]) -> Action:
         plays = {a.card: a for a in legal if isinstance(a, PlayAction)}
         cards = list(plays)
         if len(cards) == 1:
