@@ -329,6 +329,24 @@ class FakeDiscord:
         ):
             self.gateway.dispatch("GUILD_MEMBER_ADD", member.payload() | {"guild_id": str(member.guild.id)})
 
+    def _member_updated(self, member: Member) -> None:
+        if self.gateway.session is not None and self.gateway.intents & INTENT_GUILD_MEMBERS:
+            self.gateway.dispatch(
+                "GUILD_MEMBER_UPDATE", member.payload() | {"guild_id": str(member.guild.id)}
+            )
+
+    def _member_removed(self, member: Member) -> None:
+        if self.gateway.session is not None and self.gateway.intents & INTENT_GUILD_MEMBERS:
+            self.gateway.dispatch(
+                "GUILD_MEMBER_REMOVE", {"guild_id": str(member.guild.id), "user": member.user.payload()}
+            )
+
+    def _channel_deleted(self, channel: Channel) -> None:
+        if self.gateway.session is not None:
+            self.gateway.dispatch(
+                "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", channel.payload()
+            )
+
     def dispatch(self, event: str, data: Json) -> None:
         """Push any gateway dispatch event to the bot (delivered in order, replayed on RESUME)."""
         self.gateway.dispatch(event, data)
@@ -363,14 +381,18 @@ class FakeDiscord:
         discord_logger.addHandler(handler)
         task = asyncio.create_task(bot.start(token), name="fake-discord bot")
         try:
-            ready = asyncio.create_task(bot.wait_until_ready())
-            done, _ = await asyncio.wait({ready, task}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-            if ready not in done:
-                ready.cancel()
-                if task in done:
-                    exc = task.exception()
-                    raise AssertionError(f"the bot stopped before it was ready: {exc!r}") from exc
-                raise AssertionError(f"the bot was not ready within {timeout} s")
+            deadline = time.monotonic() + timeout
+            while not bot.is_ready():
+                if task.done():
+                    exc = None if task.cancelled() else task.exception()
+                    raise AssertionError(
+                        f"the bot stopped before it was ready: {exc!r}; violations: {self.violations}"
+                    ) from exc
+                if time.monotonic() > deadline:
+                    raise AssertionError(
+                        f"the bot was not ready within {timeout} s; violations: {self.violations}"
+                    )
+                await asyncio.sleep(0.005)
             if sync_commands:
                 tree = getattr(bot, "tree", None)
                 if tree is None:
@@ -575,6 +597,8 @@ class FakeDiscord:
     def _check_member(self, user: User, channel: Channel) -> Member:
         if channel.guild.id not in self.guilds:
             raise FakeDiscordUsageError(f"{channel!r} is not in a known guild")
+        if channel.id not in channel.guild.channels:
+            raise FakeDiscordUsageError(f"#{channel.name} was deleted")
         member = channel.guild.members.get(user.id)
         if member is None:
             raise FakeDiscordUsageError(f"{user.username} is not a member of {channel.guild.name!r}")

@@ -401,6 +401,25 @@ class Guild:
         self.fake._member_added(member)
         return member
 
+    def set_roles(self, user: User, roles: list[Role]) -> Member:
+        """Replace a member's roles (GUILD_MEMBER_UPDATE reaches the bot if it asked for members)."""
+        member = self.member(user)
+        member.roles = [r for r in roles if r.guild is self and r.id != self.id]
+        self.fake._member_updated(member)
+        return member
+
+    def remove_member(self, user: User) -> None:
+        """The user leaves the server (GUILD_MEMBER_REMOVE)."""
+        member = self.members.pop(self.member(user).id)
+        self.fake._member_removed(member)
+
+    def remove_channel(self, channel: Channel) -> None:
+        """Delete a channel (and its threads) as an admin would; the bot gets CHANNEL_DELETE."""
+        for thread in [c for c in self.channels.values() if c.parent is channel]:
+            self.remove_channel(thread)
+        del self.channels[channel.id]
+        self.fake._channel_deleted(channel)
+
     def member(self, user: User | int) -> Member:
         uid = user if isinstance(user, int) else user.id
         try:

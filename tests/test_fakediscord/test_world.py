@@ -142,3 +142,33 @@ async def test_deleted_messages_disappear_for_users(world: World) -> None:
         await fake.click(world.alice, msg, label="Join")
     with pytest.raises(discord.NotFound):
         await channel.fetch_message(msg.id)
+
+
+async def test_roles_members_and_channels_change_under_the_bot(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    guild = fake.add_guild()
+    channel = guild.add_text_channel("spades")
+    doomed = guild.add_text_channel("old")
+    thread = doomed.add_thread("t")
+    alice = fake.add_user("alice")
+    async with fake.run_bot(
+        DemoBot(intents=discord.Intents.default() | discord.Intents(members=True))
+    ) as bot:
+        g = bot.get_guild(guild.id)
+        assert g is not None
+        dealer = guild.add_role("Dealer", permissions=discord.Permissions(manage_messages=True).value)
+        guild.set_roles(alice, [dealer])
+        await fake.settle()
+        member = g.get_member(alice.id)
+        assert member is not None and [r.name for r in member.roles] == ["@everyone", "Dealer"]
+        assert member.guild_permissions.manage_messages
+        guild.remove_channel(doomed)
+        await fake.settle()
+        assert g.get_channel(doomed.id) is None and g.get_thread(thread.id) is None
+        with pytest.raises(FakeDiscordUsageError, match="was deleted"):
+            await fake.slash(alice, doomed, "demo greet", name="x")
+        guild.remove_member(alice)
+        await fake.settle()
+        assert g.get_member(alice.id) is None
+        with pytest.raises(FakeDiscordUsageError, match="not a member"):
+            await fake.slash(alice, channel, "demo greet", name="x")
