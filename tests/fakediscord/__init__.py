@@ -47,6 +47,7 @@ Example (pytest; the ``fake_discord`` fixture comes from ``tests/fakediscord/plu
             fake.delay_next("POST", "/interactions/{interaction_id}/{interaction_token}/callback", 0.5)
             await fake.drop_gateway()         # returns once the bot has RESUMEd (events replayed)
             await fake.invalidate_session()   # bot must IDENTIFY again
+            await fake.send_reconnect()       # op 7: bot must reconnect and RESUME
             fake.advance_clock(minutes=16)    # interaction tokens expire (3 s deadline too)
             fake.dispatch("GUILD_MEMBER_REMOVE", {...})      # any raw gateway event
 
@@ -76,11 +77,15 @@ still inside its 3 s window without an answer, and a retry discord.py owes after
 fake answered. It cannot see a bot sleeping on its own timers: pass a longer ``quiet=`` or wait for
 a condition. ``FakeDiscord(quiet_period=...)`` sets the default (0.1 s).
 
-World: ``Guild.add_text_channel/add_thread/add_role/add_member/member``,
-``Channel.set_permissions(target, allow=, deny=)`` (overwrites; the bot's app_permissions and the
-403 answers follow them), ``fake.member(user, guild).roles``; changes made while the bot runs are
-dispatched (CHANNEL_CREATE, GUILD_MEMBER_ADD, ...). ``fake.say(user, channel, "text")`` posts a user
-message (MESSAGE_CREATE).
+World: ``Guild.add_text_channel/add_thread/add_role/add_member/set_roles/remove_member/
+remove_channel/member``, ``Channel.set_permissions(target, allow=, deny=)`` (overwrites; the bot's
+app_permissions and the 403 answers follow them), ``fake.member(user, guild).roles``; changes made
+while the bot runs are dispatched (CHANNEL_CREATE/DELETE, GUILD_MEMBER_ADD/UPDATE/REMOVE with the
+members intent, ...). ``fake.say(user, channel, "text")`` posts a user message (MESSAGE_CREATE;
+content blanked unless the bot has the message content intent or is mentioned).
+``FakeDiscord(privileged_intents=False)`` closes the gateway with 4014 if the bot asks for them.
+The server owner is ``fake.owner``; the bot's user ``fake.bot_user`` (its application id is the
+same).
 
 Rules enforced (each a violation with Discord's code): request bodies vs the OpenAPI spec and the
 documented limits (content 2000, 10 embeds / 6000 chars, 5 rows of 5 buttons, 25 select options,
