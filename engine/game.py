@@ -101,12 +101,12 @@ _PHASE_WORDS = {
 
 
 def _lead_or(deficit: int, solo: bool) -> str:
-    who = "you" if solo else "your team"
+    """``you lead by 43`` / ``the scores are level`` / ``you trail by only 60``."""
     if deficit < 0:
-        return f"{who} lead by {-deficit}"
+        return f"you lead by {-deficit}"
     if deficit == 0:
         return "the scores are level"
-    return f"{who} trail by only {deficit}"
+    return f"you trail by only {deficit}"
 
 
 class Game:
