@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import PRESETS, Ruleset, parse_card, parse_cards
-from engine.actions import Action, BidAction, Look, PassAction, PlayAction
+from engine.actions import Action, BidAction, DrawAction, Look, PassAction, PlayAction
 from engine.arena import run_arena
 from engine.bots import BOT_NAMES, Bot, get_bot
 from engine.bots.heuristic import HeuristicBot, estimate_tricks, nil_danger
@@ -320,3 +320,50 @@ def test_nil_bidder_ducks_under_the_winner() -> None:
     # Seat 0 leads as nil: a low card from a suit with many higher cards out.
     lead = _choice(g)
     assert lead % 13 <= 3 and card_tables(Ruleset()).suit[lead] != 3
+
+
+def test_nil_exchange_passes() -> None:
+    # Seat 0 trails by 300 and bids blind nil; it and its partner pass 3 cards each.
+    g = Game.from_deal("standard", DEAL, dealer=3, scores=[0, 300])
+    for seat, bid in enumerate(["blind_nil", "4", "4", "3"]):
+        g.bid(seat, bid)
+    assert g.phase is Phase.PASS
+    nil_pass = HeuristicBot(seed=0).act(g.view(0))
+    assert isinstance(nil_pass, PassAction)
+    # The nil gives away its trumps and its ace: the cards most likely to win a trick.
+    assert sorted(nil_pass.cards) == sorted(parse_cards("4S 3S AD"))
+    partner_pass = HeuristicBot(seed=0).act(g.view(2))
+    assert isinstance(partner_pass, PassAction)
+    # The partner keeps its trumps and honours and gives low cards the nil can duck with.
+    ct = card_tables(Ruleset())
+    assert all(ct.suit[c] != 3 for c in partner_pass.cards)
+    assert set(partner_pass.cards) <= set(parse_cards("4H 4D 7D 8C"))
+    g.apply(nil_pass)
+    g.apply(partner_pass)
+    assert g.phase is Phase.PLAY
+
+
+def _draw_position(want: str) -> Game:
+    """A two-player game whose first drawn card is ``want``-ish (found by trying seeds)."""
+    ct = card_tables(Ruleset.preset("two-player"))
+    for seed in range(500):
+        g = Game.new("two-player", seed=seed)
+        seat = g.seats_to_act()[0]
+        card = g.view(seat).drawn_card
+        assert card is not None
+        high_spade = ct.suit[card] == 3 and card % 13 >= 10
+        low_side = ct.suit[card] != 3 and card % 13 <= 3
+        if (want == "high spade" and high_spade) or (want == "low side card" and low_side):
+            return g
+    raise AssertionError("no such seed")
+
+
+def test_two_player_draw_keeps_good_cards() -> None:
+    g = _draw_position("high spade")
+    seat = g.seats_to_act()[0]
+    action = HeuristicBot(seed=0).act(g.view(seat))
+    assert action == DrawAction(seat, True)
+    g = _draw_position("low side card")
+    seat = g.seats_to_act()[0]
+    action = HeuristicBot(seed=0).act(g.view(seat))
+    assert action == DrawAction(seat, False)
