@@ -104,3 +104,20 @@ async def test_any_dispatch_event_reaches_the_bot(world: World) -> None:
     deleted = await asyncio.wait_for(seen.get(), 2)
     assert deleted.id == world.channel.id
     assert world.bot.get_channel(world.channel.id) is None
+
+
+async def test_peak_rate_counts_requests_per_channel_window(world: World) -> None:
+    fake = world.fake
+    other = world.guild.add_text_channel("other")
+    for _ in range(3):
+        await fake.slash(world.alice, world.channel, "demo post")
+    await fake.slash(world.alice, other, "demo post")
+    await fake.settle()
+    edit = MESSAGES + "/{message_id}"
+    assert fake.peak_rate("PATCH", edit, 5.0) == 3  # three edits in #spades, one in #other
+    assert fake.peak_rate("PATCH", edit, 5.0, per=None) == 4
+    assert fake.peak_rate("PATCH", edit, 0.0) == 0
+    fake.advance_clock(10)
+    await fake.slash(world.alice, world.channel, "demo post")
+    await fake.settle()
+    assert fake.peak_rate("PATCH", edit, 5.0) == 3  # the fourth came after the window
