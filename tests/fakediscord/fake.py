@@ -595,7 +595,7 @@ class FakeDiscord:
             times.sort()
             start = 0
             for end, t in enumerate(times):
-                while t - times[start] >= window:
+                while start <= end and t - times[start] >= window:
                     start += 1
                 best = max(best, end - start + 1)
         return best
