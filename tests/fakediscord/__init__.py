@@ -54,6 +54,7 @@ Example (pytest; the ``fake_discord`` fixture comes from ``tests/fakediscord/plu
             # What happened
             fake.requests                     # RecordedRequest(method, path, route, json, status, ...)
             fake.requests_to("POST", "/channels/{channel_id}/messages")
+            fake.peak_rate("PATCH", "/channels/{channel_id}/messages/{message_id}", 5.0)  # per channel
             fake.bot_messages()               # everything the bot sent, public or ephemeral
             fake.visible_messages(alice, channel)   # public + alice's ephemeral, in order
             fake.pings(bob)                   # messages that notified bob (allowed_mentions applied)
