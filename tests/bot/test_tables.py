@@ -13,9 +13,13 @@ from typing import Any
 import discord
 import pytest
 
+import engine
+from bot import render
 from bot.config import Config
 from bot.storage import Storage
 from bot.tables import MOVED_ON, Seat, Table, TableService
+from bot.views import hand_panel
+from engine.bots import get_bot
 
 GUILD, CHANNEL = 1000, 2000
 ALICE, BOB, CAROL, DAVE, ERIN = 11, 12, 13, 14, 15
@@ -301,5 +305,55 @@ async def test_live_message_edits_are_coalesced(storage: Storage) -> None:
         await asyncio.sleep(1.5)
         post = pub.posts[pub.order[0]]
         assert 1 <= len(post.edits) <= 3
+    finally:
+        await svc.close()
+
+
+PANEL_ACTIONS = {
+    "Look": "look",
+    "BidAction": "bid",
+    "PlayAction": "play",
+    "PassAction": "pass",
+    "DrawAction": "draw",
+    "MisdealAction": "misdeal",
+}
+
+
+@pytest.mark.parametrize("preset", sorted(engine.PRESETS))
+async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, preset: str) -> None:
+    """One human (acting as the heuristic bot would) and bots play a whole hand of every preset; the
+    hand panel stays within Discord's limits at every step."""
+    svc = make_service(storage, time_scale=0.001)
+    try:
+        t = await open_table(svc, preset=preset, play_seconds=600, bid_seconds=600)
+        assert (await svc.start(t.id, ALICE, fill=True)).ok
+        for _ in range(3000):
+            t = svc.tables[t.id]
+            assert t.game is not None
+            if t.status != "playing" or t.game.hand_records:
+                break
+            if ALICE not in [t.seats[s].user_id for s in svc._humans_to_act(t)]:  # type: ignore[union-attr]
+                await asyncio.sleep(0.002)
+                continue
+            content, view = hand_panel(svc, t.id, ALICE)
+            assert len(content) <= 2000
+            if view is not None:  # discord.py itself refuses a sixth row or a sixth button in a row
+                assert len(view.children) <= 25
+                assert all(len(getattr(i, "custom_id", "")) <= 100 for i in view.children)
+            action = get_bot("heuristic", 1).act(t.game.view(t.seat_of(ALICE)))  # type: ignore[arg-type]
+            kind = PANEL_ACTIONS[type(action).__name__]
+            arg = {
+                "bid": getattr(action, "bid", None),
+                "play": getattr(action, "card", None),
+                "pass": getattr(action, "cards", None),
+                "draw": getattr(action, "keep", None),
+            }.get(kind)
+            if kind == "bid" and action.bid.kind == "blind_nil":  # type: ignore[attr-defined]
+                kind = "blind"
+            res = await svc.act(t.id, ALICE, kind, arg)
+            assert res.ok, res.message
+            assert len(render.table_message(svc.tables[t.id])) <= 2000
+        t = svc.tables[t.id]
+        assert t.game is not None and len(t.game.hand_records) >= 1, "the hand did not finish"
     finally:
         await svc.close()
