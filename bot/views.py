@@ -257,8 +257,22 @@ async def answer(
 
 # ---- dynamic items -------------------------------------------------------------------------------
 
+APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
 
-class TableButton(DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):(?P<action>[a-z]+)$"):
+
+class _Guarded:
+    """Every component callback answers, even when something unexpected fails inside."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self._handle(interaction)  # type: ignore[attr-defined]
+        except Exception:
+            log.exception("a component callback failed (%s)", type(self).__name__)
+            if not interaction.response.is_done():
+                await safe_send(interaction, APOLOGY)
+
+
+class TableButton(_Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):(?P<action>[a-z]+)$"):
     """A button on the live table message (or on a game/hand post, or an ephemeral offer)."""
 
     def __init__(
@@ -284,7 +298,7 @@ class TableButton(DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):(?P<actio
     ) -> TableButton:
         return cls(int(match["tid"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def _handle(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         if service is None:
             await safe_send(interaction, "The tables are not ready yet; try again in a moment.")
@@ -326,7 +340,9 @@ class TableButton(DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):(?P<actio
             )
 
 
-class CardButton(DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):c:(?P<stamp>\d+):(?P<card>\d+)$"):
+class CardButton(
+    _Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):c:(?P<stamp>\d+):(?P<card>\d+)$"
+):
     """A card in a hand panel: clicking plays it and updates the panel in place."""
 
     def __init__(
@@ -356,11 +372,11 @@ class CardButton(DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):c:(?P<stam
     ) -> CardButton:
         return cls(int(match["tid"]), int(match["stamp"]), int(match["card"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def _handle(self, interaction: discord.Interaction) -> None:
         await panel_action(interaction, self.table_id, "play", self.card, self.stamp)
 
 
-class BidSelect(DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b:(?P<stamp>\d+)$"):
+class BidSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b:(?P<stamp>\d+)$"):
     """The bid picker: only the bids that are legal for this seat right now."""
 
     def __init__(self, table_id: int, stamp: int, bids: list[Any] | None = None) -> None:
@@ -385,7 +401,7 @@ class BidSelect(DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b:(?P<stamp
     ) -> BidSelect:
         return cls(int(match["tid"]), int(match["stamp"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def _handle(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
         if not values:
             await show_hand(interaction, self.table_id, in_place=True)
@@ -393,7 +409,7 @@ class BidSelect(DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b:(?P<stamp
         await panel_action(interaction, self.table_id, "bid", values[0], self.stamp)
 
 
-class PassSelect(DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):p:(?P<stamp>\d+)$"):
+class PassSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):p:(?P<stamp>\d+)$"):
     """Pick exactly the number of cards to pass to the partner."""
 
     def __init__(self, table_id: int, stamp: int, cards: list[int] | None = None, n: int = 1) -> None:
@@ -421,7 +437,7 @@ class PassSelect(DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):p:(?P<stam
     ) -> PassSelect:
         return cls(int(match["tid"]), int(match["stamp"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def _handle(self, interaction: discord.Interaction) -> None:
         try:
             cards = [int(v) for v in self.item.values]
         except ValueError:
@@ -430,6 +446,7 @@ class PassSelect(DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):p:(?P<stam
 
 
 class PanelButton(
+    _Guarded,
     DynamicItem[Button[Any]],
     template=r"sp:(?P<tid>\d+):(?P<action>blind|look|keep|discard|misdeal):(?P<stamp>\d+)$",
 ):
@@ -463,7 +480,7 @@ class PanelButton(
     ) -> PanelButton:
         return cls(int(match["tid"]), match["action"], int(match["stamp"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def _handle(self, interaction: discord.Interaction) -> None:
         if self.action in ("keep", "discard"):
             await panel_action(interaction, self.table_id, "draw", self.action == "keep", self.stamp)
         else:

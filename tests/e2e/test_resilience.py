@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
+
 import engine
 from bot.tables import MOVED_ON
-from tests.e2e.conftest import Spades
+from bot.views import APOLOGY
+from tests.e2e.conftest import Spades, said
 
 
 async def _alice_and_bots(spades: Spades, **options: object) -> None:
@@ -142,3 +145,29 @@ async def test_an_open_hand_panel_wakes_up_when_the_turn_comes(spades: Spades) -
         enabled = {b["custom_id"] for b in panel.buttons if ":c:" in b["custom_id"] and not b.get("disabled")}
         assert enabled == legal
         assert "**Your turn**" in panel.content
+
+
+async def test_an_unexpected_failure_still_answers_and_changes_nothing(
+    spades: Spades, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.01):
+        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
+        await spades.wait_turn()
+        panel = await spades.panel(alice)
+        before = spades.table().stamp
+
+        async def boom(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("unexpected")
+
+        monkeypatch.setattr(spades.service, "act", boom)
+        button = next(b for b in panel.buttons if not b.get("disabled")) if panel.buttons else None
+        if button is not None:
+            r = await spades.fake.click(alice, panel, custom_id=button["custom_id"])
+        else:
+            sel = panel.selects[0]
+            r = await spades.fake.select(
+                alice, panel, custom_id=sel["custom_id"], values=[sel["options"][0]["value"]]
+            )
+        assert r.ephemeral and said(r) == APOLOGY
+        assert spades.table().stamp == before
