@@ -40,6 +40,9 @@ MAX_TURN_SECONDS = 600
 AWAY_AFTER_TIMEOUTS = 2
 BOT_NAMES = ("Bea", "Ray", "Kit", "Max", "Ivy", "Sol")
 DATA_VERSION = 1
+# Seconds between two edits of one live message: Discord lets a bot edit about 5 messages per 5 s
+# in one channel, and the hand panels' refreshes go through other routes.
+EDIT_INTERVAL = 1.2
 
 
 # --------------------------------------------------------------------------------------------
@@ -666,7 +669,7 @@ class TableService:
 
     async def _render_loop(self, table_id: int) -> None:
         debounce = 0.25 * min(self.time_scale, 1.0)
-        interval = 1.0 * min(self.time_scale, 1.0)
+        interval = EDIT_INTERVAL * min(self.time_scale, 1.0)
         while table_id in self._dirty:
             await asyncio.sleep(debounce)
             wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()

@@ -4,6 +4,7 @@ Discord. The end-to-end behaviour through the fake Discord lives in tests/e2e/."
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ class Post:
     view: discord.ui.View | None
     mention: int | None = None
     edits: list[str] = field(default_factory=list)
+    edited_at: list[float] = field(default_factory=list)
 
 
 class RecordingPublisher:
@@ -64,6 +66,7 @@ class RecordingPublisher:
         if post is None or message_id in self.deleted:
             return False
         post.edits.append(content)
+        post.edited_at.append(time.monotonic())
         post.content, post.view = content, view
         return True
 
@@ -299,12 +302,14 @@ async def test_live_message_edits_are_coalesced(storage: Storage) -> None:
         pub: RecordingPublisher = svc.publisher  # type: ignore[assignment]
         await asyncio.sleep(0.4)
         assert len(pub.order) == 1  # the first post
-        for _ in range(30):  # a burst of changes, as bots playing quickly would cause
+        for _ in range(60):  # a burst of changes, as bots playing quickly would cause
             svc.render_soon(t.id)
             await asyncio.sleep(0.02)
         await asyncio.sleep(1.5)
         post = pub.posts[pub.order[0]]
         assert 1 <= len(post.edits) <= 3
+        gaps = [b - a for a, b in zip(post.edited_at, post.edited_at[1:], strict=False)]
+        assert all(g >= 1.1 for g in gaps), gaps  # never faster than one edit per EDIT_INTERVAL
     finally:
         await svc.close()
 
