@@ -543,7 +543,10 @@ class TableService:
             log.warning("table %s changed under us; reloading", old.id)
             fresh = await self.storage.get_table(old.id)
             if fresh is not None:
-                self._index(Table.from_row(fresh))
+                reloaded = Table.from_row(fresh)
+                self._index(reloaded)
+                self._schedule(reloaded)
+                self.render_soon(reloaded.id)
             return refuse("The table changed while you clicked; please try again.")
         except Exception:
             log.exception("saving table %s failed", old.id)
@@ -788,9 +791,11 @@ class TableService:
             await asyncio.sleep(random.uniform(1.0, 1.5) * self.time_scale)
             await self._auto(table_id, stamp, auto[:1], timed_out=False)
             return
-        if t.deadline is None:
-            return
         humans = self._humans_to_act(t)
+        if not humans:
+            return
+        if t.deadline is None:  # (only for tables saved without one) start the clock now
+            t.deadline = now() + t.turn_seconds() * self.time_scale
         lead = min(15.0, t.turn_seconds() / 4) * self.time_scale
         remind_at = t.deadline - lead
         if now() < remind_at:
