@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from engine.record import replay
+
 from .models import PlayerStats
 
 log = logging.getLogger(__name__)
@@ -40,8 +42,6 @@ def replay_record(record: dict[str, Any]) -> dict[str, Any] | None:
 
     The log names only the error class and position: a refusal message can quote cards.
     """
-    from engine import replay  # imported late: the engine may be absent while the bot is built
-
     try:
         return replay(record)
     except Exception as exc:  # a refused record must not lose the table's save
