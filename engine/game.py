@@ -403,11 +403,7 @@ class Game:
         else:
             opts = list(_plain_bids(rs, top)[0])
         if not self.looked[seat]:
-            d = self.deficit(seat)
-            if rs.blind_nil_allowed and rs.nil_allowed and d >= rs.blind_nil_min_deficit:
-                opts.append(Bid.BLIND_NIL)
-            if rs.blind_bids and d >= rs.blind_bid_min_deficit:
-                opts.extend(Bid.of("blind", i) for i in range(1, rs.blind_bid_max + 1))
+            opts.extend(self._blind_options(seat))
         if rs.suicide:
             partner = rs.partner_of(seat)
             pb = self.bids[partner] if partner is not None else None
@@ -418,6 +414,19 @@ class Game:
             if all(b is not None for b in mates):
                 have = sum(b.n for b in mates if b is not None)
                 opts = [b for b in opts if have + b.n >= rs.board]
+        return opts
+
+    def _blind_options(self, seat: int) -> list[Bid]:
+        """Blind bids open to ``seat`` by the rules and the score (whether it looked aside)."""
+        rs = self.rs
+        if not rs.blind_possible:
+            return []
+        d = self.deficit(seat)
+        opts = []
+        if rs.blind_nil_allowed and rs.nil_allowed and d >= rs.blind_nil_min_deficit:
+            opts.append(Bid.BLIND_NIL)
+        if rs.blind_bids and d >= rs.blind_bid_min_deficit:
+            opts.extend(Bid.of("blind", i) for i in range(1, rs.blind_bid_max + 1))
         return opts
 
     def _bid_refusal(self, seat: int, bid: Bid) -> IllegalAction:
@@ -514,8 +523,10 @@ class Game:
                 acts.append(LOOK_ACTIONS[seat])
             if seat == self.to_act:
                 rs = self.rs
-                if self.looked[seat] and not (rs.mirrors or rs.whiz or rs.suicide or rs.board):
+                if not (rs.mirrors or rs.whiz or rs.suicide or rs.board):
                     acts.extend(_plain_bids(rs, self._t.hand_size)[1][seat])
+                    if not self.looked[seat]:
+                        acts.extend(bid_action(seat, b) for b in self._blind_options(seat))
                 else:
                     acts.extend(bid_action(seat, b) for b in self._bid_options(seat))
             if self._misdeal_ok(seat) and self.looked[seat]:
@@ -597,8 +608,9 @@ class Game:
         rs = self.rs
         if b.kind == "tricks" and b.n == 0 and rs.nil_allowed:
             b = Bid.NIL
-        if self.looked[seat] and not (rs.mirrors or rs.whiz or rs.suicide or rs.board):
-            ok = b in _plain_bids(rs, self._t.hand_size)[2]
+        if not (rs.mirrors or rs.whiz or rs.suicide or rs.board):
+            ok = b in _plain_bids(rs, self._t.hand_size)[2] or (
+                b.is_blind and not self.looked[seat] and b in self._blind_options(seat))
         else:
             ok = b in self._bid_options(seat)
         if not ok:
