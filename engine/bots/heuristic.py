@@ -401,6 +401,14 @@ class HeuristicBot(Bot):
     def _highest(self, ct: CardTables, cards: list[int]) -> int:
         return max(cards, key=lambda c: (ct.power[c], -c))
 
+    def _cheapest_equal(self, k: Knowledge, card: int, cards: list[int]) -> int:
+        """The lowest of ``cards`` that is worth as much as ``card`` (no unseen card between)."""
+        target = k.higher_unseen(card)
+        ct = k.ct
+        same = [c for c in cards if ct.suit[c] == ct.suit[card] and ct.power[c] <= ct.power[card]
+                and k.higher_unseen(c) == target]
+        return self._lowest(ct, same) if same else card
+
     def _discard_low(self, k: Knowledge, cards: list[int]) -> int:
         """A card to throw away when not following: low, non-trump, from a short suit, never a
         guarded honour when a worse card will do."""
@@ -534,8 +542,8 @@ class HeuristicBot(Bot):
             if k.mates_after:
                 # Second hand low: my partner still plays after the opponents.
                 return self._lowest(ct, following)
-            # Third hand high: force the opponents' honours out.
-            return self._highest(ct, winners)
+            # Third hand high (the cheapest of equals): force the opponents' honours out.
+            return self._cheapest_equal(k, self._highest(ct, winners), winners)
         # Void in the led suit: ruff with the cheapest trump that takes the lead.
         return self._lowest(ct, winners)
 

@@ -367,3 +367,15 @@ def test_two_player_draw_keeps_good_cards() -> None:
     seat = g.seats_to_act()[0]
     action = HeuristicBot(seed=0).act(g.view(seat))
     assert action == DrawAction(seat, False)
+
+
+def test_second_hand_low_third_hand_high() -> None:
+    # Seat 1 won the first trick and leads a low heart; seat 2 (K Q 4 of hearts, the ace unseen)
+    # plays second: low, its partner still plays last.
+    g = _game(["3", "4", "4", "3"], ["2C", "AC", "8C", "4C", "3H"])
+    assert g.to_act == 2
+    assert _choice(g) == parse_card("4H")
+    # Third hand: its partner led the 2, the opponent covered with the 3: it plays high, the
+    # cheaper of its touching honours.
+    g = _game(["3", "4", "4", "3"], ["2H", "3H"])
+    assert _choice(g) == parse_card("QH")
