@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
+import logging
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import SORTS, FinishedGame, Storage
+from bot.storage import SORTS, FinishedGame, HandResult, Storage
 from bot.storage.stats import hand_player_rows
+from engine import Game, Ruleset
+from engine.bots import get_bot
+from engine.record import replay
 
 
 def _players(users: list[int | None]) -> list[dict[str, Any]]:
@@ -158,3 +164,122 @@ def test_leaderboard_matches_a_plain_model(games: list[tuple[int, list[int | Non
             await db.close()
 
     asyncio.run(check())
+
+
+# --- stats from real engine games, checked against engine.replay of the stored records ---------------
+
+
+def _play(preset: str, seed: int) -> Game:
+    game = Game.new(Ruleset.preset(preset), seed=seed)
+    bots = [get_bot("heuristic", seat) for seat in range(game.ruleset.num_seats)]
+    while game.winner is None:
+        seat = game.seats_to_act()[0]
+        game.apply(bots[seat].act(game.view(seat)))
+    return game
+
+
+async def _store_game(db: Storage, game: Game, users: list[int | None], guild: int = 1) -> None:
+    players = [{"seat": s, "user_id": u, "is_bot": u is None} for s, u in enumerate(users)]
+    row = await db.create_table(guild, 77, 1, {"state": "playing"})
+    row.status = "playing"
+    for n, record in enumerate(game.hand_records, start=1):
+        row.data = {"hand": n}
+        await db.save_table(row, hand=HandResult(row.id, 1, n, record, players))
+    sides = game.ruleset.sides
+    row.status = "finished"
+    done = FinishedGame(
+        table_id=row.id, guild_id=guild, channel_id=77, game_no=1, ruleset=game.ruleset.to_dict(),
+        hands=len(game.hand_records), winner_side=game.winner, started_at=0, finished_at=1,
+        sides=[{"seats": list(seats), "score": game.scores[i], "bags": game.bags[i]}
+               for i, seats in enumerate(sides)],
+        players=[{**p, "side": game.ruleset.side_of(p["seat"]), "name": str(p["user_id"])} for p in players],
+    )  # fmt: skip
+    await db.save_table(row, game=done)
+
+
+def _model(records: list[dict[str, Any]], users: list[int | None]) -> dict[int, dict[str, int]]:
+    """Per user: the replay's per-side numbers summed over the hands the user played."""
+    out: dict[int, dict[str, int]] = {}
+    for record in records:
+        result = replay(record)
+        for seat, user in enumerate(users):
+            if user is None:
+                continue
+            side = next(b for b in result["breakdown"] if seat in b["seats"])
+            nil = next((n for n in side["nils"] if n["seat"] == seat), None)
+            totals = out.setdefault(user, dict.fromkeys(("hands", "cb", "cm", "na", "nm", "bags"), 0))
+            totals["hands"] += 1
+            totals["cb"] += nil is None and side["made"] is not None
+            totals["cm"] += nil is None and side["made"] is True
+            totals["na"] += nil is not None
+            totals["nm"] += bool(nil and nil["made"])
+            totals["bags"] += side["bags"]
+    return out
+
+
+def _nil_bids(records: list[dict[str, Any]], seat: int) -> int:
+    """Straight from the records' bids: how many nils the seat bid."""
+    return sum(1 for r in records for s, bid in r["bids"] if s == seat and bid in ("nil", "blind_nil"))
+
+
+async def _check_against_replay(preset: str, seed: int, users: list[int | None]) -> None:
+    game = _play(preset, seed)
+    db = await Storage.open(":memory:")
+    try:
+        await _store_game(db, game, users)
+        model = _model(game.hand_records, users)
+        assert await db.leaderboard_count(1) == len(model)
+        for seat, user in enumerate(users):
+            if user is None:
+                continue
+            got = await db.player_stats(1, user)
+            want = model[user]
+            assert got is not None
+            assert (got.hands, got.contracts_bid, got.contracts_made) == (
+                want["hands"],
+                want["cb"],
+                want["cm"],
+            )
+            assert (got.nils_attempted, got.nils_made, got.bags) == (want["na"], want["nm"], want["bags"])
+            assert got.hands == len(game.hand_records)
+            assert got.nils_attempted == _nil_bids(game.hand_records, seat)
+            assert got.contracts_bid + got.nils_attempted == got.hands  # every hand: a contract or a nil
+            assert (got.games, got.wins) == (1, int(game.ruleset.side_of(seat) == game.winner))
+            assert got.games_with_bots == int(None in users)
+        assert await db.hand_records(1) == game.hand_records
+    finally:
+        await db.close()
+
+
+async def test_partnership_stats_match_the_replayed_records() -> None:
+    # seeds chosen so that the games include nils (checked, so a change of bots cannot hide them)
+    for seed in (5, 11):
+        game = _play("standard", seed)
+        assert any(_nil_bids(game.hand_records, s) for s in range(4)), seed
+        await _check_against_replay("standard", seed, [1, 2, 3, None])
+
+
+async def test_solo_stats_match_the_replayed_records() -> None:
+    await _check_against_replay("cutthroat", 5, [1, 2, 3])
+
+
+async def test_a_refused_record_keeps_the_save_and_logs_no_card(caplog: Any) -> None:
+    game = _play("standard", 5)
+    record = json.loads(json.dumps(game.hand_records[0]))
+    record["plays"] = record["plays"][:5] + [record["plays"][5]] * 2 + record["plays"][7:]  # a revoke
+    db = await Storage.open(":memory:")
+    try:
+        row = await db.create_table(1, 10, 1, {})
+        row.data = {"after": "hand"}
+        players = [{"seat": s, "user_id": 10 + s, "is_bot": False} for s in range(4)]
+        with caplog.at_level(logging.ERROR, logger="bot.storage"):
+            await db.save_table(row, hand=HandResult(row.id, 1, 1, record, players))
+        stored = await db.get_table(row.id)
+        assert stored is not None and stored.data == {"after": "hand"} and stored.version == 2
+        assert await db.hand_records(row.id) == [record]  # kept for inspection
+        assert await db.leaderboard_count(1) == 0  # but no stats from a record the engine refused
+        messages = [r.getMessage() for r in caplog.records]
+        assert len(messages) == 1 and "RecordError at position plays[" in messages[0]
+        assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", messages[0])  # no card in the log line
+    finally:
+        await db.close()
