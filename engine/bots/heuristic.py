@@ -381,6 +381,15 @@ class HeuristicBot(Bot):
         if need > 0:
             return True
         rs = k.rs
+        # An opponent who would win the game by making its contract must be set, bags or not.
+        for side in range(len(rs.sides)):
+            if side == k.my_side:
+                continue
+            opp_need = k.side_need(side)
+            if 0 < opp_need <= k.tricks_left:
+                bid = sum(b.n for s in rs.sides[side] if (b := k.view.bids[s]) is not None and not b.is_nil)
+                if k.view.scores[side] + 10 * bid >= rs.target_score > k.view.scores[k.my_side]:
+                    return True
         bags_now = k.view.bags[k.my_side] + k.side_overtricks(k.my_side)
         near_limit = rs.bag_limit is not None and rs.bag_limit - bags_now <= self.bag_margin
         if near_limit or rs.bag_value < 0:
