@@ -8,7 +8,7 @@ from typing import Any
 from bot.storage import FinishedGame, Storage
 from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE
 from tests.e2e.conftest import Spades, said
-from tests.fakediscord import Message
+from tests.fakediscord import Message, User
 
 MENTION = re.compile(r"<@(\d+)>")
 
@@ -103,3 +103,76 @@ async def test_pages_sort_and_buttons_survive_a_restart(spades: Spades) -> None:
         ]
         assert r.message is not None and ranked_ids(r.message) == games_order[:PAGE_SIZE]
         await spades.fake.settle()
+
+
+async def play_a_game(spades: Spades, host: User, others: list[User]) -> int:
+    """Open a short table in the channel, seat ``others`` on the other team, fill with bots, play it out."""
+    t = await spades.open_table(host, target=50, play_seconds=600, bid_seconds=600)
+    for user in others:
+        r = await spades.slash(user, "join", team=2)
+        assert said(r).startswith("You took seat")
+    await spades.slash(host, "spades start", fill=True)
+    await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+    await spades.play_until(lambda: spades.table().status == "finished", humans=[host, *others])
+    await spades.fake.settle()
+    return t.id
+
+
+async def test_leaderboard_and_stats_after_real_games(spades: Spades) -> None:
+    alice, bob, carol = spades.users["alice"], spades.users["bob"], spades.users["carol"]
+    async with spades.running(time_scale=0.01) as bot:
+        first = await play_a_game(spades, alice, [bob])  # alice (team 1) against bob (team 2), 2 bots
+        second = await play_a_game(spades, alice, [])  # alice with three bots
+        storage = bot.storage
+
+        # what the finished games say, from the stored records (not from the stats tables)
+        records = {tid: await storage.hand_records(tid) for tid in (first, second)}
+        games = await storage.finished_games(spades.guild.id)
+        assert [g["table_id"] for g in games] == [second, first] and all(g["with_bots"] for g in games)
+        alice_wins = sum(1 for g in games for p in g["players"] if p["user_id"] == alice.id and p["won"])
+        bob_won = any(p["won"] for g in games for p in g["players"] if p["user_id"] == bob.id)
+
+        r = await spades.slash(carol, "leaderboard")
+        assert not r.ephemeral and r.message is not None
+        board = r.message
+        assert set(ranked_ids(board)) == {alice.id, bob.id}  # bots never on the board; carol never played
+        text = board.embeds[0]["description"]
+        alice_line = next(line for line in text.splitlines() if f"<@{alice.id}>" in line)
+        assert f"{alice_wins} W / 2 G (🤖 2)" in alice_line
+        assert board.buttons == []  # one page: no ◀ ▶
+        assert "page 1/1" in board.embeds[0]["footer"]["text"]
+
+        r = await spades.slash(alice, "stats")
+        assert r.ephemeral and r.message is not None  # a personal lookup stays private
+        fields = {f["name"]: f["value"] for f in r.message.embeds[0]["fields"]}
+        assert fields["Games"] == f"2 ({alice_wins} W · {2 - alice_wins} L)"
+        assert fields["🤖 Games with bots"] == "2 of 2 (they count)"
+        hands = len(records[first]) + len(records[second])
+        assert fields["Bags"].endswith(f"in {hands} hands)")
+        alice_seat = 0  # the host sits in seat 1
+        nil_bids = sum(
+            1
+            for recs in records.values()
+            for rec in recs
+            for seat, bid in rec["bids"]
+            if seat == alice_seat and bid in ("nil", "blind_nil")
+        )
+        assert fields["Nils"].endswith(f"made of {nil_bids}")
+        mine = await storage.player_stats(spades.guild.id, alice.id)
+        assert mine is not None and mine.hands == hands and mine.contracts_bid == hands - nil_bids
+
+        r = await spades.fake.slash(carol, spades.channel, "stats", options={"user": bob, "share": True})
+        assert not r.ephemeral and r.message is not None
+        assert r.message.embeds[0]["fields"][1]["value"].startswith(f"1 ({int(bob_won)} W")
+
+        r = await spades.slash(carol, "leaderboard", sort="bid_accuracy")
+        order = [p.user_id for p in await storage.leaderboard(spades.guild.id, "bid_accuracy")]
+        assert r.message is not None and ranked_ids(r.message) == order
+
+        # another server has its own (empty) leaderboard
+        other = spades.fake.add_guild("Other club")
+        lounge = other.add_text_channel("lounge")
+        other.add_member(alice)
+        await spades.fake.settle()
+        r = await spades.fake.slash(alice, lounge, "leaderboard")
+        assert r.ephemeral and said(r) == EMPTY_SERVER
