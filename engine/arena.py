@@ -309,7 +309,7 @@ def _option(text: str) -> tuple[str, Any]:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m engine arena",
-        description="Play bots against each other and report wins (95%% Wilson interval), points, "
+        description="Play bots against each other and report wins (95% Wilson interval), points, "
                     "contracts, nils and bags per side.")
     p.add_argument("--preset", default="standard",
                    help=f"ruleset preset (default standard; one of {', '.join(PRESETS)})")
