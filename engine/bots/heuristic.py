@@ -290,6 +290,8 @@ class HeuristicBot(Bot):
                 threshold *= 1.3  # a strong partner covers well
             if rs.suicide and not mate_bids:
                 threshold = max(threshold, 4.0)  # one of us must bid nil: the safer hand
+            if numbered and min(a.bid.n for a in numbered) >= est + 2:
+                threshold *= 2  # whiz and the like: the only number allowed is a likely set
             if not numbered or (danger <= threshold and est <= 2.0):
                 return nil
         if not numbered:
