@@ -379,3 +379,17 @@ def test_second_hand_low_third_hand_high() -> None:
     # cheaper of its touching honours.
     g = _game(["3", "4", "4", "3"], ["2H", "3H"])
     assert _choice(g) == parse_card("QH")
+
+
+def test_draws_trumps_when_strong() -> None:
+    rs = Ruleset.preset("standard", spades_must_be_broken=False)
+    strong = parse_cards("AS KS QS JS 10S 9S AH 5H 4C 3C 2D 3D 4D")
+    weak = parse_cards("7S 6S 5S 4S 3S 2S AH 5H 4C 3C 2D 3D 4D")
+    leads = []
+    for hand in (strong, weak):
+        g = Game.from_deal(rs, _deal_with(hand, rs), dealer=3)
+        for seat, bid in enumerate(["6", "2", "2", "2"]):
+            g.bid(seat, bid)
+        leads.append(_choice(g))
+    assert leads[0] == parse_card("AS")  # the top trumps and most of them: draw trumps
+    assert leads[1] == parse_card("AH")  # low trumps: cash the side ace and keep them for ruffing
