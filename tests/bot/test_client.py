@@ -197,9 +197,13 @@ HELD = ("7" + chr(0x2665), "Q" + chr(0x2665))
 @pytest.fixture
 def captured() -> Any:
     stream = io.StringIO()
+    root = logging.getLogger()
+    level, http_level = root.level, logging.getLogger("discord.http").level
     handler = setup_logging("INFO", stream=stream)
     yield stream
-    logging.getLogger().removeHandler(handler)
+    root.removeHandler(handler)
+    root.setLevel(level)
+    logging.getLogger("discord.http").setLevel(http_level)
 
 
 async def test_on_error_logs_and_apologises_ephemerally(captured: io.StringIO) -> None:
