@@ -165,6 +165,17 @@ def nil_danger(hand: int, rs: Ruleset) -> float:
     return d
 
 
+def card_danger(card: int, known: int, ct: CardTables) -> float:
+    """How likely a card is to win a trick a nil bidder does not want (higher is worse). ``known``
+    holds the cards that cannot be above it any more (my hand, cards already played)."""
+    higher_out = (ct.above[card] & ~known).bit_count()
+    if ct.suit[card] == TRUMP:
+        if higher_out <= 3:
+            return 10.0 + (3 - higher_out)
+        return 6.0 + max(0, 8 - higher_out) / 2  # low trumps hurt when a suit runs out
+    return {0: 9.0, 1: 7.0, 2: 5.0, 3: 3.5}.get(higher_out, 2.0 - higher_out / 20)
+
+
 def card_keep_value(card: int, hand: int, rs: Ruleset) -> float:
     """Two-player draw: how much a card is worth keeping (0..1)."""
     ct = card_tables(rs)
@@ -323,11 +334,7 @@ class HeuristicBot(Bot):
         my_bid = view.bids[seat]
         if my_bid is not None and my_bid.is_nil:
             # Give away what could win a trick: high trumps first, then the unprotected honours.
-            def danger(c: int) -> tuple[int, int, int]:
-                higher_out = (ct.above[c] & ~hand).bit_count()
-                return (1 if ct.suit[c] == TRUMP else 0, -higher_out, ct.power[c])
-
-            chosen = sorted(cards, key=danger, reverse=True)[:size]
+            chosen = sorted(cards, key=lambda c: (card_danger(c, hand, ct), ct.power[c]), reverse=True)[:size]
         else:
             # Partner of a nil: low side cards, from the shortest suits (voids to ruff with later).
             def cost(c: int) -> tuple[int, int, int]:
@@ -452,8 +459,7 @@ class HeuristicBot(Bot):
             if following:
                 return self._highest(ct, following)
             # Void: throw the most dangerous card that cannot win here.
-            return max(under, key=lambda c: (ct.suit[c] == TRUMP, -k.higher_unseen(c).bit_count(),
-                                             ct.power[c], -c))
+            return max(under, key=lambda c: (card_danger(c, k.hand | k.played, ct), ct.power[c], -c))
         # Every card wins for now: hope someone after me goes over.
         if k.after:
             return self._lowest(ct, cards)
