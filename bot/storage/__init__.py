@@ -12,6 +12,7 @@ from .models import (
     HandResult,
     PlayerStats,
     StaleTable,
+    StorageClosed,
     StorageError,
     TableRow,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "PlayerStats",
     "StaleTable",
     "Storage",
+    "StorageClosed",
     "StorageError",
     "TableRow",
 ]

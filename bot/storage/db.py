@@ -24,6 +24,7 @@ from .models import (
     HandResult,
     PlayerStats,
     StaleTable,
+    StorageClosed,
     TableRow,
     Timestamp,
 )
@@ -114,6 +115,7 @@ class Storage:
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE … COMMIT, rolled back on any exception (including cancellation)."""
         async with self._lock:
+            self._check_open()
             await self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -123,13 +125,21 @@ class Storage:
             else:
                 await self._conn.execute("COMMIT")
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StorageClosed(f"storage {self.path} is closed")
+
     async def _fetchone(self, sql: str, params: Any = ()) -> Any:
-        async with self._lock, self._conn.execute(sql, params) as cur:
-            return await cur.fetchone()
+        async with self._lock:
+            self._check_open()
+            async with self._conn.execute(sql, params) as cur:
+                return await cur.fetchone()
 
     async def _fetchall(self, sql: str, params: Any = ()) -> list[Any]:
-        async with self._lock, self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        async with self._lock:
+            self._check_open()
+            async with self._conn.execute(sql, params) as cur:
+                return list(await cur.fetchall())
 
     async def pragma(self, name: str) -> Any:
         """Read one PRAGMA (tests and diagnostics)."""

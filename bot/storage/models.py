@@ -16,6 +16,10 @@ class StorageError(Exception):
     """Base class of the errors storage raises on purpose."""
 
 
+class StorageClosed(StorageError):
+    """An operation after ``close()`` (e.g. a timer that fired during shutdown)."""
+
+
 class ChannelBusy(StorageError):
     """The channel already has a live (open or playing) table."""
 

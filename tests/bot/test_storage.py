@@ -17,6 +17,7 @@ from bot.storage import (
     MigrationError,
     StaleTable,
     Storage,
+    StorageClosed,
     TableRow,
 )
 from bot.storage.migrations import default_directory, discover
@@ -366,3 +367,14 @@ async def test_a_drawn_or_abandoned_game_has_no_winner(db: Storage) -> None:
 async def test_unknown_sort_is_refused(db: Storage) -> None:
     with pytest.raises(ValueError, match="unknown sort"):
         await db.leaderboard(1, sort="score; DROP TABLE tables")
+
+
+async def test_use_after_close_is_a_clear_error(tmp_path: Path) -> None:
+    db = await Storage.open(tmp_path / "spades.db")
+    row = await db.create_table(1, 10, 100, {})
+    await db.close()
+    await db.close()  # idempotent
+    with pytest.raises(StorageClosed):
+        await db.get_table(row.id)
+    with pytest.raises(StorageClosed):
+        await db.save_table(row)
