@@ -362,3 +362,41 @@ async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, p
         assert t.game is not None and len(t.game.hand_records) >= 1, "the hand did not finish"
     finally:
         await svc.close()
+
+
+async def test_whatever_a_player_types_is_answered_and_changes_nothing(service: TableService) -> None:
+    """Typed bids and cards go through the engine's parsers: junk is refused, never raised."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    t = await _four_humans(service)
+    assert t.game is not None
+    seat = t.game.to_act
+    user = t.seats[seat].user_id  # type: ignore[index, union-attr]
+    snapshot = t.game.to_dict()
+    texts: list[str] = []
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.text(max_size=12))
+    def collect(text: str) -> None:
+        texts.append(text)
+
+    collect()
+    for text in [*texts, "99", "-1", "blind 99", "nil nil", "♠♠", "10", "AS AS"]:
+        try:
+            parsed = engine.parse_card(text)
+        except ValueError:
+            parsed = None
+        if parsed is not None:
+            res = await service.act(t.id, user, "play", parsed)  # bidding: playing is refused
+            assert not res.ok and res.message
+        try:
+            bid = engine.Bid.parse(text)
+        except ValueError:
+            continue
+        if bid in t.game.legal_bids(seat):  # type: ignore[arg-type]
+            continue  # a legal bid would count: keep the table as it is
+        res = await service.act(t.id, user, "bid", bid)
+        assert not res.ok and res.message
+        g = service.tables[t.id].game
+        assert g is not None and g.to_dict() == snapshot
