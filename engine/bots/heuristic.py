@@ -489,10 +489,12 @@ class HeuristicBot(Bot):
             # The nil plays after me: set the bar as high as I can.
             following = [c for c in cards if ct.suit[c] == k.led_suit]
             if following:
-                return self._highest(ct, following)
+                top = self._highest(ct, following)
+                # Raise the bar if I can; if an opponent already set it higher, save my cards.
+                return top if beats(ct, top, best) else self._lowest(ct, following)
             trumps = [c for c in cards if ct.suit[c] == TRUMP and beats(ct, c, best)]
             if trumps:
-                return self._highest(ct, trumps)
+                return self._lowest(ct, trumps)
             return self._discard_low(k, cards)
         if all(m in played_seats for m in nil_mates):
             # The nil is safe this trick: play for the contract.
