@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 
 import discord
@@ -18,9 +20,13 @@ EXIT_CONFIG = 2
 
 
 async def run(config: Config) -> None:
-    from .client import SpadesBot  # after logging is set up: importing discord.py is not free
+    from .client import SpadesBot
 
     bot = SpadesBot(config)
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+        # hosts (Procfile workers, systemd, docker) stop with SIGTERM: close cleanly, storage included
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     async with bot:
         await bot.start(config.token)
 
