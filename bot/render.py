@@ -79,7 +79,7 @@ def table_message(t: Table) -> str:
         who = " + ".join(_seat_tag(t, s) for s in seats)
         score = f"**{v.scores[i]}** · {v.bags[i]} bag{'s' if v.bags[i] != 1 else ''}"
         bids = " + ".join(bid_label(v.bids[s]) for s in seats)
-        took = " · ".join(str(v.tricks[s]) for s in seats)
+        took = " + ".join(str(v.tricks[s]) for s in seats)
         prefix = f"Team {i + 1}  " if multi else ""
         lines.append(f"{prefix}{who}  {score}  ·  bid {bids}  ·  took {took}")
     phase = _phase(g)
@@ -103,7 +103,9 @@ def table_message(t: Table) -> str:
         last = getattr(v, "last_trick", None)
         if last and not v.current_trick:
             cards = " ".join(engine.card_pretty(c) for _, c in _trick_cards(last))
-            lines.append(f"  last trick: {cards}")
+            winner = getattr(v, "last_trick_winner", None)
+            won = f" → {t.label(winner)}" if winner is not None else ""
+            lines.append(f"  last trick: {cards}{won}")
     acting = t.seats_to_act()
     if acting:
         verb = {"BID": "to bid", "PLAY": "to play", "PASS": "to pass", "DRAW": "to draw"}.get(phase, "to act")
