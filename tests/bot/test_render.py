@@ -78,3 +78,59 @@ def test_custom_ids_fit_and_parse_back() -> None:
         assert len(cid) <= 100
         matching = [cls for cls in DYNAMIC_ITEMS if re.fullmatch(cls.__discord_ui_compiled_template__, cid)]  # type: ignore[attr-defined]
         assert matching == [type(item)], cid
+
+
+def _played_hand(seed: int = 3) -> tuple[Table, object, list[object]]:
+    """A table whose game has just finished its first hand (bots play it), with that hand's events."""
+    from engine.bots import get_bot
+
+    t = _table()
+    t.seats = [Seat(11, "alice"), Seat(None, "Bea", bot=True), Seat(12, "carol"), Seat(None, "Ray", bot=True)]
+    t.status = "playing"
+    g = engine.Game.new(t.ruleset, seed=seed)
+    t.game = g
+    bot = get_bot("heuristic", 1)
+    while True:
+        seat = g.seats_to_act()[0]
+        events = g.apply(bot.act(g.view(seat)))
+        scored = [e for e in events if type(e).__name__ == "HandScored"]
+        if scored:
+            return t, scored[0], events
+
+
+def test_hand_post_shows_bids_tricks_and_the_engines_breakdown() -> None:
+    t, ev, _ = _played_hand()
+    text = render.hand_post(t, ev)
+    assert text.startswith("📋 **Hand 1** · table 7")
+    record = t.game.hand_records[0]  # type: ignore[union-attr]
+    for side, seats in enumerate(t.ruleset.sides):
+        b = ev.breakdown[side]  # type: ignore[attr-defined]
+        took = sum(ev.tricks[s] for s in seats)  # type: ignore[attr-defined]
+        line = next(x for x in text.splitlines() if x.startswith(f"Team {side + 1}:"))
+        assert f"took {took}" in line
+        assert f"→ {b.total:+d} ({b.score_before} → {b.score_after})" in line
+        bids = {s: bid for s, bid in record["bids"]}
+        assert all(str(bids[s]).replace("_", " ").lower() in line.lower() for s in seats)
+    assert len(text) <= 2000
+
+
+def test_public_texts_never_show_a_held_card() -> None:
+    t, _, _ = _played_hand(seed=5)
+    g = t.game
+    assert g is not None
+    bot = __import__("engine.bots", fromlist=["get_bot"]).get_bot("heuristic", 2)
+    for _ in range(30):  # into the second hand, checking after every action
+        held = {engine.card_pretty(c) for s in range(4) for c in engine.cards_of(g.hand(s))}
+        for text in (render.table_message(t), render.score_sheet(t), render.rules_text(t)):
+            assert not any(re.search(rf"(?<![0-9A-Za-z]){re.escape(c)}", text) for c in held), text
+        seat = g.seats_to_act()[0]
+        g.apply(bot.act(g.view(seat)))
+
+
+def test_score_sheet_lists_running_totals() -> None:
+    t, ev, _ = _played_hand()
+    text = render.score_sheet(t)
+    row = text.splitlines()[-1]
+    assert row.startswith("1 · ")
+    for side in range(2):
+        assert f"{ev.scores[side]} (" in row  # type: ignore[attr-defined]
