@@ -26,7 +26,6 @@ from ..actions import (
     PassAction,
     PlayAction,
 )
-from ..bids import Bid
 from ..ruleset import Ruleset
 from ..view import View
 from . import Bot
@@ -619,8 +618,3 @@ class HeuristicBot(Bot):
         if k.after:
             return self._lowest(ct, cards)
         return self._highest(ct, cards)
-
-
-def bid_for(hand: int, rs: Ruleset) -> Bid:
-    """The bid the heuristic would make with ``hand`` on an empty table (for explanations/tests)."""
-    return Bid.tricks(max(1, math.floor(estimate_tricks(hand, rs) + 0.3)))

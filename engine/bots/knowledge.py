@@ -110,10 +110,6 @@ class Knowledge:
         self.voids = self._known_voids()
 
     # -- bids and contracts ---------------------------------------------------------------
-    def bid_of(self, seat: int) -> tuple[str, int] | None:
-        b = self.view.bids[seat]
-        return None if b is None else (b.kind, b.n)
-
     def is_nil(self, seat: int) -> bool:
         b = self.view.bids[seat]
         return b is not None and b.is_nil
@@ -156,9 +152,6 @@ class Knowledge:
             if self.ct.deck_mask >> twin & 1:
                 m |= 1 << twin
         return m & self.unseen
-
-    def lower_unseen(self, card: int) -> int:
-        return self.ct.below[card] & self.unseen
 
     def _known_voids(self) -> dict[int, set[int]]:
         """Suits each seat has shown to be out of (current and last trick only)."""
@@ -221,8 +214,3 @@ class Knowledge:
                 # The seat can trump only when void in the suit and holding a trump.
                 p *= 1.0 - self.p_void(s, suit) * self.p_holds_trump(s)
         return p
-
-    def winning_after(self, card: int) -> bool:
-        """Whether ``card`` would lead the current trick once played (before later seats)."""
-        w = self.winner
-        return w is None or beats(self.ct, card, w[1])
