@@ -114,6 +114,7 @@ class Game:
 
     __slots__ = (
         "_first_lead",
+        "_forced_swaps",
         "_last_hand",
         "_records",
         "_t",
@@ -198,7 +199,27 @@ class Game:
         g._reset_hand_state()
         g.hands = masks
         g.dealt = list(masks)
-        g._begin_bidding()
+        if rs.two_player_draw:
+            # the kept cards are given: the draw is over, except that blind nil would have been
+            # declared before it (replay does that through ``_predraw``)
+            g._after_draw()
+        else:
+            g._begin_bidding()
+        return g
+
+    @classmethod
+    def _predraw(cls, ruleset: Ruleset, hands: list[int], dealer: int, scores: list[int],
+                 bags: list[int], hand_no: int) -> Game:
+        """Two-player replay: the kept cards are known, the game waits in the DRAW phase (with an
+        empty stock) for pre-draw blind nil bids; ``_after_draw()`` then moves on."""
+        g = cls._blank(ruleset)
+        g.dealer, g.hand_no, g.scores, g.bags = dealer, hand_no, list(scores), list(bags)
+        g._reset_hand_state()
+        g.hands = list(hands)
+        g.phase = Phase.DRAW
+        g.to_act = dealer
+        for s in range(g.n):
+            g.looked[s] = not g._may_go_blind(s)
         return g
 
     @classmethod
@@ -219,6 +240,7 @@ class Game:
         g.end_reason = None
         g._records = []
         g._last_hand = None
+        g._forced_swaps = None
         g.auto_deal = True
         g._reset_hand_state()
         return g
@@ -267,6 +289,8 @@ class Game:
             self.stock = deck
             self.phase = Phase.DRAW
             self.to_act = self.dealer
+            for s in range(n):
+                self.looked[s] = not self._may_go_blind(s)  # blind nil is declared before drawing
             return [HandDealt(self.hand_no, self.dealer)]
         k = self._t.hand_size
         hands = [0] * n
@@ -536,11 +560,17 @@ class Game:
             k = self.pass_size(seat)
             if not k:
                 return []
-            return PassChoices(seat, bits(self.hands[seat]), k)  # type: ignore[return-value]
+            ks = tuple(range(k + 1)) if self.rs.two_player_draw else (k,)
+            return PassChoices(seat, bits(self.hands[seat]), ks)  # type: ignore[return-value]
         if ph is Phase.DRAW:
-            if seat != self.to_act:
-                return []
-            return list(DRAW_ACTIONS[seat])
+            acts = []
+            if not self.looked[seat]:
+                acts.append(LOOK_ACTIONS[seat])
+                if self.bids[seat] is None and Bid.BLIND_NIL in self._blind_options(seat):
+                    acts.append(bid_action(seat, Bid.BLIND_NIL))
+            if seat == self.to_act and self.stock:
+                acts.extend(DRAW_ACTIONS[seat])
+            return acts
         return []
 
     def _misdeal_ok(self, seat: int) -> bool:
@@ -589,13 +619,15 @@ class Game:
         if self.looked[seat]:
             raise AlreadyLooked("You have already looked at your cards.", seat=seat,
                                 rule=f"seat {seat} already looked at its cards")
-        if self.phase is not Phase.BID:
+        if self.phase is not Phase.BID and self.phase is not Phase.DRAW:
             raise self._wrong_phase(seat, "look at your cards")
         self.looked[seat] = True
         return [Looked(seat)]
 
     def bid(self, seat: int, bid: Bid | int | str) -> list[Event]:
         self._check_seat(seat)
+        if self.phase is Phase.DRAW and self.rs.two_player_draw:
+            return self._predraw_blind_nil(seat, bid)
         if self.phase is not Phase.BID:
             raise self._wrong_phase(seat, "bid")
         if seat != self.to_act:
@@ -623,9 +655,16 @@ class Game:
         self.bid_log.append((seat, b))
         events.append(BidMade(seat, b))
         if len(self.bid_log) < self.n:
-            self.to_act = (seat + 1) % self.n
+            nxt = (seat + 1) % self.n
+            while self.bids[nxt] is not None:  # two-player: a pre-draw blind nil already bid
+                nxt = (nxt + 1) % self.n
+            self.to_act = nxt
             return events
-        events.append(BiddingDone(tuple(self.bids)))  # type: ignore[arg-type]
+        events.extend(self._close_bidding())
+        return events
+
+    def _close_bidding(self) -> list[Event]:
+        events: list[Event] = [BiddingDone(tuple(self.bids))]  # type: ignore[arg-type]
         for s in range(self.n):
             self.looked[s] = True  # blind bidders see their cards once bidding is over
         self._setup_passes()
@@ -635,6 +674,50 @@ class Game:
         else:
             self._begin_play()
         return events
+
+    def _predraw_blind_nil(self, seat: int, bid: Bid | int | str) -> list[Event]:
+        """Two-player: blind nil is declared before the seat draws its first card."""
+        try:
+            b = Bid.parse(bid)
+        except BidParseError as e:
+            raise BidNotAllowed(str(e), seat=seat, rule=f"seat {seat} made no valid bid ({e})",
+                                bid=bid, allowed=()) from None
+        if b.kind != "blind_nil":
+            raise BidNotAllowed("Only blind nil can be bid before the draw; the other bids come after it.",
+                                seat=seat, rule=f"seat {seat} may not bid {b} before the draw", bid=b,
+                                allowed=tuple(self._blind_options(seat)))
+        if self.bids[seat] is not None:
+            raise BidNotAllowed("You have already bid blind nil.", seat=seat,
+                                rule=f"seat {seat} already bid", bid=b, allowed=())
+        if b not in self._blind_options(seat) or self.looked[seat]:
+            raise self._bid_refusal(seat, b)
+        self.bids[seat] = b
+        self.bid_log.append((seat, b))
+        return [BidMade(seat, b)]
+
+    def _after_draw(self) -> list[Event]:
+        """Two-player: the draw is over. Blind nil bidders may exchange cards with the discards,
+        then the others bid, starting with the second player."""
+        self.dealt = list(self.hands)
+        for s in range(self.n):
+            self.looked[s] = True
+        swappers = [s for s in range(self.n) if self.bids[s] is not None]
+        if swappers and self.rs.blind_nil_pass:
+            for s in swappers:
+                self.pass_sizes[s] = self.rs.blind_nil_pass
+            self.phase = Phase.PASS
+            self.to_act = None
+            return []
+        return self._open_bidding()
+
+    def _open_bidding(self) -> list[Event]:
+        self.phase = Phase.BID
+        for i in range(1, self.n + 1):
+            s = (self.dealer + i) % self.n
+            if self.bids[s] is None:
+                self.to_act = s
+                return []
+        return self._close_bidding()
 
     def _setup_passes(self) -> None:
         rs = self.rs
@@ -657,6 +740,8 @@ class Game:
         self._check_seat(seat)
         if self.phase is not Phase.PASS:
             raise self._wrong_phase(seat, "pass cards")
+        if self.rs.two_player_draw:
+            return self._swap(seat, cards)
         k = self.pass_sizes[seat]
         if not k:
             raise BadPass("You have no cards to pass this hand.", seat=seat,
@@ -694,6 +779,62 @@ class Game:
         if not self.seats_to_act():
             events.append(PassingDone())
             self._begin_play()
+        return events
+
+    def _swap(self, seat: int, cards: Iterable[int]) -> list[Event]:
+        """Two-player blind nil: discard up to ``blind_nil_pass`` cards and take as many random
+        cards from the discards."""
+        if any(s == seat for s, _ in self.pass_log):
+            raise BadPass("You have already exchanged your cards.", seat=seat,
+                          rule=f"seat {seat} already exchanged")
+        k = self.pass_sizes[seat]
+        if not k:
+            raise BadPass("You have no cards to exchange this hand.", seat=seat,
+                          rule=f"seat {seat} has no cards to exchange")
+        cards = list(cards)
+        mask = 0
+        for c in cards:
+            if not isinstance(c, int) or isinstance(c, bool) or c < 0:
+                raise BadPass(f"{c!r} is not a card.", seat=seat, rule=f"seat {seat} passed a non-card")
+            mask |= 1 << c
+        r = len(cards)
+        if r > k or mask.bit_count() != r:
+            raise BadPass(f"You may exchange at most {k} different cards.", seat=seat,
+                          rule=f"seat {seat} may exchange at most {k} cards, not {r}", size=k)
+        hand = self.hands[seat]
+        if mask & ~hand:
+            bad = min(c for c in cards if not hand >> c & 1)
+            raise CardNotHeld(f"You don't hold {card_pretty(bad)}.", seat=seat,
+                              rule=f"{card_str(bad)} is not held by seat {seat}", card=bad)
+        out = 0
+        for g_ in self.given:
+            out |= g_
+        pool = self._t.deck_mask & ~self.hands[0] & ~self.hands[1] & ~out
+        forced = self._forced_swaps.get(seat) if self._forced_swaps is not None else None
+        if forced is not None:
+            repl = 0
+            for c in forced:
+                repl |= 1 << c
+            if repl.bit_count() != r or repl & ~pool:
+                raise BadPass("Those replacement cards did not come from the discards.", seat=seat,
+                              rule=f"seat {seat}'s {r} replacement cards must come from the discards")
+        else:
+            if self.seed is None:
+                rng: random.Random = secrets.SystemRandom()
+            else:
+                rng = random.Random(f"{self.seed}|{self.salt}|{self.hand_no}|{self.redeals}|swap|{seat}")
+            repl = 0
+            for c in rng.sample(bits(pool), r):
+                repl |= 1 << c
+        self.hands[seat] = (hand ^ mask) | repl
+        self.given[seat] = mask
+        self.received[seat] = repl
+        self.pass_sizes[seat] = 0
+        self.pass_log.append((seat, mask))
+        events: list[Event] = [CardsPassed(seat, r)]
+        if not self.seats_to_act():
+            events.append(PassingDone())
+            events.extend(self._open_bidding())
         return events
 
     def _begin_play(self) -> None:
@@ -739,6 +880,10 @@ class Game:
             raise self._wrong_phase(seat, "draw")
         if seat != self.to_act:
             raise self._not_turn(seat)
+        events: list[Event] = []
+        if not self.looked[seat]:
+            self.looked[seat] = True  # drawing means seeing the cards: no blind nil after this
+            events.append(Looked(seat))
         pos = self.stock_pos
         top, nxt = self.stock[pos], self.stock[pos + 1]
         if keep:
@@ -749,10 +894,9 @@ class Game:
             self.draw_seen[seat] |= 1 << top
         self.stock_pos = pos + 2
         self.draw_keeps.append(bool(keep))
-        events: list[Event] = [CardDrawn(seat, self.hands[seat].bit_count())]
+        events.append(CardDrawn(seat, self.hands[seat].bit_count()))
         if all(h.bit_count() >= self._t.hand_size for h in self.hands):
-            self.dealt = list(self.hands)
-            self._begin_bidding()
+            events.extend(self._after_draw())
         else:
             self.to_act = 1 - seat
         return events
@@ -879,7 +1023,7 @@ class Game:
             self.hand_no, self.dealer, tuple(self.dealt), tuple(self.bid_log), tuple(self.pass_log),
             tuple(self.plays), tuple(self.before_scores), tuple(self.before_bags), self.stock,
             tuple(self.draw_keeps), tuple(self.tricks), tuple(self.scores), tuple(self.bags), winner,
-            tuple(self.trick_winners), breakdown))
+            tuple(self.trick_winners), breakdown, tuple(self.received)))
         if winner is not None:
             self.winner = winner
             self.end_reason = reason
@@ -921,7 +1065,7 @@ class Game:
                 passed = self.given[seat]
             if self.received[seat]:
                 received = self.received[seat]
-            if self.phase is Phase.DRAW and seat == self.to_act:
+            if self.phase is Phase.DRAW and seat == self.to_act and self.looked[seat] and self.stock:
                 drawn = self.stock[self.stock_pos]
             seen = self.draw_seen[seat]
             pass_size = self.pass_size(seat)
@@ -1134,7 +1278,8 @@ def _build_record(rs: Ruleset, hand_no: int, dealer: int, dealt: tuple[int, ...]
                   plays: tuple[int, ...], before_scores: tuple[int, ...], before_bags: tuple[int, ...],
                   stock: list[int], keeps: tuple[bool, ...], tricks: tuple[int, ...],
                   scores: tuple[int, ...], bags: tuple[int, ...], winner: int | None,
-                  trick_winners: tuple[int, ...], breakdown: list[SideScore]) -> dict[str, Any]:
+                  trick_winners: tuple[int, ...], breakdown: list[SideScore],
+                  received: tuple[int, ...] = ()) -> dict[str, Any]:
     rec: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "ruleset": rs.to_json(),
@@ -1146,6 +1291,8 @@ def _build_record(rs: Ruleset, hand_no: int, dealer: int, dealt: tuple[int, ...]
         "plays": [card_str(c) for c in plays],
         "before": {"scores": list(before_scores), "bags": list(before_bags)},
     }
+    if rs.two_player_draw and pass_log:
+        rec["replacements"] = [[s, [card_str(c) for c in cards_of(received[s])]] for s, _ in pass_log]
     if rs.two_player_draw and stock:
         rec["draw"] = {"stock": [card_str(c) for c in stock], "keeps": list(keeps)}
     rec["result"] = result_dict(list(tricks), list(scores), list(bags), winner, list(trick_winners),
@@ -1170,15 +1317,16 @@ __all__ = ["RECORD_FORMAT", "STATE_FORMAT", "Game", "Phase", "result_dict"]
 
 
 class PassChoices(Sequence[PassAction]):
-    """Every way to pass ``k`` of ``cards``, built on demand (C(13,3) = 286 actions otherwise)."""
+    """Every way to pass ``k`` of ``cards`` for each ``k`` in ``ks``, built on demand
+    (C(13,3) = 286 actions otherwise)."""
 
-    __slots__ = ("_cards", "_k", "_len", "seat")
+    __slots__ = ("_cards", "_ks", "_len", "seat")
 
-    def __init__(self, seat: int, cards: list[int], k: int) -> None:
+    def __init__(self, seat: int, cards: list[int], ks: tuple[int, ...] | int) -> None:
         self.seat = seat
         self._cards = cards
-        self._k = k
-        self._len = comb(len(cards), k)
+        self._ks = (ks,) if isinstance(ks, int) else tuple(ks)
+        self._len = sum(comb(len(cards), k) for k in self._ks)
 
     def __len__(self) -> int:
         return self._len
@@ -1195,26 +1343,35 @@ class PassChoices(Sequence[PassAction]):
             i += self._len
         if not 0 <= i < self._len:
             raise IndexError("pass choice out of range")
-        # unrank the i-th k-combination in lexicographic order
-        cards, k, out, start = self._cards, self._k, [], 0
+        cards = self._cards
         n = len(cards)
-        for left in range(k, 0, -1):
-            for j in range(start, n):
-                c = comb(n - j - 1, left - 1)
-                if i < c:
-                    out.append(cards[j])
-                    start = j + 1
-                    break
-                i -= c
-        return PassAction(self.seat, tuple(out))
+        for k in self._ks:
+            size = comb(n, k)
+            if i >= size:
+                i -= size
+                continue
+            # unrank the i-th k-combination in lexicographic order
+            out: list[int] = []
+            start = 0
+            for left in range(k, 0, -1):
+                for j in range(start, n):
+                    c = comb(n - j - 1, left - 1)
+                    if i < c:
+                        out.append(cards[j])
+                        start = j + 1
+                        break
+                    i -= c
+            return PassAction(self.seat, tuple(out))
+        raise IndexError("pass choice out of range")  # pragma: no cover
 
     def __iter__(self) -> Iterator[PassAction]:
-        for combo in combinations(self._cards, self._k):
-            yield PassAction(self.seat, combo)
+        for k in self._ks:
+            for combo in combinations(self._cards, k):
+                yield PassAction(self.seat, combo)
 
     def __contains__(self, action: object) -> bool:
         return (isinstance(action, PassAction) and action.seat == self.seat
-                and len(action.cards) == self._k and len(set(action.cards)) == self._k
+                and len(action.cards) in self._ks and len(set(action.cards)) == len(action.cards)
                 and all(c in self._cards for c in action.cards))
 
     def __eq__(self, other: object) -> bool:
@@ -1225,4 +1382,4 @@ class PassChoices(Sequence[PassAction]):
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"<PassChoices seat={self.seat} {self._k} of {len(self._cards)}: {self._len} ways>"
+        return f"<PassChoices seat={self.seat} {self._ks} of {len(self._cards)}: {self._len} ways>"

@@ -90,7 +90,11 @@ def load_game(record: Any) -> Game:
             raise RecordError(f"before.{key}", f"{key} must list {sides} sides")
         for i, v in enumerate(vals):
             _int(v, f"before.{key}[{i}]", key)
-    g = Game.from_deal(rs, hands, dealer=dealer, scores=scores, bags=bags, hand_no=hand_no)
+    if rs.two_player_draw:
+        # the deal is the kept cards; the game waits in the draw for pre-draw blind nil bids
+        g = Game._predraw(rs, hands, dealer, scores, bags, hand_no)
+    else:
+        g = Game.from_deal(rs, hands, dealer=dealer, scores=scores, bags=bags, hand_no=hand_no)
     g.auto_deal = False
     return g
 
@@ -103,45 +107,58 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     bids = record.get("bids")
     if not isinstance(bids, list):
         raise RecordError("bids", "bids must be a list of [seat, bid]")
-    for i, entry in enumerate(bids):
+    passes = record.get("passes") or []
+    if not isinstance(passes, list):
+        raise RecordError("passes", "passes must be a list of [seat, cards]")
+    passes_done = False
+
+    def parse_bid(i: int) -> tuple[int, Bid]:
         pos = f"bids[{i}]"
+        entry = bids[i]
         if not (isinstance(entry, list) and len(entry) == 2):
             raise RecordError(pos, "a bid is written [seat, bid]")
         seat = _int(entry[0], pos, "the seat")
+        if not 0 <= seat < n:
+            raise RecordError(pos, f"there is no seat {seat}")
+        try:
+            return seat, Bid.parse(entry[1])
+        except BidParseError as e:
+            raise RecordError(pos, str(e)) from None
+
+    i = 0
+    if g.phase is Phase.DRAW:  # two-player: blind nils were declared before the draw
+        while i < len(bids):
+            seat, b = parse_bid(i)
+            if b.kind != "blind_nil":
+                break
+            try:
+                g.bid(seat, b)
+            except IllegalAction as e:
+                raise RecordError(f"bids[{i}]", e.rule) from None
+            i += 1
+        g._after_draw()
+    first = i
+    for i in range(first, len(bids)):
+        if g.phase is Phase.PASS and not passes_done:
+            _replay_passes(g, record, passes)
+            passes_done = True
+        pos = f"bids[{i}]"
+        seat, b = parse_bid(i)
         if g.phase is not Phase.BID:
             raise RecordError(pos, "bidding is already over")
         if seat != g.to_act:
             raise RecordError(pos, f"it is seat {g.to_act}'s turn to bid, not seat {seat}'s")
-        try:
-            b = Bid.parse(entry[1])
-        except BidParseError as e:
-            raise RecordError(pos, str(e)) from None
         try:
             g.bid(seat, b)
         except IllegalAction as e:
             raise RecordError(pos, e.rule) from None
     if g.phase is Phase.BID:
         raise RecordError("bids", f"only {len(bids)} of {n} seats bid")
-    passes = record.get("passes") or []
-    if not isinstance(passes, list):
-        raise RecordError("passes", "passes must be a list of [seat, cards]")
-    for i, entry in enumerate(passes):
-        pos = f"passes[{i}]"
-        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)):
-            raise RecordError(pos, "a pass is written [seat, [cards]]")
-        seat = _int(entry[0], pos, "the seat")
-        if not 0 <= seat < n:
-            raise RecordError(pos, f"there is no seat {seat}")
-        if g.phase is not Phase.PASS:
-            raise RecordError(pos, "no cards are passed now")
-        cards = [_held_copy(g, seat, _card(t, f"{pos}[{j}]")) for j, t in enumerate(entry[1])]
-        try:
-            g.pass_cards(seat, cards)
-        except IllegalAction as e:
-            raise RecordError(pos, e.rule) from None
-    if g.phase is Phase.PASS:
-        owing = g.seats_to_act()
-        raise RecordError("passes", f"seat {owing[0]} must pass {g.pass_size(owing[0])} cards")
+    if g.phase is Phase.PASS and not passes_done:
+        _replay_passes(g, record, passes)
+        passes_done = True
+    if passes and not passes_done:
+        raise RecordError("passes[0]", "no cards are passed in this hand")
     plays = record.get("plays")
     if not isinstance(plays, list):
         raise RecordError("plays", "plays must be a list of cards")
@@ -160,6 +177,41 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
         total = g._t.hand_size * n
         raise RecordError("plays", f"the record ends after {len(plays)} of {total} cards")
     return dict(g.hand_records[-1]["result"])
+
+
+def _replay_passes(g: Game, record: dict[str, Any], passes: list[Any]) -> None:
+    n = g.n
+    if g.rs.two_player_draw:
+        repl = record.get("replacements") or []
+        if not isinstance(repl, list):
+            raise RecordError("replacements", "replacements must be a list of [seat, cards]")
+        forced: dict[int, list[int]] = {}
+        for i, entry in enumerate(repl):
+            pos = f"replacements[{i}]"
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)):
+                raise RecordError(pos, "replacements are written [seat, [cards]]")
+            seat = _int(entry[0], pos, "the seat")
+            forced[seat] = [_card(t, f"{pos}[{j}]") for j, t in enumerate(entry[1])]
+        g._forced_swaps = forced
+    for i, entry in enumerate(passes):
+        pos = f"passes[{i}]"
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)):
+            raise RecordError(pos, "a pass is written [seat, [cards]]")
+        seat = _int(entry[0], pos, "the seat")
+        if not 0 <= seat < n:
+            raise RecordError(pos, f"there is no seat {seat}")
+        if g.phase is not Phase.PASS:
+            raise RecordError(pos, "no cards are passed now")
+        if g.rs.two_player_draw and g._forced_swaps is not None and seat not in g._forced_swaps:
+            raise RecordError(pos, f"the record has no replacement cards for seat {seat}")
+        cards = [_held_copy(g, seat, _card(t, f"{pos}[{j}]")) for j, t in enumerate(entry[1])]
+        try:
+            g.pass_cards(seat, cards)
+        except IllegalAction as e:
+            raise RecordError(pos, e.rule) from None
+    if g.phase is Phase.PASS:
+        owing = g.seats_to_act()
+        raise RecordError("passes", f"seat {owing[0]} must pass {g.pass_size(owing[0])} cards")
 
 
 def replay_file(path: str) -> dict[str, Any]:

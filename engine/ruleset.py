@@ -279,11 +279,12 @@ def _validate(rs: Ruleset) -> None:
             bad("Two-player Spades has no partnerships")
         if rs.decks != 1:
             bad("The draw-and-discard deal uses one deck")
-        if rs.blind_nil_allowed:
-            bad("Blind nil with the two-player draw isn't supported yet; set blind_nil_allowed to false")
+        if rs.nil_pass:
+            bad("Two-player Spades passes no cards for nil; set nil_pass to 0")
         if rs.blind_bids:
             bad("Blind bids with the two-player draw aren't supported; set blind_bids to false")
-    if (rs.blind_nil_pass or rs.nil_pass) and not (rs.partnerships and rs.team_size == 2):
+    if (rs.blind_nil_pass or rs.nil_pass) and not (rs.partnerships and rs.team_size == 2) and not (
+            rs.two_player_draw):
         bad("Cards are passed between two partners: set blind_nil_pass and nil_pass to 0 "
             "for solo play and teams of three")
     if rs.blind_nil_pass < 0 or rs.nil_pass < 0:
@@ -424,6 +425,10 @@ PRESETS: dict[str, Ruleset] = {
     "classic-online": Ruleset(name="classic-online", blind_nil_allowed=False, blind_nil_pass=0),
     "two-player": Ruleset(name="two-player", num_seats=2, partnerships=False, two_player_draw=True,
                           blind_nil_allowed=False, **_NO_PASS),
+    # RULES.md section 3 with its blind nil: declared before the first draw; the blind nil bidder
+    # then exchanges up to 3 cards with random discards (blind_nil_pass)
+    "two-player-blind": Ruleset(name="two-player-blind", num_seats=2, partnerships=False,
+                                two_player_draw=True, nil_pass=0),
     "cutthroat": Ruleset(name="cutthroat", num_seats=3, partnerships=False, **_NO_PASS),
     "solo": Ruleset(name="solo", num_seats=4, partnerships=False, **_NO_PASS),
     "five-player": Ruleset(name="five-player", num_seats=5, partnerships=False, **_NO_PASS),

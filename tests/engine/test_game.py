@@ -391,3 +391,40 @@ def test_clone_is_independent() -> None:
     c = g.clone()
     bid_all(c, [3, 3, 3, 3])
     assert g.phase is Phase.BID and c.phase is Phase.PLAY and g.bids == [None] * 4
+
+
+def test_two_player_blind_nil_is_declared_before_the_draw_and_swaps_with_discards() -> None:
+    from engine.record import replay
+
+    g = Game.new("two-player-blind", seed=8, dealer=0)
+    assert not g.has_looked(0) and not g.has_looked(1)
+    assert g.view(0).drawn_card is None  # not looked: the top card stays hidden
+    g.bid(1, "blind nil")  # the second player declares before its first draw
+    with pytest.raises(BidNotAllowed, match="Only blind nil can be bid before the draw"):
+        g.bid(0, 4)
+    events = g.draw(0, True)
+    assert [e.kind for e in events] == ["looked", "card_drawn"]
+    with pytest.raises(AlreadyLooked):
+        g.bid(0, "blind nil")
+    while g.phase is Phase.DRAW:
+        g.draw(g.to_act, False)
+    assert g.phase is Phase.PASS and g.seats_to_act() == [1] and g.pass_size(1) == 3
+    choices = g.legal_actions(1)
+    assert len(choices) == 1 + 13 + 78 + 286  # exchange 0 to 3 cards
+    with pytest.raises(BadPass, match="at most 3"):
+        g.pass_cards(1, (*g.legal_actions(1)[-1].cards, g.legal_actions(1)[1].cards[0]))
+    given = choices[-1].cards
+    g.pass_cards(1, given)
+    v = g.view(1)
+    assert v.passed == mask_of(given) and v.received is not None and v.received.bit_count() == 3
+    assert v.received & (g.hands[0] | mask_of(given)) == 0
+    assert g.phase is Phase.BID and g.to_act == 0  # the blind nil bidder has bid already
+    g.bid(0, 5)
+    assert g.phase is Phase.PLAY and g.to_act == 1
+    while g.phase is Phase.PLAY:
+        g.play(g.to_act, g.legal_cards(g.to_act)[0])
+    rec = g.hand_records[0]
+    assert rec["bids"] == [[1, "blind_nil"], [0, 5]]
+    assert len(rec["replacements"][0][1]) == 3
+    assert replay(rec) == rec["result"]
+    assert rec["result"]["breakdown"][1]["nils"][0]["kind"] == "blind_nil"

@@ -43,8 +43,9 @@ def _check_conservation(g: Game) -> None:
     t = tables(g.rs)
     limbo = 0  # passed cards not yet received
     for s in range(g.n):
-        if g.given[s] and not g.received[g.rs.partner_of(s)]:  # type: ignore[index]
-            limbo |= g.given[s]
+        partner = g.rs.partner_of(s)
+        if partner is not None and g.given[s] and not g.received[partner]:
+            limbo |= g.given[s]  # two-player exchanges go to the discards instead
     held = 0
     total = limbo.bit_count() + g.played.bit_count()
     for h in g.hands:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine import Game, Phase, RecordError, Ruleset
+from engine import PRESETS, Game, Phase, RecordError, Ruleset
 from engine.record import load_game, replay
 from tests.engine.helpers import DEAL, bid_all, game_from
 
@@ -113,9 +113,7 @@ def test_spades_led_before_broken() -> None:
         (lambda r: r["plays"].pop(), "plays: the record ends after 51 of 52 cards"),
         (lambda r: r["plays"].append("AS"), "plays[52]: the hand is already over"),
         (lambda r: r.__setitem__("ruleset", "bridge"),
-         'ruleset: "bridge" is not a ruleset; choose one of standard, classic-online, two-player, '
-         "cutthroat, solo, five-player, six-player, six-player-threes, six-player-solo, jokers-high, "
-         "deuces-high, whiz, mirrors, suicide, short, house"),
+         'ruleset: "bridge" is not a ruleset; choose one of ' + ", ".join(PRESETS)),
         (lambda r: r.__setitem__("dealer", 4), "dealer: there is no seat 4 in a 4-seat game"),
         (lambda r: r["plays"].__setitem__(5, "KS"), "plays[5]: KS is not held by seat 1"),
     ],
