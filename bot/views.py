@@ -14,9 +14,11 @@ The stamp is the seat's action counter when the panel was drawn: a click on an o
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord.ui import Button, DynamicItem, Select
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from bot.tables import Result, Table, TableService
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAX_ROWS = 5
 PER_ROW = 5
@@ -221,6 +224,20 @@ def hand_panel(
 
 # ---- answering ----------------------------------------------------------------------------------
 
+#: Discord drops an interaction not answered within 3 s: slower work is deferred first.
+DEFER_AFTER = 2.0
+
+
+async def timely(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """Await ``work``; if it is not done after ``DEFER_AFTER`` s (a busy database, say), acknowledge
+    the interaction first so the answer can follow later (a component's message is then updated
+    in place, a command's answer arrives as a follow-up)."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await safe_defer(interaction, ephemeral=True)
+    return await task
+
 
 async def show_hand(
     interaction: discord.Interaction, table_id: int, *, in_place: bool, hint: str = ""
@@ -309,7 +326,9 @@ class TableButton(_Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+)
             return
         if action == "rematch":
             await safe_defer(interaction, ephemeral=True, thinking=True)
-            await answer(interaction, await service.rematch(tid, user.id, user.display_name))
+            await answer(
+                interaction, await timely(interaction, service.rematch(tid, user.id, user.display_name))
+            )
             return
         t = service.get(tid)
         if t is None:
@@ -323,19 +342,31 @@ class TableButton(_Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+)
             await safe_send(interaction, render.score_sheet(t))
         elif action == "join":
             await answer(
-                interaction, await service.join(t.channel_id, user.id, user.display_name, table_id=tid)
+                interaction,
+                await timely(
+                    interaction, service.join(t.channel_id, user.id, user.display_name, table_id=tid)
+                ),
             )
         elif action == "leave":
-            await answer(interaction, await service.leave(t.channel_id, user.id, table_id=tid))
+            await answer(
+                interaction, await timely(interaction, service.leave(t.channel_id, user.id, table_id=tid))
+            )
         elif action in ("start", "fill"):
-            await answer(interaction, await service.start(tid, user.id, fill=action == "fill"), tid)
+            await answer(
+                interaction,
+                await timely(interaction, service.start(tid, user.id, fill=action == "fill")),
+                tid,
+            )
         elif action == "back":
-            await answer(interaction, await service.back(tid, user.id), tid)
+            await answer(interaction, await timely(interaction, service.back(tid, user.id)), tid)
         elif action == "abandon":
             await answer(
                 interaction,
-                await service.abandon(
-                    t.channel_id, user.id, is_admin=_is_admin(interaction), confirmed=True, table_id=tid
+                await timely(
+                    interaction,
+                    service.abandon(
+                        t.channel_id, user.id, is_admin=_is_admin(interaction), confirmed=True, table_id=tid
+                    ),
                 ),
             )
 
@@ -495,7 +526,7 @@ async def panel_action(
     if service is None:
         await safe_send(interaction, "The tables are not ready yet; try again in a moment.")
         return
-    result = await service.act(table_id, interaction.user.id, action, arg, stamp=stamp)
+    result = await timely(interaction, service.act(table_id, interaction.user.id, action, arg, stamp=stamp))
     if result.ok or result.show_hand:
         await show_hand(interaction, table_id, in_place=True, hint=result.message)
     else:

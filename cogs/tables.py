@@ -13,7 +13,7 @@ import engine
 from bot import render
 from bot.safe import safe_defer, safe_send
 from bot.tables import NO_TABLE, TableService, refuse
-from bot.views import DYNAMIC_ITEMS, answer, show_hand
+from bot.views import DYNAMIC_ITEMS, answer, show_hand, timely
 
 if TYPE_CHECKING:
     from bot.client import SpadesBot
@@ -91,8 +91,9 @@ class TablesCog(commands.Cog):
     @spades.command(name="start", description="Start the game at this channel's table (host)")
     @app_commands.describe(fill="Fill empty seats with bots")
     async def start(self, interaction: discord.Interaction, fill: bool = False) -> None:
-        result = await self.service.start(
-            None, interaction.user.id, channel_id=interaction.channel_id, fill=fill
+        result = await timely(
+            interaction,
+            self.service.start(None, interaction.user.id, channel_id=interaction.channel_id, fill=fill),
         )
         await answer(interaction, result, self._tid(interaction))
 
@@ -101,8 +102,11 @@ class TablesCog(commands.Cog):
     async def addbot(
         self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8] | None = None
     ) -> None:
-        result = await self.service.add_bot(
-            interaction.channel_id or 0, interaction.user.id, seat=seat, is_admin=_is_admin(interaction)
+        result = await timely(
+            interaction,
+            self.service.add_bot(
+                interaction.channel_id or 0, interaction.user.id, seat=seat, is_admin=_is_admin(interaction)
+            ),
         )
         await answer(interaction, result)
 
@@ -110,8 +114,11 @@ class TablesCog(commands.Cog):
         name="abandon", description="Close this channel's table without counting it (host or admin)"
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
-        result = await self.service.abandon(
-            interaction.channel_id or 0, interaction.user.id, is_admin=_is_admin(interaction)
+        result = await timely(
+            interaction,
+            self.service.abandon(
+                interaction.channel_id or 0, interaction.user.id, is_admin=_is_admin(interaction)
+            ),
         )
         await answer(interaction, result)
 
@@ -191,19 +198,25 @@ class TablesCog(commands.Cog):
         seat: app_commands.Range[int, 1, 8] | None = None,
         team: app_commands.Range[int, 1, 4] | None = None,
     ) -> None:
-        result = await self.service.join(
-            interaction.channel_id or 0,
-            interaction.user.id,
-            interaction.user.display_name,
-            seat=seat,
-            team=team,
+        result = await timely(
+            interaction,
+            self.service.join(
+                interaction.channel_id or 0,
+                interaction.user.id,
+                interaction.user.display_name,
+                seat=seat,
+                team=team,
+            ),
         )
         await answer(interaction, result, self._tid(interaction))
 
     @app_commands.command(name="leave", description="Leave your seat before the game starts")
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, await self.service.leave(interaction.channel_id or 0, interaction.user.id))
+        await answer(
+            interaction,
+            await timely(interaction, self.service.leave(interaction.channel_id or 0, interaction.user.id)),
+        )
 
     @app_commands.command(name="bid", description="Bid at this channel's table")
     @app_commands.describe(bid="A number of tricks, nil, or blind nil")
@@ -217,8 +230,9 @@ class TablesCog(commands.Cog):
             allowed = ", ".join(b.label for b in legal) or "none right now"
             await answer(interaction, refuse(f"`{bid[:20]}` is not a bid. Allowed now: {allowed}."))
             return
-        result = await self.service.act(
-            None, interaction.user.id, "bid", parsed, channel_id=interaction.channel_id
+        result = await timely(
+            interaction,
+            self.service.act(None, interaction.user.id, "bid", parsed, channel_id=interaction.channel_id),
         )
         if result.ok:
             result.show_hand = False
@@ -244,8 +258,9 @@ class TablesCog(commands.Cog):
         except ValueError as exc:
             await answer(interaction, refuse(str(exc)))
             return
-        result = await self.service.act(
-            None, interaction.user.id, "play", parsed, channel_id=interaction.channel_id
+        result = await timely(
+            interaction,
+            self.service.act(None, interaction.user.id, "play", parsed, channel_id=interaction.channel_id),
         )
         if result.ok:
             result.show_hand = False
@@ -276,7 +291,7 @@ class TablesCog(commands.Cog):
     @app_commands.command(name="table", description="Repost the live table at the bottom of the channel")
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, await self.service.repost(interaction.channel_id or 0))
+        await answer(interaction, await timely(interaction, self.service.repost(interaction.channel_id or 0)))
 
     @app_commands.command(name="rules", description="The rules at this channel's table")
     @app_commands.guild_only()

@@ -8,6 +8,7 @@ import re
 import pytest
 
 import engine
+from bot import views
 from bot.tables import MOVED_ON
 from bot.views import APOLOGY
 from tests.e2e.conftest import Spades, said
@@ -171,3 +172,33 @@ async def test_an_unexpected_failure_still_answers_and_changes_nothing(
             )
         assert r.ephemeral and said(r) == APOLOGY
         assert spades.table().stamp == before
+
+
+async def test_a_slow_database_defers_then_answers(spades: Spades, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When saving takes long, the click is acknowledged in time and the panel updated afterwards."""
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.01):
+        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
+        while spades.table().game.phase != "play" or not spades.acting_humans():  # type: ignore[union-attr]
+            await spades.wait_turn()
+            if spades.table().game.phase != "play":  # type: ignore[union-attr]
+                await spades.decide(alice)
+        seat = spades.seat_of(alice)
+        card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
+        panel = await spades.panel(alice)
+        monkeypatch.setattr(views, "DEFER_AFTER", 0.2)
+        storage = spades.bot.storage  # type: ignore[union-attr]
+        save = storage.save_table
+
+        async def slow_save(*args: object, **kwargs: object) -> object:
+            await asyncio.sleep(0.6)
+            return await save(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(storage, "save_table", slow_save)
+        r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
+        assert r.type == 6  # acknowledged before the work was done
+        await spades.wait_for(
+            lambda: panel.content.startswith(f"You played {engine.card_pretty(card)}."),
+            what="the panel update",
+        )
+        monkeypatch.undo()
