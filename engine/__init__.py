@@ -63,7 +63,9 @@ from .events import (
     TrickWon,
 )
 from .game import Game, Phase
+from .record import replay
 from .ruleset import PRESETS, Ruleset
+from .scoring import game_winner, score_hand
 from .view import View
 
 __all__ = [
@@ -124,11 +126,14 @@ __all__ = [
     "cards_of",
     "count",
     "face",
+    "game_winner",
     "hand_str",
     "mask_of",
     "parse_card",
     "parse_cards",
     "rank_of",
+    "replay",
+    "score_hand",
     "suit_name",
     "suit_of",
     "suit_symbol",

@@ -204,7 +204,12 @@ def _replay_passes(g: Game, record: dict[str, Any], passes: list[Any]) -> None:
             raise RecordError(pos, "no cards are passed now")
         if g.rs.two_player_draw and g._forced_swaps is not None and seat not in g._forced_swaps:
             raise RecordError(pos, f"the record has no replacement cards for seat {seat}")
-        cards = [_held_copy(g, seat, _card(t, f"{pos}[{j}]")) for j, t in enumerate(entry[1])]
+        cards: list[int] = []
+        for j, t in enumerate(entry[1]):
+            c = _held_copy(g, seat, _card(t, f"{pos}[{j}]"))
+            if c in cards and g.rs.decks == 2:
+                c ^= COPY_OFFSET  # the same face twice: both copies
+            cards.append(c)
         try:
             g.pass_cards(seat, cards)
         except IllegalAction as e:
