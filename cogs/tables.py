@@ -67,17 +67,19 @@ class TablesCog(commands.Cog):
             options["nil_allowed"] = nil
         if blind_nil is not None:
             options["blind_nil_allowed"] = blind_nil
-        await safe_defer(interaction, ephemeral=True)
-        result = await self.service.create(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=interaction.user.id,
-            host_name=interaction.user.display_name,
-            preset=preset,
-            target=target,
-            play_seconds=play_seconds,
-            bid_seconds=bid_seconds,
-            options=options,
+        result = await timely(
+            interaction,
+            self.service.create(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                preset=preset,
+                target=target,
+                play_seconds=play_seconds,
+                bid_seconds=bid_seconds,
+                options=options,
+            ),
         )
         await answer(interaction, result)
 
