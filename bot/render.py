@@ -335,6 +335,11 @@ def hand_panel_text(t: Table, seat: int, hint: str = "") -> str:
             )
         if seat in acting:
             lines.append("**Your turn**: click a card to play it" + _countdown(t) + ".")
+            led = getattr(v, "led_suit", None)
+            if led is not None:
+                lines.append(f"{engine.suit_symbol(led)} was led: follow {engine.suit_name(led)} if you can.")
+            elif not v.spades_broken and _get(t.ruleset, "spades_must_be_broken", False):
+                lines.append("Spades aren't broken yet: lead another suit if you can.")
     elif phase == "BID":
         bids = [f"{t.label(s)} {bid_label(b)}" for s, b in enumerate(v.bids) if b is not None]
         if bids:
