@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bot.storage import Storage
-from tests.e2e.conftest import Spades, answer_of
+from tests.e2e.conftest import LIVE_PREFIX, Spades, answer_of
 
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])[♠♥♦♣]")
 
@@ -35,6 +35,9 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         texts = [m.content for m in spades.fake.public_messages(spades.channel)]
         assert any(x.startswith("🏆") for x in texts)
         assert sum(1 for x in texts if x.startswith("📋 **Hand")) == len(t.game.hand_records)
+        lives = [x for x in texts if x.startswith(LIVE_PREFIX)]
+        assert len(lives) == 1 and "🏆" in lives[0]  # one live message, reposted below each hand post
+        assert not any(CARD_TEXT.search(x) for x in texts if x.startswith(("📋", "🏆", "⏰", "⏱", "💤")))
         game_post = next(m for m in spades.fake.public_messages(spades.channel) if m.content.startswith("🏆"))
         assert any(b.get("label") == "Rematch" for b in game_post.buttons)
         # no log line at INFO or above ever names a card
