@@ -91,12 +91,14 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
+_DRAW, _BID, _PASS, _PLAY, _OVER = Phase.DRAW, Phase.BID, Phase.PASS, Phase.PLAY, Phase.GAME_OVER
+
 _PHASE_WORDS = {
-    Phase.DRAW: "it's time to draw cards",
-    Phase.BID: "it's time to bid",
-    Phase.PASS: "it's time to pass cards",
-    Phase.PLAY: "the hand is being played",
-    Phase.GAME_OVER: "the game is over",
+    _DRAW: "it's time to draw cards",
+    _BID: "it's time to bid",
+    _PASS: "it's time to pass cards",
+    _PLAY: "the hand is being played",
+    _OVER: "the game is over",
 }
 
 
@@ -216,7 +218,7 @@ class Game:
         g.dealer, g.hand_no, g.scores, g.bags = dealer, hand_no, list(scores), list(bags)
         g._reset_hand_state()
         g.hands = list(hands)
-        g.phase = Phase.DRAW
+        g.phase = _DRAW
         g.to_act = dealer
         for s in range(g.n):
             g.looked[s] = not g._may_go_blind(s)
@@ -247,7 +249,7 @@ class Game:
 
     def _reset_hand_state(self) -> None:
         n = self.n
-        self.phase = Phase.BID
+        self.phase = _BID
         self.to_act = None
         self.hands = [0] * n
         self.dealt = [0] * n
@@ -287,7 +289,7 @@ class Game:
         n = self.n
         if self.rs.two_player_draw:
             self.stock = deck
-            self.phase = Phase.DRAW
+            self.phase = _DRAW
             self.to_act = self.dealer
             for s in range(n):
                 self.looked[s] = not self._may_go_blind(s)  # blind nil is declared before drawing
@@ -305,7 +307,7 @@ class Game:
         return [HandDealt(self.hand_no, self.dealer)]
 
     def _begin_bidding(self) -> None:
-        self.phase = Phase.BID
+        self.phase = _BID
         self.to_act = (self.dealer + 1) % self.n
         self.before_scores = list(self.scores)
         self.before_bags = list(self.bags)
@@ -341,10 +343,10 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _OVER
 
     def seats_to_act(self) -> list[int]:
-        if self.phase is Phase.PASS:
+        if self.phase is _PASS:
             return [s for s in range(self.n) if self.pass_sizes[s] and not self.given[s]]
         return [] if self.to_act is None else [self.to_act]
 
@@ -356,7 +358,7 @@ class Game:
         return self.hands[seat]
 
     def pass_size(self, seat: int) -> int:
-        if self.phase is not Phase.PASS or self.given[seat]:
+        if self.phase is not _PASS or self.given[seat]:
             return 0
         return self.pass_sizes[seat]
 
@@ -377,7 +379,7 @@ class Game:
     # -- legal moves -----------------------------------------------------------------------
     def legal_mask(self, seat: int) -> int:
         """Bitmask of the cards ``seat`` may play now (0 when it is not its turn to play)."""
-        if self.phase is not Phase.PLAY or seat != self.to_act:
+        if self.phase is not _PLAY or seat != self.to_act:
             return 0
         hand = self.hands[seat]
         t = self._t
@@ -406,7 +408,7 @@ class Game:
         return out
 
     def legal_bids(self, seat: int) -> list[Bid]:
-        if self.phase is not Phase.BID or seat != self.to_act:
+        if self.phase is not _BID or seat != self.to_act:
             return []
         return self._bid_options(seat)
 
@@ -532,8 +534,16 @@ class Game:
         """Everything ``seat`` may do now. In the PASS phase this is a lazy sequence of every
         combination of ``pass_size`` cards (indexable, iterable, ``len``)."""
         ph = self.phase
-        if ph is Phase.PLAY:
-            m = self.legal_mask(seat)
+        if ph is _PLAY:
+            if seat != self.to_act:
+                return []
+            hand = self.hands[seat]
+            trick = self.trick
+            if trick and self._first_lead < 0:
+                t = self._t
+                m = hand & t.suit_masks[t.suit[trick[0][1]]] or hand
+            else:
+                m = self.legal_mask(seat)
             row = PLAY_ACTIONS[seat]
             out: list[Action] = []
             while m:
@@ -541,7 +551,7 @@ class Game:
                 out.append(row[low.bit_length() - 1])
                 m ^= low
             return out
-        if ph is Phase.BID:
+        if ph is _BID:
             acts: list[Action] = []
             if not self.looked[seat]:
                 acts.append(LOOK_ACTIONS[seat])
@@ -556,13 +566,13 @@ class Game:
             if self._misdeal_ok(seat) and self.looked[seat]:
                 acts.append(MISDEAL_ACTIONS[seat])
             return acts
-        if ph is Phase.PASS:
+        if ph is _PASS:
             k = self.pass_size(seat)
             if not k:
                 return []
             ks = tuple(range(k + 1)) if self.rs.two_player_draw else (k,)
             return PassChoices(seat, bits(self.hands[seat]), ks)  # type: ignore[return-value]
-        if ph is Phase.DRAW:
+        if ph is _DRAW:
             acts = []
             if not self.looked[seat]:
                 acts.append(LOOK_ACTIONS[seat])
@@ -575,7 +585,7 @@ class Game:
 
     def _misdeal_ok(self, seat: int) -> bool:
         rs = self.rs
-        if not rs.misdeal_no_spades or self.phase is not Phase.BID or self.bids[seat] is not None:
+        if not rs.misdeal_no_spades or self.phase is not _BID or self.bids[seat] is not None:
             return False
         if any(self.bids[s] is not None for s in rs.teammates(seat)):
             return False
@@ -619,16 +629,16 @@ class Game:
         if self.looked[seat]:
             raise AlreadyLooked("You have already looked at your cards.", seat=seat,
                                 rule=f"seat {seat} already looked at its cards")
-        if self.phase is not Phase.BID and self.phase is not Phase.DRAW:
+        if self.phase is not _BID and self.phase is not _DRAW:
             raise self._wrong_phase(seat, "look at your cards")
         self.looked[seat] = True
         return [Looked(seat)]
 
     def bid(self, seat: int, bid: Bid | int | str) -> list[Event]:
         self._check_seat(seat)
-        if self.phase is Phase.DRAW and self.rs.two_player_draw:
+        if self.phase is _DRAW and self.rs.two_player_draw:
             return self._predraw_blind_nil(seat, bid)
-        if self.phase is not Phase.BID:
+        if self.phase is not _BID:
             raise self._wrong_phase(seat, "bid")
         if seat != self.to_act:
             raise self._not_turn(seat)
@@ -669,7 +679,7 @@ class Game:
             self.looked[s] = True  # blind bidders see their cards once bidding is over
         self._setup_passes()
         if any(self.pass_sizes):
-            self.phase = Phase.PASS
+            self.phase = _PASS
             self.to_act = None
         else:
             self._begin_play()
@@ -705,13 +715,13 @@ class Game:
         if swappers and self.rs.blind_nil_pass:
             for s in swappers:
                 self.pass_sizes[s] = self.rs.blind_nil_pass
-            self.phase = Phase.PASS
+            self.phase = _PASS
             self.to_act = None
             return []
         return self._open_bidding()
 
     def _open_bidding(self) -> list[Event]:
-        self.phase = Phase.BID
+        self.phase = _BID
         for i in range(1, self.n + 1):
             s = (self.dealer + i) % self.n
             if self.bids[s] is None:
@@ -738,7 +748,7 @@ class Game:
 
     def pass_cards(self, seat: int, cards: Iterable[int]) -> list[Event]:
         self._check_seat(seat)
-        if self.phase is not Phase.PASS:
+        if self.phase is not _PASS:
             raise self._wrong_phase(seat, "pass cards")
         if self.rs.two_player_draw:
             return self._swap(seat, cards)
@@ -838,7 +848,7 @@ class Game:
         return events
 
     def _begin_play(self) -> None:
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         leader = (self.dealer + 1) % self.n
         self._first_lead = -1
         if self.rs.first_trick_two_clubs:
@@ -859,7 +869,7 @@ class Game:
             raise MisdealNotAllowed("Misdeals aren't called at this table.", seat=seat,
                                     rule="misdeals are not allowed")
         if not self._misdeal_ok(seat):
-            if self.phase is not Phase.BID:
+            if self.phase is not _BID:
                 raise self._wrong_phase(seat, "call a misdeal")
             if self.hands[seat] & self._t.suit_masks[SPADES]:
                 msg, rule = "You can only call a misdeal with no spades.", f"seat {seat} holds a spade"
@@ -876,7 +886,7 @@ class Game:
         """Two-player draw: keep the top card (the next is discarded) or discard it (the next
         is kept)."""
         self._check_seat(seat)
-        if self.phase is not Phase.DRAW:
+        if self.phase is not _DRAW:
             raise self._wrong_phase(seat, "draw")
         if seat != self.to_act:
             raise self._not_turn(seat)
@@ -902,7 +912,7 @@ class Game:
         return events
 
     def play(self, seat: int, card: int) -> list[Event]:
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             self._check_seat(seat)
             raise self._wrong_phase(seat, "play a card")
         if seat != self.to_act:
@@ -1027,12 +1037,12 @@ class Game:
         if winner is not None:
             self.winner = winner
             self.end_reason = reason
-            self.phase = Phase.GAME_OVER
+            self.phase = _OVER
             self.to_act = None
             events.append(GameOver(winner, tuple(self.scores), reason or "target"))
             return events
         if not self.auto_deal:
-            self.phase = Phase.GAME_OVER  # replay: the hand is over, nothing follows
+            self.phase = _OVER  # replay: the hand is over, nothing follows
             self.to_act = None
             return events
         self.hand_no += 1
@@ -1065,7 +1075,7 @@ class Game:
                 passed = self.given[seat]
             if self.received[seat]:
                 received = self.received[seat]
-            if self.phase is Phase.DRAW and seat == self.to_act and self.looked[seat] and self.stock:
+            if self.phase is _DRAW and seat == self.to_act and self.looked[seat] and self.stock:
                 drawn = self.stock[self.stock_pos]
             seen = self.draw_seen[seat]
             pass_size = self.pass_size(seat)
