@@ -76,3 +76,16 @@ async def test_rules_score_repost_and_abandon(spades: Spades) -> None:
         assert any(m.content.startswith("🛑 Table") for m in spades.fake.public_messages(spades.channel))
         r = await spades.slash(bob, "spades new")
         assert (await answer_of(spades, r)).startswith("Table ")  # the channel is free again
+
+
+async def test_server_defaults_from_spades_config(spades: Spades) -> None:
+    alice, admin = spades.users["alice"], spades.users["admin"]
+    async with spades.running():
+        r = await spades.slash(alice, "spades config", preset="classic-online")
+        assert said(r) == "Only members with Manage Server can change the server's settings."
+        r = await spades.slash(admin, "spades config", preset="classic-online", play_seconds=30)
+        assert said(r) == "Server defaults: preset **classic-online**, 30 s to play, 90 s to bid."
+        t = await spades.open_table(alice)
+        assert t.ruleset.name == "classic-online" and t.settings["play_seconds"] == 30
+        r = await spades.slash(alice, "rules")
+        assert "Blind nil" not in said(r)  # the online rules have none

@@ -202,3 +202,25 @@ async def test_a_slow_database_defers_then_answers(spades: Spades, monkeypatch: 
             what="the panel update",
         )
         monkeypatch.undo()
+
+
+async def test_turn_timers_survive_a_restart(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.1):  # 1.5 s turns
+        await _alice_and_bots(spades, play_seconds=15, bid_seconds=15)
+        await spades.wait_turn()
+        t = spades.table()
+        deadline, stamp = t.deadline, t.stamp
+        assert deadline is not None
+    async with spades.running(time_scale=0.1):
+        t = spades.table()
+        assert t.deadline == deadline and t.stamp == stamp  # the clock was stored, not restarted
+        await spades.wait_for(
+            lambda: any(
+                m.content.startswith(f"⏱ <@{alice.id}> ran out of time")
+                for m in spades.fake.public_messages(spades.channel)
+            ),
+            timeout=10,
+            what="the timeout after the restart",
+        )
+        assert spades.table().stamp > stamp
