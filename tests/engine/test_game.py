@@ -428,3 +428,75 @@ def test_two_player_blind_nil_is_declared_before_the_draw_and_swaps_with_discard
     assert len(rec["replacements"][0][1]) == 3
     assert replay(rec) == rec["result"]
     assert rec["result"]["breakdown"][1]["nils"][0]["kind"] == "blind_nil"
+
+
+def _finish_hand_with_lowest(g: Game) -> list:
+    events: list = []
+    hand_no = g.hand_no
+    while g.phase is not Phase.GAME_OVER and g.hand_no == hand_no:
+        seat = g.seats_to_act()[0]
+        acts = g.legal_actions(seat)
+        bids = [a for a in acts if getattr(a, "bid", None) is not None]
+        events += g.apply(bids[0] if bids else acts[0])
+    return events
+
+
+def test_deuces_high_2d_is_a_trump_that_beats_the_ace() -> None:
+    deal = ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S AH",
+            "2D KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+            "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",
+            "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2S"]
+    rs = Ruleset.preset("deuces-high", blind_nil_allowed=False, blind_nil_pass=0)
+    g = game_from(deal, rs, dealer=3)
+    bid_all(g, [3, 3, 3, 3])
+    g.play(0, C("AH"))
+    with pytest.raises(MustFollowSuit):
+        g.play(1, C("2D"))  # 2D is a spade here: seat 1 still holds hearts
+    g.play(1, C("2H"))
+    g.play(2, C("2C"))
+    events = g.play(3, C("2S"))  # void in hearts: 2S ruffs
+    assert events[-1].seat == 3
+    assert g.view(0).spades_broken
+
+
+def test_solo_five_and_three_player_hands() -> None:
+    for name, seats, size in (("five-player", 5, 10), ("cutthroat", 3, 17), ("solo", 4, 13)):
+        g = Game.new(name, seed=2, dealer=0)
+        assert [h.bit_count() for h in g.hands] == [size] * seats
+        events = _finish_hand_with_lowest(g)
+        scored = next(e for e in events if isinstance(e, HandScored))
+        assert len(scored.breakdown) == seats and sum(scored.tricks) == size
+        assert all(len(b.seats) == 1 for b in scored.breakdown)
+    g = Game.new(Ruleset.preset("cutthroat", jokers=True), seed=1)
+    assert [h.bit_count() for h in g.hands] == [18, 18, 18]
+
+
+def test_six_player_teams_of_three_score_together() -> None:
+    g = Game.new("six-player-threes", seed=5)
+    events = _finish_hand_with_lowest(g)
+    scored = next(e for e in events if isinstance(e, HandScored))
+    assert [b.seats for b in scored.breakdown] == [(0, 2, 4), (1, 3, 5)]
+    assert sum(scored.tricks) == 17
+    for b in scored.breakdown:  # contract tricks plus the nil bidders' tricks make the side's
+        assert b.tricks + sum(n.tricks for n in b.nils) == sum(scored.tricks[s] for s in b.seats)
+
+
+def test_max_hands_ends_the_game_on_the_higher_score() -> None:
+    g = Game.new(Ruleset.preset("classic-online", max_hands=2), seed=9)
+    events = _finish_hand_with_lowest(g) + _finish_hand_with_lowest(g)
+    assert len(g.hand_records) == 2
+    if g.scores[0] != g.scores[1]:
+        assert g.phase is Phase.GAME_OVER and g.end_reason == "max_hands"
+        assert g.winner == (0 if g.scores[0] > g.scores[1] else 1)
+        assert events[-1].to_dict()["reason"] == "max_hands"
+    else:  # a tie plays on
+        assert g.phase is not Phase.GAME_OVER
+
+
+def test_mercy_rule_ends_the_game() -> None:
+    rs = Ruleset.preset("classic-online", lose_score=-200)
+    g = game_from(DEAL, rs, dealer=3, scores=[-150, 40])
+    bid_all(g, [13, 1, 13, 1])  # side 0 is set at 26: -260
+    events = _finish_hand_with_lowest(g)
+    assert g.phase is Phase.GAME_OVER and g.winner == 1 and g.end_reason == "mercy"
+    assert events[-1].kind == "game_over"
