@@ -211,6 +211,7 @@ def refuse(message: str, **kw: Any) -> Result:
 
 MOVED_ON = "This hand has moved on: here is your current hand."
 NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
+CLOSED = "This table is closed. Open a new one with `/spades new`."
 
 
 class Publisher(Protocol):
@@ -886,6 +887,8 @@ class TableService:
             return refuse(NO_TABLE)
         async with self.lock(t.id):
             t = self.tables[t.id]
+            if t.status not in ("open", "playing"):
+                return refuse(CLOSED)
             if t.status != "open":
                 if t.seat_of(user_id) is not None:
                     return refuse("You're already playing at this table.", show_hand=t.status == "playing")
@@ -949,6 +952,8 @@ class TableService:
         async with self.lock(t.id):
             t = self.tables[t.id]
             seat = t.seat_of(user_id)
+            if t.status not in ("open", "playing"):
+                return refuse(CLOSED)
             if seat is None:
                 return refuse("You're not seated at this table.")
             if t.status == "playing":
@@ -1146,6 +1151,8 @@ class TableService:
                 return refuse("You're not seated at this table.")
             s = t.seats[seat]
             assert s is not None
+            if t.status != "playing":
+                return refuse(CLOSED if t.status != "open" else "The game hasn't started yet.")
             if not s.away and s.timeouts == 0:
                 return refuse("You're not marked away: it's all yours.", show_hand=t.status == "playing")
             new = t.copy()
