@@ -91,6 +91,7 @@ def suit_symbol(suit: int) -> str:
     return SUIT_SYMBOLS[suit]
 
 
+_RANKS_AND_SUITS = "ranks are 2-10, J, Q, K, A and suits S, H, D, C (or ♠ ♥ ♦ ♣)"
 _CARD_RE = re.compile(r"^(10|[2-9TJQKA1]|\d+|[A-Z]+?)([CDHS♣♧♦♢♥♡♠♤])$")
 
 
@@ -111,11 +112,11 @@ def parse_card(text: str) -> int:
                 f'"{shown}" is not a card; a card is a rank (2-10, J, Q, K, A) then a suit '
                 "(S, H, D, C or ♠ ♥ ♦ ♣), e.g. AS or 10H"
             )
-        raise CardParseError(f'"{shown}" is not a card; ranks are 2-10, J, Q, K, A')
+        raise CardParseError(f'"{shown}" is not a card; {_RANKS_AND_SUITS}')
     rank_text, suit_text = m.groups()
     rank = _RANK_INPUT.get(rank_text)
     if rank is None or rank < 0:
-        raise CardParseError(f'"{shown}" is not a card; ranks are 2-10, J, Q, K, A')
+        raise CardParseError(f'"{shown}" is not a card; {_RANKS_AND_SUITS}')
     return make_card(rank, _SUIT_INPUT[suit_text])
 
 

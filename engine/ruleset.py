@@ -201,6 +201,8 @@ class Ruleset:
             extra = []
             if self.blind_nil_pass and self.partnerships:
                 extra.append(f"pass {self.blind_nil_pass}")
+            elif self.blind_nil_pass and self.two_player_draw:
+                extra.append(f"swap up to {self.blind_nil_pass}")
             if self.blind_nil_min_deficit:
                 extra.append(f"down {self.blind_nil_min_deficit}+")
             if extra:
