@@ -150,13 +150,16 @@ class Ruleset:
                 if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)}
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"preset": name, <options that differ>...}``; JSON-safe, exact round trip."""
+        """``{"preset": name, <options that differ>...}``; JSON-safe, exact round trip. A
+        custom name (not a preset) is kept as ``"name"`` over the ``standard`` preset."""
+        if self.name not in PRESETS:
+            return {"preset": "standard", "name": self.name, **self.overrides()}
         return {"preset": self.name, **self.overrides()}
 
     def to_json(self) -> str | dict[str, Any]:
         """The HAND_RECORD form: the bare preset name when nothing differs."""
         ov = self.overrides()
-        return self.name if not ov else {"preset": self.name, **ov}
+        return self.name if not ov and self.name in PRESETS else self.to_dict()
 
     @classmethod
     def from_dict(cls, d: str | dict[str, Any] | Ruleset) -> Ruleset:
@@ -167,8 +170,13 @@ class Ruleset:
         if not isinstance(d, dict):
             raise RulesetError("A ruleset is a preset name or an object with a \"preset\" key")
         d = dict(d)
-        name = d.pop("preset", d.pop("name", "standard"))
-        return cls.preset(name, **d)
+        custom = d.pop("name", None)
+        rs = cls.preset(d.pop("preset", "standard"), **d)
+        if custom is not None and custom != rs.name:
+            if not isinstance(custom, str) or not custom.strip():
+                raise RulesetError('A ruleset "name" must be a text')
+            rs = dataclasses.replace(rs, name=custom)
+        return rs
 
     from_json = from_dict
 

@@ -109,7 +109,7 @@ def test_spades_led_before_broken() -> None:
         (lambda r: r["deal"][0].pop(), "deal[0]: seat 0 holds 12 cards, not 13"),
         (lambda r: r["deal"][0].__setitem__(0, "AH"), "deal[1][0]: AH is dealt twice"),
         (lambda r: r["deal"][0].__setitem__(0, "11S"),
-         'deal[0][0]: "11S" is not a card; ranks are 2-10, J, Q, K, A'),
+         'deal[0][0]: "11S" is not a card; ranks are 2-10, J, Q, K, A and suits S, H, D, C (or ♠ ♥ ♦ ♣)'),
         (lambda r: r["plays"].pop(), "plays: the record ends after 51 of 52 cards"),
         (lambda r: r["plays"].append("AS"), "plays[52]: the hand is already over"),
         (lambda r: r.__setitem__("ruleset", "bridge"),
