@@ -72,3 +72,19 @@ def test_impossible_combinations(overrides: dict, message: str) -> None:
 def test_unknown_preset() -> None:
     with pytest.raises(RulesetError, match="is not a ruleset"):
         Ruleset.preset("bridge")
+
+
+def test_custom_named_rulesets_round_trip() -> None:
+    rs = Ruleset(name="league", num_seats=3, partnerships=False, blind_nil_pass=0, target_score=300)
+    assert rs.to_dict()["name"] == "league"
+    assert Ruleset.from_dict(json.loads(json.dumps(rs.to_dict()))) == rs
+    assert Ruleset.from_dict(rs.to_json()) == rs
+    assert rs.describe().startswith("league: to 300 · 3 players solo")
+
+
+def test_two_player_blind_variant() -> None:
+    rs = Ruleset.preset("two-player-blind")
+    assert rs.two_player_draw and rs.blind_nil_allowed and rs.blind_nil_pass == 3
+    assert "swap up to 3" in rs.describe()
+    with pytest.raises(RulesetError, match="Blind bids with the two-player draw"):
+        Ruleset.preset("two-player", blind_bids=True)
