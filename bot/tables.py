@@ -482,6 +482,7 @@ class TableService:
             )
         table.id, table.row = row.id, row
         self._index(table)
+        log.info("table %s opened in channel %s (%s)", table.id, channel_id, ruleset.name)
         if seats is not None and not table.empty_seats():
             # a rematch with every seat taken starts at once
             async with self.lock(table.id):
@@ -553,6 +554,8 @@ class TableService:
             log.exception("saving table %s failed", old.id)
             return refuse("Sorry, I couldn't save that just now; nothing changed. Please try again.")
         self._index(new)
+        if new.status != old.status:
+            log.info("table %s is %s", new.id, new.status)
         self._after(old, new, events, actor)
         return None
 
