@@ -204,7 +204,16 @@ def test_openapi_union_errors_explain_the_intended_branch() -> None:
     assert validate_request("POST", callback, {"type": 4, "data": {"content": "x", "flags": "abc"}}) == [
         "data.flags: 'abc' is not of type 'integer', 'null'"
     ]
-    assert validate_request("POST", callback, {"type": 42}) == ["type: 42 is not a valid type here"]
+    assert validate_request("POST", callback, {"type": 42}) == [
+        "type: 42 is not a valid type here (one of [1, 4, 5, 6, 7, 8, 9, 12, 13])"
+    ]
+    assert validate_request("POST", callback, {"type": 4, "data": {"content": 5}}) == [
+        "data.content: 5 is not of type 'string', 'null'"
+    ]
+    command = {"name": "x", "description": "d", "options": [{"type": 99, "name": "a", "description": "b"}]}
+    assert validate_request("PUT", "/applications/{application_id}/commands", [command]) == [
+        "0.options.0.type: 99 is not a valid type here"
+    ]
     assert validate_request("POST", callback, {"type": 4, "data": {"content": "ok"}}) == []
 
 
