@@ -35,7 +35,7 @@ VARIANTS = {
     "no-nil": Ruleset.preset("classic-online", nil_allowed=False, spades_must_be_broken=False),
 }
 
-FAST = settings(max_examples=5, deadline=None, derandomize=True,
+FAST = settings(max_examples=10, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
 
 
