@@ -395,14 +395,17 @@ class TableService:
         log.info("restored %d live table(s)", len(rows))
         return len(rows)
 
-    async def close(self) -> None:
+    async def close(self, *, drain: float = 2.0) -> None:
+        """Stop timers and bot turns, give queued channel posts (a hand's result, say) ``drain``
+        seconds to go out, then stop everything. The tables themselves are already saved."""
         self._closed = True
-        tasks = [
-            *self._drivers.values(),
-            *self._renders.values(),
-            *self._posters.values(),
-            *self._panel_tasks,
-        ]
+        drivers = list(self._drivers.values())
+        for t in drivers:
+            t.cancel()
+        posters = [t for t in self._posters.values() if not t.done()]
+        if posters and drain > 0:
+            await asyncio.wait(posters, timeout=drain)
+        tasks = [*drivers, *self._renders.values(), *self._posters.values(), *self._panel_tasks]
         for t in tasks:
             t.cancel()
         for t in tasks:
