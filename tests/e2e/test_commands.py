@@ -89,3 +89,14 @@ async def test_server_defaults_from_spades_config(spades: Spades) -> None:
         assert t.ruleset.name == "classic-online" and t.settings["play_seconds"] == 30
         r = await spades.slash(alice, "rules")
         assert "Blind nil" not in said(r)  # the online rules have none
+
+
+async def test_forced_command_sync_is_for_admins(spades: Spades) -> None:
+    alice, admin = spades.users["alice"], spades.users["admin"]
+    async with spades.running():
+        r = await spades.slash(alice, "spades sync")
+        assert said(r) == "Only the bot's owner or members with Manage Server can sync commands."
+        before = len(spades.fake.requests_to("PUT", "/applications/{application_id}/commands"))
+        r = await spades.slash(admin, "spades sync")
+        assert (await answer_of(spades, r)) == "Commands synced."
+        assert len(spades.fake.requests_to("PUT", "/applications/{application_id}/commands")) == before + 1
