@@ -100,3 +100,18 @@ async def test_forced_command_sync_is_for_admins(spades: Spades) -> None:
         r = await spades.slash(admin, "spades sync")
         assert (await answer_of(spades, r)) == "Commands synced."
         assert len(spades.fake.requests_to("PUT", "/applications/{application_id}/commands")) == before + 1
+
+
+async def test_a_table_in_a_thread_and_one_per_channel(spades: Spades) -> None:
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    thread = spades.channel.add_thread("friday-game")
+    async with spades.running():
+        await spades.open_table(alice)
+        r = await spades.fake.slash(bob, thread, "spades new", target=200)
+        assert (await answer_of(spades, r)).startswith("Table ")  # a thread is its own place
+        await spades.fake.settle()
+        live = [m for m in spades.fake.public_messages(thread) if m.content.startswith(LIVE_PREFIX)]
+        assert len(live) == 1 and "to 200" in live[0].content
+        r = await spades.fake.click(alice, live[0], label="Join")
+        assert said(r).startswith("You took seat 2")
+        assert spades.service.in_channel(thread.id) is not spades.service.in_channel(spades.channel.id)
