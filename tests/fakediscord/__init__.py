@@ -34,6 +34,8 @@ Example (pytest; the ``fake_discord`` fixture comes from ``tests/fakediscord/plu
             r = await fake.click(bob, hand, custom_id="play:AS")   # others cannot click it
             r = await fake.select(alice, table, custom_id="bid", values=["5"])
             choices = await fake.autocomplete(alice, channel, "bid", "bid", "ni")  # [{"name", "value"}]
+            r = await fake.user_command(alice, channel, "Invite to table", bob)     # context menus
+            r = await fake.message_command(alice, table, "Quote")
             r = await fake.slash(alice, channel, "spades rename")    # bot answers with a modal
             r = await fake.submit_modal(alice, r, {"name": "Friday game", "seat": ["North"]})
             # text inputs take a str, selects in labels a list; each modal can be submitted once

@@ -626,12 +626,55 @@ class FakeDiscord:
             raise FakeDiscordUsageError(f"{user.username} cannot see #{channel.name}")
         return member
 
-    def _find_command(self, guild: Guild, name: str) -> Json:
-        cmd = self.commands.get(guild.id, {}).get(name) or self.commands.get(None, {}).get(name)
-        if cmd is None or cmd.get("type", 1) != 1:
-            known = sorted(c["name"] for c in self.commands_for(guild) if c.get("type", 1) == 1)
-            raise FakeDiscordUsageError(f"no synced slash command /{name} (synced: {known})")
+    def _find_command(self, guild: Guild, name: str, type_: int = 1) -> Json:
+        cmd = next(
+            (c for c in self.commands_for(guild) if c["name"] == name and c.get("type", 1) == type_), None
+        )
+        if cmd is None:
+            known = sorted(c["name"] for c in self.commands_for(guild) if c.get("type", 1) == type_)
+            kind = {1: "slash", 2: "user", 3: "message"}[type_]
+            raise FakeDiscordUsageError(f"no synced {kind} command {name!r} (synced: {known})")
         return cmd
+
+    def _check_command_allowed(self, cmd: Json, user: User, channel: Channel) -> None:
+        perms = channel.guild.member(user).permissions_in(channel)
+        if not perms & P(use_application_commands=True).value:
+            raise FakeDiscordUsageError(
+                f"{user.username} may not use application commands in #{channel.name}"
+            )
+        required = cmd.get("default_member_permissions")
+        if required is not None and (int(required) & perms) != int(required):
+            raise FakeDiscordUsageError(
+                f"{cmd['name']!r} needs permissions {int(required)} that {user.username} lacks: "
+                "Discord hides it"
+            )
+        contexts = cmd.get("contexts")
+        if contexts is not None and 0 not in contexts:
+            raise FakeDiscordUsageError(f"{cmd['name']!r} is not available in servers (contexts={contexts})")
+
+    async def user_command(self, user: User, channel: Channel, name: str, target: User) -> InteractionResult:
+        """``user`` runs the user context-menu command ``name`` (Apps > name) on ``target``."""
+        self._check_member(user, channel)
+        cmd = self._find_command(channel.guild, name, 2)
+        self._check_command_allowed(cmd, user, channel)
+        resolved: Json = {}
+        target_id = self._option_value({"name": "target", "type": 6}, target, resolved, channel)
+        data = {"id": cmd["id"], "name": name, "type": 2, "target_id": target_id, "resolved": resolved}
+        return await self._send_interaction(self._interaction_base(2, user, channel, data))
+
+    async def message_command(self, user: User, message: Message, name: str) -> InteractionResult:
+        """``user`` runs the message context-menu command ``name`` on ``message``."""
+        channel = self._visible_component_message(user, message)
+        cmd = self._find_command(channel.guild, name, 3)
+        self._check_command_allowed(cmd, user, channel)
+        data = {
+            "id": cmd["id"],
+            "name": name,
+            "type": 3,
+            "target_id": str(message.id),
+            "resolved": {"messages": {str(message.id): message.payload()}},
+        }
+        return await self._send_interaction(self._interaction_base(2, user, channel, data))
 
     def _interaction_base(self, type_: int, user: User, channel: Channel, data: Json) -> InteractionRecord:
         guild = channel.guild
@@ -729,22 +772,8 @@ class FakeDiscord:
         parts = command.strip().lstrip("/").split()
         if not parts:
             raise FakeDiscordUsageError("empty command name")
-        guild = channel.guild
-        cmd = self._find_command(guild, parts[0])
-        member = guild.member(user)
-        perms = member.permissions_in(channel)
-        if not perms & P(use_application_commands=True).value:
-            raise FakeDiscordUsageError(
-                f"{user.username} may not use application commands in #{channel.name}"
-            )
-        required = cmd.get("default_member_permissions")
-        if required is not None and (int(required) & perms) != int(required):
-            raise FakeDiscordUsageError(
-                f"/{parts[0]} needs permissions {int(required)} that {user.username} lacks: Discord hides it"
-            )
-        contexts = cmd.get("contexts")
-        if contexts is not None and 0 not in contexts:
-            raise FakeDiscordUsageError(f"/{parts[0]} is not available in servers (contexts={contexts})")
+        cmd = self._find_command(channel.guild, parts[0])
+        self._check_command_allowed(cmd, user, channel)
         resolved: Json = {}
         options = self._build_options(cmd, parts, given, focused, resolved, channel)
         data: Json = {"id": cmd["id"], "name": cmd["name"], "type": 1}
@@ -1663,7 +1692,9 @@ class FakeDiscord:
     ) -> Message:
         flags = int(body.get("flags") or 0)
         ephemeral = bool(flags & EPHEMERAL)
-        cmd_type = 20 if record.type == 2 else 0  # CHAT_INPUT_COMMAND for slash commands, else DEFAULT
+        command_type = record.payload["data"].get("type", 1) if record.type == 2 else None
+        # CHAT_INPUT_COMMAND (20) for slash commands, CONTEXT_MENU_COMMAND (23) for the menus, else DEFAULT
+        cmd_type = {None: 0, 1: 20}.get(command_type, 23)
         msg = self._new_message(
             record.channel,
             self.bot_user,
@@ -1678,7 +1709,11 @@ class FakeDiscord:
                 "type": record.type,
                 "user": record.user.payload(),
                 "authorizing_integration_owners": {"0": str(record.guild.id) if record.guild else "0"},
-                **({"name": record.payload["data"]["name"], "command_type": 1} if record.type == 2 else {}),
+                **(
+                    {"name": record.payload["data"]["name"], "command_type": command_type}
+                    if record.type == 2
+                    else {}
+                ),
             },
         )
         if ephemeral:

@@ -266,6 +266,14 @@ class DemoBot(commands.Bot):
         await self.add_cog(DemoCog(self))
         self.add_view(self.join_view)
 
+        @self.tree.context_menu(name="Invite to table")
+        async def invite(interaction: discord.Interaction, member: discord.Member) -> None:
+            await interaction.response.send_message(f"invited {member.display_name}", ephemeral=True)
+
+        @self.tree.context_menu(name="Quote")
+        async def quote(interaction: discord.Interaction, message: discord.Message) -> None:
+            await interaction.response.send_message(f"> {message.content}")
+
         @self.tree.command(name="demo-admin", description="Only for server managers")
         @app_commands.default_permissions(manage_guild=True)
         @app_commands.guild_only()

@@ -38,7 +38,12 @@ async def test_bot_connects_and_sees_guild_channel_and_members(world: World) -> 
 
 
 async def test_command_sync_stores_the_tree(world: World) -> None:
-    demo, admin = sorted(world.fake.commands_for(world.guild), key=lambda c: c["name"])
+    slash = [c for c in world.fake.commands_for(world.guild) if c["type"] == 1]
+    assert sorted((c["name"], c["type"]) for c in world.fake.commands_for(world.guild) if c["type"] != 1) == [
+        ("Invite to table", 2),
+        ("Quote", 3),
+    ]
+    demo, admin = sorted(slash, key=lambda c: c["name"])
     assert demo["name"] == "demo" and demo["type"] == 1
     assert admin["name"] == "demo-admin" and admin["default_member_permissions"] == str(1 << 5)
     subs = {o["name"]: o for o in demo["options"]}

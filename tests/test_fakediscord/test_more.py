@@ -121,3 +121,16 @@ async def test_privileged_intents_not_granted() -> None:
                 pass
         async with fake.run_bot(DemoBot()) as bot:  # without them it connects
             assert bot.is_ready()
+
+
+async def test_context_menu_commands(world: World) -> None:
+    fake = world.fake
+    r = await fake.user_command(world.alice, world.channel, "Invite to table", world.bob)
+    assert r.type == 4 and r.ephemeral and r.content == "invited Bobby"
+    table = await fake.slash(world.alice, world.channel, "demo table")
+    assert table.message is not None
+    q = await fake.message_command(world.bob, table.message, "Quote")
+    assert q.content == "> Table open" and not q.ephemeral
+    assert q.message is not None and q.message.type == 23
+    with pytest.raises(FakeDiscordUsageError, match="no synced user command"):
+        await fake.user_command(world.alice, world.channel, "Quote", world.bob)
