@@ -835,18 +835,26 @@ class TableService:
             events: list[Any] = []
             acted: list[int] = []
             for s in seats:
-                if s not in new.game.seats_to_act():
-                    continue
-                try:
-                    action = bot_action(new.game, s, self.deal_seed)
-                    events.extend(new.game.apply(action) or [])
-                except (engine.IllegalAction, ValueError) as exc:
-                    # never log the message: it may name the seat's cards
-                    log.error(
-                        "the bot chose an illegal action at table %s (%s)",
-                        table_id,
-                        getattr(exc, "code", type(exc).__name__),
-                    )
+                done = False
+                # a look does not end the turn: the bot goes on to bid in the same step
+                for _ in range(3):
+                    if s not in new.game.seats_to_act():
+                        break
+                    try:
+                        action = bot_action(new.game, s, self.deal_seed)
+                        events.extend(new.game.apply(action) or [])
+                    except (engine.IllegalAction, ValueError) as exc:
+                        # never log the message: it may name the seat's cards
+                        log.error(
+                            "the bot chose an illegal action at table %s (%s)",
+                            table_id,
+                            getattr(exc, "code", type(exc).__name__),
+                        )
+                        break
+                    done = True
+                    if type(action).__name__ != "Look":
+                        break
+                if not done:
                     continue
                 acted.append(s)
                 seat = new.seats[s]
