@@ -324,13 +324,15 @@ PANEL_ACTIONS = {
 }
 
 
-@pytest.mark.parametrize("preset", sorted(engine.PRESETS))
+@pytest.mark.parametrize("preset", [*sorted(engine.PRESETS), "cutthroat+jokers"])
 async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, preset: str) -> None:
     """One human (acting as the heuristic bot would) and bots play a whole hand of every preset; the
     hand panel stays within Discord's limits at every step."""
     svc = make_service(storage, time_scale=0.001)
     try:
-        t = await open_table(svc, preset=preset, play_seconds=600, bid_seconds=600)
+        name, _, extra = preset.partition("+")
+        options = {"jokers": True} if extra == "jokers" else None  # 18-card hands
+        t = await open_table(svc, preset=name, options=options, play_seconds=600, bid_seconds=600)
         assert (await svc.start(t.id, ALICE, fill=True)).ok
         for _ in range(3000):
             t = svc.tables[t.id]
