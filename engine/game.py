@@ -132,6 +132,7 @@ class Game:
         "draw_keeps",
         "draw_seen",
         "end_reason",
+        "first_leader",
         "given",
         "hand_no",
         "hands",
@@ -210,6 +211,113 @@ class Game:
         return g
 
     @classmethod
+    def from_view(cls, view: View, rng: random.Random | None = None, next_hand: bool = False,
+                  tries: int = 50) -> Game:
+        """A full game consistent with what ``view.seat`` knows, the hidden cards dealt at random
+        (for playouts: the bot never sees the real hands). Hidden cards respect the other seats'
+        hand sizes, the cards this seat passed to its partner, and the voids shown in play
+        (a seat that did not follow a suit holds none of it; a seat that led a spade before
+        they were broken held nothing else). Bidding and play phases only. With
+        ``next_hand=False`` the game stops (GAME_OVER phase) when the hand is scored."""
+        if view.seat is None:
+            raise ValueError("a spectator view has no hand to build from")
+        phase = Phase(view.phase)
+        if phase is not _BID and phase is not _PLAY:
+            raise ValueError(f"from_view works in the bid and play phases, not {phase}")
+        rng = rng or random.Random()
+        rs = view.ruleset
+        g = cls._blank(rs)
+        n, seat = g.n, view.seat
+        t = g._t
+        g.seed = rng.getrandbits(63)
+        g.hand_no, g.dealer, g.phase, g.to_act = view.hand_no, view.dealer, phase, view.to_act
+        g.scores, g.bags = list(view.scores), list(view.bags)
+        g.before_scores = list(view.scores)
+        g.before_bags = list(view.bags)
+        g.bids = list(view.bids)
+        first = (view.dealer + 1) % n
+        g.bid_log = [((first + i) % n, view.bids[(first + i) % n]) for i in range(n)
+                     if view.bids[(first + i) % n] is not None]  # type: ignore[misc]
+        g.tricks = list(view.tricks)
+        g.trick_no = view.trick_no
+        g.trick = list(view.current_trick)
+        g.leader = view.leader
+        g.first_leader = view.first_leader
+        g.trick_winners = list(view.trick_winners)
+        g.last_trick = view.last_trick
+        g.broken = view.spades_broken
+        g.plays = list(view.plays)
+        g.played = view.played
+        g.auto_deal = next_hand
+        history = view.history
+        # what the seat knows about where the hidden cards are
+        own = view.hand or 0
+        partner = rs.partner_of(seat)
+        forced = [0] * n
+        if view.passed and partner is not None:
+            forced[partner] = view.passed & ~view.played
+        void = [0] * n  # mask of cards each seat cannot hold
+        spade_mask = t.suit_masks[SPADES]
+        broken = False
+        for i in range(0, len(history), n):
+            trick = history[i:i + n]
+            led_seat, led = trick[0]
+            led_suit = t.suit[led]
+            if led_suit == SPADES and not broken and rs.spades_must_be_broken:
+                void[led_seat] |= t.deck_mask & ~spade_mask
+            for s_, c in trick:
+                if t.suit[c] != led_suit:
+                    void[s_] |= t.suit_masks[led_suit]
+                if t.suit[c] == SPADES:
+                    broken = True
+        hidden = t.deck_mask & ~own & ~view.played
+        for f in forced:
+            hidden &= ~f
+        need = [view.hand_sizes[s_] - forced[s_].bit_count() for s_ in range(n)]
+        need[seat] = 0
+        hands = list(forced)
+        hands[seat] = own
+        if view.hand is None:  # not looked yet: its own cards are unknown too
+            need[seat] = view.hand_sizes[seat]
+            hands[seat] = 0
+        others = [s_ for s_ in range(n) if need[s_] > 0]
+        for attempt in range(tries + 1):
+            relax = attempt == tries
+            pool = hidden
+            trial = list(hands)
+            order = sorted(others, key=lambda s_: ((pool & ~void[s_]).bit_count() - need[s_], rng.random()))
+            ok = True
+            for s_ in order:
+                allowed = bits(pool if relax else pool & ~void[s_])
+                if len(allowed) < need[s_]:
+                    ok = False
+                    break
+                pick = 0
+                for c in rng.sample(allowed, need[s_]):
+                    pick |= 1 << c
+                trial[s_] |= pick
+                pool &= ~pick
+            if ok:
+                hands = trial
+                break
+        g.hands = hands
+        plays_by = [0] * n
+        for s_, c in history:
+            plays_by[s_] |= 1 << c
+        g.dealt = [hands[s_] | plays_by[s_] for s_ in range(n)]
+        if phase is _PLAY and rs.first_trick_two_clubs and view.trick_no == 0:
+            if g.trick:
+                g._first_lead = g.trick[0][1]
+            else:
+                allcards = 0
+                for h in hands:
+                    allcards |= h
+                lowest = next((c for c in t.lowest_club if allcards >> c & 1), -1)
+                if lowest >= 0 and hands[view.to_act] >> lowest & 1:  # type: ignore[index]
+                    g._first_lead = lowest
+        return g
+
+    @classmethod
     def _predraw(cls, ruleset: Ruleset, hands: list[int], dealer: int, scores: list[int],
                  bags: list[int], hand_no: int) -> Game:
         """Two-player replay: the kept cards are known, the game waits in the DRAW phase (with an
@@ -276,6 +384,7 @@ class Game:
         self.draw_keeps = []
         self.draw_seen = [0] * n
         self._first_lead = -1
+        self.first_leader = None
 
     def _rng(self) -> random.Random:
         if self.seed is None:
@@ -609,6 +718,20 @@ class Game:
             return self.misdeal(action.seat)
         raise TypeError(f"{action!r} is not an action")
 
+    def history(self) -> list[tuple[int, int]]:
+        """Every (seat, card) played this hand, in order (public knowledge)."""
+        out = []
+        n = self.n
+        leader = self.first_leader
+        winners = self.trick_winners
+        for i, c in enumerate(self.plays):
+            k = i % n
+            if k == 0:
+                t = i // n
+                leader = self.first_leader if t == 0 else winners[t - 1]
+            out.append(((leader + k) % n, c))  # type: ignore[operator]
+        return out
+
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction(f"There is no seat {seat} at this table.", seat=seat,
@@ -861,6 +984,7 @@ class Game:
                     leader = next(s for s in range(self.n) if self.hands[s] >> c & 1)
                     break
         self.leader = leader
+        self.first_leader = leader
         self.to_act = leader
 
     def misdeal(self, seat: int) -> list[Event]:
@@ -1092,6 +1216,7 @@ class Game:
             scores=tuple(self.scores), bags=tuple(self.bags), winner=self.winner, passed=passed,
             received=received, pass_size=pass_size, drawn_card=drawn, draw_discards=seen, legal=legal,
             legal_cards=legal_cards, tricks_per_hand=self._t.hand_size, last_hand=self.last_hand,
+            plays=tuple(self.plays), first_leader=self.first_leader,
         )
 
     # -- copying and serialization ----------------------------------------------------------
@@ -1140,6 +1265,7 @@ class Game:
         g.draw_keeps = self.draw_keeps[:]
         g.draw_seen = self.draw_seen[:]
         g._first_lead = self._first_lead
+        g.first_leader = self.first_leader
         return g
 
     def to_dict(self) -> dict[str, Any]:
@@ -1174,6 +1300,7 @@ class Game:
             "last_trick": None if self.last_trick is None else [[s, c] for s, c in self.last_trick],
             "spades_broken": self.broken,
             "first_lead": self._first_lead,
+            "first_leader": self.first_leader,
             "scores": list(self.scores),
             "bags": list(self.bags),
             "before": {"scores": list(self.before_scores), "bags": list(self.before_bags)},
@@ -1231,6 +1358,7 @@ class Game:
         g.last_trick = None if d["last_trick"] is None else tuple((s, c) for s, c in d["last_trick"])
         g.broken = d["spades_broken"]
         g._first_lead = d["first_lead"]
+        g.first_leader = d.get("first_leader")
         g.scores = list(d["scores"])
         g.bags = list(d["bags"])
         g.before_scores = list(d["before"]["scores"])

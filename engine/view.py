@@ -50,6 +50,22 @@ class View:
     legal_cards: tuple[int, ...] = ()
     tricks_per_hand: int = 13
     last_hand: dict[str, Any] | None = None  # the previous hand's HandScored, as a dict
+    plays: tuple[int, ...] = ()  # every card played this hand, in order
+    first_leader: int | None = None  # who led the first trick of this hand
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """Every (seat, card) played this hand, in order."""
+        n = self.ruleset.num_seats
+        out = []
+        leader = self.first_leader
+        for i, c in enumerate(self.plays):
+            k = i % n
+            if k == 0:
+                t = i // n
+                leader = self.first_leader if t == 0 else self.trick_winners[t - 1]
+            out.append(((leader + k) % n, c))  # type: ignore[operator]
+        return tuple(out)
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
