@@ -85,7 +85,10 @@ remove_channel/member``, ``Channel.set_permissions(target, allow=, deny=)`` (ove
 app_permissions and the 403 answers follow them), ``fake.member(user, guild).roles``; changes made
 while the bot runs are dispatched (CHANNEL_CREATE/DELETE, GUILD_MEMBER_ADD/UPDATE/REMOVE with the
 members intent, ...). ``fake.say(user, channel, "text")`` posts a user message (MESSAGE_CREATE;
-content blanked unless the bot has the message content intent or is mentioned).
+content blanked unless the bot has the message content intent or is mentioned);
+``fake.react(user, message, "♠")``/``unreact`` add and remove reactions (MESSAGE_REACTION_ADD/REMOVE).
+The bot can create threads (from a message or not) and add/remove reactions; ``message.reactions``
+maps each emoji to the ids of the users who reacted.
 ``FakeDiscord(privileged_intents=False)`` closes the gateway with 4014 if the bot asks for them.
 The server owner is ``fake.owner``; the bot's user ``fake.bot_user`` (its application id is the
 same).

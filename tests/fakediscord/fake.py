@@ -27,6 +27,7 @@ from . import validation
 from .clock import FakeClock, SnowflakeFactory
 from .gateway import (
     INTENT_GUILD_MEMBERS,
+    INTENT_GUILD_MESSAGE_REACTIONS,
     INTENT_GUILD_MESSAGES,
     INTENT_MESSAGE_CONTENT,
     INTENT_SCHEDULED_EVENTS,
@@ -1065,6 +1066,29 @@ class FakeDiscord:
         opt = {"name": cid, "type": kind, "channel_types": comp.get("channel_types")}
         return base | {"values": [self._option_value(opt, v, resolved, channel) for v in picked]}
 
+    async def react(self, user: User, message: Message, emoji: str) -> None:
+        """``user`` adds reaction ``emoji`` ("♠", or "name:id" for a custom emoji) to ``message``."""
+        channel = self._visible_component_message(user, message)
+        if message.ephemeral:
+            raise FakeDiscordUsageError("ephemeral messages cannot be reacted to")
+        may_add = channel.guild.member(user).permissions_in(channel) & P(add_reactions=True).value
+        if not may_add and emoji not in message.reactions:
+            raise FakeDiscordUsageError(f"{user.username} may not add new reactions in #{channel.name}")
+        users = message.reactions.setdefault(emoji, [])
+        if user.id not in users:
+            users.append(user.id)
+            self._dispatch_reaction("MESSAGE_REACTION_ADD", user, message, emoji)
+
+    async def unreact(self, user: User, message: Message, emoji: str) -> None:
+        """``user`` removes their reaction ``emoji`` from ``message``."""
+        users = message.reactions.get(emoji, [])
+        if user.id not in users:
+            raise FakeDiscordUsageError(f"{user.username} has not reacted with {emoji}")
+        users.remove(user.id)
+        if not users:
+            del message.reactions[emoji]
+        self._dispatch_reaction("MESSAGE_REACTION_REMOVE", user, message, emoji)
+
     async def say(self, user: User, channel: Channel, content: str) -> Message:
         """``user`` posts a plain message in ``channel`` (dispatched as MESSAGE_CREATE)."""
         self._check_member(user, channel)
@@ -1078,7 +1102,12 @@ class FakeDiscord:
         self, channel: Channel, author: User, body: Json, files: list[Json] | None = None, **extra: Any
     ) -> Message:
         msg = Message(
-            id=self._snowflake(), channel=channel, author=author, timestamp=self.clock.iso(), **extra
+            id=self._snowflake(),
+            channel=channel,
+            author=author,
+            timestamp=self.clock.iso(),
+            bot_id=self.bot_user.id,
+            **extra,
         )
         self._apply_fields(msg, body, creating=True, files=files)
         self.messages[msg.id] = msg
@@ -1400,6 +1429,14 @@ class FakeDiscord:
         r("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message)
         r("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message)
         r("POST", "/channels/{channel_id}/typing", self._typing)
+        r("POST", "/channels/{channel_id}/threads", self._create_thread)
+        r("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._create_thread)
+        reactions = "/channels/{channel_id}/messages/{message_id}/reactions"
+        r("PUT", reactions + "/{emoji}/@me", self._add_reaction)
+        r("DELETE", reactions + "/{emoji}/@me", self._remove_reaction)
+        r("DELETE", reactions + "/{emoji}/{user_id}", self._remove_reaction)
+        r("GET", reactions + "/{emoji}", self._reaction_users)
+        r("DELETE", reactions, self._clear_reactions)
         r("GET", "/guilds/{guild_id}", self._get_guild)
         r("GET", "/guilds/{guild_id}/channels", self._get_guild_channels)
         r("GET", "/guilds/{guild_id}/roles", self._get_roles)
@@ -1898,6 +1935,101 @@ class FakeDiscord:
         msg.deleted = True
         self._dispatch_delete(msg)
         return 204, None
+
+    async def _create_thread(self, req: _Request) -> tuple[int, Any]:
+        channel = self._channel(req)
+        template = "/channels/{channel_id}/" + (
+            "messages/{message_id}/threads" if "message_id" in req.params else "threads"
+        )
+        self._check_body("POST", template, req.body)
+        if channel.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        body = req.body or {}
+        errors: list[str] = []
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            errors.append("name: Must be between 1 and 100 in length.")
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors=errors, violation=True)
+        if "message_id" in req.params:
+            msg = self._channel_message(channel, req)
+            self._need(channel, "view_channel", "create_public_threads")
+            if any(c.id == msg.id for c in channel.guild.channels.values()):
+                raise ApiError(400, 160004, "A thread has already been created for this message")
+            private = False
+        else:
+            msg = None
+            private = body.get("type", 12) == 12
+            self._need(
+                channel, "view_channel", "create_private_threads" if private else "create_public_threads"
+            )
+        thread = channel.guild.add_thread(
+            channel, name, private=private, owner=self.bot_user, thread_id=msg.id if msg else None
+        )
+        return 201, thread.payload()
+
+    def _reaction_message(self, req: _Request) -> tuple[Channel, Message, str]:
+        channel = self._channel(req)
+        msg = self._channel_message(channel, req)
+        emoji = req.params["emoji"]
+        return channel, msg, emoji
+
+    async def _add_reaction(self, req: _Request) -> tuple[int, Any]:
+        channel, msg, emoji = self._reaction_message(req)
+        self._need(channel, "view_channel", "read_message_history")
+        users = msg.reactions.setdefault(emoji, [])
+        if not users:
+            self._need(channel, "add_reactions")
+        if self.bot_user.id not in users:
+            users.append(self.bot_user.id)
+            self._dispatch_reaction("MESSAGE_REACTION_ADD", self.bot_user, msg, emoji)
+        return 204, None
+
+    async def _remove_reaction(self, req: _Request) -> tuple[int, Any]:
+        channel, msg, emoji = self._reaction_message(req)
+        uid = self.bot_user.id if "user_id" not in req.params else _int(req.params["user_id"])
+        if uid != self.bot_user.id:
+            self._need(channel, "manage_messages")
+        users = msg.reactions.get(emoji, [])
+        if uid in users:
+            users.remove(uid)
+            if not users:
+                del msg.reactions[emoji]
+            self._dispatch_reaction("MESSAGE_REACTION_REMOVE", self.users[uid], msg, emoji)
+        return 204, None
+
+    async def _reaction_users(self, req: _Request) -> tuple[int, Any]:
+        _, msg, emoji = self._reaction_message(req)
+        if emoji not in msg.reactions:
+            raise ApiError(404, 10014, "Unknown Emoji")
+        return 200, [self.users[u].payload() for u in msg.reactions[emoji]]
+
+    async def _clear_reactions(self, req: _Request) -> tuple[int, Any]:
+        channel = self._channel(req)
+        msg = self._channel_message(channel, req)
+        self._need(channel, "manage_messages")
+        msg.reactions.clear()
+        return 204, None
+
+    def _dispatch_reaction(self, event: str, user: User, msg: Message, emoji: str) -> None:
+        if not self.gateway.intents & INTENT_GUILD_MESSAGE_REACTIONS or msg.channel is None:
+            return
+        name, _, eid = emoji.partition(":")
+        data: Json = {
+            "user_id": str(user.id),
+            "channel_id": str(msg.channel.id),
+            "message_id": str(msg.id),
+            "guild_id": str(msg.channel.guild.id),
+            "emoji": {"id": eid or None, "name": name},
+            "burst": False,
+            "type": 0,
+        }
+        if event == "MESSAGE_REACTION_ADD":
+            data["message_author_id"] = str(msg.author.id)
+            member = msg.channel.guild.members.get(user.id)
+            if member is not None:
+                data["member"] = member.payload()
+        self.gateway.dispatch(event, data)
 
     # ------------------------------------------------------------------ REST: guilds
 

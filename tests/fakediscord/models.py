@@ -379,10 +379,17 @@ class Guild:
         return channel
 
     def add_thread(
-        self, parent: Channel, name: str, *, private: bool = False, owner: User | None = None
+        self,
+        parent: Channel,
+        name: str,
+        *,
+        private: bool = False,
+        owner: User | None = None,
+        thread_id: int | None = None,
     ) -> Channel:
+        """A thread under ``parent`` (``thread_id``: a thread started from that message shares its id)."""
         thread = Channel(
-            id=self.fake._snowflake(),
+            id=thread_id or self.fake._snowflake(),
             guild=self,
             name=name,
             type=PRIVATE_THREAD if private else PUBLIC_THREAD,
@@ -524,6 +531,7 @@ class Message:
     message_reference: Json | None = None
     deleted: bool = False
     history: list[Json] = field(default_factory=list)
+    bot_id: int = 0
     #: Uploaded files: ``id``, ``filename``, ``size``, ``url``, ``content_type`` (no contents kept).
     attachments: list[Json] = field(default_factory=list)
     #: Users the content mentions (as ``allowed_mentions`` lets through), roles, @everyone.
@@ -532,6 +540,25 @@ class Message:
     mention_everyone: bool = False
     #: Ids of the users this message notified when it was sent (edits never notify).
     pinged: list[int] = field(default_factory=list)
+    #: emoji ("♠" or "name:id") -> ids of the users who reacted, in order
+    reactions: dict[str, list[int]] = field(default_factory=dict)
+
+    def reaction_payloads(self, me: int) -> list[Json]:
+        out = []
+        for emoji, users in self.reactions.items():
+            name, _, eid = emoji.partition(":")
+            out.append(
+                {
+                    "emoji": {"id": eid or None, "name": name},
+                    "count": len(users),
+                    "count_details": {"burst": 0, "normal": len(users)},
+                    "me": me in users,
+                    "me_burst": False,
+                    "burst_colors": [],
+                    "burst_count": 0,
+                }
+            )
+        return out
 
     @property
     def ephemeral(self) -> bool:
@@ -626,7 +653,7 @@ class Message:
             "mention_channels": [],
             "attachments": copy.deepcopy(self.attachments),
             "embeds": copy.deepcopy(self.embeds),
-            "reactions": [],
+            "reactions": self.reaction_payloads(self.bot_id),
             "pinned": False,
             "flags": self.flags,
             "components": copy.deepcopy(self.components),

@@ -172,3 +172,58 @@ async def test_roles_members_and_channels_change_under_the_bot(fake_discord: Fak
         assert g.get_member(alice.id) is None
         with pytest.raises(FakeDiscordUsageError, match="not a member"):
             await fake.slash(alice, channel, "demo greet", name="x")
+
+
+async def test_bot_creates_threads(world: World) -> None:
+    fake = world.fake
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    r = await fake.slash(world.alice, world.channel, "demo table")
+    assert r.message is not None
+    thread = await channel.get_partial_message(r.message.id).create_thread(name="Table 1 chat")
+    assert thread.id == r.message.id and thread.parent_id == world.channel.id
+    fake_thread = world.guild.channels[thread.id]
+    assert fake_thread.is_thread and fake_thread.name == "Table 1 chat"
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.get_partial_message(r.message.id).create_thread(name="again")
+    assert err.value.code == 160004
+    public = await channel.create_thread(name="side", type=discord.ChannelType.public_thread)
+    await fake.slash(world.alice, world.guild.channels[public.id], "demo post")
+    await fake.settle()
+    assert [m.content for m in fake.public_messages(world.guild.channels[public.id])] == ["second"]
+    secret = await channel.create_thread(name="secret", type=discord.ChannelType.private_thread)
+    assert secret.type == discord.ChannelType.private_thread
+    world.channel.set_permissions(fake.bot_user, deny=discord.Permissions(create_private_threads=True).value)
+    with pytest.raises(discord.Forbidden):
+        await channel.create_thread(name="secret 2", type=discord.ChannelType.private_thread)
+
+
+async def test_reactions_both_ways(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    guild = fake.add_guild()
+    channel = guild.add_text_channel("spades")
+    alice = fake.add_user("alice")
+    intents = discord.Intents.default()
+    async with fake.run_bot(DemoBot(intents=intents), sync_commands=True) as bot:
+        added: asyncio.Queue[discord.RawReactionActionEvent] = asyncio.Queue()
+
+        async def on_raw_reaction_add(event: discord.RawReactionActionEvent) -> None:
+            await added.put(event)
+
+        bot.add_listener(on_raw_reaction_add)
+        r = await fake.slash(alice, channel, "demo table")
+        assert r.message is not None
+        ch = bot.get_channel(channel.id)
+        assert isinstance(ch, discord.TextChannel)
+        await ch.get_partial_message(r.message.id).add_reaction("♠")
+        assert r.message.reactions == {"♠": [fake.bot_user.id]}
+        await fake.react(alice, r.message, "♠")
+        event = await asyncio.wait_for(added.get(), 2)
+        while event.user_id != alice.id:
+            event = await asyncio.wait_for(added.get(), 2)
+        assert str(event.emoji) == "♠" and event.message_id == r.message.id
+        fetched = await ch.fetch_message(r.message.id)
+        assert [(str(x.emoji), x.count, x.me) for x in fetched.reactions] == [("♠", 2, True)]
+        await ch.get_partial_message(r.message.id).remove_reaction("♠", discord.Object(fake.bot_user.id))
+        await fake.unreact(alice, r.message, "♠")
+        assert r.message.reactions == {}
