@@ -85,6 +85,12 @@ async def test_every_response_the_fake_sends_matches_the_spec(world: World) -> N
     assert isinstance(channel, discord.TextChannel)
     history = [m async for m in channel.history(limit=10)]
     assert [m.id for m in history] == [m.id for m in reversed(fake.public_messages(world.channel))][:10]
+    first = channel.get_partial_message(history[-1].id)
+    await first.create_thread(name="from a message")
+    await channel.create_thread(name="standalone", type=discord.ChannelType.public_thread)
+    await first.add_reaction("♠")
+    reacted = await channel.fetch_message(first.id)
+    assert [u.id async for u in reacted.reactions[0].users()] == [fake.bot_user.id]
 
     checked = 0
     for request in fake.requests:
