@@ -1043,7 +1043,7 @@ class Game:
             self._check_seat(seat)
             raise self._not_turn(seat)
         hand = self.hands[seat]
-        if type(card) is not int:
+        if type(card) is not int or card < 0:
             card = self._coerce_card(seat, card)
         bit = 1 << card
         if not hand & bit:
@@ -1101,17 +1101,21 @@ class Game:
 
     def _coerce_card(self, seat: int, card: Any) -> int:
         if isinstance(card, str):
-            from .cards import parse_card
+            from .cards import CardParseError, parse_card
 
-            return parse_card(card)
+            try:
+                return parse_card(card)
+            except CardParseError as e:
+                raise CardNotHeld(str(e), seat=seat, rule=f"seat {seat} played no card ({e})",
+                                  card=card) from None
         if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 128:
             return int(card)
         raise self._not_held(seat, card)
 
     def _not_held(self, seat: int, card: Any) -> CardNotHeld:
-        try:
+        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 128 and card & 63 < 54:
             shown, text = card_pretty(card), card_str(card)
-        except (TypeError, ValueError):
+        else:
             shown = text = repr(card)
         return CardNotHeld(f"You don't hold {shown}.", seat=seat,
                            rule=f"{text} is not held by seat {seat}", card=card)
