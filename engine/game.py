@@ -660,6 +660,8 @@ class Game:
                 out.append(row[low.bit_length() - 1])
                 m ^= low
             return out
+        if not (type(seat) is int and 0 <= seat < self.n):
+            return []
         if ph is _BID:
             acts: list[Action] = []
             if not self.looked[seat]:

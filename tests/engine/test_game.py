@@ -500,3 +500,16 @@ def test_mercy_rule_ends_the_game() -> None:
     events = _finish_hand_with_lowest(g)
     assert g.phase is Phase.GAME_OVER and g.winner == 1 and g.end_reason == "mercy"
     assert events[-1].kind == "game_over"
+
+
+@pytest.mark.parametrize("bad", [200, -1, "ZZ", None, 54, True, 3.5])
+def test_bad_card_values_are_refused_as_illegal_actions(bad: object) -> None:
+    g = game_from(DEAL, "classic-online")
+    bid_all(g, [3, 3, 3, 3])
+    before = g.to_dict()
+    with pytest.raises(CardNotHeld):
+        g.play(0, bad)  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction):
+        g.pass_cards(0, [bad])  # type: ignore[list-item]
+    assert g.to_dict() == before
+    assert g.legal_actions(7) == [] and g.legal_cards(7) == [] and g.legal_bids(-1) == []
