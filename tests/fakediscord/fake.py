@@ -15,11 +15,11 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 import yarl
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
@@ -51,6 +51,7 @@ from .models import (
 from .records import FakeDiscordUsageError, InteractionRecord, InteractionResult, RecordedRequest, Violation
 
 _log = logging.getLogger(__name__)
+ClientT = TypeVar("ClientT", bound=discord.Client)
 
 API_PREFIX = "/api/v10"
 #: Discord: the initial response must arrive within 3 s of the interaction.
@@ -209,8 +210,9 @@ class FakeDiscord:
         self._site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await self._site.start()
         server = self._site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        sockets = getattr(server, "sockets", None)
+        assert sockets, "the fake's server did not bind"
+        self.port = sockets[0].getsockname()[1]
 
     async def close(self) -> None:
         await self.gateway.close()
@@ -356,8 +358,8 @@ class FakeDiscord:
 
     @contextlib.asynccontextmanager
     async def run_bot(
-        self, bot: discord.Client, token: str = "x", *, timeout: float = 10.0, sync_commands: bool = False
-    ) -> AsyncIterator[discord.Client]:
+        self, bot: ClientT, token: str = "x", *, timeout: float = 10.0, sync_commands: bool = False
+    ) -> AsyncIterator[ClientT]:
         """Point discord.py at this fake, start ``bot``, wait until it is ready; close it on exit.
 
         Patches ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` for the duration,
@@ -1140,8 +1142,8 @@ class FakeDiscord:
         if "components" in body:
             msg.components = validation.normalize_components(body["components"] or [])
         if body.get("flags") is not None:
-            keep = msg.flags & (EPHEMERAL | IS_COMPONENTS_V2)
-            msg.flags = (int(body["flags"]) & ALLOWED_MESSAGE_FLAGS) | keep
+            fixed = msg.flags & (EPHEMERAL | IS_COMPONENTS_V2)  # neither can change after sending
+            msg.flags = (int(body["flags"]) & ALLOWED_MESSAGE_FLAGS) | fixed
         msg.flags &= ~LOADING if not creating else ~0
         if "content" in body or "allowed_mentions" in body:
             notify = creating if notify is None else notify
@@ -1258,10 +1260,12 @@ class FakeDiscord:
             files: list[Json] = []
             reader = await request.multipart()
             async for part in reader:
+                if not isinstance(part, BodyPartReader):
+                    continue
                 if part.name == "payload_json":
-                    body = json.loads(await part.text())  # type: ignore[union-attr]
+                    body = json.loads(await part.text())
                 else:
-                    content = await part.read()  # type: ignore[union-attr]
+                    content = await part.read()
                     upload = {"field": part.name, "filename": part.filename, "size": len(content)}
                     files.append(upload | {"content_type": part.headers.get("Content-Type")})
             return body, files
@@ -1683,13 +1687,13 @@ class FakeDiscord:
             resource = msg.payload()
             self._dispatch_message("MESSAGE_CREATE", msg)
         elif ctype in (6, 7):
-            msg = record.source_message
-            assert msg is not None
-            record.original = msg
+            source = record.source_message
+            assert source is not None
+            record.original = source
             if ctype == 7:
-                self._apply_fields(msg, data, creating=False, files=req.files)
-                self._dispatch_message("MESSAGE_UPDATE", msg)
-            resource = msg.payload()
+                self._apply_fields(source, data, creating=False, files=req.files)
+                self._dispatch_message("MESSAGE_UPDATE", source)
+            resource = source.payload()
         record.responded.set()
         if req.query.get("with_response") not in ("1", "true", "True"):
             return 204, None
@@ -1716,7 +1720,8 @@ class FakeDiscord:
         focused = _focused_option(record.payload["data"].get("options", []))
         if focused is None:
             return []
-        want = {3: str, 4: int, 10: (int, float)}.get(focused["type"])
+        wanted: dict[int, type | tuple[type, ...]] = {3: str, 4: int, 10: (int, float)}
+        want = wanted.get(focused["type"])
         errors = []
         for i, choice in enumerate(data.get("choices") or []):
             value = choice.get("value") if isinstance(choice, dict) else None
@@ -1964,7 +1969,7 @@ class FakeDiscord:
                 channel, "view_channel", "create_private_threads" if private else "create_public_threads"
             )
         thread = channel.guild.add_thread(
-            channel, name, private=private, owner=self.bot_user, thread_id=msg.id if msg else None
+            channel, str(name), private=private, owner=self.bot_user, thread_id=msg.id if msg else None
         )
         return 201, thread.payload()
 

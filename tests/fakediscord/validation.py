@@ -57,7 +57,7 @@ def spec() -> Json:
 
 @functools.cache
 def _registry() -> Registry:
-    resource: Resource[Any] = Resource(contents=spec(), specification=DRAFT202012)
+    resource: Resource[Any] = DRAFT202012.create_resource(spec())
     return Registry().with_resource(_SPEC_URI, resource)
 
 
@@ -402,7 +402,7 @@ def _component_limits(errors: list[str], where: str, comp: Json) -> None:
                 _too_long(errors, f"{where}.options.{k}.description", opt.get("description"), 100)
                 if opt.get("value") in values:
                     errors.append(f"{where}.options.{k}.value: duplicate option value {opt.get('value')!r}")
-                values.add(opt.get("value"))
+                values.add(str(opt.get("value")))
     elif ctype == 4:
         _too_long(errors, f"{where}.label", comp.get("label"), 45)
         _too_long(errors, f"{where}.placeholder", comp.get("placeholder"), 100)

@@ -62,7 +62,7 @@ class TableLayout(discord.ui.LayoutView):
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
-        sit = discord.ui.Button(label="Sit", custom_id="demo:sit")
+        sit: discord.ui.Button[TableLayout] = discord.ui.Button(label="Sit", custom_id="demo:sit")
         sit.callback = self.sit  # type: ignore[method-assign]
         self.container = discord.ui.Container(
             discord.ui.TextDisplay("## Table 1"),

@@ -53,9 +53,9 @@ def embed_chars(e: dict[str, Any]) -> int:
 @FAST
 @given(st.lists(embeds(), min_size=1, max_size=10))
 def test_embed_total_limit_matches_an_independent_count(items: list[discord.Embed]) -> None:
-    body = {"embeds": [e.to_dict() for e in items]}
-    total = sum(embed_chars(e) for e in body["embeds"])
-    errors = check_limits("message", body)
+    data: list[dict[str, Any]] = [dict(e.to_dict()) for e in items]
+    total = sum(embed_chars(e) for e in data)
+    errors = check_limits("message", {"embeds": data})
     assert any("Embed size exceeds" in e for e in errors) == (total > 6000)
 
 
