@@ -67,7 +67,8 @@ Example (pytest; the ``fake_discord`` fixture comes from ``tests/fakediscord/plu
 Result of ``slash``/``click``/``select``/``submit_modal`` (:class:`InteractionResult`, live):
 ``type`` (4 message, 5 deferred, 6 deferred update, 7 update, 8 choices, 9 modal, ``None`` = no
 answer in 3 s, see ``error``), ``message`` (the response message; for 6/7 the clicked message),
-``content``, ``text`` (content + embed text), ``ephemeral``, ``followups``, ``choices``, ``modal``.
+``content``, ``text`` (content + embed text), ``ephemeral``, ``followups``, ``choices``, ``modal``,
+``response_data`` (the initial response's ``data`` as sent, before later edits), ``answer``.
 After a deferred response (5) the first follow-up replaces the "thinking" message, as on Discord.
 
 :class:`Message`: ``id`` (snowflake), ``content``, ``embeds``, ``components`` (raw dicts),

@@ -130,6 +130,23 @@ class InteractionResult:
         return msg is not None and msg.ephemeral
 
     @property
+    def response_data(self) -> Json:
+        """The ``data`` of the bot's initial response exactly as sent (content, embeds, components,
+        flags, choices, modal...), unaffected by later edits of the message; ``{}`` if none."""
+        return dict(self._record.response_data or {})
+
+    @property
+    def answer(self) -> str:
+        """What the bot said in reply: the initial response's content, else (after a deferral) the
+        newest follow-up's or the response message's content."""
+        said = self.response_data.get("content")
+        if said:
+            return str(said)
+        if self._record.followups:
+            return self._record.followups[-1].content
+        return self.content or ""
+
+    @property
     def followups(self) -> list[Message]:
         return list(self._record.followups)
 

@@ -208,3 +208,14 @@ async def test_restart_keeps_state_and_persistent_views_work(fake_discord: FakeD
         assert c.content == "Alice joined"
         assert bot2.join_view.joined == [alice.id]
     assert fake.gateway.identify_count == 2
+
+
+async def test_result_keeps_the_initial_answer_apart_from_later_edits(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo edits")
+    await fake.settle()
+    assert r.response_data["content"] == "v1" and r.answer == "v1"
+    assert r.content == "v2"  # the message as users last saw it
+    slow = await fake.slash(world.alice, world.channel, "demo slow")
+    await fake.settle()
+    assert slow.response_data == {"flags": 64} and slow.answer == "second follow-up"
