@@ -33,6 +33,12 @@ class JoinView(discord.ui.View):
     async def closed(self, interaction: discord.Interaction, button: discord.ui.Button[JoinView]) -> None:
         await interaction.response.send_message("should never happen", ephemeral=True)
 
+    @discord.ui.button(label="Refresh", custom_id="demo:refresh")
+    async def refresh(self, interaction: discord.Interaction, button: discord.ui.Button[JoinView]) -> None:
+        await interaction.response.defer()  # type 6: acknowledge, edit a moment later
+        await asyncio.sleep(0.02)
+        await interaction.edit_original_response(content=f"Table open ({len(self.joined)} joined)")
+
     @discord.ui.select(
         custom_id="demo:bid",
         placeholder="Your bid",

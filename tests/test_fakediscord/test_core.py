@@ -219,3 +219,36 @@ async def test_result_keeps_the_initial_answer_apart_from_later_edits(world: Wor
     slow = await fake.slash(world.alice, world.channel, "demo slow")
     await fake.settle()
     assert slow.response_data == {"flags": 64} and slow.answer == "second follow-up"
+
+
+async def test_deferred_update_then_edit_original(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo table")
+    assert r.message is not None
+    await fake.click(world.bob, r.message, label="Join")
+    d = await fake.click(world.alice, r.message, label="Refresh")
+    assert d.type == 6 and d.message is r.message and r.message.content == "Table open"
+    await fake.settle()
+    assert r.message.content == "Table open (1 joined)" and r.message.edits == 1
+
+
+async def test_guild_commands_sync_and_run(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    guild = fake.add_guild()
+    channel = guild.add_text_channel("spades")
+    alice = fake.add_user("alice")
+    bot = DemoBot()
+    async with fake.run_bot(bot):
+        assert fake.commands_for(guild) == []
+        bot.tree.copy_global_to(guild=discord.Object(guild.id))
+        await bot.tree.sync(guild=discord.Object(guild.id))
+        assert fake.commands.get(None) is None and "demo" in fake.commands[guild.id]
+        r = await fake.slash(alice, channel, "demo greet", name="g")
+        assert r.content == "hello g"
+        (interaction,) = bot.seen
+        assert interaction.data is not None and interaction.data.get("guild_id") == str(guild.id)
+        other = fake.add_guild("Other")
+        elsewhere = other.add_text_channel("x")
+        other.add_member(alice)
+        with pytest.raises(FakeDiscordUsageError, match="no synced slash command"):
+            await fake.slash(alice, elsewhere, "demo greet", name="g")
