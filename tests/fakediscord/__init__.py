@@ -89,7 +89,15 @@ members intent, ...). ``fake.say(user, channel, "text")`` posts a user message (
 content blanked unless the bot has the message content intent or is mentioned);
 ``fake.react(user, message, "♠")``/``unreact`` add and remove reactions (MESSAGE_REACTION_ADD/REMOVE).
 The bot can create threads (from a message or not) and add/remove reactions; ``message.reactions``
-maps each emoji to the ids of the users who reacted.
+maps each emoji to the ids of the users who reacted. DMs: the bot opens them as usual
+(``user.send``); ``fake.dm_messages(user)`` reads the conversation, ``fake.dm(user, "text")`` writes
+to the bot, buttons on DM messages are clicked like any other (the interaction has no guild);
+``fake.add_user(...).dms_open = False`` makes the bot's DMs fail with 403/50007 (so does a user who
+shares no server with the bot).
+
+Spec correction: Discord accepts snowflakes as JSON integers (discord.py sends replies'
+``message_reference``, ``allowed_mentions.users`` and ``recipient_id`` that way); the spec's
+``SnowflakeType`` only allows strings, so integers are allowed here too.
 ``FakeDiscord(privileged_intents=False)`` closes the gateway with 4014 if the bot asks for them.
 The server owner is ``fake.owner``; the bot's user ``fake.bot_user`` (its application id is the
 same).

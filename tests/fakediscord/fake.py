@@ -26,6 +26,7 @@ from discord.http import Route
 from . import validation
 from .clock import FakeClock, SnowflakeFactory
 from .gateway import (
+    INTENT_DIRECT_MESSAGES,
     INTENT_GUILD_MEMBERS,
     INTENT_GUILD_MESSAGE_REACTIONS,
     INTENT_GUILD_MESSAGES,
@@ -35,11 +36,13 @@ from .gateway import (
 )
 from .models import (
     DEFAULT_BOT_PERMISSIONS,
+    DM_APP_PERMISSIONS,
     EPHEMERAL,
     IS_COMPONENTS_V2,
     LOADING,
     MANAGE_GUILD,
     Channel,
+    DMChannel,
     Guild,
     Json,
     Member,
@@ -170,6 +173,8 @@ class FakeDiscord:
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.guilds: dict[int, Guild] = {}
         self.messages: dict[int, Message] = {}
+        #: recipient user id -> the bot's DM channel with them
+        self.dm_channels: dict[int, DMChannel] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         #: (guild id or None for global) -> command name -> command payload as Discord stores it
@@ -668,6 +673,8 @@ class FakeDiscord:
     async def message_command(self, user: User, message: Message, name: str) -> InteractionResult:
         """``user`` runs the message context-menu command ``name`` on ``message``."""
         channel = self._visible_component_message(user, message)
+        if not isinstance(channel, Channel):
+            raise FakeDiscordUsageError("message commands are only modelled in servers")
         cmd = self._find_command(channel.guild, name, 3)
         self._check_command_allowed(cmd, user, channel)
         data = {
@@ -679,7 +686,11 @@ class FakeDiscord:
         }
         return await self._send_interaction(self._interaction_base(2, user, channel, data))
 
-    def _interaction_base(self, type_: int, user: User, channel: Channel, data: Json) -> InteractionRecord:
+    def _interaction_base(
+        self, type_: int, user: User, channel: Channel | DMChannel, data: Json
+    ) -> InteractionRecord:
+        if isinstance(channel, DMChannel):
+            return self._dm_interaction_base(type_, user, channel, data)
         guild = channel.guild
         member = guild.member(user)
         bot_member = guild.member(self.bot_user)
@@ -706,6 +717,43 @@ class FakeDiscord:
             "context": 0,
             "attachment_size_limit": 10485760,
         }
+        return self._register(iid, token, type_, user, channel, guild, payload)
+
+    def _dm_interaction_base(
+        self, type_: int, user: User, channel: DMChannel, data: Json
+    ) -> InteractionRecord:
+        iid = self._snowflake()
+        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
+        payload: Json = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": type_,
+            "data": data,
+            "channel_id": str(channel.id),
+            "channel": channel.payload(),
+            "user": user.payload(),
+            "token": token,
+            "version": 1,
+            "app_permissions": str(DM_APP_PERMISSIONS),
+            "locale": user.locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "authorizing_integration_owners": {"0": "0"},
+            "context": 1,
+            "attachment_size_limit": 10485760,
+        }
+        return self._register(iid, token, type_, user, channel, None, payload)
+
+    def _register(
+        self,
+        iid: int,
+        token: str,
+        type_: int,
+        user: User,
+        channel: Channel | DMChannel,
+        guild: Guild | None,
+        payload: Json,
+    ) -> InteractionRecord:
         record = InteractionRecord(
             id=iid,
             token=token,
@@ -902,7 +950,7 @@ class FakeDiscord:
             raise bad(f"must be one of {[c['value'] for c in choices]}")
         return value
 
-    def _visible_component_message(self, user: User, message: Message) -> Channel:
+    def _visible_component_message(self, user: User, message: Message) -> Channel | DMChannel:
         if message.deleted:
             raise FakeDiscordUsageError(f"message {message.id} was deleted")
         if message.ephemeral and message.visible_to is not user:
@@ -910,7 +958,11 @@ class FakeDiscord:
         channel = message.channel
         if channel is None:
             raise FakeDiscordUsageError("message has no channel")
-        self._check_member(user, channel)
+        if isinstance(channel, DMChannel):
+            if channel.recipient is not user:
+                raise FakeDiscordUsageError(f"{user.username} cannot see {channel.name}")
+        else:
+            self._check_member(user, channel)
         if message.loading:
             raise FakeDiscordUsageError(
                 f"message {message.id} is still 'thinking' (deferred, not yet edited)"
@@ -974,6 +1026,8 @@ class FakeDiscord:
             if len(set(out)) != len(out):
                 raise FakeDiscordUsageError("the same option cannot be picked twice")
         else:
+            if not isinstance(channel, Channel):
+                raise FakeDiscordUsageError("user/role/channel selects are only modelled in servers")
             kind = {5: 6, 6: 8, 7: 9, 8: 7}[ctype]
             opt = {"name": select["custom_id"], "type": kind, "channel_types": select.get("channel_types")}
             out = [self._option_value(opt, v, resolved, channel) for v in values]
@@ -983,7 +1037,7 @@ class FakeDiscord:
         return await self._component_interaction(user, channel, message, data)
 
     async def _component_interaction(
-        self, user: User, channel: Channel, message: Message, data: Json
+        self, user: User, channel: Channel | DMChannel, message: Message, data: Json
     ) -> InteractionResult:
         record = self._interaction_base(3, user, channel, data)
         record.payload["message"] = message.payload()
@@ -1038,7 +1092,9 @@ class FakeDiscord:
             record.source_message = origin.source_message
         return await self._send_interaction(record)
 
-    def _modal_value(self, comp: Json, values: dict[str, Any], resolved: Json, channel: Channel) -> Json:
+    def _modal_value(
+        self, comp: Json, values: dict[str, Any], resolved: Json, channel: Channel | DMChannel
+    ) -> Json:
         cid = comp["custom_id"]
         base = {"type": comp["type"], "custom_id": cid, "id": comp.get("id", 0)}
         if comp["type"] == 4:
@@ -1066,6 +1122,8 @@ class FakeDiscord:
             return base | {"values": list(picked)}
         kind = {5: 6, 6: 8, 7: 9, 8: 7}[comp["type"]]
         opt = {"name": cid, "type": kind, "channel_types": comp.get("channel_types")}
+        if not isinstance(channel, Channel):
+            raise FakeDiscordUsageError("user/role/channel selects are only modelled in servers")
         return base | {"values": [self._option_value(opt, v, resolved, channel) for v in picked]}
 
     async def react(self, user: User, message: Message, emoji: str) -> None:
@@ -1073,6 +1131,8 @@ class FakeDiscord:
         channel = self._visible_component_message(user, message)
         if message.ephemeral:
             raise FakeDiscordUsageError("ephemeral messages cannot be reacted to")
+        if not isinstance(channel, Channel):
+            raise FakeDiscordUsageError("reactions are only modelled in servers")
         may_add = channel.guild.member(user).permissions_in(channel) & P(add_reactions=True).value
         if not may_add and emoji not in message.reactions:
             raise FakeDiscordUsageError(f"{user.username} may not add new reactions in #{channel.name}")
@@ -1091,6 +1151,24 @@ class FakeDiscord:
             del message.reactions[emoji]
         self._dispatch_reaction("MESSAGE_REACTION_REMOVE", user, message, emoji)
 
+    def dm_channel(self, user: User) -> DMChannel:
+        """The bot's DM channel with ``user`` (created on first use, as Discord does)."""
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = self.dm_channels[user.id] = DMChannel(id=self._snowflake(), recipient=user)
+        return channel
+
+    def dm_messages(self, user: User) -> list[Message]:
+        """The DM conversation between the bot and ``user``, oldest first, edits applied."""
+        channel = self.dm_channels.get(user.id)
+        return [] if channel is None else [m for m in channel.messages if not m.deleted]
+
+    async def dm(self, user: User, content: str) -> Message:
+        """``user`` writes to the bot in DMs (MESSAGE_CREATE with the direct messages intent)."""
+        msg = self._new_message(self.dm_channel(user), user, {"content": content})
+        self._dispatch_message("MESSAGE_CREATE", msg)
+        return msg
+
     async def say(self, user: User, channel: Channel, content: str) -> Message:
         """``user`` posts a plain message in ``channel`` (dispatched as MESSAGE_CREATE)."""
         self._check_member(user, channel)
@@ -1101,7 +1179,12 @@ class FakeDiscord:
     # ------------------------------------------------------------------ messages
 
     def _new_message(
-        self, channel: Channel, author: User, body: Json, files: list[Json] | None = None, **extra: Any
+        self,
+        channel: Channel | DMChannel,
+        author: User,
+        body: Json,
+        files: list[Json] | None = None,
+        **extra: Any,
     ) -> Message:
         msg = Message(
             id=self._snowflake(),
@@ -1154,7 +1237,7 @@ class FakeDiscord:
         parse = set(allowed.get("parse", [])) if allowed is not None else {"users", "roles", "everyone"}
         allowed_users = {int(u) for u in (allowed or {}).get("users", [])}
         allowed_roles = {int(r) for r in (allowed or {}).get("roles", [])}
-        guild = msg.channel.guild if msg.channel is not None else None
+        guild = msg.channel.guild if isinstance(msg.channel, Channel) else None
         users: list[User] = []
         for raw in re.findall(r"<@!?(\d+)>", msg.content):
             user = self.users.get(int(raw))
@@ -1169,9 +1252,8 @@ class FakeDiscord:
         ]
         everyone = "everyone" in parse and ("@everyone" in msg.content or "@here" in msg.content)
         if everyone and guild is not None and msg.author.id in guild.members:
-            everyone = bool(
-                guild.member(msg.author).permissions_in(msg.channel) & P(mention_everyone=True).value
-            )
+            where = msg.channel if isinstance(msg.channel, Channel) else None
+            everyone = bool(guild.member(msg.author).permissions_in(where) & P(mention_everyone=True).value)
         msg.mentions, msg.mention_roles, msg.mention_everyone = users, roles, everyone
         if not notify or msg.ephemeral or msg.flags & 4096:  # 4096: SUPPRESS_NOTIFICATIONS
             return
@@ -1198,7 +1280,13 @@ class FakeDiscord:
         }
 
     def _dispatch_message(self, event: str, msg: Message) -> None:
-        if msg.ephemeral or msg.channel is None or not self.gateway.intents & INTENT_GUILD_MESSAGES:
+        if msg.ephemeral or msg.channel is None:
+            return
+        if isinstance(msg.channel, DMChannel):
+            if self.gateway.intents & INTENT_DIRECT_MESSAGES:  # DMs always carry their content
+                self.gateway.dispatch(event, msg.payload())
+            return
+        if not self.gateway.intents & INTENT_GUILD_MESSAGES:
             return
         data = msg.payload()
         mentioned = f"<@{self.bot_user.id}>" in msg.content
@@ -1211,12 +1299,14 @@ class FakeDiscord:
         self.gateway.dispatch(event, data)
 
     def _dispatch_delete(self, msg: Message) -> None:
-        if msg.ephemeral or msg.channel is None or not self.gateway.intents & INTENT_GUILD_MESSAGES:
+        if msg.ephemeral or msg.channel is None:
             return
-        self.gateway.dispatch(
-            "MESSAGE_DELETE",
-            {"id": str(msg.id), "channel_id": str(msg.channel.id), "guild_id": str(msg.channel.guild.id)},
-        )
+        data: Json = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
+        if isinstance(msg.channel, DMChannel):
+            if self.gateway.intents & INTENT_DIRECT_MESSAGES:
+                self.gateway.dispatch("MESSAGE_DELETE", data)
+        elif self.gateway.intents & INTENT_GUILD_MESSAGES:
+            self.gateway.dispatch("MESSAGE_DELETE", data | {"guild_id": str(msg.channel.guild.id)})
 
     # ------------------------------------------------------------------ HTTP plumbing
 
@@ -1412,6 +1502,7 @@ class FakeDiscord:
         r("GET", "/applications/@me", self._get_application)
         r("GET", "/oauth2/applications/@me", self._get_application)
         r("GET", "/users/{user_id}", self._get_user)
+        r("POST", "/users/@me/channels", self._open_dm)
         for scope in ("/applications/{application_id}", "/applications/{application_id}/guilds/{guild_id}"):
             r("GET", scope + "/commands", self._list_commands)
             r("PUT", scope + "/commands", self._put_commands)
@@ -1853,29 +1944,56 @@ class FakeDiscord:
         if missing:
             raise ApiError(403, 50013, f"Missing Permissions ({', '.join(missing)} in #{channel.name})")
 
-    def _channel_message(self, channel: Channel, req: _Request) -> Message:
+    def _target(self, req: _Request) -> Channel | DMChannel:
+        """A guild channel or one of the bot's DM channels."""
+        cid = _int(req.params["channel_id"])
+        dm = next((d for d in self.dm_channels.values() if d.id == cid), None)
+        return dm if dm is not None else self._channel(req)
+
+    def _need_in(self, target: Channel | DMChannel, *perms: str) -> None:
+        if isinstance(target, Channel):
+            self._need(target, *perms)
+        elif "send_messages" in perms:
+            self._check_dm_allowed(target.recipient)
+
+    def _check_dm_allowed(self, user: User) -> None:
+        shares_guild = any(user.id in g.members for g in self.guilds.values())
+        if user.bot or not user.dms_open or not shares_guild:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+
+    def _channel_message(self, channel: Channel | DMChannel, req: _Request) -> Message:
         msg = self.messages.get(_int(req.params["message_id"]))
         if msg is None or msg.deleted or msg.ephemeral or msg.channel is not channel:
             raise ApiError(404, 10008, "Unknown Message")
         return msg
 
     async def _get_channel(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req)
-        self._need(channel, "view_channel")
+        channel = self._target(req)
+        self._need_in(channel, "view_channel")
         return 200, channel.payload()
 
     async def _typing(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req)
-        self._need(channel, "view_channel", "send_messages")
+        channel = self._target(req)
+        self._need_in(channel, "view_channel", "send_messages")
         return 204, None
 
+    async def _open_dm(self, req: _Request) -> tuple[int, Any]:
+        self._check_body("POST", "/users/@me/channels", req.body)
+        body = req.body or {}
+        user = self.users.get(_int(body.get("recipient_id", 0)))
+        if user is None:
+            raise ApiError(
+                400, 50035, "Invalid Form Body", errors=["recipient_id: Unknown user"], violation=True
+            )
+        return 200, self.dm_channel(user).payload()
+
     async def _list_messages(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req)
-        self._need(channel, "view_channel", "read_message_history")
+        channel = self._target(req)
+        self._need_in(channel, "view_channel", "read_message_history")
         limit = int(req.query.get("limit", 50))
         if not 1 <= limit <= 100:
             raise ApiError(400, 50035, "Invalid Form Body", errors=["limit: must be 1..100"], violation=True)
-        msgs = self.public_messages(channel)
+        msgs = [m for m in channel.messages if not m.ephemeral and not m.deleted]
         if "before" in req.query:
             msgs = [m for m in msgs if m.id < _int(req.query["before"])]
         if "after" in req.query:
@@ -1884,16 +2002,13 @@ class FakeDiscord:
         return 200, [m.payload() for m in reversed(msgs[-limit:])]
 
     async def _create_message(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req)
+        channel = self._target(req)
         self._check_body("POST", "/channels/{channel_id}/messages", req.body, kind="message")
-        self._need(
+        self._need_in(
             channel, "view_channel", "send_messages_in_threads" if channel.is_thread else "send_messages"
         )
         body = req.body or {}
-        if (
-            not any(body.get(k) for k in ("content", "embeds", "components", "poll", "sticker_ids"))
-            and not req.files
-        ):
+        if not _has_content(body) and not req.files:
             raise ApiError(400, 50006, "Cannot send an empty message", violation=True, kind="empty_message")
         if body.get("flags") and int(body["flags"]) & EPHEMERAL:
             raise ApiError(
@@ -1908,6 +2023,14 @@ class FakeDiscord:
             target = self.messages.get(_int(reference.get("message_id", 0)))
             if target is None or target.deleted or target.ephemeral:
                 raise ApiError(400, 50035, "Invalid Form Body", errors=["message_reference: Unknown message"])
+        if reference:  # Discord answers with string snowflakes and the reference's full address
+            target_id = str(reference.get("message_id"))
+            reference = {
+                "type": reference.get("type", 0),
+                "message_id": target_id,
+                "channel_id": str(reference.get("channel_id") or channel.id),
+                **({"guild_id": str(channel.guild.id)} if isinstance(channel, Channel) else {}),
+            }
         msg = self._new_message(channel, self.bot_user, body, req.files, message_reference=reference or None)
         if reference:
             msg.type = 19
@@ -1915,12 +2038,12 @@ class FakeDiscord:
         return 200, msg.payload()
 
     async def _get_message(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req)
-        self._need(channel, "view_channel", "read_message_history")
+        channel = self._target(req)
+        self._need_in(channel, "view_channel", "read_message_history")
         return 200, self._channel_message(channel, req).payload()
 
     async def _edit_message(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req)
+        channel = self._target(req)
         self._check_body(
             "PATCH", "/channels/{channel_id}/messages/{message_id}", req.body, kind="message_edit"
         )
@@ -1933,9 +2056,11 @@ class FakeDiscord:
         return 200, msg.payload()
 
     async def _delete_message(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req)
+        channel = self._target(req)
         msg = self._channel_message(channel, req)
         if msg.author is not self.bot_user:
+            if isinstance(channel, DMChannel):
+                raise ApiError(403, 50003, "Cannot execute action on a DM channel")
             self._need(channel, "manage_messages")
         msg.deleted = True
         self._dispatch_delete(msg)
@@ -2017,7 +2142,7 @@ class FakeDiscord:
         return 204, None
 
     def _dispatch_reaction(self, event: str, user: User, msg: Message, emoji: str) -> None:
-        if not self.gateway.intents & INTENT_GUILD_MESSAGE_REACTIONS or msg.channel is None:
+        if not self.gateway.intents & INTENT_GUILD_MESSAGE_REACTIONS or not isinstance(msg.channel, Channel):
             return
         name, _, eid = emoji.partition(":")
         data: Json = {

@@ -58,6 +58,17 @@ DEFAULT_EVERYONE_PERMISSIONS &= ~(
         create_expressions=True,
     ).value
 )
+#: What Discord reports as the app's permissions in a DM with the bot.
+DM_APP_PERMISSIONS = Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    use_application_commands=True,
+).value
 ADMINISTRATOR = Permissions(administrator=True).value
 MANAGE_GUILD = Permissions(manage_guild=True).value
 
@@ -79,6 +90,8 @@ class User:
     global_name: str | None = None
     bot: bool = False
     locale: str = "en-US"
+    #: False: the user blocks DMs from server members (the bot's DMs answer 403/50007)
+    dms_open: bool = True
 
     @property
     def display_name(self) -> str:
@@ -310,6 +323,34 @@ class Channel:
 
 
 @dataclass(eq=False)
+class DMChannel:
+    """The bot's direct-message channel with one user."""
+
+    id: int
+    recipient: User
+    messages: list[Message] = field(default_factory=list)
+    type: int = 1
+    is_thread = False
+
+    @property
+    def name(self) -> str:
+        return f"DM with {self.recipient.username}"
+
+    def payload(self) -> Json:
+        last = next((m.id for m in reversed(self.messages) if not m.ephemeral and not m.deleted), None)
+        return {
+            "id": str(self.id),
+            "type": 1,
+            "last_message_id": None if last is None else str(last),
+            "recipients": [self.recipient.payload()],
+            "flags": 0,
+        }
+
+    def __repr__(self) -> str:
+        return f"<DMChannel with {self.recipient.username} id={self.id}>"
+
+
+@dataclass(eq=False)
 class ScheduledEvent:
     """A guild scheduled event as the bot created it (the stored payload is what the bot gets back)."""
 
@@ -515,7 +556,7 @@ class Message:
     """
 
     id: int
-    channel: Channel | None
+    channel: Channel | DMChannel | None
     author: User
     content: str = ""
     embeds: list[Json] = field(default_factory=list)
@@ -658,7 +699,7 @@ class Message:
             "flags": self.flags,
             "components": copy.deepcopy(self.components),
         }
-        if self.channel is not None:
+        if isinstance(self.channel, Channel):
             data["guild_id"] = str(self.channel.guild.id)
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)

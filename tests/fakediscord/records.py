@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .models import Channel, Guild, Message, User
+    from .models import Channel, DMChannel, Guild, Message, User
 
 Json = dict[str, Any]
 
@@ -69,7 +69,7 @@ class InteractionRecord:
     token: str
     type: int
     user: User
-    channel: Channel
+    channel: Channel | DMChannel
     guild: Guild | None
     created: float
     payload: Json

@@ -51,8 +51,16 @@ MAX_COMMAND_TOTAL = 4000
 
 @functools.cache
 def spec() -> Json:
+    """The spec, with one correction: Discord accepts snowflakes as JSON integers as well as strings
+    (discord.py sends ``message_reference``, ``allowed_mentions.users``, ``recipient_id``... as
+    integers), while the spec's ``SnowflakeType`` allows only strings."""
     with gzip.open(SPEC_PATH, "rt", encoding="utf-8") as fh:
-        return json.load(fh)
+        data: Json = json.load(fh)
+    schemas = data["components"]["schemas"]
+    schemas["SnowflakeType"] = {
+        "anyOf": [schemas["SnowflakeType"], {"type": "integer", "minimum": 0, "maximum": 2**64 - 1}]
+    }
+    return data
 
 
 @functools.cache
@@ -186,10 +194,11 @@ def _describe(error: ValidationError) -> str:
 
 
 def _tolerate(body: Any) -> Any:
-    """Undo the few spots where the spec is stricter than Discord and discord.py relies on it.
+    """Undo the spots where the spec is stricter than Discord and discord.py relies on it.
 
     Uploads reference their multipart part with an integer ``attachments[].id`` (Discord's own
-    docs show ``"id": 0``); the spec types every attachment id as a snowflake string.
+    docs show ``"id": 0``); the spec types every attachment id as a snowflake string. (Integer
+    snowflakes in general are allowed in :func:`spec`.)
     """
     if isinstance(body, dict):
         out = {k: _tolerate(v) for k, v in body.items()}

@@ -50,6 +50,17 @@ class JoinView(discord.ui.View):
         )
 
 
+class DMView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.clicks: list[discord.Interaction] = []
+
+    @discord.ui.button(label="Play now", custom_id="demo:dm:play")
+    async def play(self, interaction: discord.Interaction, button: discord.ui.Button[DMView]) -> None:
+        self.clicks.append(interaction)
+        await interaction.response.edit_message(content="Played from DMs", view=None)
+
+
 class HandView(discord.ui.View):
     """Ephemeral message with buttons: a click must carry the user who saw it."""
 
@@ -215,6 +226,15 @@ class DemoCog(commands.GroupCog, group_name="demo", group_description="Fake Disc
     async def seat(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(SeatModal())
 
+    @app_commands.command(name="dmme", description="Get a DM with a button")
+    async def dmme(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.user.send("Your turn", view=self.bot.dm_view)
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"I cannot DM you ({exc.code})", ephemeral=True)
+        else:
+            await interaction.response.send_message("Check your DMs", ephemeral=True)
+
     # ---- commands that break the rules on purpose
 
     @app_commands.command(name="long", description="Reply with 2001 characters")
@@ -263,6 +283,7 @@ class DemoBot(commands.Bot):
     def __init__(self, *, intents: discord.Intents | None = None) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents or discord.Intents.default())
         self.join_view = JoinView()
+        self.dm_view = DMView()
         self.seen: list[discord.Interaction] = []
         self.errors: list[discord.HTTPException] = []
         self.release = asyncio.Event()
@@ -271,6 +292,7 @@ class DemoBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.add_cog(DemoCog(self))
         self.add_view(self.join_view)
+        self.add_view(self.dm_view)
 
         @self.tree.context_menu(name="Invite to table")
         async def invite(interaction: discord.Interaction, member: discord.Member) -> None:

@@ -229,3 +229,14 @@ def test_vendored_spec_matches_the_shared_one() -> None:
     with gzip.open(validation.SPEC_PATH, "rt", encoding="utf-8") as fh:
         vendored = json.load(fh)
     assert vendored == json.loads(SHARED_SPEC.read_text(encoding="utf-8"))
+
+
+def test_integer_snowflakes_are_accepted_as_discord_does() -> None:
+    big = 1576718178288013315
+    reply = {"content": "x", "message_reference": {"message_id": big, "channel_id": big}}
+    assert validate_request("POST", "/channels/{channel_id}/messages", reply) == []
+    mentions = {"content": "x", "allowed_mentions": {"parse": [], "users": [big, str(big)]}}
+    assert validate_request("POST", "/channels/{channel_id}/messages", mentions) == []
+    assert validate_request("POST", "/users/@me/channels", {"recipient_id": big}) == []
+    assert validate_request("POST", "/users/@me/channels", {"recipient_id": "12x"}) != []
+    assert validate_request("POST", "/users/@me/channels", {"recipient_id": -1}) != []

@@ -227,3 +227,57 @@ async def test_reactions_both_ways(fake_discord: FakeDiscord) -> None:
         await ch.get_partial_message(r.message.id).remove_reaction("♠", discord.Object(fake.bot_user.id))
         await fake.unreact(alice, r.message, "♠")
         assert r.message.reactions == {}
+
+
+async def test_direct_messages_both_ways(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo dmme")
+    await fake.settle()
+    assert r.content == "Check your DMs"
+    (dm,) = fake.dm_messages(world.alice)
+    assert dm.content == "Your turn" and dm.author is fake.bot_user and not dm.ephemeral
+    assert fake.public_messages(world.channel) == []
+    with pytest.raises(FakeDiscordUsageError, match="cannot see"):
+        await fake.click(world.bob, dm, label="Play now")
+    c = await fake.click(world.alice, dm, label="Play now")
+    assert c.type == 7 and dm.content == "Played from DMs" and dm.components == []
+    (interaction,) = world.bot.dm_view.clicks
+    assert interaction.guild is None and isinstance(interaction.channel, discord.DMChannel)
+    assert interaction.user.id == world.alice.id and not isinstance(interaction.user, discord.Member)
+
+    received: asyncio.Queue[discord.Message] = asyncio.Queue()
+
+    async def on_message(message: discord.Message) -> None:
+        await received.put(message)
+
+    world.bot.add_listener(on_message)
+    await fake.dm(world.alice, "ok thanks")
+    got = await asyncio.wait_for(received.get(), 2)
+    assert got.content == "ok thanks" and got.guild is None  # DMs carry content without the intent
+    assert [m.content for m in fake.dm_messages(world.alice)] == ["Played from DMs", "ok thanks"]
+
+
+async def test_closed_dms_answer_50007(world: World) -> None:
+    fake = world.fake
+    shy = fake.add_user("shy")
+    shy.dms_open = False
+    r = await fake.slash(shy, world.channel, "demo dmme")
+    assert r.content == "I cannot DM you (50007)"
+    assert fake.dm_messages(shy) == [] and fake.violations == []
+
+
+async def test_replies_and_allowed_mentions_from_the_channel_api(world: World) -> None:
+    fake = world.fake
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    first = await channel.send("table open")
+    only_bob = discord.AllowedMentions(users=[discord.Object(world.bob.id)], roles=False, everyone=False)
+    reply = await first.reply(
+        f"{world.alice.mention} and {world.bob.mention}: seats left", allowed_mentions=only_bob
+    )
+    stored = fake.message(reply.id)
+    assert stored.type == 19 and stored.message_reference is not None
+    assert stored.message_reference["message_id"] == str(first.id)
+    assert reply.reference is not None and reply.reference.message_id == first.id
+    assert fake.pings(world.bob) == [stored] and fake.pings(world.alice) == []
+    assert fake.violations == []
