@@ -74,7 +74,7 @@ After a deferred response (5) the first follow-up replaces the "thinking" messag
 :class:`Message`: ``id`` (snowflake), ``content``, ``embeds``, ``components`` (raw dicts),
 ``flags``, ``ephemeral``, ``loading``, ``author`` (a :class:`User`), ``visible_to``, ``text``,
 ``buttons``, ``selects``, ``find_component(label=|custom_id=)``, ``history``, ``edits``, ``deleted``,
-``attachments``, ``mentions``, ``pinged``.
+``attachments``, ``mentions``, ``pinged``, ``reactions``, ``type``.
 
 ``settle()`` counts as busy: requests in flight, gateway events not yet written, an interaction
 still inside its 3 s window without an answer, and a retry discord.py owes after a 429/5xx the
@@ -93,14 +93,9 @@ maps each emoji to the ids of the users who reacted. DMs: the bot opens them as 
 (``user.send``); ``fake.dm_messages(user)`` reads the conversation, ``fake.dm(user, "text")`` writes
 to the bot, buttons on DM messages are clicked like any other (the interaction has no guild);
 ``fake.add_user(...).dms_open = False`` makes the bot's DMs fail with 403/50007 (so does a user who
-shares no server with the bot).
-
-Spec correction: Discord accepts snowflakes as JSON integers (discord.py sends replies'
-``message_reference``, ``allowed_mentions.users`` and ``recipient_id`` that way); the spec's
-``SnowflakeType`` only allows strings, so integers are allowed here too.
-``FakeDiscord(privileged_intents=False)`` closes the gateway with 4014 if the bot asks for them.
-The server owner is ``fake.owner``; the bot's user ``fake.bot_user`` (its application id is the
-same).
+shares no server with the bot). ``FakeDiscord(privileged_intents=False)`` closes the gateway with
+4014 if the bot asks for them. The server owner is ``fake.owner``; the bot's user ``fake.bot_user``
+(its application id is the same).
 
 Rules enforced (each a violation with Discord's code): request bodies vs the OpenAPI spec and the
 documented limits (content 2000, 10 embeds / 6000 chars, 5 rows of 5 buttons, 25 select options,
@@ -114,6 +109,13 @@ response never completed is reported at teardown too (``fake.take_thinking()`` t
 What the Discord *client* would not let a user do (unknown command or option, wrong option type,
 a disabled or missing button, someone else's ephemeral message, a hidden channel, a command whose
 ``default_member_permissions`` the user lacks) raises :class:`FakeDiscordUsageError` in the test.
+Errors discord.py logs (an exception in a command, view or event handler) are collected in
+``fake.bot_errors`` and fail the test at teardown too; clear the list to accept them.
+
+Spec correction: Discord accepts snowflakes as JSON integers (discord.py sends replies'
+``message_reference``, ``allowed_mentions.users`` and ``recipient_id`` that way); the spec's
+``SnowflakeType`` only allows strings, so integers are allowed here too. Upload references
+(``attachments[].id`` = 0, 1, ...) are integers as Discord documents.
 
 Outside pytest: ``async with FakeDiscord() as fake: ...`` works the same; check
 ``fake.violations`` yourself. One bot runs per fake at a time (``run_bot`` patches class attributes
@@ -121,11 +123,12 @@ of discord.py, so do not run two fakes' bots at once in one process).
 """
 
 from .fake import FakeDiscord
-from .models import Channel, Guild, Member, Message, Role, ScheduledEvent, User
+from .models import Channel, DMChannel, Guild, Member, Message, Role, ScheduledEvent, User
 from .records import FakeDiscordUsageError, InteractionResult, RecordedRequest, Violation
 
 __all__ = [
     "Channel",
+    "DMChannel",
     "FakeDiscord",
     "FakeDiscordUsageError",
     "Guild",
