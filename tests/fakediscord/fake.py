@@ -263,6 +263,14 @@ class FakeDiscord:
             self.gateway.dispatch("GUILD_CREATE", guild.payload())
         return guild
 
+    def remove_guild(self, guild: Guild, *, outage: bool = False) -> None:
+        """The bot is removed from ``guild`` (GUILD_DELETE); with ``outage`` the guild only becomes
+        unavailable (GUILD_DELETE with ``unavailable: true``) and stays in the fake."""
+        if not outage:
+            del self.guilds[guild.id]
+        if self.gateway.session is not None:
+            self.gateway.dispatch("GUILD_DELETE", {"id": str(guild.id), "unavailable": outage})
+
     def add_user(
         self,
         username: str,

@@ -281,3 +281,21 @@ async def test_replies_and_allowed_mentions_from_the_channel_api(world: World) -
     assert reply.reference is not None and reply.reference.message_id == first.id
     assert fake.pings(world.bob) == [stored] and fake.pings(world.alice) == []
     assert fake.violations == []
+
+
+async def test_bot_removed_from_a_guild(world: World) -> None:
+    fake = world.fake
+    removed: asyncio.Queue[discord.Guild] = asyncio.Queue()
+
+    async def on_guild_remove(guild: discord.Guild) -> None:
+        await removed.put(guild)
+
+    world.bot.add_listener(on_guild_remove)
+    fake.remove_guild(world.guild)
+    gone = await asyncio.wait_for(removed.get(), 2)
+    assert gone.id == world.guild.id and world.bot.get_guild(world.guild.id) is None
+    channel = world.bot.get_partial_messageable(world.channel.id)
+    with pytest.raises(discord.NotFound):
+        await channel.send("anyone?")
+    with pytest.raises(FakeDiscordUsageError, match="not in a known guild"):
+        await fake.slash(world.alice, world.channel, "demo greet", name="x")
