@@ -82,8 +82,9 @@ fake answered. It cannot see a bot sleeping on its own timers: pass a longer ``q
 a condition. ``FakeDiscord(quiet_period=...)`` sets the default (0.1 s).
 
 World: ``Guild.add_text_channel/add_thread/add_role/add_member/set_roles/remove_member/
-remove_channel/member``, ``Channel.set_permissions(target, allow=, deny=)`` (overwrites; the bot's
-app_permissions and the 403 answers follow them), ``fake.member(user, guild).roles``; changes made
+remove_channel/member``, ``fake.remove_guild(guild, outage=False)``,
+``Channel.set_permissions(target, allow=, deny=)`` (overwrites; the bot's app_permissions and the
+403 answers follow them), ``fake.member(user, guild).roles``; changes made
 while the bot runs are dispatched (CHANNEL_CREATE/DELETE, GUILD_MEMBER_ADD/UPDATE/REMOVE with the
 members intent, ...). ``fake.say(user, channel, "text")`` posts a user message (MESSAGE_CREATE;
 content blanked unless the bot has the message content intent or is mentioned);
