@@ -51,6 +51,8 @@ Example (pytest; the ``fake_discord`` fixture comes from ``tests/fakediscord/plu
             await fake.invalidate_session()   # bot must IDENTIFY again
             await fake.send_reconnect()       # op 7: bot must reconnect and RESUME
             fake.advance_clock(minutes=16)    # interaction tokens expire (3 s deadline too)
+            # FakeDiscord(rate_limits=True): Discord-like buckets (5 posts/edits per 5 s per channel...)
+            # with X-RateLimit-* headers discord.py obeys; over the limit -> 429, fake.rate_limit_hits
             fake.dispatch("GUILD_MEMBER_REMOVE", {...})      # any raw gateway event
 
             # What happened

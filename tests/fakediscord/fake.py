@@ -62,6 +62,17 @@ INTERACTION_DEADLINE = 3.0
 #: Discord: interaction tokens (follow-ups, @original) are valid for 15 minutes.
 TOKEN_LIFETIME = 15 * 60.0
 ALLOWED_MESSAGE_FLAGS = 4 | EPHEMERAL | 4096 | IS_COMPONENTS_V2
+#: Opt-in rate limits, (method, route) -> (requests, per seconds, bucketed by this route parameter).
+#: Discord does not publish them; these are the values bots observe for the routes a game bot uses.
+RATE_LIMITS: dict[tuple[str, str], tuple[int, float, str]] = {
+    ("POST", "/channels/{channel_id}/messages"): (5, 5.0, "channel_id"),
+    ("PATCH", "/channels/{channel_id}/messages/{message_id}"): (5, 5.0, "channel_id"),
+    ("DELETE", "/channels/{channel_id}/messages/{message_id}"): (5, 1.0, "channel_id"),
+    ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me"): (1, 0.25, "channel_id"),
+    ("POST", "/webhooks/{webhook_id}/{webhook_token}"): (5, 2.0, "webhook_token"),
+    ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"): (5, 2.0, "webhook_token"),
+    ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"): (5, 2.0, "webhook_token"),
+}
 P = discord.Permissions
 
 
@@ -156,9 +167,14 @@ class FakeDiscord:
         quiet_period: float = 0.1,
         guild_ready_timeout: float = 0.05,
         privileged_intents: bool = True,
+        rate_limits: bool | dict[tuple[str, str], tuple[int, float, str]] = False,
     ) -> None:
         """``privileged_intents=False``: the application has not enabled members, presences and
-        message content in the developer portal, so asking for them closes the gateway with 4014."""
+        message content in the developer portal, so asking for them closes the gateway with 4014.
+
+        ``rate_limits=True`` enforces :data:`RATE_LIMITS` (or pass your own table): answers carry
+        Discord's ``X-RateLimit-*`` headers, which discord.py obeys by waiting, and a request over the
+        limit gets a 429 (listed in ``rate_limit_hits``). Off by default to keep tests fast."""
         self.clock = FakeClock()
         self._snowflakes = SnowflakeFactory(self.clock)
         self.validate = validate
@@ -187,6 +203,12 @@ class FakeDiscord:
         self._faults: list[_Fault] = []
         self._routes: list[_RouteDef] = []
         self._inflight = 0
+        self.rate_limits: dict[tuple[str, str], tuple[int, float, str]] | None = (
+            (dict(RATE_LIMITS) if rate_limits is True else dict(rate_limits)) if rate_limits else None
+        )
+        #: (method, template, major parameter value) -> (window end, requests in the window)
+        self._buckets: dict[tuple[str, str, str], tuple[float, int]] = {}
+        self.rate_limit_hits: list[RecordedRequest] = []
         self._thinking_seen: set[int] = set()
         #: (method, path) answered with a fault the client retries -> monotonic time the retry is due by
         self._retries_due: dict[tuple[str, str], float] = {}
@@ -1431,6 +1453,12 @@ class FakeDiscord:
             return self._error(
                 record, ApiError(401, 0, "401: Unauthorized", violation=True, kind="unauthorized")
             )
+        limit_headers: dict[str, str] = {}
+        if self.rate_limits is not None:
+            limited = self._rate_limit(record, route.template)
+            if isinstance(limited, web.Response):
+                return limited
+            limit_headers = limited
         req = _Request(method, path, record.params, dict(request.query), body, files, dict(request.headers))
         try:
             status, data = await route.handler(req)
@@ -1438,7 +1466,47 @@ class FakeDiscord:
             return self._error(record, err)
         record.status = status
         record.response = data
-        return _resp(status, data)
+        response = _resp(status, data)
+        response.headers.update(limit_headers)
+        return response
+
+    def _rate_limit(self, record: RecordedRequest, template: str) -> dict[str, str] | web.Response:
+        """Fixed-window buckets (see :data:`RATE_LIMITS`): headers for the answer, or a 429."""
+        assert self.rate_limits is not None
+        rule = self.rate_limits.get((record.method, template))
+        if rule is None:
+            return {}
+        limit, per, major = rule
+        key = (record.method, template, record.params.get(major, ""))
+        now = time.monotonic()
+        reset_at, count = self._buckets.get(key, (0.0, 0))
+        if now >= reset_at:
+            reset_at, count = now + per, 0
+        bucket = f"{abs(hash((record.method, template))):x}"
+        if count >= limit:
+            retry_after = round(reset_at - now, 3)
+            self.rate_limit_hits.append(record)
+            record.status = 429
+            body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
+            record.response = body
+            self._retries_due[(record.method, record.path)] = now + retry_after + 1.0
+            headers = {
+                "Content-Type": "application/json",
+                "Via": "1.1 google",
+                "Retry-After": str(max(1, int(retry_after + 0.999))),
+                "X-RateLimit-Scope": "user",
+                "X-RateLimit-Bucket": bucket,
+            }
+            return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
+        self._buckets[key] = (reset_at, count + 1)
+        reset_after = max(reset_at - now, 0.001)
+        return {
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Remaining": str(limit - count - 1),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": bucket,
+        }
 
     def _fault_response(self, record: RecordedRequest, fault: _Fault) -> web.Response:
         status = fault.status or 500

@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 
+import aiohttp
 import discord
 
+from tests.fakediscord import FakeDiscord
+
 from .conftest import World
+from .demo_bot import DemoBot
 
 MESSAGES = "/channels/{channel_id}/messages"
 
@@ -121,3 +125,34 @@ async def test_peak_rate_counts_requests_per_channel_window(world: World) -> Non
     await fake.slash(world.alice, world.channel, "demo post")
     await fake.settle()
     assert fake.peak_rate("PATCH", edit, 5.0) == 3  # the fourth came after the window
+
+
+async def test_opt_in_rate_limits_pace_the_bot_and_429_the_impatient() -> None:
+    limits = {("POST", MESSAGES): (2, 0.3, "channel_id")}
+    async with FakeDiscord(rate_limits=limits) as fake:
+        guild = fake.add_guild()
+        channel = guild.add_text_channel("spades")
+        async with fake.run_bot(DemoBot()) as bot:
+            ch = bot.get_channel(channel.id)
+            assert isinstance(ch, discord.TextChannel)
+            started = time.monotonic()
+            await asyncio.gather(*(ch.send(f"m{i}") for i in range(5)))
+            elapsed = time.monotonic() - started
+            assert sorted(m.content for m in fake.public_messages(channel)) == [f"m{i}" for i in range(5)]
+            assert elapsed >= 0.55  # 2 per 0.3 s: the fifth message waits for the third window
+            assert fake.peak_rate("POST", MESSAGES, 0.29) <= 2
+            # a client that ignores the headers gets 429s with Discord's shape
+            headers = {"Authorization": "Bot x", "Content-Type": "application/json"}
+            url = f"{fake.base_url}/channels/{channel.id}/messages"
+            async with aiohttp.ClientSession() as session:
+                statuses = []
+                for _ in range(3):
+                    async with session.post(url, data=b'{"content": "spam"}', headers=headers) as resp:
+                        statuses.append(resp.status)
+                        if resp.status == 429:
+                            body = await resp.json()
+                            assert body["retry_after"] > 0 and resp.headers["Via"]
+                        else:
+                            assert int(resp.headers["X-RateLimit-Limit"]) == 2
+            assert statuses[-1] == 429 and fake.rate_limit_hits
+            assert fake.violations == []
