@@ -80,8 +80,9 @@ After a deferred response (5) the first follow-up replaces the "thinking" messag
 
 ``settle()`` counts as busy: requests in flight, gateway events not yet written, an interaction
 still inside its 3 s window without an answer, and a retry discord.py owes after a 429/5xx the
-fake answered. It cannot see a bot sleeping on its own timers: pass a longer ``quiet=`` or wait for
-a condition. ``FakeDiscord(quiet_period=...)`` sets the default (0.1 s).
+fake answered, and (with ``rate_limits``) a bucket at 0 until it resets. It cannot see a bot
+sleeping on its own timers: pass a longer ``quiet=`` or wait for a condition.
+``FakeDiscord(quiet_period=...)`` sets the default (0.1 s).
 
 World: ``Guild.add_text_channel/add_thread/add_role/add_member/set_roles/remove_member/
 remove_channel/member``, ``fake.remove_guild(guild, outage=False)``,

@@ -471,6 +471,7 @@ class FakeDiscord:
                 or self.gateway.pending() > 0
                 or bool(self._retries_due)
                 or bool(self._unanswered())
+                or self._bucket_exhausted(now)
             )
             if busy:
                 self._last_activity = now
@@ -482,6 +483,14 @@ class FakeDiscord:
                     f"({self._inflight} requests in flight, {self.gateway.pending()} events undelivered)"
                 )
             await asyncio.sleep(min(0.01, quiet / 4))
+
+    def _bucket_exhausted(self, now: float) -> bool:
+        """A rate-limit bucket at 0 until it resets: discord.py may be holding a request for it."""
+        assert self.rate_limits is not None or not self._buckets
+        for (method, template, _), (reset_at, count) in self._buckets.items():
+            if self.rate_limits and count >= self.rate_limits[(method, template)][0] and now < reset_at:
+                return True
+        return False
 
     def _unanswered(self) -> list[InteractionRecord]:
         """Interactions still inside their 3 s window with no answer (and no rejected attempt)."""
