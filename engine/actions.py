@@ -75,13 +75,17 @@ LOOK_ACTIONS: tuple[Look, ...] = tuple(Look(s) for s in range(6))
 MISDEAL_ACTIONS: tuple[MisdealAction, ...] = tuple(MisdealAction(s) for s in range(6))
 DRAW_ACTIONS: tuple[tuple[DrawAction, DrawAction], ...] = tuple(
     (DrawAction(s, True), DrawAction(s, False)) for s in range(6))
-_BID_ACTIONS: dict[tuple[int, Bid], BidAction] = {}
+_BID_ACTIONS: dict[tuple[int, int], BidAction] = {}
 
 
 def bid_action(seat: int, bid: Bid) -> BidAction:
-    key = (seat, bid)
+    """An interned ``BidAction``, keyed by the bid's identity (bids are interned by ``Bid.of``;
+    the stored action is checked to hold this very bid)."""
+    key = (seat, id(bid))
     a = _BID_ACTIONS.get(key)
-    if a is None:
+    if a is None or a.bid is not bid:
+        if len(_BID_ACTIONS) > 4096:
+            _BID_ACTIONS.clear()
         a = _BID_ACTIONS[key] = BidAction(seat, bid)
     return a
 

@@ -195,6 +195,20 @@ class GameOver(Event):
 CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
     tuple(CardPlayed(s, c) for c in range(128)) for s in range(6))
 SPADES_BROKEN: tuple[SpadesBroken, ...] = tuple(SpadesBroken(s) for s in range(6))
+LOOKED: tuple[Looked, ...] = tuple(Looked(s) for s in range(6))
+_BID_MADE: dict[tuple[int, int], BidMade] = {}
+
+
+def bid_made(seat: int, bid: Bid) -> BidMade:
+    """An interned ``BidMade`` (bids are a small set of values). Keyed by identity, which
+    skips hashing the dataclass; the stored event is checked to hold this very bid."""
+    key = (seat, id(bid))
+    ev = _BID_MADE.get(key)
+    if ev is None or ev.bid is not bid:
+        if len(_BID_MADE) > 4096:
+            _BID_MADE.clear()
+        ev = _BID_MADE[key] = BidMade(seat, bid)
+    return ev
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls

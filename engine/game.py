@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations
 from math import comb
@@ -60,6 +60,7 @@ from .errors import (
 )
 from .events import (
     CARD_PLAYED,
+    LOOKED,
     SPADES_BROKEN,
     BiddingDone,
     BidMade,
@@ -74,10 +75,13 @@ from .events import (
     PassingDone,
     SideScore,
     TrickWon,
+    bid_made,
 )
 from .ruleset import Ruleset, Tables, tables
-from .scoring import game_winner, score_hand
+from .scoring import game_winner, hand_totals, score_hand
 from .view import View
+
+_BIT = tuple(1 << c for c in range(128))
 
 RECORD_FORMAT = "spades-hand/1"
 STATE_FORMAT = "spades-game/1"
@@ -394,7 +398,12 @@ class Game:
     def _start_hand(self) -> list[Event]:
         self._reset_hand_state()
         rnd = self._rng().random
-        deck = sorted(self._t.deck, key=lambda _: rnd())
+        src = self._t.deck
+        # the same order as ``sorted(src, key=lambda _: rnd())`` (one key per card, in deck
+        # order, stable), without a Python call per card
+        keys = [rnd() for _ in src]
+        order = sorted(range(len(src)), key=keys.__getitem__)
+        deck = order if src[-1] == len(src) - 1 else [src[i] for i in order]  # src: sorted ids
         n = self.n
         if self.rs.two_player_draw:
             self.stock = deck
@@ -404,12 +413,8 @@ class Game:
                 self.looked[s] = not self._may_go_blind(s)  # blind nil is declared before drawing
             return [HandDealt(self.hand_no, self.dealer)]
         k = self._t.hand_size
-        hands = [0] * n
-        for i in range(n):
-            m = 0
-            for c in deck[i * k:(i + 1) * k]:
-                m |= 1 << c
-            hands[i] = m
+        bit = _BIT.__getitem__
+        hands = [sum(map(bit, deck[i * k:(i + 1) * k])) for i in range(n)]  # distinct bits: sum == or
         self.hands = hands
         self.dealt = list(hands)
         self._begin_bidding()
@@ -420,8 +425,16 @@ class Game:
         self.to_act = (self.dealer + 1) % self.n
         self.before_scores = list(self.scores)
         self.before_bags = list(self.bags)
-        for s in range(self.n):
-            self.looked[s] = not self._may_go_blind(s)
+        rs = self.rs
+        if rs.blind_possible:
+            nil_from = (rs.blind_nil_min_deficit if rs.blind_nil_allowed and rs.nil_allowed
+                        else None)
+            bid_from = rs.blind_bid_min_deficit if rs.blind_bids else None
+            for s in range(self.n):  # = not self._may_go_blind(s), the deficit computed once
+                d = self.deficit(s)
+                self.looked[s] = not ((nil_from is not None and d >= nil_from)
+                                      or (bid_from is not None and d >= bid_from))
+        # else: _reset_hand_state already set every seat looked
 
     # -- small queries ---------------------------------------------------------------------
     @property
@@ -434,10 +447,27 @@ class Game:
                 recs[i] = _build_record(self.rs, *r)
         return recs
 
+    def _lazy_hand_scored(self, i: int) -> HandScored:
+        """The ``HandScored`` of a hand finished quietly (record ``i`` still a tuple)."""
+        r = self._records[i]
+        assert type(r) is tuple
+        rec = _build_record(self.rs, *r)
+        self._records[i] = rec
+        bd = _record_breakdown(self.rs, r)
+        return HandScored(r[0], r[10], tuple(bd), r[11], r[12])
+
     @property
     def last_hand(self) -> dict[str, Any] | None:
         """The last scored hand (``HandScored.to_dict()``), or None before the first."""
         lh = self._last_hand
+        if type(lh) is int:
+            r = self._records[lh]
+            if type(r) is tuple:
+                lh = self._lazy_hand_scored(lh)
+            else:  # the record was built: its result holds the same breakdown
+                lh = HandScored(r["hand_no"], tuple(r["result"]["tricks"]),
+                                tuple(_record_breakdown(self.rs, None, r)), tuple(r["result"]["scores"]),
+                                tuple(r["result"]["bags"]))
         if lh is not None and not isinstance(lh, dict):
             lh = self._last_hand = lh.to_dict()
         return lh
@@ -474,7 +504,10 @@ class Game:
     def deficit(self, seat: int) -> int:
         """How far the seat's side trails the best other side (negative when it leads)."""
         side = self.rs.side_of(seat)
-        others = [sc for i, sc in enumerate(self.scores) if i != side]
+        scores = self.scores
+        if len(scores) == 2:
+            return scores[1 - side] - scores[side]
+        others = [sc for i, sc in enumerate(scores) if i != side]
         return max(others) - self.scores[side]
 
     def _may_go_blind(self, seat: int) -> bool:
@@ -757,7 +790,7 @@ class Game:
         if self.phase is not _BID and self.phase is not _DRAW:
             raise self._wrong_phase(seat, "look at your cards")
         self.looked[seat] = True
-        return [Looked(seat)]
+        return [LOOKED[seat]]
 
     def bid(self, seat: int, bid: Bid | int | str) -> list[Event]:
         self._check_seat(seat)
@@ -767,28 +800,36 @@ class Game:
             raise self._wrong_phase(seat, "bid")
         if seat != self.to_act:
             raise self._not_turn(seat)
-        try:
-            b = Bid.parse(bid)
-        except BidParseError as e:
-            raise BidNotAllowed(str(e), seat=seat, rule=f"seat {seat} made no valid bid ({e})",
-                                bid=bid, allowed=tuple(self._bid_options(seat))) from None
+        if type(bid) is Bid:
+            b = bid
+        else:
+            try:
+                b = Bid.parse(bid)
+            except BidParseError as e:
+                raise BidNotAllowed(str(e), seat=seat, rule=f"seat {seat} made no valid bid ({e})",
+                                    bid=bid, allowed=tuple(self._bid_options(seat))) from None
         rs = self.rs
-        if b.kind == "tricks" and b.n == 0 and rs.nil_allowed:
+        if b.n == 0 and b.kind == "tricks" and rs.nil_allowed:
             b = Bid.NIL
         if not (rs.mirrors or rs.whiz or rs.suicide or rs.board):
-            ok = b in _plain_bids(rs, self._t.hand_size)[2] or (
+            plain = _plain_bids(rs, self._t.hand_size)[2]
+            ok = id(b) in plain or b in plain or (
                 b.is_blind and not self.looked[seat] and b in self._blind_options(seat))
         else:
             ok = b in self._bid_options(seat)
         if not ok:
             raise self._bid_refusal(seat, b)
-        events: list[Event] = []
-        if not b.is_blind and not self.looked[seat]:
+        return self._commit_bid(seat, b)
+
+    def _commit_bid(self, seat: int, b: Bid) -> list[Event]:
+        """Record a bid already known to be legal for the seat to act."""
+        if not self.looked[seat] and not b.is_blind:
             self.looked[seat] = True
-            events.append(Looked(seat))
+            events: list[Event] = [LOOKED[seat], bid_made(seat, b)]
+        else:
+            events = [bid_made(seat, b)]
         self.bids[seat] = b
         self.bid_log.append((seat, b))
-        events.append(BidMade(seat, b))
         if len(self.bid_log) < self.n:
             nxt = (seat + 1) % self.n
             while self.bids[nxt] is not None:  # two-player: a pre-draw blind nil already bid
@@ -1075,12 +1116,22 @@ class Game:
         if len(trick) < n:
             self.to_act = seat + 1 if seat + 1 < n else 0
             return events
-        # resolve the trick
-        power = t.power
+        win_seat = self._close_trick()
+        events.append(TrickWon(win_seat, self.trick_no, self.last_trick))  # type: ignore[arg-type]
+        if self.trick_no == t.hand_size:
+            events.extend(self._finish_hand())
+        return events
+
+    def _close_trick(self) -> int:
+        """Resolve the complete trick in ``self.trick``: count it, make its winner lead."""
+        t = self._t
+        suit, power = t.suit, t.power
+        trick = self.trick
         win_seat, win_card = trick[0]
         win_suit, win_power = suit[win_card], power[win_card]
         last_wins = not self.rs.six_player_first_wins
-        for s, c in trick[1:]:
+        for i in range(1, len(trick)):
+            s, c = trick[i]
             cs = suit[c]
             if cs == win_suit:
                 p = power[c]
@@ -1091,15 +1142,193 @@ class Game:
         self.tricks[win_seat] += 1
         self.trick_no += 1
         self.trick_winners.append(win_seat)
-        done = tuple(trick)
-        self.last_trick = done
+        self.last_trick = tuple(trick)
         self.trick = []
         self.leader = win_seat
         self.to_act = win_seat
-        events.append(TrickWon(win_seat, self.trick_no, done))
-        if self.trick_no == t.hand_size:
-            events.extend(self._finish_hand())
-        return events
+        return win_seat
+
+    # -- fast paths for playouts (bots' search; the caller guarantees legality) -----------------
+    def play_fast(self, card: int) -> None:
+        """Play ``card`` for the seat to act, without legality checks or events.
+
+        For search on a private copy (``clone`` / ``from_view``): ``card`` must come from
+        ``legal_mask(g.to_act)``; anything else leaves the copy in a state the rules never
+        reach. Only a card that is not in the hand at all is refused (``CardNotHeld``). State,
+        scoring and records afterwards are exactly those of ``play``."""
+        seat = self.to_act
+        if self.phase is not _PLAY or seat is None:
+            raise self._wrong_phase(-1 if seat is None else seat, "play a card")
+        bit = 1 << card
+        hand = self.hands[seat]
+        if not hand & bit:
+            raise self._not_held(seat, card)
+        self.hands[seat] = hand ^ bit
+        self.played |= bit
+        trick = self.trick
+        trick.append((seat, card))
+        self.plays.append(card)
+        if not self.broken and self._t.suit[card] == SPADES:
+            self.broken = True
+        if len(trick) < self.n:
+            self.to_act = seat + 1 if seat + 1 < self.n else 0
+            return
+        self._close_trick()
+        if self.trick_no == self._t.hand_size:
+            self._finish_hand(quiet=True)
+
+    def playout(self, rng: random.Random | None = None,
+                policy: Callable[[Game, int, int], int] | None = None) -> None:
+        """Finish the current hand fast: scored, recorded and (with ``auto_deal``) the next hand
+        dealt, exactly as the same moves through ``apply`` would leave it. For bots' search on a
+        copy (``clone``, ``from_view``).
+
+        Bidding, passing and the two-player draw (if the hand is not in play yet) take uniform
+        random choices: ``legal_actions(seat)[int(rng.random() * len)]`` for the first seat in
+        ``seats_to_act()``. Cards: ``policy(game, seat, legal_mask) -> card`` when given (an
+        illegal card raises the usual ``IllegalAction``), else a uniform random legal card,
+        ``legal_cards(seat)[int(rng.random() * k)]``, with no draw from ``rng`` when only one
+        card is legal. No events are built. Does nothing once the game is over."""
+        if rng is None:
+            rng = random.Random()
+        hand_no = self.hand_no
+        rs = self.rs
+        lean_bids = not (rs.mirrors or rs.whiz or rs.suicide or rs.board or rs.misdeal_no_spades)
+        while self.phase is not _PLAY:
+            if self.phase is _OVER or self.hand_no != hand_no:
+                return
+            if self.phase is _BID and lean_bids:
+                self._random_bid(rng)
+                continue
+            seat = self.seats_to_act()[0]
+            legal = self.legal_actions(seat)
+            self.apply(legal[int(rng.random() * len(legal))])
+        if self.hand_no != hand_no:
+            return
+        if policy is None:
+            self._playout_random(rng)
+            return
+        while self.phase is _PLAY and self.hand_no == hand_no:
+            seat: int = self.to_act  # type: ignore[assignment]
+            m = self.legal_mask(seat)
+            card = policy(self, seat, m)
+            if type(card) is not int or not m >> card & 1:
+                if type(card) is int and 0 <= card < 128 and self.hands[seat] >> card & 1:
+                    raise self._play_refusal(seat, card)
+                raise self._not_held(seat, card)
+            self.play_fast(card)
+
+    def _random_bid(self, rng: random.Random) -> None:
+        """One step of ``legal_actions(seat)[rng.randrange(len)]`` in the BID phase without
+        building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
+        suicide, board or misdeal): the list is [look] + plain bids + [blind bids] as there."""
+        seat: int = self.to_act  # type: ignore[assignment]
+        plain = _plain_bids(self.rs, self._t.hand_size)[0]
+        if self.looked[seat]:
+            self._commit_bid(seat, plain[int(rng.random() * len(plain))])
+            return
+        blind = self._blind_options(seat)
+        i = int(rng.random() * (1 + len(plain) + len(blind)))
+        if i == 0:
+            self.looked[seat] = True
+        elif i <= len(plain):
+            self._commit_bid(seat, plain[i - 1])
+        else:
+            self._commit_bid(seat, blind[i - 1 - len(plain)])
+
+    def _playout_random(self, rng: random.Random) -> None:
+        """The rest of the hand with uniform random legal cards: one pass per trick, the trick
+        resolved as it is played (same comparisons, same order as ``_close_trick``)."""
+        t = self._t
+        suit, smask, power = t.suit, t.suit_masks, t.power
+        not_spades = ~smask[SPADES]
+        must_break = self.rs.spades_must_be_broken
+        last_wins = not self.rs.six_player_first_wins
+        hand_size = t.hand_size
+        n = self.n
+        nxt = tuple((s + 1) % n for s in range(n))
+        hands, plays, tricks, winners = self.hands, self.plays, self.tricks, self.trick_winners
+        rnd = rng.random
+        seat: int = self.to_act  # type: ignore[assignment]
+        trick = self.trick
+        broken = self.broken
+        played = self.played
+        trick_no = self.trick_no
+        first = self._first_lead >= 0 and trick_no == 0
+        while True:
+            if trick:  # only when starting inside a trick
+                win_seat, card = trick[0]
+                win_suit, win_power = suit[card], power[card]
+                led_mask = smask[win_suit]
+                for s, c in trick[1:]:
+                    cs = suit[c]
+                    if cs == win_suit:
+                        p = power[c]
+                        if p > win_power or (last_wins and p == win_power):
+                            win_seat, win_power = s, p
+                    elif cs == SPADES:
+                        win_seat, win_suit, win_power = s, cs, power[c]
+                left = n - len(trick)
+            else:
+                hand = hands[seat]
+                if first:
+                    m = 1 << self._first_lead
+                elif must_break and not broken:
+                    m = (hand & not_spades) or hand
+                else:
+                    m = hand
+                k = m.bit_count()
+                if k > 1:
+                    for _ in range(int(rnd() * k)):
+                        m &= m - 1
+                low = m & -m
+                card = low.bit_length() - 1
+                hands[seat] = hand ^ low
+                played |= low
+                trick.append((seat, card))
+                plays.append(card)
+                win_seat, win_suit, win_power = seat, suit[card], power[card]
+                if win_suit == SPADES:
+                    broken = True
+                led_mask = smask[win_suit]
+                left = n - 1
+                seat = nxt[seat]
+            for _ in range(left):
+                hand = hands[seat]
+                m = hand & led_mask
+                if not m:
+                    m = ((hand & not_spades) or hand) if first else hand
+                k = m.bit_count()
+                if k > 1:
+                    for _ in range(int(rnd() * k)):
+                        m &= m - 1
+                low = m & -m
+                card = low.bit_length() - 1
+                hands[seat] = hand ^ low
+                played |= low
+                trick.append((seat, card))
+                plays.append(card)
+                cs = suit[card]
+                if cs == win_suit:
+                    p = power[card]
+                    if p > win_power or (last_wins and p == win_power):
+                        win_seat, win_power = seat, p
+                elif cs == SPADES:  # the first spade on this trick (a spade led set it already)
+                    win_seat, win_suit, win_power = seat, cs, power[card]
+                    broken = True
+                seat = nxt[seat]
+            tricks[win_seat] += 1
+            trick_no += 1
+            winners.append(win_seat)
+            self.last_trick = tuple(trick)
+            trick = self.trick = []
+            seat = win_seat
+            first = False
+            if trick_no == hand_size:
+                self.broken, self.played, self.trick_no = broken, played, trick_no
+                self.leader = self.to_act = win_seat
+                self._finish_hand(quiet=True)
+                return
 
     def _coerce_card(self, seat: int, card: Any) -> int:
         if isinstance(card, str):
@@ -1149,15 +1378,26 @@ class Game:
                                playable=playable)
 
     # -- scoring ---------------------------------------------------------------------------
-    def _finish_hand(self) -> list[Event]:
-        breakdown = score_hand(self.rs, self.bids, self.tricks, self.scores, self.bags)
-        for sc in breakdown:
-            self.scores[sc.side] = sc.score_after
-            self.bags[sc.side] = sc.bags_after
-        winner, reason = game_winner(self.rs, self.scores, breakdown, self.hand_no)
-        scored = HandScored(self.hand_no, tuple(self.tricks), tuple(breakdown), tuple(self.scores),
-                            tuple(self.bags))
-        events: list[Event] = [scored]
+    def _finish_hand(self, quiet: bool = False) -> list[Event]:
+        """Score the hand, record it, end the game or deal the next hand. ``quiet`` (playouts):
+        the breakdown, the ``HandScored`` event and the record are built only when read."""
+        scored: HandScored | int | None
+        breakdown: list[SideScore] | None
+        if quiet and not self.rs.boston:
+            self.scores, self.bags = hand_totals(self.rs, self.bids, self.tricks, self.scores, self.bags)
+            breakdown = None
+            winner, reason = game_winner(self.rs, self.scores, (), self.hand_no)
+            scored = len(self._records)  # index of the lazy record
+            events: list[Event] = []
+        else:
+            breakdown = score_hand(self.rs, self.bids, self.tricks, self.scores, self.bags)
+            for sc in breakdown:
+                self.scores[sc.side] = sc.score_after
+                self.bags[sc.side] = sc.bags_after
+            winner, reason = game_winner(self.rs, self.scores, breakdown, self.hand_no)
+            scored = HandScored(self.hand_no, tuple(self.tricks), tuple(breakdown), tuple(self.scores),
+                                tuple(self.bags))
+            events = [scored]
         self._last_hand = scored
         self._records.append((
             self.hand_no, self.dealer, tuple(self.dealt), tuple(self.bid_log), tuple(self.pass_log),
@@ -1169,7 +1409,8 @@ class Game:
             self.end_reason = reason
             self.phase = _OVER
             self.to_act = None
-            events.append(GameOver(winner, tuple(self.scores), reason or "target"))
+            if not quiet:
+                events.append(GameOver(winner, tuple(self.scores), reason or "target"))
             return events
         if not self.auto_deal:
             self.phase = _OVER  # replay: the hand is over, nothing follows
@@ -1265,6 +1506,7 @@ class Game:
         g.end_reason = self.end_reason
         g._records = self._records[:]
         g._last_hand = self._last_hand
+        g._forced_swaps = self._forced_swaps  # replay only; never mutated
         g.auto_deal = self.auto_deal
         g.stock = self.stock  # never mutated in place
         g.stock_pos = self.stock_pos
@@ -1392,12 +1634,13 @@ class Game:
                 f"scores={self.scores}>")
 
 
-_PLAIN_BIDS: dict[int, tuple[Ruleset, tuple[Bid, ...], list[list[BidAction]], frozenset[Bid]]] = {}
+_PLAIN_BIDS: dict[int, tuple[Ruleset, tuple[Bid, ...], list[list[BidAction]], frozenset[Bid | int]]] = {}
 
 
-def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAction]], frozenset[Bid]]:
+def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAction]], frozenset[Bid | int]]:
     """The number-or-nil bids of a ruleset (no blind, no constraint), cached per ruleset object:
-    the bids, the interned BidActions per seat, and a set for membership tests."""
+    the bids, the interned BidActions per seat, and a set for membership tests (holding the
+    bids and the ids of the interned ones: ``id(b) in s`` skips hashing the dataclass)."""
     entry = _PLAIN_BIDS.get(id(rs))
     if entry is None or entry[0] is not rs:
         lo = 1 if rs.nil_allowed else 0
@@ -1405,7 +1648,8 @@ def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAc
         acts = [[bid_action(s, b) for b in opts] for s in range(rs.num_seats)]
         if len(_PLAIN_BIDS) > 256:
             _PLAIN_BIDS.clear()
-        entry = _PLAIN_BIDS[id(rs)] = (rs, opts, acts, frozenset(opts))
+        members: frozenset[Bid | int] = frozenset(opts) | frozenset(id(b) for b in opts)
+        entry = _PLAIN_BIDS[id(rs)] = (rs, opts, acts, members)
     return entry[1], entry[2], entry[3]
 
 
@@ -1417,13 +1661,37 @@ def _ruleset(rs: Ruleset | str | None) -> Ruleset:
     return rs
 
 
+def _record_breakdown(rs: Ruleset, r: tuple[Any, ...] | None,
+                      rec: dict[str, Any] | None = None) -> list[SideScore]:
+    """The scoring breakdown of a finished hand, from its pending record tuple (recomputed when
+    the hand was finished quietly) or from a built record (recomputed from its bids)."""
+    if r is not None:
+        if r[15] is not None:
+            return r[15]
+        bid_log, tricks, before_scores, before_bags = r[3], r[10], r[6], r[7]
+    else:
+        assert rec is not None
+        bid_log = [(s, Bid.parse(b)) for s, b in rec["bids"]]
+        tricks, before_scores = rec["result"]["tricks"], rec["before"]["scores"]
+        before_bags = rec["before"]["bags"]
+    bids: list[Bid | None] = [None] * rs.num_seats
+    for s, b in bid_log:
+        bids[s] = b
+    return score_hand(rs, bids, tricks, before_scores, before_bags)
+
+
 def _build_record(rs: Ruleset, hand_no: int, dealer: int, dealt: tuple[int, ...],
                   bid_log: tuple[tuple[int, Bid], ...], pass_log: tuple[tuple[int, int], ...],
                   plays: tuple[int, ...], before_scores: tuple[int, ...], before_bags: tuple[int, ...],
                   stock: list[int], keeps: tuple[bool, ...], tricks: tuple[int, ...],
                   scores: tuple[int, ...], bags: tuple[int, ...], winner: int | None,
-                  trick_winners: tuple[int, ...], breakdown: list[SideScore],
+                  trick_winners: tuple[int, ...], breakdown: list[SideScore] | None,
                   received: tuple[int, ...] = ()) -> dict[str, Any]:
+    if breakdown is None:  # finished quietly: the same pure scoring, now
+        bids: list[Bid | None] = [None] * rs.num_seats
+        for s, b in bid_log:
+            bids[s] = b
+        breakdown = score_hand(rs, bids, tricks, before_scores, before_bags)
     rec: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "ruleset": rs.to_json(),

@@ -361,6 +361,7 @@ class Tables:
     lowest_club: tuple[int, ...]  # club ids from lowest, both copies (first-trick rule)
 
 
+@lru_cache(maxsize=64)
 def _sides(n: int, partnerships: bool, team_size: int) -> tuple[tuple[int, ...], ...]:
     if not partnerships:
         return tuple((s,) for s in range(n))

@@ -81,6 +81,56 @@ def score_hand(rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int],
     return out
 
 
+def hand_totals(rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int],
+                scores: Sequence[int], bags: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The scores and bags after the hand: ``score_after``/``bags_after`` of ``score_hand``
+    without building the breakdown (the playout fast path). Boston is not decided here:
+    callers use ``score_hand`` when ``rs.boston`` is on."""
+    new_scores = list(scores)
+    new_bags = list(bags)
+    nil_value, blind_nil_value, bag_value = rs.nil_value, rs.blind_nil_value, rs.bag_value
+    limit, ten = rs.bag_limit, rs.ten_for_200
+    for side, seats in enumerate(rs.sides):
+        bid = blind_bid = ctricks = side_bags = points = 0
+        has_contract = False
+        for s in seats:
+            b = bids[s]
+            tk = tricks[s]
+            if b is None:
+                raise ValueError(f"seat {s} has not bid")
+            kind = b.kind
+            if kind == "nil" or kind == "blind_nil":
+                value = blind_nil_value if kind == "blind_nil" else nil_value
+                points += value if tk == 0 else -value
+                side_bags += tk
+            else:
+                has_contract = True
+                bid += b.n
+                if kind == "blind":
+                    blind_bid += b.n
+                ctricks += tk
+        if has_contract:
+            if ctricks >= bid:
+                contract = 10 * (bid - blind_bid) + 20 * blind_bid
+                side_bags += ctricks - bid
+                if ten and bid >= 10:
+                    contract = 200
+            else:
+                contract = -10 * bid
+                if ten and bid >= 10:
+                    contract = -200
+            points += contract
+        points += side_bags * bag_value
+        b_after = bags[side] + side_bags
+        if limit:
+            while b_after >= limit:
+                b_after -= limit
+                points -= rs.bag_penalty
+        new_scores[side] = scores[side] + points
+        new_bags[side] = b_after
+    return new_scores, new_bags
+
+
 def game_winner(rs: Ruleset, scores: Sequence[int], breakdown: Sequence[SideScore],
                 hand_no: int) -> tuple[int | None, str | None]:
     """(winning side, reason) once the game is over after ``hand_no``, else (None, None).

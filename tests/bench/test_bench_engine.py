@@ -26,6 +26,7 @@ def test_quick_benchmark_prints_json() -> None:
     rh = out["random_hands"]
     assert rh["hands"] >= 20 and rh["hands_per_second"] > 0
     assert rh["actions_per_second"] > rh["hands_per_second"]
+    assert out["playout_hands"]["hands"] >= 20 and out["playout_hands"]["hands_per_second"] > 0
     assert out["legal_cards"]["calls"] > 0 and out["legal_cards"]["us_per_call"] > 0
     h = out["heuristic"]
     assert h["decisions"] > 50 and 0 < h["median_us"] <= h["p99_us"] <= h["max_us"]
@@ -37,12 +38,16 @@ def test_quick_benchmark_prints_json() -> None:
         expected = rh["hands_per_second"] / out["openspiel"]["hands_per_second"]
         assert abs(out["ratio_vs_openspiel"] - expected) < 0.01
         assert out["meets_target"] == (out["ratio_vs_openspiel"] >= 2.0)
+        fast = out["playout_hands"]["hands_per_second"] / out["openspiel"]["hands_per_second"]
+        assert abs(out["playout_ratio_vs_openspiel"] - fast) < 0.01
+        assert out["playout_meets_target"] == (out["playout_ratio_vs_openspiel"] >= 2.0)
 
 
 def test_openspiel_can_be_skipped() -> None:
     out = run_bench("--no-openspiel", "--hands", "3")
     assert out["openspiel"] is None and "skipped" in out["openspiel_error"]
-    assert out["random_hands"]["hands"] == 3
+    assert out["random_hands"]["hands"] == 3 and out["playout_hands"]["hands"] == 3
+    assert out["playout_ratio_vs_openspiel"] is None
 
 
 def test_bad_sizes_exit_2() -> None:

@@ -1,0 +1,179 @@
+"""The fast paths (``playout``, ``play_fast``) leave a game exactly as the same moves through
+the validated ``play``/``apply`` path do: same tricks, scores, records and next deal."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import CardNotHeld, Game, IllegalAction, MustFollowSuit, Phase, Ruleset, SpadesNotBroken
+from engine.bids import Bid
+from engine.game import Game as GameClass
+from engine.ruleset import tables
+from engine.scoring import hand_totals, score_hand
+from tests.engine.test_properties import VARIANTS
+
+
+def reference_hand(g: Game, rng: random.Random) -> None:
+    """One hand through the public validated API, drawing from ``rng`` as ``playout`` does."""
+    hand_no = g.hand_no
+    while g.phase is not Phase.GAME_OVER and g.hand_no == hand_no:
+        seat = g.seats_to_act()[0]
+        if g.phase is Phase.PLAY:
+            cards = g.legal_cards(seat)
+            card = cards[int(rng.random() * len(cards))] if len(cards) > 1 else cards[0]
+            g.play(seat, card)
+        else:
+            legal = g.legal_actions(seat)
+            g.apply(legal[int(rng.random() * len(legal))])
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_playout_scores_exactly_like_play(name: str) -> None:
+    rs = VARIANTS[name]
+    for seed in range(12):
+        slow = Game.new(rs, seed=f"fast:{seed}", dealer=seed % rs.num_seats)
+        fast = slow.clone()
+        r1, r2 = random.Random(seed), random.Random(seed)
+        for _ in range(3):
+            if slow.phase is Phase.GAME_OVER:
+                break
+            reference_hand(slow, r1)
+            fast.playout(r2)
+            assert fast.to_dict() == slow.to_dict()
+        assert fast.hand_records == slow.hand_records
+        assert r1.random() == r2.random()  # both consumed the same draws
+
+
+@pytest.mark.parametrize("name", ["standard", "six-player", "jokers-high", "first-trick-2c", "cutthroat"])
+def test_play_fast_matches_play(name: str) -> None:
+    rs = VARIANTS[name]
+    rng = random.Random(7)
+    for seed in range(20):
+        slow = Game.new(rs, seed=seed)
+        while slow.phase is not Phase.PLAY:  # bid/pass at random
+            seat = slow.seats_to_act()[0]
+            legal = slow.legal_actions(seat)
+            slow.apply(legal[rng.randrange(len(legal))])
+        fast = slow.clone()
+        hand_no = slow.hand_no
+        while slow.hand_no == hand_no and slow.phase is Phase.PLAY:
+            seat = slow.to_act
+            assert seat is not None and fast.to_act == seat
+            cards = slow.legal_cards(seat)
+            assert fast.legal_mask(seat) == sum(1 << c for c in cards)
+            card = rng.choice(cards)
+            slow.play(seat, card)
+            fast.play_fast(card)
+            assert fast.to_dict() == slow.to_dict()
+
+
+def test_playout_with_a_policy_uses_its_cards() -> None:
+    seen: list[tuple[int, int]] = []
+
+    def highest(g: GameClass, seat: int, mask: int) -> int:
+        assert g.to_act == seat and mask == g.legal_mask(seat)
+        seen.append((seat, mask))
+        return mask.bit_length() - 1
+
+    g = Game.new("standard", seed=3)
+    ref = g.clone()
+    g.playout(random.Random(1), policy=highest)
+    assert len(seen) == 52
+    rng = random.Random(1)
+    while ref.phase is not Phase.PLAY:
+        seat = ref.seats_to_act()[0]
+        legal = ref.legal_actions(seat)
+        ref.apply(legal[int(rng.random() * len(legal))])
+    while ref.hand_no == 1:
+        seat = ref.to_act
+        assert seat is not None
+        ref.play(seat, max(ref.legal_cards(seat)))
+    assert g.to_dict() == ref.to_dict()
+
+
+def test_playout_refuses_an_illegal_policy_card() -> None:
+    g = Game.new("standard", seed=5)
+    with pytest.raises(CardNotHeld):
+        g.playout(random.Random(0), policy=lambda g_, s, m: 60)
+    g = Game.new("standard", seed=5)
+    # a held card that is not legal, whenever there is one (there is, at some point of a hand)
+    with pytest.raises((MustFollowSuit, SpadesNotBroken)):
+        for _ in range(3):
+            g.playout(random.Random(0), policy=lambda g_, s, m: (g_.hand(s) & ~m or m).bit_length() - 1)
+
+
+def test_playout_from_view_stops_after_the_hand() -> None:
+    g = Game.new("standard", seed=11)
+    rng = random.Random(2)
+    for _ in range(10):  # bids and a few cards
+        seat = g.seats_to_act()[0]
+        legal = g.legal_actions(seat)
+        g.apply(legal[rng.randrange(len(legal))])
+    seat = g.to_act
+    assert seat is not None
+    sim = Game.from_view(g.view(seat), rng=random.Random(4))
+    sim.playout(random.Random(5))
+    assert sim.phase is Phase.GAME_OVER
+    assert sum(sim.hand_records[-1]["result"]["tricks"]) == 13
+    before = sim.to_dict()
+    sim.playout(random.Random(5))  # nothing left to play
+    assert sim.to_dict() == before
+
+
+def test_play_fast_refuses_a_card_not_held_and_wrong_phase() -> None:
+    g = Game.new(Ruleset.preset("standard"), seed=1)
+    with pytest.raises(IllegalAction):
+        g.play_fast(0)  # bidding
+    for _ in range(4):
+        seat = g.to_act
+        assert seat is not None
+        g.bid(seat, 3)
+    seat = g.to_act
+    assert seat is not None
+    missing = next(c for c in range(52) if not g.hand(seat) >> c & 1)
+    with pytest.raises(IllegalAction):
+        g.play_fast(missing)
+    assert g.played == 0
+
+
+@pytest.mark.parametrize("name", ["standard", "six-player", "first-trick-2c", "jokers-high", "solo"])
+def test_playout_from_inside_a_trick_matches_play(name: str) -> None:
+    rs = VARIANTS[name]
+    for seed in range(15):
+        slow = Game.new(rs, seed=f"mid:{seed}")
+        rng = random.Random(seed)
+        while slow.phase is not Phase.PLAY:
+            seat = slow.seats_to_act()[0]
+            legal = slow.legal_actions(seat)
+            slow.apply(legal[rng.randrange(len(legal))])
+        for _ in range(rng.randrange(3 * rs.num_seats)):  # stop anywhere, often mid-trick
+            seat = slow.to_act
+            assert seat is not None
+            slow.play(seat, rng.choice(slow.legal_cards(seat)))
+        fast = slow.clone()
+        r1, r2 = random.Random(seed), random.Random(seed)
+        reference_hand(slow, r1)
+        fast.playout(r2)
+        assert fast.to_dict() == slow.to_dict()
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.sampled_from(sorted(VARIANTS)), st.data())
+def test_hand_totals_match_score_hand(name: str, data: st.DataObject) -> None:
+    rs = VARIANTS[name]
+    if rs.boston:
+        rs = rs.with_options(boston=False)
+    top = tables(rs).hand_size
+    kinds = [Bid.NIL, Bid.BLIND_NIL] + [Bid.tricks(i) for i in range(top + 1)] + [
+        Bid.of("blind", i) for i in range(1, 8)]
+    bids = [data.draw(st.sampled_from(kinds)) for _ in range(rs.num_seats)]
+    split = sorted(data.draw(st.lists(st.integers(0, top), min_size=rs.num_seats - 1,
+                                      max_size=rs.num_seats - 1)))
+    tricks = [b - a for a, b in zip([0, *split], [*split, top], strict=True)]
+    scores = data.draw(st.lists(st.integers(-600, 600), min_size=rs.num_sides, max_size=rs.num_sides))
+    bags = data.draw(st.lists(st.integers(0, 12), min_size=rs.num_sides, max_size=rs.num_sides))
+    breakdown = score_hand(rs, bids, tricks, scores, bags)
+    assert hand_totals(rs, bids, tricks, scores, bags) == (
+        [sc.score_after for sc in breakdown], [sc.bags_after for sc in breakdown])
