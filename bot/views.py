@@ -82,9 +82,22 @@ def table_view(t: Table) -> discord.ui.View | None:
     return view
 
 
+#: custom_id of the finished-game post's Leaderboard button; ``cogs.stats.LeaderboardButton``
+#: (a persistent DynamicItem) answers it, since ``bot/`` does not import ``cogs/``.
+LEADERBOARD_ID = "lbshow:{guild}"
+
+
 def game_over_view(t: Table) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(_button(t.id, "rematch", "Rematch", discord.ButtonStyle.success, emoji="🔁"))
+    view.add_item(
+        Button(
+            label="Leaderboard",
+            style=discord.ButtonStyle.secondary,
+            emoji="🏆",
+            custom_id=LEADERBOARD_ID.format(guild=t.guild_id),
+        )
+    )
     view.add_item(_button(t.id, "score", "Score sheet", discord.ButtonStyle.secondary))
     return view
 

@@ -136,7 +136,35 @@ class LeaderboardSort(DynamicItem[Select[Any]], template=r"lbsort:(?P<guild>\d+)
         await show_page(interaction, self.guild_id, str(values[0]) if values else "wins", 0)
 
 
-DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (LeaderboardPage, LeaderboardSort)
+class LeaderboardButton(DynamicItem[Button[Any]], template=r"lbshow:(?P<guild>\d+)$"):
+    """[ Leaderboard ] under a finished game: the server's first page, ephemerally (the channel
+    already saw the result; the standings are a personal look)."""
+
+    def __init__(self, guild_id: int) -> None:
+        super().__init__(
+            Button(
+                label="Leaderboard",
+                style=discord.ButtonStyle.secondary,
+                emoji="🏆",
+                custom_id=f"lbshow:{guild_id}",
+            )
+        )
+        self.guild_id = guild_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LeaderboardButton:
+        return cls(int(match["guild"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await send_first_page(interaction, self.guild_id, ephemeral=True)
+        except Exception as exc:
+            await report_interaction_error(interaction, exc, "leaderboard button")
+
+
+DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (LeaderboardPage, LeaderboardSort, LeaderboardButton)
 
 
 def leaderboard_view(guild_id: int, sort: str, page: int, total: int) -> discord.ui.View:
@@ -209,6 +237,27 @@ async def _show_page(interaction: discord.Interaction[Any], guild_id: int, sort:
         log.debug("could not edit leaderboard page: %s", exc)
 
 
+async def send_first_page(
+    interaction: discord.Interaction[Any], guild_id: int, *, sort: str = "wins", ephemeral: bool = False
+) -> None:
+    """Answer with page 1 of ``guild_id``'s leaderboard (or why there is none)."""
+    if interaction.guild_id is None:
+        await _reply(interaction, NOT_IN_SERVER)
+        return
+    if interaction.guild_id != guild_id:
+        await _reply(interaction, WRONG_SERVER)
+        return
+    name = interaction.guild.name if interaction.guild else None
+    payload = await leaderboard_payload(interaction.client, guild_id, sort, 0, name)
+    if payload is None:
+        await _reply(interaction, EMPTY_SERVER)
+        return
+    embed, view = payload
+    await interaction.response.send_message(
+        embed=embed, view=view, ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none()
+    )
+
+
 def stats_embed(p: PlayerStats, *, name: str, total: int, avatar: str | None) -> discord.Embed:
     embed = discord.Embed(title=f"♠ {name}", colour=EMBED_COLOUR)
     if avatar:
@@ -243,19 +292,8 @@ class StatsCog(commands.Cog, name="Stats"):
     async def leaderboard(
         self, interaction: discord.Interaction[SpadesBot], sort: app_commands.Choice[str] | None = None
     ) -> None:
-        if interaction.guild_id is None:
-            await _reply(interaction, NOT_IN_SERVER)
-            return
         key = sort.value if sort is not None else "wins"
-        name = interaction.guild.name if interaction.guild else None
-        payload = await leaderboard_payload(self.bot, interaction.guild_id, key, 0, name)
-        if payload is None:
-            await _reply(interaction, EMPTY_SERVER)
-            return
-        embed, view = payload
-        await interaction.response.send_message(
-            embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await send_first_page(interaction, interaction.guild_id or 0, sort=key)
 
     @app_commands.command(name="stats", description="Spades stats in this server (yours, or someone's)")
     @app_commands.describe(user="Whose stats (default: yours)", share="Post them for the channel to see")

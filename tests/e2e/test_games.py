@@ -44,6 +44,16 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         for rec in caplog.records:
             if rec.levelno >= logging.INFO:
                 assert not CARD_TEXT.search(rec.getMessage()), rec.getMessage()
+        # [ Leaderboard ]: the server's first page, only for the one who clicked
+        assert [b.get("label") for b in game_post.buttons] == ["Rematch", "Leaderboard", "Score sheet"]
+        r = await spades.fake.click(spades.users["bob"], game_post, label="Leaderboard")
+        assert r.ephemeral and r.message is not None and r.error is None
+        board = r.message.embeds[0]
+        assert board["title"] == "🏆 Leaderboard · Spades club"
+        won = t.ruleset.side_of(t.seat_of(alice) or 0) == t.game.winner
+        assert board["description"].startswith(f"**1.** <@{alice.id}> · {int(won)} W / 1 G (🤖 1) · ")
+        assert board["footer"]["text"].startswith("Sorted by wins · page 1/1 · 1 player · ")
+        assert not any(m.embeds for m in spades.fake.public_messages(spades.channel))
         # a rematch: same seats, a new table, dealt at once
         r = await spades.fake.click(alice, game_post, label="Rematch")
         await spades.wait_for(
