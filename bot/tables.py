@@ -248,10 +248,11 @@ class DiscordPublisher:
         mention: int | None = None,
     ) -> int | None:
         channel = self.bot.get_partial_messageable(channel_id)
-        # A ping names its one user in the content and allows user mentions (discord.py sends
-        # ``users`` ids as integers, which the fake's OpenAPI check refuses; this is equivalent).
+        # A ping notifies exactly that one user, even if the text names others.
         allowed = (
-            discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
+            discord.AllowedMentions(
+                users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False
+            )
             if mention
             else discord.AllowedMentions.none()
         )
@@ -517,6 +518,7 @@ class TableService:
         Returns a refusal if storage refused; None on success.
         """
         events = list(events)
+        touched = list(touched)
         new.stamp = old.stamp + 1
         for s in touched:
             seat = new.seats[s]
@@ -539,7 +541,7 @@ class TableService:
             new.deadline = None
             game_done = self._finished_game(new)
         elif new.status == "playing":
-            new.deadline = now() + new.turn_seconds() * self.time_scale if self._humans_to_act(new) else None
+            new.deadline = self._deadline(old, new, touched)
         assert old.row is not None
         row = dataclasses.replace(old.row, status=new.status, data=new.to_data(), host_id=new.host_id)
         try:
@@ -596,6 +598,24 @@ class TableService:
             sides=sides,
             players=self._players(t, with_side=True),
         )
+
+    def _deadline(self, old: Table, new: Table, touched: Iterable[int] = ()) -> float | None:
+        """When the humans to act now time out. Someone who was already on the clock in the same
+        phase of the same hand, and did not just act, keeps their deadline: one partner's pass (or
+        a seat handed to the bot) must not restart the other's timer."""
+        humans = set(self._humans_to_act(new))
+        if not humans:
+            return None
+        if (
+            old.deadline is not None
+            and old.game is not None
+            and new.game is not None
+            and old.game.hand_no == new.game.hand_no
+            and _phase(old.game) == _phase(new.game)
+            and humans <= set(self._humans_to_act(old)) - set(touched)
+        ):
+            return old.deadline
+        return now() + new.turn_seconds() * self.time_scale
 
     def _humans_to_act(self, t: Table) -> list[int]:
         return [s for s in t.seats_to_act() if (seat := t.seats[s]) is not None and not seat.automatic]
@@ -1249,6 +1269,9 @@ class TableService:
             refusal = await self._commit(t, new, events=events, touched=[seat], actor=user_id)
             if refusal:
                 return refusal
+            made = next((e.bid for e in events if _event_kind(e) == "BidMade" and e.seat == seat), None)
+            if action == "bid" and made is not None:
+                arg = made  # the engine's reading of it: "0" is a nil where nil is allowed
             return ok(self._ack(action, arg), show_hand=True, table=new)
 
     @staticmethod

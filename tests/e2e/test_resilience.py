@@ -101,7 +101,10 @@ async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) 
             for q in spades.fake.requests_to("POST", "/channels/{channel_id}/messages")
             if (q.json or {}).get("content", "").startswith("⏰")
         ]
-        assert reminders and reminders[0].json["allowed_mentions"]["parse"] == ["users"]
+        allowed = reminders[0].json["allowed_mentions"]
+        assert [int(u) for u in allowed["users"]] == [alice.id] and "users" not in allowed.get("parse", [])
+        pinged = spades.fake.pings(alice)
+        assert pinged and all(m.content.startswith("⏰") for m in pinged)
         assert re.findall(r"<@!?(\d+)>", reminders[0].json["content"]) == [str(alice.id)]  # pings her only
         # the bot keeps playing for her; she comes back with the button
         stamp = spades.table().stamp
