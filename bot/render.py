@@ -65,6 +65,9 @@ def _seat_tag(t: Table, seat: int) -> str:
 def table_message(t: Table) -> str:
     """The one live message per table, edited in place as the game moves."""
     head = f"♠ **Spades** · table {t.id} · {t.ruleset.describe()}"
+    house = house_rules(t)
+    if house:
+        head += f"\n🏠 House rules: {house}"
     if t.status == "open":
         return clip(head + "\n" + _seating(t))
     if t.status == "abandoned":
@@ -112,6 +115,14 @@ def table_message(t: Table) -> str:
         names = ", ".join(t.label(s) for s in acting)
         lines.append(f"➜ {names} {verb}{_countdown(t)}")
     return clip("\n".join(lines))
+
+
+def house_rules(t: Table) -> str:
+    """What this table plays differently from its preset, as the options one types
+    (``bag_limit=5 · ten_for_200=on``); empty when it plays the preset as is."""
+    from bot.tables import format_rules
+
+    return format_rules(t.ruleset.overrides()).replace(" ", " · ")
 
 
 def _trick_cards(trick: Any) -> list[tuple[int, int]]:
@@ -226,6 +237,8 @@ def game_post(t: Table) -> str:
 def rules_text(t: Table) -> str:
     rs = t.ruleset
     lines = [f"**Rules at table {t.id}**: {rs.describe()}"]
+    if house_rules(t):
+        lines.append(f"House rules over {rs.name}: {house_rules(t)}")
     sides = rs.sides
     if any(len(s) > 1 for s in sides):
         lines.append(

@@ -12,7 +12,16 @@ from discord.ext import commands
 import engine
 from bot import render
 from bot.safe import safe_defer, safe_send
-from bot.tables import NO_TABLE, TableService, refuse
+from bot.tables import (
+    NO_TABLE,
+    HouseRulesError,
+    TableService,
+    check_rules,
+    format_rules,
+    parse_house_rules,
+    refuse,
+    rules_suggestions,
+)
 from bot.views import DYNAMIC_ITEMS, answer, show_hand, timely
 
 if TYPE_CHECKING:
@@ -24,6 +33,9 @@ log = logging.getLogger(__name__)
 def _is_admin(interaction: discord.Interaction) -> bool:
     perms = interaction.permissions
     return bool(perms.manage_guild or perms.administrator)
+
+
+CLEAR_RULES = ("none", "off", "clear", "-")
 
 
 def _preset_choices() -> list[app_commands.Choice[str]]:
@@ -48,6 +60,7 @@ class TablesCog(commands.Cog):
         bid_seconds="Seconds per bid before the bot bids for you (15-600, default 90)",
         nil="Allow nil bids",
         blind_nil="Allow blind nil bids",
+        rules="House rules, e.g. bag_limit=5 lose_score=-200 ten_for_200=on (autocomplete helps)",
     )
     async def new(
         self,
@@ -58,6 +71,7 @@ class TablesCog(commands.Cog):
         bid_seconds: app_commands.Range[int, 15, 600] | None = None,
         nil: bool | None = None,
         blind_nil: bool | None = None,
+        rules: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await safe_send(interaction, "Spades tables live in server channels.")
@@ -79,9 +93,22 @@ class TablesCog(commands.Cog):
                 play_seconds=play_seconds,
                 bid_seconds=bid_seconds,
                 options=options,
+                rules=rules,
             ),
         )
         await answer(interaction, result)
+
+    @new.autocomplete("rules")
+    async def _rules_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        preset = getattr(interaction.namespace, "preset", None)
+        if not preset and interaction.guild_id is not None:
+            preset = (await self.bot.storage.guild_settings(interaction.guild_id)).get("default_preset")
+        return [
+            app_commands.Choice(name=n, value=v)
+            for n, v in rules_suggestions(current, preset if isinstance(preset, str) else None)
+        ]
 
     @new.autocomplete("preset")
     async def _preset_ac(
@@ -129,6 +156,7 @@ class TablesCog(commands.Cog):
         preset="Default preset for new tables",
         play_seconds="Default seconds per card",
         bid_seconds="Default seconds per bid",
+        rules="Default house rules, e.g. bag_limit=5 ten_for_200=on (`none` clears them)",
     )
     async def config(
         self,
@@ -136,6 +164,7 @@ class TablesCog(commands.Cog):
         preset: str | None = None,
         play_seconds: app_commands.Range[int, 15, 600] | None = None,
         bid_seconds: app_commands.Range[int, 15, 600] | None = None,
+        rules: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
         if interaction.guild_id is None:
             await safe_send(interaction, "Server settings only exist in a server.")
@@ -156,17 +185,36 @@ class TablesCog(commands.Cog):
         if bid_seconds is not None:
             changes["bid_seconds"] = bid_seconds
         storage = self.bot.storage
+        current = await storage.guild_settings(interaction.guild_id)
+        if rules is not None or preset is not None:
+            # the house rules must go with the preset they will be played over
+            base = changes.get("default_preset") or current.get("default_preset") or "standard"
+            try:
+                if rules is None:
+                    options = dict(current.get("options") or {})
+                elif rules.strip().lower() in CLEAR_RULES:
+                    options = {}
+                else:
+                    options = parse_house_rules(rules)
+                check_rules(base, options)
+            except HouseRulesError as exc:
+                await safe_send(interaction, str(exc))
+                return
+            changes["options"] = options
         if changes:
             settings = await storage.set_guild_settings(interaction.guild_id, **changes)
         else:
-            settings = await storage.guild_settings(interaction.guild_id)
+            settings = current
+        house = format_rules(dict(settings.get("options") or {}))
         await safe_send(
             interaction,
             f"Server defaults: preset **{settings.get('default_preset', 'standard')}**, "
-            f"{settings.get('play_seconds', 60)} s to play, {settings.get('bid_seconds', 90)} s to bid.",
+            f"{settings.get('play_seconds', 60)} s to play, {settings.get('bid_seconds', 90)} s to bid"
+            + (f", house rules `{house}`." if house else "."),
         )
 
     config.autocomplete("preset")(_preset_ac)
+    config.autocomplete("rules")(_rules_ac)
 
     @spades.command(
         name="sync", description="Force a sync of the bot's slash commands (owner or Manage Server)"

@@ -60,3 +60,69 @@ async def test_one_partners_pass_does_not_restart_the_others_timer(spades: Spade
         assert after.seats_to_act() == [first]
         assert after.deadline == deadline  # the blind nil bidder's clock kept running
         assert COUNTDOWN.findall(spades.live().content) == [str(int(deadline))]
+
+
+async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -> None:
+    alice, admin = spades.users["alice"], spades.users["admin"]
+    async with spades.running():
+        # autocomplete: option names (with the preset's value), then values
+        ac = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "bag_limit=5 ten")
+        assert ac == [{"name": "bag_limit=5 ten_for_200=… (now off)", "value": "bag_limit=5 ten_for_200="}]
+        ac = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "ten_for_200=")
+        assert [c["value"] for c in ac] == ["ten_for_200=on", "ten_for_200=off"]
+        ac = await spades.fake.autocomplete(
+            alice, spades.channel, "spades new", "rules", "lose_score=", preset="house"
+        )
+        assert ac[0] == {"name": "lose_score=-200 (preset)", "value": "lose_score=-200"}
+        ac = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "")
+        assert len(ac) == 25 and all(c["value"].endswith("=") for c in ac)
+        # refusals: one line, what was wrong and what is allowed; no table is opened
+        for rules, answer in (
+            ("foo=1", "`foo` is not a rule. Rules: num_seats, partnerships, "),
+            ("bag_limit=lots", "`bag_limit` takes a whole number (or `off`), not `lots`."),
+            ("ten_for_200=maybe", "`ten_for_200` is on or off, not `maybe`."),
+            ("bag_limit", "`bag_limit` has no value: write options as name=value, e.g. `bag_limit=5`."),
+            (
+                "whiz=on mirrors=on",
+                "Those rules don't go together: Whiz and mirrors are two different bidding rules; "
+                "choose one.",
+            ),
+        ):
+            r = await spades.slash(alice, "spades new", rules=rules)
+            assert r.ephemeral and said(r).startswith(answer), said(r)
+            assert "\n" not in said(r)
+        assert spades.service.in_channel(spades.channel.id) is None
+        # a table with house rules: the live message says what differs from the preset
+        r = await spades.slash(
+            alice, "spades new", rules="bag_limit=5 lose_score=-200 ten_for_200=on first_trick_two_clubs=on"
+        )
+        t = spades.table()
+        assert t.ruleset.bag_limit == 5 and t.ruleset.lose_score == -200 and t.ruleset.ten_for_200
+        assert said(r) == f"Table {t.id} is open: {t.ruleset.describe()}. Press **Join** to sit down."
+        await spades.fake.settle()
+        lines = spades.live().content.splitlines()
+        assert lines[0] == f"♠ **Spades** · table {t.id} · {t.ruleset.describe()}"
+        assert lines[1] == (
+            "🏠 House rules: lose_score=-200 · first_trick_two_clubs=on · bag_limit=5 · ten_for_200=on"
+        )
+        r = await spades.slash(alice, "rules")
+        assert "House rules over standard: lose_score=-200 · " in said(r)
+        await spades.slash(alice, "spades abandon")
+        r = await spades.fake.click(
+            alice, spades.fake.ephemeral_messages(alice)[-1], label="Yes, abandon the table"
+        )
+        await spades.wait_for(lambda: spades.service.in_channel(spades.channel.id) is None, what="abandon")
+        # server defaults: checked against the default preset, shown, used by the next table
+        r = await spades.slash(admin, "spades config", rules="whiz=on mirrors=on")
+        assert said(r).startswith("Those rules don't go together: ")
+        r = await spades.slash(admin, "spades config", rules="bag_limit=5 boston=on")
+        assert said(r) == (
+            "Server defaults: preset **standard**, 60 s to play, 90 s to bid, "
+            "house rules `bag_limit=5 boston=on`."
+        )
+        r = await spades.slash(admin, "spades config", preset="mirrors")  # the rules go with it
+        assert said(r).startswith("Server defaults: preset **mirrors**")
+        t = await spades.open_table(alice)
+        assert t.ruleset.name == "mirrors" and t.ruleset.bag_limit == 5 and t.ruleset.boston
+        r = await spades.slash(admin, "spades config", rules="none")
+        assert said(r) == "Server defaults: preset **mirrors**, 60 s to play, 90 s to bid."
