@@ -869,6 +869,9 @@ class Game:
             raise self._bid_refusal(seat, b)
         self.bids[seat] = b
         self.bid_log.append((seat, b))
+        # Declared blind: from now on it draws as usual and sees each card it is offered (its
+        # hand is still empty, so there is nothing left to look at).
+        self.looked[seat] = True
         return [BidMade(seat, b)]
 
     def _after_draw(self) -> list[Event]:

@@ -434,12 +434,11 @@ _NO_PASS = {"blind_nil_pass": 0, "nil_pass": 0}
 PRESETS: dict[str, Ruleset] = {
     "standard": STANDARD,
     "classic-online": Ruleset(name="classic-online", blind_nil_allowed=False, blind_nil_pass=0),
+    # RULES.md section 3, with its blind nil: declared before the first draw; the blind nil
+    # bidder then exchanges up to 3 cards with random discards (blind_nil_pass). Without it:
+    # Ruleset.preset("two-player", blind_nil_allowed=False).
     "two-player": Ruleset(name="two-player", num_seats=2, partnerships=False, two_player_draw=True,
-                          blind_nil_allowed=False, **_NO_PASS),
-    # RULES.md section 3 with its blind nil: declared before the first draw; the blind nil bidder
-    # then exchanges up to 3 cards with random discards (blind_nil_pass)
-    "two-player-blind": Ruleset(name="two-player-blind", num_seats=2, partnerships=False,
-                                two_player_draw=True, nil_pass=0),
+                          nil_pass=0),
     "cutthroat": Ruleset(name="cutthroat", num_seats=3, partnerships=False, **_NO_PASS),
     "solo": Ruleset(name="solo", num_seats=4, partnerships=False, **_NO_PASS),
     "five-player": Ruleset(name="five-player", num_seats=5, partnerships=False, **_NO_PASS),
@@ -458,7 +457,9 @@ PRESETS: dict[str, Ruleset] = {
                      boston=True, lose_score=-200),
 }
 _ALIASES = {"classic": "classic-online", "online": "classic-online", "2p": "two-player",
-            "two": "two-player", "three-player": "cutthroat", "3p": "cutthroat",
+            "two": "two-player",
+            # an earlier preset: two-player with blind nil, which "two-player" now has itself
+            "two-player-blind": "two-player", "three-player": "cutthroat", "3p": "cutthroat",
             "5p": "five-player", "6p": "six-player", "jokers": "jokers-high",
             "deuces": "deuces-high"}
 

@@ -256,7 +256,13 @@ class HeuristicBot(Bot):
             return look
         desperate = deficit >= self.blind_nil_deficit or (
             deficit >= self.blind_nil_deficit // 2 and best >= rs.target_score - 150)
-        if not mates:
+        if not mates and rs.two_player_draw:
+            # Two-player: the bidder builds its hand in the draw (discarding every high card it
+            # is offered) and then swaps up to blind_nil_pass cards, so blind nil is a real
+            # chance; still only when far behind and the opponent is close to winning.
+            desperate = deficit >= self.blind_nil_deficit * 2 or (
+                deficit >= self.blind_nil_deficit and best >= rs.target_score - 150)
+        elif not mates:
             desperate = False  # nobody passes to a solo blind nil or covers it: nearly always set
         return blind_nil if desperate else look
 
@@ -352,6 +358,9 @@ class HeuristicBot(Bot):
         if card is None:
             return keep
         value = card_keep_value(card, view.hand or 0, view.ruleset)
+        mine = view.bids[view.seat] if view.seat is not None else None
+        if mine is not None and mine.is_nil:
+            return keep if value < 0.5 else toss  # blind nil before the draw: keep the low cards
         return keep if value >= 0.5 else toss
 
     # -- play ---------------------------------------------------------------------------------

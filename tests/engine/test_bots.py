@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import PRESETS, Ruleset, parse_card, parse_cards
+from engine import PRESETS, Bid, Ruleset, parse_card, parse_cards
 from engine.actions import Action, BidAction, DrawAction, Look, PassAction, PlayAction
 from engine.arena import run_arena
 from engine.bots import BOT_NAMES, Bot, get_bot
@@ -349,6 +349,7 @@ def _draw_position(want: str) -> Game:
     for seed in range(500):
         g = Game.new("two-player", seed=seed)
         seat = g.seats_to_act()[0]
+        g.look(seat)  # blind nil is on: the top card shows once the seat has looked
         card = g.view(seat).drawn_card
         assert card is not None
         high_spade = ct.suit[card] == 3 and card % 13 >= 10
@@ -356,6 +357,43 @@ def _draw_position(want: str) -> Game:
         if (want == "high spade" and high_spade) or (want == "low side card" and low_side):
             return g
     raise AssertionError("no such seed")
+
+
+def test_two_player_bot_decides_blind_nil_before_seeing_the_draw() -> None:
+    bot = HeuristicBot(seed=0)
+    g = Game.new("two-player", seed=4, dealer=0)
+    seat = g.seats_to_act()[0]
+    view = g.view(seat)
+    assert view.drawn_card is None and view.hand is None
+    assert bot.act(view) == Look(seat)  # level scores: look, never blind
+    g.apply(Look(seat))
+    assert isinstance(bot.act(g.view(seat)), DrawAction)
+    # far behind and the opponent near the target: blind nil, with the exchange to help it
+    late = Game.new("two-player", seed=4, dealer=0)
+    late.scores = [120, 420]
+    for s_ in (0, 1):
+        late.looked[s_] = not late._may_go_blind(s_)
+    seat = late.seats_to_act()[0]
+    assert bot.act(late.view(seat)) == BidAction(seat, Bid.BLIND_NIL)
+    # a whole game of bots gets through every draw, exchange and bid
+    from engine.arena import play_game
+
+    g, scored = play_game(Ruleset.preset("two-player"), [bot, HeuristicBot(seed=1)], seed=2,
+                          hand_budget=6)
+    assert len(scored) == 6 or g.phase is Phase.GAME_OVER
+
+
+def test_two_player_blind_nil_bidder_draws_low_cards() -> None:
+    g = _draw_position("high spade")
+    seat = g.seats_to_act()[0]
+    g2 = Game.new("two-player", seed=g.seed, dealer=g.dealer)
+    g2.bid(seat, "blind nil")  # declared before its first draw, then it draws
+    assert HeuristicBot(seed=0).act(g2.view(seat)) == DrawAction(seat, False)
+    g3 = _draw_position("low side card")
+    seat = g3.seats_to_act()[0]
+    g4 = Game.new("two-player", seed=g3.seed, dealer=g3.dealer)
+    g4.bid(seat, "blind nil")
+    assert HeuristicBot(seed=0).act(g4.view(seat)) == DrawAction(seat, True)
 
 
 def test_two_player_draw_keeps_good_cards() -> None:

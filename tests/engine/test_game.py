@@ -26,7 +26,7 @@ from engine import (
     mask_of,
     parse_card,
 )
-from engine.actions import PassAction
+from engine.actions import BidAction, DrawAction, Look, PassAction
 from tests.engine.helpers import DEAL, bid_all, cards, game_from
 
 C = parse_card
@@ -365,8 +365,13 @@ def test_misdeal_on_no_spades() -> None:
 def test_two_player_draw() -> None:
     g = Game.new("two-player", seed=3, dealer=0)
     assert g.phase is Phase.DRAW and g.to_act == 0
+    # blind nil is on (RULES.md section 3): the top card stays hidden until the seat looks
+    assert g.view(0).drawn_card is None and not g.has_looked(0)
+    assert Look(0) in g.legal_actions(0) and BidAction(0, Bid.BLIND_NIL) in g.legal_actions(0)
+    g.look(0)
     top = g.view(0).drawn_card
     assert top is not None and g.view(1).drawn_card is None
+    assert Look(0) not in g.legal_actions(0)
     g.draw(0, True)
     assert g.view(0).hand == 1 << top
     with pytest.raises(NotYourTurn):
@@ -386,6 +391,16 @@ def test_two_player_draw() -> None:
     assert g.dealer == 1 and g.phase is Phase.DRAW and g.to_act == 1
 
 
+def test_two_player_without_blind_nil_shows_the_top_card_at_once() -> None:
+    rs = Ruleset.preset("two-player", blind_nil_allowed=False)
+    g = Game.new(rs, seed=3, dealer=0)
+    assert g.has_looked(0) and g.has_looked(1)
+    assert g.view(0).drawn_card is not None
+    assert g.legal_actions(0) == [DrawAction(0, True), DrawAction(0, False)]
+    with pytest.raises(BidNotAllowed):
+        g.bid(1, "blind nil")
+
+
 def test_clone_is_independent() -> None:
     g = game_from(DEAL, "classic-online")
     c = g.clone()
@@ -396,7 +411,7 @@ def test_clone_is_independent() -> None:
 def test_two_player_blind_nil_is_declared_before_the_draw_and_swaps_with_discards() -> None:
     from engine.record import replay
 
-    g = Game.new("two-player-blind", seed=8, dealer=0)
+    g = Game.new("two-player", seed=8, dealer=0)
     assert not g.has_looked(0) and not g.has_looked(1)
     assert g.view(0).drawn_card is None  # not looked: the top card stays hidden
     g.bid(1, "blind nil")  # the second player declares before its first draw

@@ -82,9 +82,14 @@ def test_custom_named_rulesets_round_trip() -> None:
     assert rs.describe().startswith("league: to 300 · 3 players solo")
 
 
-def test_two_player_blind_variant() -> None:
-    rs = Ruleset.preset("two-player-blind")
+def test_two_player_has_blind_nil_and_it_can_be_turned_off() -> None:
+    rs = Ruleset.preset("two-player")  # RULES.md section 3: blind nil with a 3-card exchange
     assert rs.two_player_draw and rs.blind_nil_allowed and rs.blind_nil_pass == 3
     assert "swap up to 3" in rs.describe()
+    assert Ruleset.preset("two-player-blind") == rs  # the earlier preset's name still loads
+    assert Ruleset.from_dict({"preset": "two-player-blind"}) == rs
+    off = Ruleset.preset("two-player", blind_nil_allowed=False)
+    assert not off.blind_possible and off.to_dict() == {"preset": "two-player", "blind_nil_allowed": False}
+    assert Ruleset.from_dict(off.to_dict()) == off
     with pytest.raises(RulesetError, match="Blind bids with the two-player draw"):
         Ruleset.preset("two-player", blind_bids=True)
