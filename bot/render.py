@@ -52,7 +52,9 @@ def _countdown(t: Table) -> str:
 def _seat_tag(t: Table, seat: int) -> str:
     s = t.seats[seat]
     tag = t.label(seat)
-    if s is not None and s.away:
+    if s is not None and s.left:
+        tag += " 🚪🤖"
+    elif s is not None and s.away:
         tag += " 💤"
     if t.game is not None and getattr(t.game, "dealer", None) == seat:
         tag += " (D)"

@@ -58,13 +58,14 @@ class Seat:
     name: str
     bot: bool = False
     away: bool = False
+    left: bool = False  # the player left mid-game: the bot plays the seat until they come back
     timeouts: int = 0
     acts: int = 0  # bumped every time anything acts for this seat: the stamp of its hand views
 
     @property
     def automatic(self) -> bool:
-        """True when the heuristic bot acts for this seat (a bot, or a human marked away)."""
-        return self.bot or self.away
+        """True when the heuristic bot acts for this seat (a bot, a human marked away or gone)."""
+        return self.bot or self.away or self.left
 
     @property
     def label(self) -> str:
@@ -77,7 +78,9 @@ class Seat:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Seat:
-        return cls(**{k: d[k] for k in ("user_id", "name", "bot", "away", "timeouts", "acts") if k in d})
+        return cls(
+            **{k: d[k] for k in ("user_id", "name", "bot", "away", "left", "timeouts", "acts") if k in d}
+        )
 
 
 @dataclass
@@ -593,10 +596,17 @@ class TableService:
             seat_list: list[Seat | None] = [None] * n
             seat_list[0] = Seat(host_id, host_name)
         else:
-            seat_list = [copy.copy(s) if s is not None else None for s in seats][:n]
+            # players who left the last game don't get their seat back in the rematch
+            seat_list = [copy.copy(s) if s is not None and not s.left else None for s in seats][:n]
             for s in seat_list:
                 if s is not None:
-                    s.away, s.timeouts = False, 0
+                    s.away, s.timeouts, s.acts = False, 0, 0
+            if all(s is None or s.bot for s in seat_list):
+                return refuse("Nobody from that game is still seated: open a new table with `/spades new`.")
+            if host_id not in [s.user_id for s in seat_list if s is not None and not s.bot]:
+                return refuse(
+                    "You left that game, so you can't open its rematch: `/spades new` opens a table."
+                )
         table = Table(
             id=0,
             guild_id=guild_id,
@@ -1059,7 +1069,17 @@ class TableService:
             if t.status not in ("open", "playing"):
                 return refuse(CLOSED)
             if t.status != "open":
-                if t.seat_of(user_id) is not None:
+                mine = t.seat_of(user_id)
+                if mine is not None and (t.seats[mine] or Seat(None, "")).left:
+                    new = t.copy()
+                    ns = new.seats[mine]
+                    assert ns is not None
+                    ns.left, ns.away, ns.timeouts = False, False, 0
+                    refusal = await self._commit(t, new)
+                    if refusal:
+                        return refusal
+                    return ok(f"Welcome back! Seat {mine + 1} is yours again.", show_hand=True, table=new)
+                if mine is not None:
                     return refuse("You're already playing at this table.", show_hand=t.status == "playing")
                 return refuse("This game has already started. You can watch, and join the next one.")
             current = t.seat_of(user_id)
@@ -1114,7 +1134,12 @@ class TableService:
     def _seat_list(seats: list[int]) -> str:
         return ", ".join(str(s + 1) for s in seats) or "none"
 
-    async def leave(self, channel_id: int, user_id: int, *, table_id: int | None = None) -> Result:
+    async def leave(
+        self, channel_id: int, user_id: int, *, table_id: int | None = None, confirmed: bool = False
+    ) -> Result:
+        """Leave a seat. Before the start the seat is free again (a leaving host hands the table to
+        the next human, or closes it); during a game the bot plays the seat until the player comes
+        back (after a confirmation: ``data["confirm_leave"]`` asks for it)."""
         t = self.tables.get(table_id) if table_id is not None else self.in_channel(channel_id)
         if t is None:
             return refuse(NO_TABLE)
@@ -1126,14 +1151,12 @@ class TableService:
             if seat is None:
                 return refuse("You're not seated at this table.")
             if t.status == "playing":
-                return refuse(
-                    "The game is under way: your seat stays yours. If you must go, the bot plays "
-                    "for you when your time runs out; the host can `/spades abandon` the table."
-                )
+                return await self._leave_game(t, seat, user_id, confirmed=confirmed)
             new = t.copy()
             new.seats[seat] = None
             if user_id == t.host_id:
-                others = new.humans()
+                # the next human after the host's seat, round the table
+                others = sorted(new.humans(), key=lambda u: ((new.seat_of(u) or 0) - seat) % new.num_seats)
                 if not others:
                     new.status = "abandoned"
                     refusal = await self._commit(t, new)
@@ -1150,6 +1173,39 @@ class TableService:
                 else ""
             )
             return ok(f"You left seat {seat + 1}.{note}")
+
+    async def _leave_game(self, t: Table, seat: int, user_id: int, *, confirmed: bool) -> Result:
+        me = t.seats[seat]
+        assert me is not None
+        if me.left:
+            return refuse(
+                "You already left: the bot plays your seat. Press **I'm back** or use `/join` to "
+                "take it back."
+            )
+        if not confirmed:
+            return ok(
+                f"Leave table {t.id}? The bot plays your seat for the rest of the game (it still counts "
+                "in your stats); you can come back with **I'm back** or `/join`.",
+                data={"confirm_leave": t.id},
+            )
+        new = t.copy()
+        ns = new.seats[seat]
+        assert ns is not None
+        ns.left, ns.away, ns.timeouts = True, False, 0
+        staying = [
+            s.user_id for s in new.seats if s is not None and not s.automatic and s.user_id is not None
+        ]
+        if user_id == t.host_id and staying:
+            new.host_id = staying[0]
+        refusal = await self._commit(t, new, touched=[seat])
+        if refusal:
+            return refusal
+        self._post(
+            t.id,
+            t.channel_id,
+            f"🚪 {ns.label} left table {t.id}: 🤖 the bot plays their seat until they come back.",
+        )
+        return ok("You left the game: the bot plays your seat. Press **I'm back** or `/join` to come back.")
 
     async def add_bot(
         self, channel_id: int, user_id: int, *, seat: int | None = None, is_admin: bool = False
@@ -1322,12 +1378,12 @@ class TableService:
             assert s is not None
             if t.status != "playing":
                 return refuse(CLOSED if t.status != "open" else "The game hasn't started yet.")
-            if not s.away and s.timeouts == 0:
+            if not s.away and not s.left and s.timeouts == 0:
                 return refuse("You're not marked away: it's all yours.", show_hand=t.status == "playing")
             new = t.copy()
             ns = new.seats[seat]
             assert ns is not None
-            ns.away, ns.timeouts = False, 0
+            ns.away, ns.left, ns.timeouts = False, False, 0
             refusal = await self._commit(t, new)
             if refusal:
                 return refusal
@@ -1400,7 +1456,7 @@ class TableService:
                 return refuse(str(exc))
             ns = new.seats[seat]
             assert ns is not None
-            ns.away, ns.timeouts = False, 0
+            ns.away, ns.left, ns.timeouts = False, False, 0
             refusal = await self._commit(t, new, events=events, touched=[seat], actor=user_id)
             if refusal:
                 return refusal

@@ -35,7 +35,19 @@ T = TypeVar("T")
 
 MAX_ROWS = 5
 PER_ROW = 5
-TABLE_ACTIONS = ("join", "leave", "start", "fill", "hand", "rules", "score", "back", "rematch", "abandon")
+TABLE_ACTIONS = (
+    "join",
+    "leave",
+    "leaveok",
+    "start",
+    "fill",
+    "hand",
+    "rules",
+    "score",
+    "back",
+    "rematch",
+    "abandon",
+)
 
 
 def service_of(interaction: discord.Interaction) -> TableService | None:
@@ -71,10 +83,11 @@ def table_view(t: Table) -> discord.ui.View | None:
         view.add_item(_button(t.id, "rules", "Rules", discord.ButtonStyle.secondary))
     elif t.status == "playing":
         view.add_item(_button(t.id, "hand", "My hand", discord.ButtonStyle.primary, emoji="🂠"))
-        if any(s is not None and not s.bot and s.away for s in t.seats):
+        if any(s is not None and not s.bot and (s.away or s.left) for s in t.seats):
             view.add_item(_button(t.id, "back", "I'm back", discord.ButtonStyle.success))
         view.add_item(_button(t.id, "rules", "Rules", discord.ButtonStyle.secondary))
         view.add_item(_button(t.id, "score", "Score sheet", discord.ButtonStyle.secondary))
+        view.add_item(_button(t.id, "leave", "Leave", discord.ButtonStyle.secondary))
     elif t.status == "finished":
         view.add_item(_button(t.id, "score", "Score sheet", discord.ButtonStyle.secondary))
     else:
@@ -108,6 +121,14 @@ def fill_view(table_id: int) -> discord.ui.View:
         _button(
             table_id, "fill", "Fill empty seats with bots and start", discord.ButtonStyle.primary, emoji="🤖"
         )
+    )
+    return view
+
+
+def leave_view(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        _button(table_id, "leaveok", "Yes, leave: the bot takes my seat", discord.ButtonStyle.danger)
     )
     return view
 
@@ -181,11 +202,10 @@ def hand_panel(
     cards = engine.cards_of(v.hand)
     legal = set(g.legal_cards(seat)) if phase == "PLAY" and my_turn else set()
     picker_rows = 0
-    if me.away:
+    if me.away or me.left:
         # the bot plays this seat until its player takes it back
-        text = render.clip(
-            text + "\n💤 You're marked away: the bot plays for you. Press **I'm back** to take over."
-        )
+        why = "You left the game" if me.left else "You're marked away"
+        text = render.clip(text + f"\n💤 {why}: the bot plays for you. Press **I'm back** to take over.")
         view.add_item(_button(t.id, "back", "I'm back", discord.ButtonStyle.success, row=0))
         legal, picker_rows = set(), 1
     elif phase == "BID" and my_turn:
@@ -280,6 +300,8 @@ async def answer(
     view = None
     if result.data.get("offer_fill") and tid is not None:
         view = fill_view(tid)
+    elif result.data.get("confirm_leave"):
+        view = leave_view(int(result.data["confirm_leave"]))
     elif result.data.get("confirm"):
         view = abandon_view(int(result.data["confirm"]))
     await safe_send(interaction, result.message or "Done.", view=view, ephemeral=True)
@@ -360,9 +382,13 @@ class TableButton(_Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+)
                     interaction, service.join(t.channel_id, user.id, user.display_name, table_id=tid)
                 ),
             )
-        elif action == "leave":
+        elif action in ("leave", "leaveok"):
+            confirmed = action == "leaveok"
             await answer(
-                interaction, await timely(interaction, service.leave(t.channel_id, user.id, table_id=tid))
+                interaction,
+                await timely(
+                    interaction, service.leave(t.channel_id, user.id, table_id=tid, confirmed=confirmed)
+                ),
             )
         elif action in ("start", "fill"):
             await answer(

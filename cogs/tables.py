@@ -260,7 +260,9 @@ class TablesCog(commands.Cog):
         )
         await answer(interaction, result, self._tid(interaction))
 
-    @app_commands.command(name="leave", description="Leave your seat before the game starts")
+    @app_commands.command(
+        name="leave", description="Leave your seat (during a game the bot plays it until you come back)"
+    )
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         await answer(

@@ -39,7 +39,7 @@ async def test_seating_bots_fill_and_start(spades: Spades) -> None:
         await spades.fake.settle()
         live = spades.live()
         assert "Hand 1 · bidding" in live.content
-        assert [b["label"] for b in live.buttons] == ["My hand", "Rules", "Score sheet"]
+        assert [b["label"] for b in live.buttons] == ["My hand", "Rules", "Score sheet", "Leave"]
 
 
 async def test_rules_score_repost_and_abandon(spades: Spades) -> None:

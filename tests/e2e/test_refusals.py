@@ -36,7 +36,7 @@ async def test_seating_refusals(spades: Spades) -> None:
         r = await spades.slash(erin, "bid", bid="3")
         assert r.ephemeral and said(r) == "You're not playing at this table."
         r = await spades.slash(bob, "leave")
-        assert r.ephemeral and said(r).startswith("The game is under way: your seat stays yours.")
+        assert r.ephemeral and said(r).startswith(f"Leave table {spades.table().id}? The bot plays your seat")
 
 
 async def test_bid_and_play_refusals(spades: Spades) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.conftest import Spades, said
+from bot.storage import Storage
+from tests.e2e.conftest import Spades, answer_of, said
 from tests.fakediscord import User
 
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
@@ -126,3 +127,95 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
         assert t.ruleset.name == "mirrors" and t.ruleset.bag_limit == 5 and t.ruleset.boston
         r = await spades.slash(admin, "spades config", rules="none")
         assert said(r) == "Server defaults: preset **mirrors**, 60 s to play, 90 s to bid."
+
+
+async def test_a_host_leaving_before_the_start_hands_over_then_closes(spades: Spades) -> None:
+    alice, bob, carol = spades.users["alice"], spades.users["bob"], spades.users["carol"]
+    async with spades.running():
+        t = await spades.open_table(alice)
+        await spades.slash(carol, "join", seat=3)
+        await spades.slash(bob, "join", seat=4)
+        r = await spades.fake.click(alice, spades.live(), label="Leave")
+        assert said(r) == f"You left seat 1. <@{carol.id}> is the host now."  # the next human round the table
+        r = await spades.fake.click(bob, spades.live(), label="Start")
+        assert said(r) == f"Only the host (<@{carol.id}>) can start the game."
+        r = await spades.slash(carol, "leave")
+        assert said(r) == f"You left seat 3. <@{bob.id}> is the host now."
+        r = await spades.slash(bob, "leave")
+        assert said(r) == "You left and the table is closed (nobody else was seated)."
+        await spades.wait_for(lambda: "🛑 This table was abandoned." in spades.live().content, what="closed")
+        assert spades.service.in_channel(spades.channel.id) is None
+        assert spades.service.get(t.id).status == "abandoned"  # type: ignore[union-attr]
+
+
+async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spades: Spades) -> None:
+    alice, bob, carol = spades.users["alice"], spades.users["bob"], spades.users["carol"]
+    async with spades.running(time_scale=0.01):
+        t = await spades.open_table(alice, target=100, play_seconds=600, bid_seconds=600)
+        await spades.slash(bob, "join", seat=2)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        await spades.fake.settle()
+        assert [b["label"] for b in spades.live().buttons] == ["My hand", "Rules", "Score sheet", "Leave"]
+        # strangers get a specific answer from the table's public buttons
+        r = await spades.fake.click(carol, spades.live(), label="Leave")
+        assert said(r) == "You're not seated at this table."
+        # leaving asks first
+        r = await spades.fake.click(bob, spades.live(), label="Leave")
+        assert r.ephemeral and said(r) == (
+            f"Leave table {t.id}? The bot plays your seat for the rest of the game (it still counts in "
+            "your stats); you can come back with **I'm back** or `/join`."
+        )
+        assert spades.table().seats[1].left is False  # type: ignore[union-attr]
+        confirm = r.message
+        assert confirm is not None
+        r = await spades.fake.click(bob, confirm, label="Yes, leave: the bot takes my seat")
+        assert (
+            said(r)
+            == "You left the game: the bot plays your seat. Press **I'm back** or `/join` to come back."
+        )
+        r = await spades.slash(bob, "leave")
+        assert said(r).startswith("You already left: the bot plays your seat.")
+        await spades.fake.settle()
+        texts = [m.content for m in spades.fake.public_messages(spades.channel)]
+        assert f"🚪 <@{bob.id}> left table {t.id}: 🤖 the bot plays their seat until they come back." in texts
+        assert f"<@{bob.id}> 🚪🤖" in spades.live().content
+        assert "I'm back" in [b["label"] for b in spades.live().buttons]
+        r = await spades.fake.click(carol, spades.live(), label="I'm back")
+        assert said(r) == "You're not seated at this table."
+        # the bot plays bob's turns: only alice is ever asked
+        acts = spades.table().seats[1].acts  # type: ignore[union-attr]
+        await spades.play_until(lambda: spades.table().seats[1].acts > acts + 1, humans=[alice])  # type: ignore[union-attr]
+        # /join brings him back into his old seat
+        r = await spades.slash(bob, "join")
+        assert said(r).startswith("Welcome back! Seat 2 is yours again.")
+        assert not spades.table().seats[1].left  # type: ignore[union-attr]
+        # and the button too, after leaving again
+        r = await spades.slash(bob, "leave")
+        r = await spades.fake.click(bob, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
+        await spades.fake.settle()
+        r = await spades.fake.click(bob, spades.live(), label="I'm back")
+        assert said(r).startswith("Welcome back! The bot hands your seat back to you.")
+        # he leaves for good; the game goes on and still counts for him
+        r = await spades.slash(bob, "leave")
+        await spades.fake.click(bob, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
+        await spades.play_until(lambda: spades.table().status == "finished", humans=[alice])
+        await spades.fake.settle()
+        game_post = next(m for m in spades.fake.public_messages(spades.channel) if m.content.startswith("🏆"))
+        # a rematch: his seat is free again, and he can't open it himself
+        r = await spades.fake.click(bob, game_post, label="Rematch")
+        assert await answer_of(spades, r) == (
+            "You left that game, so you can't open its rematch: `/spades new` opens a table."
+        )
+        r = await spades.fake.click(alice, game_post, label="Rematch")
+        assert (await answer_of(spades, r)).startswith("Table ")
+        again = spades.table()
+        assert again.id != t.id and again.status == "open"
+        assert again.seats[1] is None and again.seat_of(alice.id) == 0
+        assert [s is not None and s.bot for s in again.seats] == [False, False, True, True]
+    db = await Storage.open(spades.db_path)
+    try:
+        stats = await db.player_stats(spades.guild.id, bob.id)
+        assert stats is not None and stats.games == 1
+    finally:
+        await db.close()
