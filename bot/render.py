@@ -93,7 +93,7 @@ def table_message(t: Table) -> str:
         return clip("\n".join(lines))
     state = f"Hand {v.hand_no}"
     if phase == "PLAY":
-        state += f" · trick {v.trick_no + 1}"
+        state += f" · trick {v.trick_no + 1} of {v.tricks_per_hand}"
         state += " · spades broken" if v.spades_broken else " · spades not broken"
     elif phase == "BID":
         state += " · bidding"
@@ -103,8 +103,7 @@ def table_message(t: Table) -> str:
         state += " · drawing"
     lines.append(state)
     if phase == "PLAY":
-        trick = "   ".join(f"{t.label(s)} {engine.card_pretty(c)}" for s, c in v.current_trick)
-        lines.append(f"  {trick}" if trick else "  (new trick)")
+        lines.append("  " + trick_line(t, v))
         last = getattr(v, "last_trick", None)
         if last and not v.current_trick:
             cards = " ".join(engine.card_pretty(c) for _, c in _trick_cards(last))
@@ -117,6 +116,26 @@ def table_message(t: Table) -> str:
         names = ", ".join(t.label(s) for s in acting)
         lines.append(f"➜ {names} {verb}{_countdown(t)}")
     return clip("\n".join(lines))
+
+
+def trick_line(t: Table, v: Any, *, me: int | None = None) -> str:
+    """The trick in play order from its leader: the cards played, ``…`` for whoever plays now,
+    then the seats still to come (``@alice 10♥   @bob Q♥   @carol …   🤖 Bea``)."""
+    played = {int(s): int(c) for s, c in v.current_trick}
+    leader = v.current_trick[0][0] if v.current_trick else v.to_act
+    if leader is None:
+        return ""
+    parts = []
+    for k in range(t.num_seats):
+        s = (int(leader) + k) % t.num_seats
+        who = "you" if s == me else t.label(s)
+        if s in played:
+            parts.append(f"{who} {engine.card_pretty(played[s])}")
+        elif s == v.to_act:
+            parts.append(f"{who} …")
+        else:
+            parts.append(who)
+    return "   ".join(parts)
 
 
 def house_rules(t: Table) -> str:
@@ -330,9 +349,12 @@ def hand_panel_text(t: Table, seat: int, hint: str = "") -> str:
     assert g is not None
     v = g.view(seat)
     phase = _phase(g)
-    head = f"**Table {t.id}** · hand {v.hand_no}"
+    head = f"**Table {t.id}** in <#{t.channel_id}> · hand {v.hand_no}"
     if phase == "PLAY":
-        head += f" · trick {v.trick_no + 1}"
+        head += f" · trick {v.trick_no + 1} of {v.tricks_per_hand}"
+    todo = _todo(t, seat, v, phase)
+    if todo:
+        head += f" · {todo}"
     lines = [hint, head] if hint else [head]
     if v.hand is None:
         lines.append(
@@ -344,17 +366,9 @@ def hand_panel_text(t: Table, seat: int, hint: str = "") -> str:
     lines.append(cards_line(cards) if cards else "(no cards left)")
     acting = t.seats_to_act()
     if phase == "PLAY":
-        if v.current_trick:
-            lines.append(
-                "Trick: " + "  ".join(f"{t.label(s)} {engine.card_pretty(c)}" for s, c in v.current_trick)
-            )
+        lines.append("Trick: " + trick_line(t, v, me=seat))
         if seat in acting:
             lines.append("**Your turn**: click a card to play it" + _countdown(t) + ".")
-            led = getattr(v, "led_suit", None)
-            if led is not None:
-                lines.append(f"{engine.suit_symbol(led)} was led: follow {engine.suit_name(led)} if you can.")
-            elif not v.spades_broken and _get(t.ruleset, "spades_must_be_broken", False):
-                lines.append("Spades aren't broken yet: lead another suit if you can.")
     elif phase == "BID":
         bids = [f"{t.label(s)} {bid_label(b)}" for s, b in enumerate(v.bids) if b is not None]
         if bids:
@@ -374,9 +388,48 @@ def hand_panel_text(t: Table, seat: int, hint: str = "") -> str:
     received = getattr(v, "received", None)
     if received and phase == "PLAY" and v.trick_no == 0:
         lines.append("You received: " + " ".join(engine.card_pretty(c) for c in _as_cards(received)))
-    if acting and seat not in acting and phase != "GAME_OVER":
-        lines.append("Waiting for " + ", ".join(t.label(s) for s in acting) + ".")
     return clip("\n".join(lines))
+
+
+def _todo(t: Table, seat: int, v: Any, phase: str) -> str:
+    """What the player must do now, for the panel's header: "you must follow ♥", "your lead:
+    spades aren't broken", "waiting for @bob"."""
+    acting = t.seats_to_act()
+    if phase == "GAME_OVER":
+        return "game over"
+    if seat not in acting:
+        if not acting:
+            return ""
+        if phase == "PASS":
+            return "waiting for the card exchange"
+        return "waiting for " + " and ".join(t.label(s) for s in acting)
+    if phase == "BID":
+        return "your bid" if v.hand is not None else "your bid: blind nil, or look first"
+    if phase == "PASS":
+        return f"pass {v.pass_size} card{'s' if v.pass_size != 1 else ''} to your partner"
+    if phase == "DRAW":
+        return "keep or discard the card you drew"
+    if phase != "PLAY" or v.hand is None:
+        return ""
+    from engine.ruleset import tables
+
+    suit_of = tables(t.ruleset).suit
+    held = engine.cards_of(v.hand)
+    if v.current_trick:
+        led = suit_of[int(v.current_trick[0][1])]
+        symbol = engine.suit_symbol(led)
+        if any(suit_of[c] == led for c in held):
+            return f"you must follow {symbol}"
+        return f"no {symbol} left: play any card"
+    spades = engine.SPADES
+    if (
+        _get(t.ruleset, "spades_must_be_broken", False)
+        and not v.spades_broken
+        and any(suit_of[c] == spades for c in held)
+        and any(suit_of[c] != spades for c in held)
+    ):
+        return "your lead: spades aren't broken"
+    return "your lead"
 
 
 def _as_cards(x: Any) -> list[int]:

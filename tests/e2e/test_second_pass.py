@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import engine
 from bot.storage import Storage
 from tests.e2e.conftest import Spades, answer_of, said
 from tests.fakediscord import User
@@ -219,3 +220,76 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         assert stats is not None and stats.games == 1
     finally:
         await db.close()
+
+
+def _expected_todo(spades: Spades, user: User) -> str:
+    """What the panel's header must say to ``user`` now, worked out from the engine's state."""
+    from engine.ruleset import tables
+
+    t = spades.table()
+    assert t.game is not None
+    seat = spades.seat_of(user)
+    acting = t.seats_to_act()
+    if seat not in acting:
+        return "waiting for " + " and ".join(f"<@{spades.user_at(s).id}>" for s in acting)  # type: ignore[union-attr]
+    v = t.game.view(seat)
+    suit = tables(t.ruleset).suit
+    held = engine.cards_of(t.game.hand(seat))
+    if v.current_trick:
+        led = suit[v.current_trick[0][1]]
+        if any(suit[c] == led for c in held):
+            return f"you must follow {engine.suit_symbol(led)}"
+        return f"no {engine.suit_symbol(led)} left: play any card"
+    if not v.spades_broken and {suit[c] for c in held} > {engine.SPADES}:
+        return "your lead: spades aren't broken"
+    return "your lead"
+
+
+async def test_the_hand_panel_says_what_to_do_and_the_table_shows_the_trick(spades: Spades) -> None:
+    async with spades.running(time_scale=0.05):
+        users = await _four_humans(spades)
+        t = spades.table()
+        seen: set[str] = set()
+        steps = 0
+        while not {"waiting", "your", "you"} <= seen and spades.table().status == "playing":
+            steps += 1
+            assert steps < 200
+            await spades.wait_turn()
+            t = spades.table()
+            g = t.game
+            assert g is not None
+            if g.phase == "play":
+                (actor,) = spades.acting_humans()
+                for u in users:
+                    panel = await spades.panel(u)
+                    todo = _expected_todo(spades, u)
+                    head = panel.content.splitlines()[0]
+                    assert head == (
+                        f"**Table {t.id}** in <#{spades.channel.id}> · hand {g.hand_no} · "
+                        f"trick {g.view(0).trick_no + 1} of 13 · {todo}"
+                    )
+                    seen.add(todo.split(" ")[0] if u is actor else "waiting")
+                # the live message: the trick in play order, "…" for whoever plays now
+                await spades.fake.settle()
+                v = g.public_view()
+                order = [(v.current_trick[0][0] if v.current_trick else v.to_act) + k for k in range(4)]
+                cards = dict(v.current_trick)
+                expected = "   ".join(
+                    f"<@{spades.user_at(s % 4).id}>"  # type: ignore[union-attr]
+                    + (
+                        f" {engine.card_pretty(cards[s % 4])}"
+                        if s % 4 in cards
+                        else " …"
+                        if s % 4 == v.to_act
+                        else ""
+                    )
+                    for s in order
+                )
+                assert (
+                    f"\n  {expected}\n➜ <@{actor.id}> to play · bot takes over <t:" in spades.live().content
+                )
+                panel = await spades.panel(actor)
+            else:
+                panel = None
+            await spades.decide(spades.acting_humans()[0], panel)
+        assert {"waiting", "your", "you"} <= seen
