@@ -1,0 +1,471 @@
+"""Load benchmark for the running bot: prints one JSON object.
+
+    .venv/bin/python bench/bot.py                  # 20 tables to 100 points (about a minute)
+    .venv/bin/python bench/bot.py --quick          # 2 tables, 1 hand: what the test suite runs
+    .venv/bin/python bench/bot.py --tables 40 --target 200 --seed 3
+    .venv/bin/python bench/bot.py --profile prof.out   # cProfile of the whole run (bot + fake)
+
+It starts the local fake Discord (``tests/fakediscord``) and a real ``SpadesBot`` (real cogs, a
+temp SQLite file, a small ``time_scale`` so the bots' pauses are short), opens one table per
+channel with one human and three bots (``/spades new``, ``/spades start fill:True``) and plays
+every table at once, as a person would: the human clicks "My hand" once, then acts on that private
+panel (the bid select, card buttons, "Show my cards", the pass select) whenever the bot refreshes it
+at their turn, choosing what the heuristic bot would choose. It reads the table service's state only
+to know whose turn it is, never to change it.
+
+Measured: interaction latency (the fake's time from dispatching an interaction to the bot's
+initial response; Discord fails any answer after 3 s), actions persisted per second (every
+``Storage.save_table`` call, timed), the peak rate of channel message edits and posts in any 5 s
+window per channel (Discord allows about 5), the SQLite file size, and memory: peak RSS of this
+process and RSS growth per live table. The fake Discord runs in the same process and event loop as
+the bot (it validates every request against Discord's OpenAPI spec and records everything), so
+its CPU and memory are inside these numbers: they are an upper bound for the bot alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import logging
+import os
+import platform
+import random
+import re
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.client import SpadesBot  # noqa: E402
+from bot.config import Config  # noqa: E402
+from bot.tables import Table, TableService  # noqa: E402
+from engine.bots import get_bot  # noqa: E402
+from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Message, User  # noqa: E402
+from tests.fakediscord.records import InteractionRecord  # noqa: E402
+
+LIVE_PREFIX = "♠ **Spades**"
+CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
+EDIT_ROUTE = "/channels/{channel_id}/messages/{message_id}"
+POST_ROUTE = "/channels/{channel_id}/messages"
+DEADLINE = 3.0  # seconds Discord gives an interaction for its initial response
+T = TypeVar("T")
+
+
+class BenchError(RuntimeError):
+    """The run could not go on (a table did not open, the game stalled): reported, exit code 1."""
+
+
+@dataclass
+class TableRun:
+    """What one table's human did."""
+
+    channel: Channel
+    user: User
+    table_id: int | None = None
+    actions: int = 0  # accepted or not: every decision the human clicked
+    panel_opens: int = 0  # "My hand" clicks (one at the start; more only when a refresh was late)
+    refresh_waits: list[float] = field(default_factory=list)  # turn seen -> panel refreshed (s)
+    last: Table | None = None
+
+
+@dataclass
+class SaveStats:
+    """Every ``Storage.save_table`` call: how many and how long each took."""
+
+    times: list[float] = field(default_factory=list)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (``q`` in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[k]
+
+
+def summary_ms(values: list[float]) -> dict[str, Any]:
+    """p50/p95/p99/max in milliseconds of durations in seconds."""
+    if not values:
+        return {"count": 0, "p50_ms": None, "p95_ms": None, "p99_ms": None, "max_ms": None}
+    return {
+        "count": len(values),
+        "p50_ms": round(percentile(values, 50) * 1000, 2),
+        "p95_ms": round(percentile(values, 95) * 1000, 2),
+        "p99_ms": round(percentile(values, 99) * 1000, 2),
+        "max_ms": round(max(values) * 1000, 2),
+    }
+
+
+def rss_bytes() -> int:
+    """Current resident set size of this process (Linux /proc; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def peak_rss_bytes() -> int:
+    """Peak RSS of this process so far (``ru_maxrss`` is KiB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
+
+
+def interaction_kind(record: InteractionRecord) -> str:
+    """A short label for grouping latencies: ``/spades new``, ``hand``, ``card``, ``bid``..."""
+    data = record.payload.get("data", {})
+    if record.type == 2:
+        name = str(data.get("name", ""))
+        for opt in data.get("options", []) or []:
+            if opt.get("type") in (1, 2):
+                name += " " + str(opt.get("name"))
+        return "/" + name
+    custom = str(data.get("custom_id", ""))
+    parts = custom.split(":")
+    return parts[2] if len(parts) > 2 and parts[0] == "sp" else custom or f"type {record.type}"
+
+
+class Bench:
+    """One run: a fake Discord, a bot, ``tables`` channels each with one human."""
+
+    def __init__(self, args: argparse.Namespace, db_path: Path) -> None:
+        self.args = args
+        self.db_path = db_path
+        self.fake = FakeDiscord()
+        self.bot: SpadesBot | None = None
+        self.saves = SaveStats()
+        self.rss_samples: list[tuple[float, int, int]] = []  # (seconds, rss, live tables)
+        self.rng = random.Random(args.seed)
+
+    @property
+    def service(self) -> TableService:
+        assert self.bot is not None
+        return self.bot.tables
+
+    async def wait_for(self, pred: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+        end = time.monotonic() + timeout
+        while not pred():
+            if time.monotonic() > end:
+                raise BenchError(f"timed out waiting for {what}")
+            await asyncio.sleep(0.01)
+
+    def table(self, run: TableRun) -> Table:
+        assert run.table_id is not None
+        t = self.service.tables.get(run.table_id)
+        if t is not None:
+            run.last = t
+        assert run.last is not None
+        return run.last
+
+    def live(self, run: TableRun) -> Message | None:
+        """The table's live message: the newest public one for this table in its channel."""
+        marker = f"table {run.table_id} "
+        for m in reversed(self.fake.public_messages(run.channel)):
+            if m.content.startswith(LIVE_PREFIX) and marker in m.content and not m.deleted:
+                return m
+        return None
+
+    def _instrument(self, bot: SpadesBot) -> None:
+        """Count and time every persisted write (the call goes through unchanged)."""
+        storage = bot.tables.storage
+        original = storage.save_table
+        times = self.saves.times
+
+        async def save_table(*a: Any, **kw: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await original(*a, **kw)
+            finally:
+                times.append(time.perf_counter() - start)
+
+        storage.save_table = save_table  # type: ignore[method-assign]
+
+    async def _sample_rss(self, start: float) -> None:
+        while True:
+            live = sum(1 for t in self.service.tables.values() if t.status in ("open", "playing"))
+            self.rss_samples.append((time.monotonic() - start, rss_bytes(), live))
+            await asyncio.sleep(0.25)
+
+    # ---- one table, as its human plays it -----------------------------------------------------
+    async def open_table(self, run: TableRun) -> None:
+        r = await self.fake.slash(
+            run.user, run.channel, "spades new", target=self.args.target, play_seconds=600, bid_seconds=600
+        )
+        if r.error is not None:
+            raise BenchError(f"/spades new failed: {r.error}")
+        await self.wait_for(lambda: self.service.in_channel(run.channel.id) is not None, "the table")
+        t = self.service.in_channel(run.channel.id)
+        assert t is not None
+        run.table_id = t.id
+        await self.wait_for(lambda: self.live(run) is not None, "the live message")
+        r = await self.fake.slash(run.user, run.channel, "spades start", fill=True)
+        if r.error is not None:
+            raise BenchError(f"/spades start failed: {r.error}")
+        await self.wait_for(lambda: self.table(run).status == "playing", "the start")
+
+    async def open_panel(self, run: TableRun) -> Message:
+        """Click "My hand" on the live message: the private panel the human then keeps using."""
+        await self.wait_for(
+            lambda: (m := self.live(run)) is not None and any(b.get("label") == "My hand" for b in m.buttons),
+            "the My hand button",
+        )
+        live = self.live(run)
+        assert live is not None
+        r = await self.fake.click(run.user, live, label="My hand")
+        run.panel_opens += 1
+        if r.message is None or not r.ephemeral:
+            raise BenchError(f"My hand did not answer with a panel: {r.error or r.content}")
+        return r.message
+
+    def done(self, run: TableRun) -> bool:
+        t = self.table(run)
+        if t.status != "playing" or t.game is None:
+            return True
+        return bool(self.args.hands) and t.game.hand_no > self.args.hands
+
+    def my_turn(self, run: TableRun) -> bool:
+        t = self.table(run)
+        seat = t.seat_of(run.user.id)
+        if seat is None or seat not in t.seats_to_act():
+            return False
+        s = t.seats[seat]
+        return s is not None and not s.automatic
+
+    async def act(self, run: TableRun, panel: Message, bot_seed: int) -> InteractionResult:
+        """Do what the heuristic bot would do in the human's seat, through the panel's components."""
+        t = self.table(run)
+        seat = t.seat_of(run.user.id)
+        assert t.game is not None and seat is not None
+        action = get_bot("heuristic", bot_seed).act(t.game.view(seat))
+        kind = type(action).__name__
+        if kind == "Look":
+            return await self.fake.click(run.user, panel, label="Show my cards")
+        if kind == "BidAction":
+            if action.bid.kind == "blind_nil":
+                return await self.fake.click(run.user, panel, label="Bid blind nil")
+            sel = next(s for s in panel.selects if ":b:" in s["custom_id"])
+            return await self.fake.select(
+                run.user, panel, custom_id=sel["custom_id"], values=[str(action.bid)]
+            )
+        if kind == "PlayAction":
+            for b in panel.buttons:
+                m = CARD_ID.match(b.get("custom_id", ""))
+                if m and int(m.group(1)) == action.card:
+                    return await self.fake.click(run.user, panel, custom_id=str(b["custom_id"]))
+            raise BenchError(f"table {run.table_id}: no button for the chosen card on the panel")
+        if kind == "PassAction":
+            sel = next(s for s in panel.selects if ":p:" in s["custom_id"])
+            return await self.fake.select(
+                run.user, panel, custom_id=sel["custom_id"], values=[str(c) for c in action.cards]
+            )
+        raise BenchError(f"unexpected action {kind}")
+
+    async def play_table(self, run: TableRun, index: int) -> None:
+        await self.open_table(run)
+        panel = await self.open_panel(run)
+        # The panel is current right after it was drawn (opened, or updated in place by a click);
+        # after that the human waits for the bot to refresh it when their turn comes.
+        current = True
+        seen = panel.edits
+        limit = 400 * max(1, self.args.hands or 20)
+        while not self.done(run):
+            if not self.my_turn(run):
+                current = False
+                await asyncio.sleep(0.005)
+                continue
+            if not current:
+                turn_seen = time.monotonic()
+                end = turn_seen + self.args.refresh_wait
+                while panel.edits <= seen and time.monotonic() < end and self.my_turn(run):
+                    await asyncio.sleep(0.005)
+                if not self.my_turn(run):
+                    continue
+                if panel.edits > seen:
+                    run.refresh_waits.append(time.monotonic() - turn_seen)
+                else:  # no refresh in time: reopen the panel as a person would
+                    panel = await self.open_panel(run)
+            r = await self.act(run, panel, self.args.seed * 1000 + index)
+            run.actions += 1
+            if run.actions > limit:
+                raise BenchError(f"table {run.table_id}: the game does not end")
+            if r.error is not None:
+                raise BenchError(f"table {run.table_id}: an action failed: {r.error}")
+            if r.type == 7 and r.message is not None:
+                panel = r.message
+            seen = panel.edits
+            current = r.type == 7
+
+    # ---- the whole run ---------------------------------------------------------------------------
+    async def run(self) -> dict[str, Any]:
+        args = self.args
+        await self.fake.start()
+        try:
+            guild = self.fake.add_guild("Bench server")
+            runs = [
+                TableRun(guild.add_text_channel(f"spades-{i + 1}"), self.fake.add_user(f"player{i + 1}"))
+                for i in range(args.tables)
+            ]
+            config = Config(
+                token="x", database_path=str(self.db_path), time_scale=args.time_scale, deal_seed=args.seed
+            )
+            bot = SpadesBot(config)
+            self.bot = bot
+            async with self.fake.run_bot(bot, sync_commands=False):
+                self._instrument(bot)
+                baseline_rss = rss_bytes()
+                start = time.monotonic()
+                sampler = asyncio.create_task(self._sample_rss(start))
+                try:
+                    await asyncio.gather(*(self.play_table(run, i) for i, run in enumerate(runs)))
+                finally:
+                    sampler.cancel()
+                elapsed = time.monotonic() - start
+                await self.fake.settle(timeout=30)
+                result = self.report(runs, elapsed, baseline_rss)
+            # measured once the bot has closed its database (the WAL is checkpointed into the file)
+            wal = self.db_path.with_name(self.db_path.name + "-wal")
+            result["sqlite"] = {
+                "bytes": self.db_path.stat().st_size if self.db_path.exists() else 0,
+                "wal_bytes": wal.stat().st_size if wal.exists() else 0,
+                "bytes_per_hand": (
+                    round(self.db_path.stat().st_size / result["hands"]) if result["hands"] else None
+                ),
+            }
+            result["violations"] = [str(v) for v in self.fake.violations]
+            result["bot_errors"] = [r.getMessage() for r in self.fake.bot_errors]
+            return result
+        finally:
+            await self.fake.close()
+
+    def report(self, runs: list[TableRun], elapsed: float, baseline_rss: int) -> dict[str, Any]:
+        args = self.args
+        records = list(self.fake.interactions.values())
+        latencies: list[float] = []
+        by_kind: dict[str, list[float]] = {}
+        missed = 0
+        for rec in records:
+            if rec.responded_at is None:
+                missed += 1
+                continue
+            lat = rec.responded_at - rec.created
+            latencies.append(lat)
+            by_kind.setdefault(interaction_kind(rec), []).append(lat)
+            if lat > DEADLINE or rec.errors:
+                missed += 1
+        tables = [self.table(r) for r in runs]
+        hands = 0
+        for t in tables:
+            if t.game is not None:
+                hands += len(t.game.hand_records)
+        humans = sum(r.actions for r in runs)
+        timeouts = sum(s.timeouts for t in tables for s in t.seats if s is not None and not s.bot)
+        peak_live = max((n for _, _, n in self.rss_samples), default=0)
+        peak_sampled = max((rss for _, rss, _ in self.rss_samples), default=baseline_rss)
+        refresh = [w for r in runs for w in r.refresh_waits]
+        return {
+            "quick": args.quick,
+            "tables": len(runs),
+            "target": args.target,
+            "hands_limit": args.hands or None,
+            "seed": args.seed,
+            "time_scale": args.time_scale,
+            "seconds": round(elapsed, 2),
+            "games_finished": sum(1 for t in tables if t.status == "finished"),
+            "hands": hands,
+            "human_actions": humans,
+            "human_timeouts": timeouts,
+            "interactions": len(records),
+            "latency": {
+                **summary_ms(latencies),
+                "over_3s": missed,
+                "by_kind": {k: summary_ms(v) for k, v in sorted(by_kind.items())},
+            },
+            "panel": {
+                "opens": sum(r.panel_opens for r in runs),
+                "refresh_wait": summary_ms(refresh),
+            },
+            "persisted": {
+                "writes": len(self.saves.times),
+                "per_second": round(len(self.saves.times) / elapsed, 1) if elapsed > 0 else None,
+                "write": summary_ms(self.saves.times),
+            },
+            # Every bot timer, the live message's edit interval included, runs at ``time_scale``:
+            # Discord's 5 s window is 5 * time_scale s of this run (the raw 5 s count is given too).
+            "channel_rate": {
+                "window_s": round(5.0 * args.time_scale, 4),
+                "peak_edits_per_5s": self.fake.peak_rate("PATCH", EDIT_ROUTE, 5.0 * args.time_scale),
+                "peak_posts_per_5s": self.fake.peak_rate("POST", POST_ROUTE, 5.0 * args.time_scale),
+                "discord_allows": 5,
+                "unscaled_peak_edits_in_5s": self.fake.peak_rate("PATCH", EDIT_ROUTE, 5.0),
+            },
+            "requests": len(self.fake.requests),
+            "memory": {
+                "baseline_rss_mb": round(baseline_rss / 2**20, 1),
+                "peak_rss_mb": round(peak_rss_bytes() / 2**20, 1),
+                "peak_live_tables": peak_live,
+                "rss_per_live_table_kb": (
+                    round((peak_sampled - baseline_rss) / peak_live / 1024, 1) if peak_live else None
+                ),
+            },
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "cpus": os.cpu_count(),
+        }
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--tables", type=int, default=20, help="tables (channels), one human each (default 20)")
+    p.add_argument("--target", type=int, default=100, help="points to win, 50-1000 (default 100)")
+    p.add_argument("--hands", type=int, default=0, help="stop each table after this many hands (0: game end)")
+    p.add_argument("--seed", type=int, default=1, help="deal and decision seed (default 1)")
+    p.add_argument("--time-scale", type=float, default=0.02, help="bot pauses and timers scale (0.02)")
+    p.add_argument("--refresh-wait", type=float, default=2.0,
+                   help="seconds a human waits for the panel refresh before reopening it (2)")
+    p.add_argument("--quick", action="store_true", help="tiny run for the test suite: 2 tables, 1 hand")
+    p.add_argument("--profile", metavar="FILE", help="write a cProfile of the run to FILE")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.tables, args.hands = 2, 1
+    if args.tables < 1 or args.hands < 0 or not 50 <= args.target <= 1000 or args.time_scale <= 0:
+        p.error("need --tables >= 1, --hands >= 0, --target in 50..1000 and --time-scale > 0")
+    return args
+
+
+def run_profiled(fn: Callable[[], Awaitable[T]], path: str | None) -> T:
+    if path is None:
+        return asyncio.run(fn())  # type: ignore[arg-type]
+    prof = cProfile.Profile()
+    prof.enable()
+    try:
+        return asyncio.run(fn())  # type: ignore[arg-type]
+    finally:
+        prof.disable()
+        prof.dump_stats(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="spades-bench-") as tmp:
+        bench = Bench(args, Path(tmp) / "spades.db")
+        try:
+            out = run_profiled(bench.run, args.profile)
+        except BenchError as exc:
+            print(f"bench/bot.py: {exc}", file=sys.stderr)
+            return 1
+    print(json.dumps(out, indent=2))
+    bad = out["latency"]["over_3s"] or out["violations"] or out["bot_errors"]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
