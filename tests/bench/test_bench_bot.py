@@ -1,0 +1,66 @@
+"""The bot load benchmark runs at its quick size and prints valid JSON: every key, consistent counts,
+and no interaction that missed Discord's 3 s deadline (its other numbers are not asserted: speed
+targets live in the benchmark's output, never in timed tests)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "bench" / "bot.py"
+
+KEYS = {
+    "tables", "hands", "human_actions", "human_timeouts", "interactions", "latency", "panel",
+    "persisted", "channel_rate", "sqlite", "memory", "violations", "bot_errors", "seconds",
+}
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(BENCH), *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+def check_summary(s: dict[str, Any]) -> None:
+    assert s["count"] > 0
+    assert 0 <= s["p50_ms"] <= s["p95_ms"] <= s["p99_ms"] <= s["max_ms"]
+
+
+def test_quick_run_prints_every_measure() -> None:
+    proc = run("--quick", "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out.keys() >= KEYS
+    assert out["quick"] is True and out["tables"] == 2 and out["hands_limit"] == 1
+    # each table played its first hand to the end, the human bidding and playing 13 cards
+    assert out["hands"] == 2
+    assert out["human_actions"] >= 2 * 14 and out["human_timeouts"] == 0
+    lat = out["latency"]
+    assert lat["over_3s"] == 0 and lat["max_ms"] < 3000
+    check_summary(lat)
+    # every interaction is timed: two commands and one panel per table, then one per human action
+    assert lat["count"] == out["interactions"] >= out["human_actions"] + 2 * 3
+    assert {"/spades new", "/spades start", "hand", "c", "b"} <= lat["by_kind"].keys()
+    assert lat["by_kind"]["c"]["count"] == 2 * 13
+    assert out["panel"]["opens"] >= 2
+    # every accepted action is a write: at least the humans' and the bots' 3 bids + 39 cards
+    persisted = out["persisted"]
+    assert persisted["writes"] >= out["human_actions"] + 2 * (3 + 39)
+    assert persisted["per_second"] > 0
+    check_summary(persisted["write"])
+    rate = out["channel_rate"]
+    assert 1 <= rate["peak_edits_per_5s"] <= rate["unscaled_peak_edits_in_5s"]
+    assert out["sqlite"]["bytes"] > 0
+    mem = out["memory"]
+    assert mem["peak_rss_mb"] >= mem["baseline_rss_mb"] > 0 and mem["peak_live_tables"] == 2
+    assert out["violations"] == [] and out["bot_errors"] == []
+
+
+def test_bad_sizes_exit_2() -> None:
+    proc = run("--tables", "0")
+    assert proc.returncode == 2 and "--tables >= 1" in proc.stderr
+    proc = run("--target", "20")
+    assert proc.returncode == 2 and "--target in 50..1000" in proc.stderr
