@@ -15,6 +15,16 @@ import discord
 
 log = logging.getLogger(__name__)
 
+MAX_CONTENT = 2000
+
+
+def _clip(content: str | None) -> str | None:
+    """Discord refuses content over 2,000 characters: an answer that long is cut, never lost."""
+    if content is None or len(content) <= MAX_CONTENT:
+        return content
+    return content[: MAX_CONTENT - 1] + "…"
+
+
 _TOLERATED = (discord.NotFound, discord.HTTPException, discord.InteractionResponded)
 
 
@@ -39,6 +49,7 @@ async def safe_send(
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
     if kwargs.get("view") is None:
         kwargs.pop("view", None)
+    content = _clip(content)
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
@@ -53,6 +64,7 @@ async def safe_send(
 async def safe_edit(interaction: discord.Interaction, content: str | None = None, **kwargs: Any) -> bool:
     """Update the message a component sits on (in place), falling back to editing the original."""
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+    content = _clip(content)
     try:
         if not interaction.response.is_done():
             await interaction.response.edit_message(content=content, **kwargs)

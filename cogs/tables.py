@@ -35,6 +35,15 @@ def _is_admin(interaction: discord.Interaction) -> bool:
     return bool(perms.manage_guild or perms.administrator)
 
 
+def shown(text: str, limit: int = 20) -> str:
+    """A user's input quoted back to them: one line, no code fences, at most ``limit`` characters
+    (a 6,000-character option must not make the answer too long to send)."""
+    flat = " ".join(text.replace("`", "'").split())
+    if not flat:
+        return "A blank"
+    return f"`{flat[:limit]}…`" if len(flat) > limit else f"`{flat}`"
+
+
 CLEAR_RULES = ("none", "off", "clear", "-")
 
 
@@ -273,14 +282,14 @@ class TablesCog(commands.Cog):
     @app_commands.command(name="bid", description="Bid at this channel's table")
     @app_commands.describe(bid="A number of tricks, nil, or blind nil")
     @app_commands.guild_only()
-    async def bid(self, interaction: discord.Interaction, bid: str) -> None:
+    async def bid(self, interaction: discord.Interaction, bid: app_commands.Range[str, 1, 100]) -> None:
         text = bid.strip().lower()
         try:
             parsed = engine.Bid.parse(text)
         except ValueError:
             legal = self.service.legal_bids(interaction.channel_id or 0, interaction.user.id)
             allowed = ", ".join(b.label for b in legal) or "none right now"
-            await answer(interaction, refuse(f"`{bid[:20]}` is not a bid. Allowed now: {allowed}."))
+            await answer(interaction, refuse(f"{shown(bid)} is not a bid. Allowed now: {allowed}."))
             return
         result = await timely(
             interaction,
@@ -304,11 +313,16 @@ class TablesCog(commands.Cog):
     @app_commands.command(name="play", description="Play a card at this channel's table")
     @app_commands.describe(card="A card like AS, 10H, QD (autocomplete shows your legal cards)")
     @app_commands.guild_only()
-    async def play(self, interaction: discord.Interaction, card: str) -> None:
+    async def play(self, interaction: discord.Interaction, card: app_commands.Range[str, 1, 100]) -> None:
         try:
             parsed = engine.parse_card(card)
-        except ValueError as exc:
-            await answer(interaction, refuse(str(exc)))
+        except ValueError:
+            legal = self.service.legal_cards(interaction.channel_id or 0, interaction.user.id)
+            allowed = f" You can play {engine.pretty_list(legal)}." if legal else ""
+            await answer(
+                interaction,
+                refuse(f"{shown(card)} is not a card: write one like AS, 10H or QD.{allowed}"),
+            )
             return
         result = await timely(
             interaction,

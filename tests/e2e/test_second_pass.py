@@ -3,6 +3,7 @@ mid-game, the hand panel's header, and a QA sweep (two tables, strangers, absurd
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import engine
@@ -293,3 +294,152 @@ async def test_the_hand_panel_says_what_to_do_and_the_table_shows_the_trick(spad
                 panel = None
             await spades.decide(spades.acting_humans()[0], panel)
         assert {"waiting", "your", "you"} <= seen
+
+
+# ---- QA sweep -----------------------------------------------------------------------------------
+
+
+async def test_absurd_play_and_bid_input_is_answered_and_harmless(spades: Spades) -> None:
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    async with spades.running(time_scale=0.02):
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_turn()
+        junk = {
+            "A" * 100: "`AAAAAAAAAAAAAAAAAAAA…`",
+            "@everyone": "`@everyone`",
+            f"<@{bob.id}> <@&1>": f"`<@{bob.id}>"[:21] + "…`",
+            "🂡🔥♠️": "`🂡🔥♠️`",
+            "```x```\nAS": "`'''x''' AS`",
+            "   ": "A blank",
+        }
+        stamp = spades.table().stamp
+        legal = ", ".join(b.label for b in spades.table().game.legal_bids(0))  # type: ignore[union-attr]
+        for text, quoted in junk.items():
+            r = await spades.slash(alice, "play", card=text)
+            assert r.ephemeral and said(r) == f"{quoted} is not a card: write one like AS, 10H or QD."
+            r = await spades.slash(alice, "bid", bid=text)
+            assert r.ephemeral and said(r) == f"{quoted} is not a bid. Allowed now: {legal}."
+        assert spades.table().stamp == stamp  # nothing changed
+        assert spades.fake.pings(bob) == [] and spades.fake.pings(alice) == []
+        # during play the answer also says what may be played
+        await spades.play_until(
+            lambda: spades.table().game.phase == "play" and bool(spades.acting_humans()),  # type: ignore[union-attr]
+            humans=[alice],
+        )
+        g = spades.table().game
+        assert g is not None
+        r = await spades.slash(alice, "play", card="@everyone")
+        assert said(r) == (
+            "`@everyone` is not a card: write one like AS, 10H or QD. "
+            f"You can play {engine.pretty_list(g.legal_cards(spades.seat_of(alice)))}."
+        )
+
+
+async def test_strangers_get_a_specific_answer_from_public_buttons(spades: Spades) -> None:
+    alice, erin = spades.users["alice"], spades.users["erin"]
+    async with spades.running():
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        r = await spades.fake.click(erin, spades.live(), label="Start")
+        assert r.ephemeral and said(r) == f"Only the host (<@{alice.id}>) can start the game."
+        r = await spades.fake.click(erin, spades.live(), label="Leave")
+        assert r.ephemeral and said(r) == "You're not seated at this table."
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        await spades.fake.settle()
+        r = await spades.fake.click(erin, spades.live(), label="My hand")
+        assert r.ephemeral and said(r) == "You're not playing at this table."
+        r = await spades.fake.click(erin, spades.live(), label="Leave")
+        assert r.ephemeral and said(r) == "You're not seated at this table."
+        r = await spades.fake.click(erin, spades.live(), label="Rules")
+        assert r.ephemeral and said(r).startswith(f"**Rules at table {spades.table().id}**")
+
+
+async def test_abandon_mid_hand_then_a_new_table_in_the_same_channel(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.02):
+        old = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.play_until(
+            lambda: spades.table().game.phase == "play" and spades.table().game.view(0).trick_no > 0,  # type: ignore[union-attr]
+            humans=[alice],
+        )
+        r = await spades.slash(alice, "spades abandon")
+        r = await spades.fake.click(alice, r.message, label="Yes, abandon the table")  # type: ignore[arg-type]
+        assert await answer_of(spades, r) == f"Table {old.id} is abandoned."
+        stamp = spades.service.get(old.id).stamp  # type: ignore[union-attr]
+        await spades.fake.settle()
+        old_live = next(
+            m for m in spades.fake.public_messages(spades.channel) if f"· table {old.id} ·" in m.content
+        )
+        assert old_live.content.endswith("🛑 This table was abandoned.") and old_live.buttons == []
+        new = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        assert new.id != old.id and new.status == "open"
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.play_until(lambda: spades.table().stamp > 8, humans=[alice])
+        assert spades.service.get(old.id).stamp == stamp  # the old table's bots and timers stopped
+        assert spades.service.get(old.id).status == "abandoned"  # type: ignore[union-attr]
+        texts = [m.content for m in spades.fake.public_messages(spades.channel)]
+        assert f"🛑 Table {old.id} was abandoned by <@{alice.id}>." in texts
+
+
+async def test_two_tables_in_two_channels_with_one_player_at_both(spades: Spades) -> None:
+    from engine.bots import get_bot
+
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    other = spades.guild.add_text_channel("spades-2")
+    async with spades.running(time_scale=0.02):
+        t1 = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        r = await spades.fake.slash(bob, other, "spades new", play_seconds=600, bid_seconds=600)
+        t2 = spades.service.in_channel(other.id)
+        assert t2 is not None and t2.id != t1.id
+        r = await spades.fake.slash(alice, other, "join")
+        assert said(r) == "You took seat 2 (team 2, partner: an empty seat)."
+        await spades.slash(alice, "spades start", fill=True)
+        r = await spades.fake.slash(bob, other, "spades start", fill=True)
+        channels = {t1.id: spades.channel, t2.id: other}
+        done = {t1.id: 0, t2.id: 0}
+        for _ in range(400):
+            if min(done.values()) >= 6:
+                break
+            await asyncio.sleep(0.01)
+            for tid, channel in channels.items():
+                t = spades.service.get(tid)
+                assert t is not None and t.game is not None and t.status == "playing"
+                for s in t.seats_to_act():
+                    seat = t.seats[s]
+                    if seat is None or seat.automatic:
+                        continue
+                    user = spades.fake.users[seat.user_id]  # type: ignore[index]
+                    action = get_bot("heuristic", 1).act(t.game.view(s))
+                    kind = type(action).__name__
+                    before = {
+                        k: spades.service.get(k).seats[spades.service.get(k).seat_of(alice.id)].acts
+                        for k in channels
+                    }  # type: ignore[union-attr, index]
+                    if kind == "PlayAction":
+                        r = await spades.fake.slash(user, channel, "play", card=engine.card_str(action.card))
+                        assert said(r) == f"You played {engine.card_pretty(action.card)}."
+                    elif kind in ("BidAction", "Look"):
+                        bid = "3" if kind == "Look" or action.bid.is_blind else str(action.bid)
+                        r = await spades.fake.slash(user, channel, "bid", bid=bid)
+                        assert said(r).startswith("You bid "), said(r)
+                    else:
+                        continue
+                    if user is alice:  # her action counted at this table only
+                        after = {
+                            k: spades.service.get(k).seats[spades.service.get(k).seat_of(alice.id)].acts
+                            for k in channels
+                        }  # type: ignore[union-attr, index]
+                        assert after[tid] == before[tid] + 1
+                        assert all(after[k] == before[k] for k in channels if k != tid)
+                        done[tid] += 1
+                    break
+        assert min(done.values()) >= 6
+        # her hand panel at each table is that table's, in that channel
+        for tid, channel in channels.items():
+            live = [m for m in spades.fake.public_messages(channel) if f"· table {tid} ·" in m.content][-1]
+            r = await spades.fake.click(alice, live, label="My hand")
+            assert said(r).startswith(f"**Table {tid}** in <#{channel.id}> · hand 1")
+        assert not any(f"table {t2.id} " in m.content for m in spades.fake.public_messages(spades.channel))
+        assert not any(f"table {t1.id} " in m.content for m in spades.fake.public_messages(other))
