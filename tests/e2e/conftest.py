@@ -70,14 +70,18 @@ class Spades:
 
     def live(self) -> Message:
         """The live table message of the current table (the newest public one)."""
+        msg = self.live_or_none()
+        assert msg is not None, "no live table message"
+        return msg
+
+    def live_or_none(self) -> Message | None:
         tid = self.table().id
         msgs = [
             m
             for m in self.fake.public_messages(self.channel)
             if m.content.startswith(LIVE_PREFIX) and f"table {tid} " in m.content
         ]
-        assert msgs, "no live table message"
-        return msgs[-1]
+        return msgs[-1] if msgs else None
 
     def user_at(self, seat: int) -> User | None:
         s = self.table().seats[seat]
@@ -128,17 +132,18 @@ class Spades:
         r = await self.slash(host, "spades new", **options)
         assert r.error is None, r.error
         await self.wait_for(lambda: self.service.in_channel(self.channel.id) is not None, what="the table")
-        await self.wait_for(
-            lambda: any(m.content.startswith(LIVE_PREFIX) for m in self.fake.public_messages(self.channel)),
-            what="live message",
-        )
+        # this table's own live message (an earlier table's may still be in the channel)
+        await self.wait_for(lambda: self.live_or_none() is not None, what="live message")
         return self.table()
 
     async def panel(self, user: User) -> Message:
         """Click "My hand" on the live message: the ephemeral panel."""
-        await self.wait_for(
-            lambda: any(b.get("label") == "My hand" for b in self.live().buttons), what="the My hand button"
-        )
+
+        def ready() -> bool:
+            m = self.live_or_none()
+            return m is not None and any(b.get("label") == "My hand" for b in m.buttons)
+
+        await self.wait_for(ready, what="the My hand button")
         r = await self.fake.click(user, self.live(), label="My hand")
         assert r.ephemeral and r.message is not None, r.content
         return r.message
