@@ -405,3 +405,29 @@ async def test_whatever_a_player_types_is_answered_and_changes_nothing(service: 
         assert not res.ok and res.message
         g = service.tables[t.id].game
         assert g is not None and g.to_dict() == snapshot
+
+
+def test_house_rules_round_trip_and_suggestions_fit_discord() -> None:
+    from bot.tables import HouseRulesError, format_rules, parse_house_rules, rule_kinds, rules_suggestions
+
+    text = "bag_limit=off lose_score=−200 ten_for_200=yes whiz=0 Target_Score=300"
+    options = parse_house_rules(text)
+    assert options == {
+        "bag_limit": None,
+        "lose_score": -200,
+        "ten_for_200": True,
+        "whiz": False,
+        "target_score": 300,
+    }
+    assert parse_house_rules(format_rules(options)) == options
+    for bad in ("bag_limit=", "x=1", "ten_for_200", "target_score=1e3"):
+        with pytest.raises(HouseRulesError):
+            parse_house_rules(bad)
+    # every option name is offered somewhere, values fit in 100 characters, at most 25 at a time
+    offered = {v.split("=")[0] for k in rule_kinds() for _, v in rules_suggestions(k[:4])}
+    assert offered == set(rule_kinds())
+    long = " ".join(["bag_limit=5"] * 7)  # 83 characters typed already
+    found = rules_suggestions(long + " ")
+    assert found and all(len(v) <= 100 and len(n) <= 100 for n, v in found)
+    assert f"{long} ten_for_200=" in [v for _, v in found]
+    assert not any("blind_nil_min_deficit" in v for _, v in found)  # would pass 100 characters
