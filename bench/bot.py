@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import json
 import logging
 import os
@@ -37,6 +38,7 @@ import resource
 import sys
 import tempfile
 import time
+import types
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,13 +135,28 @@ def interaction_kind(record: InteractionRecord) -> str:
     return parts[2] if len(parts) > 2 and parts[0] == "sp" else custom or f"type {record.type}"
 
 
+def deep_size(root: object) -> int:
+    """Bytes of ``root`` and everything it references (modules, classes and functions excluded)."""
+    seen: set[int] = set()
+    stack = [root]
+    total = 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, type | types.ModuleType | types.FunctionType):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        stack.extend(gc.get_referents(obj))
+    return total
+
+
 class Bench:
     """One run: a fake Discord, a bot, ``tables`` channels each with one human."""
 
     def __init__(self, args: argparse.Namespace, db_path: Path) -> None:
         self.args = args
         self.db_path = db_path
-        self.fake = FakeDiscord()
+        self.fake = FakeDiscord(validate=args.validate)
         self.bot: SpadesBot | None = None
         self.saves = SaveStats()
         self.rss_samples: list[tuple[float, int, int]] = []  # (seconds, rss, live tables)
@@ -321,6 +338,7 @@ class Bench:
             async with self.fake.run_bot(bot, sync_commands=False):
                 self._instrument(bot)
                 baseline_rss = rss_bytes()
+                cpu_start = time.process_time()
                 start = time.monotonic()
                 sampler = asyncio.create_task(self._sample_rss(start))
                 try:
@@ -328,8 +346,18 @@ class Bench:
                 finally:
                     sampler.cancel()
                 elapsed = time.monotonic() - start
+                cpu = time.process_time() - cpu_start
                 await self.fake.settle(timeout=30)
                 result = self.report(runs, elapsed, baseline_rss)
+                # share of one core this process (bot + fake, one event loop) kept busy
+                result["cpu_seconds"] = round(cpu, 2)
+                result["cpu_busy"] = round(cpu / elapsed, 3) if elapsed > 0 else None
+                # the service's tables: state, game and stored row (the same Table objects it serves)
+                held = deep_size(self.service.tables)
+                result["memory"]["table_state_kb"] = round(held / 1024, 1)
+                result["memory"]["table_state_kb_per_table"] = round(held / 1024 / len(runs), 1)
+                # finished tables the service still holds (they are never evicted)
+                result["memory"]["tables_in_memory"] = len(self.service.tables)
             # measured once the bot has closed its database (the WAL is checkpointed into the file)
             wal = self.db_path.with_name(self.db_path.name + "-wal")
             result["sqlite"] = {
@@ -377,6 +405,7 @@ class Bench:
             "hands_limit": args.hands or None,
             "seed": args.seed,
             "time_scale": args.time_scale,
+            "validate": args.validate,
             "seconds": round(elapsed, 2),
             "games_finished": sum(1 for t in tables if t.status == "finished"),
             "hands": hands,
@@ -430,6 +459,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--time-scale", type=float, default=0.02, help="bot pauses and timers scale (0.02)")
     p.add_argument("--refresh-wait", type=float, default=2.0,
                    help="seconds a human waits for the panel refresh before reopening it (2)")
+    p.add_argument("--validate", action="store_true",
+                   help="check every request against Discord's OpenAPI spec (the fake's costliest work: "
+                   "off by default so the numbers are mostly the bot's)")
     p.add_argument("--quick", action="store_true", help="tiny run for the test suite: 2 tables, 1 hand")
     p.add_argument("--profile", metavar="FILE", help="write a cProfile of the run to FILE")
     args = p.parse_args(argv)
