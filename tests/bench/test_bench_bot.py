@@ -15,7 +15,7 @@ BENCH = ROOT / "bench" / "bot.py"
 
 KEYS = {
     "tables", "hands", "human_actions", "human_timeouts", "interactions", "latency", "panel",
-    "persisted", "channel_rate", "sqlite", "memory", "violations", "bot_errors", "seconds",
+    "persisted", "channel_rate", "sqlite", "memory", "violations", "bot_errors", "seconds", "cpu_busy",
 }
 
 
@@ -30,11 +30,12 @@ def check_summary(s: dict[str, Any]) -> None:
 
 
 def test_quick_run_prints_every_measure() -> None:
-    proc = run("--quick", "--seed", "3")
+    proc = run("--quick", "--seed", "3", "--validate")  # every request checked against the spec
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out.keys() >= KEYS
-    assert out["quick"] is True and out["tables"] == 2 and out["hands_limit"] == 1
+    assert out["quick"] is True and out["validate"] is True
+    assert out["tables"] == 2 and out["hands_limit"] == 1
     # each table played its first hand to the end, the human bidding and playing 13 cards
     assert out["hands"] == 2
     assert out["human_actions"] >= 2 * 14 and out["human_timeouts"] == 0
@@ -56,6 +57,8 @@ def test_quick_run_prints_every_measure() -> None:
     assert out["sqlite"]["bytes"] > 0
     mem = out["memory"]
     assert mem["peak_rss_mb"] >= mem["baseline_rss_mb"] > 0 and mem["peak_live_tables"] == 2
+    assert mem["tables_in_memory"] == 2 and mem["table_state_kb"] > mem["table_state_kb_per_table"] > 0
+    assert out["cpu_seconds"] > 0 and out["cpu_busy"] > 0
     assert out["violations"] == [] and out["bot_errors"] == []
 
 
