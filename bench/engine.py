@@ -7,7 +7,8 @@
 Measures, through the public API only: random full hands per second (standard preset, seeded,
 every action chosen uniformly from ``legal_actions`` and applied with ``apply``), the same random
 hands through ``Game.playout`` (the fast path for search), microseconds per ``legal_cards`` call in
-play positions, and the heuristic bot's decision time (median, p99, max). The same random-hand
+play positions, the heuristic bot's decision time (median, p99, max) and the expert bot's card
+decision time. The same random-hand
 rate is measured for OpenSpiel's ``spades`` in the same run (``pip install -e '.[bench]'``); when
 open-spiel cannot be imported the JSON says so instead of failing.
 """
@@ -141,6 +142,32 @@ def heuristic_time(rs: Ruleset, games: int, seed: int) -> dict[str, Any]:
     }
 
 
+def expert_time(rs: Ruleset, hands: int, seed: int) -> dict[str, Any]:
+    """Time the expert bot's card decisions (Monte-Carlo search, capped at its ``time_limit``)
+    over whole hands with four expert seats."""
+    bots = [get_bot("expert", seed=s) for s in range(rs.num_seats)]
+    play_us: list[float] = []
+    for hand in range(hands):
+        g = Game.new(rs, seed=f"expert:{seed}:{hand}")
+        hand_no = g.hand_no
+        while g.hand_no == hand_no and g.phase is not Phase.GAME_OVER:
+            seat = g.seats_to_act()[0]
+            view = g.view(seat)
+            t0 = time.perf_counter()
+            action = bots[seat].act(view)
+            if g.phase is Phase.PLAY:
+                play_us.append(1e6 * (time.perf_counter() - t0))
+            g.apply(action)
+    play_us.sort()
+    return {
+        "card_decisions": len(play_us),
+        "median_ms": round(statistics.median(play_us) / 1000, 2),
+        "p99_ms": round(play_us[int(0.99 * (len(play_us) - 1))] / 1000, 2),
+        "max_ms": round(play_us[-1] / 1000, 2),
+        "time_limit_ms": round(1000 * bots[0].time_limit, 1),  # type: ignore[attr-defined]
+    }
+
+
 def openspiel_hands(hands: int, seed: int, min_seconds: float) -> dict[str, Any]:
     """The same random-hand loop on OpenSpiel's ``spades`` (one deal to the end of 13 tricks)."""
     import pyspiel  # type: ignore[import-not-found]
@@ -213,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     positions = play_positions(rs, args.positions, args.seed)
     out["legal_cards"] = legal_cards_time(positions, repeat=5 if quick else 200)
     out["heuristic"] = heuristic_time(rs, args.heuristic_games, args.seed)
+    out["expert"] = expert_time(rs, 1 if quick else 3, args.seed)
     out["openspiel"] = None
     if os_error is not None:
         out["openspiel_error"] = os_error

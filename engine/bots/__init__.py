@@ -62,9 +62,13 @@ def get_bot(name: str, seed: int | str | None = None, **options: object) -> Bot:
         from .heuristic import HeuristicBot
 
         return HeuristicBot(seed, **options)  # type: ignore[arg-type]
+    if key == "expert":
+        from .expert import ExpertBot
+
+        return ExpertBot(seed, **options)  # type: ignore[arg-type]
     raise ValueError(f'"{name}" is not a bot; choose one of {", ".join(BOT_NAMES)}')
 
 
-BOT_NAMES: list[str] = ["heuristic", "random"]
+BOT_NAMES: list[str] = ["heuristic", "random", "expert"]
 
 __all__ = ["BOT_NAMES", "Bot", "get_bot", "seed_to_int"]

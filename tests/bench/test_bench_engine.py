@@ -28,6 +28,8 @@ def test_quick_benchmark_prints_json() -> None:
     assert rh["actions_per_second"] > rh["hands_per_second"]
     assert out["playout_hands"]["hands"] >= 20 and out["playout_hands"]["hands_per_second"] > 0
     assert out["legal_cards"]["calls"] > 0 and out["legal_cards"]["us_per_call"] > 0
+    e = out["expert"]
+    assert e["card_decisions"] > 10 and 0 < e["median_ms"] <= e["p99_ms"] <= e["max_ms"]
     h = out["heuristic"]
     assert h["decisions"] > 50 and 0 < h["median_us"] <= h["p99_us"] <= h["max_us"]
     if out["openspiel"] is None:

@@ -40,7 +40,7 @@ def play_checked(rs: Ruleset, bots: list[Bot], seed: int | str, max_hands: int) 
 
 
 def test_registry() -> None:
-    assert set(BOT_NAMES) == {"random", "heuristic"}
+    assert set(BOT_NAMES) == {"random", "heuristic", "expert"}
     for name in BOT_NAMES:
         assert get_bot(name, seed=1).name == name
     assert get_bot(" Heuristic ").name == "heuristic"
@@ -72,7 +72,9 @@ _OPTION_SETS = [
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(options=st.sampled_from(_OPTION_SETS), preset=st.sampled_from(["standard", "six-player", "solo"]),
-       seed=st.integers(0, 10**6), names=st.lists(st.sampled_from(BOT_NAMES), min_size=6, max_size=6))
+       seed=st.integers(0, 10**6),
+       # the expert searches for ~20 ms a card: its house-rule hands are in test_expert.py
+       names=st.lists(st.sampled_from(["heuristic", "random"]), min_size=6, max_size=6))
 def test_bots_play_legally_with_house_rules(options: dict, preset: str, seed: int, names: list[str]) -> None:
     opts = dict(options)
     if preset == "solo":
