@@ -116,6 +116,26 @@ class Spades:
                 raise AssertionError(f"timed out waiting for {what}")
             await asyncio.sleep(0.01)
 
+    async def settle(self) -> None:
+        """The fake is quiet *and* the bot owes no live-message edit or channel post.
+
+        ``fake.settle()`` alone can't see the bot's own debounce timers: on a loaded machine the
+        process may stall past the fake's quiet period while an edit is still due, and a test
+        would then read the live message one version too early."""
+        svc = self.service
+
+        def idle() -> bool:
+            return (
+                not svc._dirty
+                and all(t.done() for t in svc._renders.values())
+                and all(t.done() for t in svc._posters.values())
+            )
+
+        for _ in range(3):
+            await self.fake.settle()
+            await self.wait_for(idle, what="the bot's pending edits and posts")
+        await self.fake.settle()
+
     async def wait_turn(self, timeout: float = 20.0) -> None:
         """Until a human has to act, or the game is over."""
         await self.wait_for(

@@ -36,7 +36,7 @@ async def test_seating_bots_fill_and_start(spades: Spades) -> None:
         await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
         t = spades.table()
         assert [s is not None and s.bot for s in t.seats] == [False, True, True, True]
-        await spades.fake.settle()
+        await spades.settle()
         live = spades.live()
         assert "Hand 1 · bidding" in live.content
         assert [b["label"] for b in live.buttons] == ["My hand", "Rules", "Score sheet", "Leave"]
@@ -54,7 +54,7 @@ async def test_rules_score_repost_and_abandon(spades: Spades) -> None:
         await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
         r = await spades.slash(bob, "score")
         assert said(r) == f"No hand has finished at table {spades.table().id} yet."
-        await spades.fake.settle()
+        await spades.settle()
         old = spades.live()
         r = await spades.slash(bob, "table")
         assert said(r) == "Here's the table, at the bottom of the channel."
@@ -72,7 +72,7 @@ async def test_rules_score_repost_and_abandon(spades: Spades) -> None:
         r = await spades.fake.click(admin, confirm, label="Yes, abandon the table")
         assert (await answer_of(spades, r)) == f"Table {spades.table().id} is abandoned."
         assert spades.service.in_channel(spades.channel.id) is None
-        await spades.fake.settle()
+        await spades.settle()
         assert any(m.content.startswith("🛑 Table") for m in spades.fake.public_messages(spades.channel))
         r = await spades.slash(bob, "spades new")
         assert (await answer_of(spades, r)).startswith("Table ")  # the channel is free again
@@ -109,7 +109,7 @@ async def test_a_table_in_a_thread_and_one_per_channel(spades: Spades) -> None:
         await spades.open_table(alice)
         r = await spades.fake.slash(bob, thread, "spades new", target=200)
         assert (await answer_of(spades, r)).startswith("Table ")  # a thread is its own place
-        await spades.fake.settle()
+        await spades.settle()
         live = [m for m in spades.fake.public_messages(thread) if m.content.startswith(LIVE_PREFIX)]
         assert len(live) == 1 and "to 200" in live[0].content
         r = await spades.fake.click(alice, live[0], label="Join")

@@ -30,7 +30,7 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         assert actions > 0
         t = spades.table()
         assert t.game is not None and t.game.winner is not None
-        await spades.fake.settle()
+        await spades.settle()
         spades.check_public()
         texts = [m.content for m in spades.fake.public_messages(spades.channel)]
         assert any(x.startswith("🏆") for x in texts)
@@ -87,7 +87,7 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
         t = spades.table()
         assert t.game is not None and t.game.winner is not None
         assert all(s is not None and not s.bot and s.timeouts == 0 for s in t.seats)  # humans did it all
-        await spades.fake.settle()
+        await spades.settle()
         spades.check_public()
         assert spades.public_checks > 100
         winners = " + ".join(f"<@{users[s].id}>" for s in t.ruleset.sides[t.game.winner])

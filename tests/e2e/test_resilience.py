@@ -61,7 +61,7 @@ async def test_restart_mid_trick_loses_nothing_and_old_buttons_work(spades: Spad
                 break
             await spades.decide(alice)
         panel = await spades.panel(alice)
-        await spades.fake.settle()
+        await spades.settle()
         t = spades.table()
         before = t.game.to_dict()  # type: ignore[union-attr]
         table_id, stamp = t.id, t.stamp

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 
 import engine
 from bot.storage import Storage
@@ -43,7 +44,7 @@ async def test_one_partners_pass_does_not_restart_the_others_timer(spades: Spade
             r = await spades.slash(u, "bid", bid="0" if u is spades.user_at((first + 1) % 4) else "3")
             assert said(r) == ("You bid Nil." if u is spades.user_at((first + 1) % 4) else "You bid 3.")
         await spades.wait_for(lambda: spades.table().game.phase == "pass", what="the exchange")  # type: ignore[union-attr]
-        await spades.fake.settle()
+        await spades.settle()
         t = spades.table()
         deadline = t.deadline
         assert deadline is not None and sorted(t.seats_to_act()) == sorted([first, (first + 2) % 4])
@@ -58,7 +59,7 @@ async def test_one_partners_pass_does_not_restart_the_others_timer(spades: Spade
         r = await spades.fake.select(partner, panel, custom_id=sel["custom_id"], values=give)
         assert "Cards passed." in (r.content or "")
         await spades.wait_for(lambda: spades.table().stamp > t.stamp, what="the pass")
-        await spades.fake.settle()
+        await spades.settle()
         after = spades.table()
         assert after.seats_to_act() == [first]
         assert after.deadline == deadline  # the blind nil bidder's clock kept running
@@ -102,7 +103,7 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
         t = spades.table()
         assert t.ruleset.bag_limit == 5 and t.ruleset.lose_score == -200 and t.ruleset.ten_for_200
         assert said(r) == f"Table {t.id} is open: {t.ruleset.describe()}. Press **Join** to sit down."
-        await spades.fake.settle()
+        await spades.settle()
         lines = spades.live().content.splitlines()
         assert lines[0] == f"♠ **Spades** · table {t.id} · {t.ruleset.describe()}"
         assert lines[1] == (
@@ -157,7 +158,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         await spades.slash(bob, "join", seat=2)
         await spades.slash(alice, "spades start", fill=True)
         await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        await spades.fake.settle()
+        await spades.settle()
         assert [b["label"] for b in spades.live().buttons] == ["My hand", "Rules", "Score sheet", "Leave"]
         # strangers get a specific answer from the table's public buttons
         r = await spades.fake.click(carol, spades.live(), label="Leave")
@@ -178,7 +179,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         )
         r = await spades.slash(bob, "leave")
         assert said(r).startswith("You already left: the bot plays your seat.")
-        await spades.fake.settle()
+        await spades.settle()
         texts = [m.content for m in spades.fake.public_messages(spades.channel)]
         assert f"🚪 <@{bob.id}> left table {t.id}: 🤖 the bot plays their seat until they come back." in texts
         assert f"<@{bob.id}> 🚪🤖" in spades.live().content
@@ -195,14 +196,14 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         # and the button too, after leaving again
         r = await spades.slash(bob, "leave")
         r = await spades.fake.click(bob, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
-        await spades.fake.settle()
+        await spades.settle()
         r = await spades.fake.click(bob, spades.live(), label="I'm back")
         assert said(r).startswith("Welcome back! The bot hands your seat back to you.")
         # he leaves for good; the game goes on and still counts for him
         r = await spades.slash(bob, "leave")
         await spades.fake.click(bob, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
         await spades.play_until(lambda: spades.table().status == "finished", humans=[alice])
-        await spades.fake.settle()
+        await spades.settle()
         game_post = next(m for m in spades.fake.public_messages(spades.channel) if m.content.startswith("🏆"))
         # a rematch: his seat is free again, and he can't open it himself
         r = await spades.fake.click(bob, game_post, label="Rematch")
@@ -271,7 +272,7 @@ async def test_the_hand_panel_says_what_to_do_and_the_table_shows_the_trick(spad
                     )
                     seen.add(todo.split(" ")[0] if u is actor else "waiting")
                 # the live message: the trick in play order, "…" for whoever plays now
-                await spades.fake.settle()
+                await spades.settle()
                 v = g.public_view()
                 order = [(v.current_trick[0][0] if v.current_trick else v.to_act) + k for k in range(4)]
                 cards = dict(v.current_trick)
@@ -346,7 +347,7 @@ async def test_strangers_get_a_specific_answer_from_public_buttons(spades: Spade
         assert r.ephemeral and said(r) == "You're not seated at this table."
         await spades.slash(alice, "spades start", fill=True)
         await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        await spades.fake.settle()
+        await spades.settle()
         r = await spades.fake.click(erin, spades.live(), label="My hand")
         assert r.ephemeral and said(r) == "You're not playing at this table."
         r = await spades.fake.click(erin, spades.live(), label="Leave")
@@ -368,7 +369,7 @@ async def test_abandon_mid_hand_then_a_new_table_in_the_same_channel(spades: Spa
         r = await spades.fake.click(alice, r.message, label="Yes, abandon the table")  # type: ignore[arg-type]
         assert await answer_of(spades, r) == f"Table {old.id} is abandoned."
         stamp = spades.service.get(old.id).stamp  # type: ignore[union-attr]
-        await spades.fake.settle()
+        await spades.settle()
         old_live = next(
             m for m in spades.fake.public_messages(spades.channel) if f"· table {old.id} ·" in m.content
         )
@@ -443,3 +444,18 @@ async def test_two_tables_in_two_channels_with_one_player_at_both(spades: Spades
             assert said(r).startswith(f"**Table {tid}** in <#{channel.id}> · hand 1")
         assert not any(f"table {t2.id} " in m.content for m in spades.fake.public_messages(spades.channel))
         assert not any(f"table {t1.id} " in m.content for m in spades.fake.public_messages(other))
+
+
+async def test_settle_waits_for_an_edit_the_bot_still_owes_after_a_stall(spades: Spades) -> None:
+    """Why ``test_seating_bots_fill_and_start`` failed once: on a loaded machine the process can
+    stall past the fake's quiet period while the live message's (debounced) edit is due, and
+    ``fake.settle()`` then returns with the old version in place. ``spades.settle()`` waits for it."""
+    alice = spades.users["alice"]
+    async with spades.running():
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        await spades.settle()
+        await spades.slash(alice, "spades start", fill=True)
+        assert spades.table().status == "playing"
+        time.sleep(0.3)  # a stall (the process descheduled) while the edit is due
+        await spades.settle()
+        assert "\nHand 1 · bidding\n" in spades.live().content

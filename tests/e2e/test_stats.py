@@ -102,7 +102,7 @@ async def test_pages_sort_and_buttons_survive_a_restart(spades: Spades) -> None:
             p.user_id for p in await spades.service.bot.storage.leaderboard(guild_id, "games", 100)
         ]
         assert r.message is not None and ranked_ids(r.message) == games_order[:PAGE_SIZE]
-        await spades.fake.settle()
+        await spades.settle()
 
 
 async def play_a_game(spades: Spades, host: User, others: list[User]) -> int:
@@ -114,7 +114,7 @@ async def play_a_game(spades: Spades, host: User, others: list[User]) -> int:
     await spades.slash(host, "spades start", fill=True)
     await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
     await spades.play_until(lambda: spades.table().status == "finished", humans=[host, *others])
-    await spades.fake.settle()
+    await spades.settle()
     return t.id
 
 
@@ -173,6 +173,6 @@ async def test_leaderboard_and_stats_after_real_games(spades: Spades) -> None:
         other = spades.fake.add_guild("Other club")
         lounge = other.add_text_channel("lounge")
         other.add_member(alice)
-        await spades.fake.settle()
+        await spades.settle()
         r = await spades.fake.slash(alice, lounge, "leaderboard")
         assert r.ephemeral and said(r) == EMPTY_SERVER
