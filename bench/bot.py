@@ -79,6 +79,7 @@ class TableRun:
     actions: int = 0  # accepted or not: every decision the human clicked
     panel_opens: int = 0  # "My hand" clicks (one at the start; more only when a refresh was late)
     refresh_waits: list[float] = field(default_factory=list)  # turn seen -> panel refreshed (s)
+    stale_panels: int = 0  # turns where the panel did not offer the move yet (the human waited)
     last: Table | None = None
 
 
@@ -259,34 +260,50 @@ class Bench:
         s = t.seats[seat]
         return s is not None and not s.automatic
 
-    async def act(self, run: TableRun, panel: Message, bot_seed: int) -> InteractionResult:
-        """Do what the heuristic bot would do in the human's seat, through the panel's components."""
+    async def act(self, run: TableRun, panel: Message, bot_seed: int) -> InteractionResult | None:
+        """Do what the heuristic bot would do in the human's seat, through the panel's components;
+        ``None`` when the panel does not offer that move (yet): a person would wait, not click."""
         t = self.table(run)
         seat = t.seat_of(run.user.id)
         assert t.game is not None and seat is not None
         action = get_bot("heuristic", bot_seed).act(t.game.view(seat))
         kind = type(action).__name__
-        if kind == "Look":
-            return await self.fake.click(run.user, panel, label="Show my cards")
-        if kind == "BidAction":
-            if action.bid.kind == "blind_nil":
-                return await self.fake.click(run.user, panel, label="Bid blind nil")
-            sel = next(s for s in panel.selects if ":b:" in s["custom_id"])
-            return await self.fake.select(
-                run.user, panel, custom_id=sel["custom_id"], values=[str(action.bid)]
-            )
-        if kind == "PlayAction":
+
+        def button(pred: Callable[[dict[str, Any]], bool]) -> str | None:
             for b in panel.buttons:
-                m = CARD_ID.match(b.get("custom_id", ""))
-                if m and int(m.group(1)) == action.card:
-                    return await self.fake.click(run.user, panel, custom_id=str(b["custom_id"]))
-            raise BenchError(f"table {run.table_id}: no button for the chosen card on the panel")
-        if kind == "PassAction":
-            sel = next(s for s in panel.selects if ":p:" in s["custom_id"])
-            return await self.fake.select(
-                run.user, panel, custom_id=sel["custom_id"], values=[str(c) for c in action.cards]
-            )
-        raise BenchError(f"unexpected action {kind}")
+                if pred(b) and not b.get("disabled"):
+                    return str(b["custom_id"])
+            return None
+
+        def select(kind: str) -> str | None:
+            for sel in panel.selects:
+                if f":{kind}:" in sel["custom_id"] and not sel.get("disabled"):
+                    return str(sel["custom_id"])
+            return None
+
+        def card(b: dict[str, Any]) -> bool:
+            m = CARD_ID.match(b.get("custom_id", ""))
+            return m is not None and int(m.group(1)) == action.card
+
+        custom_id: str | None
+        values: list[str] | None = None
+        if kind == "Look":
+            custom_id = button(lambda b: b.get("label") == "Show my cards")
+        elif kind == "BidAction" and action.bid.kind == "blind_nil":
+            custom_id = button(lambda b: b.get("label") == "Bid blind nil")
+        elif kind == "BidAction":
+            custom_id, values = select("b"), [str(action.bid)]
+        elif kind == "PlayAction":
+            custom_id = button(card)
+        elif kind == "PassAction":
+            custom_id, values = select("p"), [str(c) for c in action.cards]
+        else:
+            raise BenchError(f"unexpected action {kind}")
+        if custom_id is None:
+            return None
+        if values is None:
+            return await self.fake.click(run.user, panel, custom_id=custom_id)
+        return await self.fake.select(run.user, panel, custom_id=custom_id, values=values)
 
     async def play_table(self, run: TableRun, index: int) -> None:
         await self.open_table(run)
@@ -312,16 +329,25 @@ class Bench:
                     run.refresh_waits.append(time.monotonic() - turn_seen)
                 else:  # no refresh in time: reopen the panel as a person would
                     panel = await self.open_panel(run)
+            before = panel.edits
             r = await self.act(run, panel, self.args.seed * 1000 + index)
+            if r is None:  # the panel does not offer the move: wait for it to change, else reopen
+                run.stale_panels += 1
+                current, seen = False, panel.edits
+                continue
             run.actions += 1
             if run.actions > limit:
                 raise BenchError(f"table {run.table_id}: the game does not end")
             if r.error is not None:
                 raise BenchError(f"table {run.table_id}: an action failed: {r.error}")
-            if r.type == 7 and r.message is not None:
+            if r.type == 6:  # deferred update: the panel's follow-up edit is the answer
+                await self.wait_for(
+                    lambda p=panel, n=before: p.edits > n, "the deferred answer", timeout=30  # type: ignore[misc]
+                )
+            elif r.type == 7 and r.message is not None:
                 panel = r.message
             seen = panel.edits
-            current = r.type == 7
+            current = r.type in (6, 7)
 
     # ---- the whole run ---------------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
@@ -419,10 +445,13 @@ class Bench:
             "latency": {
                 **summary_ms(latencies),
                 "over_3s": missed,
+                # answered "thinking..." first (the bot defers when its work is slow), then followed up
+                "deferred": sum(1 for rec in records if rec.response_type in (5, 6)),
                 "by_kind": {k: summary_ms(v) for k, v in sorted(by_kind.items())},
             },
             "panel": {
                 "opens": sum(r.panel_opens for r in runs),
+                "stale": sum(r.stale_panels for r in runs),
                 "refresh_wait": summary_ms(refresh),
             },
             "persisted": {

@@ -41,6 +41,7 @@ def test_quick_run_prints_every_measure() -> None:
     assert out["human_actions"] >= 2 * 14 and out["human_timeouts"] == 0
     lat = out["latency"]
     assert lat["over_3s"] == 0 and lat["max_ms"] < 3000
+    assert 0 <= lat["deferred"] <= lat["count"]
     check_summary(lat)
     # every interaction is timed: two commands and one panel per table, then one per human action
     assert lat["count"] == out["interactions"] >= out["human_actions"] + 2 * 3
