@@ -960,7 +960,11 @@ class TableService:
             return
         auto = [s for s in t.seats_to_act() if (seat := t.seats[s]) is not None and seat.automatic]
         if auto:
-            await asyncio.sleep(random.uniform(1.0, 1.5) * self.time_scale)
+            # bots take a human-like moment, unless every player has left: then nobody is watching
+            # and the bots finish the game (it still counts) without keeping the channel busy
+            everyone_left = not any(s is not None and not s.bot and not s.left for s in t.seats)
+            pause = 0.02 if everyone_left else random.uniform(1.0, 1.5)
+            await asyncio.sleep(pause * self.time_scale)
             await self._auto(table_id, stamp, auto[:1], timed_out=False)
             return
         humans = self._humans_to_act(t)
@@ -1200,11 +1204,12 @@ class TableService:
         refusal = await self._commit(t, new, touched=[seat])
         if refusal:
             return refusal
-        self._post(
-            t.id,
-            t.channel_id,
-            f"🚪 {ns.label} left table {t.id}: 🤖 the bot plays their seat until they come back.",
+        note = (
+            "the bots finish the game (it counts for everyone)"
+            if not any(s is not None and not s.bot and not s.left for s in new.seats)
+            else "🤖 the bot plays their seat until they come back"
         )
+        self._post(t.id, t.channel_id, f"🚪 {ns.label} left table {t.id}: {note}.")
         return ok("You left the game: the bot plays your seat. Press **I'm back** or `/join` to come back.")
 
     async def add_bot(

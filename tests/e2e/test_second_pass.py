@@ -459,3 +459,28 @@ async def test_settle_waits_for_an_edit_the_bot_still_owes_after_a_stall(spades:
         time.sleep(0.3)  # a stall (the process descheduled) while the edit is due
         await spades.settle()
         assert "\nHand 1 · bidding\n" in spades.live().content
+
+
+async def test_when_everyone_left_the_bots_finish_the_game_and_it_counts(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=1.0):  # real pauses: bots would take a second a card
+        t = await spades.open_table(alice, target=50, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        r = await spades.slash(alice, "leave")
+        r = await spades.fake.click(alice, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
+        await spades.wait_for(
+            lambda: spades.service.get(t.id).status == "finished", timeout=60, what="the end"
+        )  # type: ignore[union-attr]
+        await spades.settle()
+        texts = [m.content for m in spades.fake.public_messages(spades.channel)]
+        assert (
+            f"🚪 <@{alice.id}> left table {t.id}: the bots finish the game (it counts for everyone)." in texts
+        )
+        assert any(x.startswith("🏆") for x in texts)
+    db = await Storage.open(spades.db_path)
+    try:
+        stats = await db.player_stats(spades.guild.id, alice.id)
+        assert stats is not None and stats.games == 1
+    finally:
+        await db.close()
