@@ -342,7 +342,7 @@ class Bench:
                 raise BenchError(f"table {run.table_id}: an action failed: {r.error}")
             if r.type == 6:  # deferred update: the panel's follow-up edit is the answer
                 await self.wait_for(
-                    lambda p=panel, n=before: p.edits > n, "the deferred answer", timeout=30  # type: ignore[misc]
+                    lambda p=panel, n=before: p.edits > n, "the deferred answer", timeout=30
                 )
             elif r.type == 7 and r.message is not None:
                 panel = r.message
