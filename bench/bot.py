@@ -1,7 +1,7 @@
 """Load benchmark for the running bot: prints one JSON object.
 
-    .venv/bin/python bench/bot.py                  # 20 tables to 100 points (about a minute)
-    .venv/bin/python bench/bot.py --quick          # 2 tables, 1 hand: what the test suite runs
+    .venv/bin/python bench/bot.py                  # 20 tables to 100 points (~10-15 s)
+    .venv/bin/python bench/bot.py --quick          # 2 tables, 1 hand (or BENCH_QUICK=1): the tests' run
     .venv/bin/python bench/bot.py --tables 40 --target 200 --seed 3
     .venv/bin/python bench/bot.py --profile prof.out   # cProfile of the whole run (bot + fake)
 
@@ -503,6 +503,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--quick", action="store_true", help="tiny run for the test suite: 2 tables, 1 hand")
     p.add_argument("--profile", metavar="FILE", help="write a cProfile of the run to FILE")
     args = p.parse_args(argv)
+    if os.environ.get("BENCH_QUICK") == "1":  # the switch every script under bench/ honours
+        args.quick = True
     if args.quick:
         args.tables, args.hands = 2, 1
     if args.tables < 1 or args.hands < 0 or not 50 <= args.target <= 1000 or args.time_scale <= 0:
