@@ -566,7 +566,9 @@ class TableService:
         ``rules`` is the house-rules text (``bag_limit=5 ten_for_200=on``) over the preset."""
         settings = await self._guild_settings(guild_id)
         name = preset or settings.get("default_preset") or "standard"
-        if name not in engine.PRESETS:
+        try:
+            name = Ruleset.preset(name).name  # aliases and spellings ("Classic Online") are fine
+        except (ValueError, TypeError):
             presets = ", ".join(engine.PRESETS)
             return refuse(f"`{str(name)[:30]}` is not a preset. Presets: {presets}.")
         overrides: dict[str, Any] = dict(settings.get("options") or {}) if preset is None else {}

@@ -139,6 +139,11 @@ async def test_unknown_preset_and_bad_timers_are_refused(service: TableService) 
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="a", preset="nope"
     )
     assert not res.ok and "nope" in res.message and "standard" in res.message
+    assert res.message.startswith("`nope` is not a preset. Presets: standard, ")
+    res = await service.create(
+        guild_id=GUILD, channel_id=CHANNEL + 1, host_id=ALICE, host_name="a", preset="Classic Online"
+    )
+    assert res.ok and res.table is not None and res.table.ruleset.name == "classic-online"
     res = await service.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="a", play_seconds=5
     )
