@@ -27,7 +27,7 @@ from ..game import Game
 from ..ruleset import Ruleset, tables
 from ..view import View
 from .heuristic import HeuristicBot
-from .knowledge import Knowledge
+from .knowledge import Knowledge, card_tables
 
 
 def greedy_policy(g: Game, seat: int, mask: int) -> int:
@@ -95,6 +95,24 @@ def greedy_policy(g: Game, seat: int, mask: int) -> int:
     return min(losers or cards, key=power.__getitem__)
 
 
+def distinct_cards(view: View, cards: list[int], keep: int) -> list[int]:
+    """One card per group of equivalent cards: cards of one suit with no card between them
+    that another seat may still hold (holding Q J 10 with the K out, any of the three does the
+    same). ``keep`` represents its group; the others are represented by their lowest card."""
+    ct = card_tables(view.ruleset)
+    others = ct.deck_mask & ~view.played & ~(view.hand or 0)
+    order = sorted(cards, key=lambda c: (ct.suit[c], ct.power[c], c))
+    groups: list[list[int]] = []
+    for c in order:
+        if groups:
+            prev = groups[-1][-1]
+            if ct.suit[prev] == ct.suit[c] and not (ct.above[prev] & ct.below[c] & others):
+                groups[-1].append(c)
+                continue
+        groups.append([c])
+    return [keep if keep in grp else grp[0] for grp in groups]
+
+
 def _contract_made(g: Game, seat: int) -> bool:
     """Whether the seat's side has taken the tricks its non-nil bids promised."""
     rs = g.rs
@@ -120,7 +138,7 @@ def hand_value(rs: Ruleset, seat: int, before: Sequence[int], after: Sequence[in
 class ExpertBot(HeuristicBot):
     name = "expert"
 
-    def __init__(self, seed: int | str | None = None, *, worlds: int = 16, min_worlds: int = 2,
+    def __init__(self, seed: int | str | None = None, *, worlds: int = 16, min_worlds: int = 1,
                  time_limit: float = 0.03, margin: float = 2.0, rollout: str = "heuristic",
                  **options: float) -> None:
         """``worlds``: sampled deals per decision (at most); ``min_worlds``: searched even past
@@ -170,6 +188,9 @@ class ExpertBot(HeuristicBot):
         assert seat is not None
         rng = self.rng_for(view)
         deadline = time.perf_counter() + self.time_limit
+        cards = distinct_cards(view, cards, base)
+        if len(cards) == 1:
+            return base
         totals = dict.fromkeys(cards, 0.0)
         policy = self._heuristic_policy if self.rollout == "heuristic" else greedy_policy
         n = 0
@@ -188,6 +209,6 @@ class ExpertBot(HeuristicBot):
             n += 1
             last = time.perf_counter() - t0
         best = max(cards, key=lambda c: (totals[c], c == base))
-        if totals[best] - totals[base] > self.margin * n:
+        if n >= 2 and totals[best] - totals[base] > self.margin * n:
             return best
         return base

@@ -123,3 +123,29 @@ def test_expert_is_not_worse_than_heuristic_on_duplicate_deals() -> None:
     hands = deals * 2 * hands_per_deal
     # "not worse" (measured here: about +15 points per hand; +9 ± 3 over 60 other deals)
     assert expert_pts / hands >= heuristic_pts / hands - 5
+
+
+def test_distinct_cards_merges_touching_cards_only() -> None:
+    from engine.bots.expert import distinct_cards
+    from tests.engine.helpers import bid_all, cards, game_from
+
+    deal = [
+        "AS KS QS JS 10S 9S 8S 7H QH 2C 3C 2D 3D",
+        "7S 6S 5S 4S 3S 2S AH KH JH 4C 5C 4D 5D",
+        "10H 9H 8H 6H 5H 4H 3H 2H 6C 7C 8C 6D 7D",
+        "9C 10C JC QC KC AC 8D 9D 10D JD QD KD AD",
+    ]
+    g = game_from(deal, "standard", dealer=2)  # seat 3 leads
+    bid_all(g, [6, 4, 3, 3])
+    view = g.view(3)
+    legal = g.legal_cards(3)
+    # 9C..AC touch (one group), 8D..AD touch (another): two representatives
+    got = distinct_cards(view, legal, cards("QC")[0])
+    assert sorted(got) == sorted([cards("QC")[0], cards("8D")[0]])
+    view0 = g.view(0)
+    spades_and_more = g.hands[0]
+    from engine.cards import cards_of
+
+    got0 = distinct_cards(view0, cards_of(spades_and_more), cards("AS")[0])
+    # AS..8S one group; 7H and QH are split by JH, 10H, 9H, 8H held elsewhere; 2C 3C; 2D 3D
+    assert len(got0) == 5 and cards("AS")[0] in got0

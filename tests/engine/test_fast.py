@@ -177,3 +177,18 @@ def test_hand_totals_match_score_hand(name: str, data: st.DataObject) -> None:
     breakdown = score_hand(rs, bids, tricks, scores, bags)
     assert hand_totals(rs, bids, tricks, scores, bags) == (
         [sc.score_after for sc in breakdown], [sc.bags_after for sc in breakdown])
+
+
+@pytest.mark.parametrize("name", ["standard", "house"])  # lazy breakdown; Boston: scored at once
+def test_quiet_hand_reads_the_same_in_any_order_and_round_trips(name: str) -> None:
+    slow = Game.new(name, seed=9)
+    reference_hand(slow, random.Random(4))
+    fast = Game.new(name, seed=9)
+    fast.playout(random.Random(4))
+    first = fast.clone()
+    assert first.hand_records == slow.hand_records  # the record first, then the last hand
+    assert first.last_hand == slow.last_hand
+    second = fast.clone()
+    assert second.last_hand == slow.last_hand  # the last hand first, then the record
+    assert second.hand_records == slow.hand_records
+    assert Game.from_dict(fast.to_dict()).to_dict() == slow.to_dict()
