@@ -35,7 +35,6 @@ import json
 import logging
 import os
 import platform
-import random
 import re
 import resource
 import sys
@@ -164,7 +163,6 @@ class Bench:
         self.bot: SpadesBot | None = None
         self.saves = SaveStats()
         self.rss_samples: list[tuple[float, int, int]] = []  # (seconds, rss, live tables)
-        self.rng = random.Random(args.seed)
 
     @property
     def service(self) -> TableService:
@@ -385,7 +383,7 @@ class Bench:
                 held = deep_size(self.service.tables)
                 result["memory"]["table_state_kb"] = round(held / 1024, 1)
                 result["memory"]["table_state_kb_per_table"] = round(held / 1024 / len(runs), 1)
-                # finished tables the service still holds (they are never evicted)
+                # tables the service still holds at the end, finished ones included
                 result["memory"]["tables_in_memory"] = len(self.service.tables)
             # measured once the bot has closed its database (the WAL is checkpointed into the file)
             wal = self.db_path.with_name(self.db_path.name + "-wal")
