@@ -1,6 +1,6 @@
 """Load benchmark for the running bot: prints one JSON object.
 
-    .venv/bin/python bench/bot.py                  # 20 tables to 100 points (~10-15 s)
+    .venv/bin/python bench/bot.py                  # 20 tables to 100 points (~7-15 s)
     .venv/bin/python bench/bot.py --quick          # 2 tables, 1 hand (or BENCH_QUICK=1): the tests' run
     .venv/bin/python bench/bot.py --tables 40 --target 200 --seed 3
     .venv/bin/python bench/bot.py --profile prof.out   # cProfile of the whole run (bot + fake)
