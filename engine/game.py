@@ -681,11 +681,15 @@ class Game:
                 return []
             hand = self.hands[seat]
             trick = self.trick
-            if trick and self._first_lead < 0:
+            if self._first_lead >= 0:
+                m = self.legal_mask(seat)
+            elif trick:
                 t = self._t
                 m = hand & t.suit_masks[t.suit[trick[0][1]]] or hand
+            elif self.broken or not self.rs.spades_must_be_broken:
+                m = hand
             else:
-                m = self.legal_mask(seat)
+                m = (hand & ~self._t.suit_masks[SPADES]) or hand
             row = PLAY_ACTIONS[seat]
             out: list[Action] = []
             while m:
