@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         if importlib.util.find_spec("engine.arena") is None:
             print("the arena is not available in this build", file=sys.stderr)
             return 2
-        from . import arena  # type: ignore[attr-defined]
+        from . import arena
 
         code = arena.main(rest)
         return int(code or 0)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations
 from math import comb
-from typing import Any, overload
+from typing import Any, cast, overload
 
 from .actions import (
     DRAW_ACTIONS,
@@ -165,8 +165,54 @@ class Game:
         "winner",
     )
 
+    # class-level declarations of the slots (no values: a slot and a class attribute of the same
+    # name cannot coexist); they tell the type checker what each slot holds
     rs: Ruleset
     _t: Tables
+    n: int
+    seed: int | str | None
+    salt: str
+    hand_no: int
+    redeals: int
+    dealer: int
+    scores: list[int]
+    bags: list[int]
+    winner: int | None
+    end_reason: str | None
+    # a finished hand's record: the HAND_RECORD.md dict, or the tuple it is built from lazily
+    _records: list[dict[str, Any] | tuple[Any, ...]]
+    # the last scored hand: its HandScored, the index of its lazy record, or its dict once read
+    _last_hand: HandScored | int | dict[str, Any] | None
+    _forced_swaps: dict[int, list[int]] | None  # replay of two-player draws only
+    auto_deal: bool
+    phase: Phase
+    to_act: int | None
+    hands: list[int]
+    dealt: list[int]
+    looked: list[bool]
+    bids: list[Bid | None]
+    bid_log: list[tuple[int, Bid]]
+    pass_sizes: list[int]
+    given: list[int]
+    received: list[int]
+    pass_log: list[tuple[int, int]]
+    trick: list[tuple[int, int]]  # (seat, card) in play order
+    leader: int | None
+    trick_no: int
+    tricks: list[int]
+    played: int
+    plays: list[int]
+    trick_winners: list[int]
+    last_trick: tuple[tuple[int, int], ...] | None
+    broken: bool
+    before_scores: list[int]
+    before_bags: list[int]
+    stock: list[int]
+    stock_pos: int
+    draw_keeps: list[bool]
+    draw_seen: list[int]
+    _first_lead: int
+    first_leader: int | None
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -240,8 +286,8 @@ class Game:
         g.before_bags = list(view.bags)
         g.bids = list(view.bids)
         first = (view.dealer + 1) % n
-        g.bid_log = [((first + i) % n, view.bids[(first + i) % n]) for i in range(n)
-                     if view.bids[(first + i) % n] is not None]  # type: ignore[misc]
+        g.bid_log = [(s, b) for s in ((first + i) % n for i in range(n))
+                     if (b := view.bids[s]) is not None]
         g.tricks = list(view.tricks)
         g.trick_no = view.trick_no
         g.trick = list(view.current_trick)
@@ -445,7 +491,7 @@ class Game:
         for i, r in enumerate(recs):
             if type(r) is tuple:
                 recs[i] = _build_record(self.rs, *r)
-        return recs
+        return cast("list[dict[str, Any]]", recs)  # every tuple was just built into its dict
 
     def _lazy_hand_scored(self, i: int) -> HandScored:
         """The ``HandScored`` of a hand finished quietly (record ``i`` still a tuple)."""
@@ -460,9 +506,9 @@ class Game:
     def last_hand(self) -> dict[str, Any] | None:
         """The last scored hand (``HandScored.to_dict()``), or None before the first."""
         lh = self._last_hand
-        if type(lh) is int:
+        if isinstance(lh, int):
             r = self._records[lh]
-            if type(r) is tuple:
+            if isinstance(r, tuple):
                 lh = self._lazy_hand_scored(lh)
             else:  # the record was built: its result holds the same breakdown
                 lh = HandScored(r["hand_no"], tuple(r["result"]["tricks"]),
@@ -1207,8 +1253,7 @@ class Game:
             if self.phase is _BID and lean_bids:
                 self._random_bid(rng)
                 continue
-            seat = self.seats_to_act()[0]
-            legal = self.legal_actions(seat)
+            legal = self.legal_actions(self.seats_to_act()[0])
             self.apply(legal[int(rng.random() * len(legal))])
         if self.hand_no != hand_no:
             return
@@ -1216,7 +1261,8 @@ class Game:
             self._playout_random(rng)
             return
         while self.phase is _PLAY and self.hand_no == hand_no:
-            seat: int = self.to_act  # type: ignore[assignment]
+            seat = self.to_act
+            assert seat is not None  # in the PLAY phase one seat is always to act
             m = self.legal_mask(seat)
             card = policy(self, seat, m)
             if type(card) is not int or not m >> card & 1:
@@ -1229,7 +1275,8 @@ class Game:
         """One step of ``legal_actions(seat)[rng.randrange(len)]`` in the BID phase without
         building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
         suicide, board or misdeal): the list is [look] + plain bids + [blind bids] as there."""
-        seat: int = self.to_act  # type: ignore[assignment]
+        seat = self.to_act
+        assert seat is not None  # in the BID phase one seat is always to act
         plain = _plain_bids(self.rs, self._t.hand_size)[0]
         if self.looked[seat]:
             self._commit_bid(seat, plain[int(rng.random() * len(plain))])
@@ -1256,7 +1303,8 @@ class Game:
         nxt = tuple((s + 1) % n for s in range(n))
         hands, plays, tricks, winners = self.hands, self.plays, self.tricks, self.trick_winners
         rnd = rng.random
-        seat: int = self.to_act  # type: ignore[assignment]
+        seat = self.to_act
+        assert seat is not None  # in the PLAY phase one seat is always to act
         trick = self.trick
         broken = self.broken
         played = self.played

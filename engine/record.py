@@ -167,10 +167,10 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
         card = _card(text, pos)
         if g.phase is not Phase.PLAY:
             raise RecordError(pos, "the hand is already over")
-        seat = g.to_act
-        assert seat is not None
+        player = g.to_act
+        assert player is not None
         try:
-            g.play(seat, _held_copy(g, seat, card))
+            g.play(player, _held_copy(g, player, card))
         except IllegalAction as e:
             raise RecordError(pos, e.rule) from None
     if g.phase is Phase.PLAY:

@@ -395,7 +395,7 @@ def _tables(n: int, decks: int, jokers: bool, deuces_high: bool, deuces_all: boo
         removal = [parse_card(t) for t in order]
         removal = [c for c in removal if c not in high_deuces]
         extra = len(cards) % n
-        removed = []
+        removed: list[int] = []
         i = 0
         while len(removed) < extra:
             f = removal[i // decks]
@@ -429,7 +429,7 @@ def _tables(n: int, decks: int, jokers: bool, deuces_high: bool, deuces_all: boo
 # -- presets ------------------------------------------------------------------------------
 
 STANDARD = Ruleset()
-_NO_PASS = {"blind_nil_pass": 0, "nil_pass": 0}
+_NO_PASS: dict[str, Any] = {"blind_nil_pass": 0, "nil_pass": 0}
 
 PRESETS: dict[str, Ruleset] = {
     "standard": STANDARD,

@@ -252,7 +252,7 @@ class HeuristicBot(Bot):
         seat = view.seat or 0
         deficit, best = self._deficit(view)
         mates = rs.teammates(seat)
-        if any(view.bids[m] is not None and view.bids[m].is_nil for m in mates):
+        if any((b := view.bids[m]) is not None and b.is_nil for m in mates):
             return look
         desperate = deficit >= self.blind_nil_deficit or (
             deficit >= self.blind_nil_deficit // 2 and best >= rs.target_score - 150)
@@ -294,7 +294,7 @@ class HeuristicBot(Bot):
         est = estimate_tricks(hand, rs)
         danger = nil_danger(hand, rs)
         mates = rs.teammates(seat)
-        mate_bids = [view.bids[m] for m in mates if view.bids[m] is not None]
+        mate_bids = [b for m in mates if (b := view.bids[m]) is not None]
         if nil is not None:
             threshold = self.nil_threshold
             if not mates:
@@ -549,8 +549,8 @@ class HeuristicBot(Bot):
         winners = [c for c in cards if beats(ct, c, best)]
         following = [c for c in cards if ct.suit[c] == k.led_suit]
         if partner_winning:
-            safe = k.p_survives(best, k.opps_after) >= 0.75 or not k.opps_after
-            if safe or not winners:
+            partner_safe = k.p_survives(best, k.opps_after) >= 0.75 or not k.opps_after
+            if partner_safe or not winners:
                 return self._lowest(ct, following) if following else self._discard_low(k, cards)
             # Third hand high: go over a partner's weak card when mine is clearly safer.
             partner_p = k.p_survives(best, k.opps_after)
