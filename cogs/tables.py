@@ -23,6 +23,7 @@ from bot.tables import (
     rules_suggestions,
 )
 from bot.views import DYNAMIC_ITEMS, answer, show_hand, timely
+from engine import Ruleset
 
 if TYPE_CHECKING:
     from bot.client import SpadesBot
@@ -183,9 +184,13 @@ class TablesCog(commands.Cog):
             return
         changes: dict[str, Any] = {}
         if preset is not None:
-            if preset not in engine.PRESETS:
+            try:
+                # the spellings and aliases `/spades new` accepts ("Classic Online"), stored canonical
+                preset = Ruleset.preset(preset).name
+            except (ValueError, TypeError):
                 await safe_send(
-                    interaction, f"Unknown preset `{preset}`. Presets: {', '.join(sorted(engine.PRESETS))}."
+                    interaction,
+                    f"Unknown preset `{preset[:30]}`. Presets: {', '.join(sorted(engine.PRESETS))}.",
                 )
                 return
             changes["default_preset"] = preset
