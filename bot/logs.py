@@ -74,7 +74,7 @@ class RedactingFormatter(logging.Formatter):
     def formatException(self, ei: ExcInfo) -> str:
         exc = ei[1]
         if exc is None:
-            return super().formatException(ei)  # type: ignore[arg-type]
+            return super().formatException(ei)
         return format_exception_redacted(exc)
 
 

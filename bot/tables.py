@@ -974,8 +974,9 @@ class TableService:
             return
         if t.deadline is None:  # (only for tables saved without one) start the clock now
             t.deadline = now() + t.turn_seconds() * self.time_scale
+        deadline = t.deadline  # the same for every table state with this stamp
         lead = min(15.0, t.turn_seconds() / 4) * self.time_scale
-        remind_at = t.deadline - lead
+        remind_at = deadline - lead
         if now() < remind_at:
             await asyncio.sleep(remind_at - now())
             t = self.tables.get(table_id)
@@ -988,11 +989,11 @@ class TableService:
                         t.id,
                         t.channel_id,
                         f"⏰ <@{seat.user_id}>, it's your turn at table {t.id}: "
-                        f"the bot plays for you <t:{int(t.deadline)}:R>.",
+                        f"the bot plays for you <t:{int(deadline)}:R>.",
                         mention=seat.user_id,
                     )
-        if now() < t.deadline:
-            await asyncio.sleep(t.deadline - now())
+        if now() < deadline:
+            await asyncio.sleep(deadline - now())
         await self._auto(table_id, stamp, humans, timed_out=True)
 
     async def _auto(self, table_id: int, stamp: int, seats: list[int], *, timed_out: bool) -> None:

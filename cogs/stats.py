@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -132,7 +132,9 @@ class LeaderboardSort(DynamicItem[Select[Any]], template=r"lbsort:(?P<guild>\d+)
         return cls(int(match["guild"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        # a select's interaction data (discord.py types it as the union of every component's)
+        data = cast("dict[str, Any]", interaction.data or {})
+        values = data.get("values") or []
         await show_page(interaction, self.guild_id, str(values[0]) if values else "wins", 0)
 
 

@@ -379,7 +379,7 @@ class TablesCog(commands.Cog):
 
 async def setup(bot: SpadesBot) -> None:
     service = TableService(bot)
-    bot.tables = service  # type: ignore[attr-defined]
+    bot.tables = service
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(TablesCog(bot, service))
     await service.restore()
