@@ -195,9 +195,8 @@ def run_arena(rs: Ruleset, seats: list[str], games: int, seed: int | str = 0, *,
             if hands is not None and result.hands >= hands:
                 break
             seat_at, side_entrant = _rotation_map(rs, rotation)
-            bots: list[Bot] = [None] * rs.num_seats  # type: ignore[list-item]
-            for s in range(rs.num_seats):
-                bots[seat_at[s]] = get_bot(seats[s], seed=f"{base}:{deal}:{s}")
+            by_seat = {seat_at[s]: get_bot(seats[s], seed=f"{base}:{deal}:{s}") for s in range(rs.num_seats)}
+            bots = [by_seat[s] for s in range(rs.num_seats)]
             budget = None if hands is None else hands - result.hands
             g, scored = play_game(rs, bots, deal_seed, dealer=dealer, hand_budget=budget,
                                   max_game_hands=max_game_hands)

@@ -30,7 +30,7 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):  # type: ignore[arg-type]
+        for f in fields(self):  # type: ignore[arg-type]  # every concrete event is a dataclass
             v = getattr(self, f.name)
             if f.name == "card":
                 v = card_str(v)

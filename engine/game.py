@@ -79,7 +79,7 @@ from .events import (
 )
 from .ruleset import Ruleset, Tables, tables
 from .scoring import game_winner, hand_totals, score_hand
-from .view import View
+from .view import View, seated_plays
 
 _BIT = tuple(1 << c for c in range(128))
 
@@ -363,7 +363,7 @@ class Game:
                 for h in hands:
                     allcards |= h
                 lowest = next((c for c in t.lowest_club if allcards >> c & 1), -1)
-                if lowest >= 0 and hands[view.to_act] >> lowest & 1:  # type: ignore[index]
+                if lowest >= 0 and view.to_act is not None and hands[view.to_act] >> lowest & 1:
                     g._first_lead = lowest
         return g
 
@@ -765,6 +765,7 @@ class Game:
             if not k:
                 return []
             ks = tuple(range(k + 1)) if self.rs.two_player_draw else (k,)
+            # a lazy sequence stands in for the list (up to C(13,3) = 286 passes, built on demand)
             return PassChoices(seat, bits(self.hands[seat]), ks)  # type: ignore[return-value]
         if ph is _DRAW:
             acts = []
@@ -805,17 +806,7 @@ class Game:
 
     def history(self) -> list[tuple[int, int]]:
         """Every (seat, card) played this hand, in order (public knowledge)."""
-        out = []
-        n = self.n
-        leader = self.first_leader
-        winners = self.trick_winners
-        for i, c in enumerate(self.plays):
-            k = i % n
-            if k == 0:
-                t = i // n
-                leader = self.first_leader if t == 0 else winners[t - 1]
-            out.append(((leader + k) % n, c))  # type: ignore[operator]
-        return out
+        return seated_plays(self.plays, self.first_leader, self.trick_winners, self.n)
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.n:
@@ -890,6 +881,7 @@ class Game:
         return events
 
     def _close_bidding(self) -> list[Event]:
+        # bidding is over: every seat has a bid (no None left)
         events: list[Event] = [BiddingDone(tuple(self.bids))]  # type: ignore[arg-type]
         for s in range(self.n):
             self.looked[s] = True  # blind bidders see their cards once bidding is over
@@ -954,6 +946,7 @@ class Game:
             return
         for side in rs.sides:
             a, b = side
+            # bidding is over: every seat has a bid (no None left)
             ka, kb = self.bids[a].kind, self.bids[b].kind  # type: ignore[union-attr]
             if ka == "blind_nil" and kb == "blind_nil":
                 size = 0
@@ -1170,6 +1163,7 @@ class Game:
             self.to_act = seat + 1 if seat + 1 < n else 0
             return events
         win_seat = self._close_trick()
+        # _close_trick just set last_trick (hot path: no assert)
         events.append(TrickWon(win_seat, self.trick_no, self.last_trick))  # type: ignore[arg-type]
         if self.trick_no == t.hand_size:
             events.extend(self._finish_hand())
@@ -1682,7 +1676,7 @@ class Game:
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable and compared by value: unhashable
 
     def __repr__(self) -> str:
         return (f"<Game {self.rs.name} hand {self.hand_no} {self.phase} to_act={self.to_act} "
@@ -1846,7 +1840,7 @@ class PassChoices(Sequence[PassAction]):
             return list(self) == list(other)
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable and compared by value: unhashable
 
     def __repr__(self) -> str:
         return f"<PassChoices seat={self.seat} {self._ks} of {len(self._cards)}: {self._len} ways>"

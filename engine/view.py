@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,24 @@ from .cards import card_str, cards_of
 if TYPE_CHECKING:
     from .actions import Action
     from .ruleset import Ruleset
+
+
+def seated_plays(plays: Sequence[int], first_leader: int | None, trick_winners: Sequence[int],
+                 n: int) -> list[tuple[int, int]]:
+    """``(seat, card)`` for each card in ``plays`` (one hand, in order): the first trick is led by
+    ``first_leader``, each later one by the winner of the trick before; seats play in turn."""
+    out: list[tuple[int, int]] = []
+    if not plays:
+        return out
+    if first_leader is None:
+        raise ValueError("cards were played but nobody led the first trick")
+    leader = first_leader
+    for i, c in enumerate(plays):
+        k = i % n
+        if k == 0 and i:
+            leader = trick_winners[i // n - 1]
+        out.append(((leader + k) % n, c))
+    return out
 
 
 @dataclass(frozen=True)
@@ -56,16 +75,8 @@ class View:
     @property
     def history(self) -> tuple[tuple[int, int], ...]:
         """Every (seat, card) played this hand, in order."""
-        n = self.ruleset.num_seats
-        out = []
-        leader = self.first_leader
-        for i, c in enumerate(self.plays):
-            k = i % n
-            if k == 0:
-                t = i // n
-                leader = self.first_leader if t == 0 else self.trick_winners[t - 1]
-            out.append(((leader + k) % n, c))  # type: ignore[operator]
-        return tuple(out)
+        return tuple(seated_plays(self.plays, self.first_leader, self.trick_winners,
+                                  self.ruleset.num_seats))
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:

@@ -11,6 +11,7 @@ import hashlib
 import random
 import secrets
 from abc import ABC, abstractmethod
+from typing import Any
 
 from ..actions import Action
 from ..view import View
@@ -51,7 +52,7 @@ class Bot(ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
-def get_bot(name: str, seed: int | str | None = None, **options: object) -> Bot:
+def get_bot(name: str, seed: int | str | None = None, **options: Any) -> Bot:
     """A bot by name (see `BOT_NAMES`); raises ValueError for an unknown name."""
     key = name.strip().lower()
     if key == "random":
@@ -61,11 +62,11 @@ def get_bot(name: str, seed: int | str | None = None, **options: object) -> Bot:
     if key == "heuristic":
         from .heuristic import HeuristicBot
 
-        return HeuristicBot(seed, **options)  # type: ignore[arg-type]
+        return HeuristicBot(seed, **options)
     if key == "expert":
         from .expert import ExpertBot
 
-        return ExpertBot(seed, **options)  # type: ignore[arg-type]
+        return ExpertBot(seed, **options)
     raise ValueError(f'"{name}" is not a bot; choose one of {", ".join(BOT_NAMES)}')
 
 

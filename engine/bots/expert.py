@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from ..actions import Action, PlayAction
 from ..cards import SPADES
@@ -89,7 +90,7 @@ def greedy_policy(g: Game, seat: int, mask: int) -> int:
             return max(losers, key=power.__getitem__)
         return min(cards, key=power.__getitem__)
     mate_wins = rs.partnerships and rs.side_of(win_seat) == rs.side_of(seat) and not (
-        g.bids[win_seat] is not None and g.bids[win_seat].is_nil)  # type: ignore[union-attr]
+        (b := g.bids[win_seat]) is not None and b.is_nil)
     if winners and not mate_wins:
         return min(winners, key=power.__getitem__)
     return min(losers or cards, key=power.__getitem__)
@@ -140,7 +141,7 @@ class ExpertBot(HeuristicBot):
 
     def __init__(self, seed: int | str | None = None, *, worlds: int = 16, min_worlds: int = 1,
                  time_limit: float = 0.03, margin: float = 2.0, rollout: str = "heuristic",
-                 **options: float) -> None:
+                 **options: Any) -> None:
         """``worlds``: sampled deals per decision (at most); ``min_worlds``: searched even past
         ``time_limit`` (seconds per decision); ``margin``: points per hand by which another
         card must beat the heuristic's on average; ``rollout``: ``"heuristic"`` (every seat
@@ -149,7 +150,7 @@ class ExpertBot(HeuristicBot):
         Other options go to `HeuristicBot`."""
         if rollout not in ("heuristic", "greedy"):
             raise ValueError(f'rollout must be "heuristic" or "greedy", not {rollout!r}')
-        super().__init__(seed, **options)  # type: ignore[arg-type]
+        super().__init__(seed, **options)
         self.worlds = worlds
         self.min_worlds = min(min_worlds, worlds)
         self.time_limit = time_limit

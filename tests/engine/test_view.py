@@ -6,6 +6,7 @@ import pytest
 
 from engine import Game, Phase, Ruleset, mask_of, parse_card
 from engine.ruleset import tables
+from engine.view import seated_plays
 from tests.engine.helpers import DEAL, bid_all, cards, game_from
 
 C = parse_card
@@ -25,6 +26,16 @@ def test_view_history_lists_every_play_with_its_seat() -> None:
     assert v.history == ((1, C("AH")), (2, C("2H")), (3, C("9C")), (0, C("7H")), (1, C("4C")))
     assert list(v.history) == g.history()
     assert v.first_leader == 1
+
+
+def test_seated_plays_follows_each_tricks_winner_round_the_table() -> None:
+    # three seats: seat 2 leads trick one, seat 0 wins it and leads trick two
+    plays = [C("AH"), C("2H"), C("3H"), C("KS"), C("4D")]
+    assert seated_plays(plays, 2, [0], 3) == [
+        (2, C("AH")), (0, C("2H")), (1, C("3H")), (0, C("KS")), (1, C("4D"))]
+    assert seated_plays([], None, [], 4) == []
+    with pytest.raises(ValueError, match="nobody led"):
+        seated_plays(plays, None, [0], 3)
 
 
 def test_from_view_keeps_what_the_seat_knows_and_deals_the_rest() -> None:
