@@ -43,6 +43,10 @@ DATA_VERSION = 1
 # Seconds between two edits of one live message: Discord lets a bot edit about 5 messages per 5 s
 # in one channel, and the hand panels' refreshes go through other routes.
 EDIT_INTERVAL = 1.2
+# Seconds a finished or abandoned table stays in memory once its last posts are out (late clicks and
+# panel refreshes right after the game); after that every path reads it from storage.
+EVICT_GRACE = 5.0
+LIVE = ("open", "playing")
 
 
 # --------------------------------------------------------------------------------------------
@@ -214,6 +218,7 @@ def refuse(message: str, **kw: Any) -> Result:
 
 MOVED_ON = "This hand has moved on: here is your current hand."
 NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
+GAME_OVER = "This game is over. Open a new table with `/spades new`."
 CLOSED = "This table is closed. Open a new one with `/spades new`."
 
 
@@ -492,6 +497,8 @@ class TableService:
         # the latest ephemeral hand panel per (table, user), refreshed when their turn comes
         self._panels: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
         self._panel_tasks: set[asyncio.Task[None]] = set()
+        self._evictions: dict[int, asyncio.Task[None]] = {}
+        self.evict_grace: float = EVICT_GRACE
         self._closed = False
 
     # ---- lookup --------------------------------------------------------------------------
@@ -507,10 +514,90 @@ class TableService:
 
     def _index(self, table: Table) -> None:
         self.tables[table.id] = table
-        if table.status in ("open", "playing"):
+        if table.status in LIVE:
             self.by_channel[table.channel_id] = table.id
-        elif self.by_channel.get(table.channel_id) == table.id:
-            del self.by_channel[table.channel_id]
+        else:
+            if self.by_channel.get(table.channel_id) == table.id:
+                del self.by_channel[table.channel_id]
+            self._evict_soon(table.id)
+
+    async def load(self, table_id: int) -> Table | None:
+        """The table from memory, or (a closed table that was evicted) read from storage; the
+        loaded copy is not kept."""
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        row = await self.storage.get_table(table_id)
+        return Table.from_row(row) if row is not None else None
+
+    async def last_in_channel(self, channel_id: int) -> Table | None:
+        """The channel's live table, else its most recent table (finished or abandoned)."""
+        t = self.in_channel(channel_id)
+        if t is not None:
+            return t
+        row = await self.storage.latest_table_in(channel_id)
+        return Table.from_row(row) if row is not None else None
+
+    async def _find(self, table_id: int | None, channel_id: int | None) -> Table | Result:
+        """The table an action names (by id, else the channel's live one), or the refusal to give."""
+        if table_id is None:
+            t = self.in_channel(channel_id) if channel_id is not None else None
+            return t if t is not None else refuse(NO_TABLE)
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        # not in memory: a closed table (evicted) or none at all
+        row = await self.storage.get_table(table_id)
+        if row is None:
+            return refuse(NO_TABLE)
+        return refuse(GAME_OVER if row.status == "finished" else CLOSED)
+
+    # ---- eviction: closed tables leave memory ---------------------------------------------
+    def _evict_soon(self, table_id: int) -> None:
+        if self._closed:
+            return
+        task = self._evictions.get(table_id)
+        if task is None or task.done():
+            self._evictions[table_id] = asyncio.create_task(
+                self._evict_when_quiet(table_id), name=f"evict-{table_id}"
+            )
+
+    async def _evict_when_quiet(self, table_id: int) -> None:
+        """After the grace period, once the table's posts and live-message edits are out, drop
+        everything this service keeps for it (a rematch or a reload may have made it live again)."""
+        since = time.monotonic()
+        while time.monotonic() - since < self.evict_grace:  # (read each time: tests shorten it)
+            await asyncio.sleep(min(0.25, self.evict_grace))
+        while True:
+            busy = [
+                task
+                for task in (self._posters.get(table_id), self._renders.get(table_id))
+                if task is not None and not task.done()
+            ]
+            if busy:
+                await asyncio.wait(busy)
+            elif table_id in self._dirty or self.lock(table_id).locked():
+                await asyncio.sleep(0.05)
+            else:
+                break
+        t = self.tables.get(table_id)
+        if t is None or t.status in LIVE:
+            return
+        self._drop(table_id)
+
+    def _drop(self, table_id: int) -> None:
+        self.tables.pop(table_id, None)
+        self._locks.pop(table_id, None)
+        self._drivers.pop(table_id, None)
+        self._renders.pop(table_id, None)
+        self._dirty.discard(table_id)
+        self._repost.discard(table_id)
+        self._last_edit.pop(table_id, None)
+        self._outbox.pop(table_id, None)
+        self._posters.pop(table_id, None)
+        self._evictions.pop(table_id, None)
+        for key in [k for k in self._panels if k[0] == table_id]:
+            del self._panels[key]
 
     # ---- start-up / shutdown -------------------------------------------------------------
     async def restore(self) -> int:
@@ -538,7 +625,13 @@ class TableService:
         posters = [t for t in self._posters.values() if not t.done()]
         if posters and drain > 0:
             await asyncio.wait(posters, timeout=drain)
-        tasks = [*drivers, *self._renders.values(), *self._posters.values(), *self._panel_tasks]
+        tasks = [
+            *drivers,
+            *self._renders.values(),
+            *self._posters.values(),
+            *self._panel_tasks,
+            *self._evictions.values(),
+        ]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -1068,12 +1161,12 @@ class TableService:
         team: int | None = None,
         table_id: int | None = None,
     ) -> Result:
-        t = self.tables.get(table_id) if table_id is not None else self.in_channel(channel_id)
-        if t is None:
-            return refuse(NO_TABLE)
-        async with self.lock(t.id):
-            t = self.tables[t.id]
-            if t.status not in ("open", "playing"):
+        found = await self._find(table_id, channel_id)
+        if isinstance(found, Result):
+            return found
+        async with self.lock(found.id):
+            t = self.tables.get(found.id) or found
+            if t.status not in LIVE:
                 return refuse(CLOSED)
             if t.status != "open":
                 mine = t.seat_of(user_id)
@@ -1147,11 +1240,11 @@ class TableService:
         """Leave a seat. Before the start the seat is free again (a leaving host hands the table to
         the next human, or closes it); during a game the bot plays the seat until the player comes
         back (after a confirmation: ``data["confirm_leave"]`` asks for it)."""
-        t = self.tables.get(table_id) if table_id is not None else self.in_channel(channel_id)
-        if t is None:
-            return refuse(NO_TABLE)
-        async with self.lock(t.id):
-            t = self.tables[t.id]
+        found = await self._find(table_id, channel_id)
+        if isinstance(found, Result):
+            return found
+        async with self.lock(found.id):
+            t = self.tables.get(found.id) or found
             seat = t.seat_of(user_id)
             if t.status not in ("open", "playing"):
                 return refuse(CLOSED)
@@ -1222,7 +1315,7 @@ class TableService:
         if t is None:
             return refuse(NO_TABLE)
         async with self.lock(t.id):
-            t = self.tables[t.id]
+            t = self.tables.get(t.id) or t
             if user_id != t.host_id and not is_admin:
                 return refuse(f"Only the host (<@{t.host_id}>) can add bots.")
             if t.status != "open":
@@ -1254,18 +1347,16 @@ class TableService:
     async def start(
         self, table_id: int | None, user_id: int, *, channel_id: int | None = None, fill: bool = False
     ) -> Result:
-        t = (
-            self.tables.get(table_id)
-            if table_id is not None
-            else (self.in_channel(channel_id) if channel_id is not None else None)
-        )
-        if t is None:
-            return refuse(NO_TABLE)
-        async with self.lock(t.id):
-            return await self._start_locked(t.id, user_id, fill=fill)
+        found = await self._find(table_id, channel_id)
+        if isinstance(found, Result):
+            return found
+        async with self.lock(found.id):
+            return await self._start_locked(found.id, user_id, fill=fill)
 
     async def _start_locked(self, table_id: int, user_id: int, *, fill: bool) -> Result:
-        t = self.tables[table_id]
+        t = self.tables.get(table_id)
+        if t is None:
+            return refuse(CLOSED)
         if t.status != "open":
             return refuse("This game has already started.")
         if user_id != t.host_id:
@@ -1302,8 +1393,11 @@ class TableService:
         confirmed: bool = False,
         table_id: int | None = None,
     ) -> Result:
-        t = self.tables.get(table_id) if table_id is not None else self.in_channel(channel_id)
-        if t is None or t.status not in ("open", "playing"):
+        found = await self._find(table_id, channel_id)
+        if isinstance(found, Result):
+            return found
+        t = found
+        if t.status not in LIVE:
             return refuse(NO_TABLE)
         if user_id != t.host_id and not is_admin:
             return refuse(
@@ -1312,8 +1406,8 @@ class TableService:
         if not confirmed:
             return ok(f"Abandon table {t.id}? The game so far is not counted.", data={"confirm": t.id})
         async with self.lock(t.id):
-            t = self.tables[t.id]
-            if t.status not in ("open", "playing"):
+            t = self.tables.get(t.id) or t
+            if t.status not in LIVE:
                 return refuse("This table is already closed.")
             new = t.copy()
             new.status = "abandoned"
@@ -1325,46 +1419,53 @@ class TableService:
         return ok(f"Table {t.id} is abandoned.")
 
     async def rematch(self, table_id: int, user_id: int, name: str) -> Result:
-        t = self.tables.get(table_id)
+        """Open the rematch of a finished game (in memory or, once evicted, read from storage)."""
+        try:
+            async with self.lock(table_id):
+                return await self._rematch_locked(table_id, user_id, name)
+        finally:
+            if table_id not in self.tables and not self.lock(table_id).locked():
+                self._locks.pop(table_id, None)  # an evicted table's lock is not kept either
+
+    async def _rematch_locked(self, table_id: int, user_id: int, name: str) -> Result:
+        t = await self.load(table_id)
         if t is None:
-            row = await self.storage.get_table(table_id)
-            if row is None:
-                return refuse("That table no longer exists.")
-            t = Table.from_row(row)
-            self.tables[t.id] = t
-        async with self.lock(t.id):
-            t = self.tables[t.id]
-            if t.status != "finished":
-                return refuse("That game isn't over yet.")
-            if t.seat_of(user_id) is None:
-                return refuse(
-                    "Only the players of that game can ask for a rematch. Open a new table with "
-                    "`/spades new`."
-                )
-            if t.rematch_id is not None:
-                return refuse(f"The rematch is already open (table {t.rematch_id}).")
-            seats = [copy.copy(s) for s in t.seats]
-            result = await self.create(
-                guild_id=t.guild_id,
-                channel_id=t.channel_id,
-                host_id=user_id,
-                host_name=name,
-                preset=t.preset,
-                options=self._overrides(t),
-                play_seconds=t.settings.get("play_seconds"),
-                bid_seconds=t.settings.get("bid_seconds"),
-                seats=seats,
-                rematch_of=t.id,
+            return refuse("That table no longer exists.")
+        if t.status != "finished":
+            return refuse("That game isn't over yet.")
+        if t.seat_of(user_id) is None:
+            return refuse(
+                "Only the players of that game can ask for a rematch. Open a new table with `/spades new`."
             )
-            if not result.ok or result.table is None:
-                return result
-            new = t.copy()
-            new.rematch_id = result.table.id
-            assert t.row is not None
-            with contextlib.suppress(Exception):
-                new.row = await self.storage.save_table(dataclasses.replace(t.row, data=new.to_data()))
-                self.tables[t.id] = new
+        if t.rematch_id is not None:
+            return refuse(f"The rematch is already open (table {t.rematch_id}).")
+        seats = [copy.copy(s) for s in t.seats]
+        result = await self.create(
+            guild_id=t.guild_id,
+            channel_id=t.channel_id,
+            host_id=user_id,
+            host_name=name,
+            preset=t.preset,
+            options=self._overrides(t),
+            play_seconds=t.settings.get("play_seconds"),
+            bid_seconds=t.settings.get("bid_seconds"),
+            seats=seats,
+            rematch_of=t.id,
+        )
+        if not result.ok or result.table is None:
             return result
+        new = t.copy()
+        new.rematch_id = result.table.id
+        assert t.row is not None
+        try:
+            new.row = await self.storage.save_table(dataclasses.replace(t.row, data=new.to_data()))
+        except Exception:
+            # the rematch is open either way; a second click then meets the channel's live table
+            log.warning("table %s: the rematch id could not be saved", table_id)
+        else:
+            if table_id in self.tables:
+                self.tables[table_id] = new
+        return result
 
     @staticmethod
     def _overrides(t: Table) -> dict[str, Any]:
@@ -1374,11 +1475,11 @@ class TableService:
         return {}
 
     async def back(self, table_id: int, user_id: int) -> Result:
-        t = self.tables.get(table_id)
-        if t is None:
-            return refuse(NO_TABLE)
-        async with self.lock(t.id):
-            t = self.tables[t.id]
+        found = await self._find(table_id, None)
+        if isinstance(found, Result):
+            return found
+        async with self.lock(found.id):
+            t = self.tables.get(found.id) or found
             seat = t.seat_of(user_id)
             if seat is None:
                 return refuse("You're not seated at this table.")
@@ -1432,16 +1533,11 @@ class TableService:
         """Apply a player's action: ``bid`` (Bid/str), ``play`` (card id), ``pass`` (cards), ``look``,
         ``blind`` (blind nil) or ``draw`` (keep: bool). ``stamp`` is the seat stamp of the panel that
         was clicked (None for typed commands)."""
-        t = (
-            self.tables.get(table_id)
-            if table_id is not None
-            else (self.in_channel(channel_id) if channel_id is not None else None)
-        )
-        if t is None:
-            return refuse(NO_TABLE)
-        async with self.lock(t.id):
-            t = self.tables[t.id]
-            t, seat, problem = self._seat_for(t, user_id)
+        found = await self._find(table_id, channel_id)
+        if isinstance(found, Result):
+            return found
+        async with self.lock(found.id):
+            t, seat, problem = self._seat_for(self.tables.get(found.id) or found, user_id)
             if problem is not None or t is None or seat is None:
                 return problem or refuse(NO_TABLE)
             me = t.seats[seat]

@@ -365,9 +365,9 @@ class TableButton(_Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+)
                 interaction, await timely(interaction, service.rematch(tid, user.id, user.display_name))
             )
             return
-        t = service.get(tid)
+        t = await service.load(tid)  # a finished table may have left memory: read it back
         if t is None:
-            await safe_send(interaction, "This table is closed. Open a new one with `/spades new`.")
+            await safe_send(interaction, "That table no longer exists. Open a new one with `/spades new`.")
             return
         if action == "hand":
             await show_hand(interaction, tid, in_place=False)

@@ -373,8 +373,12 @@ class TablesCog(commands.Cog):
     @app_commands.command(name="score", description="The score sheet of this channel's table")
     @app_commands.guild_only()
     async def score(self, interaction: discord.Interaction) -> None:
-        t = self.service.in_channel(interaction.channel_id or 0)
-        await safe_send(interaction, render.score_sheet(t) if t is not None else NO_TABLE)
+        # the live table's sheet, else the last game's (a finished table has left memory)
+        t = await self.service.last_in_channel(interaction.channel_id or 0)
+        if t is None or (t.game is None and t.status not in ("open", "playing")):
+            await safe_send(interaction, NO_TABLE)
+            return
+        await safe_send(interaction, render.score_sheet(t))
 
 
 async def setup(bot: SpadesBot) -> None:

@@ -320,6 +320,14 @@ class Storage:
         )
         return _row_to_table(row) if row else None
 
+    async def latest_table_in(self, channel_id: int) -> TableRow | None:
+        """The channel's most recent table, whatever its status (``/score`` after the game)."""
+        row = await self._fetchone(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return _row_to_table(row) if row else None
+
     async def live_tables(self) -> list[TableRow]:
         """Every open or playing table, oldest first (for restore at start-up)."""
         rows = await self._fetchall(

@@ -436,3 +436,55 @@ def test_house_rules_round_trip_and_suggestions_fit_discord() -> None:
     assert found and all(len(v) <= 100 and len(n) <= 100 for n, v in found)
     assert f"{long} ten_for_200=" in [v for _, v in found]
     assert not any("blind_nil_min_deficit" in v for _, v in found)  # would pass 100 characters
+
+
+# ---- memory: closed tables leave the service ------------------------------------------------------
+
+
+async def wait_until(pred: Any, what: str, timeout: float = 20.0) -> None:
+    end = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.005)
+
+
+async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: Storage) -> None:
+    """Alice times out twice (marked away: the bots play on), the one-hand game ends and the table
+    leaves memory; its Score sheet, Rematch and stale hand panels then read it from storage."""
+    svc = make_service(storage, time_scale=0.001)
+    svc.evict_grace = 0.0
+    try:
+        finished: list[int] = []
+        for _ in range(3):
+            t = await open_table(svc, options={"max_hands": 1}, play_seconds=15, bid_seconds=15)
+            assert (await svc.start(t.id, ALICE, fill=True)).ok
+            await wait_until(lambda t=t: t.id not in svc.tables, f"table {t.id} to finish and leave")
+            finished.append(t.id)
+        assert svc.tables == {} and svc.by_channel == {}
+        assert not (svc._locks or svc._outbox or svc._posters or svc._renders or svc._drivers)
+        assert not (svc._last_edit or svc._evictions or svc._panels)
+        rows = [await storage.get_table(tid) for tid in finished]
+        assert [r.status if r else None for r in rows] == ["finished"] * 3
+        # the last game's post: its score sheet, /score in the channel, a stale card click
+        last = await svc.load(finished[-1])
+        assert last is not None and last.game is not None and last.status == "finished"
+        assert svc.tables == {}  # loading does not bring it back into memory
+        sheet = render.score_sheet(last)
+        lines = sheet.splitlines()
+        assert lines[0] == f"**Score sheet · table {last.id}**" and len(lines) == 3  # the one hand
+        shown = await svc.last_in_channel(CHANNEL)
+        assert shown is not None and shown.id == finished[-1]
+        res = await svc.act(finished[-1], ALICE, "play", 0, stamp=0)
+        assert not res.ok and res.message == "This game is over. Open a new table with `/spades new`."
+        res = await svc.back(finished[0], ALICE)
+        assert not res.ok and res.message == "This game is over. Open a new table with `/spades new`."
+        # Rematch on the evicted game: a new live table with the same seats, once
+        res = await svc.rematch(finished[-1], ALICE, "alice")
+        assert res.ok and res.table is not None, res.message
+        again = res.table
+        assert [s.name if s else None for s in again.seats] == [s.name if s else None for s in last.seats]
+        res = await svc.rematch(finished[-1], ALICE, "alice")
+        assert not res.ok and res.message == f"The rematch is already open (table {again.id})."
+        assert finished[-1] not in svc.tables and finished[-1] not in svc._locks
+    finally:
+        await svc.close()

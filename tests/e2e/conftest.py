@@ -41,6 +41,7 @@ class Spades:
     bot: SpadesBot | None = None
     checked: dict[int, int] = field(default_factory=dict)  # message id -> versions already checked
     public_checks: int = 0
+    last_table: Table | None = None  # the newest table this harness has seen
 
     # ---- processes ------------------------------------------------------------------------
     @asynccontextmanager
@@ -48,6 +49,7 @@ class Spades:
         config = Config(token="x", database_path=str(self.db_path), time_scale=time_scale, deal_seed=seed)
         bot = SpadesBot(config)
         self.bot = bot
+        self.last_table = None
         try:
             async with self.fake.run_bot(bot, sync_commands=False):
                 yield bot
@@ -63,9 +65,12 @@ class Spades:
     def table(self) -> Table:
         t = self.service.in_channel(self.channel.id)
         if t is None:  # a finished table leaves the channel index: take the newest one
-            tables = sorted(self.service.tables.values(), key=lambda x: x.id)
-            assert tables, "no table"
-            t = tables[-1]
+            newest = max(self.service.tables.values(), key=lambda x: x.id, default=None)
+            last = self.last_table
+            # (and, a few seconds later, memory: then the last state this harness saw)
+            t = last if newest is None or (last is not None and last.id > newest.id) else newest
+        assert t is not None, "no table"
+        self.last_table = t
         return t
 
     def live(self) -> Message:

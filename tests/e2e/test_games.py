@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bot.storage import Storage
-from tests.e2e.conftest import LIVE_PREFIX, Spades, answer_of
+from tests.e2e.conftest import LIVE_PREFIX, Spades, answer_of, said
 
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])[♠♥♦♣]")
 
@@ -54,6 +54,9 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         assert board["description"].startswith(f"**1.** <@{alice.id}> · {int(won)} W / 1 G (🤖 1) · ")
         assert board["footer"]["text"].startswith("Sorted by wins · page 1/1 · 1 player · ")
         assert not any(m.embeds for m in spades.fake.public_messages(spades.channel))
+        # /score right after the game: the finished game's sheet
+        r = await spades.slash(spades.users["bob"], "score")
+        assert said(r).startswith(f"**Score sheet · table {t.id}**")
         # a rematch: same seats, a new table, dealt at once
         r = await spades.fake.click(alice, game_post, label="Rematch")
         await spades.wait_for(
@@ -63,6 +66,15 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         assert [s.name if s else None for s in again.seats] == [s.name if s else None for s in t.seats]
         r = await spades.fake.click(alice, game_post, label="Rematch")
         assert (await answer_of(spades, r)) == f"The rematch is already open (table {again.id})."
+        # the finished table leaves memory; its post's buttons read it back from storage
+        spades.service.evict_grace = 0.0
+        await spades.wait_for(lambda: t.id not in spades.service.tables, what="the old table to leave")
+        r = await spades.fake.click(spades.users["bob"], game_post, label="Score sheet")
+        assert r.ephemeral and said(r).startswith(f"**Score sheet · table {t.id}**")
+        r = await spades.fake.click(alice, game_post, label="Rematch")
+        assert (await answer_of(spades, r)) == f"The rematch is already open (table {again.id})."
+        r = await spades.fake.click(spades.users["bob"], game_post, label="Leaderboard")
+        assert r.ephemeral and r.message is not None and r.message.embeds
     db = await Storage.open(spades.db_path)
     try:
         records = await db.hand_records(t.id)
