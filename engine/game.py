@@ -77,7 +77,7 @@ from .events import (
     TrickWon,
     bid_made,
 )
-from .ruleset import Ruleset, Tables, tables
+from .ruleset import Ruleset, Tables, tables, winning_play
 from .scoring import game_winner, hand_totals, score_hand
 from .view import View, seated_plays
 
@@ -1172,20 +1172,8 @@ class Game:
     def _close_trick(self) -> int:
         """Resolve the complete trick in ``self.trick``: count it, make its winner lead."""
         t = self._t
-        suit, power = t.suit, t.power
         trick = self.trick
-        win_seat, win_card = trick[0]
-        win_suit, win_power = suit[win_card], power[win_card]
-        last_wins = not self.rs.six_player_first_wins
-        for i in range(1, len(trick)):
-            s, c = trick[i]
-            cs = suit[c]
-            if cs == win_suit:
-                p = power[c]
-                if p > win_power or (last_wins and p == win_power):
-                    win_seat, win_power = s, p
-            elif cs == SPADES:
-                win_seat, win_suit, win_power = s, cs, power[c]
+        win_seat = winning_play(trick, t.suit, t.power, not self.rs.six_player_first_wins)[0]
         self.tricks[win_seat] += 1
         self.trick_no += 1
         self.trick_winners.append(win_seat)
@@ -1286,7 +1274,9 @@ class Game:
 
     def _playout_random(self, rng: random.Random) -> None:
         """The rest of the hand with uniform random legal cards: one pass per trick, the trick
-        resolved as it is played (same comparisons, same order as ``_close_trick``)."""
+        resolved as it is played (the comparisons of ``winning_play``, inlined: a call per card
+        would cost a measurable share of every playout). The lead and the follow pick their
+        card with the same few lines, kept apart for the same reason."""
         t = self._t
         suit, smask, power = t.suit, t.suit_masks, t.power
         not_spades = ~smask[SPADES]
@@ -1306,17 +1296,9 @@ class Game:
         first = self._first_lead >= 0 and trick_no == 0
         while True:
             if trick:  # only when starting inside a trick
-                win_seat, card = trick[0]
+                led_mask = smask[suit[trick[0][1]]]
+                win_seat, card = winning_play(trick, suit, power, last_wins)
                 win_suit, win_power = suit[card], power[card]
-                led_mask = smask[win_suit]
-                for s, c in trick[1:]:
-                    cs = suit[c]
-                    if cs == win_suit:
-                        p = power[c]
-                        if p > win_power or (last_wins and p == win_power):
-                            win_seat, win_power = s, p
-                    elif cs == SPADES:
-                        win_seat, win_suit, win_power = s, cs, power[c]
                 left = n - len(trick)
             else:
                 hand = hands[seat]

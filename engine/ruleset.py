@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any
@@ -359,6 +360,31 @@ class Tables:
     suit_masks: tuple[int, ...]  # mask of the deck's cards per effective suit
     deck_mask: int
     lowest_club: tuple[int, ...]  # club ids from lowest, both copies (first-trick rule)
+
+
+def winning_play(trick: Sequence[tuple[int, int]], suit: Sequence[int], power: Sequence[int],
+                 last_wins: bool) -> tuple[int, int]:
+    """The ``(seat, card)`` that leads a non-empty trick (``(seat, card)`` in play order): the
+    highest spade, else the highest card of the led suit. Two identical cards (two decks) go to
+    the later one when ``last_wins`` (``not Ruleset.six_player_first_wins``). ``suit`` and
+    ``power`` are the ruleset's tables (`Tables`), so jokers and high deuces count as spades.
+
+    The one statement of the rule: ``Game`` closes each trick with it and the bots read the
+    trick in progress with it. ``Game._playout_random`` keeps its own copy, resolving the trick
+    card by card as it plays (same comparisons, same order), because a call per card there costs
+    a measurable share of every playout."""
+    win = trick[0]
+    win_suit, win_power = suit[win[1]], power[win[1]]
+    for i in range(1, len(trick)):
+        play = trick[i]
+        cs = suit[play[1]]
+        if cs == win_suit:
+            p = power[play[1]]
+            if p > win_power or (last_wins and p == win_power):
+                win, win_power = play, p
+        elif cs == SPADES:
+            win, win_suit, win_power = play, cs, power[play[1]]
+    return win
 
 
 @lru_cache(maxsize=64)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import SPADES
-from ..ruleset import Ruleset, tables
+from ..ruleset import Ruleset, tables, winning_play
 from ..view import View
 
 TRUMP = SPADES
@@ -57,7 +57,8 @@ def iter_bits(mask: int) -> list[int]:
 
 
 def beats(ct: CardTables, card: int, best: int) -> bool:
-    """Whether ``card`` played after ``best`` takes the lead of the trick from it."""
+    """Whether ``card`` played after ``best`` takes the lead of the trick from it: one step of
+    `engine.ruleset.winning_play` (tests hold the two to the same answers)."""
     s, bs = ct.suit[card], ct.suit[best]
     if s == bs:
         p, bp = ct.power[card], ct.power[best]
@@ -69,11 +70,7 @@ def trick_winner(ct: CardTables, trick: tuple[tuple[int, int], ...]) -> tuple[in
     """(seat, card) currently winning the trick, or None for an empty trick."""
     if not trick:
         return None
-    best = trick[0]
-    for sc in trick[1:]:
-        if beats(ct, sc[1], best[1]):
-            best = sc
-    return best
+    return winning_play(trick, ct.suit, ct.power, not ct.first_wins)
 
 
 class Knowledge:

@@ -1,9 +1,13 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import PRESETS, Ruleset, RulesetError
-from engine.ruleset import tables
+from engine.bots.knowledge import beats, card_tables
+from engine.cards import COPY_OFFSET, parse_card
+from engine.ruleset import tables, winning_play
 
 
 def test_standard_defaults() -> None:
@@ -93,3 +97,57 @@ def test_two_player_has_blind_nil_and_it_can_be_turned_off() -> None:
     assert Ruleset.from_dict(off.to_dict()) == off
     with pytest.raises(RulesetError, match="Blind bids with the two-player draw"):
         Ruleset.preset("two-player", blind_bids=True)
+
+
+# -- who takes a trick ------------------------------------------------------------------------
+
+
+def _winner(rs: Ruleset, plays: list[tuple[int, str]]) -> tuple[int, int]:
+    t = tables(rs)
+    return winning_play([(s, parse_card(c)) for s, c in plays], t.suit, t.power,
+                        not rs.six_player_first_wins)
+
+
+def test_winning_play_highest_of_the_led_suit_unless_a_spade_is_played() -> None:
+    rs = Ruleset()
+    assert _winner(rs, [(1, "5H"), (2, "AC"), (3, "3H"), (0, "4H")]) == (1, parse_card("5H"))
+    assert _winner(rs, [(1, "5H"), (2, "KH"), (3, "AD"), (0, "9H")]) == (2, parse_card("KH"))
+    assert _winner(rs, [(1, "5H"), (2, "2S"), (3, "AH"), (0, "3S")]) == (0, parse_card("3S"))
+    assert _winner(rs, [(3, "QS"), (0, "AH")]) == (3, parse_card("QS"))
+
+
+def test_winning_play_counts_jokers_and_high_deuces_as_top_spades() -> None:
+    jokers = Ruleset.preset("jokers-high")
+    assert _winner(jokers, [(0, "AS"), (1, "BJ"), (2, "LJ"), (3, "KS")]) == (1, parse_card("BJ"))
+    assert _winner(jokers, [(0, "AH"), (1, "2H"), (2, "3H"), (3, "4H")]) == (0, parse_card("AH"))
+
+
+def test_winning_play_identical_cards_first_or_last_as_the_ruleset_says() -> None:
+    ace, twin = parse_card("AH"), parse_card("AH") + COPY_OFFSET
+    first = Ruleset.preset("six-player")
+    last = Ruleset.preset("six-player", six_player_first_wins=False)
+    trick = [(0, "KH"), (1, "AH"), (2, "2H")]
+    t = tables(first)
+    plays = [(s, parse_card(c)) for s, c in trick] + [(3, twin)]
+    assert winning_play(plays, t.suit, t.power, False) == (1, ace)
+    assert winning_play(plays, t.suit, t.power, True) == (3, twin)
+    assert _winner(first, trick) == _winner(last, trick) == (1, ace)
+
+
+@pytest.mark.parametrize("name", ["standard", "jokers-high", "six-player", "five-player"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_winning_play_agrees_with_the_bots_beats(name: str, data: st.DataObject) -> None:
+    """The bots' pairwise ``beats``, folded over a trick, names the same winner."""
+    for first_wins in (True, False):
+        rs = Ruleset.preset(name, six_player_first_wins=first_wins)
+        t = tables(rs)
+        ct = card_tables(rs)
+        cards = data.draw(st.lists(st.sampled_from(t.deck), min_size=1, max_size=rs.num_seats,
+                                   unique=True))
+        trick = [(s, c) for s, c in enumerate(cards)]
+        best = trick[0]
+        for play in trick[1:]:
+            if beats(ct, play[1], best[1]):
+                best = play
+        assert winning_play(trick, t.suit, t.power, not first_wins) == best
