@@ -9,6 +9,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from .models import (
     PlayerStats,
     StaleTable,
     StorageClosed,
+    StorageError,
     TableRow,
     Timestamp,
 )
@@ -51,6 +53,34 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
 
+_UPDATE_TABLE = (
+    "UPDATE tables SET status = ?, host_id = ?, data = ?, version = version + 1, updated_at = ?"
+    " WHERE id = ? AND version = ?"
+)
+
+
+class _Fallback(Exception):
+    """The batch's fast path met a stale or refused row: write the saves one by one."""
+
+
+@dataclass(eq=False)
+class _Save:
+    """One queued ``save_table`` call and the future its caller waits on."""
+
+    row: TableRow
+    blob: str
+    now: int
+    hand: HandResult | None
+    hand_result: dict[str, Any] | None
+    hand_rows: list[dict[str, Any]]
+    game: FinishedGame | None
+    done: asyncio.Future[TableRow]
+
+    def params(self) -> tuple[Any, ...]:
+        r = self.row
+        return (r.status, r.host_id, self.blob, self.now, r.id, r.version)
+
+
 def _row_to_table(row: Any) -> TableRow:
     return TableRow(
         id=row[0],
@@ -75,6 +105,8 @@ class Storage:
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._queue: list[_Save] = []
+        self._writer: asyncio.Task[None] | None = None
         self._closed = False
         self.path = path
 
@@ -181,45 +213,133 @@ class Storage:
         hand: HandResult | None = None,
         game: FinishedGame | None = None,
     ) -> TableRow:
-        """Write the row's status/host/data and, when given, a finished hand and/or game: one transaction.
+        """Write the row's status/host/data and, when given, a finished hand and/or game, atomically.
 
         Raises StaleTable when ``row.version`` is not the stored version (nothing is written).
         On success the same row object is updated in place (new ``version``, ``updated_at``) and
-        returned, so a caller may keep using it.
+        returned, so a caller may keep using it. Returns only once the write is committed.
+
+        Group commit: saves queued while another batch is being written go out together in the next
+        transaction (see ``_write_batch``); each caller still gets its own outcome.
         """
         if row.status not in STATUSES:
             raise ValueError(f"bad table status {row.status!r}; expected one of {', '.join(STATUSES)}")
         blob = _dumps(row.data)
-        now = _now()
-        # pure CPU work before taking the write lock
+        # pure CPU work before queueing
         hand_rows: list[dict[str, Any]] = []
         hand_result: dict[str, Any] | None = None
         if hand is not None:
             hand_result = stats.replay_record(hand.record)
             if hand_result is not None:
                 hand_rows = stats.hand_player_rows(hand_result, hand.players)
+        self._check_open()
+        save = _Save(
+            row, blob, _now(), hand, hand_result, hand_rows, game, asyncio.get_running_loop().create_future()
+        )
+        self._queue.append(save)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued(), name="storage-writer")
+        # A caller cancelled here may still see its save committed (its row object is then one
+        # version behind, and its next save is refused as stale); one not yet written is skipped.
+        return await save.done
+
+    async def _write_queued(self) -> None:
+        """The writer: while saves are queued, take the lock and write all of them in one go."""
+        while self._queue:
+            async with self._lock:
+                batch, self._queue = [s for s in self._queue if not s.done.done()], []
+                if not batch:
+                    continue
+                try:
+                    self._check_open()
+                    await self._write_batch(batch)
+                except BaseException as exc:  # every waiter gets an answer, whatever happened
+                    for s in batch:
+                        if not s.done.done():
+                            failure = exc if isinstance(exc, Exception) else StorageError(repr(exc))
+                            s.done.set_exception(failure)
+                    if not isinstance(exc, Exception):
+                        raise
+
+    async def _write_batch(self, batch: list[_Save]) -> None:
+        """One transaction for the whole batch. Fast path: one ``executemany`` UPDATE (version-checked)
+        for every row; if any row is stale or refused, roll back and write them one by one, so that a
+        stale table fails only its own save."""
+        conn = self._conn
+        if len(batch) > 1:
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await conn.executemany(_UPDATE_TABLE, [s.params() for s in batch])
+                if cur.rowcount != len(batch):
+                    raise _Fallback
+                for s in batch:
+                    await self._insert_results(conn, s)
+                await conn.execute("COMMIT")
+            except BaseException as exc:
+                await conn.execute("ROLLBACK")
+                if not isinstance(exc, Exception):
+                    raise  # cancelled: the writer's caller sorts out the waiters
+            else:
+                self._settle(batch)
+                return
+        await conn.execute("BEGIN IMMEDIATE")
+        written: list[_Save] = []
         try:
-            async with self._transaction() as conn:
-                cur = await conn.execute(
-                    "UPDATE tables SET status = ?, host_id = ?, data = ?, version = version + 1,"
-                    " updated_at = ? WHERE id = ? AND version = ?",
-                    (row.status, row.host_id, blob, now, row.id, row.version),
-                )
-                if cur.rowcount != 1:
-                    async with conn.execute("SELECT version FROM tables WHERE id = ?", (row.id,)) as c:
-                        found = await c.fetchone()
-                    raise StaleTable(row.id, row.version, found[0] if found else None)
-                if hand is not None:
-                    await self._insert_hand(conn, row, hand, hand_result, hand_rows, now)
-                if game is not None:
-                    await self._insert_game(conn, game)
-        except sqlite3.IntegrityError as exc:
-            if row.status in LIVE_STATUSES and "tables.channel_id" in str(exc):
-                raise ChannelBusy(row.channel_id) from exc
+            for s in batch:
+                outcome = await self._write_one(conn, s)
+                if outcome is None:
+                    written.append(s)
+                else:
+                    s.done.set_exception(outcome)
+            await conn.execute("COMMIT")
+        except BaseException:
+            await conn.execute("ROLLBACK")
             raise
-        row.version += 1
-        row.updated_at = now
-        return row
+        self._settle(written)
+
+    async def _write_one(self, conn: aiosqlite.Connection, s: _Save) -> Exception | None:
+        """One save inside the batch's transaction; returns its failure (nothing of it written)."""
+        extra = s.hand is not None or s.game is not None
+        if extra:
+            await conn.execute("SAVEPOINT save")
+        try:
+            cur = await conn.execute(_UPDATE_TABLE, s.params())
+            if cur.rowcount != 1:
+                async with conn.execute("SELECT version FROM tables WHERE id = ?", (s.row.id,)) as c:
+                    found = await c.fetchone()
+                raise StaleTable(s.row.id, s.row.version, found[0] if found else None)
+            await self._insert_results(conn, s)
+        except Exception as exc:
+            if extra:
+                await conn.execute("ROLLBACK TO save")
+                await conn.execute("RELEASE save")
+            if (
+                isinstance(exc, sqlite3.IntegrityError)
+                and s.row.status in LIVE_STATUSES
+                and "tables.channel_id" in str(exc)
+            ):
+                busy = ChannelBusy(s.row.channel_id)
+                busy.__cause__ = exc
+                return busy
+            return exc
+        if extra:
+            await conn.execute("RELEASE save")
+        return None
+
+    async def _insert_results(self, conn: aiosqlite.Connection, s: _Save) -> None:
+        if s.hand is not None:
+            await self._insert_hand(conn, s.row, s.hand, s.hand_result, s.hand_rows, s.now)
+        if s.game is not None:
+            await self._insert_game(conn, s.game)
+
+    @staticmethod
+    def _settle(saves: list[_Save]) -> None:
+        """Committed: bump each row in place and wake its caller."""
+        for s in saves:
+            s.row.version += 1
+            s.row.updated_at = s.now
+            if not s.done.done():
+                s.done.set_result(s.row)
 
     async def _insert_hand(
         self,

@@ -378,3 +378,132 @@ async def test_use_after_close_is_a_clear_error(tmp_path: Path) -> None:
         await db.get_table(row.id)
     with pytest.raises(StorageClosed):
         await db.save_table(row)
+
+
+# ---- group commit: saves queued together share one transaction, each keeps its own outcome ----------
+
+
+async def _batches(db: Storage, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record the size of every batch the writer commits (the write itself goes through)."""
+    sizes: list[int] = []
+    original = db._write_batch
+
+    async def recording(batch: list) -> None:
+        sizes.append(len(batch))
+        await original(batch)
+
+    monkeypatch.setattr(db, "_write_batch", recording)
+    return sizes
+
+
+async def test_concurrent_saves_of_different_tables_land_in_one_group(
+    db: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = [await db.create_table(1, 10 + i, 100, {"n": 0}) for i in range(6)]
+    sizes = await _batches(db, monkeypatch)
+    for i, r in enumerate(rows):
+        r.data = {"n": i + 1}
+    saved = await asyncio.gather(*(db.save_table(r) for r in rows))
+    assert sizes == [6]
+    assert [s.version for s in saved] == [2] * 6 and saved == rows  # the same objects, bumped
+    for i, r in enumerate(rows):
+        stored = await db.get_table(r.id)
+        assert stored is not None and (stored.data, stored.version) == ({"n": i + 1}, 2)
+
+
+async def test_a_stale_save_in_a_group_is_refused_alone(
+    db: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = [await db.create_table(1, 10 + i, 100, {"n": 0}) for i in range(4)]
+    stale = copy.deepcopy(rows[2])
+    await db.save_table(rows[2])  # someone else got there first: version 2
+    sizes = await _batches(db, monkeypatch)
+    batch = [rows[0], rows[1], stale, rows[3]]
+    for r in batch:
+        r.data = {"n": "new"}
+    results = await asyncio.gather(*(db.save_table(r) for r in batch), return_exceptions=True)
+    assert sizes == [4]
+    assert isinstance(results[2], StaleTable) and results[2].current == 2
+    assert stale.version == 1  # untouched
+    for r in (rows[0], rows[1], rows[3]):
+        stored = await db.get_table(r.id)
+        assert stored is not None and stored.data == {"n": "new"} and stored.version == r.version == 2
+    stored = await db.get_table(stale.id)
+    assert stored is not None and stored.data == {"n": 0} and stored.version == 2
+
+
+async def test_a_failing_save_in_a_group_rolls_back_only_itself(
+    db: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = await db.create_table(1, 10, 100, {"s": "a"})
+    b = await db.create_table(1, 11, 100, {"s": "b"})
+    c = await db.create_table(1, 12, 100, {"s": "c"})
+    d = await db.create_table(1, 13, 100, {"s": "d"})
+    # c finishes, so a new live table may open in its channel; reopening c then collides
+    c.status = "finished"
+    await db.save_table(c)
+    await db.create_table(1, 12, 101, {"s": "rematch"})
+    sizes = await _batches(db, monkeypatch)
+    a.status, a.data = "finished", {"s": "a2"}
+    broken = _game(a, winner_side=0, players=[{"seat": 0}])  # no "side": this insert fails
+    b.data = {"s": "b2"}
+    c.status, c.data = "open", {"s": "c2"}
+    d.status, d.data = "finished", {"s": "d2"}
+    good = _game(d, winner_side=1, players=_four([21, 22, 23, 24]))
+    results = await asyncio.gather(
+        db.save_table(a, game=broken),
+        db.save_table(b),
+        db.save_table(c),
+        db.save_table(d, game=good),
+        return_exceptions=True,
+    )
+    assert sizes[0] == 4
+    assert isinstance(results[0], KeyError) and isinstance(results[2], ChannelBusy)
+    assert results[1] is b and results[3] is d
+    stored = {r.id: await db.get_table(r.id) for r in (a, b, c, d)}
+    sa, sb, sc, sd = (stored[r.id] for r in (a, b, c, d))
+    assert sa is not None and sb is not None and sc is not None and sd is not None
+    assert (sa.status, sa.data, sa.version) == ("open", {"s": "a"}, 1)
+    assert (sc.status, sc.data) == ("finished", {"s": "c"})
+    assert sb.data == {"s": "b2"} and sd.status == "finished"
+    games = await db.finished_games(1)
+    assert [g["table_id"] for g in games] == [d.id]  # d's game landed, a's did not
+
+
+async def test_a_failed_commit_answers_every_waiter_and_writes_nothing(
+    db: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = [await db.create_table(1, 10 + i, 100, {"n": 0}) for i in range(3)]
+    conn = db._conn
+    original = conn.execute
+
+    def failing_commit(sql: str, *args: object) -> object:
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("disk I/O error")
+        return original(sql, *args)
+
+    monkeypatch.setattr(conn, "execute", failing_commit)
+    for r in rows:
+        r.data = {"n": 1}
+    results = await asyncio.wait_for(
+        asyncio.gather(*(db.save_table(r) for r in rows), return_exceptions=True), 5
+    )
+    assert all(isinstance(r, sqlite3.OperationalError) for r in results)
+    monkeypatch.undo()
+    for r in rows:
+        assert r.version == 1
+        stored = await db.get_table(r.id)
+        assert stored is not None and (stored.data, stored.version) == ({"n": 0}, 1)
+    rows[0].data = {"n": 2}
+    assert (await db.save_table(rows[0])).version == 2  # the storage still works
+
+
+async def test_saves_queued_at_close_are_refused(db: Storage) -> None:
+    row = await db.create_table(1, 10, 100, {"n": 0})
+    pending = asyncio.ensure_future(db.save_table(row))
+    closing = asyncio.ensure_future(db.close())
+    await asyncio.sleep(0)
+    done = await asyncio.gather(pending, closing, return_exceptions=True)
+    assert done[0] is row or isinstance(done[0], StorageClosed)
+    with pytest.raises(StorageClosed):
+        await db.save_table(row)
