@@ -588,6 +588,7 @@ class Game:
     def legal_cards(self, seat: int) -> list[int]:
         """Cards ``seat`` may play now, ascending id order ([] when it is not its turn)."""
         m = self.legal_mask(seat)
+        # ``bits(m)``, inlined: one call fewer is ~5% of this query (measured on a follow)
         out = []
         while m:
             low = m & -m

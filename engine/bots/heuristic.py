@@ -26,10 +26,11 @@ from ..actions import (
     PassAction,
     PlayAction,
 )
+from ..cards import bits
 from ..ruleset import Ruleset
 from ..view import View
 from . import Bot
-from .knowledge import TRUMP, CardTables, Knowledge, beats, card_tables, iter_bits
+from .knowledge import TRUMP, CardTables, Knowledge, beats, card_tables
 
 # -- hand evaluation (pure functions of a hand and the rules) --------------------------------------
 
@@ -49,7 +50,7 @@ def _raw_estimate(hand: int, rs: Ruleset) -> float:
     ct = card_tables(rs)
     n = rs.num_seats
     est = 0.0
-    trumps = sorted(iter_bits(hand & ct.suit_masks[TRUMP]), key=lambda c: -ct.power[c])
+    trumps = sorted(bits(hand & ct.suit_masks[TRUMP]), key=lambda c: -ct.power[c])
     s_len = len(trumps)
     trump_share = ct.suit_masks[TRUMP].bit_count() / n
     honour_tricks = 0
@@ -72,7 +73,7 @@ def _raw_estimate(hand: int, rs: Ruleset) -> float:
     for suit in range(4):
         if suit == TRUMP:
             continue
-        cards = sorted(iter_bits(hand & ct.suit_masks[suit]), key=lambda c: -ct.power[c])
+        cards = sorted(bits(hand & ct.suit_masks[suit]), key=lambda c: -ct.power[c])
         length = len(cards)
         share = ct.suit_masks[suit].bit_count() / n
         for rnd, c in enumerate(cards):
@@ -135,7 +136,7 @@ def nil_danger(hand: int, rs: Ruleset) -> float:
     anything with an ace, a high trump or four trumps is well above."""
     ct = card_tables(rs)
     d = 0.0
-    trumps = iter_bits(hand & ct.suit_masks[TRUMP])
+    trumps = bits(hand & ct.suit_masks[TRUMP])
     s_len = len(trumps)
     for c in trumps:
         higher_out = (ct.above[c] & ~hand).bit_count()
@@ -152,7 +153,7 @@ def nil_danger(hand: int, rs: Ruleset) -> float:
     for suit in range(4):
         if suit == TRUMP:
             continue
-        cards = sorted(iter_bits(hand & ct.suit_masks[suit]), key=lambda c: ct.power[c])
+        cards = sorted(bits(hand & ct.suit_masks[suit]), key=lambda c: ct.power[c])
         for lower_mine, c in enumerate(cards):
             higher_out = (ct.above[c] & ~hand).bit_count()
             if higher_out == 0:
@@ -335,7 +336,7 @@ class HeuristicBot(Bot):
         hand = view.hand or 0
         rs = view.ruleset
         ct = card_tables(rs)
-        cards = iter_bits(hand)
+        cards = bits(hand)
         my_bid = view.bids[seat]
         if my_bid is not None and my_bid.is_nil:
             # Give away what could win a trick: high trumps first, then the unprotected honours.
@@ -601,7 +602,7 @@ class HeuristicBot(Bot):
             def key(c: int) -> tuple[int, int, int, int]:
                 suit = ct.suit[c]
                 mine = k.hand & ct.suit_masks[suit]
-                top = max(iter_bits(mine), key=lambda x: ct.power[x])
+                top = max(bits(mine), key=lambda x: ct.power[x])
                 guarded_honour = 1 if k.higher_unseen(top).bit_count() == 1 else 0
                 ruff = max((k.p_void(o, suit) * k.p_holds_trump(o) for o in opps), default=0.0)
                 return (guarded_honour, round(ruff * 4), -mine.bit_count(), ct.power[c])

@@ -47,15 +47,6 @@ def card_tables(rs: Ruleset) -> CardTables:
     return CardTables(t.suit, t.power, t.suit_masks, t.deck_mask, tuple(above), tuple(below), first_wins)
 
 
-def iter_bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def beats(ct: CardTables, card: int, best: int) -> bool:
     """Whether ``card`` played after ``best`` takes the lead of the trick from it: one step of
     `engine.ruleset.winning_play` (tests hold the two to the same answers)."""

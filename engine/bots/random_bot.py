@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..actions import Action, PassAction
+from ..cards import bits
 from ..view import View
 from . import Bot
-from .knowledge import iter_bits
 
 
 class RandomBot(Bot):
@@ -17,6 +17,6 @@ class RandomBot(Bot):
         rng = self.rng_for(view)
         choice = view.legal[rng.randrange(len(view.legal))]
         if isinstance(choice, PassAction) and len(choice.cards) != view.pass_size:
-            cards = iter_bits(view.hand or 0)
+            cards = bits(view.hand or 0)
             return PassAction(choice.seat, tuple(sorted(rng.sample(cards, view.pass_size))))
         return choice
