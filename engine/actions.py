@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ._json import value_dict
 from .bids import Bid
-from .cards import card_str, parse_card
+from .cards import parse_card
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,7 +16,8 @@ class Action:
     seat: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat}
+        """``{"kind", "seat", <the action's field>}``, cards as text (see ``engine._json``)."""
+        return value_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,26 +30,17 @@ class BidAction(Action):
     kind: ClassVar[str] = "bid"
     bid: Bid
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "bid": self.bid.to_json()}
-
 
 @dataclass(frozen=True, slots=True)
 class PassAction(Action):
     kind: ClassVar[str] = "pass"
     cards: tuple[int, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "cards": [card_str(c) for c in self.cards]}
-
 
 @dataclass(frozen=True, slots=True)
 class PlayAction(Action):
     kind: ClassVar[str] = "play"
     card: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "card": card_str(self.card)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +49,6 @@ class DrawAction(Action):
 
     kind: ClassVar[str] = "draw"
     keep: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "keep": self.keep}
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,23 +5,11 @@ No event ever carries a card that is still hidden in a hand: ``CardsPassed`` giv
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ._json import value_dict
 from .bids import Bid
-from .cards import card_str
-
-
-def _jsonify(value: Any) -> Any:
-    if isinstance(value, Bid):
-        return value.to_json()
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    if isinstance(value, tuple | list):
-        return [_jsonify(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _jsonify(v) for k, v in value.items()}
-    return value
 
 
 class Event:
@@ -29,15 +17,8 @@ class Event:
     kind: ClassVar[str] = "event"
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):  # type: ignore[arg-type]  # every concrete event is a dataclass
-            v = getattr(self, f.name)
-            if f.name == "card":
-                v = card_str(v)
-            elif f.name == "cards" and v and isinstance(v[0], tuple):
-                v = [[s, card_str(c)] for s, c in v]
-            d[f.name] = _jsonify(v)
-        return d
+        """``{"kind", <each field>}``, cards as text (see ``engine._json``)."""
+        return value_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
