@@ -54,7 +54,16 @@ def service_of(interaction: discord.Interaction) -> TableService | None:
     return getattr(interaction.client, "tables", None)
 
 
-def _is_admin(interaction: discord.Interaction) -> bool:
+async def ready_service(interaction: discord.Interaction) -> TableService | None:
+    """The table service, or None after telling the user it is not up yet (start-up)."""
+    service = service_of(interaction)
+    if service is None:
+        await safe_send(interaction, "The tables are not ready yet; try again in a moment.")
+    return service
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    """Manage Server or Administrator in this channel (the cogs' and the buttons' one test)."""
     perms = getattr(interaction, "permissions", None)
     return bool(perms and (perms.manage_guild or perms.administrator))
 
@@ -276,9 +285,8 @@ async def show_hand(
     interaction: discord.Interaction, table_id: int, *, in_place: bool, hint: str = ""
 ) -> None:
     """Send (or update in place) the user's hand panel and remember it for turn refreshes."""
-    service = service_of(interaction)
+    service = await ready_service(interaction)
     if service is None:
-        await safe_send(interaction, "The tables are not ready yet; try again in a moment.")
         return
     content, view = hand_panel(service, table_id, interaction.user.id, hint)
     if in_place:
@@ -351,9 +359,8 @@ class TableButton(_Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+)
         return cls(int(match["tid"]), match["action"])
 
     async def _handle(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
+        service = await ready_service(interaction)
         if service is None:
-            await safe_send(interaction, "The tables are not ready yet; try again in a moment.")
             return
         tid, action, user = self.table_id, self.action, interaction.user
         if action not in TABLE_ACTIONS:
@@ -371,43 +378,38 @@ class TableButton(_Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+)
             return
         if action == "hand":
             await show_hand(interaction, tid, in_place=False)
-        elif action == "rules":
-            await safe_send(interaction, render.rules_text(t))
-        elif action == "score":
-            await safe_send(interaction, render.score_sheet(t))
-        elif action == "join":
-            await answer(
-                interaction,
-                await timely(
-                    interaction, service.join(t.channel_id, user.id, user.display_name, table_id=tid)
-                ),
-            )
+            return
+        if action in ("rules", "score"):
+            await safe_send(interaction, render.rules_text(t) if action == "rules" else render.score_sheet(t))
+            return
+        # the rest act on the table; start and back may answer with the user's hand panel
+        panel: int | None = None
+        if action == "join":
+            work = service.join(t.channel_id, user.id, user.display_name, table_id=tid)
         elif action in ("leave", "leaveok"):
-            confirmed = action == "leaveok"
-            await answer(
-                interaction,
-                await timely(
-                    interaction, service.leave(t.channel_id, user.id, table_id=tid, confirmed=confirmed)
-                ),
-            )
+            work = service.leave(t.channel_id, user.id, table_id=tid, confirmed=action == "leaveok")
         elif action in ("start", "fill"):
-            await answer(
-                interaction,
-                await timely(interaction, service.start(tid, user.id, fill=action == "fill")),
-                tid,
-            )
+            work, panel = service.start(tid, user.id, fill=action == "fill"), tid
         elif action == "back":
-            await answer(interaction, await timely(interaction, service.back(tid, user.id)), tid)
-        elif action == "abandon":
-            await answer(
-                interaction,
-                await timely(
-                    interaction,
-                    service.abandon(
-                        t.channel_id, user.id, is_admin=_is_admin(interaction), confirmed=True, table_id=tid
-                    ),
-                ),
+            work, panel = service.back(tid, user.id), tid
+        else:  # abandon (confirmed: the button is the confirmation)
+            work = service.abandon(
+                t.channel_id, user.id, is_admin=is_admin(interaction), confirmed=True, table_id=tid
             )
+        await answer(interaction, await timely(interaction, work), panel)
+
+
+def _panel_button(custom_id: str, label: str, style: discord.ButtonStyle, disabled: bool) -> Button[Any]:
+    return Button(label=label, style=style, disabled=disabled, custom_id=custom_id)
+
+
+def _panel_select(
+    custom_id: str, placeholder: str, options: list[discord.SelectOption], n: int = 1
+) -> Select[Any]:
+    """A hand panel's picker of exactly ``n`` options (at most 25; a "—" placeholder option when
+    there is nothing to pick, since Discord refuses an empty select)."""
+    options = options[:25] or [discord.SelectOption(label="—", value="none")]
+    return Select(custom_id=custom_id, placeholder=placeholder, options=options, min_values=n, max_values=n)
 
 
 class CardButton(
@@ -425,15 +427,8 @@ class CardButton(
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            Button(
-                label=engine.card_pretty(card),
-                style=style,
-                disabled=disabled,
-                custom_id=f"sp:{table_id}:c:{stamp}:{card}",
-            ),
-            row=row,
-        )
+        custom_id = f"sp:{table_id}:c:{stamp}:{card}"
+        super().__init__(_panel_button(custom_id, engine.card_pretty(card), style, disabled), row=row)
         self.table_id, self.stamp, self.card = table_id, stamp, card
 
     @classmethod
@@ -450,19 +445,8 @@ class BidSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b
     """The bid picker: only the bids that are legal for this seat right now."""
 
     def __init__(self, table_id: int, stamp: int, bids: list[Any] | None = None) -> None:
-        options = [discord.SelectOption(label=b.label, value=str(b)) for b in (bids or [])][:25]
-        if not options:
-            options = [discord.SelectOption(label="—", value="none")]
-        super().__init__(
-            Select(
-                custom_id=f"sp:{table_id}:b:{stamp}",
-                placeholder="Your bid…",
-                options=options,
-                min_values=1,
-                max_values=1,
-            ),
-            row=0,
-        )
+        options = [discord.SelectOption(label=b.label, value=str(b)) for b in (bids or [])]
+        super().__init__(_panel_select(f"sp:{table_id}:b:{stamp}", "Your bid…", options), row=0)
         self.table_id, self.stamp = table_id, stamp
 
     @classmethod
@@ -483,22 +467,10 @@ class PassSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):
     """Pick exactly the number of cards to pass to the partner."""
 
     def __init__(self, table_id: int, stamp: int, cards: list[int] | None = None, n: int = 1) -> None:
-        options = [discord.SelectOption(label=engine.card_pretty(c), value=str(c)) for c in (cards or [])][
-            :25
-        ]
-        if not options:
-            options = [discord.SelectOption(label="—", value="none")]
-        n = max(1, min(n, len(options)))
-        super().__init__(
-            Select(
-                custom_id=f"sp:{table_id}:p:{stamp}",
-                placeholder=f"Pick {n} card{'s' if n != 1 else ''} to pass…",
-                options=options,
-                min_values=n,
-                max_values=n,
-            ),
-            row=0,
-        )
+        options = [discord.SelectOption(label=engine.card_pretty(c), value=str(c)) for c in (cards or [])]
+        n = max(1, min(n, len(options[:25]) or 1))
+        placeholder = f"Pick {n} card{'s' if n != 1 else ''} to pass…"
+        super().__init__(_panel_select(f"sp:{table_id}:p:{stamp}", placeholder, options, n), row=0)
         self.table_id, self.stamp = table_id, stamp
 
     @classmethod
@@ -533,15 +505,8 @@ class PanelButton(
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            Button(
-                label=label or action,
-                style=style,
-                disabled=disabled,
-                custom_id=f"sp:{table_id}:{action}:{stamp}",
-            ),
-            row=row,
-        )
+        custom_id = f"sp:{table_id}:{action}:{stamp}"
+        super().__init__(_panel_button(custom_id, label or action, style, disabled), row=row)
         self.table_id, self.action, self.stamp = table_id, action, stamp
 
     @classmethod
@@ -561,9 +526,8 @@ async def panel_action(
     interaction: discord.Interaction, table_id: int, action: str, arg: Any, stamp: int
 ) -> None:
     """A click in a hand panel: act, then redraw the same ephemeral message in place."""
-    service = service_of(interaction)
+    service = await ready_service(interaction)
     if service is None:
-        await safe_send(interaction, "The tables are not ready yet; try again in a moment.")
         return
     result = await timely(interaction, service.act(table_id, interaction.user.id, action, arg, stamp=stamp))
     if result.ok or result.show_hand:

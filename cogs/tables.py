@@ -22,18 +22,13 @@ from bot.tables import (
     refuse,
     rules_suggestions,
 )
-from bot.views import DYNAMIC_ITEMS, answer, show_hand, timely
+from bot.views import DYNAMIC_ITEMS, answer, is_admin, show_hand, timely
 from engine import Ruleset
 
 if TYPE_CHECKING:
     from bot.client import SpadesBot
 
 log = logging.getLogger(__name__)
-
-
-def _is_admin(interaction: discord.Interaction) -> bool:
-    perms = interaction.permissions
-    return bool(perms.manage_guild or perms.administrator)
 
 
 def shown(text: str, limit: int = 20) -> str:
@@ -144,7 +139,7 @@ class TablesCog(commands.Cog):
         result = await timely(
             interaction,
             self.service.add_bot(
-                interaction.channel_id or 0, interaction.user.id, seat=seat, is_admin=_is_admin(interaction)
+                interaction.channel_id or 0, interaction.user.id, seat=seat, is_admin=is_admin(interaction)
             ),
         )
         await answer(interaction, result)
@@ -156,7 +151,7 @@ class TablesCog(commands.Cog):
         result = await timely(
             interaction,
             self.service.abandon(
-                interaction.channel_id or 0, interaction.user.id, is_admin=_is_admin(interaction)
+                interaction.channel_id or 0, interaction.user.id, is_admin=is_admin(interaction)
             ),
         )
         await answer(interaction, result)
@@ -179,7 +174,7 @@ class TablesCog(commands.Cog):
         if interaction.guild_id is None:
             await safe_send(interaction, "Server settings only exist in a server.")
             return
-        if not _is_admin(interaction):
+        if not is_admin(interaction):
             await safe_send(interaction, "Only members with Manage Server can change the server's settings.")
             return
         changes: dict[str, Any] = {}
@@ -235,7 +230,7 @@ class TablesCog(commands.Cog):
     )
     async def sync(self, interaction: discord.Interaction) -> None:
         owners = set(getattr(self.bot.config, "owner_ids", ()) or ())
-        if interaction.user.id not in owners and not _is_admin(interaction):
+        if interaction.user.id not in owners and not is_admin(interaction):
             await safe_send(
                 interaction, "Only the bot's owner or members with Manage Server can sync commands."
             )

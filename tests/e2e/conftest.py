@@ -23,6 +23,7 @@ import pytest_asyncio
 import engine
 from bot.client import SpadesBot
 from bot.config import Config
+from bot.storage import Storage
 from bot.tables import Table, TableService
 from engine.bots import get_bot
 from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, User
@@ -55,6 +56,15 @@ class Spades:
                 yield bot
         finally:
             self.bot = None
+
+    @asynccontextmanager
+    async def stored(self) -> AsyncIterator[Storage]:
+        """The bot's database, opened on its own (to read what was persisted, bot running or not)."""
+        db = await Storage.open(self.db_path)
+        try:
+            yield db
+        finally:
+            await db.close()
 
     @property
     def service(self) -> TableService:

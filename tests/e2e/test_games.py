@@ -8,7 +8,6 @@ import re
 import pytest
 
 import engine
-from bot.storage import Storage
 from tests.e2e.conftest import LIVE_PREFIX, Spades, answer_of, said
 
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])[♠♥♦♣]")
@@ -75,14 +74,11 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         assert (await answer_of(spades, r)) == f"The rematch is already open (table {again.id})."
         r = await spades.fake.click(spades.users["bob"], game_post, label="Leaderboard")
         assert r.ephemeral and r.message is not None and r.message.embeds
-    db = await Storage.open(spades.db_path)
-    try:
+    async with spades.stored() as db:
         records = await db.hand_records(t.id)
         assert len(records) == len(t.game.hand_records)
         stats = await db.player_stats(spades.guild.id, alice.id)
         assert stats is not None and stats.games == 1 and stats.games_with_bots == 1
-    finally:
-        await db.close()
 
 
 async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
@@ -105,14 +101,11 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
         winners = " + ".join(f"<@{users[s].id}>" for s in t.ruleset.sides[t.game.winner])
         final = [m.content for m in spades.fake.public_messages(spades.channel) if m.content.startswith("🏆")]
         assert len(final) == 1 and winners in final[0]
-    db = await Storage.open(spades.db_path)
-    try:
+    async with spades.stored() as db:
         assert len(await db.hand_records(t.id)) == len(t.game.hand_records)
         for u in users:
             stats = await db.player_stats(spades.guild.id, u.id)
             assert stats is not None and stats.games == 1 and stats.games_with_bots == 0
-    finally:
-        await db.close()
 
 
 async def test_blind_nil_with_the_card_exchange(spades: Spades) -> None:

@@ -8,7 +8,6 @@ import re
 import time
 
 import engine
-from bot.storage import Storage
 from tests.e2e.conftest import Spades, answer_of, said
 from tests.fakediscord import User
 
@@ -216,12 +215,9 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         assert again.id != t.id and again.status == "open"
         assert again.seats[1] is None and again.seat_of(alice.id) == 0
         assert [s is not None and s.bot for s in again.seats] == [False, False, True, True]
-    db = await Storage.open(spades.db_path)
-    try:
+    async with spades.stored() as db:
         stats = await db.player_stats(spades.guild.id, bob.id)
         assert stats is not None and stats.games == 1
-    finally:
-        await db.close()
 
 
 def _expected_todo(spades: Spades, user: User) -> str:
@@ -469,18 +465,14 @@ async def test_when_everyone_left_the_bots_finish_the_game_and_it_counts(spades:
         await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
         r = await spades.slash(alice, "leave")
         r = await spades.fake.click(alice, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
-        await spades.wait_for(
-            lambda: spades.service.get(t.id).status == "finished", timeout=60, what="the end"
-        )  # type: ignore[union-attr]
+        # (the table's last state: a finished table soon leaves the service's memory)
+        await spades.wait_for(lambda: spades.table().status == "finished", timeout=60, what="the end")
         await spades.settle()
         texts = [m.content for m in spades.fake.public_messages(spades.channel)]
         assert (
             f"🚪 <@{alice.id}> left table {t.id}: the bots finish the game (it counts for everyone)." in texts
         )
         assert any(x.startswith("🏆") for x in texts)
-    db = await Storage.open(spades.db_path)
-    try:
+    async with spades.stored() as db:
         stats = await db.player_stats(spades.guild.id, alice.id)
         assert stats is not None and stats.games == 1
-    finally:
-        await db.close()
