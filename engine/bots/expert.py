@@ -22,8 +22,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..actions import Action, PlayAction
-from ..cards import SPADES
+from ..cards import SPADES, bits
 from ..game import Game
 from ..ruleset import Ruleset, tables
 from ..view import View
@@ -41,12 +40,7 @@ def greedy_policy(g: Game, seat: int, mask: int) -> int:
     suit, power = t.suit, t.power
     bid = g.bids[seat]
     ducking = bid is not None and bid.is_nil and g.tricks[seat] == 0
-    cards = []
-    m = mask
-    while m:
-        low = m & -m
-        cards.append(low.bit_length() - 1)
-        m ^= low
+    cards = bits(mask)
     trick = g.trick
     if not trick:
         if ducking or _contract_made(g, seat):
@@ -157,30 +151,19 @@ class ExpertBot(HeuristicBot):
         self.margin = margin
         self.rollout = rollout
 
-    def _play(self, view: View, legal: Sequence[Action]) -> Action:
-        plays = {a.card: a for a in legal if isinstance(a, PlayAction)}
-        cards = list(plays)
-        if len(cards) == 1:
-            return plays[cards[0]]
-        k = Knowledge(view)
+    def _play_card(self, view: View, k: Knowledge, cards: list[int]) -> int:
         base = self._choose_card(k, cards)
         if any(k.alive_nil(s) for s in range(k.n)):
             # Nil play (bidding it, covering it, setting it) is the heuristic's specialty; the
             # greedy roll-outs model it poorly (measured: fewer nils made when searching).
-            return plays[base]
-        return plays[self.search(view, cards, base)]
+            return base
+        return self.search(view, cards, base)
 
     def _heuristic_policy(self, g: Game, seat: int, mask: int) -> int:
         """Roll-out policy: the heuristic's card for ``seat`` from its view of the sampled world."""
         if mask & (mask - 1) == 0:
             return mask.bit_length() - 1
-        cards = []
-        m = mask
-        while m:
-            low = m & -m
-            cards.append(low.bit_length() - 1)
-            m ^= low
-        return self._choose_card(Knowledge(g.view(seat)), cards)
+        return self._choose_card(Knowledge(g.view(seat)), bits(mask))
 
     def search(self, view: View, cards: list[int], base: int) -> int:
         """The card to play: ``base`` (the heuristic's) unless sampling finds a better one."""

@@ -370,9 +370,11 @@ class HeuristicBot(Bot):
         cards = list(plays)
         if len(cards) == 1:
             return plays[cards[0]]
-        k = Knowledge(view)
-        card = self._choose_card(k, cards)
-        return plays[card]
+        return plays[self._play_card(view, Knowledge(view), cards)]
+
+    def _play_card(self, view: View, k: Knowledge, cards: list[int]) -> int:
+        """The card to play among ``cards`` (two or more legal ones); `ExpertBot` searches here."""
+        return self._choose_card(k, cards)
 
     def _choose_card(self, k: Knowledge, cards: list[int]) -> int:
         seat = k.seat
