@@ -926,7 +926,7 @@ class TableService:
     # ---- the live message ----------------------------------------------------------------------
     def render_soon(self, table_id: int, *, repost: bool = False) -> None:
         """Coalesce edits: one edit per table after a short debounce, at most ~1 per second."""
-        if self._closed:
+        if self._closed or table_id not in self.tables:  # (an evicted table has nothing to show)
             return
         if repost:
             self._repost.add(table_id)
@@ -1171,14 +1171,7 @@ class TableService:
             if t.status != "open":
                 mine = t.seat_of(user_id)
                 if mine is not None and (t.seats[mine] or Seat(None, "")).left:
-                    new = t.copy()
-                    ns = new.seats[mine]
-                    assert ns is not None
-                    ns.left, ns.away, ns.timeouts = False, False, 0
-                    refusal = await self._commit(t, new)
-                    if refusal:
-                        return refusal
-                    return ok(f"Welcome back! Seat {mine + 1} is yours again.", show_hand=True, table=new)
+                    return await self._take_back(t, mine, f"Welcome back! Seat {mine + 1} is yours again.")
                 if mine is not None:
                     return refuse("You're already playing at this table.", show_hand=t.status == "playing")
                 return refuse("This game has already started. You can watch, and join the next one.")
@@ -1489,14 +1482,18 @@ class TableService:
                 return refuse(CLOSED if t.status != "open" else "The game hasn't started yet.")
             if not s.away and not s.left and s.timeouts == 0:
                 return refuse("You're not marked away: it's all yours.", show_hand=t.status == "playing")
-            new = t.copy()
-            ns = new.seats[seat]
-            assert ns is not None
-            ns.away, ns.left, ns.timeouts = False, False, 0
-            refusal = await self._commit(t, new)
-            if refusal:
-                return refusal
-            return ok("Welcome back! The bot hands your seat back to you.", show_hand=True)
+            return await self._take_back(t, seat, "Welcome back! The bot hands your seat back to you.")
+
+    async def _take_back(self, t: Table, seat: int, message: str) -> Result:
+        """A player who left or was marked away takes their seat back from the bot (lock held)."""
+        new = t.copy()
+        ns = new.seats[seat]
+        assert ns is not None
+        ns.away, ns.left, ns.timeouts = False, False, 0
+        refusal = await self._commit(t, new)
+        if refusal:
+            return refusal
+        return ok(message, show_hand=True, table=new)
 
     # ---- game actions ---------------------------------------------------------------------------
     def _seat_for(self, t: Table | None, user_id: int) -> tuple[Table | None, int | None, Result | None]:
