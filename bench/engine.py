@@ -23,6 +23,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +34,11 @@ from engine.game import Game, Phase
 from engine.ruleset import Ruleset
 
 
-def random_hands(rs: Ruleset, hands: int, seed: int, min_seconds: float) -> dict[str, Any]:
-    """Play random hands through the public API, one game after another (each finished hand
-    deals the next); returns hands/s and actions/s."""
-    rng = random.Random(seed)
+def _hand_rate(rs: Ruleset, hands: int, seed: int, min_seconds: float,
+               play_hand: Callable[[Game], int]) -> dict[str, Any]:
+    """Hands per second of ``play_hand`` (plays the current hand of a game to its end, returns
+    how many actions it took, 0 when it does not count them), one game after another (each
+    finished hand deals the next) until ``hands`` are done and ``min_seconds`` have passed."""
     done = 0
     actions = 0
     game_no = 0
@@ -45,16 +47,31 @@ def random_hands(rs: Ruleset, hands: int, seed: int, min_seconds: float) -> dict
         g = Game.new(rs, seed=f"{seed}:{game_no}", dealer=game_no % rs.num_seats)
         game_no += 1
         while g.phase is not Phase.GAME_OVER and (done < hands or time.perf_counter() - start < min_seconds):
-            hand_no = g.hand_no
-            while g.hand_no == hand_no and g.phase is not Phase.GAME_OVER:
-                seat = g.seats_to_act()[0]
-                legal = g.legal_actions(seat)
-                g.apply(legal[rng.randrange(len(legal))])
-                actions += 1
+            actions += play_hand(g)
             done += 1
     elapsed = time.perf_counter() - start
-    return {"hands": done, "seconds": round(elapsed, 4), "hands_per_second": round(done / elapsed, 1),
-            "actions_per_second": round(actions / elapsed, 1)}
+    out: dict[str, Any] = {"hands": done, "seconds": round(elapsed, 4),
+                           "hands_per_second": round(done / elapsed, 1)}
+    if actions:
+        out["actions_per_second"] = round(actions / elapsed, 1)
+    return out
+
+
+def random_hands(rs: Ruleset, hands: int, seed: int, min_seconds: float) -> dict[str, Any]:
+    """Play random hands through the public API; returns hands/s and actions/s."""
+    rng = random.Random(seed)
+
+    def one_hand(g: Game) -> int:
+        actions = 0
+        hand_no = g.hand_no
+        while g.hand_no == hand_no and g.phase is not Phase.GAME_OVER:
+            seat = g.seats_to_act()[0]
+            legal = g.legal_actions(seat)
+            g.apply(legal[rng.randrange(len(legal))])
+            actions += 1
+        return actions
+
+    return _hand_rate(rs, hands, seed, min_seconds, one_hand)
 
 
 def playout_hands(rs: Ruleset, hands: int, seed: int, min_seconds: float) -> dict[str, Any]:
@@ -62,17 +79,12 @@ def playout_hands(rs: Ruleset, hands: int, seed: int, min_seconds: float) -> dic
     bids through ``legal_actions``/``apply``, then the cards in a tight loop without events);
     the deal, scoring, hand record and next deal are the normal ones."""
     rng = random.Random(seed)
-    done = 0
-    game_no = 0
-    start = time.perf_counter()
-    while done < hands or time.perf_counter() - start < min_seconds:
-        g = Game.new(rs, seed=f"{seed}:{game_no}", dealer=game_no % rs.num_seats)
-        game_no += 1
-        while g.phase is not Phase.GAME_OVER and (done < hands or time.perf_counter() - start < min_seconds):
-            g.playout(rng)
-            done += 1
-    elapsed = time.perf_counter() - start
-    return {"hands": done, "seconds": round(elapsed, 4), "hands_per_second": round(done / elapsed, 1)}
+
+    def one_hand(g: Game) -> int:
+        g.playout(rng)
+        return 0
+
+    return _hand_rate(rs, hands, seed, min_seconds, one_hand)
 
 
 def play_positions(rs: Ruleset, count: int, seed: int) -> list[tuple[Game, int]]:
@@ -164,13 +176,13 @@ def expert_time(rs: Ruleset, hands: int, seed: int) -> dict[str, Any]:
         "median_ms": round(statistics.median(play_us) / 1000, 2),
         "p99_ms": round(play_us[int(0.99 * (len(play_us) - 1))] / 1000, 2),
         "max_ms": round(play_us[-1] / 1000, 2),
-        "time_limit_ms": round(1000 * bots[0].time_limit, 1),  # type: ignore[attr-defined]
+        "time_limit_ms": round(1000 * bots[0].time_limit, 1),  # type: ignore[attr-defined]  # an ExpertBot
     }
 
 
 def openspiel_hands(hands: int, seed: int, min_seconds: float) -> dict[str, Any]:
     """The same random-hand loop on OpenSpiel's ``spades`` (one deal to the end of 13 tricks)."""
-    import pyspiel  # type: ignore[import-not-found]
+    import pyspiel  # type: ignore[import-not-found]  # optional (.[bench]), no type stubs
 
     game = pyspiel.load_game("spades")
     rng = random.Random(seed)
