@@ -168,6 +168,8 @@ def hand_panel(
 ) -> tuple[str, discord.ui.View | None]:
     """Content and components of a user's private hand panel (ephemeral only)."""
     t = service.get(table_id)
+    if t is None and hint:  # a closed table that left memory: the refusal says it all
+        return hint, None
     prefix = hint + "\n" if hint else ""
     if t is not None and t.status == "open":
         return prefix + "The game hasn't started yet: the host presses **Start**.", None

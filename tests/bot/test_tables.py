@@ -476,6 +476,8 @@ async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: St
         assert shown is not None and shown.id == finished[-1]
         res = await svc.act(finished[-1], ALICE, "play", 0, stamp=0)
         assert not res.ok and res.message == "This game is over. Open a new table with `/spades new`."
+        # the stale panel is redrawn as just that answer (no cards, no buttons)
+        assert hand_panel(svc, finished[-1], ALICE, f"⚠️ {res.message}") == (f"⚠️ {res.message}", None)
         res = await svc.back(finished[0], ALICE)
         assert not res.ok and res.message == "This game is over. Open a new table with `/spades new`."
         # Rematch on the evicted game: a new live table with the same seats, once
