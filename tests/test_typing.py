@@ -1,4 +1,4 @@
-"""The engine type-checks clean under the ``[tool.mypy]`` config in pyproject.toml.
+"""The engine, the bot and the cogs type-check clean under the ``[tool.mypy]`` config in pyproject.toml.
 
 mypy runs in a subprocess (its own process state, the same command a developer types); its
 incremental cache in ``.mypy_cache`` keeps repeat runs to a second or two.
@@ -15,12 +15,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_engine_is_mypy_clean() -> None:
+@pytest.mark.parametrize("package", ["engine", "bot", "cogs"])
+def test_package_is_mypy_clean(package: str) -> None:
     pytest.importorskip("mypy", reason="mypy is not installed (pip install -e '.[dev]')")
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "engine"],
+        [sys.executable, "-m", "mypy", package],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )
     report = proc.stdout + proc.stderr
-    assert proc.returncode == 0, f"mypy engine found problems:\n{report}"
+    assert proc.returncode == 0, f"mypy {package} found problems:\n{report}"
     assert "Success: no issues found" in report, report
