@@ -1,0 +1,20 @@
+"""The tree is ruff clean under the ``[tool.ruff]`` config in pyproject.toml."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ruff_is_clean() -> None:
+    pytest.importorskip("ruff", reason="ruff is not installed (pip install -e '.[dev]')")
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "."],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert proc.returncode == 0, f"ruff check found problems:\n{proc.stdout}{proc.stderr}"
