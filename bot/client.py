@@ -120,6 +120,10 @@ class SpadesBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # non-privileged; interactions carry the members we need
+        # The bot never joins voice: discord.py's start-up warnings about missing voice libraries
+        # would only puzzle whoever runs it.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         options.setdefault(
             "allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True)
         )
