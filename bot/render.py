@@ -411,25 +411,28 @@ def _todo(t: Table, seat: int, v: Any, phase: str) -> str:
         return "keep or discard the card you drew"
     if phase != "PLAY" or v.hand is None:
         return ""
+    # Which cards may be played is the engine's answer (``view.legal_cards``): the header only
+    # puts it in words, so variants (2♣ leads, no spades on the first trick) read right too.
     from engine.ruleset import tables
 
     suit_of = tables(t.ruleset).suit
-    held = engine.cards_of(v.hand)
+    held = set(engine.cards_of(v.hand))
+    legal = set(v.legal_cards)
     if v.current_trick:
         led = suit_of[int(v.current_trick[0][1])]
         symbol = engine.suit_symbol(led)
-        if any(suit_of[c] == led for c in held):
+        if legal and all(suit_of[c] == led for c in legal):
             return f"you must follow {symbol}"
-        return f"no {symbol} left: play any card"
-    spades = engine.SPADES
-    if (
-        _get(t.ruleset, "spades_must_be_broken", False)
-        and not v.spades_broken
-        and any(suit_of[c] == spades for c in held)
-        and any(suit_of[c] != spades for c in held)
-    ):
+        if legal == held:
+            return f"no {symbol} left: play any card"
+        return f"no {symbol} left: play one of the highlighted cards"
+    if legal == held or not legal:
+        return "your lead"
+    if len(legal) == 1:
+        return f"you must lead {engine.card_pretty(next(iter(legal)))}"
+    if any(suit_of[c] == engine.SPADES for c in held - legal):
         return "your lead: spades aren't broken"
-    return "your lead"
+    return "your lead: play one of the highlighted cards"
 
 
 def _as_cards(x: Any) -> list[int]:

@@ -134,3 +134,50 @@ def test_score_sheet_lists_running_totals() -> None:
     assert row.startswith("1 · ")
     for side in range(2):
         assert f"{ev.scores[side]} (" in row  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("options", [{}, {"first_trick_two_clubs": True}])
+def test_panel_header_puts_the_engines_legal_cards_in_words(options: dict[str, bool]) -> None:
+    """The "what to do" header never contradicts ``legal_cards`` (2♣ leads, no spade on trick 1)."""
+    import random
+
+    from engine.bots import get_bot
+
+    t = _table()
+    t.ruleset = t.ruleset.with_options(**options)
+    t.seats = [Seat(11 + s, f"p{s}") for s in range(4)]
+    t.status = "playing"
+    rng = random.Random(4)
+    seen: set[str] = set()
+    for seed in range(3):
+        g = engine.Game.new(t.ruleset, seed=seed)
+        t.game = g
+        bot = get_bot("heuristic", seed)
+        while g.hand_no == 1 and g.winner is None:
+            seat = g.seats_to_act()[0]
+            if str(g.phase).upper().endswith("PLAY"):
+                v = g.view(seat)
+                legal = set(g.legal_cards(seat))
+                held = set(engine.cards_of(g.hand(seat)))
+                todo = render._todo(t, seat, v, "PLAY")
+                head = render.hand_panel_text(t, seat).splitlines()[0]
+                assert head.endswith(f" · {todo}")
+                seen.add(todo.split(":")[0])
+                if todo.startswith("you must follow "):
+                    led = engine.suit_symbol(engine.suit_of(v.current_trick[0][1]))
+                    assert todo == f"you must follow {led}"
+                    assert all(engine.suit_symbol(engine.suit_of(c)) == led for c in legal)
+                elif todo.startswith("you must lead "):
+                    assert [engine.card_pretty(c) for c in legal] == [todo.removeprefix("you must lead ")]
+                elif todo.endswith("play any card") or todo == "your lead":
+                    assert legal == held
+                else:
+                    assert legal < held, todo
+                if legal == held and v.current_trick:
+                    assert "any card" in todo or todo.startswith("you must follow")
+                g.play(seat, rng.choice(sorted(legal)))
+            else:
+                g.apply(bot.act(g.view(seat)))
+    kinds = {k.split(" ")[-1] if k.startswith("you must") else k.split(" ")[0] for k in seen}
+    assert {"♠", "♥", "your", "no"} <= kinds, seen  # followed, led and discarded
+    assert ("you must lead 2♣" in seen) == bool(options)
