@@ -1,0 +1,210 @@
+"""An independent audit of the engine against RULES.md and HAND_RECORD.md (issue 2).
+
+Each test names the rule it checks; the expected numbers are worked out by hand from RULES.md.
+"""
+
+from typing import Any
+
+import pytest
+
+from engine import Bid, FirstTrickRule, Game, Phase, Ruleset, SpadesNotBroken, cards_of, parse_card
+from engine.scoring import game_winner, hand_totals, score_hand
+from tests.engine.helpers import bid_all, game_from
+
+C = parse_card
+STD = Ruleset.preset("standard")
+
+
+def bids(*values: int | str) -> list[Bid]:
+    return [Bid.NIL if v in (0, "nil") else Bid.parse(v) for v in values]
+
+
+def both(rs: Ruleset, b: list[Bid], tricks: list[int], scores: list[int], bags: list[int]) -> list[Any]:
+    """score_hand, checked against the fast hand_totals (both must agree on every case)."""
+    sides = score_hand(rs, b, tricks, scores, bags)
+    fast = hand_totals(rs, b, tricks, scores, bags)
+    assert fast == ([s.score_after for s in sides], [s.bags_after for s in sides])
+    return sides
+
+
+# -- scoring edge cases -------------------------------------------------------------------------
+
+def test_blind_nil_made_beside_a_set_partner() -> None:
+    # blind nil made +200, partner bid 5 took 4: -50
+    side0, _ = both(STD, bids("blind_nil", 4, 5, 3), [0, 6, 4, 3], [0, 0], [0, 0])
+    assert side0.nil_points == 200 and side0.contract_points == -50 and side0.total == 150
+    assert side0.made is False and side0.bags == 0
+
+
+def test_both_partners_nil() -> None:
+    made, _ = both(STD, bids("nil", 6, "nil", 6), [0, 7, 0, 6], [0, 0], [0, 0])
+    assert made.made is None and made.bid == 0 and made.total == 200 and made.bags == 0
+    one_fails, _ = both(STD, bids("nil", 6, "nil", 6), [0, 6, 2, 5], [0, 0], [0, 0])
+    # +100 - 100, and the failed nil's two tricks are two bags
+    assert one_fails.nil_points == 0 and one_fails.bags == 2 and one_fails.total == 2
+    assert one_fails.bags_after == 2
+
+
+def test_failed_nil_tricks_cross_the_bag_limit() -> None:
+    # 8 bags before; nil takes 3 tricks, partner bid 4 and took exactly 4: 11 bags -> -100, 1 left
+    side0, _ = both(STD, bids("nil", 3, 4, 3), [3, 3, 4, 3], [200, 0], [8, 0])
+    assert side0.bags == 3 and side0.penalties == 1 and side0.bag_penalty == -100
+    assert side0.total == 40 + 3 - 100 - 100 and side0.score_after == 43 and side0.bags_after == 1
+    # and they count as bags even when the partner is set
+    side0, _ = both(STD, bids("nil", 3, 6, 3), [3, 3, 4, 3], [0, 0], [9, 0])
+    assert side0.made is False and side0.bags == 3 and side0.bags_after == 2
+    assert side0.total == -60 + 3 - 100 - 100
+
+
+def test_bag_penalty_twice_in_one_hand_under_the_standard_limit() -> None:
+    # 9 bags before, 11 this hand (nil failed with 4, partner bid 1 took 8): 20 -> two penalties
+    side0, _ = both(STD, bids("nil", 3, 1, 1), [4, 0, 8, 1], [0, 0], [9, 0])
+    assert side0.bags == 11 and side0.penalties == 2 and side0.bags_after == 0
+    assert side0.total == 10 + 11 - 100 - 200
+
+
+def test_negative_score_with_bags() -> None:
+    side0, _ = both(STD, bids(3, 3, 1, 3), [4, 3, 1, 2], [-80, 0], [9, 0])
+    assert side0.total == 40 + 1 - 100 and side0.score_after == -139 and side0.bags_after == 0
+    side0, _ = both(STD, bids(3, 3, 1, 3), [4, 3, 1, 2], [-80, 0], [3, 0])
+    assert side0.score_after == -39 and side0.bags_after == 4
+
+
+def test_ten_for_200_with_a_nil_partner_and_with_bags() -> None:
+    rs = Ruleset.preset("standard", ten_for_200=True)
+    # one partner bids 10 alone beside a made nil: +200 for the contract, +100 nil, +1 bag
+    side0, _ = both(rs, bids(10, 1, "nil", 1), [11, 1, 0, 1], [0, 0], [0, 0])
+    assert side0.bonus_points == 100 and side0.total == 200 + 100 + 1
+    # a team bid of 9 is ordinary
+    side0, _ = both(rs, bids(5, 1, 4, 1), [6, 1, 5, 1], [0, 0], [0, 0])
+    assert side0.bonus_points == 0 and side0.total == 92
+
+
+def test_boston_by_a_nil_bidders_partner_and_not_without_the_bid() -> None:
+    rs = Ruleset.preset("standard", boston=True)
+    side0, side1 = both(rs, bids(13, 0, "nil", 0), [13, 0, 0, 0], [0, 0], [0, 0])
+    assert side0.boston and game_winner(rs, [side0.score_after, side1.score_after], [side0, side1], 1) == (
+        0, "boston")
+    # taking all 13 on a bid of 12 is no Boston (bid *and* take every trick)
+    side0, side1 = both(rs, bids(6, 1, 6, 1), [7, 0, 6, 0], [0, 0], [0, 0])
+    assert not side0.boston and game_winner(rs, [121, -20], [side0, side1], 1) == (None, None)
+
+
+def test_blind_bid_beside_an_ordinary_bid() -> None:
+    rs = Ruleset.preset("house")
+    b = [Bid.of("blind", 4), Bid.tricks(3), Bid.tricks(3), Bid.tricks(3)]
+    side0, _ = both(rs, b, [5, 2, 3, 3], [0, 0], [0, 0])
+    assert side0.bid == 7 and side0.blind_bid == 4 and side0.total == 80 + 30 + 1
+    side0, _ = both(rs, b, [3, 4, 3, 3], [0, 0], [0, 0])
+    assert side0.total == -70
+
+
+@pytest.mark.parametrize(("value", "after"), [(0, -100), (-10, -100 - 30)])
+def test_no_overs_and_3b_bags_still_count_toward_the_limit(value: int, after: int) -> None:
+    # bag_value changes what a bag is worth, not the bag count (the penalty still applies)
+    rs = Ruleset.preset("standard", bag_value=value)
+    side0, _ = both(rs, bids(2, 4, 2, 2), [4, 3, 3, 3], [0, 0], [8, 0])
+    assert side0.bags == 3 and side0.penalties == 1 and side0.score_after == 40 + after
+
+
+def test_mercy_at_exactly_the_lose_score_and_both_over_target() -> None:
+    rs = Ruleset.preset("house")
+    assert rs.lose_score == -200
+    sides = both(rs, bids(3, 3, 3, 3), [3, 3, 4, 3], [0, 0], [0, 0])
+    assert game_winner(rs, [-200, 10], sides, 1) == (1, "mercy")
+    assert game_winner(rs, [-199, 10], sides, 1) == (None, None)
+    # both over the target on the same hand: the higher wins; an exact tie plays on
+    assert game_winner(STD, [520, 560], sides, 7) == (1, "target")
+    assert game_winner(STD, [560, 560], sides, 7) == (None, None)
+    # max_hands reached with a tie plays on, the next hand decides
+    mh = Ruleset.preset("standard", max_hands=3)
+    assert game_winner(mh, [100, 100], sides, 3) == (None, None)
+    assert game_winner(mh, [100, 90], sides, 4) == (0, "max_hands")
+
+
+# -- deal rotation and who leads ----------------------------------------------------------------
+
+def _finish_hand(g: Game) -> None:
+    hand_no = g.hand_no
+    while g.phase is not Phase.GAME_OVER and g.hand_no == hand_no:
+        seat = g.seats_to_act()[0]
+        acts = g.legal_actions(seat)
+        bid_acts = [a for a in acts if getattr(a, "bid", None) is not None]
+        g.apply(bid_acts[-1] if bid_acts else acts[0])
+
+
+def test_the_deal_passes_left_and_the_next_seat_bids_and_leads() -> None:
+    g = Game.new("classic-online", seed=5, dealer=1)
+    for hand in range(5):
+        dealer = (1 + hand) % 4
+        assert g.hand_no == hand + 1 and g.dealer == dealer
+        assert g.phase is Phase.BID and g.to_act == (dealer + 1) % 4
+        for _ in range(4):
+            g.bid(g.to_act, g.legal_bids(g.to_act)[1])
+        assert g.phase is Phase.PLAY and g.to_act == (dealer + 1) % 4
+        _finish_hand(g)
+        assert g.hand_records[-1]["dealer"] == dealer
+
+
+def test_two_player_roles_swap_every_hand() -> None:
+    g = Game.new(Ruleset.preset("two-player", blind_nil_allowed=False), seed=11, dealer=0)
+    for hand in range(3):
+        first = hand % 2  # the dealer draws first ...
+        assert g.dealer == first and g.phase is Phase.DRAW and g.to_act == first
+        while g.phase is Phase.DRAW:
+            g.draw(g.to_act, True)
+        second = 1 - first  # ... and the other player bids first and leads
+        assert g.phase is Phase.BID and g.to_act == second
+        g.bid(second, 3)
+        g.bid(first, 3)
+        assert g.to_act == second
+        _finish_hand(g)
+        assert g.hand_records[-1]["result"]["trick_winners"] is not None
+
+
+def test_first_trick_two_clubs_a_void_player_with_only_spades_may_ruff() -> None:
+    rs = Ruleset.preset("classic-online", first_trick_two_clubs=True)
+    deal = ["2C 3C 4C 2H 3H 4H 5H 6H 7H 8H 9H 10H JH",
+            "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
+            "5C 6C 7C 8C 9C 10C JC QC KC AC QH KH AH",
+            "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D"]
+    g = game_from(deal, rs, dealer=2)  # seat 3 would lead, but seat 0 holds 2C
+    bid_all(g, [1, 1, 13, 1])
+    assert g.to_act == 0
+    g.play(0, C("2C"))
+    assert len(g.legal_cards(1)) == 13  # only spades: any of them
+    g.play(1, C("2S"))
+    assert g.view(0).spades_broken
+
+
+def test_first_trick_lowest_club_when_the_two_is_out_of_the_deck() -> None:
+    rs = Ruleset.preset("cutthroat", num_seats=3, first_trick_two_clubs=True)
+    assert C("2C") not in rs.deck and rs.hand_size == 17
+    g = Game.new(rs, seed=3, dealer=0)
+    _bid_round(g)
+    holder = next(s for s in range(3) if g.hand(s) >> C("3C") & 1)
+    assert g.to_act == holder and g.legal_cards(holder) == [C("3C")]
+    with pytest.raises(FirstTrickRule):
+        g.play(holder, next(c for c in cards_of(g.hand(holder)) if c != C("3C")))
+
+
+def _bid_round(g: Game) -> None:
+    while g.phase is Phase.BID:
+        g.bid(g.to_act, g.legal_bids(g.to_act)[1])
+
+
+def test_a_leader_left_with_only_spades_leads_one_and_breaks_them() -> None:
+    deal = ["AH AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S",
+            "2S KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+            "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",
+            "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D"]
+    g = game_from(deal, "classic-online", dealer=3)
+    bid_all(g, [12, 1, 1, 1])
+    with pytest.raises(SpadesNotBroken):
+        g.play(0, C("AS"))
+    for card in ("AH", "KH", "AC", "AD"):
+        g.play(g.to_act, C(card))
+    assert g.to_act == 0 and not g.view(0).spades_broken and len(g.legal_cards(0)) == 12
+    g.play(0, C("3S"))
+    assert g.view(2).spades_broken
+    assert g.legal_cards(1) == [C("2S")]  # seat 1 must follow spades with its one spade
