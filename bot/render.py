@@ -270,22 +270,33 @@ def rules_text(t: Table) -> str:
         )
     else:
         lines.append(f"Every player for themselves ({rs.num_seats} players).")
+    # every number below is the ruleset's own (house rules change them), never a default
+    goal = f"Play to {rs.target_score} points"
+    if rs.max_hands:
+        goal += f" or {rs.max_hands} hands"
+    if rs.lose_score is not None:
+        goal += f" (a side at {rs.lose_score} or below loses)"
     lines.append(
-        f"Play to {_get(rs, 'target_score')} points; spades are always trump"
-        + (" and may not be led until broken." if _get(rs, "spades_must_be_broken") else ".")
+        goal
+        + "; spades are always trump"
+        + (" and may not be led until broken." if rs.spades_must_be_broken else ".")
     )
-    if _get(rs, "nil_allowed"):
-        lines.append("Nil: bid 0 and take no trick for +100 (−100 if you take one).")
-    if _get(rs, "blind_nil_allowed"):
-        deficit = _get(rs, "blind_nil_min_deficit", 0) or 0
+    if rs.nil_allowed:
+        lines.append(
+            f"Nil: bid 0 and take no trick for +{rs.nil_value} (−{rs.nil_value} if you take one)."
+        )
+    if rs.blind_nil_allowed:
+        deficit = rs.blind_nil_min_deficit or 0
         cond = f" (only when your side trails by {deficit} or more)" if deficit else ""
-        passing = _get(rs, "blind_nil_pass", 0) or 0
+        passing = rs.blind_nil_pass or 0
         swap = f"; then you and your partner swap {passing} cards" if passing else ""
-        lines.append(f"Blind nil: bid nil before seeing your cards for ±200{cond}{swap}.")
-    lines.append(
-        f"Bags: +1 point per overtrick; every {_get(rs, 'bag_limit')} bags cost "
-        f"{_get(rs, 'bag_penalty')} points."
-    )
+        lines.append(f"Blind nil: bid nil before seeing your cards for ±{rs.blind_nil_value}{cond}{swap}.")
+    bags = f"Bags: {rs.bag_value:+d} point{'s' if abs(rs.bag_value) != 1 else ''} per overtrick"
+    if rs.bag_limit:
+        bags += f"; every {rs.bag_limit} bags cost {rs.bag_penalty} points."
+    else:
+        bags += "; no bag penalty."
+    lines.append(bags)
     lines.append(
         "Follow suit if you can. A contract made scores 10 per trick bid; a contract set loses "
         "10 per trick bid."

@@ -181,3 +181,22 @@ def test_panel_header_puts_the_engines_legal_cards_in_words(options: dict[str, b
     kinds = {k.split(" ")[-1] if k.startswith("you must") else k.split(" ")[0] for k in seen}
     assert {"♠", "♥", "your", "no"} <= kinds, seen  # followed, led and discarded
     assert ("you must lead 2♣" in seen) == bool(options)
+
+
+def test_rules_text_uses_the_tables_own_numbers() -> None:
+    """House rules change the values the Rules button states (it once said ±100 and "every None bags")."""
+    from bot.tables import check_rules, parse_house_rules
+
+    t = _table()
+    t.ruleset = check_rules(
+        "standard", parse_house_rules("bag_limit=off nil_value=50 blind_nil_value=300 max_hands=10")
+    )
+    text = render.rules_text(t)
+    assert "+50 (−50 if you take one)" in text and "±300" in text
+    assert "None" not in text and "no bag penalty" in text
+    assert "or 10 hands" in text
+    t.ruleset = engine.Ruleset.preset("short")
+    text = render.rules_text(t)
+    assert "Play to 250 points" in text and "every 5 bags cost 50 points" in text
+    t.ruleset = engine.Ruleset.preset("house")
+    assert "-200 or below loses" in render.rules_text(t)
