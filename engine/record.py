@@ -90,6 +90,12 @@ def load_game(record: Any) -> Game:
             raise RecordError(f"before.{key}", f"{key} must list {sides} sides")
         for i, v in enumerate(vals):
             _int(v, f"before.{key}[{i}]", key)
+            # bags that reach the limit are paid for at once, so a running count never shows them
+            if key == "bags" and v < 0:
+                raise RecordError(f"before.bags[{i}]", f"bags can't be negative ({v})")
+            if key == "bags" and rs.bag_limit and v >= rs.bag_limit:
+                raise RecordError(f"before.bags[{i}]",
+                                  f"{v} bags can't be carried: the bag limit is {rs.bag_limit}")
     if rs.two_player_draw:
         # the deal is the kept cards; the game waits in the draw for pre-draw blind nil bids
         g = Game._predraw(rs, hands, dealer, scores, bags, hand_no)

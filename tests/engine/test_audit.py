@@ -7,9 +7,20 @@ from typing import Any
 
 import pytest
 
-from engine import Bid, FirstTrickRule, Game, Phase, Ruleset, SpadesNotBroken, cards_of, parse_card
+from engine import (
+    Bid,
+    FirstTrickRule,
+    Game,
+    Phase,
+    RecordError,
+    Ruleset,
+    SpadesNotBroken,
+    cards_of,
+    parse_card,
+)
+from engine.record import replay
 from engine.scoring import game_winner, hand_totals, score_hand
-from tests.engine.helpers import bid_all, game_from
+from tests.engine.helpers import DEAL, bid_all, game_from
 
 C = parse_card
 STD = Ruleset.preset("standard")
@@ -208,3 +219,104 @@ def test_a_leader_left_with_only_spades_leads_one_and_breaks_them() -> None:
     g.play(0, C("3S"))
     assert g.view(2).spades_broken
     assert g.legal_cards(1) == [C("2S")]  # seat 1 must follow spades with its one spade
+
+
+# -- replay refuses each kind of bad record at the first bad action -----------------------------
+
+def _record(**changes: Any) -> dict[str, Any]:
+    rec: dict[str, Any] = {"format": "spades-hand/1", "ruleset": "standard", "dealer": 3,
+                           "deal": [h.split() for h in DEAL], "bids": [[0, 3], [1, 3], [2, 3], [3, 3]],
+                           "plays": []}
+    rec.update(changes)
+    return rec
+
+
+def _refusal(rec: dict[str, Any]) -> str:
+    with pytest.raises(RecordError) as info:
+        replay(rec)
+    return str(info.value)
+
+
+FTC = {"preset": "classic-online", "first_trick_two_clubs": True}
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"ruleset": FTC, "dealer": 0, "bids": [[1, 3], [2, 3], [3, 3], [0, 3]], "plays": ["3D"]},
+         "plays[0]: the first trick must be led with 2C"),
+        ({"ruleset": "whiz"}, "bids[0]: seat 0 may not bid 3: whiz: it must bid its 7 spades or nil"),
+        ({"ruleset": "suicide", "bids": [[0, 3], [1, "nil"], [2, 3], [3, 3]]},
+         "bids[2]: seat 2 may not bid 3: suicide: it must bid nil"),
+        ({"ruleset": {"preset": "standard", "board": 4}, "bids": [[0, "nil"], [1, 3], [2, 3], [3, 3]]},
+         "bids[2]: seat 2 may not bid 3: the board is 4 per team"),
+        ({"bids": [[0, 4], [1, 3], [2, "blind_nil"], [3, 3]],
+          "passes": [[2, ["10H", "9H", "8H"]], [2, ["AS", "KS", "QS"]]]},
+         "passes[1]: seat 2 already passed"),
+        ({"bids": [[0, 4], [1, 3], [2, "blind_nil"], [3, 3]], "passes": [[1, ["AH", "KH", "JH"]]]},
+         "passes[0]: seat 1 has no cards to pass"),
+        ({"bids": [[0, 4], [1, 3], [2, "blind_nil"], [3, 3]], "passes": [[2, ["AS", "9H", "8H"]]]},
+         "passes[0]: AS is not held by seat 2"),
+        ({"passes": [[2, ["10H", "9H", "8H"]]]}, "passes[0]: no cards are passed in this hand"),
+        ({"bids": [[0, 3], [1, 3], [2, 3], [3, 3], [0, 4]]}, "bids[4]: bidding is already over"),
+        ({"before": {"scores": [0, 0], "bags": [0, -3]}}, "before.bags[1]: bags can't be negative (-3)"),
+        ({"before": {"scores": [0, 0], "bags": [10, 0]}},
+         "before.bags[0]: 10 bags can't be carried: the bag limit is 10"),
+    ],
+)
+def test_replay_names_the_first_bad_action(changes: dict[str, Any], expected: str) -> None:
+    assert _refusal(_record(**changes)) == expected
+
+
+def test_replay_accepts_carried_bags_below_the_limit_and_without_one() -> None:
+    rec = _record(bids=[[0, 13], [1, 1], [2, 1], [3, 1]], before={"scores": [0, 0], "bags": [9, 0]})
+    assert "plays" in _refusal(rec)  # the deal and the bids are fine: only the plays are missing
+    rec["ruleset"] = {"preset": "standard", "bag_limit": None}
+    rec["before"]["bags"] = [25, 3]
+    assert _refusal(rec) == "plays: the record ends after 0 of 52 cards"
+
+
+# -- the nil exchange ---------------------------------------------------------------------------
+
+def test_nil_exchange_sizes_simultaneity_and_views() -> None:
+    rs = Ruleset.preset("standard", nil_pass=1)
+    g = game_from(DEAL, rs, dealer=3)
+    for s in range(4):
+        g.look(s)
+    bid_all(g, ["nil", 3, 4, 3])
+    assert g.phase is Phase.PASS and g.seats_to_act() == [0, 2]
+    assert [g.pass_size(s) for s in range(4)] == [1, 0, 1, 0]
+    assert g.view(0).passed is None and g.view(0).received is None
+    g.pass_cards(0, [C("2C")])
+    # the card leaves at once; nothing arrives before the partner has passed too
+    v0, v2 = g.view(0), g.view(2)
+    assert v0.passed == 1 << C("2C") and v0.received is None and v0.hand_sizes[0] == 12
+    assert v2.received is None and v2.passed is None and not g.hand(2) >> C("2C") & 1
+    g.pass_cards(2, [C("10H")])
+    v0 = g.view(0)
+    assert v0.received == 1 << C("10H") and v0.hand_sizes == (13, 13, 13, 13)
+    assert g.hand(2) >> C("2C") & 1 and g.phase is Phase.PLAY and g.to_act == 0
+    assert g.view(1).passed is None and g.view(1).received is None
+
+
+def test_blind_nil_beside_a_nil_passes_the_blind_nil_size() -> None:
+    g = game_from(DEAL, Ruleset.preset("standard", nil_pass=1), dealer=3)
+    bid_all(g, ["blind_nil", 3, "nil", 3])
+    assert [g.pass_size(s) for s in range(4)] == [3, 0, 3, 0]
+
+
+# -- bids: whiz, mirrors, suicide ---------------------------------------------------------------
+
+def test_whiz_mirrors_and_suicide_bid_lists() -> None:
+    g = game_from(DEAL, "whiz", dealer=3)
+    assert sorted(str(b) for b in g.legal_bids(0)) == ["7", "nil"]
+    g = game_from(DEAL, "mirrors", dealer=3)
+    assert [str(b) for b in g.legal_bids(0)] == ["7"]
+    bid_all(g, [7, 6, "nil"])
+    assert [str(b) for b in g.legal_bids(3)] == ["nil"]  # seat 3 holds no spades
+    g = game_from(DEAL, Ruleset.preset("suicide", blind_nil_allowed=False), dealer=3)
+    g.bid(0, 3)
+    g.bid(1, "nil")
+    assert all(b.is_nil for b in g.legal_bids(2))  # partner bid a number: seat 2 must bid nil
+    g.bid(2, "nil")
+    assert not any(b.is_nil for b in g.legal_bids(3))  # partner bid nil: seat 3 must bid a number
