@@ -249,8 +249,14 @@ def hand_panel(
             )
         )
         picker_rows = 1
+    rows = card_rows(cards, MAX_ROWS - picker_rows)
+    if len(rows) > MAX_ROWS - picker_rows and not legal:
+        # 16+ cards under two picker rows (six players, bid with a misdeal button): Discord has
+        # no sixth row. None of them is playable now and the text above lists them, so the
+        # disabled card buttons are left out rather than the panel failing.
+        rows = []
     if phase in ("PLAY", "BID", "PASS", "DRAW"):
-        for r, row in enumerate(card_rows(cards, MAX_ROWS - picker_rows)):
+        for r, row in enumerate(rows):
             for c in row:
                 playable = c in legal
                 view.add_item(

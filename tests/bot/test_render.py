@@ -200,3 +200,35 @@ def test_rules_text_uses_the_tables_own_numbers() -> None:
     assert "Play to 250 points" in text and "every 5 bags cost 50 points" in text
     t.ruleset = engine.Ruleset.preset("house")
     assert "-200 or below loses" in render.rules_text(t)
+
+
+def test_a_17_card_panel_with_a_misdeal_button_stays_within_five_rows() -> None:
+    """Six players, misdeal on no spades: bid picker + misdeal button leave three rows, too few for
+    17 card buttons; the panel still builds (it used to fail on a sixth row) and lists the cards."""
+    from types import SimpleNamespace
+
+    from bot.views import hand_panel
+
+    rs = engine.Ruleset.preset("six-player", misdeal_no_spades=True)
+    t = _table()
+    t.ruleset = rs
+    t.seats = [Seat(11 + s, f"p{s}") for s in range(6)]
+    t.status = "playing"
+    for seed in range(500):
+        g = engine.Game.new(rs, seed=seed)
+        seat = g.seats_to_act()[0]
+        actions = g.legal_actions(seat)
+        if type(actions[0]).__name__ == "Look":  # blind nil is offered first: look at the cards
+            g.apply(actions[0])
+        if any(type(a).__name__ == "MisdealAction" for a in g.legal_actions(seat)):
+            break
+    else:
+        pytest.fail("no deal without spades found")
+    t.game = g
+    service = SimpleNamespace(get=lambda table_id: t if table_id == t.id else None)
+    content, view = hand_panel(service, t.id, 11 + seat)  # type: ignore[arg-type]
+    assert view is not None and len(view.children) <= 25
+    assert any(getattr(i, "custom_id", "").split(":")[2:3] == ["misdeal"] for i in view.children)
+    assert any(isinstance(i, BidSelect) for i in view.children)
+    assert render.cards_line(engine.cards_of(g.hand(seat))) in content
+    assert len(engine.cards_of(g.hand(seat))) == 17
