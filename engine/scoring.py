@@ -64,7 +64,8 @@ def score_hand(rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int],
         if rs.ten_for_200 and has_contract and bid >= 10:
             bonus = (200 if made else -200) - contract
             notes.append("10 for 200")
-        boston = bool(rs.boston and has_contract and bid >= top and ctricks >= top)
+        # Boston: the side bid every trick and took every trick (a bid above them is only set)
+        boston = bool(rs.boston and made and bid >= top and ctricks >= top)
         if boston:
             notes.append("Boston")
         before, bags_before = scores[side], bags[side]

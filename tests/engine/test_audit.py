@@ -11,6 +11,7 @@ from engine import (
     Bid,
     FirstTrickRule,
     Game,
+    MisdealNotAllowed,
     Phase,
     RecordError,
     Ruleset,
@@ -320,3 +321,82 @@ def test_whiz_mirrors_and_suicide_bid_lists() -> None:
     assert all(b.is_nil for b in g.legal_bids(2))  # partner bid a number: seat 2 must bid nil
     g.bid(2, "nil")
     assert not any(b.is_nil for b in g.legal_bids(3))  # partner bid nil: seat 3 must bid a number
+
+
+# -- jokers, high deuces and decks --------------------------------------------------------------
+
+def test_jokers_are_spades_for_following_and_leading() -> None:
+    rs = Ruleset.preset("jokers-high")
+    deal = ["BJ AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H",
+            "LJ AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S",
+            "2H AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C",
+            "2S AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D"]
+    g = game_from(deal, rs, dealer=3)
+    bid_all(g, [3, 3, 3, 3])
+    assert C("BJ") not in g.legal_cards(0)  # a joker is a spade: not led before spades are broken
+    g.play(0, C("AH"))
+    assert set(g.legal_cards(1)) == set(cards_of(g.hand(1)))  # void in hearts: anything, a joker too
+    g.play(1, C("LJ"))
+    g.play(2, C("2H"))
+    g.play(3, C("2S"))
+    assert g.tricks == [0, 1, 0, 0] and g.view(0).spades_broken
+    g.play(1, C("3S"))
+    g.play(2, C("3C"))  # no spades left: any card
+    g.play(3, C("3D"))
+    assert g.legal_cards(0) == [C("BJ")]  # the big joker is seat 0's only spade: it must follow
+    g.play(0, C("BJ"))
+    assert g.tricks == [1, 1, 0, 0]
+
+
+def test_high_deuces_follow_as_spades_not_as_their_printed_suit() -> None:
+    rs = Ruleset.preset("deuces-high")
+    deal = ["AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2C",
+            "2D 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH",
+            "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C AS",
+            "2S KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H"]
+    g = game_from(deal, rs, dealer=3)
+    bid_all(g, [3, 3, 3, 3])
+    g.play(0, C("AD"))
+    # seat 1 holds 2D, but 2D is a spade: it is void in diamonds and may play anything
+    assert set(g.legal_cards(1)) == set(cards_of(g.hand(1)))
+    g.play(1, C("2D"))
+    g.play(2, C("AS"))
+    g.play(3, C("2H"))
+    assert g.tricks == [0, 1, 0, 0]  # 2D beats the ace of spades
+    g.play(1, C("3S"))
+    g.play(2, C("3C"))
+    assert g.legal_cards(3) == [C("2S")]  # 2S is seat 3's only spade: it must follow spades
+
+
+
+def test_boston_needs_the_contract_made_not_just_every_trick() -> None:
+    # a side that bids 14 (7 + 7) and takes all 13 is set: no Boston, no outright win
+    rs = Ruleset.preset("classic-online", boston=True)
+    side0, side1 = both(rs, bids(7, 0, 7, 0), [7, 0, 6, 0], [0, 0], [0, 0])
+    assert side0.made is False and not side0.boston and side0.total == -140
+    assert game_winner(rs, [-140, 0], [side0, side1], 1) == (None, None)
+
+
+def test_boston_ends_a_real_game_below_the_target() -> None:
+    rs = Ruleset.preset("classic-online", boston=True)
+    deal = ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
+            "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+            "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",
+            "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D"]
+    g = game_from(deal, rs, dealer=3)
+    bid_all(g, [13, 1, "nil", 1])
+    while g.phase is Phase.PLAY:
+        g.play(g.to_act, g.legal_cards(g.to_act)[-1])
+    assert g.phase is Phase.GAME_OVER and g.winner == 0 and g.end_reason == "boston"
+    assert g.scores[0] == 130 + 100 < rs.target_score
+
+
+def test_misdeal_only_before_the_callers_team_has_bid() -> None:
+    rs = Ruleset.preset("classic-online", misdeal_no_spades=True)
+    g = game_from(DEAL, rs, dealer=0)  # seats 2 and 3 hold no spades; seat 1 bids first
+    g.bid(1, 2)
+    with pytest.raises(MisdealNotAllowed, match="your team has bid"):
+        g.misdeal(3)  # its partner, seat 1, has bid
+    events = g.misdeal(2)  # seat 2's side (0 + 2) has not bid yet
+    assert [e.kind for e in events] == ["misdealt", "hand_dealt"]
+    assert g.hand_no == 1 and g.phase is Phase.BID and all(b is None for b in g.bids)
