@@ -9,6 +9,7 @@ import pytest
 
 from engine import (
     Bid,
+    BidNotAllowed,
     FirstTrickRule,
     Game,
     MisdealNotAllowed,
@@ -16,6 +17,7 @@ from engine import (
     RecordError,
     Ruleset,
     SpadesNotBroken,
+    card_str,
     cards_of,
     parse_card,
 )
@@ -400,3 +402,38 @@ def test_misdeal_only_before_the_callers_team_has_bid() -> None:
     events = g.misdeal(2)  # seat 2's side (0 + 2) has not bid yet
     assert [e.kind for e in events] == ["misdealt", "hand_dealt"]
     assert g.hand_no == 1 and g.phase is Phase.BID and all(b is None for b in g.bids)
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "hand", "removed"),
+    [
+        ("cutthroat", {}, 17, {"2C"}),
+        ("cutthroat", {"jokers": True}, 18, set()),
+        ("five-player", {}, 10, {"2D", "2H"}),
+        ("six-player", {}, 17, {"2C"}),
+        ("jokers-high", {}, 13, {"2C", "2D"}),
+        ("standard", {}, 13, set()),
+    ],
+)
+def test_deck_sizes_remove_the_cards_rules_md_names(name: str, options: dict[str, Any], hand: int,
+                                                     removed: set[str]) -> None:
+    rs = Ruleset.preset(name, **options)
+    faces = [c & 63 for c in rs.deck]
+    assert rs.hand_size == hand and len(rs.deck) == hand * rs.num_seats
+    assert {card_str(c) for c in range(52)} - {card_str(c) for c in faces} == removed
+    assert all(faces.count(f) == rs.decks for f in set(faces))  # two decks: every face twice
+    g = Game.new(rs, seed=4)
+    assert [g.hand(s).bit_count() for s in range(rs.num_seats)] == [hand] * rs.num_seats
+
+
+def test_board_is_covered_by_the_last_teammate_to_bid() -> None:
+    rs = Ruleset.preset("six-player-threes", board=5, blind_nil_allowed=False)
+    g = Game.new(rs, seed=1, dealer=5)
+    g.bid(0, "nil")
+    g.bid(1, "nil")
+    assert Bid.NIL in g.legal_bids(2)  # seat 4 has not bid yet: seat 2 is free
+    g.bid(2, 2)
+    g.bid(3, 1)
+    assert min(b.n for b in g.legal_bids(4)) == 3 and Bid.NIL not in g.legal_bids(4)
+    with pytest.raises(BidNotAllowed, match="at least 5"):
+        g.bid(4, 2)
