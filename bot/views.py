@@ -326,6 +326,10 @@ async def answer(
 # ---- dynamic items -------------------------------------------------------------------------------
 
 APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+_DEFERRED = (
+    discord.InteractionResponseType.deferred_channel_message,
+    discord.InteractionResponseType.deferred_message_update,
+)
 
 
 class _Guarded:
@@ -336,7 +340,9 @@ class _Guarded:
             await self._handle(interaction)  # type: ignore[attr-defined]
         except Exception:
             log.exception("a component callback failed (%s)", type(self).__name__)
-            if not interaction.response.is_done():
+            # unanswered, or only deferred (``timely`` after 2 s): either way the user has had
+            # no word yet, so the apology goes out (as a follow-up after a deferral)
+            if not interaction.response.is_done() or interaction.response.type in _DEFERRED:
                 await safe_send(interaction, APOLOGY)
 
 

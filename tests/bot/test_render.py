@@ -232,3 +232,51 @@ def test_a_17_card_panel_with_a_misdeal_button_stays_within_five_rows() -> None:
     assert any(isinstance(i, BidSelect) for i in view.children)
     assert render.cards_line(engine.cards_of(g.hand(seat))) in content
     assert len(engine.cards_of(g.hand(seat))) == 17
+
+
+class _DeferredResponse:
+    def __init__(self, kind: discord.InteractionResponseType | None) -> None:
+        self.type = kind
+        self.sent: list[str] = []
+
+    def is_done(self) -> bool:
+        return self.type is not None
+
+    async def send_message(self, content: str, **kwargs: object) -> None:
+        self.sent.append(content)
+
+
+class _Followup:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send(self, content: str, **kwargs: object) -> None:
+        self.sent.append(content)
+
+
+@pytest.mark.parametrize(
+    ("kind", "answered"),
+    [
+        (None, "response"),
+        (discord.InteractionResponseType.deferred_message_update, "followup"),
+        (discord.InteractionResponseType.message_update, None),
+    ],
+)
+async def test_a_failing_click_is_answered_even_after_a_deferral(
+    kind: discord.InteractionResponseType | None, answered: str | None
+) -> None:
+    """``timely`` defers slow work; a bug after that must still tell the user, not leave them hanging."""
+    from types import SimpleNamespace
+
+    from bot.views import APOLOGY
+
+    interaction = SimpleNamespace(id=1, response=_DeferredResponse(kind), followup=_Followup())
+
+    async def broken(_: object) -> None:
+        raise RuntimeError("boom")
+
+    button = TableButton(7, "score", label="Score sheet", style=discord.ButtonStyle.secondary)
+    button._handle = broken  # type: ignore[method-assign]
+    await button.callback(interaction)  # type: ignore[arg-type]
+    assert interaction.response.sent == ([APOLOGY] if answered == "response" else [])
+    assert interaction.followup.sent == ([APOLOGY] if answered == "followup" else [])
