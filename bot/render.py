@@ -368,9 +368,11 @@ def hand_panel_text(t: Table, seat: int, hint: str = "") -> str:
         head += f" · {todo}"
     lines = [hint, head] if hint else [head]
     if v.hand is None:
+        blind = any(b.kind == "blind" for b in g.legal_bids(seat))
+        what = "**blind nil** or a **blind bid**" if blind else "**blind nil**"
         lines.append(
-            "Your cards are face down. Bid **blind nil** now, or look at your cards first "
-            "(looking gives up blind nil for this hand)."
+            f"Your cards are face down. Bid {what} now, or look at your cards first "
+            "(looking gives up bidding blind for this hand)."
         )
         return clip("\n".join(lines))
     cards = engine.cards_of(v.hand)

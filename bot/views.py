@@ -193,7 +193,11 @@ def hand_panel(
     acting = set(t.seats_to_act())
     my_turn = seat in acting
     if v.hand is None:
-        blind_ok = any(b.kind == "blind_nil" for b in g.legal_bids(seat))
+        legal_bids = g.legal_bids(seat)
+        blind_ok = any(b.kind == "blind_nil" for b in legal_bids)
+        blind_bids = [b for b in legal_bids if b.kind == "blind"]
+        if blind_bids:  # blind bids (house rules, when trailing) are made before looking too
+            view.add_item(BidSelect(t.id, stamp, blind_bids, placeholder="Bid blind (without looking)…"))
         view.add_item(
             PanelButton(
                 t.id,
@@ -458,9 +462,11 @@ class CardButton(
 class BidSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b:(?P<stamp>\d+)$"):
     """The bid picker: only the bids that are legal for this seat right now."""
 
-    def __init__(self, table_id: int, stamp: int, bids: list[Any] | None = None) -> None:
+    def __init__(
+        self, table_id: int, stamp: int, bids: list[Any] | None = None, placeholder: str = "Your bid…"
+    ) -> None:
         options = [discord.SelectOption(label=b.label, value=str(b)) for b in (bids or [])]
-        super().__init__(_panel_select(f"sp:{table_id}:b:{stamp}", "Your bid…", options), row=0)
+        super().__init__(_panel_select(f"sp:{table_id}:b:{stamp}", placeholder, options), row=0)
         self.table_id, self.stamp = table_id, stamp
 
     @classmethod

@@ -280,3 +280,41 @@ async def test_a_failing_click_is_answered_even_after_a_deferral(
     await button.callback(interaction)  # type: ignore[arg-type]
     assert interaction.response.sent == ([APOLOGY] if answered == "response" else [])
     assert interaction.followup.sent == ([APOLOGY] if answered == "followup" else [])
+
+
+def test_blind_bids_are_offered_in_the_panel_before_looking() -> None:
+    """House rules: a side trailing by 100 may bid blind 1-7 before looking; the panel offers them."""
+    from types import SimpleNamespace
+
+    from bot.views import hand_panel
+    from engine.bots import get_bot
+
+    t = _table("house")
+    t.seats = [Seat(11 + s, f"p{s}") for s in range(4)]
+    t.status = "playing"
+    bot = get_bot("random", 1)
+    found = None
+    for seed in range(40):
+        g = engine.Game.new(t.ruleset, seed=seed)
+        while g.winner is None and g.hand_no < 8 and found is None:
+            seat = g.seats_to_act()[0]
+            if g.view(seat).hand is None and any(b.kind == "blind" for b in g.legal_bids(seat)):
+                found = g, seat
+                break
+            g.apply(bot.act(g.view(seat)))
+        if found:
+            break
+    assert found is not None, "no blind bid situation found"
+    g, seat = found
+    t.game = g
+    service = SimpleNamespace(get=lambda table_id: t)
+    content, view = hand_panel(service, t.id, 11 + seat)  # type: ignore[arg-type]
+    assert "blind bid" in content
+    assert view is not None
+    (picker,) = [i for i in view.children if isinstance(i, BidSelect)]
+    legal_blind = [b for b in g.legal_bids(seat) if b.kind == "blind"]
+    values = [o.value for o in picker.item.options]
+    assert [engine.Bid.parse(v) for v in values] == legal_blind
+    assert {getattr(i, "custom_id", "").split(":")[2] for i in view.children if i is not picker} == {"blind", "look"}
+    g.bid(seat, engine.Bid.parse(values[-1]))  # the value the select sends is a bid the engine takes
+    assert g.view(seat).bids[seat] == legal_blind[-1]
