@@ -437,3 +437,24 @@ def test_board_is_covered_by_the_last_teammate_to_bid() -> None:
     assert min(b.n for b in g.legal_bids(4)) == 3 and Bid.NIL not in g.legal_bids(4)
     with pytest.raises(BidNotAllowed, match="at least 5"):
         g.bid(4, 2)
+
+
+SUITS = ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
+         "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+         "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",
+         "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D"]
+
+
+@pytest.mark.parametrize(("before", "over"), [([490, 490], True), ([560, 490], False)])
+def test_both_sides_over_the_target_in_one_hand(before: list[int], over: bool) -> None:
+    # seat 0 takes all 13 (side 0: 7 + 6 made, +130); side 1's two nils are made (+200)
+    g = game_from(SUITS, "classic-online", dealer=3, scores=before)
+    bid_all(g, [7, "nil", 6, "nil"])
+    while g.phase is Phase.PLAY and g.hand_no == 1:
+        g.play(g.to_act, g.legal_cards(g.to_act)[0])
+    assert g.hand_records[0]["result"]["scores"] == [before[0] + 130, before[1] + 200]
+    assert min(g.scores) >= 500
+    if over:  # 620 against 690: the higher score wins
+        assert g.phase is Phase.GAME_OVER and g.winner == 1 and g.end_reason == "target"
+    else:  # 690 each: an exact tie plays another hand
+        assert g.phase is not Phase.GAME_OVER and g.winner is None and g.hand_no == 2
