@@ -3,6 +3,7 @@
 Each test names the rule it checks; the expected numbers are worked out by hand from RULES.md.
 """
 
+import random
 from typing import Any
 
 import pytest
@@ -458,3 +459,93 @@ def test_both_sides_over_the_target_in_one_hand(before: list[int], over: bool) -
         assert g.phase is Phase.GAME_OVER and g.winner == 1 and g.end_reason == "target"
     else:  # 690 each: an exact tie plays another hand
         assert g.phase is not Phase.GAME_OVER and g.winner is None and g.hand_no == 2
+
+
+# -- an independent statement of following suit, breaking spades and trick winners -------------
+
+_HIGH = ["2H", "2C", "2D", "2S", "LJ", "BJ"]  # above the ace of spades, low to high
+
+
+def _is_high(rs: Ruleset, card: int) -> bool:
+    text = card_str(card & 63)
+    return text in ("LJ", "BJ") or (rs.deuces_high and text in ("2S", "2D")) or (
+        rs.deuces_high_all and text in ("2C", "2H"))
+
+
+def _ref_suit(rs: Ruleset, card: int) -> int:
+    return 3 if _is_high(rs, card) else (card & 63) // 13
+
+
+def _ref_power(rs: Ruleset, card: int) -> int:
+    if _is_high(rs, card):
+        return 100 + _HIGH.index(card_str(card & 63))
+    return (card & 63) % 13
+
+
+def _ref_legal(g: Game, rs: Ruleset, seat: int, broken: bool, first_trick: bool, lead: int) -> set[int]:
+    hand = set(cards_of(g.hand(seat)))
+    spades = {c for c in hand if _ref_suit(rs, c) == 3}
+    if g.trick:
+        led = _ref_suit(rs, g.trick[0][1])
+        follow = {c for c in hand if _ref_suit(rs, c) == led}
+        if follow:
+            return follow
+        if first_trick and rs.first_trick_two_clubs:
+            return (hand - spades) or hand
+        return hand
+    if first_trick and lead >= 0:
+        return {lead}
+    if rs.spades_must_be_broken and not broken:
+        return (hand - spades) or hand
+    return hand
+
+
+def _ref_winner(rs: Ruleset, trick: list[tuple[int, int]]) -> int:
+    spades = [(s, c) for s, c in trick if _ref_suit(rs, c) == 3]
+    led = _ref_suit(rs, trick[0][1])
+    pool = spades or [(s, c) for s, c in trick if _ref_suit(rs, c) == led]
+    best = max(_ref_power(rs, c) for _, c in pool)
+    tied = [s for s, c in pool if _ref_power(rs, c) == best]
+    return tied[0] if rs.six_player_first_wins else tied[-1]
+
+
+@pytest.mark.parametrize("rs", [
+    Ruleset.preset("classic-online"),
+    Ruleset.preset("classic-online", first_trick_two_clubs=True),
+    Ruleset.preset("jokers-high", deuces_high=True),
+    Ruleset.preset("deuces-high", deuces_high_all=True, first_trick_two_clubs=True),
+    Ruleset.preset("six-player", six_player_first_wins=False, blind_nil_allowed=False),
+    Ruleset.preset("six-player-solo", first_trick_two_clubs=True),
+    Ruleset.preset("cutthroat", jokers=True),
+    Ruleset.preset("five-player"),
+], ids=lambda rs: rs.to_dict().__repr__())
+def test_every_play_agrees_with_an_independent_reading_of_the_rules(rs: Ruleset) -> None:
+    rng = random.Random(7)
+    for seed in range(6):
+        g = Game.new(rs, seed=seed)
+        while g.phase is not Phase.PLAY:
+            seat = g.seats_to_act()[0]
+            acts = g.legal_actions(seat)
+            g.apply(acts[rng.randrange(len(acts))])
+        lead = min(cards_of(sum(g.hand(s) for s in range(g.n)) & sum(
+            1 << c for c in rs.deck if _ref_suit(rs, c) == 0)), key=lambda c: (c & 63, c)) \
+            if rs.first_trick_two_clubs else -1
+        if lead >= 0:
+            assert g.to_act == next(s for s in range(g.n) if g.hand(s) >> lead & 1)
+        broken, trick_no, hand_no = False, 0, g.hand_no
+        while g.hand_no == hand_no and g.phase is Phase.PLAY:
+            seat = g.to_act
+            assert seat is not None
+            expected = _ref_legal(g, rs, seat, broken, trick_no == 0, lead)
+            assert set(g.legal_cards(seat)) == expected
+            card = rng.choice(sorted(expected))
+            trick = [*g.trick, (seat, card)]
+            g.play(seat, card)
+            broken = broken or _ref_suit(rs, card) == 3
+            if len(trick) == g.n:
+                winner = _ref_winner(rs, trick)
+                trick_no += 1
+                if trick_no < rs.hand_size:
+                    assert g.to_act == winner and g.tricks[winner] >= 1
+                else:
+                    assert g.hand_records[-1]["result"]["trick_winners"][-1] == winner
