@@ -325,9 +325,14 @@ def score_sheet(t: Table) -> str:
     for n, (scores, bags) in enumerate(afters, start=1):
         cells = [f"{scores[i]} ({bags[i]} bag{'s' if bags[i] != 1 else ''})" for i in range(len(scores))]
         lines.append(f"{n} · " + " · ".join(cells))
-    while len("\n".join(lines)) > MAX_MESSAGE - 2 and len(lines) > 3:
-        del lines[2]
-    return clip("\n".join(lines))
+    rows = lines[2:]
+    dropped = 0
+    while dropped < len(rows) - 1 and len("\n".join(lines[:2] + ["…"] * bool(dropped) + rows[dropped:])) > (
+        MAX_MESSAGE - 60
+    ):
+        dropped += 1  # a long game: the oldest hands go, and the sheet says so
+    gap = [f"… hands 1–{dropped} not shown (the latest {len(rows) - dropped} are)"] if dropped else []
+    return clip("\n".join(lines[:2] + gap + rows[dropped:]))
 
 
 # ---- the private hand panel (ephemeral only) ----------------------------------------------------

@@ -319,3 +319,24 @@ def test_blind_bids_are_offered_in_the_panel_before_looking() -> None:
     assert buttons == {"blind", "look"}
     g.bid(seat, engine.Bid.parse(values[-1]))  # the value the select sends is a bid the engine takes
     assert g.view(seat).bids[seat] == legal_blind[-1]
+
+
+def test_a_long_games_score_sheet_fits_and_says_what_it_left_out() -> None:
+    """Six players on their own after 60 hands: the sheet keeps the latest hands and says so."""
+    from types import SimpleNamespace
+
+    t = _table("six-player-solo")
+    t.seats = [Seat(None, f"Bot{s}", bot=True) for s in range(6)]
+    n = 60
+    totals = [[1000 * h + 7 * s for s in range(6)] for h in range(n + 1)]
+    records = [{"before": {"scores": totals[h], "bags": [h % 10] * 6}} for h in range(n)]
+    t.game = SimpleNamespace(hand_records=records, scores=totals[n], bags=[3] * 6)
+    text = render.score_sheet(t)
+    assert len(text) <= 2000
+    lines = text.splitlines()
+    gap = next(x for x in lines if x.startswith("… hands 1–"))
+    shown_rows = [x for x in lines if x.split(" · ")[0].isdigit()]
+    first = int(shown_rows[0].split(" · ")[0])
+    assert gap == f"… hands 1–{first - 1} not shown (the latest {n - first + 1} are)"
+    assert shown_rows[-1].startswith(f"{n} · {totals[n][0]} (3 bags)")
+    assert [int(x.split(" · ")[0]) for x in shown_rows] == list(range(first, n + 1))
