@@ -549,3 +549,52 @@ def test_every_play_agrees_with_an_independent_reading_of_the_rules(rs: Ruleset)
                     assert g.to_act == winner and g.tricks[winner] >= 1
                 else:
                     assert g.hand_records[-1]["result"]["trick_winners"][-1] == winner
+
+
+# -- scoring, stated again from RULES.md, against score_hand on random hands ---------------------
+
+def _ref_side(rs: Ruleset, b: list[Bid], tricks: list[int], seats: tuple[int, ...], score: int,
+              bags: int) -> tuple[int, int, bool]:
+    """(score after, bags after, Boston) for one side, read straight from RULES.md 1 and 5."""
+    points = gained = 0
+    contract = [s for s in seats if not b[s].is_nil]
+    for s in seats:
+        if b[s].is_nil:
+            value = rs.blind_nil_value if b[s].kind == "blind_nil" else rs.nil_value
+            points += value if tricks[s] == 0 else -value
+            gained += tricks[s]  # a nil bidder's tricks are bags, never contract tricks
+    boston = False
+    if contract:
+        bid = sum(b[s].n for s in contract)
+        blind = sum(b[s].n for s in contract if b[s].kind == "blind")
+        took = sum(tricks[s] for s in contract)
+        if took >= bid:
+            points += 200 if rs.ten_for_200 and bid >= 10 else 10 * (bid - blind) + 20 * blind
+            gained += took - bid
+            boston = rs.boston and bid >= rs.hand_size and took == rs.hand_size
+        else:
+            points -= 200 if rs.ten_for_200 and bid >= 10 else 10 * bid
+    points += gained * rs.bag_value
+    bags += gained
+    while rs.bag_limit and bags >= rs.bag_limit:
+        bags -= rs.bag_limit
+        points -= rs.bag_penalty
+    return score + points, bags, boston
+
+
+@pytest.mark.parametrize("name", ["standard", "house", "short", "cutthroat", "six-player-threes",
+                                  "six-player"])
+def test_score_hand_agrees_with_rules_md_on_random_hands(name: str) -> None:
+    rs = Ruleset.preset(name, bag_value=-10) if name == "short" else Ruleset.preset(name)
+    rng = random.Random(name)
+    kinds = [Bid.NIL, Bid.BLIND_NIL] + [Bid.of("blind", n) for n in range(1, 8)]
+    for _ in range(300):
+        b = [rng.choice(kinds) if rng.random() < 0.3 else Bid.tricks(rng.randrange(rs.hand_size + 1))
+             for _ in range(rs.num_seats)]
+        cuts = sorted(rng.randrange(rs.hand_size + 1) for _ in range(rs.num_seats - 1))
+        tricks = [hi - lo for lo, hi in zip([0, *cuts], [*cuts, rs.hand_size], strict=True)]
+        scores = [rng.randrange(-300, 500) for _ in rs.sides]
+        bags = [rng.randrange(rs.bag_limit or 10) for _ in rs.sides]
+        for side in both(rs, b, tricks, scores, bags):
+            ref = _ref_side(rs, b, tricks, side.seats, scores[side.side], bags[side.side])
+            assert (side.score_after, side.bags_after, side.boston) == ref, (b, tricks)
