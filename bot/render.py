@@ -23,10 +23,6 @@ def clip(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _phase(game: Any) -> str:
-    p = getattr(game, "phase", "")
-    return str(getattr(p, "name", p)).upper()
-
 
 def side_name(t: Table, side: int) -> str:
     seats = t.ruleset.sides[side]
@@ -87,7 +83,7 @@ def table_message(t: Table) -> str:
         took = " + ".join(str(v.tricks[s]) for s in seats)
         prefix = f"Team {i + 1}  " if multi else ""
         lines.append(f"{prefix}{who}  {score}  ·  bid {bids}  ·  took {took}")
-    phase = _phase(g)
+    phase = g.phase.name
     if phase == "GAME_OVER":
         lines.append(_winner_line(t))
         return clip("\n".join(lines))
@@ -364,7 +360,7 @@ def hand_panel_text(t: Table, seat: int, hint: str = "") -> str:
     g = t.game
     assert g is not None
     v = g.view(seat)
-    phase = _phase(g)
+    phase = g.phase.name
     head = f"**Table {t.id}** in <#{t.channel_id}> · hand {v.hand_no}"
     if phase == "PLAY":
         head += f" · trick {v.trick_no + 1} of {v.tricks_per_hand}"

@@ -137,7 +137,7 @@ class Table:
 
     def turn_seconds(self) -> int:
         """Seconds a human gets for the current phase (bids and passes use the bid timer)."""
-        if self.game is not None and _phase(self.game) == "PLAY":
+        if self.game is not None and self.game.phase.name == "PLAY":
             return int(self.settings.get("play_seconds", DEFAULT_PLAY_SECONDS))
         return int(self.settings.get("bid_seconds", DEFAULT_BID_SECONDS))
 
@@ -310,10 +310,6 @@ _ACTION_PHASE = {
     "draw": "DRAW",
 }
 
-
-def _phase(game: Game) -> str:
-    p = game.phase
-    return str(getattr(p, "name", p)).upper()
 
 
 def _event_kind(ev: Any) -> str:
@@ -851,7 +847,7 @@ class TableService:
             and old.game is not None
             and new.game is not None
             and old.game.hand_no == new.game.hand_no
-            and _phase(old.game) == _phase(new.game)
+            and old.game.phase.name == new.game.phase.name
             and humans <= set(self._humans_to_act(old)) - set(touched)
         ):
             return old.deadline
@@ -1117,7 +1113,7 @@ class TableService:
                         )
                         break
                     done = True
-                    if type(action).__name__ != "Look":
+                    if not isinstance(action, engine.Look):
                         break
                 if not done:
                     continue
@@ -1542,7 +1538,7 @@ class TableService:
             if stamp is not None and stamp != me.acts:
                 return refuse(MOVED_ON, show_hand=True, stale=True)
             # an action of the wrong phase gets the engine's "you can't bid now: ..." answer instead
-            in_phase = _ACTION_PHASE.get(action) == _phase(t.game)
+            in_phase = _ACTION_PHASE.get(action) == t.game.phase.name
             turn = self._turn_message(t, seat) if in_phase else ""
             if turn:
                 return refuse(turn, show_hand=stamp is not None, stale=stamp is not None)

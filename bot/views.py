@@ -189,7 +189,7 @@ def hand_panel(
         return text, None
     view = discord.ui.View(timeout=None)
     v = g.view(seat)
-    phase = render._phase(g)
+    phase = g.phase.name
     acting = set(t.seats_to_act())
     my_turn = seat in acting
     if v.hand is None:
@@ -228,7 +228,7 @@ def hand_panel(
         if bids:
             view.add_item(BidSelect(t.id, stamp, bids))
             picker_rows = 1
-        if any(type(a).__name__ == "MisdealAction" for a in g.legal_actions(seat)):
+        if any(isinstance(a, engine.MisdealAction) for a in g.legal_actions(seat)):
             view.add_item(
                 PanelButton(
                     t.id,
