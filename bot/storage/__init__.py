@@ -4,6 +4,15 @@ The contract is docs/BOT_STORAGE.md; every SQL statement of the bot lives in thi
 """
 
 from .db import DEFAULT_GUILD_SETTINGS, Storage
+from .history import (
+    FORMER_PLAYER,
+    ForgetReport,
+    GamePlayer,
+    GameSummary,
+    HistoryPage,
+    PlayerSeated,
+    StoredHand,
+)
 from .migrations import MigrationError
 from .models import (
     LIVE_STATUSES,
@@ -20,17 +29,24 @@ from .stats import SORT_LABELS, SORTS
 
 __all__ = [
     "DEFAULT_GUILD_SETTINGS",
+    "FORMER_PLAYER",
     "LIVE_STATUSES",
     "SORTS",
     "SORT_LABELS",
     "ChannelBusy",
     "FinishedGame",
+    "ForgetReport",
+    "GamePlayer",
+    "GameSummary",
     "HandResult",
+    "HistoryPage",
     "MigrationError",
+    "PlayerSeated",
     "PlayerStats",
     "StaleTable",
     "Storage",
     "StorageClosed",
     "StorageError",
+    "StoredHand",
     "TableRow",
 ]

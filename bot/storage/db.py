@@ -17,6 +17,7 @@ from typing import Any
 import aiosqlite
 
 from . import migrations, stats
+from .history import HistoryMixin
 from .models import (
     LIVE_STATUSES,
     STATUSES,
@@ -95,7 +96,7 @@ def _row_to_table(row: Any) -> TableRow:
     )
 
 
-class Storage:
+class Storage(HistoryMixin):
     """All persistence of the bot. Open with ``await Storage.open(path)``.
 
     One connection serves the whole process; an asyncio lock serializes every operation so that a
