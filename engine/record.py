@@ -112,6 +112,13 @@ def replay(record: dict[str, Any], *, deal_key: DealKey | None = None, redeal: i
 
     ``deal_key`` (``engine.fair.verify``): the two-player blind nil replacements are drawn from
     that key as the live game drew them, and must be the ones the record lists."""
+    g = replay_game(record, deal_key=deal_key, redeal=redeal)
+    return dict(g.hand_records[-1]["result"])
+
+
+def replay_game(record: dict[str, Any], *, deal_key: DealKey | None = None, redeal: int = 0) -> Game:
+    """``replay``, returning the game once the hand is over (``history()``, ``first_leader``,
+    ``trick_winners`` and ``hand_records[-1]`` read the hand trick by trick)."""
     g = load_game(record)
     if deal_key is not None:
         g.deal_key = deal_key
@@ -192,7 +199,7 @@ def replay(record: dict[str, Any], *, deal_key: DealKey | None = None, redeal: i
     built = g.hand_records[-1]
     if deal_key is not None and built.get("replacements") != (record.get("replacements") or None):
         raise RecordError("replacements", "the replacement cards are not the ones the seed deals")
-    return dict(built["result"])
+    return g
 
 
 def _replay_passes(g: Game, record: dict[str, Any], passes: list[Any]) -> None:

@@ -63,7 +63,8 @@ async def play_game(db: Storage, guild: int, channel: int, users: list[int | Non
                               "name": f"user{p['user_id']}" if p["user_id"] else f"Bot {p['seat']}"}
                              for p in players],
                 )
-            row = await db.save_table(row, hand=HandResult(row.id, 1, rec["hand_no"], rec, players), game=game)
+            hand = HandResult(row.id, 1, rec["hand_no"], rec, players)
+            row = await db.save_table(row, hand=hand, game=game)
             if not finish and saved == 2:
                 return row
     return row
@@ -95,7 +96,7 @@ async def test_pages_by_server_channel_and_player(db: Storage) -> None:
 
     g = page.games[0]
     assert g.guild_id == GUILD and g.preset == "short" and len(g.players) == 4
-    assert [p.name for p in g.players][0] == "user10"
+    assert g.players[0].name == "user10"
     assert g.winner_side in (0, 1)
     assert any(p.won for p in g.players) and g.side_names(0) == ["user10", "user12"]
     assert (await db.recent_games(GUILD, limit=500)).limit == 25
