@@ -256,6 +256,21 @@ class HistoryMixin:
         return None if row is None else StoredHand(row[0], row[1], row[2], json.loads(row[3]),
                                                     _loads(row[4]), row[5])
 
+    async def table_hand(self, table_id: int, game_no: int, hand_no: int) -> StoredHand | None:
+        """One finished hand of a table's game (finished or still going), or None."""
+        row = await self._fetchone(
+            "SELECT table_id, game_no, hand_no, record, result, created_at FROM hands"
+            " WHERE table_id = ? AND game_no = ? AND hand_no = ?",
+            (table_id, game_no, hand_no),
+        )
+        return None if row is None else StoredHand(row[0], row[1], row[2], json.loads(row[3]),
+                                                    _loads(row[4]), row[5])
+
+    async def table_guild(self, table_id: int) -> int | None:
+        """The server a table belongs to (to refuse another server's hands), or None."""
+        row = await self._fetchone("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
+        return None if row is None else int(row[0])
+
     async def game_id_of(self, table_id: int, game_no: int) -> int | None:
         """The id ``/replay`` takes for a table's game, once it is finished."""
         row = await self._fetchone("SELECT id FROM games WHERE table_id = ? AND game_no = ?",

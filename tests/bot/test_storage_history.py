@@ -118,6 +118,10 @@ async def test_a_game_has_its_hands_which_verify(db: Storage) -> None:
     assert second is not None and second.record == hands[1].record
     assert await db.game_hand(game_id, 999) is None
     assert await db.get_game(game_id + 1000) is None
+    by_table = await db.table_hand(row.id, 1, 2)
+    assert by_table is not None and by_table.record == hands[1].record
+    assert await db.table_hand(row.id, 2, 1) is None
+    assert await db.table_guild(row.id) == GUILD and await db.table_guild(row.id + 50) is None
     assert await db.game_hands(game_id + 1000) == []
 
 
