@@ -17,7 +17,7 @@ from .logs import is_private_exception
 from .storage import Storage
 
 if TYPE_CHECKING:
-    from .tables import TableService
+    from .table.service import TableService
 
 log = logging.getLogger(__name__)
 

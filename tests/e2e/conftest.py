@@ -24,7 +24,8 @@ import engine
 from bot.client import SpadesBot
 from bot.config import Config
 from bot.storage import Storage
-from bot.tables import Table, TableService
+from bot.table.model import Table
+from bot.table.service import TableService
 from engine.bots import get_bot
 from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, User
 
@@ -140,11 +141,7 @@ class Spades:
         svc = self.service
 
         def idle() -> bool:
-            return (
-                not svc._dirty
-                and all(t.done() for t in svc._renders.values())
-                and all(t.done() for t in svc._posters.values())
-            )
+            return svc.posts.idle()
 
         for _ in range(3):
             await self.fake.settle()

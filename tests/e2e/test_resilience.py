@@ -8,8 +8,8 @@ import re
 import pytest
 
 import engine
-from bot import views
-from bot.tables import MOVED_ON
+from bot import clicks
+from bot.table.model import MOVED_ON
 from bot.views import APOLOGY
 from tests.e2e.conftest import Spades, said
 
@@ -164,7 +164,7 @@ async def test_an_unexpected_failure_still_answers_and_changes_nothing(
         async def boom(*args: object, **kwargs: object) -> None:
             raise RuntimeError("unexpected")
 
-        monkeypatch.setattr(spades.service, "act", boom)
+        monkeypatch.setattr(spades.service.play, "act", boom)
         button = next(b for b in panel.buttons if not b.get("disabled")) if panel.buttons else None
         if button is not None:
             r = await spades.fake.click(alice, panel, custom_id=button["custom_id"])
@@ -189,7 +189,7 @@ async def test_a_slow_database_defers_then_answers(spades: Spades, monkeypatch: 
         seat = spades.seat_of(alice)
         card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
         panel = await spades.panel(alice)
-        monkeypatch.setattr(views, "DEFER_AFTER", 0.2)
+        monkeypatch.setattr(clicks, "DEFER_AFTER", 0.2)
         storage = spades.bot.storage  # type: ignore[union-attr]
         save = storage.save_table
 

@@ -1,0 +1,1 @@
+"""Live Spades tables: model, store, commands, turn clock, publisher; ``service`` wires them."""
