@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import discord
 
 from bot import render
+from bot.model import Result
 from bot.safe import safe_defer, safe_edit, safe_send
-from bot.table.model import Result
 from bot.table.service import TableService
 from bot.views import (
     NOT_READY,

@@ -14,7 +14,7 @@ import engine
 from engine.house_rules import format_rules
 
 if TYPE_CHECKING:
-    from bot.table.model import Table
+    from bot.model import Table
 
 MAX_MESSAGE = 2000
 SUIT_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: the engine's display order

@@ -29,8 +29,8 @@ from discord.ui import Button, DynamicItem, Select
 
 import engine
 from bot import render
+from bot.model import Table
 from bot.safe import safe_send
-from bot.table.model import Table
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from discord.ext import commands
 import engine
 from bot import render
 from bot.clicks import answer, is_admin, show_hand, timely
+from bot.model import NO_TABLE, refuse
 from bot.safe import safe_defer, safe_send
-from bot.table.model import NO_TABLE, refuse
 from bot.table.service import TableService
 from bot.views import DYNAMIC_ITEMS
 from engine import Ruleset

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import engine
-from bot.table.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act, now
+from bot.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act, now
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
 from engine import Game

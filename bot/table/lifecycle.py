@@ -10,8 +10,7 @@ import logging
 from typing import Any
 
 import engine
-from bot.storage import ChannelBusy
-from bot.table.model import (
+from bot.model import (
     CLOSED,
     DEFAULT_BID_SECONDS,
     DEFAULT_PLAY_SECONDS,
@@ -26,6 +25,7 @@ from bot.table.model import (
     refuse,
     unix_now,
 )
+from bot.storage import ChannelBusy
 from bot.table.publisher import TablePublisher
 from bot.table.seating import bot_seat, seat_list
 from bot.table.store import TableStore

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import engine
-from bot.table.model import MOVED_ON, NO_TABLE, Result, Table, ok, refuse
+from bot.model import MOVED_ON, NO_TABLE, Result, Table, ok, refuse
 from bot.table.store import TableStore, event_kind
 from engine import Bid, Game
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import render
-from bot.table.model import Table
+from bot.model import Table
 from bot.table.store import TableStore, event_kind
 from bot.views import game_over_view, hand_panel, table_view
 

@@ -5,7 +5,7 @@ Every change goes through ``TableStore.commit`` under the table's lock.
 
 from __future__ import annotations
 
-from bot.table.model import BOT_NAMES, CLOSED, LIVE, NO_TABLE, Result, Seat, Table, ok, refuse
+from bot.model import BOT_NAMES, CLOSED, LIVE, NO_TABLE, Result, Seat, Table, ok, refuse
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
 

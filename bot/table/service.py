@@ -17,10 +17,10 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.model import LIVE, Table
 from bot.storage import Storage
 from bot.table.clock import TurnClock
 from bot.table.lifecycle import Lifecycle
-from bot.table.model import LIVE, Table
 from bot.table.play import Play
 from bot.table.publisher import DiscordPublisher, Publisher, TablePublisher
 from bot.table.seating import Seating

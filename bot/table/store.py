@@ -13,8 +13,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bot.storage import FinishedGame, HandResult, StaleTable, Storage
-from bot.table.model import (
+from bot.model import (
     CLOSED,
     GAME_OVER,
     LIVE,
@@ -26,6 +25,7 @@ from bot.table.model import (
     players,
     refuse,
 )
+from bot.storage import FinishedGame, HandResult, StaleTable, Storage
 
 log = logging.getLogger(__name__)
 

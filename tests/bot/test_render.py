@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bot import render
-from bot.table.model import Seat, Table
+from bot.model import Seat, Table
 from bot.views import DYNAMIC_ITEMS, BidSelect, CardButton, PanelButton, PassSelect, TableButton, card_rows
 
 

@@ -17,8 +17,8 @@ import pytest
 import engine
 from bot import render
 from bot.config import Config
+from bot.model import MOVED_ON, Seat, Table, humans_to_act
 from bot.storage import Storage
-from bot.table.model import MOVED_ON, Seat, Table, humans_to_act
 from bot.table.service import TableService
 from bot.views import hand_panel
 from engine.bots import get_bot

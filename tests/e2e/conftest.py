@@ -23,8 +23,8 @@ import pytest_asyncio
 import engine
 from bot.client import SpadesBot
 from bot.config import Config
+from bot.model import Table
 from bot.storage import Storage
-from bot.table.model import Table
 from bot.table.service import TableService
 from engine.bots import get_bot
 from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, User

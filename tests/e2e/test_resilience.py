@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bot import clicks
-from bot.table.model import MOVED_ON
+from bot.model import MOVED_ON
 from bot.views import APOLOGY
 from tests.e2e.conftest import Spades, said
 
