@@ -498,3 +498,69 @@ async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: St
         assert not svc.holds(finished[-1])
     finally:
         await svc.close()
+
+
+# ---- the seams other features build on: seating a table, hearing when games end ----------------
+
+
+async def test_open_seated_deals_a_table_another_feature_has_seated(storage: Storage) -> None:
+    """A league night seats its players in its own thread: the table starts at once, empty seats get
+    bots, nothing of the guild's defaults applies, and a second table in that thread is refused."""
+    svc = make_service(storage)
+    thread = 9000
+    try:
+        rs = engine.Ruleset.preset("standard", target_score=300)
+        seats = [Seat(ALICE, "alice"), None, Seat(BOB, "bob"), None]
+        res = await svc.lifecycle.open_seated(
+            guild_id=GUILD, channel_id=thread, host_id=ALICE, seats=seats, ruleset=rs
+        )
+        assert res.ok and res.table is not None, res.message
+        t = svc.in_channel(thread)
+        assert t is not None and t.id == res.table.id and t.status == "playing" and t.game is not None
+        assert [s.user_id if s else None for s in t.seats] == [ALICE, None, BOB, None]
+        assert [s.bot if s else None for s in t.seats] == [False, True, False, True]
+        assert t.ruleset.target_score == 300
+        row = await storage.get_table(t.id)
+        assert row is not None and row.status == "playing" and row.channel_id == thread
+        again = await svc.lifecycle.open_seated(
+            guild_id=GUILD, channel_id=thread, host_id=BOB, seats=seats, ruleset=rs
+        )
+        assert not again.ok and "already has a live table" in again.message
+        wrong = await svc.lifecycle.open_seated(
+            guild_id=GUILD, channel_id=thread + 1, host_id=BOB, seats=seats[:3], ruleset=rs
+        )
+        assert not wrong.ok and wrong.message == "This ruleset seats 4 players, not 3."
+    finally:
+        await svc.close()
+
+
+async def test_listeners_hear_every_hand_and_the_game_after_they_are_saved(storage: Storage) -> None:
+    """Subscribers get each scored hand and the finished game, after storage has them; one that
+    raises is logged and changes nothing for the table or the other subscribers."""
+    svc = make_service(storage, time_scale=0.001)
+    hands: list[tuple[int, int]] = []
+    games: list[Any] = []
+
+    def broken(table: Table, game: Any) -> None:
+        raise RuntimeError("a league bug")
+
+    svc.on_game_finished(broken)
+    svc.on_hand_finished(lambda table, hand: hands.append((table.id, hand.hand_no)))
+    svc.on_game_finished(lambda table, game: games.append((table.status, game)))
+    try:
+        bots = [Seat(None, n, bot=True) for n in ("Bea", "Ray", "Kit", "Max")]
+        rs = engine.Ruleset.preset("standard", max_hands=2)
+        res = await svc.lifecycle.open_seated(
+            guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, seats=bots, ruleset=rs
+        )
+        assert res.ok and res.table is not None
+        tid = res.table.id
+        await wait_until(lambda: bool(games), "the game to finish")
+        assert hands == [(tid, 1), (tid, 2)]
+        ((status, game),) = games
+        assert status == "finished" and game.table_id == tid and game.hands == 2
+        row = await storage.get_table(tid)
+        assert row is not None and row.status == "finished"
+        assert len(await storage.hand_records(tid)) == 2
+    finally:
+        await svc.close()
