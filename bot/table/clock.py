@@ -7,7 +7,6 @@ store). A timed-out or automatic seat is played by the heuristic bot through the
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from typing import Any
@@ -16,6 +15,7 @@ import engine
 from bot.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act, now
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
+from bot.tasks import cancel_all
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -168,9 +168,4 @@ class TurnClock:
 
     async def close(self) -> None:
         self._closed = True
-        drivers = list(self._drivers.values())
-        for t in drivers:
-            t.cancel()
-        for t in drivers:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        await cancel_all(self._drivers.values())

@@ -113,22 +113,19 @@ class Lifecycle:
                 return refuse(
                     "You left that game, so you can't open its rematch: `/spades new` opens a table."
                 )
-        table = Table(
-            id=0,
+        if rematch_of is not None:
+            timers["rematch_of"] = rematch_of
+        table = await self._open(
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
-            status="open",
             ruleset=ruleset,
             preset=name,
             seats=seat_list,
             settings=timers,
         )
-        if rematch_of is not None:
-            table.settings["rematch_of"] = rematch_of
-        opened = await self._open(table)
-        if isinstance(opened, Result):
-            return opened
+        if isinstance(table, Result):
+            return table
         if seats is not None and not table.empty_seats():
             # a rematch with every seat taken starts at once
             async with self.store.lock(table.id):
@@ -138,8 +135,29 @@ class Lifecycle:
         self.publisher.render_soon(table.id, repost=True)
         return ok(f"Table {table.id} is open: {ruleset.describe()}. Press **Join** to sit down.", table=table)
 
-    async def _open(self, table: Table) -> Table | Result:
-        """Save a new table (one live table per channel) and keep it in memory."""
+    async def _open(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        ruleset: Ruleset,
+        preset: str,
+        seats: list[Seat | None],
+        settings: dict[str, Any],
+    ) -> Table | Result:
+        """Save a new open table (one live table per channel) and keep it in memory."""
+        table = Table(
+            id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status="open",
+            ruleset=ruleset,
+            preset=preset,
+            seats=seats,
+            settings=settings,
+        )
         try:
             row = await self.store.storage.create_table(
                 table.guild_id, table.channel_id, table.host_id, table.to_data()
@@ -175,20 +193,17 @@ class Lifecycle:
             return refuse(f"This ruleset seats {ruleset.num_seats} players, not {len(seats)}.")
         timers = {"play_seconds": DEFAULT_PLAY_SECONDS, "bid_seconds": DEFAULT_BID_SECONDS}
         timers.update(settings or {})
-        table = Table(
-            id=0,
+        table = await self._open(
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
-            status="open",
             ruleset=ruleset,
             preset=preset or ruleset.name,
             seats=[copy.copy(s) for s in seats],
             settings=timers,
         )
-        opened = await self._open(table)
-        if isinstance(opened, Result):
-            return opened
+        if isinstance(table, Result):
+            return table
         if start:
             async with self.store.lock(table.id):
                 result = await self.start_locked(table.id, host_id, fill=True)

@@ -8,7 +8,6 @@ Subscribes to the store's changes; the components and texts come from ``bot.view
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -19,6 +18,7 @@ import discord
 from bot import render
 from bot.model import Table
 from bot.table.store import TableStore, event_kind
+from bot.tasks import cancel_all
 from bot.views import game_over_view, hand_panel, table_view
 
 log = logging.getLogger(__name__)
@@ -327,9 +327,4 @@ class TablePublisher:
         posters = [t for t in self._posters.values() if not t.done()]
         if posters and drain > 0:
             await asyncio.wait(posters, timeout=drain)
-        tasks = [*self._renders.values(), *self._posters.values(), *self._panel_tasks]
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        await cancel_all([*self._renders.values(), *self._posters.values(), *self._panel_tasks])

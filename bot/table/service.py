@@ -10,7 +10,6 @@ legal bids and cards). Other features subscribe to finished hands and games with
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from typing import Any, Protocol
@@ -25,6 +24,7 @@ from bot.table.play import Play
 from bot.table.publisher import DiscordPublisher, Publisher, TablePublisher
 from bot.table.seating import Seating
 from bot.table.store import GameListener, HandListener, TableStore
+from bot.tasks import cancel_all
 
 log = logging.getLogger(__name__)
 
@@ -171,9 +171,4 @@ class TableService:
         self._closed = True
         await self.clock.close()
         await self.posts.close(drain=drain)
-        tasks = list(self._evictions.values())
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        await cancel_all(self._evictions.values())
