@@ -51,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.client import SpadesBot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from bot.table.model import Table  # noqa: E402
+from bot.model import Table  # noqa: E402
 from bot.table.service import TableService  # noqa: E402
 from engine.bots import get_bot  # noqa: E402
 from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Message, User  # noqa: E402
