@@ -24,10 +24,11 @@ import engine
 from bot.client import SpadesBot
 from bot.config import Config
 from bot.model import Table
+from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, User
+from bot.sandbox.fake.fake import GLOBAL_LIMIT
 from bot.storage import Storage
 from bot.table.service import TableService
 from engine.bots import get_bot
-from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, User
 
 LIVE_PREFIX = "♠ **Spades**"
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
@@ -304,6 +305,10 @@ async def answer_of(spades: Spades, r: InteractionResult) -> str:
 @pytest_asyncio.fixture
 async def spades(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Spades]:
     fake = fake_discord
+    # Discord's global limit (50 bot-token requests/s, interactions exempt) costs nothing here, so it
+    # is always on (no test reaches it); the per-route buckets (5 edits per 5 s per channel) would
+    # hold a game at time_scale 0.02 back by seconds per trick, so they stay off here.
+    fake.global_limit = GLOBAL_LIMIT
     guild = fake.add_guild("Spades club")
     channel = guild.add_text_channel("spades")
     users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave", "erin")}
