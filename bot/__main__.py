@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(config.log_level)
     log.info(
         "starting (database %s, commands %s)",
-        config.database_path,
+        config.database_display,
         f"in dev server {config.dev_guild_id}" if config.dev_guild_id else "global",
     )
     try:

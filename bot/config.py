@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 
@@ -37,12 +38,39 @@ def _snowflake(name: str, text: str) -> int:
     return value
 
 
-@dataclass(frozen=True)
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def redact_url(url: str) -> str:
+    """A URL without its password."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit((parts.scheme, f"{parts.username or ''}:***@{netloc}", parts.path, parts.query, ""))
+
+
+def _database_url(url: str) -> str:
+    """DATABASE_URL: postgresql://… (PostgreSQL) or sqlite:///path (a SQLite file)."""
+    lowered = url.lower()
+    if lowered.startswith(POSTGRES_SCHEMES):
+        return url
+    if lowered.startswith("sqlite:///"):
+        return url[len("sqlite:///") :] or "spades.db"
+    scheme = url.split(":", 1)[0] if ":" in url else url
+    raise ConfigError(
+        f"DATABASE_URL must start with postgresql:// (or sqlite:///), got {scheme!r}: "
+        "leave it unset to use the SQLite file DATABASE_PATH"
+    )
+
+
+@dataclass(frozen=True, repr=False)
 class Config:
     """Everything the bot reads at start-up. ``token`` is kept out of ``repr``."""
 
     token: str = field(repr=False)
-    database_path: str = "spades.db"
+    # where the data lives: a SQLite file (default), or a postgresql:// URL from DATABASE_URL
+    database_path: str = field(default="spades.db", repr=False)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     owner_ids: frozenset[int] = frozenset()
@@ -99,14 +127,34 @@ class Config:
             except ValueError:
                 raise ConfigError(f"DEAL_SEED must be an integer, got {seed!r}") from None
 
+        database = get("DATABASE_PATH") or "spades.db"
+        if (url := get("DATABASE_URL")) is not None:
+            database = _database_url(url)
+
         return cls(
             token=token,
-            database_path=get("DATABASE_PATH") or "spades.db",
+            database_path=database,
             dev_guild_id=None if dev_guild is None else _snowflake("DEV_GUILD_ID", dev_guild),
             log_level=level,
             owner_ids=owners,
             time_scale=time_scale,
             deal_seed=deal_seed,
+        )
+
+    @property
+    def uses_postgres(self) -> bool:
+        return self.database_path.lower().startswith(POSTGRES_SCHEMES)
+
+    @property
+    def database_display(self) -> str:
+        """Where the data lives, fit for a log line (a URL's password hidden)."""
+        return redact_url(self.database_path) if self.uses_postgres else self.database_path
+
+    def __repr__(self) -> str:
+        return (
+            f"Config(database={self.database_display!r}, dev_guild_id={self.dev_guild_id!r}, "
+            f"log_level={self.log_level!r}, owner_ids={set(self.owner_ids)!r}, "
+            f"time_scale={self.time_scale!r}, deal_seed={self.deal_seed!r})"
         )
 
     @property

@@ -1,22 +1,21 @@
-"""The Storage class: one aiosqlite connection, WAL, explicit transactions, all SQL of the bot."""
+"""The Storage class: all SQL of the bot, run on a backend (SQLite by default, or PostgreSQL).
+
+Every query here is written once with ``?``/``:name`` placeholders; ``backends/`` runs it on either
+database (see ``backends/base.py`` for how to add queries in the same style)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
-import sqlite3
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from . import migrations, stats
+from . import stats
+from .backends import Backend, Session, open_backend
 from .models import (
     LIVE_STATUSES,
     STATUSES,
@@ -30,6 +29,7 @@ from .models import (
     TableRow,
     Timestamp,
 )
+from .sql import Params
 
 log = logging.getLogger(__name__)
 
@@ -96,89 +96,61 @@ def _row_to_table(row: Any) -> TableRow:
 
 
 class Storage:
-    """All persistence of the bot. Open with ``await Storage.open(path)``.
+    """All persistence of the bot. Open with ``await Storage.open(path_or_url)``.
 
-    One connection serves the whole process; an asyncio lock serializes every operation so that a
-    transaction never interleaves with another coroutine's statements on the same connection.
+    The backend owns the connections (SQLite: one connection behind a lock; PostgreSQL: a pool).
+    Table saves go through one writer task per process (group commit, see ``save_table``).
     """
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self._conn = conn
-        self._lock = asyncio.Lock()
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
         self._queue: list[_Save] = []
         self._writer: asyncio.Task[None] | None = None
-        self._closed = False
-        self.path = path
+        self.path = backend.description  # the file, or the URL without its password
 
     # --- lifecycle ------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrations_dir: Path | None = None) -> Storage:
-        """Open (creating if needed) the database, switch on WAL and foreign keys, apply migrations."""
-        path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA synchronous=NORMAL")  # safe with WAL: no corruption on crash
-            await conn.execute("PRAGMA busy_timeout=5000")
-            applied = await migrations.migrate(conn, migrations_dir, now=_now())
-        except BaseException:
-            await conn.close()
-            raise
-        if applied:
-            log.info("database %s migrated to version %d", path, applied[-1])
-        return cls(conn, path)
+    async def open(cls, target: str | Path, *, migrations_dir: Path | None = None) -> Storage:
+        """Open the database and apply pending migrations.
+
+        ``target`` is a SQLite file (created if needed; WAL, foreign keys on) or a
+        ``postgresql://user:password@host/db`` URL."""
+        backend = await open_backend(target, migrations_dir=migrations_dir, now=_now())
+        return cls(backend)
+
+    @property
+    def dialect(self) -> str:
+        """ "sqlite" or "postgresql"."""
+        return self.backend.dialect
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        return self.backend.closed
 
     async def close(self) -> None:
-        """Close the connection (idempotent); waits for a running operation to finish."""
-        async with self._lock:
-            if not self._closed:
-                self._closed = True
-                await self._conn.close()
+        """Close the connection(s) (idempotent); waits for a running operation to finish."""
+        await self.backend.close()
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN IMMEDIATE … COMMIT, rolled back on any exception (including cancellation)."""
-        async with self._lock:
-            self._check_open()
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            else:
-                await self._conn.execute("COMMIT")
+    def _transaction(self) -> Any:
+        """One write transaction (a ``Session``), rolled back on any exception (cancellation too)."""
+        return self.backend.transaction()
 
     def _check_open(self) -> None:
-        if self._closed:
+        if self.backend.closed:
             raise StorageClosed(f"storage {self.path} is closed")
 
-    async def _fetchone(self, sql: str, params: Any = ()) -> Any:
-        async with self._lock:
-            self._check_open()
-            async with self._conn.execute(sql, params) as cur:
-                return await cur.fetchone()
+    async def _fetchone(self, sql: str, params: Params = ()) -> Any:
+        async with self.backend.connection() as db:
+            return await db.fetchone(sql, params)
 
-    async def _fetchall(self, sql: str, params: Any = ()) -> list[Any]:
-        async with self._lock:
-            self._check_open()
-            async with self._conn.execute(sql, params) as cur:
-                return list(await cur.fetchall())
+    async def _fetchall(self, sql: str, params: Params = ()) -> list[Any]:
+        async with self.backend.connection() as db:
+            return await db.fetchall(sql, params)
 
     async def pragma(self, name: str) -> Any:
-        """Read one PRAGMA (tests and diagnostics)."""
-        if not name.isidentifier():
-            raise ValueError(f"bad pragma name {name!r}")
-        row = await self._fetchone(f"PRAGMA {name}")
-        return row[0] if row else None
+        """Read one SQLite PRAGMA (tests and diagnostics); None on PostgreSQL."""
+        return await self.backend.pragma(name)
 
     async def schema_version(self) -> int:
         row = await self._fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
@@ -193,18 +165,22 @@ class Storage:
         blob = _dumps(data)
         now = _now()
         try:
-            async with self._transaction() as conn:
-                cur = await conn.execute(
+            async with self._transaction() as tx:
+                table_id = await tx.fetchval(
                     "INSERT INTO tables (guild_id, channel_id, host_id, status, data, version,"
-                    " created_at, updated_at) VALUES (?, ?, ?, 'open', ?, 1, ?, ?)",
+                    " created_at, updated_at) VALUES (?, ?, ?, 'open', ?, 1, ?, ?) RETURNING id",
                     (guild_id, channel_id, host_id, blob, now, now),
                 )
-                table_id = cur.lastrowid
-        except sqlite3.IntegrityError as exc:
+        except Exception as exc:
+            if not self._live_channel_conflict(exc):
+                raise
             existing = await self.live_table_in(channel_id)
             raise ChannelBusy(channel_id, existing.id if existing else None) from exc
         assert table_id is not None
-        return TableRow(table_id, guild_id, channel_id, host_id, "open", data, 1, now, now)
+        return TableRow(int(table_id), guild_id, channel_id, host_id, "open", data, 1, now, now)
+
+    def _live_channel_conflict(self, exc: BaseException) -> bool:
+        return self.backend.is_unique_violation(exc, "tables_one_live_per_channel", "tables.channel_id")
 
     async def save_table(
         self,
@@ -244,93 +220,75 @@ class Storage:
         return await save.done
 
     async def _write_queued(self) -> None:
-        """The writer: while saves are queued, take the lock and write all of them in one go."""
+        """The writer: while saves are queued, write all of them in one go."""
         while self._queue:
-            async with self._lock:
-                batch, self._queue = [s for s in self._queue if not s.done.done()], []
-                if not batch:
-                    continue
-                try:
-                    self._check_open()
-                    await self._write_batch(batch)
-                except BaseException as exc:  # every waiter gets an answer, whatever happened
-                    for s in batch:
-                        if not s.done.done():
-                            failure = exc if isinstance(exc, Exception) else StorageError(repr(exc))
-                            s.done.set_exception(failure)
-                    if not isinstance(exc, Exception):
-                        raise
+            batch, self._queue = [s for s in self._queue if not s.done.done()], []
+            if not batch:
+                continue
+            try:
+                self._check_open()
+                await self._write_batch(batch)
+            except BaseException as exc:  # every waiter gets an answer, whatever happened
+                for s in batch:
+                    if not s.done.done():
+                        failure = exc if isinstance(exc, Exception) else StorageError(repr(exc))
+                        s.done.set_exception(failure)
+                if not isinstance(exc, Exception):
+                    raise
 
     async def _write_batch(self, batch: list[_Save]) -> None:
         """One transaction for the whole batch. Fast path: one ``executemany`` UPDATE (version-checked)
         for every row; if any row is stale or refused, roll back and write them one by one, so that a
         stale table fails only its own save."""
-        conn = self._conn
         if len(batch) > 1:
-            await conn.execute("BEGIN IMMEDIATE")
             try:
-                cur = await conn.executemany(_UPDATE_TABLE, [s.params() for s in batch])
-                if cur.rowcount != len(batch):
-                    raise _Fallback
-                for s in batch:
-                    await self._insert_results(conn, s)
-                await conn.execute("COMMIT")
-            except BaseException as exc:
-                await conn.execute("ROLLBACK")
-                if not isinstance(exc, Exception):
-                    raise  # cancelled: the writer's caller sorts out the waiters
+                async with self._transaction() as tx:
+                    batch = [s for s in batch if not s.done.done()]  # skip callers cancelled meanwhile
+                    changed = await tx.executemany(_UPDATE_TABLE, [s.params() for s in batch])
+                    if changed != len(batch):
+                        raise _Fallback
+                    for s in batch:
+                        await self._insert_results(tx, s)
+            except Exception:
+                pass  # stale, refused or failed: write them one by one below
             else:
                 self._settle(batch)
                 return
-        await conn.execute("BEGIN IMMEDIATE")
         written: list[_Save] = []
-        try:
+        async with self._transaction() as tx:
             for s in batch:
-                outcome = await self._write_one(conn, s)
+                if s.done.done():
+                    continue
+                outcome = await self._write_one(tx, s)
                 if outcome is None:
                     written.append(s)
                 else:
                     s.done.set_exception(outcome)
-            await conn.execute("COMMIT")
-        except BaseException:
-            await conn.execute("ROLLBACK")
-            raise
         self._settle(written)
 
-    async def _write_one(self, conn: aiosqlite.Connection, s: _Save) -> Exception | None:
-        """One save inside the batch's transaction; returns its failure (nothing of it written)."""
-        extra = s.hand is not None or s.game is not None
-        if extra:
-            await conn.execute("SAVEPOINT save")
+    async def _write_one(self, tx: Session, s: _Save) -> Exception | None:
+        """One save inside the batch's transaction (in a savepoint: PostgreSQL aborts a whole
+        transaction on a failed statement); returns its failure, nothing of it written."""
         try:
-            cur = await conn.execute(_UPDATE_TABLE, s.params())
-            if cur.rowcount != 1:
-                async with conn.execute("SELECT version FROM tables WHERE id = ?", (s.row.id,)) as c:
-                    found = await c.fetchone()
-                raise StaleTable(s.row.id, s.row.version, found[0] if found else None)
-            await self._insert_results(conn, s)
+            async with tx.savepoint("save"):
+                changed = await tx.execute(_UPDATE_TABLE, s.params())
+                if changed != 1:
+                    found = await tx.fetchval("SELECT version FROM tables WHERE id = ?", (s.row.id,))
+                    raise StaleTable(s.row.id, s.row.version, None if found is None else int(found))
+                await self._insert_results(tx, s)
         except Exception as exc:
-            if extra:
-                await conn.execute("ROLLBACK TO save")
-                await conn.execute("RELEASE save")
-            if (
-                isinstance(exc, sqlite3.IntegrityError)
-                and s.row.status in LIVE_STATUSES
-                and "tables.channel_id" in str(exc)
-            ):
+            if s.row.status in LIVE_STATUSES and self._live_channel_conflict(exc):
                 busy = ChannelBusy(s.row.channel_id)
                 busy.__cause__ = exc
                 return busy
             return exc
-        if extra:
-            await conn.execute("RELEASE save")
         return None
 
-    async def _insert_results(self, conn: aiosqlite.Connection, s: _Save) -> None:
+    async def _insert_results(self, tx: Session, s: _Save) -> None:
         if s.hand is not None:
-            await self._insert_hand(conn, s.row, s.hand, s.hand_result, s.hand_rows, s.now)
+            await self._insert_hand(tx, s.row, s.hand, s.hand_result, s.hand_rows, s.now)
         if s.game is not None:
-            await self._insert_game(conn, s.game)
+            await self._insert_game(tx, s.game)
 
     @staticmethod
     def _settle(saves: list[_Save]) -> None:
@@ -343,16 +301,16 @@ class Storage:
 
     async def _insert_hand(
         self,
-        conn: aiosqlite.Connection,
+        tx: Session,
         row: TableRow,
         hand: HandResult,
         result: dict[str, Any] | None,
         players: list[dict[str, Any]],
         now: int,
     ) -> None:
-        cur = await conn.execute(
+        hand_id = await tx.fetchval(
             "INSERT INTO hands (table_id, guild_id, game_no, hand_no, record, result, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 hand.table_id,
                 row.guild_id,
@@ -363,8 +321,7 @@ class Storage:
                 now,
             ),
         )
-        hand_id = cur.lastrowid
-        await conn.executemany(
+        await tx.executemany(
             "INSERT INTO hand_players (hand_id, guild_id, seat, side, user_id, is_bot, with_bots,"
             " tricks, contract_bid, contract_made, nil_attempted, nil_made, blind_nil, bags, points)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -390,11 +347,12 @@ class Storage:
             ],
         )
 
-    async def _insert_game(self, conn: aiosqlite.Connection, game: FinishedGame) -> None:
+    async def _insert_game(self, tx: Session, game: FinishedGame) -> None:
         with_bots = any(bool(p.get("is_bot")) for p in game.players)
-        cur = await conn.execute(
+        game_id = await tx.fetchval(
             "INSERT INTO games (table_id, guild_id, channel_id, game_no, ruleset, hands, winner_side,"
-            " sides, with_bots, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " sides, with_bots, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
             (
                 game.table_id,
                 game.guild_id,
@@ -409,8 +367,7 @@ class Storage:
                 _unix(game.finished_at),
             ),
         )
-        game_id = cur.lastrowid
-        await conn.executemany(
+        await tx.executemany(
             "INSERT INTO game_players (game_id, guild_id, seat, side, user_id, is_bot, name, won,"
             " with_bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -521,16 +478,13 @@ class Storage:
 
     async def set_guild_settings(self, guild_id: int, **changes: Any) -> dict[str, Any]:
         """Merge top-level keys into the server's settings; returns the settings now stored."""
-        async with self._transaction() as conn:
-            async with conn.execute(
-                "SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,)
-            ) as cur:
-                row = await cur.fetchone()
+        async with self._transaction() as tx:
+            row = await tx.fetchone("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,))
             settings = json.loads(_dumps(DEFAULT_GUILD_SETTINGS))
             if row:
                 settings.update(json.loads(row[0]))
             settings.update(changes)
-            await conn.execute(
+            await tx.execute(
                 "INSERT INTO guild_settings (guild_id, data, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET data = excluded.data,"
                 " updated_at = excluded.updated_at",
@@ -555,14 +509,14 @@ class Storage:
         row = await self._fetchone(
             "SELECT COUNT(*) FROM (SELECT user_id FROM hand_players WHERE guild_id = :g AND is_bot = 0"
             " AND user_id IS NOT NULL UNION SELECT user_id FROM game_players WHERE guild_id = :g"
-            " AND is_bot = 0 AND user_id IS NOT NULL)",
+            " AND is_bot = 0 AND user_id IS NOT NULL) AS humans",
             {"g": guild_id},
         )
         return int(row[0])
 
     async def player_stats(self, guild_id: int, user_id: int, sort: str = "wins") -> PlayerStats | None:
         """One human's numbers in this server, with their rank under ``sort``; None if never played."""
-        sql = f"SELECT * FROM ({stats.leaderboard_sql(sort)}) WHERE user_id = :user"
+        sql = f"SELECT * FROM ({stats.leaderboard_sql(sort)}) AS ranked WHERE user_id = :user"
         row = await self._fetchone(sql, {"guild": guild_id, "user": user_id})
         return stats.stats_from_row(row) if row else None
 
@@ -573,8 +527,8 @@ class Storage:
         return None if row is None else str(row[0])
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self._transaction() as conn:
-            await conn.execute(
+        async with self._transaction() as tx:
+            await tx.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),

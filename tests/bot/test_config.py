@@ -118,3 +118,35 @@ def test_env_example_documents_every_setting() -> None:
     # the example itself has no token: copying it must still fail with the clear line
     with pytest.raises(MissingToken):
         Config.from_env({}, dotenv_path=ROOT / ".env.example")
+
+
+def test_database_url_selects_postgresql_and_hides_its_password(tmp_path: Path) -> None:
+    url = "postgresql://spades:hunter2@db.internal:5432/spades"
+    config = Config.from_env(
+        {"DISCORD_TOKEN": "t", "DATABASE_URL": url, "DATABASE_PATH": "ignored.db"},
+        dotenv_path=tmp_path / "absent.env",
+    )
+    assert config.database_path == url and config.uses_postgres
+    assert config.database_display == "postgresql://spades:***@db.internal:5432/spades"
+    assert "hunter2" not in repr(config)
+
+
+def test_database_url_sqlite_and_default(tmp_path: Path) -> None:
+    absent = tmp_path / "absent.env"
+    environ = {"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:///data/x.db"}
+    config = Config.from_env(environ, dotenv_path=absent)
+    assert (config.database_path, config.uses_postgres) == ("data/x.db", False)
+    assert not Config.from_env({"DISCORD_TOKEN": "t"}, dotenv_path=absent).uses_postgres
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("mysql://u:p@h/db", "must start with postgresql://"),
+        ("spades.db", "must start with postgresql://"),
+    ],
+)
+def test_bad_database_url_is_one_clear_line(tmp_path: Path, url: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as info:
+        Config.from_env({"DISCORD_TOKEN": "t", "DATABASE_URL": url}, dotenv_path=tmp_path / "absent.env")
+    assert "\n" not in str(info.value) and ":p@" not in str(info.value)

@@ -1,4 +1,7 @@
-"""Storage: migrations, live tables, optimistic concurrency, settings, metadata, games and stats."""
+"""Storage: migrations, live tables, optimistic concurrency, settings, metadata, games and stats.
+
+Every test taking ``db`` or ``db_target`` runs twice: on SQLite and on a real PostgreSQL server
+(tests/postgres_server.py)."""
 
 from __future__ import annotations
 
@@ -24,15 +27,32 @@ from bot.storage.migrations import default_directory, discover
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "spades.db")
+async def db(db_target: str) -> AsyncIterator[Storage]:
+    storage = await Storage.open(db_target)
     yield storage
     await storage.close()
 
 
-def _tables(path: Path) -> set[str]:
-    with sqlite3.connect(path) as conn:
-        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+async def _tables(target: str | Path) -> set[str]:
+    db = await Storage.open(target, migrations_dir=Path(__file__).parent / "no-migrations")
+    try:
+        if db.dialect == "sqlite":
+            rows = await db._fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+        else:
+            rows = await db._fetchall(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+            )
+        return {r[0] for r in rows}
+    finally:
+        await db.close()
+
+
+async def _versions(target: str | Path) -> list[int]:
+    db = await Storage.open(target, migrations_dir=Path(__file__).parent / "no-migrations")
+    try:
+        return [int(r[0]) for r in await db._fetchall("SELECT version FROM schema_migrations ORDER BY 1")]
+    finally:
+        await db.close()
 
 
 # --- opening and migrations -------------------------------------------------------------------
@@ -53,45 +73,70 @@ async def test_open_creates_file_in_wal_with_foreign_keys(tmp_path: Path) -> Non
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_migrations_are_idempotent(tmp_path: Path) -> None:
-    path = tmp_path / "spades.db"
-    db = await Storage.open(path)
+async def test_migrations_are_idempotent(db_target: str) -> None:
+    db = await Storage.open(db_target)
     row = await db.create_table(1, 10, 100, {"kept": True})
     await db.close()
-    before = _tables(path)
-    db = await Storage.open(path)  # second start: nothing re-applied, nothing lost
+    before = await _tables(db_target)
+    db = await Storage.open(db_target)  # second start: nothing re-applied, nothing lost
     try:
-        assert _tables(path) == before
+        assert await _tables(db_target) == before
         assert (await db.get_table(row.id)) == row
-        with sqlite3.connect(path) as conn:
-            versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
-        assert versions == [m.version for m in discover()]
+        assert await _versions(db_target) == [m.version for m in discover(dialect=db.dialect)]
     finally:
         await db.close()
 
 
-async def test_failing_migration_is_rolled_back_whole(tmp_path: Path) -> None:
+async def test_failing_migration_is_rolled_back_whole(db_target: str, tmp_path: Path) -> None:
     migrations = tmp_path / "migrations"
     shutil.copytree(default_directory(), migrations)
     (migrations / "900_half_done.sql").write_text(
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO half_done VALUES (1);\nTHIS IS NOT SQL;\n"
     )
-    path = tmp_path / "spades.db"
     with pytest.raises(MigrationError, match="900_half_done"):
-        await Storage.open(path, migrations_dir=migrations)
-    tables = _tables(path)
+        await Storage.open(db_target, migrations_dir=migrations)
+    tables = await _tables(db_target)
     assert "half_done" not in tables  # the failing file left nothing behind
     assert "tables" in tables  # the earlier, good migrations stayed applied
-    with sqlite3.connect(path) as conn:
-        versions = {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
-    assert 900 not in versions
+    assert 900 not in await _versions(db_target)
 
     # fixed file: applied on the next start, exactly once
     (migrations / "900_half_done.sql").write_text("CREATE TABLE half_done (x INTEGER);\n")
-    db = await Storage.open(path, migrations_dir=migrations)
+    db = await Storage.open(db_target, migrations_dir=migrations)
     assert await db.schema_version() == 900
     await db.close()
-    assert "half_done" in _tables(path)
+    assert "half_done" in await _tables(db_target)
+
+
+async def test_a_migration_twin_replaces_the_shared_file_on_its_backend(
+    db_target: str, tmp_path: Path
+) -> None:
+    migrations = tmp_path / "migrations"
+    shutil.copytree(default_directory(), migrations)
+    (migrations / "900_twin.sql").write_text("CREATE TABLE twin_shared (x INTEGER);\n")
+    (migrations / "900_twin.postgresql.sql").write_text("CREATE TABLE twin_pg (x BIGINT);\n")
+    (migrations / "901_only_pg.postgresql.sql").write_text("CREATE TABLE only_pg (x BIGINT);\n")
+    db = await Storage.open(db_target, migrations_dir=migrations)
+    try:
+        assert await db.schema_version() == 901  # both backends agree on the version
+        dialect = db.dialect
+    finally:
+        await db.close()
+    tables = await _tables(db_target)
+    if dialect == "postgresql":
+        assert {"twin_pg", "only_pg"} <= tables and "twin_shared" not in tables
+    else:
+        assert "twin_shared" in tables and not {"twin_pg", "only_pg"} & tables
+
+
+async def test_two_processes_migrating_at_once_apply_each_file_once(db_target: str) -> None:
+    opened = await asyncio.gather(Storage.open(db_target), Storage.open(db_target))
+    try:
+        assert [await d.schema_version() for d in opened] == [discover()[-1].version] * 2
+        assert await _versions(db_target) == [m.version for m in discover()]
+    finally:
+        for d in opened:
+            await d.close()
 
 
 def test_misnamed_migration_is_refused(tmp_path: Path) -> None:
@@ -238,8 +283,8 @@ async def test_failed_game_insert_rolls_back_the_table_save(db: Storage) -> None
     assert await db.finished_games(1) == []
 
 
-async def test_state_survives_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "spades.db"
+async def test_state_survives_reopen(db_target: str) -> None:
+    path = db_target
     db = await Storage.open(path)
     row = await db.create_table(1, 10, 100, {"trick": ["AS"]})
     row.status = "playing"
@@ -369,8 +414,8 @@ async def test_unknown_sort_is_refused(db: Storage) -> None:
         await db.leaderboard(1, sort="score; DROP TABLE tables")
 
 
-async def test_use_after_close_is_a_clear_error(tmp_path: Path) -> None:
-    db = await Storage.open(tmp_path / "spades.db")
+async def test_use_after_close_is_a_clear_error(db_target: str) -> None:
+    db = await Storage.open(db_target)
     row = await db.create_table(1, 10, 100, {})
     await db.close()
     await db.close()  # idempotent
@@ -474,21 +519,17 @@ async def test_a_failed_commit_answers_every_waiter_and_writes_nothing(
     db: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rows = [await db.create_table(1, 10 + i, 100, {"n": 0}) for i in range(3)]
-    conn = db._conn
-    original = conn.execute
 
-    def failing_commit(sql: str, *args: object) -> object:
-        if sql == "COMMIT":
-            raise sqlite3.OperationalError("disk I/O error")
-        return original(sql, *args)
+    async def failing_commit(*args: object) -> None:
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(conn, "execute", failing_commit)
+    monkeypatch.setattr(db.backend, "_commit", failing_commit)
     for r in rows:
         r.data = {"n": 1}
     results = await asyncio.wait_for(
         asyncio.gather(*(db.save_table(r) for r in rows), return_exceptions=True), 5
     )
-    assert all(isinstance(r, sqlite3.OperationalError) for r in results)
+    assert all(isinstance(r, OSError) and r.errno == 28 for r in results), results
     monkeypatch.undo()
     for r in rows:
         assert r.version == 1
