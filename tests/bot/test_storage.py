@@ -243,6 +243,28 @@ async def test_concurrent_saves_of_one_version_exactly_one_counts(db: Storage) -
     assert stored is not None and stored.data == ok[0].data and stored.version == 2
 
 
+async def test_two_processes_saving_one_version_exactly_one_counts(db_target: str) -> None:
+    """Two Storage objects (two connections, as two bot processes would have) race on one row:
+    the version check in the database lets exactly one save through, every time."""
+    first = await Storage.open(db_target)
+    second = await Storage.open(db_target)
+    try:
+        row = await first.create_table(1, 10, 100, {"n": 0})
+        for n in range(1, 11):
+            a, b = copy.deepcopy(row), copy.deepcopy(row)
+            a.data, b.data = {"n": n, "by": "a"}, {"n": n, "by": "b"}
+            results = await asyncio.gather(first.save_table(a), second.save_table(b), return_exceptions=True)
+            stale = [r for r in results if isinstance(r, StaleTable)]
+            saved = [r for r in results if isinstance(r, TableRow)]
+            assert len(stale) == 1 and len(saved) == 1, results
+            stored = await second.get_table(row.id)
+            assert stored is not None and stored.data == saved[0].data and stored.version == row.version + 1
+            row = stored
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_missing_table_is_stale(db: Storage) -> None:
     ghost = TableRow(999, 1, 10, 100, "open", {}, 1, 0, 0)
     with pytest.raises(StaleTable) as info:
