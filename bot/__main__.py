@@ -11,6 +11,7 @@ import sys
 import discord
 
 from .config import Config, ConfigError
+from .storage import MigrationError, Storage, StorageUnavailable
 
 log = logging.getLogger("bot")
 
@@ -22,7 +23,9 @@ EXIT_CONFIG = 2
 async def run(config: Config) -> None:
     from .client import SpadesBot
 
-    bot = SpadesBot(config)
+    # the database first: a file or server the bot cannot use is reported before logging in
+    storage = await Storage.open(config.database_path)
+    bot = SpadesBot(config, storage=storage)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         # hosts (Procfile workers, systemd, docker) stop with SIGTERM: close cleanly, storage included
@@ -49,6 +52,12 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(config))
     except KeyboardInterrupt:
         log.info("stopped")
+    except StorageUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    except MigrationError as exc:
+        print(f"error: database {config.database_display}: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
     except discord.LoginFailure:
         print(
             "error: Discord refused DISCORD_TOKEN: copy the bot token again from the Developer Portal "

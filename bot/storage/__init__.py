@@ -14,6 +14,8 @@ from .models import (
     StaleTable,
     StorageClosed,
     StorageError,
+    StorageUnavailable,
+    TableDamaged,
     TableRow,
 )
 from .stats import SORT_LABELS, SORTS
@@ -32,5 +34,7 @@ __all__ = [
     "Storage",
     "StorageClosed",
     "StorageError",
+    "StorageUnavailable",
+    "TableDamaged",
     "TableRow",
 ]

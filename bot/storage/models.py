@@ -16,6 +16,22 @@ class StorageError(Exception):
     """Base class of the errors storage raises on purpose."""
 
 
+class StorageUnavailable(StorageError):
+    """The database cannot be used at all (not a database, damaged, read-only, unreachable).
+
+    The message is one line naming the file (or server) and the cause; nothing was written."""
+
+
+class TableDamaged(StorageError):
+    """A stored table cannot be read back (invalid JSON, a damaged database page)."""
+
+    def __init__(self, table_id: int, reason: str, channel_id: int | None = None) -> None:
+        self.table_id = table_id
+        self.reason = reason
+        self.channel_id = channel_id
+        super().__init__(f"table {table_id} cannot be read back: {reason}")
+
+
 class StorageClosed(StorageError):
     """An operation after ``close()`` (e.g. a timer that fired during shutdown)."""
 

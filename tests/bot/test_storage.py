@@ -570,3 +570,50 @@ async def test_saves_queued_at_close_are_refused(db: Storage) -> None:
     assert done[0] is row or isinstance(done[0], StorageClosed)
     with pytest.raises(StorageClosed):
         await db.save_table(row)
+
+
+async def test_an_io_error_that_ends_the_transaction_is_the_error_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Disk full / an unwritable WAL: SQLite rolls the transaction back by itself and reports
+    ``disk I/O error``. That error must reach the caller (and the log), not the follow-up
+    ``cannot rollback - no transaction is active`` of a second ROLLBACK."""
+    db = await Storage.open(tmp_path / "spades.db")
+    try:
+        conn = db.backend._conn  # type: ignore[attr-defined]
+        original = conn.execute
+
+        def failing(sql: str, *args: object) -> object:
+            if sql.startswith("INSERT INTO tables"):
+
+                async def fail() -> None:
+                    await original("ROLLBACK")  # what SQLite does on SQLITE_IOERR / SQLITE_FULL
+                    raise sqlite3.OperationalError("disk I/O error")
+
+                return _Awaitable(fail())
+            return original(sql, *args)
+
+        monkeypatch.setattr(conn, "execute", failing)
+        with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+            await db.create_table(1, 10, 100, {})
+        monkeypatch.undo()
+        row = await db.create_table(1, 10, 100, {})  # and the storage still works
+        assert (await db.get_table(row.id)) == row
+    finally:
+        await db.close()
+
+
+class _Awaitable:
+    """Stands in for aiosqlite's awaitable/async-context-manager cursor result."""
+
+    def __init__(self, coro: object) -> None:
+        self.coro = coro
+
+    def __await__(self):  # type: ignore[no-untyped-def]
+        return self.coro.__await__()  # type: ignore[attr-defined]
+
+    async def __aenter__(self) -> object:
+        return await self  # type: ignore[misc]
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None

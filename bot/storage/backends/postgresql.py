@@ -18,7 +18,7 @@ import asyncpg
 
 from ...config import redact_url
 from .. import migrations
-from ..models import StorageClosed
+from ..models import StorageClosed, StorageUnavailable
 from ..sql import Params, numbered_args, postgres_ddl
 from .base import Backend, Row, Session
 
@@ -71,7 +71,14 @@ class PostgresBackend(Backend):
 
     @classmethod
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresBackend:
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+            cause = " ".join(str(exc).split()) or type(exc).__name__
+            raise StorageUnavailable(
+                f"cannot connect to PostgreSQL at {redact_url(url)}: {cause} ({type(exc).__name__}); "
+                "check DATABASE_URL and that the server is running"
+            ) from exc
         assert pool is not None
         return cls(pool, url)
 

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import tempfile
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import aiosqlite
 
 from .. import migrations
-from ..models import StorageClosed
+from ..models import StorageClosed, StorageUnavailable
 from ..sql import Params
 from .base import Backend, Row, Session
 
@@ -57,8 +58,14 @@ class SqliteBackend(Backend):
 
     @classmethod
     async def connect(cls, path: str) -> SqliteBackend:
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        """Open the file, refusing (StorageUnavailable, one line, the file untouched) a file that is
+        not a SQLite database, is damaged beyond its schema, or cannot be written."""
+        try:
+            if path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(_probe, path)
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageUnavailable(_open_failure(path, exc)) from exc
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
             await conn.execute("PRAGMA journal_mode=WAL")
@@ -188,3 +195,71 @@ def _has_code(statement: str) -> bool:
             text = text.partition("*/")[2]
         else:
             return bool(text)
+
+
+def _probe(path: str) -> None:
+    """Can the bot use this file? Read first: a file that is not a database, or whose schema is
+    damaged, is refused before anything (even the switch to WAL) writes to it. A read-only file
+    opens fine and fails every later write: try one, then undo it."""
+    if path == ":memory:":
+        return
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchall()
+        conn.execute("PRAGMA journal_mode=WAL").fetchall()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("CREATE TABLE spades_write_probe (x INTEGER)")
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+def _writable_dir(folder: Path) -> bool:
+    """Whether a file can be created in ``folder`` (asked of the filesystem: root ignores modes)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def _open_failure(path: str, exc: BaseException) -> str:
+    """One line for the operator: which file, what is wrong, what to do."""
+    where = Path(path).resolve().parent if path != ":memory:" else Path(".")
+    name = getattr(exc, "sqlite_errorname", "")
+    cause = str(exc) or type(exc).__name__
+    untouched = "the file was not changed"
+    if name == "SQLITE_NOTADB":
+        return (
+            f"cannot use database file {path}: it is not a SQLite database ({cause}); point "
+            f"DATABASE_PATH at the bot's database, or move the file away to start a new one ({untouched})"
+        )
+    if name == "SQLITE_CORRUPT" or "malformed" in cause:
+        return (
+            f"cannot use database file {path}: it is damaged ({cause}); restore a backup, or salvage it "
+            f"with `sqlite3 {path} .recover | sqlite3 repaired.db` ({untouched})"
+        )
+    if name == "SQLITE_READONLY_DIRECTORY" or (
+        name == "SQLITE_CANTOPEN" and Path(path).exists() and not _writable_dir(where)
+    ):
+        return (
+            f"cannot use database file {path}: its directory {where} is read-only, and SQLite needs to "
+            f"create {Path(path).name}-wal and -shm there ({cause}); make it writable for the bot "
+            f"({untouched})"
+        )
+    if name.startswith("SQLITE_READONLY"):
+        return (
+            f"cannot use database file {path}: it is read-only ({cause}); give the bot's user write "
+            f"permission on it and on {where} ({untouched})"
+        )
+    if isinstance(exc, OSError) or name == "SQLITE_CANTOPEN":
+        exists = Path(path).exists()
+        what = "open" if exists else "create"
+        return (
+            f"cannot {what} database file {path}: {cause}; check that {where} exists and the bot's user "
+            "may write there"
+        )
+    return f"cannot use database file {path}: {cause} ({name or type(exc).__name__})"
