@@ -57,6 +57,21 @@ class StaleTable(StorageError):
         super().__init__(f"table {table_id} was saved at version {version} but {now}")
 
 
+@dataclass(frozen=True)
+class SetAside:
+    """A stored table that could not be restored: left out, marked, and its channel freed.
+
+    ``marked`` is False when even marking it failed (a damaged database page): then it is left out
+    by this process only, and its channel stays blocked in the database until the file is repaired.
+    ``guild_id``/``channel_id`` are None when they could not be read either."""
+
+    table_id: int
+    guild_id: int | None
+    channel_id: int | None
+    reason: str
+    marked: bool
+
+
 @dataclass
 class TableRow:
     """A live or past table. ``data`` is the table service's own JSON blob."""

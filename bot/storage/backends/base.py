@@ -97,6 +97,10 @@ class Backend(ABC):
         """A constraint refused the write (unique, foreign key, not null, check)."""
         return False
 
+    def is_damage(self, exc: BaseException) -> bool:
+        """The database could not read what it stores (a damaged page or index)."""
+        return False
+
     async def pragma(self, name: str) -> Any:
         """SQLite's PRAGMA value (None on other backends)."""
         return None

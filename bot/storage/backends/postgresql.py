@@ -134,6 +134,9 @@ class PostgresBackend(Backend):
     def is_integrity_error(self, exc: BaseException) -> bool:
         return isinstance(exc, asyncpg.IntegrityConstraintViolationError)
 
+    def is_damage(self, exc: BaseException) -> bool:
+        return isinstance(exc, asyncpg.DataCorruptedError | asyncpg.IndexCorruptedError)
+
     async def migrate(self, directory: Path | None, *, now: int) -> list[int]:
         self._check_open()
         new: list[int] = []

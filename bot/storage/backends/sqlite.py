@@ -134,6 +134,12 @@ class SqliteBackend(Backend):
     def is_integrity_error(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.IntegrityError)
 
+    def is_damage(self, exc: BaseException) -> bool:
+        return isinstance(exc, sqlite3.DatabaseError) and (
+            getattr(exc, "sqlite_errorname", "") in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+            or "malformed" in str(exc)
+        )
+
     async def pragma(self, name: str) -> Any:
         if not name.isidentifier():
             raise ValueError(f"bad pragma name {name!r}")
