@@ -19,6 +19,7 @@ from .models import (
     TableDamaged,
     TableRow,
 )
+from .shards import Claim, Lease, NotOwner, ShardCountMismatch, new_owner, shard_of
 from .stats import SORT_LABELS, SORTS
 
 __all__ = [
@@ -27,11 +28,15 @@ __all__ = [
     "SORTS",
     "SORT_LABELS",
     "ChannelBusy",
+    "Claim",
     "FinishedGame",
     "HandResult",
+    "Lease",
     "MigrationError",
+    "NotOwner",
     "PlayerStats",
     "SetAside",
+    "ShardCountMismatch",
     "StaleTable",
     "Storage",
     "StorageClosed",
@@ -39,4 +44,6 @@ __all__ = [
     "StorageUnavailable",
     "TableDamaged",
     "TableRow",
+    "new_owner",
+    "shard_of",
 ]

@@ -31,6 +31,7 @@ from .models import (
     TableRow,
     Timestamp,
 )
+from .shards import Claim, NotOwner, ShardLeases, shard_of
 from .sql import Params
 
 log = logging.getLogger(__name__)
@@ -78,9 +79,10 @@ class _Save:
     game: FinishedGame | None
     done: asyncio.Future[TableRow]
 
-    def params(self) -> tuple[Any, ...]:
+    def params(self, owner: str | None) -> tuple[Any, ...]:
         r = self.row
-        return (r.status, r.host_id, self.blob, self.now, r.id, r.version)
+        base = (r.status, r.host_id, self.blob, self.now, r.id, r.version)
+        return base if owner is None else (*base, owner)
 
 
 def _why(exc: BaseException) -> str:
@@ -108,7 +110,7 @@ def _row_to_table(row: Any) -> TableRow:
     )
 
 
-class Storage:
+class Storage(ShardLeases):
     """All persistence of the bot. Open with ``await Storage.open(path_or_url)``.
 
     The backend owns the connections (SQLite: one connection behind a lock; PostgreSQL: a pool).
@@ -120,6 +122,7 @@ class Storage:
         self._queue: list[_Save] = []
         self._writer: asyncio.Task[None] | None = None
         self._set_aside: dict[int, SetAside] = {}
+        self.claim: Claim | None = None  # set: every table write is fenced by this process's leases
         self.path = backend.description  # the file, or the URL without its password
 
     # --- lifecycle ------------------------------------------------------------------------------
@@ -185,6 +188,15 @@ class Storage:
                     " created_at, updated_at) VALUES (?, ?, ?, 'open', ?, 1, ?, ?) RETURNING id",
                     (guild_id, channel_id, host_id, blob, now, now),
                 )
+                if self.claim is not None:
+                    shard = shard_of(guild_id, self.claim.count)
+                    held = await tx.fetchval(
+                        "SELECT 1 FROM shard_leases WHERE shard_id = ? AND owner = ?"
+                        f" AND expires_at > {self._now_ms()}",
+                        (shard, self.claim.owner),
+                    )
+                    if held is None:
+                        raise NotOwner(None, shard)
         except Exception as exc:
             if not self._live_channel_conflict(exc):
                 raise
@@ -263,7 +275,10 @@ class Storage:
             try:
                 async with self._transaction() as tx:
                     batch = [s for s in batch if not s.done.done()]  # skip callers cancelled meanwhile
-                    changed = await tx.executemany(_UPDATE_TABLE, [s.params() for s in batch])
+                    owner = self.claim.owner if self.claim else None
+                    changed = await tx.executemany(
+                        _UPDATE_TABLE + self.fence_sql(), [s.params(owner) for s in batch]
+                    )
                     if changed != len(batch):
                         raise _Fallback
                     for s in batch:
@@ -290,9 +305,12 @@ class Storage:
         transaction on a failed statement); returns its failure, nothing of it written."""
         try:
             async with tx.savepoint("save"):
-                changed = await tx.execute(_UPDATE_TABLE, s.params())
+                owner = self.claim.owner if self.claim else None
+                changed = await tx.execute(_UPDATE_TABLE + self.fence_sql(), s.params(owner))
                 if changed != 1:
                     found = await tx.fetchval("SELECT version FROM tables WHERE id = ?", (s.row.id,))
+                    if self.claim is not None and found is not None and int(found) == s.row.version:
+                        raise NotOwner(s.row.id, shard_of(s.row.guild_id, self.claim.count))
                     raise StaleTable(s.row.id, s.row.version, None if found is None else int(found))
                 await self._insert_results(tx, s)
         except Exception as exc:
@@ -430,12 +448,19 @@ class Storage:
             channel_id,
         )
 
-    async def live_tables(self) -> list[TableRow]:
-        """Every open or playing table, oldest first (for restore at start-up).
+    async def live_tables(
+        self, shards: tuple[int, tuple[int, ...] | set[int]] | None = None
+    ) -> list[TableRow]:
+        """Every open or playing table, oldest first (for restore at start-up); with
+        ``shards=(count, ids)`` only the tables of guilds on those shards.
 
         A row that cannot be read back (invalid JSON, a damaged page) is set aside (see
         ``set_aside_table``) and left out: one bad row never stops the others."""
         live = "status IN ('open', 'playing')"  # a set-aside table is 'abandoned'
+        if shards is not None:
+            count, ids = shards
+            wanted = ", ".join(str(int(i)) for i in sorted(ids)) or "NULL"
+            live += f" AND ((guild_id / 4194304) % {int(count)}) IN ({wanted})"
         try:
             raw = await self._fetchall(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {live} ORDER BY id")
         except Exception as exc:
@@ -451,7 +476,7 @@ class Storage:
                     await self.set_aside_table(int(r[0]), _why(exc), guild_id=r[1], channel_id=r[2])
             return rows
         # a damaged page somewhere: list the ids from the index alone, then read the rows one by one
-        listed = await self._fetchall("SELECT id FROM tables WHERE status IN ('open', 'playing') ORDER BY id")
+        listed = await self._fetchall(f"SELECT id FROM tables WHERE {live} ORDER BY id")
         found: list[TableRow] = []
         for (table_id,) in listed:
             if int(table_id) in self._set_aside:

@@ -63,6 +63,7 @@ class Backend(ABC):
     """One database (a SQLite file or a PostgreSQL server) for the whole process."""
 
     dialect: str  # "sqlite" | "postgresql"
+    now_ms_sql: str  # an SQL expression: the database's clock in unix milliseconds
     description: str  # for logs and errors: the file, or the URL without its password
 
     @abstractmethod

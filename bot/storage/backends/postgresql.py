@@ -62,6 +62,8 @@ class PostgresBackend(Backend):
     """A pool of asyncpg connections: reads and writes of different tables run side by side."""
 
     dialect = "postgresql"
+    # the database's clock in unix milliseconds (shard leases)
+    now_ms_sql = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool

@@ -47,6 +47,8 @@ class SqliteBackend(Backend):
     a transaction never interleaves with another coroutine's statements."""
 
     dialect = "sqlite"
+    # the database's clock in unix milliseconds (shard leases)
+    now_ms_sql = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
 
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
