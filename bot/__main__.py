@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -34,15 +35,51 @@ async def run(config: Config) -> None:
         await bot.start(config.token)
 
 
-def main(argv: list[str] | None = None) -> int:
+async def migrate(config: Config) -> str:
+    """``python -m bot migrate``: apply pending migrations and say where the schema is."""
+    storage = await Storage.open(config.database_path)
     try:
-        config = Config.from_env()
+        version = await storage.schema_version()
+    finally:
+        await storage.close()
+    if storage.migrated:
+        done = ", ".join(f"{v:03d}" for v in storage.migrated)
+        return f"database {config.database_display}: applied {done}; schema version {version}"
+    return f"database {config.database_display}: up to date (schema version {version})"
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Spades bot (settings come from the environment and .env).",
+    )
+    parser.add_argument(
+        "command",
+        nargs="?",
+        default="run",
+        choices=("run", "migrate"),
+        help="run (default): start the bot; migrate: apply database migrations and exit",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
+    try:
+        config = Config.from_env(require_token=args.command == "run")
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     from .logs import setup_logging
 
     setup_logging(config.log_level)
+    if args.command == "migrate":
+        try:
+            print(asyncio.run(migrate(config)))
+        except (StorageUnavailable, MigrationError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_FAILURE
+        return EXIT_OK
     log.info(
         "starting (database %s, commands %s)",
         config.database_display,

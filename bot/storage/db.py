@@ -123,6 +123,7 @@ class Storage(ShardLeases):
         self._writer: asyncio.Task[None] | None = None
         self._set_aside: dict[int, SetAside] = {}
         self.claim: Claim | None = None  # set: every table write is fenced by this process's leases
+        self.migrated: list[int] = []  # migration versions applied when this Storage opened
         self.path = backend.description  # the file, or the URL without its password
 
     # --- lifecycle ------------------------------------------------------------------------------
@@ -133,8 +134,12 @@ class Storage(ShardLeases):
 
         ``target`` is a SQLite file (created if needed; WAL, foreign keys on) or a
         ``postgresql://user:password@host/db`` URL."""
-        backend = await open_backend(target, migrations_dir=migrations_dir, now=_now())
-        return cls(backend)
+        backend, applied = await open_backend(target, migrations_dir=migrations_dir, now=_now())
+        storage = cls(backend)
+        storage.migrated = applied
+        if applied:
+            log.info("database %s migrated to version %d", storage.path, applied[-1])
+        return storage
 
     @property
     def dialect(self) -> str:

@@ -23,8 +23,11 @@ def sqlite_path(target: str | Path) -> str:
     return text
 
 
-async def open_backend(target: str | Path, *, migrations_dir: Path | None = None, now: int) -> Backend:
-    """Connect to ``target`` (a SQLite path or URL, or a postgresql:// URL) and migrate it."""
+async def open_backend(
+    target: str | Path, *, migrations_dir: Path | None = None, now: int
+) -> tuple[Backend, list[int]]:
+    """Connect to ``target`` (a SQLite path or URL, or a postgresql:// URL) and migrate it; the
+    backend and the migration versions applied now."""
     backend: Backend
     if is_postgres_url(target):
         from .postgresql import PostgresBackend
@@ -35,11 +38,11 @@ async def open_backend(target: str | Path, *, migrations_dir: Path | None = None
 
         backend = await SqliteBackend.connect(sqlite_path(target))
     try:
-        await backend.migrate(migrations_dir, now=now)
+        applied = await backend.migrate(migrations_dir, now=now)
     except BaseException:
         await backend.close()
         raise
-    return backend
+    return backend, applied
 
 
 __all__ = ["Backend", "Session", "is_postgres_url", "open_backend", "sqlite_path"]
