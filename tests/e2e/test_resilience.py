@@ -21,6 +21,7 @@ async def _alice_and_bots(spades: Spades, **options: object) -> None:
     await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
 
 
+@pytest.mark.both_backends
 async def test_two_clicks_at_once_count_once(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
@@ -48,6 +49,7 @@ async def test_two_clicks_at_once_count_once(spades: Spades) -> None:
         assert engine.count(g.hand(seat)) == held_before - 1  # exactly one card left her hand
 
 
+@pytest.mark.both_backends
 async def test_restart_mid_trick_loses_nothing_and_old_buttons_work(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
@@ -207,6 +209,7 @@ async def test_a_slow_database_defers_then_answers(spades: Spades, monkeypatch: 
         monkeypatch.undo()
 
 
+@pytest.mark.both_backends
 async def test_turn_timers_survive_a_restart(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.1):  # 1.5 s turns

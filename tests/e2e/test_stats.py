@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from bot.sandbox.fake import Message, User
 from bot.storage import FinishedGame, Storage
 from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE
 from tests.e2e.conftest import Spades, said
+
+pytestmark = pytest.mark.both_backends
 
 MENTION = re.compile(r"<@(\d+)>")
 
