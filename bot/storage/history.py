@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .models import LIVE_STATUSES, PlayerStats, StorageError
 
 if TYPE_CHECKING:
-    import aiosqlite
+    from .backends import Session
 
 FORMER_PLAYER = "a former player"
 EXPORT_FORMAT = "spades-mydata/1"
@@ -179,7 +179,7 @@ class HistoryMixin:
     if TYPE_CHECKING:
         async def _fetchall(self, sql: str, params: Any = ()) -> list[Any]: ...
         async def _fetchone(self, sql: str, params: Any = ()) -> Any: ...
-        def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+        def _transaction(self) -> AbstractAsyncContextManager[Session]: ...
         async def player_stats(
             self, guild_id: int, user_id: int, sort: str = "wins"
         ) -> PlayerStats | None: ...
@@ -353,33 +353,26 @@ class HistoryMixin:
         games become "a former player" (user id gone, name replaced, results and everyone
         else's numbers untouched), their hands stop counting for them, and finished tables' saved
         seats and host forget them. Refused with ``PlayerSeated`` while they sit at a live table."""
-        async with self._transaction() as conn:
-            marks = ", ".join("?" for _ in LIVE_STATUSES)
-            seated = []
-            async with conn.execute(
+        marks = ", ".join("?" for _ in LIVE_STATUSES)
+        async with self._transaction() as tx:
+            live = await tx.fetchall(
                 f"SELECT id, data FROM tables WHERE status IN ({marks}) ORDER BY id", LIVE_STATUSES
-            ) as cur:
-                async for r in cur:
-                    if mentions_user(json.loads(r[1]).get("seats"), user_id):
-                        seated.append(r[0])
+            )
+            seated = [r[0] for r in live if mentions_user(json.loads(r[1]).get("seats"), user_id)]
             if seated:
                 raise PlayerSeated(user_id, seated)
-            counts = []
-            for sql in FORGET_STATEMENTS:
-                cur = await conn.execute(sql, (user_id,))
-                counts.append(cur.rowcount)
-            tables = 0
-            async with conn.execute(
+            counts = [await tx.execute(sql, (user_id,)) for sql in FORGET_STATEMENTS]
+            found = await tx.fetchall(
                 f"SELECT id, data, host_id FROM tables WHERE status NOT IN ({marks})"
                 " AND (host_id = ? OR data LIKE ?)",
                 (*LIVE_STATUSES, user_id, f"%{user_id}%"),
-            ) as cur:
-                found = list(await cur.fetchall())
+            )
+            tables = 0
             for table_id, blob, host_id in found:
                 data = json.loads(blob)
                 if not mentions_user(data, user_id) and host_id != user_id:
                     continue
-                await conn.execute(
+                await tx.execute(
                     "UPDATE tables SET data = ?, host_id = ?, version = version + 1 WHERE id = ?",
                     (json.dumps(scrub_user(data, user_id), separators=(",", ":")),
                      0 if host_id == user_id else host_id, table_id),

@@ -1,10 +1,11 @@
-"""History storage: paged games by channel, server and player; a game's hands; export; forget me."""
+"""History storage: paged games by channel, server and player; a game's hands; export; forget me.
+
+Every test runs on SQLite and on a real PostgreSQL server (``db_target``, tests/postgres_server.py)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,8 +26,8 @@ GUILD, OTHER_GUILD = 1, 2
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "spades.db")
+async def db(db_target: str) -> AsyncIterator[Storage]:
+    storage = await Storage.open(db_target)
     yield storage
     await storage.close()
 
