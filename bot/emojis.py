@@ -59,11 +59,16 @@ class CardEmojis:
     def __len__(self) -> int:
         return len(self._by_name)
 
+    def clear(self) -> None:
+        """Forget every emoji (another application, or the bot closing)."""
+        self._by_name.clear()
+
     async def sync(self, client: EmojiClient, *, faces: Sequence[int] = FACES,
                    draw: Callable[[int], bytes] = card_png) -> SyncReport:
         """Learn the emojis already uploaded and upload the missing faces (drawn in an executor).
         Never raises for Discord errors: it logs one line and the buttons stay text."""
         async with self._lock:
+            self.clear()
             report = await self._sync(client, faces, draw)
             self.last = report
             if report.error:
@@ -107,6 +112,10 @@ class CardEmojis:
         return SyncReport(found, uploaded, failed, error)
 
 
+#: the process's card emojis (one application per process), read by the hand panel's buttons
+CARD_EMOJIS = CardEmojis()
+
+
 def _why(e: Any) -> str:
     status = getattr(e, "status", None)
     code = getattr(e, "code", None)
@@ -114,4 +123,4 @@ def _why(e: Any) -> str:
     return f"{status} {code}: {text}" if status else str(text)
 
 
-__all__ = ["FACES", "CardEmojis", "EmojiClient", "SyncReport"]
+__all__ = ["CARD_EMOJIS", "FACES", "CardEmojis", "EmojiClient", "SyncReport"]

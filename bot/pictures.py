@@ -68,6 +68,17 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.Im
     return ImageFont.load_default(size=size)
 
 
+def picture_name(name: str, seat: int) -> str:
+    """A player's name as the picture can draw it: emoji and other symbols the font lacks are
+    left out (they would draw as boxes); ``Seat n`` if nothing is left."""
+    import unicodedata
+
+    missing = ("So", "Cs", "Co", "Cn")  # symbols (emoji), surrogates, private use, unassigned
+    kept = "".join(ch for ch in name if ord(ch) <= 0xFFFF and unicodedata.category(ch) not in missing)
+    kept = " ".join(kept.split())
+    return kept or f"Seat {seat + 1}"
+
+
 def side_color(side: int) -> Color:
     return SIDE_COLORS[side % len(SIDE_COLORS)]
 
@@ -384,6 +395,7 @@ __all__ = [
     "card_emoji_name",
     "card_png",
     "chart_point",
+    "picture_name",
     "score_chart_png",
     "score_row_box",
     "seat_box",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import engine
+from engine.fair import short
 from engine.house_rules import format_rules
 
 if TYPE_CHECKING:
@@ -98,6 +99,10 @@ def table_message(t: Table) -> str:
         state += " · passing cards for nil"
     elif phase == "DRAW":
         state += " · drawing"
+    commitment = getattr(g, "commitment", None)
+    if commitment:
+        # the deal is fixed before anyone bids: this hash of its secret key is revealed with the hand
+        state += f" · 🔐 deal `{short_commitment(commitment)}`"
     lines.append(state)
     if phase == "PLAY":
         lines.append("  " + trick_line(t, v))
@@ -216,7 +221,18 @@ def hand_post(t: Table, ev: Any) -> str:
         before, after = _get(b, "score_before", None), _get(b, "score_after", None)
         run = f" ({before} → {after})" if before is not None and after is not None else ""
         lines.append(f"{head}: {', '.join(parts) or 'no points'} → {total:+d}{run}")
+    fair = record.get("fair")
+    if isinstance(fair, dict) and fair.get("seed"):
+        lines.append(
+            f"🔓 Deal `{short_commitment(str(fair.get('commitment')))}` revealed: seed `{fair['seed']}` "
+            f"salt `{fair.get('salt')}` (press **Verify deal**, or `python -m engine verify`)"
+        )
     return clip("\n".join(lines))
+
+
+def short_commitment(commitment: str) -> str:
+    """The commitment as players see it on the table (its first 16 hex digits)."""
+    return short(commitment)
 
 
 def _bid_json_label(bid: Any) -> str:

@@ -8,18 +8,21 @@ Subscribes to the store's changes; the components and texts come from ``bot.view
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 import discord
 
 from bot import render
 from bot.model import Table
+from bot.pictures import picture_name, score_chart_png, table_png
+from bot.replays import game_series, hand_scene
 from bot.table.store import TableStore, event_kind
 from bot.tasks import cancel_all
-from bot.views import game_over_view, hand_panel, table_view
+from bot.views import game_over_view, hand_panel, hand_post_view, table_view
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +30,9 @@ log = logging.getLogger(__name__)
 # in one channel, and the hand panels' refreshes go through other routes.
 EDIT_INTERVAL = 1.2
 PANEL_TTL = 14 * 60  # interaction tokens live 15 minutes
+
+
+Picture = tuple[str, bytes]  # a file name and PNG bytes
 
 
 class Publisher(Protocol):
@@ -39,6 +45,7 @@ class Publisher(Protocol):
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        files: Sequence[Picture] = (),
     ) -> int | None: ...
 
     async def edit(
@@ -61,6 +68,7 @@ class DiscordPublisher:
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        files: Sequence[Picture] = (),
     ) -> int | None:
         channel = self.bot.get_partial_messageable(channel_id)
         # A ping notifies exactly that one user, even if the text names others.
@@ -71,11 +79,13 @@ class DiscordPublisher:
             if mention
             else discord.AllowedMentions.none()
         )
+        extra: dict[str, Any] = {}
+        if view is not None:
+            extra["view"] = view
+        if files:
+            extra["files"] = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
         try:
-            if view is not None:
-                msg = await channel.send(content, view=view, allowed_mentions=allowed)
-            else:
-                msg = await channel.send(content, allowed_mentions=allowed)
+            msg = await channel.send(content, allowed_mentions=allowed, **extra)
         except discord.HTTPException as exc:
             log.warning("posting in channel %s failed: %s", channel_id, exc.status)
             return None
@@ -120,6 +130,7 @@ class TablePublisher:
         self._panels: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
         self._panel_tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        self.pictures = True  # attach the table picture and score chart to hand and game posts
 
     # ---- after a saved change ------------------------------------------------------------
     def after(self, old: Table, new: Table, events: list[Any], actor: int | None = None) -> None:
@@ -128,12 +139,16 @@ class TablePublisher:
         for ev in events:
             kind = event_kind(ev)
             if kind == "HandScored":
-                self.post(new.id, new.channel_id, render.hand_post(new, ev))
+                record = _record_of(new, getattr(ev, "hand_no", None))
+                view = hand_post_view(new, record) if record is not None else None
+                self.post(new.id, new.channel_id, render.hand_post(new, ev), view=view,
+                          pictures=hand_pictures(new, record) if record is not None else None)
                 if "GameOver" not in kinds:
                     # keep the live table at the bottom of the channel, below the hand's post
                     self._enqueue(new.id, self._repost_job(new.id))
             elif kind == "GameOver":
-                self.post(new.id, new.channel_id, render.game_post(new), view=game_over_view(new))
+                self.post(new.id, new.channel_id, render.game_post(new), view=game_over_view(new),
+                          pictures=game_pictures(new))
         self.render_soon(new.id)
         self._refresh_panels(old, new, actor)
 
@@ -146,11 +161,22 @@ class TablePublisher:
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        pictures: Callable[[], list[Picture]] | None = None,
     ) -> None:
-        """Queue a channel post behind the table's earlier ones."""
+        """Queue a channel post behind the table's earlier ones. ``pictures`` draws the files to
+        attach; it runs in an executor (off the event loop), and a failure posts the text alone."""
 
         async def job() -> None:
-            await self.out.send(channel_id, content, view=view, mention=mention)
+            files: list[Picture] = []
+            if pictures is not None and self.pictures:
+                try:
+                    files = await asyncio.get_running_loop().run_in_executor(None, pictures)
+                except Exception:
+                    log.exception("drawing the pictures of a post at table %s failed", table_id)
+            if files:
+                await self.out.send(channel_id, content, view=view, mention=mention, files=files)
+            else:
+                await self.out.send(channel_id, content, view=view, mention=mention)
 
         self._enqueue(table_id, job)
 
@@ -328,3 +354,37 @@ class TablePublisher:
         if posters and drain > 0:
             await asyncio.wait(posters, timeout=drain)
         await cancel_all([*self._renders.values(), *self._posters.values(), *self._panel_tasks])
+
+
+# ---- pictures of hand and game posts (the data is read now, the drawing runs in an executor) ----
+
+def _record_of(t: Table, hand_no: int | None) -> dict[str, Any] | None:
+    if t.game is None:
+        return None
+    for rec in reversed(t.game.hand_records):
+        if hand_no is None or rec.get("hand_no") == hand_no:
+            return rec
+    return None
+
+
+def _picture_names(t: Table) -> list[str]:
+    return [picture_name(s.name if s is not None else "", i) for i, s in enumerate(t.seats)]
+
+
+def hand_pictures(t: Table, record: dict[str, Any]) -> Callable[[], list[Picture]]:
+    """The table after this hand: seats, bids and tricks, the score."""
+    scene = hand_scene(record, _picture_names(t), subtitle=t.ruleset.describe()[:70])
+    name = f"hand-{record.get('hand_no', 0)}.png"
+    return lambda: [(name, table_png(scene))]
+
+
+def game_pictures(t: Table) -> Callable[[], list[Picture]] | None:
+    """At game over: the final table with the winner, and the score over the game's hands."""
+    g = t.game
+    if g is None or not g.hand_records:
+        return None
+    names = _picture_names(t)
+    records = list(g.hand_records)
+    scene = hand_scene(records[-1], names, winner=g.winner, subtitle=t.ruleset.describe()[:70])
+    series = game_series(records, names, winner=g.winner, title=f"Score by hand · table {t.id}")
+    return lambda: [("game.png", table_png(scene)), ("scores.png", score_chart_png(series))]
