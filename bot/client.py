@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history")
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):

@@ -197,13 +197,16 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def replay_text(game: GameSummary, hr: HandReplay, step: int) -> str:
-    """One step of a replay: 0 the deal and bids, 1..T trick by trick, T+1 the scoring."""
-    names = seat_names(game)
+def replay_text(hr: HandReplay, step: int, *, names: Sequence[str], title: str,
+                hands_in_game: int | None = None) -> str:
+    """One step of a replay: 0 the deal and bids, 1..T trick by trick, T+1 the scoring.
+    ``title`` names the game ("game #41", "table 12"), ``names`` the seats."""
+    names = list(names)
     while len(names) < hr.ruleset.num_seats:
         names.append(f"seat {len(names) + 1}")
     step = max(0, min(step, hr.steps - 1))
-    head = (f"🔁 **Replay · game #{game.id} · hand {hr.hand_no} of {game.hands}** · {game.preset} · "
+    of = f" of {hands_in_game}" if hands_in_game else ""
+    head = (f"🔁 **Replay · {title} · hand {hr.hand_no}{of}** · {hr.ruleset.name} · "
             f"step {step + 1} of {hr.steps}")
     lines = [head]
     if step == 0:

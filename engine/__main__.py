@@ -51,8 +51,8 @@ def main(argv: list[str] | None = None) -> int:
 def _verify(rest: list[str]) -> int:
     import argparse
 
-    from .fair import verify
     from .record import read_record
+    from .verify import verify
 
     parser = argparse.ArgumentParser(
         prog="python -m engine verify",

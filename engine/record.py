@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bids import Bid, BidParseError
 from .cards import COPY_OFFSET, CardParseError, card_str, parse_card
 from .errors import IllegalAction, RecordError, RulesetError
-from .fair import DealKey
 from .game import RECORD_FORMAT, Game, Phase
 from .ruleset import Ruleset, tables
+
+if TYPE_CHECKING:
+    from .fair import DealKey
 
 
 def _int(value: Any, position: str, what: str) -> int:
@@ -110,7 +112,7 @@ def replay(record: dict[str, Any], *, deal_key: DealKey | None = None, redeal: i
     """Replay one hand record; return ``{tricks, scores, bags, winner, trick_winners,
     breakdown}`` or raise ``RecordError`` naming the first bad action.
 
-    ``deal_key`` (``engine.fair.verify``): the two-player blind nil replacements are drawn from
+    ``deal_key`` (``engine.verify``): the two-player blind nil replacements are drawn from
     that key as the live game drew them, and must be the ones the record lists."""
     g = replay_game(record, deal_key=deal_key, redeal=redeal)
     return dict(g.hand_records[-1]["result"])

@@ -266,6 +266,13 @@ class HistoryMixin:
         return None if row is None else StoredHand(row[0], row[1], row[2], json.loads(row[3]),
                                                     _loads(row[4]), row[5])
 
+    async def hand_count(self, table_id: int, game_no: int) -> int:
+        """How many hands of a table's game are finished and stored."""
+        row = await self._fetchone(
+            "SELECT COUNT(*) FROM hands WHERE table_id = ? AND game_no = ?", (table_id, game_no)
+        )
+        return int(row[0])
+
     async def table_guild(self, table_id: int) -> int | None:
         """The server a table belongs to (to refuse another server's hands), or None."""
         row = await self._fetchone("SELECT guild_id FROM tables WHERE id = ?", (table_id,))

@@ -69,7 +69,12 @@ def test_replay_steps_show_the_deal_each_trick_and_the_reveal() -> None:
     game = summary(g)
     rec = json.loads(json.dumps(g.hand_records[0]))
     hr = hand_replay(rec)
-    texts = [replay_text(game, hr, i) for i in range(hr.steps)]
+    names = ["Alice", "Bob", "Carol", "Dmitri"]
+
+    def text(i: int) -> str:
+        return replay_text(hr, i, names=names, title=f"game #{game.id}", hands_in_game=game.hands)
+
+    texts = [text(i) for i in range(hr.steps)]
     assert all(len(t) <= 2000 for t in texts)
     first = texts[0]
     for s, name in enumerate(["Alice", "Bob", "Carol", "Dmitri"]):
@@ -77,11 +82,11 @@ def test_replay_steps_show_the_deal_each_trick_and_the_reveal() -> None:
     assert short(rec["fair"]["commitment"]) in first and rec["fair"]["seed"] not in first
     assert "step 1 of 15" in first
     t5 = hr.tricks[4]
-    names = ["Alice", "Bob", "Carol", "Dmitri"]
     assert "**Trick 5 of 13**" in texts[5] and f"→ **{names[t5.winner]}**" in texts[5]
     last = texts[-1]
     assert "**Scoring**" in last and rec["fair"]["seed"] in last and rec["fair"]["salt"] in last
-    assert replay_text(game, hr, 99) == last and replay_text(game, hr, -3) == first
+    assert text(99) == last and text(-3) == first
+    assert "game #7 · hand 1 of 2" in first
 
 
 def test_a_broken_record_is_refused() -> None:

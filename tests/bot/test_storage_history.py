@@ -20,7 +20,7 @@ from bot.storage import (
 )
 from engine import Game
 from engine.bots import get_bot
-from engine.fair import verify
+from engine.verify import verify
 
 GUILD, OTHER_GUILD = 1, 2
 

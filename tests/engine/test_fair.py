@@ -16,8 +16,9 @@ import pytest
 from engine import Game, Phase, Ruleset
 from engine.bots import get_bot
 from engine.cards import card_str
-from engine.fair import DealKey, commitment, deal_order, derived_key, new_key, short, verify
+from engine.fair import DealKey, commitment, deal_order, derived_key, new_key, short
 from engine.ruleset import tables
+from engine.verify import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 
