@@ -597,7 +597,7 @@ class HistoryCog(commands.Cog, name="History"):
     @app_commands.describe(game="The game's number (see /history)", hand="Which hand (default: the first)")
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction[SpadesBot],
-                     game: app_commands.Range[int, 1, 2**53],
+                     game: app_commands.Range[int, 1, 2_000_000_000],
                      hand: app_commands.Range[int, 1, 1000] = 1) -> None:
         await start_replay_of_game(interaction, int(game), int(hand), new_message=True)
 
