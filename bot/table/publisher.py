@@ -86,6 +86,14 @@ class DiscordPublisher:
             extra["files"] = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
         try:
             msg = await channel.send(content, allowed_mentions=allowed, **extra)
+        except discord.Forbidden as exc:
+            if not files:
+                log.warning("posting in channel %s failed: %s", channel_id, exc.status)
+                return None
+            # no Attach Files permission there: the post matters more than its picture
+            log.warning("posting pictures in channel %s is not allowed (%s): posting the text alone",
+                        channel_id, exc.code)
+            return await self.send(channel_id, content, view=view, mention=mention)
         except discord.HTTPException as exc:
             log.warning("posting in channel %s failed: %s", channel_id, exc.status)
             return None

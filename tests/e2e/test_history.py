@@ -6,6 +6,7 @@ import io
 import json
 import re
 
+import discord
 from PIL import Image
 
 from bot.pictures import GOLD, TABLE_SIZE, seat_box, side_color
@@ -220,8 +221,11 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         assert json.loads(fake.attachment_bytes(export_msg.attachments[0]))["games"] == []
 
 
-async def test_card_buttons_stay_text_when_emojis_cannot_be_uploaded(spades: Spades) -> None:
+async def test_text_buttons_and_text_posts_when_discord_refuses_emojis_and_files(spades: Spades) -> None:
+    """The emoji list is full: the card buttons stay text. The channel denies Attach Files: the
+    hand's post goes out without its picture rather than not at all."""
     fake = spades.fake
+    spades.channel.set_permissions(fake.bot_user, deny=discord.Permissions(attach_files=True).value)
     # the application already has Discord's maximum of 2000 emojis (none of them cards)
     for i in range(2000):
         fake.app_emojis[10_000 + i] = {"id": str(10_000 + i), "name": f"other_{i}", "roles": [],
@@ -239,6 +243,12 @@ async def test_card_buttons_stay_text_when_emojis_cannot_be_uploaded(spades: Spa
             await fake.click(alice, panel, label="Show my cards")
         cards = [b for b in panel.buttons if str(b.get("custom_id", "")).split(":")[2:3] == ["c"]]
         assert cards and all(b.get("label") and not b.get("emoji") for b in cards)
+        await spades.play_until(lambda: bool(hand_posts(spades)), humans=[alice])
+        await spades.settle()
+        post = hand_posts(spades)[0]
+        assert post.attachments == [] and "revealed: seed" in post.content
+        refused = [r for r in fake.requests if r.files and r.status == 403]
+        assert refused and all(r.response["code"] == 50013 for r in refused)
     uploads = [r for r in fake.requests if r.method == "POST" and r.path.endswith("/emojis")]
     assert len(uploads) == 1 and uploads[0].status == 400  # stopped at the first refusal
     assert len(fake.app_emojis) == 2000

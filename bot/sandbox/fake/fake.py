@@ -2291,6 +2291,8 @@ class FakeDiscord:
         self._need_in(
             channel, "view_channel", "send_messages_in_threads" if channel.is_thread else "send_messages"
         )
+        if req.files:
+            self._need_in(channel, "attach_files")
         body = req.body or {}
         if not _has_content(body) and not req.files:
             raise ApiError(400, 50006, "Cannot send an empty message", violation=True, kind="empty_message")
