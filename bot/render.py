@@ -99,10 +99,6 @@ def table_message(t: Table) -> str:
         state += " · passing cards for nil"
     elif phase == "DRAW":
         state += " · drawing"
-    commitment = getattr(g, "commitment", None)
-    if commitment:
-        # the deal is fixed before anyone bids: this hash of its secret key is revealed with the hand
-        state += f" · 🔐 deal `{short_commitment(commitment)}`"
     lines.append(state)
     if phase == "PLAY":
         lines.append("  " + trick_line(t, v))
@@ -117,6 +113,10 @@ def table_message(t: Table) -> str:
         verb = {"BID": "to bid", "PLAY": "to play", "PASS": "to pass", "DRAW": "to draw"}.get(phase, "to act")
         names = ", ".join(t.label(s) for s in acting)
         lines.append(f"➜ {names} {verb}{_countdown(t)}")
+    commitment = getattr(g, "commitment", None)
+    if commitment:
+        # the deal is fixed before anyone bids: this hash of its secret key is revealed with the hand
+        lines.append(f"🔐 deal `{short_commitment(commitment)}` (revealed when the hand is over)")
     return clip("\n".join(lines))
 
 
