@@ -268,6 +268,10 @@ class ListOf(_English):
 
     def render(self, lang: str) -> str:
         items = [render(i, lang) for i in self.items]
+        if lang == DEFAULT and len(items) > 1:
+            # the engine's English (and the bot's before translations): no serial comma
+            last = " or " if self.style.startswith("or") else " and "
+            return ", ".join(items[:-1]) + last + items[-1]
         return format_list(items, style=self.style, locale=lang) if items else ""  # type: ignore[arg-type]
 
 
