@@ -466,6 +466,49 @@ def explain(exc: Exception) -> Any:
 
 _SINGULAR = ("club", "diamond", "heart", "spade")
 
+# ---- house rules (``engine.house_rules``) ----------------------------------------------------------
+
+_RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
+    (
+        re.compile(r"^`(?P<name>[^`]*)` is on or off, not `(?P<raw>[^`]*)`\.$"),
+        lambda m: _("`%(name)s` is on or off, not `%(raw)s`.", name=m["name"], raw=m["raw"]),
+    ),
+    (
+        re.compile(r"^`(?P<name>[^`]*)` takes a whole number \(or `off`\), not `(?P<raw>[^`]*)`\.$"),
+        lambda m: _(
+            "`%(name)s` takes a whole number (or `off`), not `%(raw)s`.", name=m["name"], raw=m["raw"]
+        ),
+    ),
+    (
+        re.compile(r"^`(?P<name>[^`]*)` takes a whole number, not `(?P<raw>[^`]*)`\.$"),
+        lambda m: _("`%(name)s` takes a whole number, not `%(raw)s`.", name=m["name"], raw=m["raw"]),
+    ),
+    (
+        re.compile(r"^`(?P<token>[^`]*)` has no value: write options as name=value, e\.g\. `bag_limit=5`\.$"),
+        lambda m: _(
+            "`%(token)s` has no value: write options as name=value, e.g. `bag_limit=5`.", token=m["token"]
+        ),
+    ),
+    (
+        re.compile(r"^`(?P<name>[^`]*)` is not a rule\. Rules: (?P<rules>.*)\.$"),
+        lambda m: _("`%(name)s` is not a rule. Rules: %(rules)s.", name=m["name"], rules=m["rules"]),
+    ),
+    (
+        re.compile(r"^Those rules don't go together: (?P<why>.*)\.$", re.S),
+        lambda m: _("Those rules don't go together: %(why)s.", why=m["why"]),
+    ),
+]
+
+
+def explain_rules(exc: Exception) -> Any:
+    """A house-rules refusal (``HouseRulesError``) as a lazy message; the rule names stay as typed."""
+    text = str(exc)
+    for pattern, build in _RULES:
+        m = pattern.match(text)
+        if m:
+            return build(m)
+    return text
+
 
 def english(lang: str, message: str) -> str:
     """Render a marked constant (``N_``) in ``lang``."""

@@ -11,7 +11,8 @@ import pytest
 import engine
 from bot import lexicon
 from bot.i18n import Msg, render
-from bot.tables import bot_action, check_rules, parse_house_rules
+from bot.table.clock import bot_action
+from engine.house_rules import check_rules, parse_house_rules
 
 HOUSE = [
     "",
