@@ -500,6 +500,19 @@ _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
 ]
 
 
+def rules_suggestion(label: str, lang: str) -> str:
+    """A house-rules autocomplete label (``bag_limit=… (now 10)``, ``nil_value=100 (preset)``)
+    with its note in the reader's language; the option itself stays as it is typed."""
+    m = re.fullmatch(r"(?P<rule>.*) \(now (?P<value>[^)]*)\)", label)
+    if m:
+        note = gettext(lang, "(now %(value)s)", value=m["value"])
+        return f"{m['rule']} {note}"[:100]
+    if label.endswith(" (preset)"):
+        note = gettext(lang, "(preset)")
+        return f"{label[: -len(' (preset)')]} {note}"[:100]
+    return label
+
+
 def explain_rules(exc: Exception) -> Any:
     """A house-rules refusal (``HouseRulesError``) as a lazy message; the rule names stay as typed."""
     text = str(exc)

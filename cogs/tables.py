@@ -119,8 +119,9 @@ class TablesCog(commands.Cog):
         preset = getattr(interaction.namespace, "preset", None)
         if not preset and interaction.guild_id is not None:
             preset = (await self.bot.storage.guild_settings(interaction.guild_id)).get("default_preset")
+        lang = user_language(interaction)
         return [
-            app_commands.Choice(name=n, value=v)
+            app_commands.Choice(name=lexicon.rules_suggestion(n, lang), value=v)
             for n, v in rules_suggestions(current, preset if isinstance(preset, str) else None)
         ]
 

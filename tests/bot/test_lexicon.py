@@ -159,3 +159,27 @@ def test_engine_refusals_read_the_same_in_english_and_are_translated() -> None:
     assert {"must_follow", "bid_not_allowed", "wrong_phase", "not_your_turn"} <= set(seen)
     # the one sentence left to the bot: whose turn it is (the bot names the player)
     assert all(t.startswith("It's seat ") for t in unknown), sorted(unknown)
+
+
+def test_house_rules_suggestions_keep_the_option_and_translate_the_note() -> None:
+    from engine.house_rules import rules_suggestions
+
+    names = [n for n, _v in rules_suggestions("bag") + rules_suggestions("bag_limit=")]
+    assert names and all(lexicon.rules_suggestion(n, "en") == n for n in names)
+    assert lexicon.rules_suggestion("bag_limit=… (now 10)", "pl") == "bag_limit=… (teraz 10)"
+    assert lexicon.rules_suggestion("bag_limit=10 (preset)", "ru") == "bag_limit=10 (набор)"
+    assert lexicon.rules_suggestion("bag_limit=5", "cs") == "bag_limit=5"
+
+
+def test_house_rules_refusals_in_every_language() -> None:
+    from engine.house_rules import HouseRulesError, check_rules, parse_house_rules
+
+    for text in ("bag_limit", "bag_limit=x", "nosuch=1", "ten_for_200=maybe"):
+        with pytest.raises(HouseRulesError) as info:
+            parse_house_rules(text)
+        msg = lexicon.explain_rules(info.value)
+        assert isinstance(msg, Msg) and render(msg, "en") == str(info.value)
+        assert render(msg, "pl") != str(info.value) and "`" in render(msg, "pl")
+    with pytest.raises(HouseRulesError) as info:
+        check_rules("standard", parse_house_rules("bag_limit=-3"))
+    assert render(lexicon.explain_rules(info.value), "en") == str(info.value)
