@@ -22,8 +22,14 @@ viewer's language. Mark texts with
 - ``gettext(lang, ...)`` / ``ngettext(lang, ...)``: render now.
 
 Placeholders are Python's named ``%(name)s`` (Babel checks them in every catalog). Parameters that
-are themselves lazy (a :class:`Msg`, :class:`Num`, :class:`Joined`) are rendered in the same
-language; anything else is inserted with ``str()``.
+are themselves lazy (a :class:`Msg`, :class:`Num`, :class:`Joined`, :class:`ListOf`,
+:class:`Command`) are rendered in the same language; anything else is inserted with ``str()``.
+
+Every lazy text is a ``str`` whose value is its English rendering: code that compares, searches or
+slices it as a string (and every test written before the translations) sees English, the default.
+Only :func:`render` (used by ``bot.safe``, the publisher, the views) reads it in another language,
+so a lazy text must reach them whole: never format it into an f-string first (use :func:`join` or a
+placeholder).
 
 Command, option and choice names and descriptions are translated by :class:`SpadesTranslator`
 (discord.py's ``app_commands.Translator``) from the same catalogs, with a ``msgctxt`` per kind
