@@ -3,6 +3,10 @@ edits), and the registry of hand panels refreshed in place when a player's turn 
 
 Subscribes to the store's changes; the components and texts come from ``bot.views`` and
 ``bot.render``, which are given a table and know nothing of this module.
+
+Everything posted in a channel speaks the server's language (``language``, set by the service):
+posts are rendered when they go out, so a post may be a lazy message or a function of the language.
+A refreshed hand panel speaks its player's language (the locale of the interaction that opened it).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from typing import Any, Protocol
 import discord
 
 from bot import render
+from bot.i18n import DEFAULT, user_language
+from bot.i18n import render as text_in
 from bot.model import Table
 from bot.pictures import picture_name, score_chart_png, table_png
 from bot.replays import game_series, hand_scene
@@ -30,6 +36,24 @@ log = logging.getLogger(__name__)
 # in one channel, and the hand panels' refreshes go through other routes.
 EDIT_INTERVAL = 1.2
 PANEL_TTL = 14 * 60  # interaction tokens live 15 minutes
+
+#: a post: text (lazy texts are rendered in the server's language) or a function of the language
+Content = Any
+Language = Callable[[int], Awaitable[str]]
+
+
+async def _english(table_id: int) -> str:
+    return DEFAULT
+
+
+def _hand_post(table: Table, ev: Any) -> Callable[[str], str]:
+    return lambda lang: render.hand_post(table, ev, lang)
+
+
+def _hand_view(table: Table, record: dict[str, Any] | None) -> Callable[[str], discord.ui.View] | None:
+    if record is None:
+        return None
+    return lambda lang: hand_post_view(table, record, lang)
 
 
 Picture = tuple[str, bytes]  # a file name and PNG bytes
@@ -139,6 +163,8 @@ class TablePublisher:
         self._panel_tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         self.pictures = True  # attach the table picture and score chart to hand and game posts
+        #: the language of a table's public messages (the service sets the server's)
+        self.language: Language = _english
 
     # ---- after a saved change ------------------------------------------------------------
     def after(self, old: Table, new: Table, events: list[Any], actor: int | None = None) -> None:
@@ -148,15 +174,24 @@ class TablePublisher:
             kind = event_kind(ev)
             if kind == "HandScored":
                 record = _record_of(new, getattr(ev, "hand_no", None))
-                view = hand_post_view(new, record) if record is not None else None
-                self.post(new.id, new.channel_id, render.hand_post(new, ev), view=view,
-                          pictures=hand_pictures(new, record) if record is not None else None)
+                self.post(
+                    new.id,
+                    new.channel_id,
+                    _hand_post(new, ev),
+                    view=_hand_view(new, record),
+                    pictures=hand_pictures(new, record) if record is not None else None,
+                )
                 if "GameOver" not in kinds:
                     # keep the live table at the bottom of the channel, below the hand's post
                     self._enqueue(new.id, self._repost_job(new.id))
             elif kind == "GameOver":
-                self.post(new.id, new.channel_id, render.game_post(new), view=game_over_view(new),
-                          pictures=game_pictures(new))
+                self.post(
+                    new.id,
+                    new.channel_id,
+                    lambda lang: render.game_post(new, lang),
+                    view=lambda lang: game_over_view(new, lang),
+                    pictures=game_pictures(new),
+                )
         self.render_soon(new.id)
         self._refresh_panels(old, new, actor)
 
@@ -165,16 +200,21 @@ class TablePublisher:
         self,
         table_id: int,
         channel_id: int,
-        content: str,
+        content: Content,
         *,
-        view: discord.ui.View | None = None,
+        view: discord.ui.View | Callable[[str], discord.ui.View] | None = None,
         mention: int | None = None,
         pictures: Callable[[], list[Picture]] | None = None,
     ) -> None:
-        """Queue a channel post behind the table's earlier ones. ``pictures`` draws the files to
-        attach; it runs in an executor (off the event loop), and a failure posts the text alone."""
+        """Queue a channel post behind the table's earlier ones. ``content`` (and ``view``) may be
+        lazy: they are drawn in the server's language when the post goes out. ``pictures`` draws
+        the files to attach; it runs in an executor (off the event loop), and a failure posts the
+        text alone."""
 
         async def job() -> None:
+            lang = await self.language(table_id)
+            text = content(lang) if callable(content) else text_in(content, lang)
+            shown = view(lang) if callable(view) else view
             files: list[Picture] = []
             if pictures is not None and self.pictures:
                 try:
@@ -182,9 +222,9 @@ class TablePublisher:
                 except Exception:
                     log.exception("drawing the pictures of a post at table %s failed", table_id)
             if files:
-                await self.out.send(channel_id, content, view=view, mention=mention, files=files)
+                await self.out.send(channel_id, text, view=shown, mention=mention, files=files)
             else:
-                await self.out.send(channel_id, content, view=view, mention=mention)
+                await self.out.send(channel_id, text, view=shown, mention=mention)
 
         self._enqueue(table_id, job)
 
@@ -249,8 +289,10 @@ class TablePublisher:
         t = self.store.get(table_id)
         if t is None:
             return
-        content = render.table_message(t)
-        view = table_view(t)
+        lang = await self.language(table_id)
+        t = self.store.get(table_id) or t
+        content = render.table_message(t, lang)
+        view = table_view(t, lang)
         repost = table_id in self._repost
         self._repost.discard(table_id)
         if (
@@ -302,7 +344,7 @@ class TablePublisher:
             task.add_done_callback(self._panel_tasks.discard)
 
     async def _refresh_panel(self, table_id: int, user_id: int, inter: discord.Interaction) -> None:
-        content, view = hand_panel(self.store.get(table_id), user_id)
+        content, view = hand_panel(self.store.get(table_id), user_id, lang=user_language(inter))
         try:
             await inter.edit_original_response(
                 content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
