@@ -1,22 +1,114 @@
-"""``python -m bot``: read the configuration, set up logging, run the bot until stopped."""
+"""``python -m bot``: read the configuration, set up logging, run the bot until stopped.
+
+Without a ``DISCORD_TOKEN`` (or with ``--sandbox``) the bot runs in the local sandbox instead: the
+same bot against a stand-in for Discord, played from a web page on 127.0.0.1 (``bot/sandbox``).
+Every start-up failure ends with one line on stderr and a non-zero exit, never a traceback.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import dataclasses
 import logging
+import os
 import signal
+import sqlite3
 import sys
 
+import aiohttp
 import discord
 
-from .config import Config, ConfigError
+from .config import Config, ConfigError, MissingToken
 
 log = logging.getLogger("bot")
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_CONFIG = 2
+
+SANDBOX_DB = "sandbox.db"
+
+#: Gateway close codes a start-up can end with, and what to do about them.
+CLOSE_CODES = {
+    4004: "Discord refused DISCORD_TOKEN when connecting: copy the bot token again from the Developer "
+    "Portal (Bot → Reset Token) into .env.",
+    4013: "Discord refused the gateway intents the bot asked for (invalid intents).",
+    4014: "Discord refused a privileged intent this application has not enabled: turn it on in the "
+    "Developer Portal (Bot → Privileged Gateway Intents).",
+}
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Spades bot on Discord (DISCORD_TOKEN in the environment or .env), or, "
+        "without a token, in a local sandbox played from a web page.",
+    )
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run the local sandbox even when DISCORD_TOKEN is set (Discord is never contacted)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="the sandbox page's port on 127.0.0.1 (default 8765; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--db",
+        default=SANDBOX_DB,
+        help=f"the sandbox's own SQLite file (default {SANDBOX_DB}; the real database is never used)",
+    )
+    return parser.parse_args(argv)
+
+
+def startup_failure(exc: BaseException, config: Config | None = None) -> str:
+    """The one line a person can act on, for whatever stopped the bot."""
+    if isinstance(exc, discord.LoginFailure):
+        return (
+            "Discord refused DISCORD_TOKEN: copy the bot token again from the Developer Portal "
+            "(Bot → Reset Token) into .env."
+        )
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return CLOSE_CODES[4014]
+    if isinstance(exc, discord.ConnectionClosed) and exc.code in CLOSE_CODES:
+        return CLOSE_CODES[exc.code]
+    if isinstance(exc, discord.ConnectionClosed):
+        return f"Discord closed the gateway connection (code {exc.code}): try again in a minute."
+    if isinstance(exc, discord.GatewayNotFound):
+        return "Discord's gateway cannot be found right now: try again in a few minutes."
+    if isinstance(exc, discord.DiscordServerError):
+        return f"Discord answered with a server error ({exc.status}) at start-up: try again in a few minutes."
+    if isinstance(exc, discord.HTTPException):
+        text = f": {exc.text}" if exc.text else ""
+        return f"Discord refused a start-up request ({exc.status}{text})."
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        return (
+            f"cannot reach Discord ({exc.host}): {exc.os_error.strerror or exc.os_error}. Check this "
+            "machine's network connection (and any proxy or firewall), then start the bot again."
+        )
+    if isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | TimeoutError | ConnectionError):
+        reason = str(exc) or type(exc).__name__
+        return (
+            f"lost the connection to Discord at start-up ({reason}). Check this machine's network "
+            "connection, then start the bot again."
+        )
+    if isinstance(exc, sqlite3.Error):
+        where = config.database_path if config is not None else "the database"
+        return f"cannot use the database {where}: {exc}. Check DATABASE_PATH and that the file is writable."
+    if isinstance(exc, OSError):
+        return f"{exc.strerror or exc} ({exc.filename or type(exc).__name__})."
+    return f"the bot stopped: {type(exc).__name__}: {exc} (LOG_LEVEL=DEBUG logs the details)."
+
+
+def _stop_on_signals(stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on Windows
+            loop.add_signal_handler(sig, stop.set)
 
 
 async def run(config: Config) -> None:
@@ -31,14 +123,76 @@ async def run(config: Config) -> None:
         await bot.start(config.token)
 
 
+async def run_sandbox(config: Config, port: int) -> None:
+    from .client import SpadesBot
+    from .sandbox.server import serve
+
+    stop = asyncio.Event()
+    _stop_on_signals(stop)
+
+    def announce(url: str) -> None:
+        print(f"Sandbox ready: open {url} in a browser (Ctrl-C stops it).", flush=True)
+
+    await serve(
+        lambda: SpadesBot(config), port=port, database=config.database_path, announce=announce, stop=stop
+    )
+
+
+def sandbox_config(config: Config | None, database: str) -> Config:
+    """The sandbox's settings: the environment's, but its own database and no Discord token."""
+    if config is None:
+        config = Config.from_env({**os.environ, "DISCORD_TOKEN": "sandbox"})
+    return dataclasses.replace(config, token="sandbox", database_path=database, dev_guild_id=None)
+
+
 def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     try:
-        config = Config.from_env()
+        config: Config | None = Config.from_env()
+    except MissingToken:
+        config = None
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     from .logs import setup_logging
 
+    if args.sandbox or config is None:
+        try:
+            config = sandbox_config(config, args.db)
+        except ConfigError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
+        if not args.sandbox:
+            print(
+                "No DISCORD_TOKEN set, so this is the local sandbox: the real bot against a stand-in for "
+                "Discord on this computer. To run on Discord, put your bot token in .env (see README.md).",
+                flush=True,
+            )
+        setup_logging(config.log_level)
+        port = 8765 if args.port is None else args.port
+        log.info("sandbox starting (database %s)", config.database_path)
+        try:
+            asyncio.run(run_sandbox(config, port))
+        except KeyboardInterrupt:
+            pass
+        except OSError as exc:
+            if exc.errno in (98, 48, 10048):  # address in use (Linux, macOS, Windows)
+                print(f"error: port {port} is in use: choose another with --port N (0 picks a free one).",
+                      file=sys.stderr)
+                return EXIT_FAILURE
+            log.debug("the sandbox stopped", exc_info=exc)
+            print(f"error: {startup_failure(exc, config)}", file=sys.stderr)
+            return EXIT_FAILURE
+        except Exception as exc:
+            log.debug("the sandbox stopped", exc_info=exc)
+            print(f"error: the sandbox stopped: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return EXIT_FAILURE
+        print("Sandbox stopped.", flush=True)
+        return EXIT_OK
+
+    if args.port is not None:
+        print("error: --port is for the sandbox: add --sandbox (or unset DISCORD_TOKEN).", file=sys.stderr)
+        return EXIT_CONFIG
     setup_logging(config.log_level)
     log.info(
         "starting (database %s, commands %s)",
@@ -49,12 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(config))
     except KeyboardInterrupt:
         log.info("stopped")
-    except discord.LoginFailure:
-        print(
-            "error: Discord refused DISCORD_TOKEN: copy the bot token again from the Developer Portal "
-            "(Bot → Reset Token) into .env.",
-            file=sys.stderr,
-        )
+    except Exception as exc:
+        log.debug("start-up failed", exc_info=exc)  # the traceback, for LOG_LEVEL=DEBUG only
+        print(f"error: {startup_failure(exc, config)}", file=sys.stderr)
         return EXIT_FAILURE
     return EXIT_OK
 
