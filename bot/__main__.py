@@ -16,6 +16,7 @@ import os
 import signal
 import sqlite3
 import sys
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -96,9 +97,17 @@ def startup_failure(exc: BaseException, config: Config | None = None) -> str:
             f"lost the connection to Discord at start-up ({reason}). Check this machine's network "
             "connection, then start the bot again."
         )
-    if isinstance(exc, sqlite3.Error):
+    database = Path(config.database_path).resolve() if config is not None else None
+    on_database = (
+        isinstance(exc, OSError)
+        and database is not None
+        and exc.filename is not None
+        and database.is_relative_to(Path(str(exc.filename)).resolve())
+    )
+    if isinstance(exc, sqlite3.Error) or on_database:
         where = config.database_path if config is not None else "the database"
-        return f"cannot use the database {where}: {exc}. Check DATABASE_PATH and that the file is writable."
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return f"cannot use the database {where}: {reason}. Check DATABASE_PATH and that it is writable."
     if isinstance(exc, OSError):
         return f"{exc.strerror or exc} ({exc.filename or type(exc).__name__})."
     return f"the bot stopped: {type(exc).__name__}: {exc} (LOG_LEVEL=DEBUG logs the details)."

@@ -283,11 +283,11 @@ class Sandbox:
 
     def _typed(self, command: str, raw: Any) -> Json:
         """The page's option values (text) as the types the command declares."""
+        kinds = {o["name"]: o["type"] for o in self._definition(command)}
         if raw is None:
             return {}
         if not isinstance(raw, dict):
             raise BadRequest("options must be an object")
-        kinds = {o["name"]: o["type"] for o in self._definition(command)}
         out: Json = {}
         for name, value in raw.items():
             kind = kinds.get(name)
