@@ -51,9 +51,10 @@ sys.path.insert(0, str(ROOT))
 
 from bot.client import SpadesBot  # noqa: E402
 from bot.config import Config  # noqa: E402
+from bot.model import Table  # noqa: E402
 from bot.sandbox.fake import Channel, FakeDiscord, InteractionResult, Message, User  # noqa: E402
 from bot.sandbox.fake.records import InteractionRecord  # noqa: E402
-from bot.tables import Table, TableService  # noqa: E402
+from bot.table.service import TableService  # noqa: E402
 from engine.bots import get_bot  # noqa: E402
 
 LIVE_PREFIX = "♠ **Spades**"

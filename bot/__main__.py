@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import os
 import signal
 import sqlite3
 import sys
@@ -21,7 +20,8 @@ from pathlib import Path
 import aiohttp
 import discord
 
-from .config import Config, ConfigError, MissingToken
+from .config import Config, ConfigError
+from .storage import MigrationError, Storage, StorageUnavailable
 
 log = logging.getLogger("bot")
 
@@ -44,8 +44,15 @@ CLOSE_CODES = {
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
-        description="Run the Spades bot on Discord (DISCORD_TOKEN in the environment or .env), or, "
-        "without a token, in a local sandbox played from a web page.",
+        description="Run the Spades bot on Discord (settings come from the environment and .env), or, "
+        "without DISCORD_TOKEN, in a local sandbox played from a web page.",
+    )
+    parser.add_argument(
+        "command",
+        nargs="?",
+        default="run",
+        choices=("run", "migrate"),
+        help="run (default): start the bot; migrate: apply database migrations and exit",
     )
     parser.add_argument(
         "--sandbox",
@@ -68,6 +75,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def startup_failure(exc: BaseException, config: Config | None = None) -> str:
     """The one line a person can act on, for whatever stopped the bot."""
+    if isinstance(exc, StorageUnavailable):
+        return str(exc)
+    if isinstance(exc, MigrationError):
+        where = config.database_display if config is not None else "the database"
+        return f"database {where}: {exc}"
     if isinstance(exc, discord.LoginFailure):
         return (
             "Discord refused DISCORD_TOKEN: copy the bot token again from the Developer Portal "
@@ -123,13 +135,28 @@ def _stop_on_signals(stop: asyncio.Event) -> None:
 async def run(config: Config) -> None:
     from .client import SpadesBot
 
-    bot = SpadesBot(config)
+    # the database first: a file or server the bot cannot use is reported before logging in
+    storage = await Storage.open(config.database_path)
+    bot = SpadesBot(config, storage=storage)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         # hosts (Procfile workers, systemd, docker) stop with SIGTERM: close cleanly, storage included
         loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     async with bot:
         await bot.start(config.token)
+
+
+async def migrate(config: Config) -> str:
+    """``python -m bot migrate``: apply pending migrations and say where the schema is."""
+    storage = await Storage.open(config.database_path)
+    try:
+        version = await storage.schema_version()
+    finally:
+        await storage.close()
+    if storage.migrated:
+        done = ", ".join(f"{v:03d}" for v in storage.migrated)
+        return f"database {config.database_display}: applied {done}; schema version {version}"
+    return f"database {config.database_display}: up to date (schema version {version})"
 
 
 async def run_sandbox(config: Config, port: int) -> None:
@@ -147,31 +174,43 @@ async def run_sandbox(config: Config, port: int) -> None:
     )
 
 
-def sandbox_config(config: Config | None, database: str) -> Config:
-    """The sandbox's settings: the environment's, but its own database and no Discord token."""
-    if config is None:
-        config = Config.from_env({**os.environ, "DISCORD_TOKEN": "sandbox"})
-    return dataclasses.replace(config, token="sandbox", database_path=database, dev_guild_id=None)
+def sandbox_config(config: Config, database: str) -> Config:
+    """The sandbox's settings: the environment's, but its own SQLite file, no Discord token, one
+    process (no shards) and commands synced globally to the stand-in."""
+    return dataclasses.replace(
+        config,
+        token="sandbox",
+        database_path=database,
+        dev_guild_id=None,
+        shard_count=None,
+        shard_ids=None,
+        rate_limit_share=None,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        config: Config | None = Config.from_env()
-    except MissingToken:
-        config = None
+        # no token is fine: `migrate` needs none, and without one `run` is the sandbox
+        config = Config.from_env(require_token=False)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     from .logs import setup_logging
 
-    if args.sandbox or config is None:
+    if args.command == "migrate":
+        setup_logging(config.log_level)
         try:
-            config = sandbox_config(config, args.db)
-        except ConfigError as exc:
+            print(asyncio.run(migrate(config)))
+        except (StorageUnavailable, MigrationError) as exc:
             print(f"error: {exc}", file=sys.stderr)
-            return EXIT_CONFIG
-        if not args.sandbox:
+            return EXIT_FAILURE
+        return EXIT_OK
+
+    if args.sandbox or not config.token:
+        no_token = not config.token
+        config = sandbox_config(config, args.db)
+        if no_token and not args.sandbox:
             print(
                 "No DISCORD_TOKEN set, so this is the local sandbox: the real bot against a stand-in for "
                 "Discord on this computer. To run on Discord, put your bot token in .env (see README.md).",
@@ -205,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(config.log_level)
     log.info(
         "starting (database %s, commands %s)",
-        config.database_path,
+        config.database_display,
         f"in dev server {config.dev_guild_id}" if config.dev_guild_id else "global",
     )
     try:
