@@ -171,8 +171,8 @@ def test_an_unusable_database_is_one_line(
     (tmp_path / "notes.txt").write_text("a file, not a directory")
     monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "notes.txt" / "spades.db"))
     line = one_line_failure(capsys, main_module.main([]))
-    assert line.startswith(f"error: cannot use the database {tmp_path}/notes.txt/spades.db: ")
-    assert line.endswith("Check DATABASE_PATH and that it is writable.")
+    assert line.startswith(f"error: cannot create database file {tmp_path}/notes.txt/spades.db")
+    assert discord_thread.requests == []  # the database is checked before logging in
 
 
 @pytest.mark.parametrize(
