@@ -39,6 +39,9 @@ HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 #: How often an open page's stream looks for changes (seconds).
 POLL = 0.05
+#: A sandbox may run for hours: the fake's records are trimmed to this many requests and versions.
+KEEP_REQUESTS = 2000
+KEEP_VERSIONS = 5
 
 #: The sandbox world has fixed ids, so a table stored in ``sandbox.db`` by an earlier run finds its
 #: channel and players again after a restart.
@@ -151,6 +154,7 @@ class Sandbox:
         self._runner: web.AppRunner | None = None
         self._results: dict[int, InteractionResult] = {}
         self._closing = asyncio.Event()
+        self._trimmer: asyncio.Task[None] | None = None
         self._page = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
 
     @property
@@ -188,6 +192,7 @@ class Sandbox:
             server = site._server
             sockets = getattr(server, "sockets", None) or []
             self.port = sockets[0].getsockname()[1] if sockets else self.requested_port
+            self._trimmer = asyncio.create_task(self._trim_forever(), name="sandbox-trim")
         except BaseException:
             await self.stop()
             raise
@@ -195,6 +200,11 @@ class Sandbox:
     async def stop(self) -> None:
         """Close the page's streams, the web server, the bot (and its storage) and the fake."""
         self._closing.set()
+        if self._trimmer is not None:
+            self._trimmer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._trimmer
+            self._trimmer = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -205,6 +215,18 @@ class Sandbox:
             finally:
                 self.bot = None
         await self.fake.close()
+
+    def trim(self) -> None:
+        """Forget old requests and old versions of edited messages (the tests keep them all)."""
+        fake = self.fake
+        del fake.requests[: max(len(fake.requests) - KEEP_REQUESTS, 0)]
+        for message in fake.messages.values():
+            del message.history[: max(len(message.history) - KEEP_VERSIONS, 0)]
+
+    async def _trim_forever(self) -> None:
+        while True:
+            await asyncio.sleep(60)
+            self.trim()
 
     # ------------------------------------------------------------------ helpers
 
@@ -384,7 +406,8 @@ class Sandbox:
         try:
             while not self._closing.is_set():
                 fake = self.fake
-                gate = (len(fake.requests), len(fake.interactions), len(fake.messages), len(fake.violations))
+                last = id(fake.requests[-1]) if fake.requests else 0  # (the list is trimmed)
+                gate = (last, len(fake.interactions), len(fake.messages), len(fake.violations))
                 now = time.monotonic()
                 if gate != last_gate or now - last_write > 1.0:
                     last_gate = gate

@@ -32,16 +32,24 @@ def fetch(url: str) -> str:
 
 def test_no_token_starts_the_sandbox_and_ctrl_c_stops_it(tmp_path: Path) -> None:
     p = start_bot(tmp_path, "--port", "0")
+    stream = None
     try:
         assert "No DISCORD_TOKEN set, so this is the local sandbox" in p.out
         assert "put your bot token in .env" in p.out
         assert p.url.startswith("http://127.0.0.1:")
         assert "LOCAL SANDBOX" in fetch(p.url)
-        assert json.loads(fetch(p.url + "api/state"))["guild"] == "Sandbox server"
+        state = json.loads(fetch(p.url + "api/state"))
+        assert state["guild"] == "Sandbox server"
         assert (tmp_path / "sandbox.db").is_file()  # its own database, by default
         assert not (tmp_path / "spades.db").exists()
+        # a page is open (its event stream too) when Ctrl-C comes
+        query = f"user={state['users'][0]['id']}&channel={state['channels'][0]['id']}"
+        stream = urllib.request.urlopen(p.url + "api/events?" + query, timeout=10)
+        assert stream.readline() == b"event: messages\n"
     finally:
         code = p.stop()
+        if stream is not None:
+            stream.close()
     assert code == 0 and "Traceback" not in p.err, p.err
     assert p.out.rstrip().endswith("Sandbox stopped.")
 

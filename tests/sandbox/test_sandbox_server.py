@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 import pytest_asyncio
 
 from bot.client import SpadesBot
 from bot.config import Config
+from bot.sandbox import server
 from bot.sandbox.server import BOT_ID, CHANNELS, GUILD_ID, Sandbox
 
 
@@ -204,3 +206,52 @@ async def test_a_request_discord_would_reject_shows_on_the_page(
         status = (await resp.json())["status"]
     assert status["violation_count"] == 1 and "2000" in status["violations"][0]
     assert len(fake.take_violations()) == 1
+
+
+async def test_a_table_carries_on_after_a_restart(tmp_path: Path) -> None:
+    """The world has fixed ids, so the table stored in sandbox.db finds its channel and players."""
+    config = Config(token="sandbox", database_path=str(tmp_path / "sandbox.db"), time_scale=0.02)
+    first = Sandbox(lambda: SpadesBot(config), port=0)
+    await first.start()
+    try:
+        alice, bob, channel = ids(first)
+        async with aiohttp.ClientSession(base_url=first.url) as http:
+            await call(http, "/api/slash", {"user": alice, "channel": channel, "command": "spades new"})
+            await call(http, "/api/slash", {"user": bob, "channel": channel, "command": "join"})
+            await first.fake.settle()
+    finally:
+        await first.stop()
+    second = Sandbox(lambda: SpadesBot(config), port=0)
+    await second.start()
+    try:
+        assert ids(second) == (alice, bob, channel)
+        async with aiohttp.ClientSession(base_url=second.url) as http:
+            r = await call(http, "/api/slash", {"user": bob, "channel": channel, "command": "table"})
+            assert r["error"] is None
+            await second.fake.settle()
+            live = [m for m in await messages(http, bob, channel) if not m["ephemeral"]][-1]
+            assert "table 1" in live["content"] and f"<@{alice}>" in live["content"]
+            assert f"<@{bob}>" in live["content"]
+        assert second.fake.violations == [] and second.fake.bot_errors == []
+    finally:
+        await second.stop()
+
+
+async def test_a_long_session_forgets_old_requests_and_versions(
+    sandbox: Sandbox, http: aiohttp.ClientSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob, channel = ids(sandbox)
+    await call(http, "/api/slash", {"user": alice, "channel": channel, "command": "spades new"})
+    await call(http, "/api/slash", {"user": bob, "channel": channel, "command": "join"})
+    await sandbox.fake.settle()
+    edited = [m for m in sandbox.fake.messages.values() if m.history]
+    monkeypatch.setattr(server, "KEEP_REQUESTS", 3)
+    monkeypatch.setattr(server, "KEEP_VERSIONS", 0)
+    newest = sandbox.fake.requests[-3:]
+    assert edited and len(sandbox.fake.requests) > 3
+    sandbox.trim()
+    assert sandbox.fake.requests == newest and all(m.history == [] for m in edited)
+    # the page still sees every change after a trim
+    await call(http, "/api/slash", {"user": alice, "channel": channel, "command": "leave"})
+    await sandbox.fake.settle()
+    assert f"<@{alice}>" not in (await messages(http, bob, channel))[-1]["content"]
