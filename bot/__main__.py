@@ -20,7 +20,7 @@ from pathlib import Path
 import aiohttp
 import discord
 
-from .config import Config, ConfigError
+from .config import MISSING_TOKEN_MESSAGE, Config, ConfigError
 from .storage import MigrationError, Storage, StorageUnavailable
 
 log = logging.getLogger("bot")
@@ -58,6 +58,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--sandbox",
         action="store_true",
         help="run the local sandbox even when DISCORD_TOKEN is set (Discord is never contacted)",
+    )
+    parser.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="without DISCORD_TOKEN, stop with an error instead of starting the sandbox (for hosts)",
     )
     parser.add_argument(
         "--port",
@@ -207,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_FAILURE
         return EXIT_OK
 
+    if not config.token and args.no_sandbox and not args.sandbox:
+        print(f"error: {MISSING_TOKEN_MESSAGE}", file=sys.stderr)
+        return EXIT_CONFIG
     if args.sandbox or not config.token:
         no_token = not config.token
         config = sandbox_config(config, args.db)

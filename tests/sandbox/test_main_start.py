@@ -17,8 +17,9 @@ import yarl
 from discord.gateway import DiscordWebSocket
 
 from bot import __main__ as main_module
+from bot.config import MISSING_TOKEN_MESSAGE
 from bot.sandbox.fake import FakeDiscord
-from tests.sandbox.conftest import start_bot
+from tests.sandbox.conftest import ROOT, start_bot
 
 
 def fetch(url: str) -> str:
@@ -80,6 +81,16 @@ def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
         f"error: port {port} is in use: choose another with --port N (0 picks a free one)."
     )
     assert "Traceback" not in p.err
+
+
+def test_hosts_can_refuse_the_sandbox(tmp_path: Path) -> None:
+    # the Procfile's worker: a host without a token must fail loudly, not serve a page nobody sees
+    p = start_bot(tmp_path, "--no-sandbox", wait=False)
+    assert p.proc.wait(60) == 2
+    p.stop()
+    assert p.err.strip() == f"error: {MISSING_TOKEN_MESSAGE}" and p.out == ""
+    assert not list(tmp_path.iterdir())  # no database made
+    assert "--no-sandbox" in (ROOT / "Procfile").read_text()
 
 
 def test_port_without_the_sandbox_is_refused(tmp_path: Path) -> None:

@@ -148,6 +148,7 @@ def act(page: Page, name: str) -> str | None:
     return None
 
 
+@pytest.mark.timeout(600)  # a whole hand at human pace on a busy machine
 def test_a_whole_hand_with_clicks_and_hands_stay_private(page: Page, sandbox_process: Process) -> None:
     # the page says plainly what it is
     assert "LOCAL SANDBOX" in page.locator("#banner").inner_text()
