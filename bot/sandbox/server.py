@@ -31,6 +31,7 @@ from aiohttp import web
 from discord.ext import commands
 
 from .fake import Channel, FakeDiscord, FakeDiscordUsageError, InteractionResult, Message, User
+from .fake.fake import GLOBAL_LIMIT
 
 log = logging.getLogger("bot.sandbox")
 
@@ -146,7 +147,8 @@ class Sandbox:
         self.database = database
         self.requested_port = port
         self.history = history
-        self.fake = FakeDiscord(bot_name="Spades", bot_id=BOT_ID)
+        # Discord's global limit is on (50 bot-token requests/s), as the bot meets it on Discord
+        self.fake = FakeDiscord(bot_name="Spades", bot_id=BOT_ID, global_limit=GLOBAL_LIMIT)
         self.world = build_world(self.fake)
         self.port = 0
         self.bot: commands.Bot | None = None

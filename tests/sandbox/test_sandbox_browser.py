@@ -93,13 +93,12 @@ def panels(page: Page) -> Locator:
 
 
 def hand_buttons(panel: Locator) -> list[tuple[str, str, bool]]:
-    """(custom_id, label, enabled) of the card buttons on a panel."""
-    out = []
-    for b in panel.locator("button.dbtn[data-custom-id]").all():
-        cid = b.get_attribute("data-custom-id") or ""
-        if CARD.match(cid):
-            out.append((cid, b.inner_text().strip(), b.is_enabled()))
-    return out
+    """(custom_id, label, enabled) of the card buttons on a panel (read at once: the panel is
+    redrawn whenever the bot edits it)."""
+    found = panel.locator("button.dbtn[data-custom-id]").evaluate_all(
+        "els => els.map(e => [e.dataset.customId, e.innerText.trim(), !e.disabled])"
+    )
+    return [(cid, label, enabled) for cid, label, enabled in found if CARD.match(cid)]
 
 
 def hand_over(page: Page) -> bool:
@@ -141,9 +140,23 @@ def act(page: Page, name: str) -> str | None:
                     option.click()
                 select.locator(".dselect-done").click()
                 return "pass"
-        playable = [cid for cid, _, enabled in hand_buttons(panel) if enabled]
+        playable = [(cid, label) for cid, label, enabled in hand_buttons(panel) if enabled]
         if playable:
-            panel.locator(f'button.dbtn[data-custom-id="{playable[0]}"]').click()
+            cid, label = playable[0]
+            card = cid.rsplit(":", 1)[1]
+            panel.locator(f'button.dbtn[data-custom-id="{cid}"]').click()
+
+            def gone(card: str = card, label: str = label) -> bool:
+                # the panel is redrawn without the card, or the table shows it played by this player
+                held = [c for c, _, _ in hand_buttons(panels(page).last)]
+                if hand_over(page) or not any(c.endswith(f":{card}") for c in held):
+                    return True
+                return f"@{name} {label}" in live_message(page).inner_text()
+
+            try:
+                wait_until("the card to leave the hand", gone, timeout=5)
+            except AssertionError:
+                return "stale"  # a panel a moment old: the bot said so and redrew it; try again
             return "play"
     return None
 
@@ -179,7 +192,7 @@ def test_a_whole_hand_with_clicks_and_hands_stay_private(page: Page, sandbox_pro
     wait_until("the deal", lambda: live_message(page).locator("button.dbtn", has_text="My hand").count() > 0)
 
     # both humans bid and play the whole first hand with clicks, one page, switching player
-    actions: dict[str, int] = {"look": 0, "bid": 0, "pass": 0, "play": 0}
+    actions: dict[str, int] = {"look": 0, "bid": 0, "pass": 0, "play": 0, "stale": 0}
     checked_privacy = False
     deadline = time.monotonic() + 240
     while not hand_over(page):
@@ -207,6 +220,9 @@ def test_a_whole_hand_with_clicks_and_hands_stay_private(page: Page, sandbox_pro
                 checked_privacy = True
                 if os.environ.get("SANDBOX_SCREENSHOT"):  # docs/sandbox.png is taken this way
                     view_as(page, "Alice")
+                    older = page.locator(".msg.ephemeral .eph-note a")
+                    while older.count() > 1:  # dismiss all but her newest panel
+                        older.first.click()
                     page.screenshot(path=os.environ["SANDBOX_SCREENSHOT"])
         if not did_something:
             time.sleep(0.2)  # the bots are thinking

@@ -76,6 +76,7 @@ async def test_the_page_and_the_state(sandbox: Sandbox, http: aiohttp.ClientSess
     assert {"preset", "target", "rules"} <= {o["name"] for o in new["options"]}
     assert state["status"]["violation_count"] == 0
     assert sandbox.fake.guilds[GUILD_ID].name == "Sandbox server"
+    assert sandbox.fake.global_limit == 50  # Discord's global limit, as on Discord
 
 
 async def test_only_loopback_names_and_json_posts_are_answered(http: aiohttp.ClientSession) -> None:
