@@ -26,7 +26,12 @@ ARGS = [
     "--disable-sync",
 ]
 CARD = re.compile(r"^sp:\d+:c:\d+:\d+$")
-PANEL = '[data-custom-id^="sp:"]'
+HOLDS = """([id, card]) => {
+  const m = document.querySelector(`.msg[data-id="${id}"]`);
+  if (!m) return null;
+  const ids = [...m.querySelectorAll("button.dbtn[data-custom-id]")].map((b) => b.dataset.customId);
+  return ids.some((cid) => cid.endsWith(":" + card));
+}"""
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).is_file(),
@@ -88,8 +93,9 @@ def live_message(page: Page) -> Locator:
 
 
 def panels(page: Page) -> Locator:
-    """The viewer's hand panels (ephemeral messages with hand components), oldest first."""
-    return page.locator(".msg.ephemeral").filter(has=page.locator(f'{PANEL}[data-custom-id*=":"]'))
+    """The viewer's hand panels ("Table 1 in #spades · hand …", ephemeral), oldest first; a panel
+    may have no buttons at all (the last card played, waiting for the others)."""
+    return page.locator(".msg.ephemeral").filter(has_text="Table 1 in #spades")
 
 
 def hand_buttons(panel: Locator) -> list[tuple[str, str, bool]]:
@@ -118,7 +124,9 @@ def act(page: Page, name: str) -> str | None:
                 return None  # between hands
             my_hand.click()
             wait_until("a hand panel", lambda n=before: panels(page).count() > n)
-        panel = panels(page).last
+        # pinned by id: ".last" would follow whichever panel is newest at each step
+        pid = panels(page).last.get_attribute("data-id")
+        panel = page.locator(f'.msg[data-id="{pid}"]')
         look = panel.locator("button.dbtn", has_text="Show my cards")
         if look.count() and look.is_enabled():
             look.click()
@@ -140,18 +148,15 @@ def act(page: Page, name: str) -> str | None:
                     option.click()
                 select.locator(".dselect-done").click()
                 return "pass"
-        playable = [(cid, label) for cid, label, enabled in hand_buttons(panel) if enabled]
+        playable = [cid for cid, _, enabled in hand_buttons(panel) if enabled]
         if playable:
-            cid, label = playable[0]
-            card = cid.rsplit(":", 1)[1]
-            panel.locator(f'button.dbtn[data-custom-id="{cid}"]').click()
+            card = playable[0].rsplit(":", 1)[1]
+            panel.locator(f'button.dbtn[data-custom-id="{playable[0]}"]').click()
 
-            def gone(card: str = card, label: str = label) -> bool:
-                # the panel is redrawn without the card, or the table shows it played by this player
-                held = [c for c, _, _ in hand_buttons(panels(page).last)]
-                if hand_over(page) or not any(c.endswith(f":{card}") for c in held):
-                    return True
-                return f"@{name} {label}" in live_message(page).inner_text()
+            def gone(pid: str | None = pid, card: str = card) -> bool:
+                # the same panel, redrawn in place, no longer holds the card
+                holds = page.evaluate(HOLDS, [pid, card])  # None while the panel is being redrawn
+                return holds is False
 
             try:
                 wait_until("the card to leave the hand", gone, timeout=5)
