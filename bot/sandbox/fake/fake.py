@@ -176,6 +176,7 @@ class FakeDiscord:
         privileged_intents: bool = True,
         rate_limits: bool | dict[tuple[str, str], tuple[int, float, str]] = False,
         global_limit: int | None = None,
+        bot_id: int | None = None,
     ) -> None:
         """``privileged_intents=False``: the application has not enabled members, presences and
         message content in the developer portal, so asking for them closes the gateway with 4014.
@@ -191,6 +192,9 @@ class FakeDiscord:
         (50) when ``rate_limits`` is on and no global limit otherwise; ``0`` turns it off. It can be
         changed before the bot starts (``fake.global_limit = 50``).
 
+        ``bot_id`` fixes the bot's user (and application) id, as ``id=`` does for guilds, channels
+        and users: a world rebuilt with the same ids matches what a bot stored (the sandbox uses it).
+
         Every 401, 403 and 429 answer is counted in ``invalid_requests`` (Discord bans an IP that makes
         :data:`INVALID_REQUEST_LIMIT` of them in 10 minutes; reaching that records a violation)."""
         self.clock = FakeClock()
@@ -198,7 +202,9 @@ class FakeDiscord:
         self.validate = validate
         self.quiet_period = quiet_period
         self.guild_ready_timeout = guild_ready_timeout
-        self.bot_user = User(id=self._snowflake(), username=bot_name.lower(), global_name=bot_name, bot=True)
+        self.bot_user = User(
+            id=bot_id or self._snowflake(), username=bot_name.lower(), global_name=bot_name, bot=True
+        )
         self.application_id = self.bot_user.id
         #: GATEWAY_PRESENCE | GATEWAY_GUILD_MEMBERS | GATEWAY_MESSAGE_CONTENT when granted
         self.application_flags = (1 << 12) | (1 << 14) | (1 << 18) if privileged_intents else 0
@@ -292,11 +298,16 @@ class FakeDiscord:
     # ------------------------------------------------------------------ world building
 
     def add_guild(
-        self, name: str = "Test server", *, owner: User | None = None, locale: str = "en-US"
+        self,
+        name: str = "Test server",
+        *,
+        owner: User | None = None,
+        locale: str = "en-US",
+        id: int | None = None,
     ) -> Guild:
         """A server with the bot in it (the bot gets a managed role with the usual bot permissions)."""
         owner = owner or self.owner
-        guild = Guild(self, self._snowflake(), name, owner, locale=locale)
+        guild = Guild(self, id or self._snowflake(), name, owner, locale=locale)
         self.guilds[guild.id] = guild
         guild.members[owner.id] = Member(user=owner, guild=guild, joined_at=self.clock.iso())
         bot_role = Role(
@@ -335,13 +346,14 @@ class FakeDiscord:
         roles: list[Role] | None = None,
         locale: str = "en-US",
         bot: bool = False,
+        id: int | None = None,
     ) -> User:
         """A user, made a member of ``guild`` (or of every guild so far).
 
         ``manage_guild``/``administrator`` give the member a role with that permission.
         """
         user = User(
-            id=self._snowflake(),
+            id=id or self._snowflake(),
             username=username,
             global_name=global_name if global_name is not None else username.capitalize(),
             bot=bot,
