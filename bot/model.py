@@ -191,6 +191,23 @@ MOVED_ON = "This hand has moved on: here is your current hand."
 NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
 GAME_OVER = "This game is over. Open a new table with `/spades new`."
 CLOSED = "This table is closed. Open a new one with `/spades new`."
+SAVE_FAILED = "Sorry, I couldn't save that just now; nothing changed. Please try again."
+MOVING = (
+    "This table is being handed over to another of the bot's processes right now; "
+    "please try again in a few seconds."
+)
+SET_ASIDE_POST = (
+    "⚠️ Table {table_id} could not be restored after the bot restarted, so it was closed: sorry! "
+    "The channel is free: open a new table with `/spades new`."
+)
+
+
+def damaged(table_id: int) -> str:
+    return (
+        f"The last table in this channel (table {table_id}) is damaged in the bot's database, and "
+        "a new one cannot open here until the bot's operator repairs it (it is in their log). "
+        "You can play in another channel meanwhile."
+    )
 
 
 def now() -> float:

@@ -150,6 +150,11 @@ class Storage(ShardLeases):
     def closed(self) -> bool:
         return self.backend.closed
 
+    @property
+    def queued_saves(self) -> int:
+        """Table saves waiting for the writer (the health line)."""
+        return len(self._queue)
+
     async def close(self) -> None:
         """Close the connection(s) (idempotent); waits for a running operation to finish."""
         await self.backend.close()
