@@ -172,7 +172,7 @@ class TableService:
         (marked, logged once, its channel freed) and its channel is told; the others restore."""
         wanted = self.held_shards() if shards is None else shards
         rows = await self.storage.live_tables(shards=(self.shard_count, wanted))
-        restored = 0
+        restored: list[int] = []
         for row in rows:
             if row.id in self.store.tables:
                 continue
@@ -182,11 +182,12 @@ class TableService:
             self.store.index(table)
             self.clock.schedule(table)
             self.posts.render_soon(table.id)
-            restored += 1
+            restored.append(table.id)
         self._announce_set_aside()
         where = "" if self.shard_count == 1 else f" on shard(s) {','.join(map(str, sorted(wanted)))}"
-        log.info("restored %d live table(s)%s", restored, where)
-        return restored
+        ids = f": table {', '.join(map(str, restored))}" if restored and len(restored) <= 20 else ""
+        log.info("restored %d live table(s)%s%s", len(restored), where, ids)
+        return len(restored)
 
     def _announce_set_aside(self) -> None:
         """Tell each channel whose table was set aside (once) that it is free again."""
