@@ -12,7 +12,7 @@ from discord.ext import commands
 import engine
 from bot import render
 from bot.clicks import answer, is_admin, show_hand, timely
-from bot.model import NO_TABLE, refuse
+from bot.model import NO_TABLE, SAVE_FAILED, refuse
 from bot.safe import safe_defer, safe_send
 from bot.table.service import TableService
 from bot.views import DYNAMIC_ITEMS
@@ -213,7 +213,12 @@ class TablesCog(commands.Cog):
                 return
             changes["options"] = options
         if changes:
-            settings = await storage.set_guild_settings(interaction.guild_id, **changes)
+            try:
+                settings = await storage.set_guild_settings(interaction.guild_id, **changes)
+            except Exception:  # disk full, a lost database: answered like a refused bid
+                log.exception("saving the settings of server %s failed", interaction.guild_id)
+                await safe_send(interaction, SAVE_FAILED)
+                return
         else:
             settings = current
         house = format_rules(dict(settings.get("options") or {}))
