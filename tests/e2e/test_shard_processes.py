@@ -4,7 +4,9 @@ The processes are the real ``python -m bot`` (tests/e2e/shard_process.py only po
 the fake), with ``SHARD_COUNT=2`` and ``SHARD_IDS`` 0 and 1. A table plays in a server of each
 shard; the process of shard 0 is killed with SIGKILL right after an acknowledged card, mid-trick,
 while the other table plays on; it is restarted, waits for its own lease to run out, and resumes
-its table with nothing acknowledged lost. The other process never touches it.
+its table with nothing acknowledged lost. The other process never touches it. Then shard 1 gets
+a rolling restart: its replacement waits while the old process runs, and takes over as soon as the
+old one stops cleanly.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from tests.e2e.conftest import CARD_ID, LIVE_PREFIX
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "fake-token-for-shards"
 LEASE = 3.0
+CLEAN_LEASE = 60.0
 
 
 @dataclass
@@ -204,7 +207,6 @@ async def processes(
         DISCORD_TOKEN=TOKEN,
         DATABASE_URL=postgres_url,
         SHARD_COUNT="2",
-        SHARD_LEASE_SECONDS=str(LEASE),
         TIME_SCALE="0.2",
         DEAL_SEED="7",
         HEALTH_SECONDS="1",
@@ -212,7 +214,13 @@ async def processes(
         FAKE_DISCORD_API=fake_discord.base_url,
         FAKE_DISCORD_GATEWAY=fake_discord.gateway_url,
     )
-    procs = [Process(i, tmp_path / f"shard{i}.log", env | {"SHARD_IDS": str(i)}) for i in (0, 1)]
+    # shard 0 is killed: a short lease; shard 1 is stopped cleanly: a long one, so a hand-over
+    # well within it can only come from the release
+    leases_of = {0: LEASE, 1: CLEAN_LEASE}
+    procs = [
+        Process(i, tmp_path / f"shard{i}.log", env | {"SHARD_IDS": str(i), "SHARD_LEASE_SECONDS": str(lease)})
+        for i, lease in leases_of.items()
+    ]
     try:
         yield procs
     finally:
@@ -301,11 +309,31 @@ async def test_two_shard_processes_and_a_sigkill_mid_trick(
             assert not panel_cards(panel) & set(zero.acked)
         await zero.act()
 
+    # a rolling restart of shard 1: the replacement waits while the old process holds the shard,
+    # and takes it over as soon as the old one stops cleanly (SIGTERM), not a lease later
+    p1b = Process(1, p1.log.with_name("shard1b.log"), p1.env)
+    processes.append(p1b)
+    p1b.start()
+    await wait_for(lambda: "waiting for shard(s) 1 held by" in p1b.text(), 60, "the replacement to wait")
+    assert "restored" not in p1b.text()
+    await wait_turn(one)
+    await one.act()  # still the old process's table
+    p1.stop()
+    stopped = time.monotonic()
+    restored_b = f"restored 1 live table(s) on shard(s) 1: table {one.table_id}"
+    await wait_for(lambda: restored_b in p1b.text(), 30, "the replacement to take over")
+    assert time.monotonic() - stopped < CLEAN_LEASE / 2  # released, not left to run out
+    await wait_for(lambda: _ready(fake, 1), 30, "shard 1 to reconnect")
+    for _ in range(2):
+        await wait_turn(one)
+        await one.act()
+
     # each process ran only its own table
     t0, t1 = zero.table_id, one.table_id
     first_run, _, second_run = p0.text().partition("===== run 2 =====")
     for text in (first_run, second_run):
         assert not re.search(rf"\btable {t1}\b", text) and re.search(rf"\btable {t0}\b", text)
-    assert not re.search(rf"\btable {t0}\b", p1.text()) and re.search(rf"\btable {t1}\b", p1.text())
+    for proc in (p1, p1b):
+        assert not re.search(rf"\btable {t0}\b", proc.text()) and re.search(rf"\btable {t1}\b", proc.text())
     assert "health: shards 1 of 2" in p1.text() and "health: shards 0 of 2" in second_run
-    assert "Traceback" not in p1.text()
+    assert "Traceback" not in p1.text() + p1b.text()
