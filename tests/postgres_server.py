@@ -1,9 +1,11 @@
 """A real PostgreSQL server for the tests: started once per run, a fresh database per test.
 
 The server is the Debian ``postgresql`` package's binaries (``.ci/run`` installs them when
-missing), run from a temporary directory on 127.0.0.1 and a free port; nothing outside the machine
-is used. PostgreSQL refuses to run as root: as root, the data directory is handed to the
-``postgres`` system user (or ``SPADES_PG_USER``) and the binaries run through ``runuser``.
+missing; without apt it installs the ``pgserver`` wheel, which ships them, and that is used), run
+from a temporary directory on 127.0.0.1 and a free port; nothing outside the machine is used.
+PostgreSQL refuses to run as root: as root, the data directory is handed to the ``postgres``
+system user (or ``SPADES_PG_USER``; created with ``useradd`` when missing) and the binaries run
+through ``runuser``.
 
 Without the binaries the PostgreSQL variants of the tests are skipped, with the reason, unless
 ``SPADES_REQUIRE_POSTGRES=1`` (set by ``.ci/run``): then they fail.
@@ -17,6 +19,7 @@ Fixtures:
 from __future__ import annotations
 
 import glob
+import importlib.util
 import itertools
 import os
 import pwd
@@ -47,6 +50,12 @@ def _bindir() -> Path | None:
     found = shutil.which("postgres")
     if found:
         return Path(found).resolve().parent
+    wheel = importlib.util.find_spec("pgserver")  # pip install pgserver: binaries in its package
+    if wheel is not None and wheel.submodule_search_locations:
+        for location in wheel.submodule_search_locations:
+            path = Path(location) / "pginstall" / "bin"
+            if (path / "postgres").exists():
+                return path
     pg_config = shutil.which("pg_config")
     if pg_config:
         out = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True, check=False)
@@ -87,9 +96,17 @@ class PostgresServer:
             try:
                 account = pwd.getpwnam(run_as)
             except KeyError:
-                raise RuntimeError(
-                    f"PostgreSQL will not run as root and there is no {run_as!r} user to run it as"
-                ) from None
+                subprocess.run(
+                    ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", run_as],
+                    capture_output=True,
+                    check=False,
+                )
+                try:
+                    account = pwd.getpwnam(run_as)
+                except KeyError:
+                    raise RuntimeError(
+                        f"PostgreSQL will not run as root and there is no {run_as!r} user to run it as"
+                    ) from None
         # /tmp, not pytest's private tmp dir: the server's user must be able to reach it
         base = Path(tempfile.mkdtemp(prefix="spades-pg-"))
         datadir = base / "data"
