@@ -196,6 +196,10 @@ MOVING = (
     "This table is being handed over to another of the bot's processes right now; "
     "please try again in a few seconds."
 )
+DAMAGED_POST = (
+    "⚠️ Table {table_id} could not be restored after the bot restarted: it is damaged in the bot's "
+    "database, and a new table cannot open in this channel until the bot's operator repairs it. Sorry!"
+)
 SET_ASIDE_POST = (
     "⚠️ Table {table_id} could not be restored after the bot restarted, so it was closed: sorry! "
     "The channel is free: open a new table with `/spades new`."

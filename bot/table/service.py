@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.model import LIVE, SET_ASIDE_POST, Table
+from bot.model import DAMAGED_POST, LIVE, SET_ASIDE_POST, Table
 from bot.storage import Storage, shard_of
 from bot.table.clock import TurnClock
 from bot.table.lifecycle import Lifecycle
@@ -192,12 +192,13 @@ class TableService:
     def _announce_set_aside(self) -> None:
         """Tell each channel whose table was set aside (once) that it is free again."""
         for entry in self.storage.set_aside:
-            if entry.table_id in self._announced or entry.channel_id is None or not entry.marked:
+            if entry.table_id in self._announced or entry.channel_id is None:
                 continue
             if entry.guild_id is not None and not self.runs_guild(entry.guild_id):
                 continue
             self._announced.add(entry.table_id)
-            text = SET_ASIDE_POST.format(table_id=entry.table_id)
+            # marked: the channel is free; not (a damaged page): it stays blocked until repaired
+            text = (SET_ASIDE_POST if entry.marked else DAMAGED_POST).format(table_id=entry.table_id)
             self.posts.post(entry.table_id, entry.channel_id, text)
 
     async def drop_shards(self, shards: set[int]) -> int:
