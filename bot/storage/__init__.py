@@ -19,7 +19,7 @@ from .models import (
     TableDamaged,
     TableRow,
 )
-from .shards import Claim, Lease, NotOwner, ShardCountMismatch, new_owner, shard_of
+from .shards import Claim, Lease, NotOwner, ShardCountMismatch, gone_here, new_owner, shard_of
 from .stats import SORT_LABELS, SORTS
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "StorageUnavailable",
     "TableDamaged",
     "TableRow",
+    "gone_here",
     "new_owner",
     "shard_of",
 ]
