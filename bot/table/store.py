@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from bot.i18n import _
 from bot.model import (
     CLOSED,
     GAME_OVER,
@@ -185,7 +186,7 @@ class TableStore:
             if reloaded is not None:
                 self.index(reloaded)
                 self._tell(self.reloaded, reloaded)
-            return refuse("The table changed while you clicked; please try again.")
+            return refuse(_("The table changed while you clicked; please try again."))
         except NotOwner as exc:
             # this process lost the table's shard (it stalled past its lease): the new owner runs it
             log.warning("table %s: %s; letting it go", old.id, exc)

@@ -13,10 +13,10 @@ import logging
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from ...config import redact_url
 from .. import migrations
 from ..models import StorageClosed, StorageUnavailable
 from ..sql import Params, numbered_args, postgres_ddl
@@ -26,15 +26,6 @@ log = logging.getLogger(__name__)
 
 # pg_advisory_lock key held while migrating, so two processes starting together migrate once
 MIGRATION_LOCK = 0x5BADE5_0001
-
-
-def redact_url(url: str) -> str:
-    """The URL without its password (for logs and errors; bot.config has the same for settings)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)[-1]
-    return urlunsplit((parts.scheme, f"{parts.username or ''}:***@{netloc}", parts.path, parts.query, ""))
 
 
 def _rowcount(status: str) -> int:
