@@ -228,15 +228,17 @@ class SpadesBot(commands.Bot):
 
 
 class ShardedSpadesBot(SpadesBot, commands.AutoShardedBot):
-    """The application running the shards ``SHARD_IDS`` of ``SHARD_COUNT`` (docs/SHARDING.md)."""
+    """The application as ``python -m bot`` runs it: the shards ``SHARD_IDS`` of ``SHARD_COUNT``
+    (docs/SHARDING.md), or without them every shard Discord recommends, in this one process."""
 
     def __init__(self, config: Config, **kwargs: Any) -> None:
-        count, ids = config.shards
-        kwargs.setdefault("shard_count", count)
-        kwargs.setdefault("shard_ids", list(ids))
+        if config.sharded:
+            count, ids = config.shards
+            kwargs.setdefault("shard_count", count)
+            kwargs.setdefault("shard_ids", list(ids))
         super().__init__(config, **kwargs)
 
 
 def make_bot(config: Config, **kwargs: Any) -> SpadesBot:
-    """The bot for this configuration: sharded with SHARD_COUNT, one connection otherwise."""
-    return ShardedSpadesBot(config, **kwargs) if config.sharded else SpadesBot(config, **kwargs)
+    """The bot ``python -m bot`` runs (tests may also build a plain ``SpadesBot``: one connection)."""
+    return ShardedSpadesBot(config, **kwargs)

@@ -258,7 +258,9 @@ class Gateway:
                 "guilds": [
                     {"id": str(g.id), "unavailable": True} for g in fake.guilds.values() if self.owns(g.id)
                 ],
+                # Discord echoes the IDENTIFY's shard (also [0, 1]) in READY
                 **({"shard": list(self.shard)} if self.shard else {}),
+                **({"shard": list(data["shard"])} if not self.shard and data.get("shard") else {}),
                 "session_id": session.id,
                 "session_type": "normal",
                 "resume_gateway_url": fake.gateway_url,
