@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import time
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -151,11 +152,16 @@ class Storage(ShardLeases, HistoryMixin):
     def closed(self) -> bool:
         return self.backend.closed
 
+    @property
+    def queued_saves(self) -> int:
+        """Table saves waiting for the writer (the health line)."""
+        return len(self._queue)
+
     async def close(self) -> None:
         """Close the connection(s) (idempotent); waits for a running operation to finish."""
         await self.backend.close()
 
-    def _transaction(self) -> Any:
+    def _transaction(self) -> AbstractAsyncContextManager[Session]:
         """One write transaction (a ``Session``), rolled back on any exception (cancellation too)."""
         return self.backend.transaction()
 

@@ -171,6 +171,12 @@ class TurnClock:
     def drop(self, table_id: int) -> None:
         self._drivers.pop(table_id, None)
 
+    def stop(self, table_id: int) -> None:
+        """Cancel the table's driver (its shard went to another process) and forget it."""
+        task = self._drivers.pop(table_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
     def holds(self, table_id: int) -> bool:
         return table_id in self._drivers
 
