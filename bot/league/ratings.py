@@ -115,10 +115,10 @@ def rate_game(game: RatedGame, current: dict[int, Rating]) -> dict[int, Rating]:
     new = _MODEL.rate(teams, ranks=[float(r) for r in ranks(game.scores, game.winner)], weights=weights)
     out: dict[int, Rating] = {}
     for side, new_team in zip(game.sides, new, strict=True):
-        for seat, r in zip(side, new_team, strict=True):
+        for seat, fresh in zip(side, new_team, strict=True):
             if seat.rated and seat.user_id is not None:
                 old = current.get(seat.user_id, Rating())
-                out[seat.user_id] = Rating(mu=float(r.mu), sigma=float(r.sigma), games=old.games + 1)
+                out[seat.user_id] = Rating(mu=float(fresh.mu), sigma=float(fresh.sigma), games=old.games + 1)
     return out
 
 
