@@ -242,9 +242,7 @@ def seat_round(
         tables = -(-len(groups) // per_table)
         n_bots_units = tables * per_table - len(groups)
 
-    units = [
-        _Unit(tuple(g) + (None,) * (unit_width - len(g)), sum(z(p) for p in g) / len(g)) for g in groups
-    ]
+    units = [_Unit(tuple(g) + (None,) * (unit_width - len(g)), sum(z(p) for p in g) / len(g)) for g in groups]
     units += [_Unit((None,) * unit_width, 0.0) for _ in range(n_bots_units)]
     total_bots = sum(1 for u in units for m in u.members if m is None)
     max_bots_per_table = -(-total_bots // tables) if tables else 0
