@@ -1016,6 +1016,22 @@ class LeagueStore:
         )
         return [(n, r, json.loads(s)) for n, r, s in rows]
 
+    async def game_for_table(self, table_id: int) -> dict[str, Any] | None:
+        """The latest finished game of a table: {"game_id", "scores", "bags", "winner_side"} or None."""
+        row = await self._one(
+            "SELECT id, sides, winner_side FROM games WHERE table_id = ? ORDER BY game_no DESC LIMIT 1",
+            (table_id,),
+        )
+        if row is None:
+            return None
+        sides = json.loads(row[1])
+        return {
+            "game_id": row[0],
+            "scores": [int(s.get("score", 0)) for s in sides],
+            "bags": [int(s.get("bags", 0)) for s in sides],
+            "winner_side": row[2],
+        }
+
     # --- audit ----------------------------------------------------------------------------------
 
     async def _audit(

@@ -272,3 +272,13 @@ async def test_rating_two_callers_at_once_rates_each_game_once(db: Storage, stor
         await _finished_game(db, 30 + i, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000 + i)
     await asyncio.gather(store.rate_pending_games(), LeagueStore(db).rate_pending_games())
     assert all(x.games == 3 for x in (await store.ratings(GUILD)).values())
+
+
+async def test_game_for_table(db: Storage, store: LeagueStore) -> None:
+    await _finished_game(db, 40, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=1, finished_at=1000, scores=(310, 520))
+    row = await db.latest_table_in(40)
+    assert row is not None
+    got = await store.game_for_table(row.id)
+    assert got is not None and got["scores"] == [310, 520] and got["winner_side"] == 1
+    other = await db.create_table(GUILD, 41, 1, {})
+    assert await store.game_for_table(other.id) is None
