@@ -275,7 +275,9 @@ async def test_rating_two_callers_at_once_rates_each_game_once(db: Storage, stor
 
 
 async def test_game_for_table(db: Storage, store: LeagueStore) -> None:
-    await _finished_game(db, 40, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=1, finished_at=1000, scores=(310, 520))
+    await _finished_game(
+        db, 40, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=1, finished_at=1000, scores=(310, 520)
+    )
     row = await db.latest_table_in(40)
     assert row is not None
     got = await store.game_for_table(row.id)
