@@ -23,7 +23,6 @@ def clip(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-
 def side_name(t: Table, side: int) -> str:
     seats = t.ruleset.sides[side]
     if len(seats) == 1:
@@ -278,9 +277,7 @@ def rules_text(t: Table) -> str:
         + (" and may not be led until broken." if rs.spades_must_be_broken else ".")
     )
     if rs.nil_allowed:
-        lines.append(
-            f"Nil: bid 0 and take no trick for +{rs.nil_value} (−{rs.nil_value} if you take one)."
-        )
+        lines.append(f"Nil: bid 0 and take no trick for +{rs.nil_value} (−{rs.nil_value} if you take one).")
     if rs.blind_nil_allowed:
         deficit = rs.blind_nil_min_deficit or 0
         cond = f" (only when your side trails by {deficit} or more)" if deficit else ""

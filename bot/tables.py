@@ -311,7 +311,6 @@ _ACTION_PHASE = {
 }
 
 
-
 def _event_kind(ev: Any) -> str:
     return type(ev).__name__
 

@@ -501,6 +501,18 @@ class LeagueCog(commands.Cog):
 
         await self._run(interaction, work)
 
+    @admin.command(name="add", description="Put a player on the roster (also one removed before)")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def add(self, interaction: discord.Interaction[Any], league: str, player: discord.Member) -> None:
+        async def work() -> str:
+            if player.bot:
+                raise LeagueRefusal("Bots can't sign up for a league: they fill empty seats by themselves.")
+            lg = await self._admin_league(interaction, league)
+            await self.service.add_member(lg, interaction.user.id, player.id)
+            return f"{player.mention} is on **{lg.name}**'s roster."
+
+        await self._run(interaction, work)
+
     @admin.command(name="remove", description="Remove a player from the league")
     @app_commands.autocomplete(league=league_autocomplete)
     async def remove(

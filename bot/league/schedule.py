@@ -345,7 +345,9 @@ class Schedule:
             raise ScheduleError(
                 f"{held} nights have been held already: the season must be longer than {held} weeks."
             )
-        preferred = self.first_day + timedelta(days=(weekday - self.weekday) % 7)
+        # the same week as the first night (a Thursday league moved to Tuesday meets that week's
+        # Tuesday), unless that is already past: then the next such weekday
+        preferred = self.first_day - timedelta(days=self.first_day.weekday()) + timedelta(days=weekday)
         first: date | None = None
         if local_instant(preferred, at, zone) > to_utc(now):
             first = preferred

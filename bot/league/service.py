@@ -415,6 +415,7 @@ class LeagueService:
         if name is not None:
             league.name = name
         league = await self._save(league, actor_id, "edit", changes)
+        await self._reconcile(league)
         await self._sync_event(league)
         self.poke()
         return league
@@ -447,6 +448,7 @@ class LeagueService:
         league = await self._save(
             league, actor_id, "resume", {"skipped": sorted(d.isoformat() for d in schedule.skipped)}
         )
+        await self._reconcile(league)
         await self._sync_event(league)
         self.poke()
         return league
@@ -468,6 +470,7 @@ class LeagueService:
             await self.store.transition(row.id, ["scheduled"], "skipped")
         league.schedule = sch.to_dict(schedule)
         league = await self._save(league, actor_id, "skip", {"date": d.isoformat()}, reason)
+        await self._reconcile(league)
         await self._sync_event(league)
         self.poke()
         return league, schedule.last_night
@@ -576,6 +579,18 @@ class LeagueService:
         except LeagueError as exc:
             raise LeagueRefusal(str(exc)) from None
         return team.name
+
+    async def add_member(self, league: LeagueRow, actor_id: int, user_id: int) -> None:
+        """An admin puts a player on the roster (also one they removed before)."""
+        self._open_for_signups(league)
+        if league.format == seating.FIXED:
+            raise LeagueRefusal(
+                "Fixed-partner leagues take teams: the players sign up with `/league invite`."
+            )
+        try:
+            await self.store.sign_up(league.id, user_id, actor_id=actor_id)
+        except LeagueError as exc:
+            raise LeagueRefusal(str(exc)) from None
 
     async def remove(self, league: LeagueRow, actor_id: int, user_id: int, reason: str | None) -> None:
         try:
@@ -1375,6 +1390,29 @@ class LeagueService:
             else "No games were played."
         )
         await self.gateway.post(league.channel_id, text.standings_post(head, lines, foot))
+
+    async def _reconcile(self, league: LeagueRow) -> None:
+        """After a schedule change: scheduled night rows follow the new schedule (new times, or
+        cancelled when their date is no longer a night)."""
+        schedule = self.schedule_of(league)
+        wanted = {n.key: n for n in schedule.nights()}
+        for row in await self.store.nights(league.id, league.season):
+            if row.status != "scheduled":
+                continue
+            n = wanted.get(row.night_date)
+            if n is None or league.status in ("ended", "archived"):
+                await self.store.transition(row.id, ["scheduled"], "cancelled")
+            elif row.starts_at != _unix(n.start_utc) or row.number != n.number:
+                if row.data.get("postponed") and row.number == n.number:
+                    continue  # an admin moved this night's start: keep it
+                await self.store.ensure_night(
+                    league.id,
+                    league.season,
+                    n.number,
+                    n.key,
+                    _unix(n.start_utc),
+                    _unix(schedule.checkin_opens(n)),
+                )
 
     async def _sync_event(self, league: LeagueRow) -> None:
         """Keep the league's Discord scheduled event on its next night (cancelled when none)."""

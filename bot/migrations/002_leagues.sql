@@ -44,6 +44,7 @@ CREATE TABLE league_members (
     user_id     BIGINT NOT NULL,
     team_id     INTEGER REFERENCES league_teams (id),
     status      TEXT NOT NULL CHECK (status IN ('invited', 'active', 'removed')),
+    removed_by  BIGINT,                   -- who took them off (themselves when they left)
     joined_at   BIGINT NOT NULL,
     PRIMARY KEY (league_id, user_id)
 );

@@ -522,9 +522,7 @@ class Storage:
     async def set_guild_settings(self, guild_id: int, **changes: Any) -> dict[str, Any]:
         """Merge top-level keys into the server's settings; returns the settings now stored."""
         async with self._transaction() as conn:
-            async with conn.execute(
-                "SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,)
-            ) as cur:
+            async with conn.execute("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
                 row = await cur.fetchone()
             settings = json.loads(_dumps(DEFAULT_GUILD_SETTINGS))
             if row:

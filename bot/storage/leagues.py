@@ -55,6 +55,10 @@ class NotMember(LeagueError):
     pass
 
 
+class RemovedByAdmin(LeagueError):
+    pass
+
+
 class InviteError(LeagueError):
     pass
 
@@ -386,26 +390,38 @@ class LeagueStore:
 
     # --- roster ---------------------------------------------------------------------------------
 
-    async def sign_up(self, league_id: int, user_id: int) -> Member:
-        """Add a player (or bring back a removed one); AlreadyMember if they are on the roster."""
+    async def sign_up(self, league_id: int, user_id: int, *, actor_id: int | None = None) -> Member:
+        """Add a player (or bring back one who left); AlreadyMember if they are on the roster.
+
+        A player an admin removed can only be brought back by an admin (``actor_id`` not the player).
+        """
         now = _now()
+        actor = user_id if actor_id is None else actor_id
         async with self._tx() as conn:
             async with conn.execute(
-                "SELECT status FROM league_members WHERE league_id = ? AND user_id = ?", (league_id, user_id)
+                "SELECT status, removed_by FROM league_members WHERE league_id = ? AND user_id = ?",
+                (league_id, user_id),
             ) as cur:
                 found = await cur.fetchone()
             if found and found[0] != "removed":
+                if actor != user_id:
+                    raise AlreadyMember(f"<@{user_id}> is already on the roster.")
                 raise AlreadyMember(
                     "You're already signed up." if found[0] == "active" else "You have a pending team invite."
                 )
+            if found and found[1] is not None and found[1] != user_id and actor == user_id:
+                raise RemovedByAdmin(
+                    "A league admin took you off this league's roster; ask them to add you back."
+                )
             await conn.execute(
-                "INSERT INTO league_members (league_id, user_id, team_id, status, joined_at)"
-                " VALUES (?, ?, NULL, 'active', ?)"
+                "INSERT INTO league_members (league_id, user_id, team_id, status, removed_by, joined_at)"
+                " VALUES (?, ?, NULL, 'active', NULL, ?)"
                 " ON CONFLICT (league_id, user_id) DO UPDATE SET status = 'active', team_id = NULL,"
-                " joined_at = excluded.joined_at",
+                " removed_by = NULL, joined_at = excluded.joined_at",
                 (league_id, user_id, now),
             )
-            await self._audit(conn, league_id, None, user_id, "signup", {"user": user_id}, None, now)
+            action = "signup" if actor == user_id else "add"
+            await self._audit(conn, league_id, None, actor, action, {"user": user_id}, None, now)
         return Member(user_id, None, "active", now)
 
     async def remove_member(
@@ -423,8 +439,9 @@ class LeagueStore:
             if not found:
                 raise NotMember(f"<@{user_id}> is not on this league's roster.")
             await conn.execute(
-                "UPDATE league_members SET status = 'removed' WHERE league_id = ? AND user_id = ?",
-                (league_id, user_id),
+                "UPDATE league_members SET status = 'removed', removed_by = ?"
+                " WHERE league_id = ? AND user_id = ?",
+                (actor_id if actor_id is not None else user_id, league_id, user_id),
             )
             if found[0] is not None:
                 await conn.execute("UPDATE league_teams SET status = 'removed' WHERE id = ?", (found[0],))

@@ -480,3 +480,37 @@ async def test_me_and_schedule_texts(service: LeagueService, clock: Clock) -> No
     assert "signed up" in me and "provisional" in me
     sched = await service.schedule_text(league)
     assert sched.count("Night ") == 8 and "America/New_York" in sched
+
+
+async def test_removed_player_cannot_sign_back_up_but_an_admin_can_add_them(
+    service: LeagueService, clock: Clock
+) -> None:
+    league = await create(service)
+    await service.sign_up(league, 5)
+    await service.remove(league, ADMIN, 5, "no-shows")
+    with pytest.raises(LeagueRefusal, match="took you off"):
+        await service.sign_up(league, 5)
+    night_id = await open_checkin(service, clock)
+    with pytest.raises(LeagueRefusal, match="took you off"):
+        await service.check_in(night_id, 5)
+    await service.add_member(league, ADMIN, 5)
+    assert "checked in" in await service.check_in(night_id, 5)
+    # a player who left by themselves may come back
+    await service.leave(league, 6) if await service.store.member(league.id, 6) else None
+    await service.sign_up(league, 6)
+    await service.leave(league, 6)
+    await service.sign_up(league, 6)
+
+
+async def test_retime_moves_scheduled_nights(service: LeagueService, clock: Clock) -> None:
+    league = await create(service)
+    await service.tick()  # night 1's row exists
+    night = await service.current_night(league)
+    assert night is not None and night.night_date == "2026-10-22"
+    league = await service.edit(league, ADMIN, weekday="tuesday", at="19:00")
+    night = await service.current_night(league)
+    assert night is not None and night.night_date == "2026-10-20" and night.status == "scheduled"
+    nights = await service.store.nights(league.id)
+    assert {n.night_date: n.status for n in nights}["2026-10-22"] == "cancelled"
+    with pytest.raises(LeagueRefusal, match="Nothing to change"):
+        await service.edit(league, ADMIN)
