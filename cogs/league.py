@@ -21,7 +21,7 @@ from discord.ext import commands
 import engine
 from bot.league import schedule as sch
 from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables
-from bot.league.service import LeagueRefusal, LeagueService
+from bot.league.service import TICK_SECONDS, LeagueRefusal, LeagueService
 from bot.safe import safe_defer, safe_send
 from bot.storage.leagues import LeagueRow, LeagueStore
 
@@ -647,4 +647,6 @@ async def setup(bot: SpadesBot) -> None:
     bot.leagues = service  # type: ignore[attr-defined]
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(LeagueCog(bot, service))
-    service.start()
+    # the scheduler looks every 30 s (scaled like every other timer: tests run it faster)
+    scale = float(getattr(bot.config, "time_scale", 1.0) or 1.0)
+    service.start(interval=max(0.2, TICK_SECONDS * scale))

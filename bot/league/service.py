@@ -408,7 +408,7 @@ class LeagueService:
         if not changes:
             raise LeagueRefusal("Nothing to change: give at least one new value.")
         await self._check_clash(league.channel_id, schedule, new_settings, except_id=league.id, now=now)
-        league.settings = new_settings.to_dict()
+        league.settings = {**league.settings, **new_settings.to_dict()}
         league.schedule = sch.to_dict(schedule)
         league.slot_key = slot_key(schedule)
         league.ruleset = ruleset.to_dict()

@@ -1,0 +1,137 @@
+"""League nights end to end through the fake Discord and its clock.
+
+The bot is the real SpadesBot with its real cogs and SQLite file; the league scheduler reads the
+fake Discord's clock (the world's time), and the tests move that clock forward to reach check-in,
+the start, a round's time limit and the next week. Everything happens through slash commands,
+button clicks and what the bot posts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.client import EXTENSIONS, SpadesBot
+from bot.config import Config
+from bot.league import schedule as sch
+from tests.e2e.conftest import Spades, answer_of
+from tests.fakediscord import Message, User
+
+LEAGUE = "Spades Thursday"
+WITH_LEAGUE = EXTENSIONS if "cogs.league" in EXTENSIONS else (*EXTENSIONS, "cogs.league")
+
+
+@asynccontextmanager
+async def running(spades: Spades, *, time_scale: float = 0.02) -> AsyncIterator[SpadesBot]:
+    """A bot process on the world's database whose league clock is the fake Discord's clock."""
+    config = Config(token="x", database_path=str(spades.db_path), time_scale=time_scale, deal_seed=7)
+    bot = SpadesBot(config, extensions=WITH_LEAGUE)
+    bot.league_clock = lambda: datetime.fromtimestamp(spades.fake.clock.now(), UTC)  # type: ignore[attr-defined]
+    spades.bot = bot
+    try:
+        async with spades.fake.run_bot(bot, sync_commands=False):
+            yield bot
+    finally:
+        spades.bot = None
+
+
+def now(spades: Spades) -> datetime:
+    return datetime.fromtimestamp(spades.fake.clock.now(), UTC)
+
+
+def advance_to(spades: Spades, when: datetime) -> None:
+    delta = (when - now(spades)).total_seconds()
+    assert delta >= 0, "the fake clock only moves forward"
+    spades.fake.advance_clock(delta)
+
+
+async def create(spades: Spades, user: User | None = None, **options: Any) -> str:
+    args: dict[str, Any] = {
+        "name": LEAGUE,
+        "weekday": "thursday",
+        "time": "8pm",
+        "timezone": "America/New_York",
+        "weeks": 8,
+    }
+    args.update(options)
+    r = await spades.fake.slash(user or spades.users["admin"], spades.channel, "league create", options=args)
+    assert r.ephemeral, "league answers are ephemeral"
+    return await answer_of(spades, r)
+
+
+async def ask(spades: Spades, user: User, command: str, **options: Any) -> str:
+    r = await spades.fake.slash(user, spades.channel, command, options=options)
+    assert r.ephemeral
+    return await answer_of(spades, r)
+
+
+def checkin_posts(spades: Spades) -> list[Message]:
+    return [
+        m
+        for m in spades.fake.public_messages(spades.channel)
+        if any(b.get("custom_id", "").startswith("lg:ci:") for b in m.buttons)
+        or "Check-in closed" in m.content
+    ]
+
+
+async def test_create_refusals_and_the_scheduled_event(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    async with running(spades) as bot:
+        # every bad input gets its own ephemeral answer and writes nothing
+        assert "Manage Server" in await create(spades, alice)
+        assert "not an IANA time zone" in await create(spades, timezone="New York")
+        assert "1 to 52 weeks" in await create(spades, weeks=0)
+        assert "in the past" in await create(spades, first_date="2020-01-02")
+        assert "partnerships" in await create(spades, format="solo")
+        assert await bot.leagues.store.leagues(spades.guild.id) == []  # type: ignore[attr-defined]
+        assert spades.guild.scheduled_events == {}
+        choices = await spades.fake.autocomplete(alice, spades.channel, "league create", "timezone", "new_y")
+        assert choices[0]["value"] == "America/New_York"
+
+        text = await create(spades)
+        assert f"**{LEAGUE}** is set" in text and "Thursdays at 20:00 America/New_York" in text
+        (event,) = spades.guild.scheduled_events.values()
+        assert event.data["name"] == f"{LEAGUE}: night 1"
+        start = datetime.fromisoformat(event.data["scheduled_start_time"])
+        assert start.astimezone(sch.parse_zone("America/New_York")).hour == 20
+        assert "second league" not in text
+        assert "already meets in this channel" in await create(spades, name="Other", time="20:30")
+        assert "already has a league called" in await create(spades, name=LEAGUE.lower(), time="10am")
+        # a schedule change moves the event; ending the season cancels it
+        assert "Saved" in await ask(spades, spades.users["admin"], "league edit", league=LEAGUE, time="21:00")
+        (event,) = spades.guild.scheduled_events.values()
+        moved = datetime.fromisoformat(event.data["scheduled_start_time"])
+        assert moved - start == timedelta(hours=1)
+        assert "Only server managers" in await ask(spades, alice, "league end", league=LEAGUE)
+        assert "season 1 is over" in await ask(spades, spades.users["admin"], "league end", league=LEAGUE)
+        assert event.data["status"] == 4  # cancelled
+    assert spades.fake.take_violations() == []
+
+
+async def test_signup_and_check_in_by_button(spades: Spades) -> None:
+    admin, alice, bob = spades.users["admin"], spades.users["alice"], spades.users["bob"]
+    async with running(spades) as bot:
+        await create(spades)
+        assert "signed up" in await ask(spades, alice, "league signup", league=LEAGUE)
+        assert "already signed up" in await ask(spades, alice, "league signup", league=LEAGUE)
+        assert "no league called" in await ask(spades, alice, "league signup", league="Nope")
+        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
+        first = bot.leagues.schedule_of(league).nights()[0]  # type: ignore[attr-defined]
+        advance_to(spades, first.start_utc - timedelta(minutes=30))
+        await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
+        (post,) = checkin_posts(spades)
+        assert "night 1" in post.content
+        r = await spades.fake.click(alice, post, label="Check in")
+        assert "checked in" in await answer_of(spades, r)
+        r = await spades.fake.click(alice, post, label="Check in")
+        assert "already checked in" in await answer_of(spades, r)
+        r = await spades.fake.click(bob, post, label="Check in")  # not signed up: signs up on the way
+        assert "checked in" in await answer_of(spades, r)
+        r = await spades.fake.click(admin, post, label="Can't make it")
+        assert "not signed up" in await answer_of(spades, r)
+        await spades.wait_for(lambda: "Checked in (2)" in post.content, what="the check-in list")
+        me = await ask(spades, alice, "league me", league=LEAGUE)
+        assert "signed up" in me and "checked in" in me
+    assert spades.fake.take_violations() == []
