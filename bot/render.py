@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import engine
+from engine.house_rules import format_rules
 
 if TYPE_CHECKING:
-    from bot.tables import Table
+    from bot.model import Table
 
 MAX_MESSAGE = 2000
 SUIT_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: the engine's display order
@@ -21,6 +22,7 @@ SUIT_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: the engine's displ
 
 def clip(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 
 def side_name(t: Table, side: int) -> str:
@@ -136,8 +138,6 @@ def trick_line(t: Table, v: Any, *, me: int | None = None) -> str:
 def house_rules(t: Table) -> str:
     """What this table plays differently from its preset, as the options one types
     (``bag_limit=5 · ten_for_200=on``); empty when it plays the preset as is."""
-    from bot.tables import format_rules
-
     return format_rules(t.ruleset.overrides()).replace(" ", " · ")
 
 
@@ -277,7 +277,9 @@ def rules_text(t: Table) -> str:
         + (" and may not be led until broken." if rs.spades_must_be_broken else ".")
     )
     if rs.nil_allowed:
-        lines.append(f"Nil: bid 0 and take no trick for +{rs.nil_value} (−{rs.nil_value} if you take one).")
+        lines.append(
+            f"Nil: bid 0 and take no trick for +{rs.nil_value} (−{rs.nil_value} if you take one)."
+        )
     if rs.blind_nil_allowed:
         deficit = rs.blind_nil_min_deficit or 0
         cond = f" (only when your side trails by {deficit} or more)" if deficit else ""
