@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.league")
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):

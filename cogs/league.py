@@ -22,6 +22,7 @@ import engine
 from bot.league import schedule as sch
 from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables
 from bot.league.service import TICK_SECONDS, LeagueRefusal, LeagueService
+from bot.league.tables import ServiceTables, listen
 from bot.safe import safe_defer, safe_send
 from bot.storage.leagues import LeagueRow, LeagueStore
 
@@ -637,13 +638,18 @@ def league_clock(bot: Any) -> Callable[[], datetime]:
 
 async def setup(bot: SpadesBot) -> None:
     store = LeagueStore(bot.storage)
-    # games stored before ratings existed are rated once, oldest first
-    rated = await store.rate_pending_games()
-    if rated:
-        log.info("rated %d finished games", rated)
-    tables: LeagueTables | None = getattr(bot, "league_tables", None)
+    table_service = getattr(bot, "tables", None)  # set by cogs.tables, loaded first
+    tables: LeagueTables | None = (
+        ServiceTables(bot, table_service, store) if table_service is not None else None
+    )
     gateway = DiscordLeagueGateway(bot, tables)
     service = LeagueService(store, gateway, clock=league_clock(bot))
+    if table_service is not None:
+        listen(table_service, service)
+    # games stored before ratings existed are rated once, oldest first
+    rated = await service.rate_pending()
+    if rated:
+        log.info("rated %d finished games", rated)
     bot.leagues = service  # type: ignore[attr-defined]
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(LeagueCog(bot, service))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -133,3 +134,22 @@ def rate_games(games: Sequence[RatedGame], start: dict[int, Rating] | None = Non
 def leaderboard(ratings: dict[int, Rating]) -> list[tuple[int, Rating]]:
     """Players by conservative rating, best first (ties on more games, then user id)."""
     return sorted(ratings.items(), key=lambda kv: (-kv[1].conservative, -kv[1].games, kv[0]))
+
+
+def rate_stored(
+    seats: Sequence[Any], scores: Sequence[int], winner: int | None, current: dict[int, Any]
+) -> dict[int, Any]:
+    """The storage's rater (``bot.storage.leagues.GameRater``): seats with ``side``, ``user_id``,
+    ``is_bot``, ``bot_share``; ratings with ``mu``, ``sigma``, ``games``. Returns new ratings of the
+    same stored type as the current ones (a :class:`Rating` when the player had none)."""
+    sides: list[list[SeatResult]] = [[] for _ in scores]
+    for s in seats:
+        if 0 <= s.side < len(sides):
+            sides[s.side].append(SeatResult(s.user_id, s.is_bot, s.bot_share))
+    start = {u: Rating(r.mu, r.sigma, r.games) for u, r in current.items()}
+    new = rate_game(RatedGame(sides, list(scores), winner), start)
+    out: dict[int, Any] = {}
+    for uid, r in new.items():
+        kind = type(current[uid]) if uid in current else None
+        out[uid] = kind(r.mu, r.sigma, r.games) if kind is not None else r
+    return out

@@ -32,7 +32,7 @@ from engine.ruleset import Ruleset, RulesetError
 
 from . import schedule as sch
 from . import seating, standings, text
-from .ratings import Rating
+from .ratings import Rating, rate_stored
 from .settings import LeagueSettings, SettingsError, check_format, check_name, clash, slot_key, team_size
 
 log = logging.getLogger(__name__)
@@ -190,6 +190,10 @@ class LeagueService:
 
     def now(self) -> datetime:
         return self.clock()
+
+    async def rate_pending(self) -> int:
+        """Rate every finished game not rated yet (all servers, oldest first); each exactly once."""
+        return await self.store.rate_pending_games(rate_stored)
 
     # --- creating and changing leagues ------------------------------------------------------------
 
@@ -966,8 +970,8 @@ class LeagueService:
                 entrant = f"team:{team.id}"
                 team_line = f"Team **{team.name}** ({team.status})\n"
         row = next((r for r in rows if r.entrant == entrant), None)
-        ratings = await self.store.ratings(league.guild_id, [user_id])
-        rating = ratings.get(user_id, Rating())
+        stored = (await self.store.ratings(league.guild_id, [user_id])).get(user_id)
+        rating = Rating(stored.mu, stored.sigma, stored.games) if stored else Rating()
         night = await self.current_night(league)
         answer = ""
         if night is not None:
@@ -1148,7 +1152,10 @@ class LeagueService:
         players, teams = await self._eligible(league, night)
         if not players:
             return None
-        ratings = await self.store.ratings(league.guild_id, players)
+        ratings = {
+            u: Rating(r.mu, r.sigma, r.games)
+            for u, r in (await self.store.ratings(league.guild_id, players)).items()
+        }
         history = seating.History()
         for night_id, _rnd, sides in await self.store.season_pairings(league.id, league.season):
             plan = seating.TablePlan(tuple(tuple(s) for s in sides))

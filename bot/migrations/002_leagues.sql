@@ -1,10 +1,10 @@
 -- 002: league nights (leagues, rosters and team invites, nights, check-ins, rounds, seatings,
 -- results, audit log) and skill ratings (current rating, per-game history, which games are rated).
 -- Times are unix seconds (BIGINT, UTC). Discord ids are BIGINT. JSON is stored as TEXT.
--- "INTEGER PRIMARY KEY" ids are SQLite row ids (PostgreSQL: an identity column).
+-- Ids are "INTEGER PRIMARY KEY AUTOINCREMENT" (PostgreSQL: an identity column, see bot/storage/sql.py).
 
 CREATE TABLE leagues (
-    id          INTEGER PRIMARY KEY,
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id    BIGINT NOT NULL,
     channel_id  BIGINT NOT NULL,
     name        TEXT NOT NULL,
@@ -29,7 +29,7 @@ CREATE INDEX leagues_guild ON leagues (guild_id, status);
 
 -- Fixed-partner teams: created by an invite (pending) and made active when the partner accepts.
 CREATE TABLE league_teams (
-    id          INTEGER PRIMARY KEY,
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     league_id   INTEGER NOT NULL REFERENCES leagues (id) ON DELETE CASCADE,
     name        TEXT NOT NULL,
     status      TEXT NOT NULL CHECK (status IN ('pending', 'active', 'removed')),
@@ -54,7 +54,7 @@ CREATE INDEX league_members_user ON league_members (user_id);
 -- scheduled -> checkin -> playing -> finished (or missed / skipped / cancelled) by compare-and-set
 -- updates, so a transition happens once even if two timers fire.
 CREATE TABLE league_nights (
-    id           INTEGER PRIMARY KEY,
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
     league_id    INTEGER NOT NULL REFERENCES leagues (id) ON DELETE CASCADE,
     season       INTEGER NOT NULL,
     number       INTEGER NOT NULL,
@@ -90,7 +90,7 @@ CREATE TABLE league_rounds (
 
 -- One seated table of a round; table_id links to the live table once the bot opened it.
 CREATE TABLE league_tables (
-    id          INTEGER PRIMARY KEY,
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     night_id    INTEGER NOT NULL REFERENCES league_nights (id) ON DELETE CASCADE,
     round_no    INTEGER NOT NULL,
     table_no    INTEGER NOT NULL,
@@ -132,7 +132,7 @@ CREATE TABLE league_results (
 );
 
 CREATE TABLE league_audit (
-    id          INTEGER PRIMARY KEY,
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     league_id   INTEGER NOT NULL REFERENCES leagues (id) ON DELETE CASCADE,
     night_id    INTEGER,
     actor_id    BIGINT,                   -- NULL for the bot itself (missed night, late start)
@@ -158,8 +158,8 @@ CREATE TABLE ratings (
 CREATE TABLE rating_history (
     game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     user_id      BIGINT NOT NULL,
-    mu_before    REAL NOT NULL,
-    sigma_before REAL NOT NULL,
+    mu_before    REAL,                    -- NULL: the player's first rated game
+    sigma_before REAL,
     mu_after     REAL NOT NULL,
     sigma_after  REAL NOT NULL,
     PRIMARY KEY (game_id, user_id)

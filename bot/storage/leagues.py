@@ -9,13 +9,10 @@ compare-and-set (``transition``), a check-in and a result are keyed rows, a game
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from bot.league import ratings as rating_rules
 
 from .db import Storage
 from .models import StorageError
@@ -233,10 +230,36 @@ class AuditEntry:
 
 
 @dataclass(frozen=True)
+class StoredRating:
+    """A player's OpenSkill numbers as stored (the rules live in ``bot.league.ratings``)."""
+
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
 class RatingRow:
     user_id: int
-    rating: rating_rules.Rating
+    rating: StoredRating
     rank: int = 0
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat of a stored game, as the rater sees it."""
+
+    side: int
+    user_id: int | None
+    is_bot: bool
+    bot_share: float
+
+
+#: rates one stored game: (seats, side scores, winning side, current ratings of its humans) -> the
+#: new ratings of the players it rates ({} when it is not a rated game)
+GameRater = Callable[
+    [list[SeatRow], list[int], "int | None", dict[int, StoredRating]], dict[int, StoredRating]
+]
 
 
 class LeagueStore:
@@ -245,7 +268,18 @@ class LeagueStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    # a thin layer over the Storage's private helpers: one connection, one lock
+    def _unique(self, exc: BaseException) -> bool:
+        backend = self.storage.backend
+        return backend.is_unique_violation(
+            exc, "leagues_slot_per_channel", "leagues.channel_id, leagues.slot_key"
+        ) or backend.is_unique_violation(exc, "leagues_name_per_guild", "leagues.guild_id, leagues.name_key")
+
+    def _slot_conflict(self, exc: BaseException) -> bool:
+        return self.storage.backend.is_unique_violation(
+            exc, "leagues_slot_per_channel", "leagues.channel_id, leagues.slot_key"
+        )
+
+    # a thin layer over the Storage's private helpers
     def _tx(self) -> Any:
         return self.storage._transaction()
 
@@ -274,10 +308,10 @@ class LeagueStore:
         now = _now()
         try:
             async with self._tx() as conn:
-                cur = await conn.execute(
+                league_id = await conn.fetchval(
                     "INSERT INTO leagues (guild_id, channel_id, name, name_key, status, format, ruleset,"
                     " settings, schedule, slot_key, season, version, created_by, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, 1, 1, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, 1, 1, ?, ?, ?) RETURNING id",
                     (
                         guild_id,
                         channel_id,
@@ -293,10 +327,11 @@ class LeagueStore:
                         now,
                     ),
                 )
-                league_id = cur.lastrowid
                 await self._audit(conn, league_id, None, created_by, "create", {"name": name}, None, now)
-        except sqlite3.IntegrityError as exc:
-            if "slot_key" in str(exc):
+        except Exception as exc:
+            if not self._unique(exc):
+                raise
+            if self._slot_conflict(exc):
                 raise LeagueSlotTaken("This channel already has a league night at that time.") from exc
             raise LeagueNameTaken(f"This server already has a league called {name}.") from exc
         assert league_id is not None
@@ -357,7 +392,7 @@ class LeagueStore:
             raise ValueError(f"bad league status {league.status!r}")
         try:
             async with self._tx() as conn:
-                cur = await conn.execute(
+                changed = await conn.execute(
                     "UPDATE leagues SET status = ?, name = ?, name_key = ?, settings = ?, schedule = ?,"
                     " slot_key = ?, season = ?, channel_id = ?, ruleset = ?, format = ?,"
                     " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
@@ -377,11 +412,13 @@ class LeagueStore:
                         league.version,
                     ),
                 )
-                if cur.rowcount != 1:
+                if changed != 1:
                     raise StaleLeague("The league was changed at the same time; please try again.")
                 await self._audit(conn, league.id, None, actor_id, action, detail or {}, reason, now)
-        except sqlite3.IntegrityError as exc:
-            if "slot_key" in str(exc):
+        except Exception as exc:
+            if not self._unique(exc):
+                raise
+            if self._slot_conflict(exc):
                 raise LeagueSlotTaken("This channel already has a league night at that time.") from exc
             raise LeagueNameTaken(f"This server already has a league called {league.name}.") from exc
         league.version += 1
@@ -398,11 +435,10 @@ class LeagueStore:
         now = _now()
         actor = user_id if actor_id is None else actor_id
         async with self._tx() as conn:
-            async with conn.execute(
+            found = await conn.fetchone(
                 "SELECT status, removed_by FROM league_members WHERE league_id = ? AND user_id = ?",
                 (league_id, user_id),
-            ) as cur:
-                found = await cur.fetchone()
+            )
             if found and found[0] != "removed":
                 if actor != user_id:
                     raise AlreadyMember(f"<@{user_id}> is already on the roster.")
@@ -430,12 +466,11 @@ class LeagueStore:
         """Take a player off the roster (their team too, in fixed format); NotMember otherwise."""
         now = _now()
         async with self._tx() as conn:
-            async with conn.execute(
+            found = await conn.fetchone(
                 "SELECT team_id FROM league_members WHERE league_id = ? AND user_id = ? AND"
                 " status <> 'removed'",
                 (league_id, user_id),
-            ) as cur:
-                found = await cur.fetchone()
+            )
             if not found:
                 raise NotMember(f"<@{user_id}> is not on this league's roster.")
             await conn.execute(
@@ -478,26 +513,23 @@ class LeagueStore:
         now = _now()
         async with self._tx() as conn:
             for uid, who in ((captain_id, "You are"), (partner_id, f"<@{partner_id}> is")):
-                async with conn.execute(
+                found = await conn.fetchone(
                     "SELECT status, team_id FROM league_members WHERE league_id = ? AND user_id = ?",
                     (league_id, uid),
-                ) as cur:
-                    found = await cur.fetchone()
+                )
                 if found and found[0] != "removed" and found[1] is not None:
                     raise InviteError(f"{who} already on a team in this league.")
-            async with conn.execute(
+            if await conn.fetchone(
                 "SELECT 1 FROM league_teams WHERE league_id = ? AND lower(name) = lower(?) AND"
                 " status <> 'removed'",
                 (league_id, name),
-            ) as cur:
-                if await cur.fetchone():
-                    raise InviteError(f"A team called {name} is already in this league.")
-            cur = await conn.execute(
+            ):
+                raise InviteError(f"A team called {name} is already in this league.")
+            team_id = await conn.fetchval(
                 "INSERT INTO league_teams (league_id, name, status, captain_id, created_at)"
-                " VALUES (?, ?, 'pending', ?, ?)",
+                " VALUES (?, ?, 'pending', ?, ?) RETURNING id",
                 (league_id, name, captain_id, now),
             )
-            team_id = cur.lastrowid
             for uid, status in ((captain_id, "active"), (partner_id, "invited")):
                 await conn.execute(
                     "INSERT INTO league_members (league_id, user_id, team_id, status, joined_at)"
@@ -515,13 +547,12 @@ class LeagueStore:
         """The invited partner accepts (the team becomes active) or declines (the team is dissolved)."""
         now = _now()
         async with self._tx() as conn:
-            async with conn.execute(
+            found = await conn.fetchone(
                 "SELECT t.id, t.name, t.captain_id FROM league_members m JOIN league_teams t ON"
                 " t.id = m.team_id"
                 " WHERE m.league_id = ? AND m.user_id = ? AND m.status = 'invited' AND t.status = 'pending'",
                 (league_id, user_id),
-            ) as cur:
-                found = await cur.fetchone()
+            )
             if not found:
                 raise InviteError("You have no pending team invite in this league.")
             team_id, name, captain = found
@@ -586,12 +617,11 @@ class LeagueStore:
                 " updated_at = excluded.updated_at WHERE league_nights.status = 'scheduled'",
                 (league_id, season, number, night_date, starts_at, checkin_at, now),
             )
-            async with conn.execute(
+            row = await conn.fetchone(
                 f"SELECT {_NIGHT_COLUMNS} FROM league_nights WHERE league_id = ? AND season = ?"
                 " AND night_date = ?",
                 (league_id, season, night_date),
-            ) as cur:
-                row = await cur.fetchone()
+            )
         return _night(row)
 
     async def get_night(self, night_id: int) -> NightRow | None:
@@ -636,10 +666,7 @@ class LeagueStore:
         merged into the night's data."""
         now = _now()
         async with self._tx() as conn:
-            async with conn.execute(
-                f"SELECT {_NIGHT_COLUMNS} FROM league_nights WHERE id = ?", (night_id,)
-            ) as cur:
-                row = await cur.fetchone()
+            row = await conn.fetchone(f"SELECT {_NIGHT_COLUMNS} FROM league_nights WHERE id = ?", (night_id,))
             if row is None:
                 return None
             night = _night(row)
@@ -655,11 +682,11 @@ class LeagueStore:
                 sets.append("starts_at = ?")
                 params.append(starts_at)
             marks = ", ".join("?" for _ in expected)
-            cur = await conn.execute(
+            changed = await conn.execute(
                 f"UPDATE league_nights SET {', '.join(sets)} WHERE id = ? AND status IN ({marks})",
                 (*params, night_id, *expected),
             )
-            if cur.rowcount != 1:  # pragma: no cover - guarded by the lock and the read above
+            if changed != 1:  # pragma: no cover - guarded by the lock and the read above
                 return None
             if audit is not None:
                 actor, action, detail, reason = audit
@@ -676,8 +703,7 @@ class LeagueStore:
     async def update_night_data(self, night_id: int, **data: Any) -> None:
         """Merge keys into a night's data (message ids, scheduled event id, notes)."""
         async with self._tx() as conn:
-            async with conn.execute("SELECT data FROM league_nights WHERE id = ?", (night_id,)) as cur:
-                row = await cur.fetchone()
+            row = await conn.fetchone("SELECT data FROM league_nights WHERE id = ?", (night_id,))
             if row is None:
                 return
             merged = {**json.loads(row[0]), **data}
@@ -698,10 +724,7 @@ class LeagueStore:
             raise ValueError("status is 'in' or 'out'")
         now = _now()
         async with self._tx() as conn:
-            async with conn.execute(
-                "SELECT status, data FROM league_nights WHERE id = ?", (night_id,)
-            ) as cur:
-                night = await cur.fetchone()
+            night = await conn.fetchone("SELECT status, data FROM league_nights WHERE id = ?", (night_id,))
             if night is None:
                 raise CheckinClosed("This league night no longer exists.")
             open_now = night[0] == "checkin" or (
@@ -713,10 +736,9 @@ class LeagueStore:
                     if night[0] != "scheduled"
                     else "Check-in for this night is not open yet."
                 )
-            async with conn.execute(
+            prev = await conn.fetchone(
                 "SELECT status FROM league_checkins WHERE night_id = ? AND user_id = ?", (night_id, user_id)
-            ) as cur:
-                prev = await cur.fetchone()
+            )
             if prev and prev[0] == status:
                 raise AlreadyCheckedIn(
                     "You're already checked in." if status == "in" else "You already said you can't make it."
@@ -749,12 +771,12 @@ class LeagueStore:
         round number (compare-and-set from ``round_no - 1``). None if that round was already seated."""
         now = _now()
         async with self._tx() as conn:
-            cur = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE league_nights SET round_no = ?, status = 'playing', updated_at = ?"
                 " WHERE id = ? AND round_no = ? AND status IN ('checkin', 'playing')",
                 (round_no, now, night_id, round_no - 1),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 return None
             await conn.execute(
                 "INSERT INTO league_rounds (night_id, round_no, status, started_at, ends_at)"
@@ -764,12 +786,11 @@ class LeagueStore:
             out: list[LeagueTable] = []
             for no, sides in enumerate(tables, start=1):
                 blob = [list(s) for s in sides]
-                cur = await conn.execute(
+                lt_id = await conn.fetchval(
                     "INSERT INTO league_tables (night_id, round_no, table_no, sides, status)"
-                    " VALUES (?, ?, ?, ?, 'seated')",
+                    " VALUES (?, ?, ?, ?, 'seated') RETURNING id",
                     (night_id, round_no, no, _dumps(blob)),
                 )
-                lt_id = cur.lastrowid
                 assert lt_id is not None
                 for side_no, side in enumerate(sides):
                     for uid in side:
@@ -799,12 +820,12 @@ class LeagueStore:
     async def finish_round(self, night_id: int, round_no: int) -> bool:
         """Mark the round finished once (compare-and-set); False when it already was."""
         async with self._tx() as conn:
-            cur = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE league_rounds SET status = 'finished', finished_at = ?"
                 " WHERE night_id = ? AND round_no = ? AND status = 'playing'",
                 (_now(), night_id, round_no),
             )
-            return bool(cur.rowcount == 1)
+            return bool(changed == 1)
 
     async def round_tables(self, night_id: int, round_no: int) -> list[LeagueTable]:
         rows = await self._all(
@@ -866,10 +887,9 @@ class LeagueStore:
         """Put ``in_id`` in ``out_id``'s seat of a league table (sides and seats), with an audit line."""
         now = _now()
         async with self._tx() as conn:
-            async with conn.execute(
+            row = await conn.fetchone(
                 f"SELECT {_LT_COLUMNS} FROM league_tables WHERE id = ?", (league_table_id,)
-            ) as cur:
-                row = await cur.fetchone()
+            )
             if row is None:
                 raise LeagueError("That table no longer exists.")
             lt = _lt(row)
@@ -909,7 +929,7 @@ class LeagueStore:
     ) -> bool:
         """Store a table's result once and mark the table finished; False if it already had one."""
         async with self._tx() as conn:
-            cur = await conn.execute(
+            changed = await conn.execute(
                 "INSERT INTO league_results (league_table_id, game_id, scores, bags, winner_side, complete,"
                 " corrected, recorded_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT"
                 " (league_table_id) DO NOTHING",
@@ -923,7 +943,7 @@ class LeagueStore:
                     _now(),
                 ),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 return False
             await conn.execute(
                 "UPDATE league_tables SET status = 'finished' WHERE id = ?", (league_table_id,)
@@ -944,15 +964,13 @@ class LeagueStore:
         """An admin's correction of a table's result; the old and new results go to the audit log."""
         now = _now()
         async with self._tx() as conn:
-            async with conn.execute(
+            old = await conn.fetchone(
                 "SELECT scores, bags, winner_side FROM league_results WHERE league_table_id = ?",
                 (league_table_id,),
-            ) as cur:
-                old = await cur.fetchone()
-            async with conn.execute(
+            )
+            lt_row = await conn.fetchone(
                 f"SELECT {_LT_COLUMNS} FROM league_tables WHERE id = ?", (league_table_id,)
-            ) as cur:
-                lt_row = await cur.fetchone()
+            )
             if lt_row is None:
                 raise LeagueError("That table no longer exists.")
             lt = _lt(lt_row)
@@ -1101,9 +1119,7 @@ class LeagueStore:
 
     # --- ratings --------------------------------------------------------------------------------
 
-    async def ratings(
-        self, guild_id: int, user_ids: Sequence[int] | None = None
-    ) -> dict[int, rating_rules.Rating]:
+    async def ratings(self, guild_id: int, user_ids: Sequence[int] | None = None) -> dict[int, StoredRating]:
         if user_ids is None:
             rows = await self._all(
                 "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ?", (guild_id,)
@@ -1116,7 +1132,7 @@ class LeagueStore:
                 f"SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id IN ({marks})",
                 (guild_id, *user_ids),
             )
-        return {u: rating_rules.Rating(mu, sigma, games) for u, mu, sigma, games in rows}
+        return {u: StoredRating(mu, sigma, games) for u, mu, sigma, games in rows}
 
     async def rating_leaderboard(self, guild_id: int, *, limit: int = 10, offset: int = 0) -> list[RatingRow]:
         """Players by conservative rating (mu - 3 sigma), best first; ties on games then user id."""
@@ -1126,7 +1142,7 @@ class LeagueStore:
             (guild_id, limit, offset),
         )
         return [
-            RatingRow(u, rating_rules.Rating(mu, sigma, games), offset + i + 1)
+            RatingRow(u, StoredRating(mu, sigma, games), offset + i + 1)
             for i, (u, mu, sigma, games) in enumerate(rows)
         ]
 
@@ -1134,7 +1150,7 @@ class LeagueStore:
         row = await self._one("SELECT COUNT(*) FROM ratings WHERE guild_id = ?", (guild_id,))
         return int(row[0])
 
-    async def rate_pending_games(self, *, batch: int = 200) -> int:
+    async def rate_pending_games(self, rate: GameRater, *, batch: int = 200) -> int:
         """Rate every finished game not rated yet, oldest first; returns how many games were looked at.
 
         Each game is rated in its own transaction together with its ``rated_games`` row, so a game is
@@ -1152,42 +1168,37 @@ class LeagueStore:
             if not pending:
                 return done
             for game_id, guild_id, sides_json, winner in pending:
-                await self._rate_one(game_id, guild_id, json.loads(sides_json), winner)
+                await self._rate_one(rate, game_id, guild_id, json.loads(sides_json), winner)
                 done += 1
 
     async def _rate_one(
-        self, game_id: int, guild_id: int, sides: list[dict[str, Any]], winner: int | None
+        self, rate: GameRater, game_id: int, guild_id: int, sides: list[dict[str, Any]], winner: int | None
     ) -> None:
         now = _now()
         async with self._tx() as conn:
-            async with conn.execute("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)) as cur:
-                if await cur.fetchone():
-                    return  # someone else rated it between our read and this transaction
-            async with conn.execute(
-                "SELECT seat, side, user_id, is_bot, bot_share FROM game_players WHERE game_id ="
-                " ? ORDER BY seat",
-                (game_id,),
-            ) as cur:
-                seats = list(await cur.fetchall())
-            by_side: list[list[rating_rules.SeatResult]] = [[] for _ in sides]
-            for _seat, side, uid, is_bot, share in seats:
-                if 0 <= side < len(by_side):
-                    by_side[side].append(rating_rules.SeatResult(uid, bool(is_bot), float(share or 0)))
-            game = rating_rules.RatedGame(by_side, [int(s.get("score", 0)) for s in sides], winner)
-            users = rating_rules.rated_players(game)
-            current: dict[int, rating_rules.Rating] = {}
+            if await conn.fetchone("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)):
+                return  # someone else rated it between our read and this transaction
+            seats = [
+                SeatRow(side, uid, bool(is_bot), float(share or 0))
+                for side, uid, is_bot, share in await conn.fetchall(
+                    "SELECT side, user_id, is_bot, bot_share FROM game_players WHERE game_id = ?"
+                    " ORDER BY seat",
+                    (game_id,),
+                )
+            ]
+            users = sorted({s.user_id for s in seats if s.user_id is not None and not s.is_bot})
+            current: dict[int, StoredRating] = {}
             if users:
                 marks = ", ".join("?" for _ in users)
-                async with conn.execute(
-                    "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id IN"
-                    f" ({marks})",
+                for u, mu, sigma, games in await conn.fetchall(
+                    "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ?"
+                    f" AND user_id IN ({marks})",
                     (guild_id, *users),
-                ) as cur:
-                    for u, mu, sigma, games in await cur.fetchall():
-                        current[u] = rating_rules.Rating(mu, sigma, games)
-            new = rating_rules.rate_game(game, current)
+                ):
+                    current[u] = StoredRating(mu, sigma, games)
+            new = rate(seats, [int(s.get("score", 0)) for s in sides], winner, current)
             for uid, r in new.items():
-                old = current.get(uid, rating_rules.Rating())
+                old = current.get(uid)
                 await conn.execute(
                     "INSERT INTO ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES"
                     " (?, ?, ?, ?, ?, ?)"
@@ -1197,9 +1208,8 @@ class LeagueStore:
                 )
                 await conn.execute(
                     "INSERT INTO rating_history (game_id, user_id, mu_before, sigma_before,"
-                    " mu_after, sigma_after)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, uid, old.mu, old.sigma, r.mu, r.sigma),
+                    " mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, uid, old.mu if old else None, old.sigma if old else None, r.mu, r.sigma),
                 )
             await conn.execute(
                 "INSERT INTO rated_games (game_id, guild_id, rated, at) VALUES (?, ?, ?, ?)",

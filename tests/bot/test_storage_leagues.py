@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.league.ratings import rate_stored
 from bot.storage import FinishedGame, Storage
 from bot.storage.leagues import (
     AlreadyCheckedIn,
@@ -19,6 +20,7 @@ from bot.storage.leagues import (
     LeagueSlotTaken,
     LeagueStore,
     NotMember,
+    RemovedByAdmin,
     StaleLeague,
 )
 
@@ -98,8 +100,12 @@ async def test_signup_remove_and_sign_up_again(store: LeagueStore) -> None:
     assert await store.members(league.id) == []
     with pytest.raises(NotMember):
         await store.remove_member(league.id, 1, actor_id=ADMIN)
-    await store.sign_up(league.id, 1)
+    with pytest.raises(RemovedByAdmin):
+        await store.sign_up(league.id, 1)  # removed by an admin: only an admin brings them back
+    await store.sign_up(league.id, 1, actor_id=ADMIN)
     assert [m.user_id for m in await store.members(league.id)] == [1]
+    await store.remove_member(league.id, 1, actor_id=1)  # left by themselves: may come back
+    await store.sign_up(league.id, 1)
 
 
 async def test_team_invite_accept_and_decline(store: LeagueStore) -> None:
@@ -256,8 +262,8 @@ async def test_existing_games_are_rated_once_in_order(db: Storage, store: League
     await _finished_game(db, 21, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=1, finished_at=1000)
     # one human with bots: looked at, not rated
     await _finished_game(db, 22, [(5, 0), (None, 1), (None, 0), (None, 1)], winner=0, finished_at=3000)
-    assert await store.rate_pending_games() == 3
-    assert await store.rate_pending_games() == 0  # never twice
+    assert await store.rate_pending_games(rate_stored) == 3
+    assert await store.rate_pending_games(rate_stored) == 0  # never twice
     r = await store.ratings(GUILD)
     assert set(r) == {1, 2, 3, 4} and all(x.games == 2 for x in r.values())
     # lost then won (1, 3) ends above won then lost (2, 4): the later result weighs more
@@ -270,7 +276,9 @@ async def test_existing_games_are_rated_once_in_order(db: Storage, store: League
 async def test_rating_two_callers_at_once_rates_each_game_once(db: Storage, store: LeagueStore) -> None:
     for i in range(3):
         await _finished_game(db, 30 + i, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000 + i)
-    await asyncio.gather(store.rate_pending_games(), LeagueStore(db).rate_pending_games())
+    await asyncio.gather(
+        store.rate_pending_games(rate_stored), LeagueStore(db).rate_pending_games(rate_stored)
+    )
     assert all(x.games == 3 for x in (await store.ratings(GUILD)).values())
 
 
