@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol
@@ -135,6 +135,7 @@ class LeagueService:
         self._lock = asyncio.Lock()  # one tick or callback changes league state at a time
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._spawned: set[asyncio.Task[None]] = set()
 
     # --- the scheduler loop ---------------------------------------------------------------------
 
@@ -143,11 +144,30 @@ class LeagueService:
             self._task = asyncio.create_task(self._run(interval), name="league-scheduler")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        """Stop the scheduler and the work in flight (all of it resumes from storage at the next start)."""
+        tasks = [t for t in (self._task, *self._spawned) if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+                await t
+        self._task = None
+        self._spawned.clear()
+
+    def spawn(self, work: Awaitable[None], name: str) -> None:
+        """Run ``work`` in the background (a listener must not block the table that called it)."""
+
+        async def run() -> None:
+            try:
+                await work
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("league: %s failed", name)
+
+        task = asyncio.get_running_loop().create_task(run(), name=f"league-{name}")
+        self._spawned.add(task)
+        task.add_done_callback(self._spawned.discard)
 
     def poke(self) -> None:
         """Run a tick soon (something changed: a game ended, an admin started a night)."""
@@ -1039,6 +1059,11 @@ class LeagueService:
         # then the next scheduled night
         upcoming = await self._ensure_next(league)
         if upcoming is not None and upcoming.status == "scheduled":
+            if (
+                league.settings.get("events", True)
+                and league.settings.get("event_night") != upcoming.night_date
+            ):
+                await self._sync_event(league)  # (a restart between a night's end and its event update)
             await self._advance(league, upcoming, now)
         elif upcoming is None and await self._open_night(league) is None:
             await self._season_over(league)
@@ -1450,14 +1475,15 @@ class LeagueService:
         except Exception:
             log.warning("league %s: scheduled event sync failed", league.id, exc_info=True)
             return
-        if new_id != event_id:
+        night_key = nxt.key if nxt is not None else None  # (also when creating it failed: no retry storm)
+        if new_id != event_id or league.settings.get("event_night") != night_key:
             fresh = await self.store.get_league(league.id)
             if fresh is None:
                 return
-            fresh.settings = {**fresh.settings, "event_id": new_id}
+            fresh.settings = {**fresh.settings, "event_id": new_id, "event_night": night_key}
             try:
                 fresh = await self.store.update_league(
-                    fresh, actor_id=None, action="event", detail={"event_id": new_id}
+                    fresh, actor_id=None, action="event", detail={"event_id": new_id, "night": night_key}
                 )
             except LeagueError:
                 return

@@ -8,7 +8,6 @@ service's game-finished listener tells the league at once.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -158,19 +157,13 @@ class ServiceTables:
 
 def listen(tables: TableService, leagues: LeagueService) -> None:
     """Tell the league service about every finished game (and rate it), without blocking the table."""
-    pending: set[asyncio.Task[None]] = set()
 
     def on_game_finished(table: Table, game: FinishedGame) -> None:
         async def run() -> None:
-            try:
-                if table.settings.get("league_table"):
-                    await leagues.game_finished(table.id, outcome_of_game(game))
-                await leagues.rate_pending()
-            except Exception:
-                log.exception("league: handling the end of table %s failed", table.id)
+            if table.settings.get("league_table"):
+                await leagues.game_finished(table.id, outcome_of_game(game))
+            await leagues.rate_pending()
 
-        task = asyncio.get_running_loop().create_task(run(), name=f"league-game-{table.id}")
-        pending.add(task)
-        task.add_done_callback(pending.discard)
+        leagues.spawn(run(), f"game-{table.id}")
 
     tables.on_game_finished(on_game_finished)

@@ -135,3 +135,80 @@ async def test_signup_and_check_in_by_button(spades: Spades) -> None:
         me = await ask(spades, alice, "league me", league=LEAGUE)
         assert "signed up" in me and "checked in" in me
     assert spades.fake.take_violations() == []
+
+
+def posts_with(spades: Spades, needle: str) -> list[Message]:
+    return [m for m in spades.fake.public_messages(spades.channel) if needle in m.content]
+
+
+async def test_a_league_night_end_to_end(spades: Spades) -> None:
+    """Nine players, five-handed solo: two tables and one bot seat; two short rounds played by the
+    bots for the absent humans; a restart in the middle of round 2; the next night after the US DST
+    change starts by itself at 20:00 New York time."""
+    admin = spades.users["admin"]
+    players = [spades.fake.add_user(f"player{i}") for i in range(9)]
+    ny = sch.parse_zone("America/New_York")
+    async with running(spades) as bot:
+        text = await create(
+            spades, format="solo", preset="five-player", rounds=2, round_minutes=30, target=50, hand_limit=1,
+            leftover="bot", first_date="2027-03-11", weeks=3,
+        )  # fmt: skip
+        assert "is set" in text, text
+        for p in players:
+            assert "signed up" in await ask(spades, p, "league signup", league=LEAGUE)
+        (event,) = spades.guild.scheduled_events.values()
+        assert event.data["scheduled_start_time"].startswith("2027-03-12T01:00:00")  # 20:00 EST
+        first = datetime(2027, 3, 12, 1, 0, tzinfo=UTC)
+        advance_to(spades, first - timedelta(minutes=30))
+        await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
+        (post,) = checkin_posts(spades)
+        for p in players:
+            r = await spades.fake.click(p, post, label="Check in")
+            assert "checked in" in await answer_of(spades, r)
+        r = await spades.fake.click(players[0], post, label="Check in")
+        assert "already checked in" in await answer_of(spades, r)
+        advance_to(spades, first + timedelta(seconds=1))
+        await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 2")), what="round 1's seating")
+        r = await spades.fake.click(admin, post, label="Check in") if post.buttons else None
+        if r is not None:
+            assert "closed" in await answer_of(spades, r)
+        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
+        night = await bot.leagues.current_night(league)  # type: ignore[attr-defined]
+        r1 = await bot.leagues.store.round_tables(night.id, 1)  # type: ignore[attr-defined]
+        assert len(r1) == 2 and sorted(len(t.players) for t in r1) == [4, 5]
+        assert sorted(p for t in r1 for p in t.players) == sorted(p.id for p in players)
+        threads = {t.channel_id for t in r1}
+        assert len(threads) == 2 and spades.channel.id not in threads  # a thread per table
+        await spades.wait_for(lambda: bool(posts_with(spades, "round 1 results")), timeout=90, what="round 1")
+        await spades.wait_for(lambda: bool(posts_with(spades, "round 2 of 2")), what="round 2's seating")
+    # the bot restarts in the middle of round 2
+    async with running(spades) as bot:
+        await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), timeout=90, what="night 1")
+        await spades.wait_for(lambda: bool(posts_with(spades, "season 1 standings")), what="the standings")
+        assert len(posts_with(spades, "round 1 of 2")) == 1 and len(posts_with(spades, "round 2 of 2")) == 1
+        assert len(posts_with(spades, "round 2 results")) == 1
+        standings = posts_with(spades, "season 1 standings")[0].content
+        assert all(f"<@{p.id}>" in standings for p in players)
+        # the event moved to night 2, after the DST change: 20:00 EDT is 00:00 UTC
+        def event_start() -> datetime | None:
+            live = [e for e in spades.guild.scheduled_events.values() if e.data["status"] == 1]
+            assert len(live) <= 1, "one scheduled event per league"
+            return datetime.fromisoformat(live[0].data["scheduled_start_time"]) if live else None
+
+        start2 = datetime(2027, 3, 19, 0, 0, tzinfo=UTC)
+        await spades.wait_for(lambda: event_start() == start2, what="the event moving to night 2")
+        assert start2.astimezone(ny).hour == 20
+        # next week's night starts by itself
+        advance_to(spades, start2 - timedelta(minutes=30))
+        await spades.wait_for(lambda: len(checkin_posts(spades)) == 2, what="night 2's check-in post")
+        post2 = checkin_posts(spades)[-1]
+        assert "night 2" in post2.content
+        for p in players[:5]:
+            await answer_of(spades, await spades.fake.click(p, post2, label="Check in"))
+        advance_to(spades, start2 + timedelta(seconds=1))
+        await spades.wait_for(
+            lambda: bool(posts_with(spades, "night 2, round 1 of 2")), what="night 2 seating"
+        )
+        r = await ask(spades, players[0], "league me", league=LEAGUE)
+        assert "Rank" in r and "nights 1/1" in r
+    assert spades.fake.take_violations() == []
