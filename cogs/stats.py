@@ -19,6 +19,7 @@ from discord.ext import commands
 from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_interaction_error
+from bot.league.ratings import PROVISIONAL_GAMES
 from bot.storage import SORT_LABELS, SORTS, PlayerStats
 
 if TYPE_CHECKING:
@@ -51,9 +52,22 @@ def page_count(total: int) -> int:
     return max(1, math.ceil(total / PAGE_SIZE))
 
 
-def leaderboard_line(p: PlayerStats) -> str:
-    """One player's line; games with bots are counted and marked."""
+def rating_text(p: PlayerStats) -> str:
+    """``rating 12.3`` (``?`` while provisional) or ``unrated``."""
+    if p.rating is None:
+        return "unrated"
+    mark = "?" if p.rated_games < PROVISIONAL_GAMES else ""
+    return f"rating {p.rating:.1f}{mark}"
+
+
+def leaderboard_line(p: PlayerStats, sort: str = "wins") -> str:
+    """One player's line. W and G count games between people only; games with bots are marked."""
     bots = f" ({BOT_MARK} {p.games_with_bots})" if p.games_with_bots else ""
+    if sort == "rating":
+        return (
+            f"**{p.rank}.** <@{p.user_id}> · {rating_text(p)} ({p.rated_games} rated) · "
+            f"{p.wins} W / {p.games} G{bots}"
+        )
     bids = (
         f"bids {_pct(p.bid_accuracy)} ({p.contracts_made}/{p.contracts_bid})" if p.contracts_bid else "bids –"
     )
@@ -68,14 +82,14 @@ def leaderboard_embed(
 ) -> discord.Embed:
     embed = discord.Embed(
         title=f"🏆 Leaderboard · {guild_name}" if guild_name else "🏆 Leaderboard",
-        description="\n".join(leaderboard_line(p) for p in players),
+        description="\n".join(leaderboard_line(p, sort) for p in players),
         colour=EMBED_COLOUR,
     )
     embed.set_footer(
         text=(
             f"Sorted by {SORT_LABELS[sort].lower()} · page {page + 1}/{page_count(total)} · "
-            f"{total} player{'s' if total != 1 else ''} · {BOT_MARK} n = games played with bots "
-            "(they count) · W wins, G games"
+            f"{total} player{'s' if total != 1 else ''} · W/G count games between people; "
+            f"{BOT_MARK} n = games with bots (not counted) · ? = provisional rating"
         )
     )
     return embed
@@ -198,7 +212,9 @@ async def leaderboard_payload(
     if total == 0:
         return None
     page = min(max(page, 0), page_count(total) - 1)
-    players = await bot.storage.leaderboard(guild_id, sort=sort, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
+    players = await bot.storage.leaderboard(
+        guild_id, sort=sort, limit=PAGE_SIZE, offset=page * PAGE_SIZE, humans_only=True
+    )
     embed = leaderboard_embed(players, sort=sort, page=page, total=total, guild_name=guild_name)
     return embed, leaderboard_view(guild_id, sort, page, total)
 

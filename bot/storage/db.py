@@ -666,10 +666,18 @@ class Storage(ShardLeases):
     # --- stats ------------------------------------------------------------------------------------
 
     async def leaderboard(
-        self, guild_id: int, sort: str = "wins", limit: int = 10, offset: int = 0
+        self,
+        guild_id: int,
+        sort: str = "wins",
+        limit: int = 10,
+        offset: int = 0,
+        *,
+        humans_only: bool = False,
     ) -> list[PlayerStats]:
-        """One page of the server's humans, ranked by ``sort`` (see ``stats.SORTS``)."""
-        sql = stats.leaderboard_sql(sort) + " ORDER BY rank LIMIT :limit OFFSET :offset"
+        """One page of the server's humans, ranked by ``sort`` (see ``stats.SORTS``); ``humans_only``
+        counts only games without bots in games and wins."""
+        sql = stats.leaderboard_sql(sort, humans_only=humans_only)
+        sql += " ORDER BY rank LIMIT :limit OFFSET :offset"
         rows = await self._fetchall(
             sql, {"guild": guild_id, "limit": max(0, limit), "offset": max(0, offset)}
         )
@@ -685,9 +693,12 @@ class Storage(ShardLeases):
         )
         return int(row[0])
 
-    async def player_stats(self, guild_id: int, user_id: int, sort: str = "wins") -> PlayerStats | None:
+    async def player_stats(
+        self, guild_id: int, user_id: int, sort: str = "wins", *, humans_only: bool = False
+    ) -> PlayerStats | None:
         """One human's numbers in this server, with their rank under ``sort``; None if never played."""
-        sql = f"SELECT * FROM ({stats.leaderboard_sql(sort)}) AS ranked WHERE user_id = :user"
+        inner = stats.leaderboard_sql(sort, humans_only=humans_only)
+        sql = f"SELECT * FROM ({inner}) AS ranked WHERE user_id = :user"
         row = await self._fetchone(sql, {"guild": guild_id, "user": user_id})
         return stats.stats_from_row(row) if row else None
 

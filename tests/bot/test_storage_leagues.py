@@ -292,3 +292,20 @@ async def test_game_for_table(db: Storage, store: LeagueStore) -> None:
     assert got is not None and got["scores"] == [310, 520] and got["winner_side"] == 1
     other = await db.create_table(GUILD, 41, 1, {})
     assert await store.game_for_table(other.id) is None
+
+
+async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: LeagueStore) -> None:
+    from cogs.stats import leaderboard_line
+
+    await _finished_game(db, 50, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000)
+    await _finished_game(db, 51, [(5, 0), (None, 1), (None, 0), (None, 1)], winner=0, finished_at=2000)
+    await store.rate_pending_games(rate_stored)
+    board = await db.leaderboard(GUILD, sort="rating", limit=10, humans_only=True)
+    assert [p.user_id for p in board][:2] in ([1, 3], [3, 1])
+    assert board[-1].user_id == 5 and board[-1].rating is None  # one human with bots: unrated
+    five = next(p for p in board if p.user_id == 5)
+    assert (five.games, five.wins, five.games_with_bots) == (0, 0, 1)  # the bot game is not counted
+    everything = await db.leaderboard(GUILD, sort="wins", limit=10)
+    assert next(p for p in everything if p.user_id == 5).wins == 1  # unless asked to
+    line = leaderboard_line(board[0], "rating")
+    assert "rating" in line and "?" in line and "(1 rated)" in line
