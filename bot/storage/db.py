@@ -411,7 +411,7 @@ class Storage(ShardLeases):
         )
         await tx.executemany(
             "INSERT INTO game_players (game_id, guild_id, seat, side, user_id, is_bot, name, won,"
-            " with_bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " with_bots, bot_share) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     game_id,
@@ -423,6 +423,7 @@ class Storage(ShardLeases):
                     str(p.get("name", "")),
                     int(game.winner_side is not None and p["side"] == game.winner_side),
                     int(with_bots),
+                    float(p.get("bot_share") or 0.0),
                 )
                 for p in game.players
             ],

@@ -104,3 +104,18 @@ def test_rating_is_conservative() -> None:
     games = [team_game((1, 2), (3, 4), True)] + [team_game((5, 6), (7, 8), True) for _ in range(10)]
     board = [uid for uid, _ in leaderboard(rate_games(games))]
     assert board.index(5) < board.index(1)
+
+
+def test_seat_records_say_how_much_the_bot_played() -> None:
+    from bot.model import Seat, Table, players
+    from engine.ruleset import Ruleset
+
+    t = Table(
+        id=1, guild_id=1, channel_id=1, host_id=1, status="playing", ruleset=Ruleset.preset("standard"),
+        preset="standard", settings={},
+        seats=[Seat(1, "a", acts=10, auto_acts=8), Seat(2, "b", acts=10), Seat(None, "bot", bot=True, acts=9),
+               Seat(4, "d", acts=4, auto_acts=1)],
+    )  # fmt: skip
+    shares = [p["bot_share"] for p in players(t, with_side=True)]
+    assert shares == [0.8, 0.0, 0.0, 0.25]
+    assert Seat.from_dict(Seat(1, "a", acts=3, auto_acts=2).to_dict()).auto_acts == 2

@@ -211,4 +211,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         )
         r = await ask(spades, players[0], "league me", league=LEAGUE)
         assert "Rank" in r and "nights 1/1" in r
+        # the bots played every human's seat tonight: no game was rated for anybody
+        assert await bot.leagues.store.ratings(spades.guild.id) == {}  # type: ignore[attr-defined]
+        assert "0 rated games" in r
     assert spades.fake.take_violations() == []
