@@ -643,7 +643,9 @@ async def setup(bot: SpadesBot) -> None:
         ServiceTables(bot, table_service, store) if table_service is not None else None
     )
     gateway = DiscordLeagueGateway(bot, tables)
-    service = LeagueService(store, gateway, clock=league_clock(bot))
+    shards = getattr(bot, "shards", None)  # a ShardKeeper when the bot runs only some shards
+    owns = getattr(shards, "owns_guild", None)
+    service = LeagueService(store, gateway, clock=league_clock(bot), owns=owns)
     if table_service is not None:
         listen(table_service, service)
     # games stored before ratings existed are rated once, oldest first

@@ -128,8 +128,11 @@ class LeagueService:
         gateway: LeagueGateway,
         *,
         clock: Callable[[], datetime] | None = None,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
         self.store = store
+        # with shards, a process runs only the leagues of the guilds whose shard it holds
+        self.owns = owns or (lambda _guild_id: True)
         self.gateway = gateway
         self.clock = clock or (lambda: datetime.now(UTC))
         self._lock = asyncio.Lock()  # one tick or callback changes league state at a time
@@ -189,6 +192,8 @@ class LeagueService:
         """Do everything that is due, for every league."""
         async with self._lock:
             for league in await self.store.leagues(statuses=("active",)):
+                if not self.owns(league.guild_id):
+                    continue
                 try:
                     await self._tick_league(league)
                 except Exception:

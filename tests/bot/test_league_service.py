@@ -514,3 +514,15 @@ async def test_retime_moves_scheduled_nights(service: LeagueService, clock: Cloc
     assert {n.night_date: n.status for n in nights}["2026-10-22"] == "cancelled"
     with pytest.raises(LeagueRefusal, match="Nothing to change"):
         await service.edit(league, ADMIN)
+
+
+async def test_a_process_runs_only_the_leagues_of_its_shards(
+    db: Storage, gateway: FakeGateway, clock: Clock
+) -> None:
+    mine = LeagueService(LeagueStore(db), gateway, clock=clock, owns=lambda guild: guild != GUILD)
+    await create(mine)
+    clock.now = FIRST_START - timedelta(minutes=30)
+    await mine.tick()
+    assert gateway.checkin_posts == []  # another process's guild
+    await LeagueService(LeagueStore(db), gateway, clock=clock).tick()
+    assert len(gateway.checkin_posts) == 1
