@@ -526,3 +526,26 @@ async def test_a_process_runs_only_the_leagues_of_its_shards(
     assert gateway.checkin_posts == []  # another process's guild
     await LeagueService(LeagueStore(db), gateway, clock=clock).tick()
     assert len(gateway.checkin_posts) == 1
+
+
+async def test_a_player_cannot_sit_in_two_leagues_at_once(service: LeagueService, clock: Clock) -> None:
+    a = await create(service)
+    b = await create(service, name="Other", channel_id=11)
+    clock.now = FIRST_START - timedelta(minutes=30)
+    await service.tick()
+    night_a = await service.current_night(a)
+    night_b = await service.current_night(b)
+    assert night_a is not None and night_b is not None
+    for p in (1, 2, 3, 4):
+        await service.check_in(night_a.id, p)
+    await service.check_in(night_b.id, 1)  # before the start: fine
+    for p in (5, 6, 7, 8):
+        await service.check_in(night_b.id, p)
+    clock.now = FIRST_START
+    await service.tick()
+    in_a = [p for t in await service.store.round_tables(night_a.id, 1) for p in t.players]
+    in_b = [p for t in await service.store.round_tables(night_b.id, 1) for p in t.players]
+    assert 1 in in_a and 1 not in in_b and sorted(in_b) == [5, 6, 7, 8]  # seated in one league only
+    await service.reopen_checkin(b, ADMIN)
+    with pytest.raises(LeagueRefusal, match="seated at a table of \\*\\*Spades Thursday\\*\\* right now"):
+        await service.check_in(night_b.id, 1)

@@ -189,6 +189,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         assert len(posts_with(spades, "round 2 results")) == 1
         standings = posts_with(spades, "season 1 standings")[0].content
         assert all(f"<@{p.id}>" in standings for p in players)
+
         # the event moved to night 2, after the DST change: 20:00 EDT is 00:00 UTC
         def event_start() -> datetime | None:
             live = [e for e in spades.guild.scheduled_events.values() if e.data["status"] == 1]
@@ -214,4 +215,32 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         # the bots played every human's seat tonight: no game was rated for anybody
         assert await bot.leagues.store.ratings(spades.guild.id) == {}  # type: ignore[attr-defined]
         assert "0 rated games" in r
+    assert spades.fake.take_violations() == []
+
+
+async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
+    """A round's time limit: unfinished games are stopped and scored as they stand; the post says so."""
+    players = [spades.fake.add_user(f"late{i}") for i in range(4)]
+    async with running(spades) as bot:
+        assert "is set" in await create(spades, rounds=1, round_minutes=5, target=500, weeks=2)
+        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
+        first = bot.leagues.schedule_of(league).nights()[0]  # type: ignore[attr-defined]
+        advance_to(spades, first.start_utc - timedelta(minutes=30))
+        await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
+        post = checkin_posts(spades)[0]
+        for p in players:
+            await answer_of(spades, await spades.fake.click(p, post, label="Check in"))
+        advance_to(spades, first.start_utc + timedelta(seconds=1))
+        await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="the seating")
+        night = await bot.leagues.current_night(league)  # type: ignore[attr-defined]
+        (table,) = await bot.leagues.store.round_tables(night.id, 1)  # type: ignore[attr-defined]
+        assert table.table_id is not None
+        spades.fake.advance_clock(minutes=6)
+        await spades.wait_for(lambda: bool(posts_with(spades, "Time was called")), what="time called")
+        await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), what="the night's results")
+        assert "scored as it stood" in posts_with(spades, "night 1 results")[0].content
+        live = bot.tables.get(table.table_id) or await bot.tables.load(table.table_id)
+        assert live is not None and live.status == "abandoned"
+        results = await bot.leagues.store.night_results(night.id)  # type: ignore[attr-defined]
+        assert len(results) == 1 and not results[0].complete
     assert spades.fake.take_violations() == []
