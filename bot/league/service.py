@@ -139,6 +139,7 @@ class LeagueService:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._spawned: set[asyncio.Task[None]] = set()
+        self._told_open_failed: set[int] = set()
 
     # --- the scheduler loop ---------------------------------------------------------------------
 
@@ -1282,11 +1283,13 @@ class LeagueService:
                 log.exception("league %s: opening table %s failed", league.id, lt.id)
                 opened = None
             if opened is None:
-                await self.gateway.tell_admins(
-                    league,
-                    f"⚠️ **{league.name}**: I couldn't open table {lt.table_no} of round {lt.round_no}; "
-                    "I'll retry in a moment.",
-                )
+                if lt.id not in self._told_open_failed:  # once, not at every retry
+                    self._told_open_failed.add(lt.id)
+                    await self.gateway.tell_admins(
+                        league,
+                        f"⚠️ **{league.name}**: I couldn't open table {lt.table_no} of round {lt.round_no} "
+                        "(can I create threads here?). I keep trying until the round's time is up.",
+                    )
                 continue
             channel_id, table_id = opened
             await self.store.link_table(lt.id, channel_id=channel_id, table_id=table_id)

@@ -549,3 +549,29 @@ async def test_a_player_cannot_sit_in_two_leagues_at_once(service: LeagueService
     await service.reopen_checkin(b, ADMIN)
     with pytest.raises(LeagueRefusal, match="seated at a table of \\*\\*Spades Thursday\\*\\* right now"):
         await service.check_in(night_b.id, 1)
+
+
+async def test_a_table_that_cannot_open_is_retried_and_admins_told_once(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    await create(service, rounds=1)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    real_open = gateway.open_table
+    fails = 0
+
+    async def refuse(**kw: Any) -> tuple[int, int] | None:
+        nonlocal fails
+        fails += 1
+        return None
+
+    gateway.open_table = refuse  # type: ignore[method-assign]
+    clock.now = FIRST_START
+    await service.tick()
+    await service.tick()
+    assert fails == 2 and len(gateway.admin_notes) == 1
+    gateway.open_table = real_open  # type: ignore[method-assign]
+    await service.tick()
+    (table,) = await service.store.round_tables(night_id, 1)
+    assert table.table_id is not None and table.status == "playing"
