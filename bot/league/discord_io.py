@@ -48,6 +48,8 @@ class LeagueTables(Protocol):
 
     async def call_time(self, table_id: int) -> TableOutcome | None: ...
 
+    async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool: ...
+
 
 def league_service(interaction: discord.Interaction[Any]) -> LeagueService | None:
     return getattr(interaction.client, "leagues", None)
@@ -293,3 +295,6 @@ class DiscordLeagueGateway:
 
     async def call_time(self, table_id: int) -> TableOutcome | None:
         return await self._need_tables().call_time(table_id)
+
+    async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
+        return await self._need_tables().substitute(table_id, out_id, in_id, guild_id=guild_id)

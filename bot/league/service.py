@@ -90,6 +90,9 @@ class LeagueGateway(Protocol):
     async def call_time(self, table_id: int) -> TableOutcome | None:
         """Stop a table (time is up) and return its scores as they stand."""
 
+    async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
+        """Give a player's seat at a live table to another player; False if it could not."""
+
     async def sync_event(
         self,
         league: LeagueRow,
@@ -828,8 +831,14 @@ class LeagueService:
         except LeagueError as exc:
             raise LeagueRefusal(str(exc)) from None
         if await self.store.member(league.id, in_id) is None and league.format != seating.FIXED:
-            await self.store.sign_up(league.id, in_id)
-        return f"<@{in_id}> now plays for <@{out_id}> at table {lt.table_no}."
+            with contextlib.suppress(LeagueError):
+                await self.store.sign_up(league.id, in_id, actor_id=actor_id)
+        live = ""
+        if lt.table_id is not None and not await self.gateway.substitute(
+            lt.table_id, out_id, in_id, guild_id=league.guild_id
+        ):
+            live = " (the game itself had just ended, so only the league's records changed)"
+        return f"<@{in_id}> now plays for <@{out_id}> at table {lt.table_no}{live}."
 
     async def correct(
         self,

@@ -124,6 +124,27 @@ class ServiceTables:
             self.tables.posts.post(result.table.id, where, f"🃏 {title}: {mentions}, your table is ready.")
         return where, result.table.id
 
+    async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
+        """Give ``out_id``'s seat at a live table to ``in_id`` (the game goes on; the new player's hand
+        is the seat's hand). False when the table is over or the player is not seated there."""
+        name = await self._name(guild_id, in_id)
+        async with self.tables.store.lock(table_id):
+            t = self.tables.get(table_id)
+            if t is None or t.status not in LIVE:
+                return False
+            seat = t.seat_of(out_id)
+            if seat is None or t.seat_of(in_id) is not None:
+                return False
+            new = t.copy()
+            old = new.seats[seat]
+            new.seats[seat] = Seat(in_id, name, acts=old.acts if old is not None else 0)
+            if await self.tables.store.commit(t, new, touched=[seat]) is not None:
+                return False
+        self.tables.posts.post(
+            table_id, t.channel_id, f"🔁 <@{in_id}> takes over <@{out_id}>'s seat (a league substitute)."
+        )
+        return True
+
     async def table_outcome(self, table_id: int) -> TableOutcome | None:
         game = await self.store.game_for_table(table_id)
         if game is not None:

@@ -109,6 +109,13 @@ class FakeGateway:
     async def tell_admins(self, league: LeagueRow, content: str) -> None:
         self.admin_notes.append(content)
 
+    async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
+        seats = self.opened.get(table_id)
+        if seats is None or out_id not in seats:
+            return False
+        seats[seats.index(out_id)] = in_id
+        return True
+
     def posted(self, needle: str) -> list[str]:
         return [c for _, c in self.posts if needle in c]
 
@@ -430,6 +437,7 @@ async def test_admin_tools(service: LeagueService, gateway: FakeGateway, clock: 
     (table,) = await service.store.round_tables(night_id, 1)
     out_id = table.players[0]
     assert "now plays for" in await service.substitute(league, ADMIN, out_id, 77, "had to leave")
+    assert 77 in gateway.opened[table.table_id] and out_id not in gateway.opened[table.table_id]  # type: ignore[index]
     with pytest.raises(LeagueRefusal, match="not at a table"):
         await service.substitute(league, ADMIN, 555, 78, None)
     await finish_all(service, gateway, 1, night_id)

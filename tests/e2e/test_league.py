@@ -235,6 +235,17 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
         night = await bot.leagues.current_night(league)  # type: ignore[attr-defined]
         (table,) = await bot.leagues.store.round_tables(night.id, 1)  # type: ignore[attr-defined]
         assert table.table_id is not None
+        # an admin substitutes a player mid-game: the newcomer takes the seat at the live table
+        sub = spades.fake.add_user("subby")
+        leaving = spades.fake.users[table.players[0]]
+        said_sub = await ask(
+            spades, spades.users["admin"], "league admin sub", league=LEAGUE, out=leaving, player=sub,
+            reason="had to leave",
+        )  # fmt: skip
+        assert "now plays for" in said_sub, said_sub
+        live = bot.tables.get(table.table_id)
+        assert live is not None and live.seat_of(sub.id) is not None and live.seat_of(leaving.id) is None
+        assert "had to leave" in await ask(spades, sub, "league history", league=LEAGUE)
         spades.fake.advance_clock(minutes=6)
         await spades.wait_for(lambda: bool(posts_with(spades, "Time was called")), what="time called")
         await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), what="the night's results")
