@@ -44,6 +44,19 @@ def _pct(value: float) -> str:
     return f"{value:.0f}%"
 
 
+ALL_GAMES = "__all"  # a sort key suffix: count games with bots in W/G too
+
+
+def split_sort(key: str) -> tuple[str, bool]:
+    """``wins`` -> ("wins", humans only); ``wins__all`` -> ("wins", every game); unknown -> wins."""
+    base, _, flag = key.partition("__")
+    return (base if base in SORTS else "wins"), flag != "all"
+
+
+def sort_key(sort: str, humans_only: bool) -> str:
+    return sort if humans_only else sort + ALL_GAMES
+
+
 def sort_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=SORT_LABELS[s], value=s) for s in SORTS]
 
@@ -78,7 +91,13 @@ def leaderboard_line(p: PlayerStats, sort: str = "wins") -> str:
 
 
 def leaderboard_embed(
-    players: list[PlayerStats], *, sort: str, page: int, total: int, guild_name: str | None
+    players: list[PlayerStats],
+    *,
+    sort: str,
+    page: int,
+    total: int,
+    guild_name: str | None,
+    humans_only: bool = True,
 ) -> discord.Embed:
     embed = discord.Embed(
         title=f"🏆 Leaderboard · {guild_name}" if guild_name else "🏆 Leaderboard",
@@ -88,8 +107,13 @@ def leaderboard_embed(
     embed.set_footer(
         text=(
             f"Sorted by {SORT_LABELS[sort].lower()} · page {page + 1}/{page_count(total)} · "
-            f"{total} player{'s' if total != 1 else ''} · W/G count games between people; "
-            f"{BOT_MARK} n = games with bots (not counted) · ? = provisional rating"
+            f"{total} player{'s' if total != 1 else ''} · "
+            + (
+                f"W/G count games between people; {BOT_MARK} n = games with bots (not counted)"
+                if humans_only
+                else f"W/G count every game; {BOT_MARK} n = of them with bots"
+            )
+            + " · ? = provisional rating"
         )
     )
     return embed
@@ -128,11 +152,16 @@ class LeaderboardSort(DynamicItem[Select[Any]], template=r"lbsort:(?P<guild>\d+)
     """The sort picker under the leaderboard: re-sorts and goes back to page 1, in place."""
 
     def __init__(self, guild_id: int, current: str = "wins") -> None:
+        base, humans_only = split_sort(current)
         select: Select[Any] = Select(
             custom_id=f"lbsort:{guild_id}",
             placeholder="Sort by…",
             options=[
-                discord.SelectOption(label=f"Sort by {SORT_LABELS[s].lower()}", value=s, default=s == current)
+                discord.SelectOption(
+                    label=f"Sort by {SORT_LABELS[s].lower()}",
+                    value=sort_key(s, humans_only),
+                    default=s == base,
+                )
                 for s in SORTS
             ],
         )
@@ -212,11 +241,14 @@ async def leaderboard_payload(
     if total == 0:
         return None
     page = min(max(page, 0), page_count(total) - 1)
+    base, humans_only = split_sort(sort)
     players = await bot.storage.leaderboard(
-        guild_id, sort=sort, limit=PAGE_SIZE, offset=page * PAGE_SIZE, humans_only=True
+        guild_id, sort=base, limit=PAGE_SIZE, offset=page * PAGE_SIZE, humans_only=humans_only
     )
-    embed = leaderboard_embed(players, sort=sort, page=page, total=total, guild_name=guild_name)
-    return embed, leaderboard_view(guild_id, sort, page, total)
+    embed = leaderboard_embed(
+        players, sort=base, page=page, total=total, guild_name=guild_name, humans_only=humans_only
+    )
+    return embed, leaderboard_view(guild_id, sort_key(base, humans_only), page, total)
 
 
 async def _reply(interaction: discord.Interaction[Any], content: str) -> None:
@@ -241,8 +273,7 @@ async def _show_page(interaction: discord.Interaction[Any], guild_id: int, sort:
     if interaction.guild_id != guild_id:
         await _reply(interaction, WRONG_SERVER)
         return
-    if sort not in SORTS:
-        sort = "wins"
+    sort = sort_key(*split_sort(sort))
     guild_name = interaction.guild.name if interaction.guild else None
     payload = await leaderboard_payload(interaction.client, guild_id, sort, page, guild_name)
     if payload is None:
@@ -304,14 +335,20 @@ class StatsCog(commands.Cog, name="Stats"):
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="This server's Spades leaderboard")
-    @app_commands.describe(sort="What to rank by (default: wins)")
+    @app_commands.describe(
+        sort="What to rank by (default: wins)",
+        bots="Count games where bots filled seats in wins and games (default: no)",
+    )
     @app_commands.choices(sort=sort_choices())
     @app_commands.guild_only()
     async def leaderboard(
-        self, interaction: discord.Interaction[SpadesBot], sort: app_commands.Choice[str] | None = None
+        self,
+        interaction: discord.Interaction[SpadesBot],
+        sort: app_commands.Choice[str] | None = None,
+        bots: bool = False,
     ) -> None:
         key = sort.value if sort is not None else "wins"
-        await send_first_page(interaction, interaction.guild_id or 0, sort=key)
+        await send_first_page(interaction, interaction.guild_id or 0, sort=sort_key(key, not bots))
 
     @app_commands.command(name="stats", description="Spades stats in this server (yours, or someone's)")
     @app_commands.describe(user="Whose stats (default: yours)", share="Post them for the channel to see")

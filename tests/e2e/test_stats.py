@@ -192,3 +192,31 @@ async def test_leaderboard_and_stats_after_real_games(spades: Spades) -> None:
         await spades.settle()
         r = await spades.fake.slash(alice, lounge, "leaderboard")
         assert r.ephemeral and said(r) == EMPTY_SERVER
+
+
+async def test_leaderboard_counts_bot_games_only_when_asked(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    guild_id = spades.guild.id
+    players = [20_000 + i for i in range(12)]
+    # each player wins once at a table of people and loses twice with three bots
+    games: list[tuple[list[int | None], int]] = []
+    for i, uid in enumerate(players):
+        games += [([uid, *(players[(i + k) % 12] for k in (1, 2, 3))], 0)]
+        games += [([uid, None, None, None], 1)] * 2
+    async with spades.running() as bot:
+        await seed_games(bot.storage, guild_id, games)
+        r = await spades.slash(alice, "leaderboard")
+        board = r.message
+        assert board is not None and "(not counted)" in board.embeds[0]["footer"]["text"]
+        line = board.embeds[0]["description"].splitlines()[0]
+        assert " / 4 G (🤖 2)" in line  # 4 games with people; the 2 with bots are marked, not counted
+        r = await spades.slash(alice, "leaderboard", bots=True)
+        board = r.message
+        assert board is not None and "W/G count every game" in board.embeds[0]["footer"]["text"]
+        assert " / 6 G (🤖 2)" in board.embeds[0]["description"].splitlines()[0]
+        r = await spades.fake.click(alice, board, label="▶")  # the next page keeps counting them
+        assert r.type == 7 and "W/G count every game" in board.embeds[0]["footer"]["text"]
+        sort = next(s for s in board.selects if s["custom_id"].startswith("lbsort:"))
+        r = await spades.fake.select(alice, board, custom_id=sort["custom_id"], values=["games__all"])
+        assert r.type == 7 and "Sorted by games played" in board.embeds[0]["footer"]["text"]
+        assert "W/G count every game" in board.embeds[0]["footer"]["text"]
