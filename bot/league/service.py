@@ -1190,7 +1190,8 @@ class LeagueService:
         ruleset = self.ruleset_of(league)
         settings = self.settings_of(league)
         players, teams = await self._eligible(league, night)
-        if not players:
+        # a league game needs two people at least (one player and three bots is practice)
+        if len(players) < 2 or (league.format == seating.FIXED and len(teams) < 2):
             return None
         ratings = {
             u: Rating(r.mu, r.sigma, r.games)

@@ -583,3 +583,14 @@ async def test_a_table_that_cannot_open_is_retried_and_admins_told_once(
     await service.tick()
     (table,) = await service.store.round_tables(night_id, 1)
     assert table.table_id is not None and table.status == "playing"
+
+
+async def test_one_player_is_not_a_night(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
+    await create(service, leftover="bot")
+    night_id = await open_checkin(service, clock)
+    await service.check_in(night_id, 1)
+    clock.now = FIRST_START
+    await service.tick()
+    assert gateway.opened == {} and gateway.posted("not enough players")
+    night = await service.store.get_night(night_id)
+    assert night is not None and night.status == "cancelled"
