@@ -33,7 +33,7 @@ async def test_league_extension_loads_and_fits_discord_limits(bot: SpadesBot) ->
     await bot.load_extension("cogs.league")
     try:
         assert hasattr(bot, "leagues")
-        (league,) = [c for c in bot.command_payload() if c["name"] == "league"]
+        (league,) = [c for c in await bot.command_payload() if c["name"] == "league"]
         subs = league["options"]
         assert len(subs) <= 25
         names = {s["name"] for s in subs}

@@ -307,5 +307,5 @@ async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: 
     assert (five.games, five.wins, five.games_with_bots) == (0, 0, 1)  # the bot game is not counted
     everything = await db.leaderboard(GUILD, sort="wins", limit=10)
     assert next(p for p in everything if p.user_id == 5).wins == 1  # unless asked to
-    line = leaderboard_line(board[0], "rating")
-    assert "rating" in line and "?" in line and "(1 rated)" in line
+    line = leaderboard_line(board[0], sort="rating")
+    assert "rating" in line and "?" in line and "(1 rated game)" in line
