@@ -901,9 +901,16 @@ class LeagueService:
         def entrant(uid: int) -> Hashable:
             return team_of.get(uid, uid) if league.format == seating.FIXED else uid
 
+        def side_entrants(side: list[int | None]) -> tuple[Hashable, ...]:
+            # fixed teams: a side is its team, also when a substitute played for one of its members
+            teams = [team_of[p] for p in side if p is not None and p in team_of]
+            if league.format == seating.FIXED and teams:
+                return tuple(dict.fromkeys(teams))
+            return tuple(dict.fromkeys(entrant(p) for p in side if p is not None))
+
         games = []
         for r in results:
-            sides = tuple(tuple(dict.fromkeys(entrant(p) for p in side if p is not None)) for side in r.sides)
+            sides = tuple(side_entrants(side) for side in r.sides)
             games.append(
                 standings.GameResult(r.night_number, sides, tuple(r.scores), tuple(r.bags), r.winner_side)
             )

@@ -594,3 +594,22 @@ async def test_one_player_is_not_a_night(service: LeagueService, gateway: FakeGa
     assert gateway.opened == {} and gateway.posted("not enough players")
     night = await service.store.get_night(night_id)
     assert night is not None and night.status == "cancelled"
+
+
+async def test_a_substitute_plays_for_the_fixed_team(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    league = await create(service, fmt="fixed", rounds=1)
+    for captain, partner, name in ((1, 2, "Aces"), (3, 4, "Kings")):
+        await service.invite(league, captain, partner, name)
+        await service.answer_invite(league, partner, accept=True)
+    night_id = await open_checkin(service, clock)
+    for p in (1, 2, 3, 4):
+        await service.check_in(night_id, p)
+    clock.now = FIRST_START
+    await service.tick()
+    await service.substitute(league, ADMIN, 2, 9, "called away")
+    await finish_all(service, gateway, 1, night_id)
+    rows, _held = await service.standings_rows(league)
+    assert len(rows) == 2 and all(str(r.entrant).startswith("team:") for r in rows)
+    assert sorted(r.games for r in rows) == [1, 1]
