@@ -309,3 +309,15 @@ async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: 
     assert next(p for p in everything if p.user_id == 5).wins == 1  # unless asked to
     line = leaderboard_line(board[0], sort="rating")
     assert "rating" in line and "?" in line and "(1 rated game)" in line
+
+
+async def test_forget_me_removes_league_and_rating_data(db: Storage, store: LeagueStore) -> None:
+    league = await make_league(store)
+    await store.sign_up(league.id, 1)
+    await _finished_game(db, 60, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000)
+    await store.rate_pending_games(rate_stored)
+    assert 1 in await store.ratings(GUILD)
+    await db.forget_player(1)
+    assert 1 not in await store.ratings(GUILD) and 2 in await store.ratings(GUILD)
+    assert await store.member(league.id, 1) is None
+    assert all(e.actor_id != 1 for e in await store.audit_log(league.id))
