@@ -356,6 +356,32 @@ class HistoryMixin:
                 "players": [{"seat": p.seat, "side": p.side, "name": p.name, "is_bot": p.is_bot,
                              "you": p.user_id == user_id} for p in g.players],
             })
+        ratings = [
+            {"guild_id": g, "mu": mu, "sigma": sigma, "rated_games": n, "updated_at": at}
+            for g, mu, sigma, n, at in await self._fetchall(
+                "SELECT guild_id, mu, sigma, games, updated_at FROM ratings WHERE user_id = ?"
+                " ORDER BY guild_id",
+                (user_id,),
+            )
+        ]
+        leagues = [
+            {"guild_id": g, "league": name, "season": season, "status": status, "team": team, "joined_at": at}
+            for g, name, season, status, team, at in await self._fetchall(
+                "SELECT l.guild_id, l.name, l.season, m.status, t.name, m.joined_at FROM league_members m"
+                " JOIN leagues l ON l.id = m.league_id LEFT JOIN league_teams t ON t.id = m.team_id"
+                " WHERE m.user_id = ? ORDER BY m.joined_at",
+                (user_id,),
+            )
+        ]
+        checkins = [
+            {"league": name, "night": night_date, "answer": answer, "at": at}
+            for name, night_date, answer, at in await self._fetchall(
+                "SELECT l.name, n.night_date, c.status, c.at FROM league_checkins c"
+                " JOIN league_nights n ON n.id = c.night_id JOIN leagues l ON l.id = n.league_id"
+                " WHERE c.user_id = ? ORDER BY c.at",
+                (user_id,),
+            )
+        ]
         return {
             "format": EXPORT_FORMAT,
             "user_id": user_id,
@@ -363,6 +389,9 @@ class HistoryMixin:
             "stats": stats,
             "games": out_games,
             "hands": hands,
+            "ratings": ratings,
+            "leagues": leagues,
+            "league_checkins": checkins,
         }
 
     async def forget_player(self, user_id: int) -> ForgetReport:

@@ -317,6 +317,8 @@ async def test_forget_me_removes_league_and_rating_data(db: Storage, store: Leag
     await _finished_game(db, 60, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000)
     await store.rate_pending_games(rate_stored)
     assert 1 in await store.ratings(GUILD)
+    export = await db.player_export(1)  # /spades mydata shows the league side too
+    assert export["ratings"][0]["rated_games"] == 1 and export["leagues"][0]["league"] == "Thursday"
     await db.forget_player(1)
     assert 1 not in await store.ratings(GUILD) and 2 in await store.ratings(GUILD)
     assert await store.member(league.id, 1) is None
