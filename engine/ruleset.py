@@ -143,6 +143,18 @@ class Ruleset:
         """Whether any blind bid (blind nil or blind n) exists under these rules."""
         return (self.blind_nil_allowed and self.nil_allowed) or self.blind_bids
 
+    # -- score conditions -------------------------------------------------------------------
+    def blind_nil_open(self, deficit: int) -> bool:
+        """Whether a side ``deficit`` points behind the leader (negative: ahead) may bid blind
+        nil. ``blind_nil_min_deficit`` 0 means no score condition at all; 100 means behind by
+        100 or more."""
+        return (self.blind_nil_allowed and self.nil_allowed
+                and (self.blind_nil_min_deficit == 0 or deficit >= self.blind_nil_min_deficit))
+
+    def blind_bids_open(self, deficit: int) -> bool:
+        """As ``blind_nil_open``, for blind number bids (``blind_bid_min_deficit``)."""
+        return self.blind_bids and (self.blind_bid_min_deficit == 0 or deficit >= self.blind_bid_min_deficit)
+
     # -- description and JSON ---------------------------------------------------------------
     def overrides(self) -> dict[str, Any]:
         """Options that differ from the preset this ruleset is named after."""
@@ -184,7 +196,7 @@ class Ruleset:
     def describe(self) -> str:
         """One short human line, e.g. ``standard: to 500 · nil ±100 · blind nil ±200 ·
         10 bags = −100``."""
-        parts = [f"{self.name}: to {self.target_score}"]
+        parts = [f"{self.name}: to {fmt_int(self.target_score)}"]
         if self.num_seats != 4 or not self.partnerships or self.team_size != 2:
             if not self.partnerships:
                 parts.append(f"{self.num_seats} players solo")
@@ -199,30 +211,32 @@ class Ruleset:
         if self.deuces_high:
             parts.append("deuces high" + (" (all four)" if self.deuces_high_all else ""))
         if self.nil_allowed:
-            nil = f"nil ±{self.nil_value}"
+            nil = f"nil ±{fmt_int(self.nil_value)}"
             if self.nil_pass and self.partnerships:
                 nil += f" (pass {self.nil_pass})"
             parts.append(nil)
         else:
             parts.append("no nil")
         if self.nil_allowed and self.blind_nil_allowed:
-            bn = f"blind nil ±{self.blind_nil_value}"
+            bn = f"blind nil ±{fmt_int(self.blind_nil_value)}"
             extra = []
             if self.blind_nil_pass and self.partnerships:
                 extra.append(f"pass {self.blind_nil_pass}")
             elif self.blind_nil_pass and self.two_player_draw:
                 extra.append(f"swap up to {self.blind_nil_pass}")
             if self.blind_nil_min_deficit:
-                extra.append(f"down {self.blind_nil_min_deficit}+")
+                extra.append(f"down {fmt_int(self.blind_nil_min_deficit)}+")
             if extra:
                 bn += " (" + ", ".join(extra) + ")"
             parts.append(bn)
         if self.blind_bids:
-            parts.append(f"blind bids to {self.blind_bid_max} (down {self.blind_bid_min_deficit}+)")
+            cond = f" (down {fmt_int(self.blind_bid_min_deficit)}+)" if self.blind_bid_min_deficit else ""
+            parts.append(f"blind bids to {self.blind_bid_max}{cond}")
         if self.bag_limit:
-            parts.append(f"{self.bag_limit} bags = −{self.bag_penalty}")
+            parts.append(f"{self.bag_limit} bags = {fmt_int(-self.bag_penalty)}")
         if self.bag_value != 1:
-            parts.append(f"bags {self.bag_value:+d} each" if self.bag_value else "bags worth 0")
+            sign = "+" if self.bag_value > 0 else ""
+            parts.append(f"bags {sign}{fmt_int(self.bag_value)} each" if self.bag_value else "bags worth 0")
         flags = [
             (self.whiz, "whiz"), (self.mirrors, "mirrors"), (self.suicide, "suicide"),
             (self.ten_for_200, "10 for 200"), (self.boston, "Boston wins"),
@@ -233,13 +247,175 @@ class Ruleset:
         if self.board:
             parts.append(f"board {self.board}")
         if self.lose_score is not None:
-            parts.append(f"mercy at {self.lose_score}")
+            parts.append(f"mercy at {fmt_int(self.lose_score)}")
         if self.max_hands:
             parts.append(f"{self.max_hands} hands max")
         return " · ".join(parts)
 
+    def explain(self) -> list[str]:
+        """The rules of this table in plain words, one line per rule, for players (``/rules``).
+
+        Every number is this ruleset's own; every preset and house rule that is on gets a line
+        (docs/RULES.md is the longer reference)."""
+        return _explain(self)
+
     def __str__(self) -> str:
         return self.describe()
+
+
+# -- plain-language rules ------------------------------------------------------------------
+
+def _seats(seats: Sequence[int]) -> str:
+    return " + ".join(str(x + 1) for x in seats)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{fmt_int(n)} {word}{'' if n == 1 else 's'}"
+
+
+def _explain(rs: Ruleset) -> list[str]:
+    from .cards import card_pretty, join_words
+
+    t = tables(rs)
+    n, top = rs.num_seats, t.hand_size
+    teams = rs.partnerships
+    side_word = "side" if teams else "player"
+    lines: list[str] = []
+    # who plays with whom
+    if not teams:
+        lines.append(f"{n} players, every player for themselves.")
+    else:
+        k = rs.num_sides
+        which = {2: "two", 3: "three"}.get(k, str(k))
+        of = "two" if rs.team_size == 2 else "three"
+        teams_text = " against ".join(f"seats {_seats(side)}" for side in rs.sides)
+        where = "opposite each other" if rs.team_size == 2 else "in every other seat"
+        lines.append(f"{n} players in {which} teams of {of}, partners sit {where}: {teams_text}.")
+    # the cards
+    full = [f + COPY_OFFSET * d for d in range(rs.decks)
+            for f in list(range(52)) + ([LITTLE_JOKER, BIG_JOKER] if rs.jokers else [])]
+    removed = sorted(set(full) - set(t.deck))
+    deck = "two decks" if rs.decks == 2 else "one deck"
+    if rs.jokers:
+        deck += " and both jokers"
+    out = ""
+    if removed:
+        faces = [card_pretty(c & 63) for c in removed]
+        out = (", both " + faces[0] if len(set(faces)) == 1 and len(faces) == 2
+               else ", the " + join_words(faces)) + " taken out"
+    if rs.two_player_draw:
+        lines.append(
+            "No deal: players take turns at the face-down deck. Keep the top card and throw the next "
+            "away unseen, or throw the top card away and keep the next, until both hold 13 cards; the "
+            "other 26 sit out the hand. The player who did not draw first bids first and leads.")
+    else:
+        lines.append(f"Cards: {deck}{out}, {top} cards each; the deal moves one seat to the left "
+                     "every hand.")
+    if rs.decks == 2:
+        which_wins = "first" if rs.six_player_first_wins else "later"
+        lines.append(f"When two identical cards fall on one trick, the {which_wins} one played wins.")
+    if rs.jokers:
+        lines.append("Jokers high: the big joker and then the little joker are the two highest spades, "
+                     "above the ace of spades.")
+    if rs.deuces_high:
+        if rs.deuces_high_all:
+            lines.append("Deuces high: all four 2s are spades above the ace of spades: from the top "
+                         "2♠, 2♦, 2♣, 2♥.")
+        else:
+            lines.append("Deuces high: the 2♠ and then the 2♦ rank above the ace of spades; the 2♦ "
+                         "counts as a spade.")
+    # the goal
+    goal = (f"The first {side_word} to {fmt_int(rs.target_score)} points wins; if more than one gets "
+            "there in the same hand the higher score wins, and a tie plays another hand.")
+    lines.append(goal)
+    if rs.max_hands:
+        lines.append(f"The game ends after {_plural(rs.max_hands, 'hand')} at the latest; the higher "
+                     "score wins (a tie plays on).")
+    if rs.lose_score is not None:
+        lines.append(f"Mercy: a {side_word} at {fmt_int(rs.lose_score)} points or below ends the game at "
+                     "once, and the highest score wins.")
+    # bidding
+    start = "" if rs.two_player_draw else " from the player after the dealer"
+    if teams:
+        lines.append(f"Bidding: one round{start}; everyone bids 0 to {top} tricks, and partners' bids "
+                     "add up to their side's contract.")
+    else:
+        lines.append(f"Bidding: one round{start}; everyone bids 0 to {top} tricks as their own contract.")
+    if rs.whiz:
+        nil = ", or nil" if rs.nil_allowed else ""
+        lines.append(f"Whiz: you bid exactly the number of spades you hold{nil}; with no spade you bid "
+                     + ("nil." if rs.nil_allowed else "0."))
+    if rs.mirrors:
+        lines.append("Mirrors: you bid exactly the number of spades you hold; with no spade you bid nil.")
+    if rs.suicide:
+        lines.append("Suicide: in each partnership exactly one partner bids nil and the other bids a number.")
+    if rs.board:
+        who = "Each side" if teams else "Each player"
+        lines.append(f"Board: {who.lower()} must bid at least {rs.board} tricks in total; the last "
+                     "partner to bid makes up the difference." if teams else
+                     f"Board: {who.lower()} must bid at least {rs.board} tricks.")
+    if rs.nil_allowed:
+        mine = " (it doesn't count for your partner's contract)" if teams else ""
+        lines.append(f"Nil: bid to take no trick at all: +{fmt_int(rs.nil_value)} if you take none, "
+                     f"{fmt_int(-rs.nil_value)} if you take any; each trick you take is a bag{mine}.")
+        if rs.nil_pass and teams:
+            lines.append(f"After a nil bid, the nil bidder and their partner each pass "
+                         f"{_plural(rs.nil_pass, 'card')} to the other, face down.")
+    else:
+        lines.append("No nil: a bid of 0 is a contract to take no trick, scored like any other bid.")
+    if rs.nil_allowed and rs.blind_nil_allowed:
+        cond = (f" Only a {side_word} behind by {fmt_int(rs.blind_nil_min_deficit)} points or more may "
+                "bid it." if rs.blind_nil_min_deficit else " It may be bid whatever the score.")
+        if rs.two_player_draw:
+            how = "bid nil before you draw your first card"
+        else:
+            how = "bid nil before looking at your cards"
+        value = f"+{fmt_int(rs.blind_nil_value)} / {fmt_int(-rs.blind_nil_value)}"
+        text = f"Blind nil: {how}, for {value}.{cond}"
+        if rs.blind_nil_pass and rs.two_player_draw:
+            text += (f" After the draw you may throw away up to {_plural(rs.blind_nil_pass, 'card')} "
+                     "and take as many at random from the discards.")
+        elif rs.blind_nil_pass and teams:
+            text += (f" Then you and your partner each pass {_plural(rs.blind_nil_pass, 'card')} to the "
+                     "other, face down (nobody passes if you both bid blind nil).")
+        lines.append(text)
+    if rs.blind_bids:
+        cond = (f"a {side_word} behind by {fmt_int(rs.blind_bid_min_deficit)} points or more may"
+                if rs.blind_bid_min_deficit else "anyone may")
+        lines.append(f"Blind bids: {cond} bid 1 to {rs.blind_bid_max} tricks before looking at their "
+                     "cards; a blind contract made scores 20 per blind trick, a set one loses 10 per trick.")
+    if rs.misdeal_no_spades:
+        lines.append("Misdeal: a player dealt no spade may show their hand and call a new deal before "
+                     + ("their side bids." if teams else "they bid."))
+    # play
+    lines.append("Play: follow the suit led if you can, otherwise play any card. The highest spade "
+                 "wins the trick, or the highest card of the suit led if no spade was played.")
+    if rs.first_trick_two_clubs:
+        lines.append(f"First trick: whoever holds the {card_pretty(t.lowest_club[0] & 63)} leads it, and "
+                     "nobody may play a spade on that trick unless they hold nothing else.")
+    if rs.spades_must_be_broken:
+        lines.append("Spades can't be led until one has been played on another suit, unless you hold "
+                     "only spades.")
+    else:
+        lines.append("Spades may be led at any time.")
+    # scoring
+    worth = abs(rs.bag_value)
+    bag = "no points" if not worth else _plural(worth, "point")
+    verb = "costs" if rs.bag_value < 0 else "scores"
+    lines.append(f"Scoring: a contract made scores 10 per trick bid, and each extra trick (a bag) {verb} "
+                 f"{bag}; a contract set loses 10 per trick bid.")
+    if rs.bag_limit:
+        lines.append(f"Bags add up over the game: every {rs.bag_limit} bags cost "
+                     f"{_plural(rs.bag_penalty, 'point')}, and the rest carry over.")
+    else:
+        lines.append("Bags never cost a penalty.")
+    if rs.ten_for_200:
+        lines.append("10 for 200: a side that bids 10 or more tricks scores +200 if it makes them and "
+                     "−200 if not, instead of 10 per trick.")
+    if rs.boston:
+        lines.append(f"Boston: a {side_word} that bids all {top} tricks and takes them all wins the game "
+                     "on the spot.")
+    return lines
 
 
 # -- validation ---------------------------------------------------------------------------
@@ -271,11 +447,55 @@ def _check_options(overrides: dict[str, Any]) -> None:
             raise RulesetError(f'Option "{key}" must be {want}, not {value!r}')
 
 
+# The sensible range of every numeric option that has no natural bound from the deck: what a
+# table or a server default may set (docs/RULES.md section 5, "Ranges"). Bounds that depend on the
+# deal (board, blind_bid_max, passes) and on another option (lose_score below the target) are
+# checked in ``_validate``. A value outside the range is refused with the range, so a stray
+# 20-digit number never reaches a game or a database column.
+RANGES: dict[str, tuple[int, int, str]] = {
+    "target_score": (50, 10_000, "the score that wins"),
+    "lose_score": (-10_000, 10_000, "the mercy score"),
+    "max_hands": (1, 1_000, "the number of hands"),
+    "nil_value": (0, 1_000, "the points for nil"),
+    "blind_nil_value": (0, 1_000, "the points for blind nil"),
+    "blind_nil_min_deficit": (0, 10_000, "how far behind a side must be to bid blind nil"),
+    "blind_bid_min_deficit": (0, 10_000, "how far behind a side must be to bid blind"),
+    "bag_limit": (1, 100, "the bags that cost a penalty"),
+    "bag_penalty": (0, 1_000, "the points a full set of bags costs"),
+    "bag_value": (-100, 100, "the points per bag"),
+    "board": (0, 26, "the smallest bid per side"),
+    "blind_bid_max": (1, 26, "the highest blind bid"),
+    "blind_nil_pass": (0, 12, "the cards passed after blind nil"),
+    "nil_pass": (0, 12, "the cards passed after nil"),
+}
+
+
+def fmt_int(value: int) -> str:
+    """A signed number for players: ``−200`` with a real minus sign, ``1,000``; a number too
+    long to read is cut (``12345678…``) so a message never carries 20 digits."""
+    text = f"{abs(value):,}"
+    if len(text) > 13:
+        text = text[:9] + "…"
+    return ("−" if value < 0 else "") + text
+
+
+def _check_ranges(rs: Ruleset) -> None:
+    for name, (lo, hi, what) in RANGES.items():
+        value = getattr(rs, name)
+        if value is None:
+            continue
+        if not lo <= value <= hi:
+            off = " (or off)" if name in ("lose_score", "max_hands", "bag_limit") else ""
+            raise RulesetError(f"{name} ({what}) must be from {fmt_int(lo)} to {fmt_int(hi)}{off}, "
+                               f"not {fmt_int(value)}")
+
+
 def _validate(rs: Ruleset) -> None:
     def bad(msg: str) -> None:
         raise RulesetError(msg)
 
     _check_options({f.name: getattr(rs, f.name) for f in fields(rs)})
+    _check_ranges(rs)
     n = rs.num_seats
     if not 2 <= n <= 6:
         bad("Spades is played by 2 to 6 players")
@@ -298,8 +518,6 @@ def _validate(rs: Ruleset) -> None:
             rs.two_player_draw):
         bad("Cards are passed between two partners: set blind_nil_pass and nil_pass to 0 "
             "for solo play and teams of three")
-    if rs.blind_nil_pass < 0 or rs.nil_pass < 0:
-        bad("A pass can't be negative")
     if rs.blind_nil_allowed and not rs.nil_allowed:
         bad("Blind nil needs nil: set nil_allowed to true or blind_nil_allowed to false")
     if rs.deuces_high_all and not rs.deuces_high:
@@ -322,20 +540,11 @@ def _validate(rs: Ruleset) -> None:
             bad("Suicide and a board can't both apply (the nil partner's team could not reach the board)")
         if rs.whiz or rs.mirrors:
             bad("Suicide can't be combined with whiz or mirrors")
-    if rs.board < 0:
-        bad("The board can't be negative")
     if rs.board and (rs.whiz or rs.mirrors):
         bad("A board can't apply when bids are fixed by whiz or mirrors")
-    if rs.bag_limit is not None and rs.bag_limit < 1:
-        bad("bag_limit must be 1 or more, or null for no bag penalty")
-    if rs.target_score < 1:
-        bad("The target score must be positive")
     if rs.lose_score is not None and rs.lose_score >= rs.target_score:
-        bad("The losing score must be below the target")
-    if rs.max_hands is not None and rs.max_hands < 1:
-        bad("max_hands must be 1 or more, or null")
-    if rs.blind_bid_max < 1:
-        bad("blind_bid_max must be 1 or more")
+        bad(f"lose_score (the mercy score, {fmt_int(rs.lose_score)}) must be below the target "
+            f"({fmt_int(rs.target_score)})")
     t = _tables(n, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all, rs.two_player_draw)
     if t.hand_size < 1:
         bad("Not enough cards for that many players")
