@@ -1,7 +1,7 @@
 """Request validation: Discord's OpenAPI spec plus the documented limits the spec leaves out.
 
-The spec is vendored (gzipped, MIT licence next to it) from ``../shared/discord-api-spec`` so a clean
-checkout validates the same way; ``test_validation.py`` checks the copy still matches the shared one.
+The spec is vendored (gzipped, MIT licence and version next to it) from Discord's
+``discord-api-spec`` repository, so a clean checkout validates the same way everywhere.
 """
 
 from __future__ import annotations

@@ -12,8 +12,6 @@ import pytest
 from tests.fakediscord import validation
 from tests.fakediscord.validation import check_limits, errors_tree, validate_request
 
-SHARED_SPEC = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
-
 
 def row(*components: dict[str, Any]) -> dict[str, Any]:
     return {"type": 1, "components": list(components)}
@@ -223,12 +221,16 @@ def test_errors_tree_has_discords_shape() -> None:
     assert tree["data"]["embeds"]["0"]["title"]["_errors"][0]["message"] == "too long"
 
 
-def test_vendored_spec_matches_the_shared_one() -> None:
-    if not SHARED_SPEC.exists():
-        pytest.skip("no ../shared/discord-api-spec next to this checkout")
+def test_the_vendored_spec_is_whole_with_its_licence_and_version() -> None:
+    """The checkout carries its own copy of Discord's spec (nothing outside the project is read)."""
     with gzip.open(validation.SPEC_PATH, "rt", encoding="utf-8") as fh:
         vendored = json.load(fh)
-    assert vendored == json.loads(SHARED_SPEC.read_text(encoding="utf-8"))
+    assert str(vendored["openapi"]).startswith("3.")
+    assert "/channels/{channel_id}/messages" in vendored["paths"]
+    spec_dir = Path(validation.SPEC_PATH).parent
+    assert "MIT" in (spec_dir / "LICENSE").read_text(encoding="utf-8")
+    commit = (spec_dir / "VERSION").read_text(encoding="utf-8").split()[0]
+    assert len(commit) == 40 and int(commit, 16) >= 0
 
 
 def test_integer_snowflakes_are_accepted_as_discord_does() -> None:
