@@ -196,11 +196,24 @@ def test_cli_usage() -> None:
         ("standard", {"team_size": 3}, "4 players can't be split into teams of 3"),
         ("two-player", {"num_seats": 3}, "The draw-and-discard deal is for two players"),
         ("two-player", {"decks": 2}, "The draw-and-discard deal uses one deck"),
-        ("two-player", {"nil_pass": 1}, "Two-player Spades passes no cards for nil"),
-        ("cutthroat", {"blind_nil_pass": 3}, "Cards are passed between two partners"),
+        ("two-player", {"nil_pass": 1}, "Two-player Spades passes no cards for nil; set nil_pass to 0"),
+        ("two-player", {"blind_bids": True},
+         "Blind bids with the two-player draw aren't supported; set blind_bids to false"),
+        ("cutthroat", {"blind_nil_pass": 3}, "Cards are passed between two partners: set blind_nil_pass and "
+         "nil_pass to 0 for solo play and teams of three"),
+        ("standard", {"num_seats": 7}, "Spades is played by 2 to 6 players"),
+        ("standard", {"nil_allowed": False},
+         "Blind nil needs nil: set nil_allowed to true or blind_nil_allowed to false"),
+        ("whiz", {"blind_bids": True}, "Whiz bids are the number of spades held, so blind bids can't apply"),
+        ("mirrors", {"blind_bids": True},
+         "Mirrors bids are the number of spades held, so blind bids can't apply"),
+        ("mirrors", {"blind_nil_allowed": True},
+         "Mirrors bids are the number of spades held, so blind nil can't apply"),
+        ("suicide", {"board": 4}, "Suicide and a board can't both apply (the nil partner's team could not "
+         "reach the board)"),
         ("standard", {"deuces_high_all": True}, "deuces_high_all needs deuces_high"),
-        ("whiz", {"mirrors": True}, "Whiz and mirrors are two different bidding rules"),
-        ("mirrors", {"nil_allowed": False}, "Mirrors needs nil"),
+        ("whiz", {"mirrors": True}, "Whiz and mirrors are two different bidding rules; choose one"),
+        ("mirrors", {"nil_allowed": False}, "Mirrors needs nil for a hand without spades"),
         ("suicide", {"partnerships": False, "blind_nil_pass": 0}, "Suicide is for partnerships of two"),
         ("suicide", {"nil_allowed": False}, "Suicide needs nil"),
         ("suicide", {"whiz": True}, "Suicide can't be combined with whiz or mirrors"),
@@ -209,13 +222,13 @@ def test_cli_usage() -> None:
         ("standard", {"blind_bids": True, "blind_bid_max": 14}, "blind_bid_max can't be above 13"),
         ("five-player", {"partnerships": True, "team_size": 2}, "5 players can't be split into teams of 2"),
         ("six-player", {"num_seats": 2, "team_size": 2}, "2 players can't be split into teams of 2"),
-        ("standard", {"lose_score": 600}, "must be below the target"),
+        ("standard", {"lose_score": 600}, "lose_score (the mercy score, 600) must be below the target (500)"),
     ],
 )
 def test_impossible_rulesets_say_why(base: str, overrides: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesetError) as info:
         Ruleset.preset(base, **overrides)
-    assert message in str(info.value)
+    assert str(info.value) == message
 
 
 def test_the_largest_pass_still_leaves_cards_in_every_hand() -> None:
