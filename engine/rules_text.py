@@ -1,4 +1,4 @@
-"""The rules of a table in plain words (``Ruleset.explain``), for ``/rules`` and for players.
+"""The rules of a table in plain words (``explain(ruleset)``), for ``/rules`` and for players.
 
 Each line is built from the ruleset's own numbers, so house rules read as they are played;
 docs/RULES.md is the longer reference these lines follow.
@@ -21,7 +21,8 @@ def _plural(n: int, word: str) -> str:
 
 
 def explain(rs: Ruleset) -> list[str]:
-    """``Ruleset.explain``: the rules of a table in plain words, one line per rule."""
+    """The rules of a table in plain words, one line per rule: every preset and house rule that
+    is on gets a line, with this ruleset's own numbers (docs/RULES.md is the longer reference)."""
     t = tables(rs)
     n, top = rs.num_seats, t.hand_size
     teams = rs.partnerships

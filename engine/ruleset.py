@@ -252,15 +252,6 @@ class Ruleset:
             parts.append(f"{self.max_hands} hands max")
         return " · ".join(parts)
 
-    def explain(self) -> list[str]:
-        """The rules of this table in plain words, one line per rule, for players (``/rules``).
-
-        Every number is this ruleset's own; every preset and house rule that is on gets a line
-        (docs/RULES.md is the longer reference)."""
-        from .rules_text import explain
-
-        return explain(self)
-
     def __str__(self) -> str:
         return self.describe()
 

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from engine import PRESETS, Bid, BidNotAllowed, Phase, Ruleset, RulesetError
+from engine.rules_text import explain
 from engine.ruleset import RANGES, fmt_int
 from tests.engine.helpers import DEAL, game_from
 
@@ -89,7 +90,7 @@ def test_fmt_int_uses_a_real_minus_and_never_a_double_sign() -> None:
 )
 def test_describe_and_explain_never_stack_signs(overrides: dict[str, int]) -> None:
     rs = Ruleset.preset("standard", **overrides)
-    text = rs.describe() + "\n" + "\n".join(rs.explain())
+    text = rs.describe() + "\n" + "\n".join(explain(rs))
     for bad in ("±-", "±−", "−-", "--", "−−", "+-", "+−", "-−"):
         assert bad not in text, (bad, text)
 
@@ -137,16 +138,16 @@ def test_blind_nil_refusal_is_in_plain_words() -> None:
 
 
 def test_the_rules_text_states_the_condition_that_applies() -> None:
-    line = next(x for x in Ruleset.preset("house").explain() if x.startswith("Blind nil"))
+    line = next(x for x in explain(Ruleset.preset("house")) if x.startswith("Blind nil"))
     assert "behind by 100 points or more" in line
-    line = next(x for x in Ruleset.preset("standard").explain() if x.startswith("Blind nil"))
+    line = next(x for x in explain(Ruleset.preset("standard")) if x.startswith("Blind nil"))
     assert "whatever the score" in line and "behind" not in line
 
 
 # -- item 14: every preset and house rule in plain words --------------------------------------------
 
 def _text(rs: Ruleset) -> str:
-    return "\n".join(rs.explain())
+    return "\n".join(explain(rs))
 
 
 def test_two_player_blind_nil_exchanges_with_the_discards_not_a_partner() -> None:
