@@ -213,7 +213,7 @@ async def test_live_message_is_posted_once_and_edited(service: TableService) -> 
     pub: RecordingPublisher = service.publisher  # type: ignore[assignment]
     for uid, name in ((BOB, "bob"), (CAROL, "carol")):
         await service.seating.join(CHANNEL, uid, name)
-    await asyncio.sleep(0.1)
+    await wait_until(lambda: service.posts.idle(t.id), "the live message to be posted and edited")
     t = service.tables[t.id]
     assert t.message_id is not None
     live = [m for m in pub.order if m not in pub.deleted]
@@ -265,7 +265,8 @@ async def test_a_concurrent_writer_is_detected(service: TableService, storage: S
     assert t.game is not None and t.row is not None
     seat = t.game.to_act
     user = t.seats[seat].user_id  # type: ignore[index, union-attr]
-    await asyncio.sleep(0.1)  # let the live message be posted (it saves its message id)
+    # let the live message be posted (it saves its message id)
+    await wait_until(lambda: service.posts.idle(t.id), "the live message to be posted")
     other = await storage.get_table(t.id)
     assert other is not None
     await storage.save_table(other)  # another process saved the table in between
@@ -308,12 +309,13 @@ async def test_live_message_edits_are_coalesced(storage: Storage) -> None:
     try:
         t = await open_table(svc)
         pub: RecordingPublisher = svc.publisher  # type: ignore[assignment]
-        await asyncio.sleep(0.4)
+        await wait_until(lambda: svc.posts.idle(t.id), "the first post")
         assert len(pub.order) == 1  # the first post
-        for _ in range(60):  # a burst of changes, as bots playing quickly would cause
+        burst_end = time.monotonic() + 1.2
+        while time.monotonic() < burst_end:  # a burst of changes, as bots playing quickly would cause
             svc.posts.render_soon(t.id)
             await asyncio.sleep(0.02)
-        await asyncio.sleep(1.5)
+        await wait_until(lambda: svc.posts.idle(t.id), "the burst to be drawn")
         post = pub.posts[pub.order[0]]
         assert 1 <= len(post.edits) <= 3
         gaps = [b - a for a, b in zip(post.edited_at, post.edited_at[1:], strict=False)]
@@ -342,14 +344,20 @@ async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, p
         options = {"jokers": True} if extra == "jokers" else None  # 18-card hands
         t = await open_table(svc, preset=name, options=options, play_seconds=600, bid_seconds=600)
         assert (await svc.lifecycle.start(t.id, ALICE, fill=True)).ok
-        for _ in range(3000):
+        table_id = t.id
+
+        def alice_or_done() -> bool:
+            cur = svc.tables[table_id]
+            assert cur.game is not None
+            humans = [cur.seats[s].user_id for s in humans_to_act(cur)]  # type: ignore[union-attr]
+            return cur.status != "playing" or bool(cur.game.hand_records) or ALICE in humans
+
+        while True:  # until the hand is over: each turn of Alice's, or the bots', in turn
+            await wait_until(alice_or_done, f"Alice's turn or the end of the {preset} hand", timeout=60)
             t = svc.tables[t.id]
             assert t.game is not None
             if t.status != "playing" or t.game.hand_records:
                 break
-            if ALICE not in [t.seats[s].user_id for s in humans_to_act(t)]:  # type: ignore[union-attr]
-                await asyncio.sleep(0.002)
-                continue
             content, view = hand_panel(svc.get(t.id), ALICE)
             assert len(content) <= 2000
             if view is not None:  # discord.py itself refuses a sixth row or a sixth button in a row
@@ -562,5 +570,37 @@ async def test_listeners_hear_every_hand_and_the_game_after_they_are_saved(stora
         row = await storage.get_table(tid)
         assert row is not None and row.status == "finished"
         assert len(await storage.hand_records(tid)) == 2
+    finally:
+        await svc.close()
+
+
+async def test_a_player_is_marked_away_after_exactly_two_timeouts_in_a_row(storage: Storage) -> None:
+    """The first missed turn is only noted; the second marks the seat away (the bot plays on until
+    **I'm back**), as the channel and the stored seat show."""
+    svc = make_service(storage, time_scale=0.001)
+    pub: RecordingPublisher = svc.publisher  # type: ignore[assignment]
+    try:
+        t = await open_table(svc, play_seconds=15, bid_seconds=15)
+        assert (await svc.lifecycle.start(t.id, ALICE, fill=True)).ok
+
+        def notes() -> list[str]:
+            return [x for x in pub.texts() if x.startswith(("⏱", "💤"))]
+
+        await wait_until(lambda: len(notes()) >= 2, "two missed turns")
+        first, second = notes()[:2]
+        assert first == f"⏱ <@{ALICE}> ran out of time; the bot acted for them."
+        assert second == (f"💤 <@{ALICE}> missed two turns in a row and is marked away; the bot plays "
+                          "for them until they press **I'm back**.")
+        row = await storage.get_table(t.id)
+        assert row is not None
+        seat = Table.from_row(row).seats[0]
+        assert seat is not None and seat.user_id == ALICE and seat.away
+        # marked once: later turns are played for the away seat without another note
+        def hand_over() -> bool:
+            cur = svc.tables.get(t.id)
+            return cur is None or cur.game is None or bool(cur.game.hand_records)
+
+        await wait_until(hand_over, "the hand to end")
+        assert [x for x in notes() if x.startswith("💤")] == [second]
     finally:
         await svc.close()
