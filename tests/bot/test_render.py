@@ -159,9 +159,10 @@ def test_panel_header_puts_the_engines_legal_cards_in_words(options: dict[str, b
                 v = g.view(seat)
                 legal = set(g.legal_cards(seat))
                 held = set(engine.cards_of(g.hand(seat)))
-                todo = render._todo(t, seat, v, "PLAY")
+                # what the player reads, checked against the engine's legal cards below (never
+                # against the function that writes it)
                 head = render.hand_panel_text(t, seat).splitlines()[0]
-                assert head.endswith(f" · {todo}")
+                todo = head.rsplit(" · ", 1)[-1]
                 seen.add(todo.split(":")[0])
                 if todo.startswith("you must follow "):
                     led = engine.suit_symbol(engine.suit_of(v.current_trick[0][1]))

@@ -383,44 +383,84 @@ async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, p
 
 
 async def test_whatever_a_player_types_is_answered_and_changes_nothing(service: TableService) -> None:
-    """Typed bids and cards go through the engine's parsers: junk is refused, never raised."""
+    """Typed bids and cards go through the engine's parsers: junk is refused, never raised, and a
+    refused bid or card leaves the table as it was. The inputs are built to reach both parsers'
+    successes (cards and bids that parse but are not allowed now), not only their refusals."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
     t = await _four_humans(service)
     assert t.game is not None
-    seat = t.game.to_act
-    user = t.seats[seat].user_id  # type: ignore[index, union-attr]
-    snapshot = t.game.to_dict()
+    ranks = ["A", "K", "Q", "J", "10", "T", "9", "5", "2", "1", "11", "0", "x", ""]
+    suits = ["S", "h", "D", "c", "♠", "♥", "♦", "♣", "", "Z", "spades"]
+    card_like = st.builds(lambda r, s, pad: f"{pad}{r}{s}{pad}", st.sampled_from(ranks),
+                          st.sampled_from(suits),
+                          st.sampled_from(["", " ", "  "]))
+    bid_like = st.builds(lambda w, n: f"{w}{n}", st.sampled_from(["", "blind ", "b", "nil", "-", " "]),
+                         st.sampled_from(["", "0", "3", "13", "14", "99"]))
     texts: list[str] = []
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(st.text(max_size=12))
+    @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(st.one_of(card_like, bid_like, st.text(max_size=12)))
     def collect(text: str) -> None:
         texts.append(text)
 
     collect()
-    for text in [*texts, "99", "-1", "blind 99", "nil nil", "♠♠", "10", "AS AS", "0"]:
-        try:
-            parsed = engine.parse_card(text)
-        except ValueError:
-            parsed = None
-        if parsed is not None:
-            res = await service.play.act(t.id, user, "play", parsed)  # bidding: playing is refused
-            assert not res.ok and res.message
-        try:
-            bid = engine.Bid.parse(text)
-        except ValueError:
-            continue
-        try:
-            t.game.clone().bid(seat, bid)  # type: ignore[arg-type]
-            continue  # a legal bid ("0" is nil, say) would count: keep the table as it is
-        except engine.IllegalAction:
-            pass
-        res = await service.play.act(t.id, user, "bid", bid)
-        assert not res.ok and res.message
+    fixed = ["99", "-1", "blind 99", "nil nil", "♠♠", "10", "AS AS", "0", "AS", "2C", "10♥", "qd", "BJ", "LJ"]
+    reached = {"card_refused": 0, "bid_refused": 0}
+
+    async def try_all(seat: int) -> None:
+        g0 = service.tables[t.id].game
+        assert g0 is not None
+        snapshot = g0.to_dict()
+        user = t.seats[seat].user_id  # type: ignore[union-attr]
+        for text in [*texts, *fixed]:
+            try:
+                card = engine.parse_card(text)
+            except ValueError:
+                card = None
+            if card is not None and not service.tables[t.id].game.clone().legal_mask(seat) >> card & 1:  # type: ignore[union-attr]
+                res = await service.play.act(t.id, user, "play", card)
+                assert not res.ok and res.message, text
+                reached["card_refused"] += 1
+            try:
+                bid = engine.Bid.parse(text)
+            except ValueError:
+                bid = None
+            if bid is not None:
+                try:
+                    service.tables[t.id].game.clone().bid(seat, bid)  # type: ignore[union-attr]
+                    bid = None  # a legal bid ("0" is nil, say) would count: keep the table as it is
+                except engine.IllegalAction:
+                    pass
+            if bid is not None:
+                res = await service.play.act(t.id, user, "bid", bid)
+                assert not res.ok and res.message, text
+                reached["bid_refused"] += 1
+            g = service.tables[t.id].game
+            assert g is not None and g.to_dict() == snapshot, text
+
+    # while bidding: every card is refused (it is not time to play), and bids out of range
+    seat = t.game.to_act
+    assert seat is not None
+    await try_all(seat)
+    assert reached["card_refused"] >= 20 and reached["bid_refused"] >= 10, reached
+    # while playing: cards not held, or not following suit, are refused; every bid is refused
+    while service.tables[t.id].game.phase.name == "BID":  # type: ignore[union-attr]
         g = service.tables[t.id].game
-        assert g is not None and g.to_dict() == snapshot
+        assert g is not None and g.to_act is not None
+        res = await service.play.act(t.id, t.seats[g.to_act].user_id, "bid", "3")  # type: ignore[union-attr]
+        assert res.ok, res.message
+    g = service.tables[t.id].game
+    assert g is not None and g.phase.name == "PLAY" and g.to_act is not None
+    leader = g.to_act
+    res = await service.play.act(t.id, t.seats[leader].user_id, "play", g.legal_cards(leader)[0])  # type: ignore[union-attr]
+    assert res.ok, res.message  # a trick is led: the next seat must follow suit if it can
+    before = dict(reached)
+    g = service.tables[t.id].game
+    assert g is not None and g.to_act is not None
+    await try_all(g.to_act)
+    assert reached["card_refused"] - before["card_refused"] >= 20, reached
 
 
 def test_house_rules_round_trip_and_suggestions_fit_discord() -> None:
