@@ -644,3 +644,40 @@ async def test_a_player_is_marked_away_after_exactly_two_timeouts_in_a_row(stora
         assert [x for x in notes() if x.startswith("💤")] == [second]
     finally:
         await svc.close()
+
+
+async def test_huge_house_rule_numbers_are_refused_where_they_are_typed(
+    service: TableService, storage: Storage
+) -> None:
+    """The value that used to stop a game for good at its first save (issue 8 item 4)."""
+    res = await service.lifecycle.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice",
+        rules="bag_value=9223372036854775808 bag_limit=off",
+    )
+    assert not res.ok
+    assert res.message == (
+        "`bag_value=9223372036…` is out of range: the points per bag must be from −100 to 100."
+    )
+    assert await storage.live_table_in(CHANNEL) is None  # nothing opened
+    res = await service.lifecycle.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", rules="=5"
+    )
+    assert not res.ok and res.message.startswith("`=5` names no rule")
+
+
+async def test_stored_server_defaults_are_checked_again_when_used(
+    service: TableService, storage: Storage
+) -> None:
+    """A default stored before ranges existed is refused with who can fix it, not saved into a game."""
+    await storage.set_guild_settings(GUILD, options={"nil_value": 10**20})
+    res = await service.lifecycle.create(guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice")
+    assert not res.ok
+    assert res.message.startswith("This server's default house rules can't be used: `nil_value=1000000000…` "
+                                  "is out of range")
+    assert "/spades config rules:" in res.message
+    assert await storage.live_table_in(CHANNEL) is None
+    # a preset named for the table leaves the server's house rules aside, so the table opens
+    res = await service.lifecycle.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", preset="standard"
+    )
+    assert res.ok, res.message
