@@ -251,51 +251,13 @@ def game_post(t: Table) -> str:
 
 
 def rules_text(t: Table) -> str:
+    """The table's rules in plain words: the engine's ``explain_rules`` (every preset and house rule
+    that is on, with this table's own numbers), under the one-line summary and the house rules."""
     rs = t.ruleset
     lines = [f"**Rules at table {t.id}**: {rs.describe()}"]
     if house_rules(t):
         lines.append(f"House rules over {rs.name}: {house_rules(t)}")
-    sides = rs.sides
-    if any(len(s) > 1 for s in sides):
-        lines.append(
-            "Partners sit opposite: "
-            + "; ".join(
-                f"team {i + 1} = seats {' + '.join(str(x + 1) for x in s)}" for i, s in enumerate(sides)
-            )
-        )
-    else:
-        lines.append(f"Every player for themselves ({rs.num_seats} players).")
-    # every number below is the ruleset's own (house rules change them), never a default
-    goal = f"Play to {rs.target_score} points"
-    if rs.max_hands:
-        goal += f" or {rs.max_hands} hands"
-    if rs.lose_score is not None:
-        goal += f" (a side at {rs.lose_score} or below loses)"
-    lines.append(
-        goal
-        + "; spades are always trump"
-        + (" and may not be led until broken." if rs.spades_must_be_broken else ".")
-    )
-    if rs.nil_allowed:
-        lines.append(
-            f"Nil: bid 0 and take no trick for +{rs.nil_value} (−{rs.nil_value} if you take one)."
-        )
-    if rs.blind_nil_allowed:
-        deficit = rs.blind_nil_min_deficit or 0
-        cond = f" (only when your side trails by {deficit} or more)" if deficit else ""
-        passing = rs.blind_nil_pass or 0
-        swap = f"; then you and your partner swap {passing} cards" if passing else ""
-        lines.append(f"Blind nil: bid nil before seeing your cards for ±{rs.blind_nil_value}{cond}{swap}.")
-    bags = f"Bags: {rs.bag_value:+d} point{'s' if abs(rs.bag_value) != 1 else ''} per overtrick"
-    if rs.bag_limit:
-        bags += f"; every {rs.bag_limit} bags cost {rs.bag_penalty} points."
-    else:
-        bags += "; no bag penalty."
-    lines.append(bags)
-    lines.append(
-        "Follow suit if you can. A contract made scores 10 per trick bid; a contract set loses "
-        "10 per trick bid."
-    )
+    lines.extend(f"• {line}" for line in engine.explain_rules(rs))
     return clip("\n".join(lines))
 
 
