@@ -53,7 +53,12 @@ class TableService:
             assert isinstance(bot, discord.Client), "the Discord publisher needs a discord.Client"
             publisher = DiscordPublisher(bot)
         self.publisher: Publisher = publisher
-        self.store = TableStore(self.storage, time_scale=self.time_scale)
+        self.store = TableStore(
+            self.storage,
+            time_scale=self.time_scale,
+            fault_delay=float(getattr(config, "fault_storage_delay", 0.0) or 0.0),
+            fault_error=getattr(config, "fault_save_error", None),
+        )
         self.posts = TablePublisher(self.store, publisher, time_scale=self.time_scale)
         self.clock = TurnClock(self.store, self.posts, time_scale=self.time_scale, seed=self.deal_seed)
         self.lifecycle = Lifecycle(self.store, self.posts, seed=self.deal_seed)

@@ -53,8 +53,14 @@ class Spades:
 
     # ---- processes ------------------------------------------------------------------------
     @asynccontextmanager
-    async def running(self, *, time_scale: float = 0.02, seed: int | None = 7) -> AsyncIterator[SpadesBot]:
-        config = Config(token="x", database_path=self.db_path, time_scale=time_scale, deal_seed=seed)
+    async def running(
+        self, *, time_scale: float = 0.02, seed: int | None = 7, **settings: Any
+    ) -> AsyncIterator[SpadesBot]:
+        """The real bot on the fake Discord. ``settings`` are more ``Config`` fields, e.g. the
+        product's own fault injection (``fault_storage_delay``, ``fault_save_error``)."""
+        config = Config(
+            token="x", database_path=self.db_path, time_scale=time_scale, deal_seed=seed, **settings
+        )
         bot = SpadesBot(config)
         self.bot = bot
         self.last_table = None
