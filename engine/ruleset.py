@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
@@ -384,8 +383,6 @@ def _validate(rs: Ruleset) -> None:
         bad(f"lose_score (the mercy score, {fmt_int(rs.lose_score)}) must be below the target "
             f"({fmt_int(rs.target_score)})")
     t = _tables(n, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all, rs.two_player_draw)
-    if t.hand_size < 1:
-        bad("Not enough cards for that many players")
     if rs.board > t.hand_size:
         bad(f"The board can't be above {t.hand_size} tricks")
     if rs.blind_bid_max > t.hand_size:
@@ -534,6 +531,3 @@ _ALIASES = {"classic": "classic-online", "online": "classic-online", "2p": "two-
             "5p": "five-player", "6p": "six-player", "jokers": "jokers-high",
             "deuces": "deuces-high"}
 
-
-def ruleset_json(rs: Ruleset) -> str:
-    return json.dumps(rs.to_dict(), sort_keys=True)

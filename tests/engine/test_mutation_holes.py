@@ -173,3 +173,8 @@ def test_two_player_describes_its_swap_and_condition() -> None:
         "blind nil ±200 (swap up to 3, down 100+) · 10 bags = −100")
     assert Ruleset.preset("mirrors", deuces_high=True).describe() == (
         "mirrors: to 500 · deuces high · nil ±100 · 10 bags = −100 · mirrors")
+
+
+def test_two_player_without_the_exchange_describes_no_swap() -> None:
+    assert Ruleset.preset("two-player", blind_nil_pass=0).describe() == (
+        "two-player: to 500 · 2 players solo · draw to 13 · nil ±100 · blind nil ±200 · 10 bags = −100")
