@@ -10,7 +10,7 @@ import pytest
 
 from bot.sandbox.fake import Message, User
 from bot.storage import FinishedGame, Storage
-from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE
+from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE, WRONG_SERVER
 from tests.e2e.conftest import Spades, said
 
 pytestmark = pytest.mark.both_backends
@@ -196,3 +196,28 @@ async def test_leaderboard_and_stats_after_real_games(spades: Spades) -> None:
         await spades.settle()
         r = await spades.fake.slash(alice, lounge, "leaderboard")
         assert r.ephemeral and said(r) == EMPTY_SERVER
+
+
+async def test_a_leaderboard_button_from_another_server_is_refused(spades: Spades) -> None:
+    """A custom_id carries its server; an interaction from another server that carries it (a
+    crafted client, a copied message) is answered privately and never shows or edits the board."""
+    alice = spades.users["alice"]
+    players = [20_000 + i for i in range(PAGE_SIZE + 2)]  # two pages
+    games: list[tuple[list[int | None], int]] = [([uid, None, None, None], 0) for uid in players]
+    async with spades.running() as bot:
+        await seed_games(bot.storage, spades.guild.id, games)
+        r = await spades.slash(alice, "leaderboard")
+        assert r.message is not None
+        board = r.message
+        shown = board.embeds[0]["description"]
+        other = spades.fake.add_guild("Other club")
+        lounge = other.add_text_channel("lounge")
+        other.add_member(alice)
+        await spades.settle()
+        sort_id = next(s["custom_id"] for s in board.selects if s["custom_id"].startswith("lbsort:"))
+        for data in ({"custom_id": button(board, "▶")["custom_id"], "component_type": 2},
+                     {"custom_id": sort_id, "component_type": 3, "values": ["games"]}):
+            r = await spades.fake._component_interaction(alice, lounge, board, data)
+            assert r.ephemeral and said(r) == WRONG_SERVER, data
+            assert board.embeds[0]["description"] == shown  # the board did not move
+        assert spades.fake.public_messages(lounge) == []
