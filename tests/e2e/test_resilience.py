@@ -261,3 +261,36 @@ async def test_turn_timers_survive_a_restart(spades: Spades) -> None:
             what="the timeout after the restart",
         )
         assert spades.table().stamp > stamp
+
+
+async def test_channel_post_and_edit_failures_are_logged_and_recovered(
+    spades: Spades, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord refuses the live message's edit (deleted by a moderator: 404; a permission taken
+    away: 403) and the re-post (403): each is logged with its status, the table message comes back
+    at the bottom of the channel once Discord accepts it again, and the game goes on."""
+    alice, bob, carol = spades.users["alice"], spades.users["bob"], spades.users["carol"]
+    edit_route = "/channels/{channel_id}/messages/{message_id}"
+    post_route = "/channels/{channel_id}/messages"
+    async with spades.running(time_scale=0.01):
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        first = spades.live()
+        spades.fake.fail_next("PATCH", edit_route, status=404)
+        r = await spades.slash(bob, "join")
+        assert said(r).startswith("You took seat")
+        await spades.settle()
+        second = spades.live()  # re-posted at the bottom: the lost one is not edited forever
+        assert second.id != first.id and f"<@{bob.id}>" in second.content
+        spades.fake.fail_next("PATCH", edit_route, status=403)
+        spades.fake.fail_next("POST", post_route, status=403)
+        r = await spades.slash(carol, "join")
+        assert said(r).startswith("You took seat")  # the action counts whatever the channel does
+        await spades.settle()
+        logged = caplog.text
+        assert f"editing message {second.id} failed: 403" in logged
+        assert f"posting in channel {spades.channel.id} failed: 403" in logged
+        r = await spades.slash(alice, "table")  # the next change (or /table) puts it back
+        await spades.settle()
+        live = spades.live()
+        assert f"<@{carol.id}>" in live.content and f"<@{bob.id}>" in live.content
+        assert spades.table().seat_of(carol.id) is not None
