@@ -294,3 +294,29 @@ async def test_channel_post_and_edit_failures_are_logged_and_recovered(
         live = spades.live()
         assert f"<@{carol.id}>" in live.content and f"<@{bob.id}>" in live.content
         assert spades.table().seat_of(carol.id) is not None
+
+
+async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(
+    spades: Spades, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Alice's turn runs out while every save fails (SPADES_FAULT_SAVE_ERROR=storage): the bot's move
+    for her is retried, never half-applied; once the database works again it goes through."""
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.01):
+        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)  # 6 s turns at this scale
+        await spades.wait_turn()
+        table_id, before = spades.table().id, spades.table().stamp
+        assert alice in spades.acting_humans()
+    async with spades.running(time_scale=0.01, fault_save_error="storage"):
+
+        def failures() -> int:
+            return sum(1 for rec in caplog.records if rec.getMessage() == f"saving table {table_id} failed")
+
+        await spades.wait_for(lambda: failures() >= 2, timeout=30, what="the bot's move to be retried")
+        assert spades.table().stamp == before  # nothing half-applied
+    assert await _stored_stamp(spades, table_id) == before
+    async with spades.running(time_scale=0.01):
+        await spades.wait_for(lambda: spades.table().stamp > before, timeout=30, what="the move once saved")
+        await spades.settle()
+        notes = [m.content for m in spades.fake.public_messages(spades.channel) if m.content.startswith("⏱")]
+        assert notes and notes[-1] == f"⏱ <@{alice.id}> ran out of time; the bot acted for them."
