@@ -681,3 +681,25 @@ async def test_stored_server_defaults_are_checked_again_when_used(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", preset="standard"
     )
     assert res.ok, res.message
+
+
+async def test_a_damaged_settings_row_falls_back_to_the_defaults_and_is_logged(
+    service: TableService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server's settings row is damaged on disk (written by something else): /spades new still
+    opens a standard table, and the log names the server."""
+    import sqlite3
+
+    raw = sqlite3.connect(tmp_path / "spades.db")
+    try:
+        raw.execute(
+            "INSERT INTO guild_settings (guild_id, data, updated_at) VALUES (?, ?, ?)",
+            (GUILD, "{not json", 0),
+        )
+        raw.commit()
+    finally:
+        raw.close()
+    t = await open_table(service)
+    assert t.ruleset.name == "standard" and t.settings["play_seconds"] == 60
+    assert any(rec.getMessage() == f"reading settings of guild {GUILD} failed" and rec.exc_info
+               for rec in caplog.records)
