@@ -178,3 +178,7 @@ def test_two_player_describes_its_swap_and_condition() -> None:
 def test_two_player_without_the_exchange_describes_no_swap() -> None:
     assert Ruleset.preset("two-player", blind_nil_pass=0).describe() == (
         "two-player: to 500 · 2 players solo · draw to 13 · nil ±100 · blind nil ±200 · 10 bags = −100")
+
+
+def test_the_default_preset_is_standard() -> None:
+    assert Ruleset.preset() is PRESETS["standard"] == STD
