@@ -13,15 +13,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from .config import Config
+from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
+from .i18n import SpadesTranslator, translated_payload
 from .storage import Storage
+from .tasks import cancel_all
 
 if TYPE_CHECKING:
     from .table.service import TableService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history")
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):
@@ -68,6 +71,7 @@ class SpadesBot(commands.Bot):
         self._storage = storage
         self.extension_names = extensions
         self._sync_lock = asyncio.Lock()
+        self._emoji_task: asyncio.Task[Any] | None = None
 
     @property
     def storage(self) -> Storage:
@@ -84,13 +88,21 @@ class SpadesBot(commands.Bot):
             self._storage = await Storage.open(self.config.database_path)
         for name in self.extension_names:
             await self.load_extension(name)
+        # command, option and choice names and descriptions in Polish, Czech and Russian
+        await self.tree.set_translator(SpadesTranslator())
         await self.sync_commands()
+        if self.config.card_emojis:
+            # in the background: the hand buttons stay text until (and unless) the faces are there
+            self._emoji_task = asyncio.create_task(CARD_EMOJIS.sync(self), name="card-emojis")
 
     async def on_ready(self) -> None:
         user = self.user
         log.info("logged in as %s (%s) in %d servers", user, user and user.id, len(self.guilds))
 
     async def close(self) -> None:
+        if self._emoji_task is not None:
+            await cancel_all([self._emoji_task])
+        CARD_EMOJIS.clear()
         try:
             await super().close()
         finally:
@@ -105,16 +117,18 @@ class SpadesBot(commands.Bot):
         gid = self.config.dev_guild_id
         return None if gid is None else discord.Object(id=gid)
 
-    def command_payload(self) -> list[dict[str, Any]]:
-        """Exactly what a sync would send for the current scope, in a stable order."""
+    async def command_payload(self) -> list[dict[str, Any]]:
+        """Exactly what a sync would send for the current scope (translations included), in a
+        stable order."""
         scope = self.command_scope
         if scope is not None:
             self.tree.copy_global_to(guild=scope)
-        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=scope)]
-        return sorted(payload, key=lambda c: (c.get("type", 1), c["name"]))
+        return await translated_payload(self.tree, scope)
 
-    def command_hash(self) -> str:
-        blob = json.dumps(self.command_payload(), sort_keys=True, separators=(",", ":"), default=str)
+    async def command_hash(self) -> str:
+        """Changes whenever a sync would send something else: a command, or one translation."""
+        payload = await self.command_payload()
+        blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def command_hash_key(self) -> str:
@@ -128,7 +142,7 @@ class SpadesBot(commands.Bot):
         A failed sync is logged and leaves the stored hash alone, so the next start retries.
         """
         async with self._sync_lock:
-            digest = self.command_hash()
+            digest = await self.command_hash()
             key = self.command_hash_key()
             if not force and await self.storage.get_meta(key) == digest:
                 log.info("application commands unchanged (%s); not syncing", key)

@@ -143,6 +143,7 @@ class Config:
     # Every table save fails: "storage" as a failing database does (the action is refused and
     # nothing changes), "unexpected" as a bug would (the generic apology); None: off.
     fault_save_error: str | None = None
+    card_emojis: bool = True  # upload card faces as application emojis for the hand buttons
 
     @classmethod
     def from_env(
@@ -222,6 +223,9 @@ class Config:
             raise ConfigError(
                 f"SPADES_FAULT_SAVE_ERROR must be one of {', '.join(FAULT_SAVE_ERRORS)}, got {fault_error!r}"
             )
+        emojis_text = (get("CARD_EMOJIS") or "on").lower()
+        if emojis_text not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+            raise ConfigError(f"CARD_EMOJIS must be on or off, got {emojis_text!r}")
 
         return cls(
             token=token,
@@ -239,6 +243,7 @@ class Config:
             health_seconds=health if health is not None else 60.0,
             fault_storage_delay=fault_delay or 0.0,
             fault_save_error=fault_error,
+            card_emojis=emojis_text in ("on", "true", "1", "yes"),
         )
 
     @property

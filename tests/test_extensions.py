@@ -45,7 +45,7 @@ async def test_all_extensions_together(bot: SpadesBot) -> None:
     names = {c.qualified_name for c in bot.tree.walk_commands()}
     for required in ("join", "bid", "play", "leaderboard", "stats"):
         assert required in names
-    payload = bot.command_payload()  # exactly what a sync would send
+    payload = await bot.command_payload()  # exactly what a sync would send
     assert len({c["name"] for c in payload}) == len(payload)
     for command in payload:
         assert 1 <= len(command["name"]) <= 32 and command["name"] == command["name"].lower()
@@ -66,9 +66,9 @@ async def test_command_hash_follows_the_definition_not_the_instance(tmp_path: Pa
         try:
             for name in EXTENSIONS:
                 await other.load_extension(name)
-            hashes.append(other.command_hash())
+            hashes.append(await other.command_hash())
             await other.unload_extension("cogs.stats")
-            hashes.append(other.command_hash())
+            hashes.append(await other.command_hash())
         finally:
             await other.close()
     full_a, partial_a, full_b, partial_b = hashes
