@@ -246,7 +246,7 @@ class Ruleset:
         if self.board:
             parts.append(f"board {self.board}")
         if self.lose_score is not None:
-            parts.append(f"mercy at {fmt_int(self.lose_score)}")
+            parts.append(f"mercy at {self.lose_score}")
         if self.max_hands:
             parts.append(f"{self.max_hands} hands max")
         return " · ".join(parts)
