@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 # Engine at least 93 %; bot and cogs at least 90 % or the figure when the floor was set, whichever
-# is lower. Last full runs (docs/TESTING.md): engine 97.1 %, bot 92.0 %, cogs 86.4 % (cogs/history.py,
-# newly merged, is at 80 %: raise this floor to 90 as its tests arrive).
+# is lower. Last full runs (docs/TESTING.md): engine 97.1 %, bot 92.0 %, cogs 87.3 % (cogs/history.py,
+# newly merged, is near 80 %: raise this floor to 90 as its tests arrive).
 FLOORS: dict[str, float] = {"engine": 93.0, "bot": 90.0, "cogs": 86.0}
 
 
