@@ -14,8 +14,9 @@ choices, and replaces that default when the search over sampled deals finds bett
 - **Cards** (`_play_card`): every distinct legal card in the same sampled worlds and roll-outs
   (common random numbers), nil play included (covering a partner's nil, setting an opponent's).
   Roll-outs play the heuristic's card for every seat, except that with probability ``explore``
-  a seat plays the greedy policy's card instead, so the evaluation also sees plays the
-  heuristic would not make. Sampling uses what play has shown: voids (a seat that did not
+  a seat of its own side (not a nil bidder) plays the greedy policy's card instead, so the
+  evaluation also sees its own side's plays the heuristic would not make (the opponents stay
+  the heuristic: a choice must not look good because the model's opponents blunder). Sampling uses what play has shown: voids (a seat that did not
   follow), the cards passed, spades led before they were broken (`Game.from_view`).
 - **Sure things first** (`forced_candidates`): as last player to a trick the result of each card
   is known, so it never overtakes its partner's winning card, never rescues an opponent's nil it
@@ -91,8 +92,8 @@ class StrongBot(ExpertBot):
 
     def __init__(self, seed: int | str | None = None, *, worlds: int = 24, min_worlds: int = 4,
                  time_limit: float | None = 0.25, margin: float = 1.0, bid_worlds: int | None = None,
-                 explore: float = 0.1, win_bonus: float = 100.0, blind_deficit: int = 100,
-                 confidence: float = 1.0, nil_penalty: float = 10.0, **options: Any) -> None:
+                 explore: float = 0.05, win_bonus: float = 100.0, blind_deficit: int = 150,
+                 confidence: float = 1.0, nil_penalty: float = 20.0, **options: Any) -> None:
         """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
         least / the cap in seconds (None: no cap, always ``worlds``); ``bid_worlds``: deals per
         bid decision (default ``worlds``); ``margin``: points per hand by which a choice must beat
@@ -127,19 +128,23 @@ class StrongBot(ExpertBot):
             v += self.win_bonus if g.winner == side else -self.win_bonus
         return v
 
-    def _policy(self, rng: random.Random) -> Callable[[Game, int, int], int]:
+    def _policy(self, rng: random.Random, me: int) -> Callable[[Game, int, int], int]:
         explore = self.explore
 
         def policy(g: Game, seat: int, mask: int) -> int:
             if mask & (mask - 1) == 0:
                 return mask.bit_length() - 1
-            if explore and rng.random() < explore:
-                return greedy_policy(g, seat, mask)
+            # Exploration only for this side's own later plays (not a nil's): the opponents stay
+            # the sharp model, so no choice looks good because the opponents blunder.
+            if explore and g.rs.side_of(seat) == g.rs.side_of(me) and rng.random() < explore:
+                b = g.bids[seat]
+                if b is None or not b.is_nil:
+                    return greedy_policy(g, seat, mask)
             return self._choose_card(Knowledge(rollout_view(g, seat)), bits(mask))
 
         return policy
 
-    def _finish(self, g: Game, roll: int) -> None:
+    def _finish(self, g: Game, roll: int, me: int) -> None:
         """Bids and passes of the seats still to act (the heuristic's), then the hand."""
         hand_no = g.hand_no
         guard = 0
@@ -151,7 +156,7 @@ class StrongBot(ExpertBot):
                 raise RuntimeError("bidding did not end in a roll-out")
         if g.phase is Phase.PLAY and g.hand_no == hand_no:
             rng = random.Random(roll)
-            g.playout(rng, policy=self._policy(rng))
+            g.playout(rng, policy=self._policy(rng, me))
 
     def _compare(self, view: View, options: Sequence[Any], base: Any,
                  start: Callable[[Game, Any], None], worlds: int,
@@ -175,7 +180,7 @@ class StrongBot(ExpertBot):
             for i, opt in enumerate(options):
                 g = world.clone()
                 start(g, opt)
-                self._finish(g, roll)
+                self._finish(g, roll, view.seat or 0)
                 values[i].append(self._value(view, g))
             n += 1
             last = time.perf_counter() - t0
@@ -231,7 +236,7 @@ class StrongBot(ExpertBot):
         mates = view.ruleset.teammates(seat)
         mate_nil = any((b := view.bids[m]) is not None and b.is_nil for m in mates)
         if nil is not None and nil not in options and not mate_nil and \
-                nil_danger(view.hand or 0, view.ruleset) <= self.nil_threshold * 1.6:
+                nil_danger(view.hand or 0, view.ruleset) <= self.nil_threshold * 1.3:
             options.append(nil)
 
         def start(g: Game, opt: Action) -> None:
