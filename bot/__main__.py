@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -11,6 +12,7 @@ import sys
 import discord
 
 from .config import Config, ConfigError
+from .storage import MigrationError, Storage, StorageUnavailable
 
 log = logging.getLogger("bot")
 
@@ -22,7 +24,9 @@ EXIT_CONFIG = 2
 async def run(config: Config) -> None:
     from .client import SpadesBot
 
-    bot = SpadesBot(config)
+    # the database first: a file or server the bot cannot use is reported before logging in
+    storage = await Storage.open(config.database_path)
+    bot = SpadesBot(config, storage=storage)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         # hosts (Procfile workers, systemd, docker) stop with SIGTERM: close cleanly, storage included
@@ -31,24 +35,66 @@ async def run(config: Config) -> None:
         await bot.start(config.token)
 
 
-def main(argv: list[str] | None = None) -> int:
+async def migrate(config: Config) -> str:
+    """``python -m bot migrate``: apply pending migrations and say where the schema is."""
+    storage = await Storage.open(config.database_path)
     try:
-        config = Config.from_env()
+        version = await storage.schema_version()
+    finally:
+        await storage.close()
+    if storage.migrated:
+        done = ", ".join(f"{v:03d}" for v in storage.migrated)
+        return f"database {config.database_display}: applied {done}; schema version {version}"
+    return f"database {config.database_display}: up to date (schema version {version})"
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Spades bot (settings come from the environment and .env).",
+    )
+    parser.add_argument(
+        "command",
+        nargs="?",
+        default="run",
+        choices=("run", "migrate"),
+        help="run (default): start the bot; migrate: apply database migrations and exit",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
+    try:
+        config = Config.from_env(require_token=args.command == "run")
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     from .logs import setup_logging
 
     setup_logging(config.log_level)
+    if args.command == "migrate":
+        try:
+            print(asyncio.run(migrate(config)))
+        except (StorageUnavailable, MigrationError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_FAILURE
+        return EXIT_OK
     log.info(
         "starting (database %s, commands %s)",
-        config.database_path,
+        config.database_display,
         f"in dev server {config.dev_guild_id}" if config.dev_guild_id else "global",
     )
     try:
         asyncio.run(run(config))
     except KeyboardInterrupt:
         log.info("stopped")
+    except StorageUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    except MigrationError as exc:
+        print(f"error: database {config.database_display}: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
     except discord.LoginFailure:
         print(
             "error: Discord refused DISCORD_TOKEN: copy the bot token again from the Developer Portal "

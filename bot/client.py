@@ -13,41 +13,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from .config import Config
-from .logs import is_private_exception
+from .errors import report_interaction_error
 from .storage import Storage
 
 if TYPE_CHECKING:
-    from .tables import TableService
+    from .table.service import TableService
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")
-
-GENERIC_APOLOGY = "Sorry, something went wrong on my side while handling that. Please try again in a moment."
-
-
-def _perms(names: list[str]) -> str:
-    return ", ".join(n.replace("_", " ").replace("guild", "server").title() for n in names)
-
-
-def user_error_message(error: app_commands.AppCommandError, command: str | None) -> str | None:
-    """The specific line for an error that is the user's (or the setup's), or None for a bug."""
-    slash = f"/{command}" if command else "this command"
-    if isinstance(error, app_commands.NoPrivateMessage):
-        return f"{slash} only works in a server channel, not in direct messages."
-    if isinstance(error, app_commands.MissingPermissions):
-        return f"You need the {_perms(error.missing_permissions)} permission to use {slash}."
-    if isinstance(error, app_commands.BotMissingPermissions):
-        return f"I need the {_perms(error.missing_permissions)} permission in this channel for {slash}."
-    if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: you can use {slash} again in {error.retry_after:.0f} s."
-    if isinstance(error, app_commands.TransformerError):
-        return f"{str(error.value)[:100]!r} is not a valid value there."
-    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return "This command changed since Discord loaded it. Please try again in a minute."
-    if isinstance(error, app_commands.CheckFailure):
-        return f"You can't use {slash} here."
-    return None
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):
@@ -58,51 +32,6 @@ class SpadesTree(app_commands.CommandTree["SpadesBot"]):
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else None
         await report_interaction_error(interaction, error, f"command /{command or '?'}", command=command)
-
-
-async def report_interaction_error(
-    interaction: discord.Interaction[Any],
-    error: BaseException,
-    what: str,
-    *,
-    command: str | None = None,
-) -> None:
-    """Log a failed interaction (never a held card) and answer the user ephemerally.
-
-    A user error (missing permission, DMs, cooldown…) gets its specific line and no traceback; a
-    bug gets an ERROR log with a redacted traceback and the generic apology. Component callbacks
-    (which discord.py only logs) can call this from their own ``except`` to behave the same way.
-    """
-    message = user_error_message(error, command) if isinstance(error, app_commands.AppCommandError) else None
-    if message is not None:
-        log.debug("user error in %s: %s", what, type(error).__name__)
-    else:
-        original: BaseException = getattr(error, "original", error)
-        log.error(
-            "%s failed (guild %s, channel %s, user %s)",
-            what,
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id if interaction.user else None,
-            exc_info=original,
-        )
-        if not is_private_exception(original):
-            log.debug("details: %r", original)
-        message = GENERIC_APOLOGY
-    await answer_ephemeral(interaction, message)
-
-
-async def answer_ephemeral(interaction: discord.Interaction[Any], content: str) -> bool:
-    """Answer or follow up ephemerally; False if the interaction is already gone."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True)
-        else:
-            await interaction.response.send_message(content, ephemeral=True)
-    except (discord.NotFound, discord.HTTPException) as exc:
-        log.debug("could not answer interaction %s: %s", interaction.id, exc)
-        return False
-    return True
 
 
 class SpadesBot(commands.Bot):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 
@@ -37,17 +38,102 @@ def _snowflake(name: str, text: str) -> int:
     return value
 
 
-@dataclass(frozen=True)
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def _int_setting(get: Callable[[str], str | None], name: str, *, minimum: int) -> int | None:
+    text = get(name)
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {text!r}") from None
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def _float_setting(
+    get: Callable[[str], str | None], name: str, default: float | None, *, minimum: float
+) -> float | None:
+    text = get(name)
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {text!r}") from None
+    if not minimum <= value < float("inf"):
+        raise ConfigError(f"{name} must be a number of at least {minimum:g}, got {text!r}")
+    return value
+
+
+def _shard_ids(text: str, count: int) -> tuple[int, ...]:
+    """SHARD_IDS: "0,1", "0 1" or a range "0-3"; each below SHARD_COUNT, no repeats."""
+    ids: list[int] = []
+    for part in text.replace(" ", ",").split(","):
+        if not part:
+            continue
+        low, dash, high = part.partition("-")
+        try:
+            span = range(int(low), int(high) + 1) if dash else range(int(low), int(low) + 1)
+        except ValueError:
+            raise ConfigError(f"SHARD_IDS must be shard numbers like 0,1 or 0-3, got {text!r}") from None
+        ids.extend(span)
+    if not ids:
+        raise ConfigError("SHARD_IDS is empty: name the shards this process runs, like 0,1")
+    bad = [i for i in ids if not 0 <= i < count]
+    if bad:
+        raise ConfigError(f"SHARD_IDS {bad[0]} is not a shard of SHARD_COUNT={count} (0 to {count - 1})")
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS names a shard twice: {text!r}")
+    return tuple(sorted(ids))
+
+
+def redact_url(url: str) -> str:
+    """A URL without its password."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit((parts.scheme, f"{parts.username or ''}:***@{netloc}", parts.path, parts.query, ""))
+
+
+def _database_url(url: str) -> str:
+    """DATABASE_URL: postgresql://… (PostgreSQL) or sqlite:///path (a SQLite file)."""
+    lowered = url.lower()
+    if lowered.startswith(POSTGRES_SCHEMES):
+        return url
+    if lowered.startswith("sqlite:///"):
+        return url[len("sqlite:///") :] or "spades.db"
+    scheme = url.split(":", 1)[0] if ":" in url else url
+    raise ConfigError(
+        f"DATABASE_URL must start with postgresql:// (or sqlite:///), got {scheme!r}: "
+        "leave it unset to use the SQLite file DATABASE_PATH"
+    )
+
+
+@dataclass(frozen=True, repr=False)
 class Config:
     """Everything the bot reads at start-up. ``token`` is kept out of ``repr``."""
 
     token: str = field(repr=False)
-    database_path: str = "spades.db"
+    # where the data lives: a SQLite file (default), or a postgresql:// URL from DATABASE_URL
+    database_path: str = field(default="spades.db", repr=False)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     owner_ids: frozenset[int] = frozenset()
     time_scale: float = 1.0  # multiplies every timer and bot pause (tests use a small value)
     deal_seed: int | None = None  # tests only: reproducible deals
+    # sharding (docs/SHARDING.md): None/None = one process running every shard
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    shard_lease_seconds: float = 20.0  # a dead process's shards are taken over after this long
+    # Discord's global REST budget for the token (requests per second) and this process's share of it
+    discord_rate_limit: float = 50.0
+    rate_limit_share: float | None = None  # None: computed as len(shard_ids) / shard_count
+    health_seconds: float = 60.0  # one health line in the log this often (0: never)
 
     @classmethod
     def from_env(
@@ -55,6 +141,7 @@ class Config:
         environ: Mapping[str, str] | None = None,
         *,
         dotenv_path: str | Path | None = ".env",
+        require_token: bool = True,
     ) -> Config:
         """Read ``dotenv_path`` (if it exists) under ``environ`` (default ``os.environ``).
 
@@ -71,7 +158,9 @@ class Config:
 
         token = get("DISCORD_TOKEN")
         if token is None:
-            raise MissingToken()
+            if require_token:
+                raise MissingToken()
+            token = ""  # `python -m bot migrate` needs no token
 
         level = (get("LOG_LEVEL") or "INFO").upper()
         if level not in LOG_LEVELS:
@@ -99,14 +188,80 @@ class Config:
             except ValueError:
                 raise ConfigError(f"DEAL_SEED must be an integer, got {seed!r}") from None
 
+        database = get("DATABASE_PATH") or "spades.db"
+        if (url := get("DATABASE_URL")) is not None:
+            database = _database_url(url)
+
+        shard_count = _int_setting(get, "SHARD_COUNT", minimum=1)
+        shard_ids: tuple[int, ...] | None = None
+        if (ids_text := get("SHARD_IDS")) is not None:
+            if shard_count is None:
+                raise ConfigError("SHARD_IDS needs SHARD_COUNT (how many shards the bot has in all)")
+            shard_ids = _shard_ids(ids_text, shard_count)
+        elif shard_count is not None:
+            shard_ids = tuple(range(shard_count))
+
+        lease = _float_setting(get, "SHARD_LEASE_SECONDS", 20.0, minimum=1.0)
+        rate = _float_setting(get, "DISCORD_RATE_LIMIT", 50.0, minimum=1.0)
+        share = _float_setting(get, "RATE_LIMIT_SHARE", None, minimum=0.0)
+        if share is not None and not 0 < share <= 1:
+            raise ConfigError(f"RATE_LIMIT_SHARE must be a fraction above 0 and at most 1, got {share}")
+        health = _float_setting(get, "HEALTH_SECONDS", 60.0, minimum=0.0)
+
         return cls(
             token=token,
-            database_path=get("DATABASE_PATH") or "spades.db",
+            database_path=database,
             dev_guild_id=None if dev_guild is None else _snowflake("DEV_GUILD_ID", dev_guild),
             log_level=level,
             owner_ids=owners,
             time_scale=time_scale,
             deal_seed=deal_seed,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+            shard_lease_seconds=lease if lease is not None else 20.0,
+            discord_rate_limit=rate if rate is not None else 50.0,
+            rate_limit_share=share,
+            health_seconds=health if health is not None else 60.0,
+        )
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    @property
+    def shards(self) -> tuple[int, tuple[int, ...]]:
+        """(shard count, this process's shard ids) as storage guards them: unsharded is (1, (0,))."""
+        if self.shard_count is None or self.shard_ids is None:
+            return 1, (0,)
+        return self.shard_count, self.shard_ids
+
+    @property
+    def rate_share(self) -> float:
+        """This process's fraction of the token's global request budget."""
+        if self.rate_limit_share is not None:
+            return self.rate_limit_share
+        count, ids = self.shards
+        return len(ids) / count
+
+    @property
+    def requests_per_second(self) -> float:
+        return self.discord_rate_limit * self.rate_share
+
+    @property
+    def uses_postgres(self) -> bool:
+        return self.database_path.lower().startswith(POSTGRES_SCHEMES)
+
+    @property
+    def database_display(self) -> str:
+        """Where the data lives, fit for a log line (a URL's password hidden)."""
+        return redact_url(self.database_path) if self.uses_postgres else self.database_path
+
+    def __repr__(self) -> str:
+        return (
+            f"Config(database={self.database_display!r}, dev_guild_id={self.dev_guild_id!r}, "
+            f"log_level={self.log_level!r}, owner_ids={set(self.owner_ids)!r}, "
+            f"time_scale={self.time_scale!r}, deal_seed={self.deal_seed!r}, "
+            f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
         )
 
     @property

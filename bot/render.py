@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import engine
+from engine.house_rules import format_rules
 
 if TYPE_CHECKING:
-    from bot.tables import Table
+    from bot.model import Table
 
 MAX_MESSAGE = 2000
 SUIT_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: the engine's display order
@@ -137,8 +138,6 @@ def trick_line(t: Table, v: Any, *, me: int | None = None) -> str:
 def house_rules(t: Table) -> str:
     """What this table plays differently from its preset, as the options one types
     (``bag_limit=5 · ten_for_200=on``); empty when it plays the preset as is."""
-    from bot.tables import format_rules
-
     return format_rules(t.ruleset.overrides()).replace(" ", " · ")
 
 

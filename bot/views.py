@@ -1,4 +1,9 @@
-"""Persistent components: every button and select is a ``DynamicItem`` whose custom_id carries the
+"""Persistent components, built from a table state they are given (no service, no storage):
+the live table's buttons, the finished game's, and a player's private hand panel.
+
+What a click does is registered from ``bot.clicks`` (``handles``): this module only draws.
+
+Every button and select is a ``DynamicItem`` whose custom_id carries the
 table id (and, on hand panels, the seat's state stamp), so they keep working after a restart.
 
 Custom ids (all well under Discord's 100 characters):
@@ -14,24 +19,20 @@ The stamp is the seat's action counter when the panel was drawn: a click on an o
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import discord
 from discord.ui import Button, DynamicItem, Select
 
 import engine
 from bot import render
-from bot.safe import safe_defer, safe_edit, safe_send
-
-if TYPE_CHECKING:
-    from bot.tables import Result, Table, TableService
+from bot.model import Table
+from bot.safe import safe_send
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 MAX_ROWS = 5
 PER_ROW = 5
@@ -48,24 +49,6 @@ TABLE_ACTIONS = (
     "rematch",
     "abandon",
 )
-
-
-def service_of(interaction: discord.Interaction) -> TableService | None:
-    return getattr(interaction.client, "tables", None)
-
-
-async def ready_service(interaction: discord.Interaction) -> TableService | None:
-    """The table service, or None after telling the user it is not up yet (start-up)."""
-    service = service_of(interaction)
-    if service is None:
-        await safe_send(interaction, "The tables are not ready yet; try again in a moment.")
-    return service
-
-
-def is_admin(interaction: discord.Interaction) -> bool:
-    """Manage Server or Administrator in this channel (the cogs' and the buttons' one test)."""
-    perms = getattr(interaction, "permissions", None)
-    return bool(perms and (perms.manage_guild or perms.administrator))
 
 
 # ---- building views -----------------------------------------------------------------------------
@@ -163,11 +146,9 @@ def card_rows(cards: list[int], rows: int) -> list[list[int]]:
     return [cards[i : i + PER_ROW] for i in range(0, len(cards), PER_ROW)]
 
 
-def hand_panel(
-    service: TableService, table_id: int, user_id: int, hint: str = ""
-) -> tuple[str, discord.ui.View | None]:
-    """Content and components of a user's private hand panel (ephemeral only)."""
-    t = service.get(table_id)
+def hand_panel(t: Table | None, user_id: int, hint: str = "") -> tuple[str, discord.ui.View | None]:
+    """Content and components of a user's private hand panel (ephemeral only); ``t`` None is a
+    table no longer in memory."""
     if t is None and hint:  # a closed table that left memory: the refusal says it all
         return hint, None
     prefix = hint + "\n" if hint else ""
@@ -276,57 +257,6 @@ def hand_panel(
     return text, (view if view.children else None)
 
 
-# ---- answering ----------------------------------------------------------------------------------
-
-#: Discord drops an interaction not answered within 3 s: slower work is deferred first.
-DEFER_AFTER = 2.0
-
-
-async def timely(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-    """Await ``work``; if it is not done after ``DEFER_AFTER`` s (a busy database, say), acknowledge
-    the interaction first so the answer can follow later (a component's message is then updated
-    in place, a command's answer arrives as a follow-up)."""
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done:
-        await safe_defer(interaction, ephemeral=True)
-    return await task
-
-
-async def show_hand(
-    interaction: discord.Interaction, table_id: int, *, in_place: bool, hint: str = ""
-) -> None:
-    """Send (or update in place) the user's hand panel and remember it for turn refreshes."""
-    service = await ready_service(interaction)
-    if service is None:
-        return
-    content, view = hand_panel(service, table_id, interaction.user.id, hint)
-    if in_place:
-        done = await safe_edit(interaction, content, view=view)
-    else:
-        done = await safe_send(interaction, content, view=view, ephemeral=True)
-    if done and view is not None:
-        service.remember_panel(table_id, interaction.user.id, interaction)
-
-
-async def answer(
-    interaction: discord.Interaction, result: Result, table_id: int | None = None, *, in_place: bool = False
-) -> None:
-    """Show a service result to the user who acted: a message, or their refreshed hand panel."""
-    tid = table_id if table_id is not None else (result.table.id if result.table is not None else None)
-    if result.show_hand and tid is not None:
-        await show_hand(interaction, tid, in_place=in_place, hint=result.message)
-        return
-    view = None
-    if result.data.get("offer_fill") and tid is not None:
-        view = fill_view(tid)
-    elif result.data.get("confirm_leave"):
-        view = leave_view(int(result.data["confirm_leave"]))
-    elif result.data.get("confirm"):
-        view = abandon_view(int(result.data["confirm"]))
-    await safe_send(interaction, result.message or "Done.", view=view, ephemeral=True)
-
-
 # ---- dynamic items -------------------------------------------------------------------------------
 
 APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
@@ -336,12 +266,36 @@ _DEFERRED = (
 )
 
 
+NOT_READY = "The tables are not ready yet; try again in a moment."
+ClickHandler = Callable[[discord.Interaction, Any], Awaitable[None]]
+H = TypeVar("H", bound=ClickHandler)
+_handlers: dict[type, ClickHandler] = {}
+
+
+def handles(item_type: type) -> Callable[[H], H]:
+    """Register what a click on ``item_type`` does: ``handler(interaction, item)``. The handlers
+    live above the views (``bot.clicks``), so drawing a panel never imports the service."""
+
+    def register(handler: H) -> H:
+        _handlers[item_type] = handler
+        return handler
+
+    return register
+
+
 class _Guarded:
     """Every component callback answers, even when something unexpected fails inside."""
 
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        handler = _handlers.get(type(self))
+        if handler is None:
+            await safe_send(interaction, NOT_READY)
+            return
+        await handler(interaction, self)
+
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            await self._handle(interaction)  # type: ignore[attr-defined]
+            await self._handle(interaction)
         except Exception:
             log.exception("a component callback failed (%s)", type(self).__name__)
             # unanswered, or only deferred (``timely`` after 2 s): either way the user has had
@@ -376,45 +330,6 @@ class TableButton(_Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+)
     ) -> TableButton:
         return cls(int(match["tid"]), match["action"])
 
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        service = await ready_service(interaction)
-        if service is None:
-            return
-        tid, action, user = self.table_id, self.action, interaction.user
-        if action not in TABLE_ACTIONS:
-            await safe_send(interaction, "That button is no longer in use.")
-            return
-        if action == "rematch":
-            await safe_defer(interaction, ephemeral=True, thinking=True)
-            await answer(
-                interaction, await timely(interaction, service.rematch(tid, user.id, user.display_name))
-            )
-            return
-        t = await service.load(tid)  # a finished table may have left memory: read it back
-        if t is None:
-            await safe_send(interaction, "That table no longer exists. Open a new one with `/spades new`.")
-            return
-        if action == "hand":
-            await show_hand(interaction, tid, in_place=False)
-            return
-        if action in ("rules", "score"):
-            await safe_send(interaction, render.rules_text(t) if action == "rules" else render.score_sheet(t))
-            return
-        # the rest act on the table; start and back may answer with the user's hand panel
-        panel: int | None = None
-        if action == "join":
-            work = service.join(t.channel_id, user.id, user.display_name, table_id=tid)
-        elif action in ("leave", "leaveok"):
-            work = service.leave(t.channel_id, user.id, table_id=tid, confirmed=action == "leaveok")
-        elif action in ("start", "fill"):
-            work, panel = service.start(tid, user.id, fill=action == "fill"), tid
-        elif action == "back":
-            work, panel = service.back(tid, user.id), tid
-        else:  # abandon (confirmed: the button is the confirmation)
-            work = service.abandon(
-                t.channel_id, user.id, is_admin=is_admin(interaction), confirmed=True, table_id=tid
-            )
-        await answer(interaction, await timely(interaction, work), panel)
 
 
 def _panel_button(custom_id: str, label: str, style: discord.ButtonStyle, disabled: bool) -> Button[Any]:
@@ -455,8 +370,6 @@ class CardButton(
     ) -> CardButton:
         return cls(int(match["tid"]), int(match["stamp"]), int(match["card"]))
 
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        await panel_action(interaction, self.table_id, "play", self.card, self.stamp)
 
 
 class BidSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b:(?P<stamp>\d+)$"):
@@ -475,12 +388,6 @@ class BidSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b
     ) -> BidSelect:
         return cls(int(match["tid"]), int(match["stamp"]))
 
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        values = list(self.item.values)
-        if not values:
-            await show_hand(interaction, self.table_id, in_place=True)
-            return
-        await panel_action(interaction, self.table_id, "bid", values[0], self.stamp)
 
 
 class PassSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):p:(?P<stamp>\d+)$"):
@@ -499,12 +406,6 @@ class PassSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):
     ) -> PassSelect:
         return cls(int(match["tid"]), int(match["stamp"]))
 
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        try:
-            cards = [int(v) for v in self.item.values]
-        except ValueError:
-            cards = []
-        await panel_action(interaction, self.table_id, "pass", cards, self.stamp)
 
 
 class PanelButton(
@@ -535,26 +436,6 @@ class PanelButton(
     ) -> PanelButton:
         return cls(int(match["tid"]), match["action"], int(match["stamp"]))
 
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        if self.action in ("keep", "discard"):
-            await panel_action(interaction, self.table_id, "draw", self.action == "keep", self.stamp)
-        else:
-            await panel_action(interaction, self.table_id, self.action, None, self.stamp)
-
-
-async def panel_action(
-    interaction: discord.Interaction, table_id: int, action: str, arg: Any, stamp: int
-) -> None:
-    """A click in a hand panel: act, then redraw the same ephemeral message in place."""
-    service = await ready_service(interaction)
-    if service is None:
-        return
-    result = await timely(interaction, service.act(table_id, interaction.user.id, action, arg, stamp=stamp))
-    if result.ok or result.show_hand:
-        await show_hand(interaction, table_id, in_place=True, hint=result.message)
-    else:
-        # a refusal on a current panel: keep the panel and say why
-        await show_hand(interaction, table_id, in_place=True, hint=f"⚠️ {result.message}")
 
 
 DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.ui import Button, DynamicItem, Select
 
-from bot.client import report_interaction_error
+from bot.errors import report_interaction_error
 from bot.storage import SORT_LABELS, SORTS, PlayerStats
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""Slash commands for tables: thin adapters over ``bot.tables.TableService`` (no rules, no SQL)."""
+"""Slash commands for tables: thin adapters over ``bot.table.service.TableService`` (no rules, no SQL)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,19 @@ from discord.ext import commands
 
 import engine
 from bot import render
+from bot.clicks import answer, is_admin, show_hand, timely
+from bot.model import NO_TABLE, refuse
 from bot.safe import safe_defer, safe_send
-from bot.tables import (
-    NO_TABLE,
+from bot.table.service import TableService
+from bot.views import DYNAMIC_ITEMS
+from engine import Ruleset
+from engine.house_rules import (
     HouseRulesError,
-    TableService,
     check_rules,
     format_rules,
     parse_house_rules,
-    refuse,
     rules_suggestions,
 )
-from bot.views import DYNAMIC_ITEMS, answer, is_admin, show_hand, timely
-from engine import Ruleset
 
 if TYPE_CHECKING:
     from bot.client import SpadesBot
@@ -88,7 +88,7 @@ class TablesCog(commands.Cog):
             options["blind_nil_allowed"] = blind_nil
         result = await timely(
             interaction,
-            self.service.create(
+            self.service.lifecycle.create(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
@@ -127,7 +127,9 @@ class TablesCog(commands.Cog):
     async def start(self, interaction: discord.Interaction, fill: bool = False) -> None:
         result = await timely(
             interaction,
-            self.service.start(None, interaction.user.id, channel_id=interaction.channel_id, fill=fill),
+            self.service.lifecycle.start(
+                None, interaction.user.id, channel_id=interaction.channel_id, fill=fill
+            ),
         )
         await answer(interaction, result, self._tid(interaction))
 
@@ -138,7 +140,7 @@ class TablesCog(commands.Cog):
     ) -> None:
         result = await timely(
             interaction,
-            self.service.add_bot(
+            self.service.seating.add_bot(
                 interaction.channel_id or 0, interaction.user.id, seat=seat, is_admin=is_admin(interaction)
             ),
         )
@@ -150,7 +152,7 @@ class TablesCog(commands.Cog):
     async def abandon(self, interaction: discord.Interaction) -> None:
         result = await timely(
             interaction,
-            self.service.abandon(
+            self.service.lifecycle.abandon(
                 interaction.channel_id or 0, interaction.user.id, is_admin=is_admin(interaction)
             ),
         )
@@ -259,7 +261,7 @@ class TablesCog(commands.Cog):
     ) -> None:
         result = await timely(
             interaction,
-            self.service.join(
+            self.service.seating.join(
                 interaction.channel_id or 0,
                 interaction.user.id,
                 interaction.user.display_name,
@@ -276,7 +278,9 @@ class TablesCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction) -> None:
         await answer(
             interaction,
-            await timely(interaction, self.service.leave(interaction.channel_id or 0, interaction.user.id)),
+            await timely(
+                interaction, self.service.seating.leave(interaction.channel_id or 0, interaction.user.id)
+            ),
         )
 
     @app_commands.command(name="bid", description="Bid at this channel's table")
@@ -287,13 +291,15 @@ class TablesCog(commands.Cog):
         try:
             parsed = engine.Bid.parse(text)
         except ValueError:
-            legal = self.service.legal_bids(interaction.channel_id or 0, interaction.user.id)
+            legal = self.service.play.legal_bids(interaction.channel_id or 0, interaction.user.id)
             allowed = ", ".join(b.label for b in legal) or "none right now"
             await answer(interaction, refuse(f"{shown(bid)} is not a bid. Allowed now: {allowed}."))
             return
         result = await timely(
             interaction,
-            self.service.act(None, interaction.user.id, "bid", parsed, channel_id=interaction.channel_id),
+            self.service.play.act(
+                None, interaction.user.id, "bid", parsed, channel_id=interaction.channel_id
+            ),
         )
         if result.ok:
             result.show_hand = False
@@ -302,7 +308,7 @@ class TablesCog(commands.Cog):
     @bid.autocomplete("bid")
     async def _bid_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         cur = current.strip().lower()
-        legal = self.service.legal_bids(interaction.channel_id or 0, interaction.user.id)
+        legal = self.service.play.legal_bids(interaction.channel_id or 0, interaction.user.id)
         choices = [
             app_commands.Choice(name=b.label, value=str(b))
             for b in legal
@@ -317,7 +323,7 @@ class TablesCog(commands.Cog):
         try:
             parsed = engine.parse_card(card)
         except ValueError:
-            legal = self.service.legal_cards(interaction.channel_id or 0, interaction.user.id)
+            legal = self.service.play.legal_cards(interaction.channel_id or 0, interaction.user.id)
             allowed = f" You can play {engine.pretty_list(legal)}." if legal else ""
             await answer(
                 interaction,
@@ -326,7 +332,9 @@ class TablesCog(commands.Cog):
             return
         result = await timely(
             interaction,
-            self.service.act(None, interaction.user.id, "play", parsed, channel_id=interaction.channel_id),
+            self.service.play.act(
+                None, interaction.user.id, "play", parsed, channel_id=interaction.channel_id
+            ),
         )
         if result.ok:
             result.show_hand = False
@@ -337,7 +345,7 @@ class TablesCog(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         cur = current.strip().upper()
-        legal = self.service.legal_cards(interaction.channel_id or 0, interaction.user.id)
+        legal = self.service.play.legal_cards(interaction.channel_id or 0, interaction.user.id)
         choices = [
             app_commands.Choice(name=engine.card_pretty(c), value=engine.card_str(c))
             for c in legal
@@ -357,7 +365,9 @@ class TablesCog(commands.Cog):
     @app_commands.command(name="table", description="Repost the live table at the bottom of the channel")
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, await timely(interaction, self.service.repost(interaction.channel_id or 0)))
+        await answer(
+            interaction, await timely(interaction, self.service.lifecycle.repost(interaction.channel_id or 0))
+        )
 
     @app_commands.command(name="rules", description="The rules at this channel's table")
     @app_commands.guild_only()

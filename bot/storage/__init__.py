@@ -11,11 +11,15 @@ from .models import (
     FinishedGame,
     HandResult,
     PlayerStats,
+    SetAside,
     StaleTable,
     StorageClosed,
     StorageError,
+    StorageUnavailable,
+    TableDamaged,
     TableRow,
 )
+from .shards import Claim, Lease, NotOwner, ShardCountMismatch, new_owner, shard_of
 from .stats import SORT_LABELS, SORTS
 
 __all__ = [
@@ -24,13 +28,22 @@ __all__ = [
     "SORTS",
     "SORT_LABELS",
     "ChannelBusy",
+    "Claim",
     "FinishedGame",
     "HandResult",
+    "Lease",
     "MigrationError",
+    "NotOwner",
     "PlayerStats",
+    "SetAside",
+    "ShardCountMismatch",
     "StaleTable",
     "Storage",
     "StorageClosed",
     "StorageError",
+    "StorageUnavailable",
+    "TableDamaged",
     "TableRow",
+    "new_owner",
+    "shard_of",
 ]

@@ -1,22 +1,21 @@
-"""The Storage class: one aiosqlite connection, WAL, explicit transactions, all SQL of the bot."""
+"""The Storage class: all SQL of the bot, run on a backend (SQLite by default, or PostgreSQL).
+
+Every query here is written once with ``?``/``:name`` placeholders; ``backends/`` runs it on either
+database (see ``backends/base.py`` for how to add queries in the same style)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
-import sqlite3
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from . import migrations, stats
+from . import stats
+from .backends import Backend, Session, open_backend
 from .models import (
     LIVE_STATUSES,
     STATUSES,
@@ -24,12 +23,16 @@ from .models import (
     FinishedGame,
     HandResult,
     PlayerStats,
+    SetAside,
     StaleTable,
     StorageClosed,
     StorageError,
+    TableDamaged,
     TableRow,
     Timestamp,
 )
+from .shards import Claim, NotOwner, ShardLeases, shard_of
+from .sql import Params
 
 log = logging.getLogger(__name__)
 
@@ -76,109 +79,100 @@ class _Save:
     game: FinishedGame | None
     done: asyncio.Future[TableRow]
 
-    def params(self) -> tuple[Any, ...]:
+    def params(self, owner: str | None) -> tuple[Any, ...]:
         r = self.row
-        return (r.status, r.host_id, self.blob, self.now, r.id, r.version)
+        base = (r.status, r.host_id, self.blob, self.now, r.id, r.version)
+        return base if owner is None else (*base, owner)
+
+
+def _why(exc: BaseException) -> str:
+    """A set-aside reason: the error's class and message (a JSON error's message names only a
+    position, never the row's content)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"invalid JSON in its data ({exc.msg} at character {exc.pos})"
+    return f"{' '.join(str(exc).split())[:300]} ({type(exc).__name__})"
 
 
 def _row_to_table(row: Any) -> TableRow:
+    data = json.loads(row[5])
+    if not isinstance(data, dict):
+        raise ValueError(f"its data is JSON but not an object ({type(data).__name__})")
     return TableRow(
         id=row[0],
         guild_id=row[1],
         channel_id=row[2],
         host_id=row[3],
         status=row[4],
-        data=json.loads(row[5]),
+        data=data,
         version=row[6],
         created_at=row[7],
         updated_at=row[8],
     )
 
 
-class Storage:
-    """All persistence of the bot. Open with ``await Storage.open(path)``.
+class Storage(ShardLeases):
+    """All persistence of the bot. Open with ``await Storage.open(path_or_url)``.
 
-    One connection serves the whole process; an asyncio lock serializes every operation so that a
-    transaction never interleaves with another coroutine's statements on the same connection.
+    The backend owns the connections (SQLite: one connection behind a lock; PostgreSQL: a pool).
+    Table saves go through one writer task per process (group commit, see ``save_table``).
     """
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self._conn = conn
-        self._lock = asyncio.Lock()
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
         self._queue: list[_Save] = []
         self._writer: asyncio.Task[None] | None = None
-        self._closed = False
-        self.path = path
+        self._set_aside: dict[int, SetAside] = {}
+        self.claim: Claim | None = None  # set: every table write is fenced by this process's leases
+        self.migrated: list[int] = []  # migration versions applied when this Storage opened
+        self.path = backend.description  # the file, or the URL without its password
 
     # --- lifecycle ------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrations_dir: Path | None = None) -> Storage:
-        """Open (creating if needed) the database, switch on WAL and foreign keys, apply migrations."""
-        path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA synchronous=NORMAL")  # safe with WAL: no corruption on crash
-            await conn.execute("PRAGMA busy_timeout=5000")
-            applied = await migrations.migrate(conn, migrations_dir, now=_now())
-        except BaseException:
-            await conn.close()
-            raise
+    async def open(cls, target: str | Path, *, migrations_dir: Path | None = None) -> Storage:
+        """Open the database and apply pending migrations.
+
+        ``target`` is a SQLite file (created if needed; WAL, foreign keys on) or a
+        ``postgresql://user:password@host/db`` URL."""
+        backend, applied = await open_backend(target, migrations_dir=migrations_dir, now=_now())
+        storage = cls(backend)
+        storage.migrated = applied
         if applied:
-            log.info("database %s migrated to version %d", path, applied[-1])
-        return cls(conn, path)
+            log.info("database %s migrated to version %d", storage.path, applied[-1])
+        return storage
+
+    @property
+    def dialect(self) -> str:
+        """ "sqlite" or "postgresql"."""
+        return self.backend.dialect
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        return self.backend.closed
 
     async def close(self) -> None:
-        """Close the connection (idempotent); waits for a running operation to finish."""
-        async with self._lock:
-            if not self._closed:
-                self._closed = True
-                await self._conn.close()
+        """Close the connection(s) (idempotent); waits for a running operation to finish."""
+        await self.backend.close()
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN IMMEDIATE … COMMIT, rolled back on any exception (including cancellation)."""
-        async with self._lock:
-            self._check_open()
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            else:
-                await self._conn.execute("COMMIT")
+    def _transaction(self) -> Any:
+        """One write transaction (a ``Session``), rolled back on any exception (cancellation too)."""
+        return self.backend.transaction()
 
     def _check_open(self) -> None:
-        if self._closed:
+        if self.backend.closed:
             raise StorageClosed(f"storage {self.path} is closed")
 
-    async def _fetchone(self, sql: str, params: Any = ()) -> Any:
-        async with self._lock:
-            self._check_open()
-            async with self._conn.execute(sql, params) as cur:
-                return await cur.fetchone()
+    async def _fetchone(self, sql: str, params: Params = ()) -> Any:
+        async with self.backend.connection() as db:
+            return await db.fetchone(sql, params)
 
-    async def _fetchall(self, sql: str, params: Any = ()) -> list[Any]:
-        async with self._lock:
-            self._check_open()
-            async with self._conn.execute(sql, params) as cur:
-                return list(await cur.fetchall())
+    async def _fetchall(self, sql: str, params: Params = ()) -> list[Any]:
+        async with self.backend.connection() as db:
+            return await db.fetchall(sql, params)
 
     async def pragma(self, name: str) -> Any:
-        """Read one PRAGMA (tests and diagnostics)."""
-        if not name.isidentifier():
-            raise ValueError(f"bad pragma name {name!r}")
-        row = await self._fetchone(f"PRAGMA {name}")
-        return row[0] if row else None
+        """Read one SQLite PRAGMA (tests and diagnostics); None on PostgreSQL."""
+        return await self.backend.pragma(name)
 
     async def schema_version(self) -> int:
         row = await self._fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
@@ -193,18 +187,36 @@ class Storage:
         blob = _dumps(data)
         now = _now()
         try:
-            async with self._transaction() as conn:
-                cur = await conn.execute(
+            async with self._transaction() as tx:
+                table_id = await tx.fetchval(
                     "INSERT INTO tables (guild_id, channel_id, host_id, status, data, version,"
-                    " created_at, updated_at) VALUES (?, ?, ?, 'open', ?, 1, ?, ?)",
+                    " created_at, updated_at) VALUES (?, ?, ?, 'open', ?, 1, ?, ?) RETURNING id",
                     (guild_id, channel_id, host_id, blob, now, now),
                 )
-                table_id = cur.lastrowid
-        except sqlite3.IntegrityError as exc:
+                if self.claim is not None:
+                    shard = shard_of(guild_id, self.claim.count)
+                    held = await tx.fetchval(
+                        "SELECT 1 FROM shard_leases WHERE shard_id = ? AND owner = ?"
+                        f" AND expires_at > {self._now_ms()}",
+                        (shard, self.claim.owner),
+                    )
+                    if held is None:
+                        raise NotOwner(None, shard)
+        except Exception as exc:
+            if not self._live_channel_conflict(exc):
+                raise
             existing = await self.live_table_in(channel_id)
+            if existing is None and (damaged := await self._live_id_in(channel_id)) is not None:
+                # a set-aside table that could not be marked still holds the channel's index entry
+                entry = self._set_aside.get(damaged)
+                reason = entry.reason if entry else "it cannot be read back"
+                raise TableDamaged(damaged, reason, channel_id) from exc
             raise ChannelBusy(channel_id, existing.id if existing else None) from exc
         assert table_id is not None
-        return TableRow(table_id, guild_id, channel_id, host_id, "open", data, 1, now, now)
+        return TableRow(int(table_id), guild_id, channel_id, host_id, "open", data, 1, now, now)
+
+    def _live_channel_conflict(self, exc: BaseException) -> bool:
+        return self.backend.is_unique_violation(exc, "tables_one_live_per_channel", "tables.channel_id")
 
     async def save_table(
         self,
@@ -244,93 +256,81 @@ class Storage:
         return await save.done
 
     async def _write_queued(self) -> None:
-        """The writer: while saves are queued, take the lock and write all of them in one go."""
+        """The writer: while saves are queued, write all of them in one go."""
         while self._queue:
-            async with self._lock:
-                batch, self._queue = [s for s in self._queue if not s.done.done()], []
-                if not batch:
-                    continue
-                try:
-                    self._check_open()
-                    await self._write_batch(batch)
-                except BaseException as exc:  # every waiter gets an answer, whatever happened
-                    for s in batch:
-                        if not s.done.done():
-                            failure = exc if isinstance(exc, Exception) else StorageError(repr(exc))
-                            s.done.set_exception(failure)
-                    if not isinstance(exc, Exception):
-                        raise
+            batch, self._queue = [s for s in self._queue if not s.done.done()], []
+            if not batch:
+                continue
+            try:
+                self._check_open()
+                await self._write_batch(batch)
+            except BaseException as exc:  # every waiter gets an answer, whatever happened
+                for s in batch:
+                    if not s.done.done():
+                        failure = exc if isinstance(exc, Exception) else StorageError(repr(exc))
+                        s.done.set_exception(failure)
+                if not isinstance(exc, Exception):
+                    raise
 
     async def _write_batch(self, batch: list[_Save]) -> None:
         """One transaction for the whole batch. Fast path: one ``executemany`` UPDATE (version-checked)
         for every row; if any row is stale or refused, roll back and write them one by one, so that a
         stale table fails only its own save."""
-        conn = self._conn
         if len(batch) > 1:
-            await conn.execute("BEGIN IMMEDIATE")
             try:
-                cur = await conn.executemany(_UPDATE_TABLE, [s.params() for s in batch])
-                if cur.rowcount != len(batch):
-                    raise _Fallback
-                for s in batch:
-                    await self._insert_results(conn, s)
-                await conn.execute("COMMIT")
-            except BaseException as exc:
-                await conn.execute("ROLLBACK")
-                if not isinstance(exc, Exception):
-                    raise  # cancelled: the writer's caller sorts out the waiters
+                async with self._transaction() as tx:
+                    batch = [s for s in batch if not s.done.done()]  # skip callers cancelled meanwhile
+                    owner = self.claim.owner if self.claim else None
+                    changed = await tx.executemany(
+                        _UPDATE_TABLE + self.fence_sql(), [s.params(owner) for s in batch]
+                    )
+                    if changed != len(batch):
+                        raise _Fallback
+                    for s in batch:
+                        await self._insert_results(tx, s)
+            except Exception:
+                pass  # stale, refused or failed: write them one by one below
             else:
                 self._settle(batch)
                 return
-        await conn.execute("BEGIN IMMEDIATE")
         written: list[_Save] = []
-        try:
+        async with self._transaction() as tx:
             for s in batch:
-                outcome = await self._write_one(conn, s)
+                if s.done.done():
+                    continue
+                outcome = await self._write_one(tx, s)
                 if outcome is None:
                     written.append(s)
                 else:
                     s.done.set_exception(outcome)
-            await conn.execute("COMMIT")
-        except BaseException:
-            await conn.execute("ROLLBACK")
-            raise
         self._settle(written)
 
-    async def _write_one(self, conn: aiosqlite.Connection, s: _Save) -> Exception | None:
-        """One save inside the batch's transaction; returns its failure (nothing of it written)."""
-        extra = s.hand is not None or s.game is not None
-        if extra:
-            await conn.execute("SAVEPOINT save")
+    async def _write_one(self, tx: Session, s: _Save) -> Exception | None:
+        """One save inside the batch's transaction (in a savepoint: PostgreSQL aborts a whole
+        transaction on a failed statement); returns its failure, nothing of it written."""
         try:
-            cur = await conn.execute(_UPDATE_TABLE, s.params())
-            if cur.rowcount != 1:
-                async with conn.execute("SELECT version FROM tables WHERE id = ?", (s.row.id,)) as c:
-                    found = await c.fetchone()
-                raise StaleTable(s.row.id, s.row.version, found[0] if found else None)
-            await self._insert_results(conn, s)
+            async with tx.savepoint("save"):
+                owner = self.claim.owner if self.claim else None
+                changed = await tx.execute(_UPDATE_TABLE + self.fence_sql(), s.params(owner))
+                if changed != 1:
+                    found = await tx.fetchval("SELECT version FROM tables WHERE id = ?", (s.row.id,))
+                    if self.claim is not None and found is not None and int(found) == s.row.version:
+                        raise NotOwner(s.row.id, shard_of(s.row.guild_id, self.claim.count))
+                    raise StaleTable(s.row.id, s.row.version, None if found is None else int(found))
+                await self._insert_results(tx, s)
         except Exception as exc:
-            if extra:
-                await conn.execute("ROLLBACK TO save")
-                await conn.execute("RELEASE save")
-            if (
-                isinstance(exc, sqlite3.IntegrityError)
-                and s.row.status in LIVE_STATUSES
-                and "tables.channel_id" in str(exc)
-            ):
+            if s.row.status in LIVE_STATUSES and self._live_channel_conflict(exc):
                 busy = ChannelBusy(s.row.channel_id)
                 busy.__cause__ = exc
                 return busy
             return exc
-        if extra:
-            await conn.execute("RELEASE save")
         return None
 
-    async def _insert_results(self, conn: aiosqlite.Connection, s: _Save) -> None:
+    async def _insert_results(self, tx: Session, s: _Save) -> None:
         if s.hand is not None:
-            await self._insert_hand(conn, s.row, s.hand, s.hand_result, s.hand_rows, s.now)
+            await self._insert_hand(tx, s.row, s.hand, s.hand_result, s.hand_rows, s.now)
         if s.game is not None:
-            await self._insert_game(conn, s.game)
+            await self._insert_game(tx, s.game)
 
     @staticmethod
     def _settle(saves: list[_Save]) -> None:
@@ -343,16 +343,16 @@ class Storage:
 
     async def _insert_hand(
         self,
-        conn: aiosqlite.Connection,
+        tx: Session,
         row: TableRow,
         hand: HandResult,
         result: dict[str, Any] | None,
         players: list[dict[str, Any]],
         now: int,
     ) -> None:
-        cur = await conn.execute(
+        hand_id = await tx.fetchval(
             "INSERT INTO hands (table_id, guild_id, game_no, hand_no, record, result, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 hand.table_id,
                 row.guild_id,
@@ -363,8 +363,7 @@ class Storage:
                 now,
             ),
         )
-        hand_id = cur.lastrowid
-        await conn.executemany(
+        await tx.executemany(
             "INSERT INTO hand_players (hand_id, guild_id, seat, side, user_id, is_bot, with_bots,"
             " tricks, contract_bid, contract_made, nil_attempted, nil_made, blind_nil, bags, points)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -390,11 +389,12 @@ class Storage:
             ],
         )
 
-    async def _insert_game(self, conn: aiosqlite.Connection, game: FinishedGame) -> None:
+    async def _insert_game(self, tx: Session, game: FinishedGame) -> None:
         with_bots = any(bool(p.get("is_bot")) for p in game.players)
-        cur = await conn.execute(
+        game_id = await tx.fetchval(
             "INSERT INTO games (table_id, guild_id, channel_id, game_no, ruleset, hands, winner_side,"
-            " sides, with_bots, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " sides, with_bots, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
             (
                 game.table_id,
                 game.guild_id,
@@ -409,8 +409,7 @@ class Storage:
                 _unix(game.finished_at),
             ),
         )
-        game_id = cur.lastrowid
-        await conn.executemany(
+        await tx.executemany(
             "INSERT INTO game_players (game_id, guild_id, seat, side, user_id, is_bot, name, won,"
             " with_bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -430,30 +429,159 @@ class Storage:
         )
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._fetchone(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
-        return _row_to_table(row) if row else None
+        """The table, or None if there is none (or it was set aside: it cannot be loaded)."""
+        return await self._read_table(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ? AND set_aside IS NULL", (table_id,), table_id
+        )
 
     async def live_table_in(self, channel_id: int) -> TableRow | None:
-        row = await self._fetchone(
+        row = await self._read_table(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? AND status IN ('open', 'playing')",
             (channel_id,),
+            None,
+            channel_id,
         )
-        return _row_to_table(row) if row else None
+        return row
 
     async def latest_table_in(self, channel_id: int) -> TableRow | None:
         """The channel's most recent table, whatever its status (``/score`` after the game)."""
-        row = await self._fetchone(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+        return await self._read_table(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? AND set_aside IS NULL"
+            " ORDER BY id DESC LIMIT 1",
             (channel_id,),
+            None,
+            channel_id,
         )
-        return _row_to_table(row) if row else None
 
-    async def live_tables(self) -> list[TableRow]:
-        """Every open or playing table, oldest first (for restore at start-up)."""
-        rows = await self._fetchall(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ('open', 'playing') ORDER BY id"
-        )
-        return [_row_to_table(r) for r in rows]
+    async def live_tables(
+        self, shards: tuple[int, tuple[int, ...] | set[int]] | None = None
+    ) -> list[TableRow]:
+        """Every open or playing table, oldest first (for restore at start-up); with
+        ``shards=(count, ids)`` only the tables of guilds on those shards.
+
+        A row that cannot be read back (invalid JSON, a damaged page) is set aside (see
+        ``set_aside_table``) and left out: one bad row never stops the others."""
+        live = "status IN ('open', 'playing')"  # a set-aside table is 'abandoned'
+        if shards is not None:
+            count, ids = shards
+            wanted = ", ".join(str(int(i)) for i in sorted(ids)) or "NULL"
+            live += f" AND ((guild_id / 4194304) % {int(count)}) IN ({wanted})"
+        try:
+            raw = await self._fetchall(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {live} ORDER BY id")
+        except Exception as exc:
+            if not self.backend.is_damage(exc):
+                raise
+            raw = None
+        if raw is not None:
+            rows: list[TableRow] = []
+            for r in raw:
+                try:
+                    rows.append(_row_to_table(r))
+                except ValueError as exc:
+                    await self.set_aside_table(int(r[0]), _why(exc), guild_id=r[1], channel_id=r[2])
+            return rows
+        # a damaged page somewhere: list the ids from the index alone, then read the rows one by one
+        listed = await self._fetchall(f"SELECT id FROM tables WHERE {live} ORDER BY id")
+        found: list[TableRow] = []
+        for (table_id,) in listed:
+            if int(table_id) in self._set_aside:
+                continue
+            row = await self._read_table(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (int(table_id),), int(table_id)
+            )
+            if row is not None:
+                found.append(row)
+        return found
+
+    async def _read_table(
+        self, sql: str, params: Params, table_id: int | None, channel_id: int | None = None
+    ) -> TableRow | None:
+        """One table row; a row that cannot be read back is set aside and reads as None."""
+        try:
+            row = await self._fetchone(sql, params)
+        except Exception as exc:
+            if not self.backend.is_damage(exc):
+                raise
+            if table_id is None and channel_id is not None:
+                table_id = await self._live_id_in(channel_id)
+            if table_id is None:
+                log.error("reading the tables of channel %s failed: %s", channel_id, exc)
+                return None
+            if channel_id is None:
+                channel_id = await self._channel_of(table_id)
+            await self.set_aside_table(table_id, f"damaged database page: {_why(exc)}", channel_id=channel_id)
+            return None
+        if row is None:
+            return None
+        try:
+            return _row_to_table(row)
+        except ValueError as exc:
+            await self.set_aside_table(int(row[0]), _why(exc), guild_id=row[1], channel_id=row[2])
+            return None
+
+    async def _live_id_in(self, channel_id: int) -> int | None:
+        """The id of the channel's live table, read from the index alone (works around a damaged row)."""
+        try:
+            found = await self._fetchone(
+                "SELECT id FROM tables WHERE channel_id = ? AND status IN ('open', 'playing')", (channel_id,)
+            )
+        except Exception:
+            return None
+        return None if found is None else int(found[0])
+
+    async def _channel_of(self, table_id: int) -> int | None:
+        """A damaged row's channel, from the channel index alone (SQLite; None elsewhere)."""
+        if self.dialect != "sqlite":
+            return None
+        try:
+            found = await self._fetchone(
+                "SELECT channel_id FROM tables INDEXED BY tables_channel WHERE id = ?", (table_id,)
+            )
+        except Exception:
+            return None
+        return None if found is None else int(found[0])
+
+    async def set_aside_table(
+        self, table_id: int, reason: str, *, guild_id: int | None = None, channel_id: int | None = None
+    ) -> SetAside:
+        """Leave a table that cannot be restored out, for good: mark it (status 'abandoned', which
+        frees its channel, and ``set_aside`` = reason) and log it once. If marking fails too (a
+        damaged page), it is left out by this process only. ``set_aside`` lists what this process
+        set aside, so the table service can tell those channels."""
+        known = self._set_aside.get(table_id)
+        if known is not None and known.marked:
+            return known
+        marked = False
+        try:
+            async with self._transaction() as tx:
+                changed = await tx.execute(
+                    "UPDATE tables SET status = 'abandoned', set_aside = ?, updated_at = ?"
+                    " WHERE id = ? AND set_aside IS NULL",
+                    (reason[:500], _now(), table_id),
+                )
+            marked = changed == 1
+        except Exception as exc:
+            if not self.backend.is_damage(exc):
+                raise
+        if channel_id is None and guild_id is None and known is not None:
+            guild_id, channel_id = known.guild_id, known.channel_id
+        entry = SetAside(table_id, guild_id, channel_id, reason, marked)
+        self._set_aside[table_id] = entry
+        if known is None:
+            log.error(
+                "table %s (server %s, channel %s) cannot be restored and is set aside: %s%s",
+                table_id,
+                guild_id if guild_id is not None else "?",
+                channel_id if channel_id is not None else "?",
+                reason,
+                "" if marked else "; marking it failed too: repair the database file (sqlite3 .recover)",
+            )
+        return entry
+
+    @property
+    def set_aside(self) -> list[SetAside]:
+        """The tables this process set aside, in the order it met them."""
+        return list(self._set_aside.values())
 
     # --- finished hands and games -----------------------------------------------------------------
 
@@ -521,16 +649,13 @@ class Storage:
 
     async def set_guild_settings(self, guild_id: int, **changes: Any) -> dict[str, Any]:
         """Merge top-level keys into the server's settings; returns the settings now stored."""
-        async with self._transaction() as conn:
-            async with conn.execute(
-                "SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,)
-            ) as cur:
-                row = await cur.fetchone()
+        async with self._transaction() as tx:
+            row = await tx.fetchone("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,))
             settings = json.loads(_dumps(DEFAULT_GUILD_SETTINGS))
             if row:
                 settings.update(json.loads(row[0]))
             settings.update(changes)
-            await conn.execute(
+            await tx.execute(
                 "INSERT INTO guild_settings (guild_id, data, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET data = excluded.data,"
                 " updated_at = excluded.updated_at",
@@ -555,14 +680,14 @@ class Storage:
         row = await self._fetchone(
             "SELECT COUNT(*) FROM (SELECT user_id FROM hand_players WHERE guild_id = :g AND is_bot = 0"
             " AND user_id IS NOT NULL UNION SELECT user_id FROM game_players WHERE guild_id = :g"
-            " AND is_bot = 0 AND user_id IS NOT NULL)",
+            " AND is_bot = 0 AND user_id IS NOT NULL) AS humans",
             {"g": guild_id},
         )
         return int(row[0])
 
     async def player_stats(self, guild_id: int, user_id: int, sort: str = "wins") -> PlayerStats | None:
         """One human's numbers in this server, with their rank under ``sort``; None if never played."""
-        sql = f"SELECT * FROM ({stats.leaderboard_sql(sort)}) WHERE user_id = :user"
+        sql = f"SELECT * FROM ({stats.leaderboard_sql(sort)}) AS ranked WHERE user_id = :user"
         row = await self._fetchone(sql, {"guild": guild_id, "user": user_id})
         return stats.stats_from_row(row) if row else None
 
@@ -573,8 +698,8 @@ class Storage:
         return None if row is None else str(row[0])
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self._transaction() as conn:
-            await conn.execute(
+        async with self._transaction() as tx:
+            await tx.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),

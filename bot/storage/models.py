@@ -16,6 +16,22 @@ class StorageError(Exception):
     """Base class of the errors storage raises on purpose."""
 
 
+class StorageUnavailable(StorageError):
+    """The database cannot be used at all (not a database, damaged, read-only, unreachable).
+
+    The message is one line naming the file (or server) and the cause; nothing was written."""
+
+
+class TableDamaged(StorageError):
+    """A stored table cannot be read back (invalid JSON, a damaged database page)."""
+
+    def __init__(self, table_id: int, reason: str, channel_id: int | None = None) -> None:
+        self.table_id = table_id
+        self.reason = reason
+        self.channel_id = channel_id
+        super().__init__(f"table {table_id} cannot be read back: {reason}")
+
+
 class StorageClosed(StorageError):
     """An operation after ``close()`` (e.g. a timer that fired during shutdown)."""
 
@@ -39,6 +55,21 @@ class StaleTable(StorageError):
         self.current = current
         now = "it no longer exists" if current is None else f"it is now at version {current}"
         super().__init__(f"table {table_id} was saved at version {version} but {now}")
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A stored table that could not be restored: left out, marked, and its channel freed.
+
+    ``marked`` is False when even marking it failed (a damaged database page): then it is left out
+    by this process only, and its channel stays blocked in the database until the file is repaired.
+    ``guild_id``/``channel_id`` are None when they could not be read either."""
+
+    table_id: int
+    guild_id: int | None
+    channel_id: int | None
+    reason: str
+    marked: bool
 
 
 @dataclass

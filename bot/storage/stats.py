@@ -119,10 +119,10 @@ WITH hp AS (
     FROM users AS u LEFT JOIN hp USING (user_id) LEFT JOIN gp USING (user_id)
 ), ratios AS (
     SELECT *,
-           CAST(wins AS REAL) / NULLIF(games, 0) AS win_ratio,
-           CAST(contracts_made AS REAL) / NULLIF(contracts_bid, 0) AS bid_ratio,
-           CAST(nils_made AS REAL) / NULLIF(nils_attempted, 0) AS nil_ratio,
-           CAST(bags AS REAL) / NULLIF(hands, 0) AS bag_ratio
+           CAST(wins AS DOUBLE PRECISION) / NULLIF(games, 0) AS win_ratio,
+           CAST(contracts_made AS DOUBLE PRECISION) / NULLIF(contracts_bid, 0) AS bid_ratio,
+           CAST(nils_made AS DOUBLE PRECISION) / NULLIF(nils_attempted, 0) AS nil_ratio,
+           CAST(bags AS DOUBLE PRECISION) / NULLIF(hands, 0) AS bag_ratio
     FROM agg
 )
 SELECT ROW_NUMBER() OVER (ORDER BY {order}) AS rank, user_id, games, wins, games_with_bots, hands,
@@ -155,5 +155,6 @@ def leaderboard_sql(sort: str) -> str:
 
 
 def stats_from_row(row: Any) -> PlayerStats:
-    values = dict(zip(_COLUMNS, tuple(row), strict=True))
+    # int(): PostgreSQL's SUM over BIGINT is NUMERIC (a Decimal in Python)
+    values = {k: int(v) for k, v in zip(_COLUMNS, tuple(row), strict=True)}
     return PlayerStats(**values)

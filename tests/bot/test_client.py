@@ -12,8 +12,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.client import EXTENSIONS, GENERIC_APOLOGY, SpadesBot, SpadesTree, user_error_message
+from bot.client import EXTENSIONS, SpadesBot, SpadesTree
 from bot.config import Config
+from bot.errors import GENERIC_APOLOGY, user_error_message
 from bot.logs import RedactingFormatter, format_exception_redacted, setup_logging
 from bot.storage import Storage
 

@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.client import SpadesBot
 from bot.config import Config
-from tests.fakediscord import FakeDiscord
+from bot.sandbox.fake import FakeDiscord
 
 GLOBAL = "/applications/{application_id}/commands"
 GUILD = "/applications/{application_id}/guilds/{guild_id}/commands"

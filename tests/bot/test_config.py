@@ -118,3 +118,92 @@ def test_env_example_documents_every_setting() -> None:
     # the example itself has no token: copying it must still fail with the clear line
     with pytest.raises(MissingToken):
         Config.from_env({}, dotenv_path=ROOT / ".env.example")
+
+
+def test_database_url_selects_postgresql_and_hides_its_password(tmp_path: Path) -> None:
+    url = "postgresql://spades:hunter2@db.internal:5432/spades"
+    config = Config.from_env(
+        {"DISCORD_TOKEN": "t", "DATABASE_URL": url, "DATABASE_PATH": "ignored.db"},
+        dotenv_path=tmp_path / "absent.env",
+    )
+    assert config.database_path == url and config.uses_postgres
+    assert config.database_display == "postgresql://spades:***@db.internal:5432/spades"
+    assert "hunter2" not in repr(config)
+
+
+def test_database_url_sqlite_and_default(tmp_path: Path) -> None:
+    absent = tmp_path / "absent.env"
+    environ = {"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:///data/x.db"}
+    config = Config.from_env(environ, dotenv_path=absent)
+    assert (config.database_path, config.uses_postgres) == ("data/x.db", False)
+    assert not Config.from_env({"DISCORD_TOKEN": "t"}, dotenv_path=absent).uses_postgres
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("mysql://u:p@h/db", "must start with postgresql://"),
+        ("spades.db", "must start with postgresql://"),
+    ],
+)
+def test_bad_database_url_is_one_clear_line(tmp_path: Path, url: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as info:
+        Config.from_env({"DISCORD_TOKEN": "t", "DATABASE_URL": url}, dotenv_path=tmp_path / "absent.env")
+    assert "\n" not in str(info.value) and ":p@" not in str(info.value)
+
+
+def test_sharding_settings(tmp_path: Path) -> None:
+    absent = tmp_path / "absent.env"
+    one = Config.from_env({"DISCORD_TOKEN": "t"}, dotenv_path=absent)
+    assert (one.sharded, one.shards, one.rate_share, one.requests_per_second) == (False, (1, (0,)), 1.0, 50.0)
+    two_of_four = Config.from_env(
+        {"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "2, 3"}, dotenv_path=absent
+    )
+    assert two_of_four.shards == (4, (2, 3)) and two_of_four.rate_share == 0.5
+    assert two_of_four.requests_per_second == 25.0
+    ranged = Config.from_env(
+        {"DISCORD_TOKEN": "t", "SHARD_COUNT": "8", "SHARD_IDS": "0-2", "RATE_LIMIT_SHARE": "0.25",
+         "DISCORD_RATE_LIMIT": "40", "SHARD_LEASE_SECONDS": "5"},
+        dotenv_path=absent,
+    )  # fmt: skip
+    assert ranged.shard_ids == (0, 1, 2) and ranged.requests_per_second == 10.0
+    assert ranged.shard_lease_seconds == 5.0
+    every = Config.from_env({"DISCORD_TOKEN": "t", "SHARD_COUNT": "3"}, dotenv_path=absent)
+    assert every.shards == (3, (0, 1, 2)) and every.rate_share == 1.0
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be at least 1"),
+        ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be a whole number"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS 2 is not a shard of SHARD_COUNT=2"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "names a shard twice"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "a"}, "shard numbers like 0,1"),
+        ({"RATE_LIMIT_SHARE": "1.5"}, "RATE_LIMIT_SHARE must be a fraction"),
+        ({"SHARD_LEASE_SECONDS": "0.1"}, "SHARD_LEASE_SECONDS must be a number of at least 1"),
+    ],
+)
+def test_bad_sharding_settings_are_one_clear_line(tmp_path: Path, env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Config.from_env({"DISCORD_TOKEN": "t", **env}, dotenv_path=tmp_path / "absent.env")
+
+
+def _run(cwd: Path, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    clean.update({"PYTHONPATH": str(ROOT), **env})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], cwd=cwd, env=clean, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_python_m_bot_migrate_needs_no_token_and_runs_once(db_target: str, tmp_path: Path) -> None:
+    env = {"DATABASE_URL" if db_target.startswith("postgresql") else "DATABASE_PATH": db_target}
+    first = _run(tmp_path, ["migrate"], env)
+    assert first.returncode == 0, first.stderr
+    assert "applied 001" in first.stdout and "schema version" in first.stdout
+    second = _run(tmp_path, ["migrate"], env)
+    assert second.returncode == 0 and "up to date" in second.stdout
+    bad = _run(tmp_path, ["migrat"], env)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr

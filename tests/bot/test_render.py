@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bot import render
-from bot.tables import Seat, Table
+from bot.model import Seat, Table
 from bot.views import DYNAMIC_ITEMS, BidSelect, CardButton, PanelButton, PassSelect, TableButton, card_rows
 
 
@@ -185,7 +185,7 @@ def test_panel_header_puts_the_engines_legal_cards_in_words(options: dict[str, b
 
 def test_rules_text_uses_the_tables_own_numbers() -> None:
     """House rules change the values the Rules button states (it once said ±100 and "every None bags")."""
-    from bot.tables import check_rules, parse_house_rules
+    from engine.house_rules import check_rules, parse_house_rules
 
     t = _table()
     t.ruleset = check_rules(
@@ -205,8 +205,6 @@ def test_rules_text_uses_the_tables_own_numbers() -> None:
 def test_a_17_card_panel_with_a_misdeal_button_stays_within_five_rows() -> None:
     """Six players, misdeal on no spades: bid picker + misdeal button leave three rows, too few for
     17 card buttons; the panel still builds (it used to fail on a sixth row) and lists the cards."""
-    from types import SimpleNamespace
-
     from bot.views import hand_panel
 
     rs = engine.Ruleset.preset("six-player", misdeal_no_spades=True)
@@ -225,8 +223,7 @@ def test_a_17_card_panel_with_a_misdeal_button_stays_within_five_rows() -> None:
     else:
         pytest.fail("no deal without spades found")
     t.game = g
-    service = SimpleNamespace(get=lambda table_id: t if table_id == t.id else None)
-    content, view = hand_panel(service, t.id, 11 + seat)  # type: ignore[arg-type]
+    content, view = hand_panel(t, 11 + seat)
     assert view is not None and len(view.children) <= 25
     assert any(getattr(i, "custom_id", "").split(":")[2:3] == ["misdeal"] for i in view.children)
     assert any(isinstance(i, BidSelect) for i in view.children)
@@ -284,7 +281,6 @@ async def test_a_failing_click_is_answered_even_after_a_deferral(
 
 def test_blind_bids_are_offered_in_the_panel_before_looking() -> None:
     """House rules: a side trailing by 100 may bid blind 1-7 before looking; the panel offers them."""
-    from types import SimpleNamespace
 
     from bot.views import hand_panel
     from engine.bots import get_bot
@@ -307,8 +303,7 @@ def test_blind_bids_are_offered_in_the_panel_before_looking() -> None:
     assert found is not None, "no blind bid situation found"
     g, seat = found
     t.game = g
-    service = SimpleNamespace(get=lambda table_id: t)
-    content, view = hand_panel(service, t.id, 11 + seat)  # type: ignore[arg-type]
+    content, view = hand_panel(t, 11 + seat)
     assert "blind bid" in content
     assert view is not None
     (picker,) = [i for i in view.children if isinstance(i, BidSelect)]

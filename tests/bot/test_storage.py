@@ -1,4 +1,7 @@
-"""Storage: migrations, live tables, optimistic concurrency, settings, metadata, games and stats."""
+"""Storage: migrations, live tables, optimistic concurrency, settings, metadata, games and stats.
+
+Every test taking ``db`` or ``db_target`` runs twice: on SQLite and on a real PostgreSQL server
+(tests/postgres_server.py)."""
 
 from __future__ import annotations
 
@@ -24,15 +27,32 @@ from bot.storage.migrations import default_directory, discover
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "spades.db")
+async def db(db_target: str) -> AsyncIterator[Storage]:
+    storage = await Storage.open(db_target)
     yield storage
     await storage.close()
 
 
-def _tables(path: Path) -> set[str]:
-    with sqlite3.connect(path) as conn:
-        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+async def _tables(target: str | Path) -> set[str]:
+    db = await Storage.open(target, migrations_dir=Path(__file__).parent / "no-migrations")
+    try:
+        if db.dialect == "sqlite":
+            rows = await db._fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+        else:
+            rows = await db._fetchall(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+            )
+        return {r[0] for r in rows}
+    finally:
+        await db.close()
+
+
+async def _versions(target: str | Path) -> list[int]:
+    db = await Storage.open(target, migrations_dir=Path(__file__).parent / "no-migrations")
+    try:
+        return [int(r[0]) for r in await db._fetchall("SELECT version FROM schema_migrations ORDER BY 1")]
+    finally:
+        await db.close()
 
 
 # --- opening and migrations -------------------------------------------------------------------
@@ -53,45 +73,70 @@ async def test_open_creates_file_in_wal_with_foreign_keys(tmp_path: Path) -> Non
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_migrations_are_idempotent(tmp_path: Path) -> None:
-    path = tmp_path / "spades.db"
-    db = await Storage.open(path)
+async def test_migrations_are_idempotent(db_target: str) -> None:
+    db = await Storage.open(db_target)
     row = await db.create_table(1, 10, 100, {"kept": True})
     await db.close()
-    before = _tables(path)
-    db = await Storage.open(path)  # second start: nothing re-applied, nothing lost
+    before = await _tables(db_target)
+    db = await Storage.open(db_target)  # second start: nothing re-applied, nothing lost
     try:
-        assert _tables(path) == before
+        assert await _tables(db_target) == before
         assert (await db.get_table(row.id)) == row
-        with sqlite3.connect(path) as conn:
-            versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
-        assert versions == [m.version for m in discover()]
+        assert await _versions(db_target) == [m.version for m in discover(dialect=db.dialect)]
     finally:
         await db.close()
 
 
-async def test_failing_migration_is_rolled_back_whole(tmp_path: Path) -> None:
+async def test_failing_migration_is_rolled_back_whole(db_target: str, tmp_path: Path) -> None:
     migrations = tmp_path / "migrations"
     shutil.copytree(default_directory(), migrations)
     (migrations / "900_half_done.sql").write_text(
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO half_done VALUES (1);\nTHIS IS NOT SQL;\n"
     )
-    path = tmp_path / "spades.db"
     with pytest.raises(MigrationError, match="900_half_done"):
-        await Storage.open(path, migrations_dir=migrations)
-    tables = _tables(path)
+        await Storage.open(db_target, migrations_dir=migrations)
+    tables = await _tables(db_target)
     assert "half_done" not in tables  # the failing file left nothing behind
     assert "tables" in tables  # the earlier, good migrations stayed applied
-    with sqlite3.connect(path) as conn:
-        versions = {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
-    assert 900 not in versions
+    assert 900 not in await _versions(db_target)
 
     # fixed file: applied on the next start, exactly once
     (migrations / "900_half_done.sql").write_text("CREATE TABLE half_done (x INTEGER);\n")
-    db = await Storage.open(path, migrations_dir=migrations)
+    db = await Storage.open(db_target, migrations_dir=migrations)
     assert await db.schema_version() == 900
     await db.close()
-    assert "half_done" in _tables(path)
+    assert "half_done" in await _tables(db_target)
+
+
+async def test_a_migration_twin_replaces_the_shared_file_on_its_backend(
+    db_target: str, tmp_path: Path
+) -> None:
+    migrations = tmp_path / "migrations"
+    shutil.copytree(default_directory(), migrations)
+    (migrations / "900_twin.sql").write_text("CREATE TABLE twin_shared (x INTEGER);\n")
+    (migrations / "900_twin.postgresql.sql").write_text("CREATE TABLE twin_pg (x BIGINT);\n")
+    (migrations / "901_only_pg.postgresql.sql").write_text("CREATE TABLE only_pg (x BIGINT);\n")
+    db = await Storage.open(db_target, migrations_dir=migrations)
+    try:
+        assert await db.schema_version() == 901  # both backends agree on the version
+        dialect = db.dialect
+    finally:
+        await db.close()
+    tables = await _tables(db_target)
+    if dialect == "postgresql":
+        assert {"twin_pg", "only_pg"} <= tables and "twin_shared" not in tables
+    else:
+        assert "twin_shared" in tables and not {"twin_pg", "only_pg"} & tables
+
+
+async def test_two_processes_migrating_at_once_apply_each_file_once(db_target: str) -> None:
+    opened = await asyncio.gather(Storage.open(db_target), Storage.open(db_target))
+    try:
+        assert [await d.schema_version() for d in opened] == [discover()[-1].version] * 2
+        assert await _versions(db_target) == [m.version for m in discover()]
+    finally:
+        for d in opened:
+            await d.close()
 
 
 def test_misnamed_migration_is_refused(tmp_path: Path) -> None:
@@ -198,6 +243,28 @@ async def test_concurrent_saves_of_one_version_exactly_one_counts(db: Storage) -
     assert stored is not None and stored.data == ok[0].data and stored.version == 2
 
 
+async def test_two_processes_saving_one_version_exactly_one_counts(db_target: str) -> None:
+    """Two Storage objects (two connections, as two bot processes would have) race on one row:
+    the version check in the database lets exactly one save through, every time."""
+    first = await Storage.open(db_target)
+    second = await Storage.open(db_target)
+    try:
+        row = await first.create_table(1, 10, 100, {"n": 0})
+        for n in range(1, 11):
+            a, b = copy.deepcopy(row), copy.deepcopy(row)
+            a.data, b.data = {"n": n, "by": "a"}, {"n": n, "by": "b"}
+            results = await asyncio.gather(first.save_table(a), second.save_table(b), return_exceptions=True)
+            stale = [r for r in results if isinstance(r, StaleTable)]
+            saved = [r for r in results if isinstance(r, TableRow)]
+            assert len(stale) == 1 and len(saved) == 1, results
+            stored = await second.get_table(row.id)
+            assert stored is not None and stored.data == saved[0].data and stored.version == row.version + 1
+            row = stored
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_missing_table_is_stale(db: Storage) -> None:
     ghost = TableRow(999, 1, 10, 100, "open", {}, 1, 0, 0)
     with pytest.raises(StaleTable) as info:
@@ -238,8 +305,8 @@ async def test_failed_game_insert_rolls_back_the_table_save(db: Storage) -> None
     assert await db.finished_games(1) == []
 
 
-async def test_state_survives_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "spades.db"
+async def test_state_survives_reopen(db_target: str) -> None:
+    path = db_target
     db = await Storage.open(path)
     row = await db.create_table(1, 10, 100, {"trick": ["AS"]})
     row.status = "playing"
@@ -369,8 +436,8 @@ async def test_unknown_sort_is_refused(db: Storage) -> None:
         await db.leaderboard(1, sort="score; DROP TABLE tables")
 
 
-async def test_use_after_close_is_a_clear_error(tmp_path: Path) -> None:
-    db = await Storage.open(tmp_path / "spades.db")
+async def test_use_after_close_is_a_clear_error(db_target: str) -> None:
+    db = await Storage.open(db_target)
     row = await db.create_table(1, 10, 100, {})
     await db.close()
     await db.close()  # idempotent
@@ -474,21 +541,17 @@ async def test_a_failed_commit_answers_every_waiter_and_writes_nothing(
     db: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rows = [await db.create_table(1, 10 + i, 100, {"n": 0}) for i in range(3)]
-    conn = db._conn
-    original = conn.execute
 
-    def failing_commit(sql: str, *args: object) -> object:
-        if sql == "COMMIT":
-            raise sqlite3.OperationalError("disk I/O error")
-        return original(sql, *args)
+    async def failing_commit(*args: object) -> None:
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(conn, "execute", failing_commit)
+    monkeypatch.setattr(db.backend, "_commit", failing_commit)
     for r in rows:
         r.data = {"n": 1}
     results = await asyncio.wait_for(
         asyncio.gather(*(db.save_table(r) for r in rows), return_exceptions=True), 5
     )
-    assert all(isinstance(r, sqlite3.OperationalError) for r in results)
+    assert all(isinstance(r, OSError) and r.errno == 28 for r in results), results
     monkeypatch.undo()
     for r in rows:
         assert r.version == 1
@@ -507,3 +570,50 @@ async def test_saves_queued_at_close_are_refused(db: Storage) -> None:
     assert done[0] is row or isinstance(done[0], StorageClosed)
     with pytest.raises(StorageClosed):
         await db.save_table(row)
+
+
+async def test_an_io_error_that_ends_the_transaction_is_the_error_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Disk full / an unwritable WAL: SQLite rolls the transaction back by itself and reports
+    ``disk I/O error``. That error must reach the caller (and the log), not the follow-up
+    ``cannot rollback - no transaction is active`` of a second ROLLBACK."""
+    db = await Storage.open(tmp_path / "spades.db")
+    try:
+        conn = db.backend._conn  # type: ignore[attr-defined]
+        original = conn.execute
+
+        def failing(sql: str, *args: object) -> object:
+            if sql.startswith("INSERT INTO tables"):
+
+                async def fail() -> None:
+                    await original("ROLLBACK")  # what SQLite does on SQLITE_IOERR / SQLITE_FULL
+                    raise sqlite3.OperationalError("disk I/O error")
+
+                return _Awaitable(fail())
+            return original(sql, *args)
+
+        monkeypatch.setattr(conn, "execute", failing)
+        with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+            await db.create_table(1, 10, 100, {})
+        monkeypatch.undo()
+        row = await db.create_table(1, 10, 100, {})  # and the storage still works
+        assert (await db.get_table(row.id)) == row
+    finally:
+        await db.close()
+
+
+class _Awaitable:
+    """Stands in for aiosqlite's awaitable/async-context-manager cursor result."""
+
+    def __init__(self, coro: object) -> None:
+        self.coro = coro
+
+    def __await__(self):  # type: ignore[no-untyped-def]
+        return self.coro.__await__()  # type: ignore[attr-defined]
+
+    async def __aenter__(self) -> object:
+        return await self  # type: ignore[misc]
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None

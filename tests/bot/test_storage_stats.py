@@ -9,6 +9,7 @@ import logging
 import re
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -222,9 +223,9 @@ def _nil_bids(records: list[dict[str, Any]], seat: int) -> int:
     return sum(1 for r in records for s, bid in r["bids"] if s == seat and bid in ("nil", "blind_nil"))
 
 
-async def _check_against_replay(preset: str, seed: int, users: list[int | None]) -> None:
+async def _check_against_replay(target: str, preset: str, seed: int, users: list[int | None]) -> None:
     game = _play(preset, seed)
-    db = await Storage.open(":memory:")
+    db = await Storage.open(target)
     try:
         await _store_game(db, game, users)
         model = _model(game.hand_records, users)
@@ -251,23 +252,23 @@ async def _check_against_replay(preset: str, seed: int, users: list[int | None])
         await db.close()
 
 
-async def test_partnership_stats_match_the_replayed_records() -> None:
-    # seeds chosen so that the games include nils (checked, so a change of bots cannot hide them)
-    for seed in (5, 11):
-        game = _play("standard", seed)
-        assert any(_nil_bids(game.hand_records, s) for s in range(4)), seed
-        await _check_against_replay("standard", seed, [1, 2, 3, None])
+# seeds chosen so that the games include nils (checked, so a change of bots cannot hide them)
+@pytest.mark.parametrize("seed", [5, 11])
+async def test_partnership_stats_match_the_replayed_records(db_target: str, seed: int) -> None:
+    game = _play("standard", seed)
+    assert any(_nil_bids(game.hand_records, s) for s in range(4)), seed
+    await _check_against_replay(db_target, "standard", seed, [1, 2, 3, None])
 
 
-async def test_solo_stats_match_the_replayed_records() -> None:
-    await _check_against_replay("cutthroat", 5, [1, 2, 3])
+async def test_solo_stats_match_the_replayed_records(db_target: str) -> None:
+    await _check_against_replay(db_target, "cutthroat", 5, [1, 2, 3])
 
 
-async def test_a_refused_record_keeps_the_save_and_logs_no_card(caplog: Any) -> None:
+async def test_a_refused_record_keeps_the_save_and_logs_no_card(db_target: str, caplog: Any) -> None:
     game = _play("standard", 5)
     record = json.loads(json.dumps(game.hand_records[0]))
     record["plays"] = record["plays"][:5] + [record["plays"][5]] * 2 + record["plays"][7:]  # a revoke
-    db = await Storage.open(":memory:")
+    db = await Storage.open(db_target)
     try:
         row = await db.create_table(1, 10, 1, {})
         row.data = {"after": "hand"}

@@ -17,8 +17,9 @@ import pytest
 import engine
 from bot import render
 from bot.config import Config
+from bot.model import MOVED_ON, Seat, Table, humans_to_act
 from bot.storage import Storage
-from bot.tables import MOVED_ON, Seat, Table, TableService
+from bot.table.service import TableService
 from bot.views import hand_panel
 from engine.bots import get_bot
 
@@ -103,7 +104,9 @@ async def service(storage: Storage) -> AsyncIterator[TableService]:
 
 
 async def open_table(svc: TableService, **kw: Any) -> Table:
-    res = await svc.create(guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", **kw)
+    res = await svc.lifecycle.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", **kw
+    )
     assert res.ok, res.message
     assert res.table is not None
     return res.table
@@ -126,7 +129,7 @@ async def test_create_persists_an_open_table_with_the_host_seated(
 
 async def test_second_table_in_a_channel_is_refused(service: TableService) -> None:
     t = await open_table(service)
-    res = await service.create(guild_id=GUILD, channel_id=CHANNEL, host_id=BOB, host_name="bob")
+    res = await service.lifecycle.create(guild_id=GUILD, channel_id=CHANNEL, host_id=BOB, host_name="bob")
     assert not res.ok
     assert res.message == (
         f"This channel already has a live table (table {t.id}). Join it, or finish or "
@@ -135,16 +138,16 @@ async def test_second_table_in_a_channel_is_refused(service: TableService) -> No
 
 
 async def test_unknown_preset_and_bad_timers_are_refused(service: TableService) -> None:
-    res = await service.create(
+    res = await service.lifecycle.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="a", preset="nope"
     )
     assert not res.ok and "nope" in res.message and "standard" in res.message
     assert res.message.startswith("`nope` is not a preset. Presets: standard, ")
-    res = await service.create(
+    res = await service.lifecycle.create(
         guild_id=GUILD, channel_id=CHANNEL + 1, host_id=ALICE, host_name="a", preset="Classic Online"
     )
     assert res.ok and res.table is not None and res.table.ruleset.name == "classic-online"
-    res = await service.create(
+    res = await service.lifecycle.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="a", play_seconds=5
     )
     assert not res.ok
@@ -154,54 +157,54 @@ async def test_unknown_preset_and_bad_timers_are_refused(service: TableService) 
 async def test_join_fills_seats_then_table_full(service: TableService) -> None:
     await open_table(service)
     for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave")):
-        res = await service.join(CHANNEL, uid, name)
+        res = await service.seating.join(CHANNEL, uid, name)
         assert res.ok, res.message
-    res = await service.join(CHANNEL, ERIN, "erin")
+    res = await service.seating.join(CHANNEL, ERIN, "erin")
     assert not res.ok and res.message == "This table is full (4/4)."
-    res = await service.join(CHANNEL, BOB, "bob")
+    res = await service.seating.join(CHANNEL, BOB, "bob")
     assert not res.ok and res.message == "You're already at this table (seat 2)."
 
 
 async def test_join_by_team_puts_partners_opposite(service: TableService) -> None:
     t = await open_table(service)
-    res = await service.join(CHANNEL, BOB, "bob", team=1)
+    res = await service.seating.join(CHANNEL, BOB, "bob", team=1)
     assert res.ok
     t = service.tables[t.id]
     assert t.seat_of(BOB) == 2  # partner of seat 0
     assert "partner: <@11>" in res.message
-    res = await service.join(CHANNEL, CAROL, "carol", team=1)
+    res = await service.seating.join(CHANNEL, CAROL, "carol", team=1)
     assert not res.ok and res.message.startswith("Team 1 is full.")
 
 
 async def test_only_the_host_starts_and_empty_seats_are_offered_to_bots(service: TableService) -> None:
     t = await open_table(service)
-    await service.join(CHANNEL, BOB, "bob")
-    res = await service.start(t.id, BOB)
+    await service.seating.join(CHANNEL, BOB, "bob")
+    res = await service.lifecycle.start(t.id, BOB)
     assert not res.ok and res.message == "Only the host (<@11>) can start the game."
-    res = await service.start(t.id, ALICE)
+    res = await service.lifecycle.start(t.id, ALICE)
     assert not res.ok and res.data.get("offer_fill")
     assert res.message.startswith("2 seats are empty (3, 4).")
-    res = await service.add_bot(CHANNEL, BOB)
+    res = await service.seating.add_bot(CHANNEL, BOB)
     assert not res.ok and res.message == "Only the host (<@11>) can add bots."
 
 
 async def test_host_leaving_hands_the_table_over(service: TableService) -> None:
     t = await open_table(service)
-    await service.join(CHANNEL, BOB, "bob")
-    res = await service.leave(CHANNEL, ALICE)
+    await service.seating.join(CHANNEL, BOB, "bob")
+    res = await service.seating.leave(CHANNEL, ALICE)
     assert res.ok
     assert service.tables[t.id].host_id == BOB
-    res = await service.leave(CHANNEL, CAROL)
+    res = await service.seating.leave(CHANNEL, CAROL)
     assert not res.ok and res.message == "You're not seated at this table."
 
 
 async def test_actions_without_a_table_or_seat_are_refused(service: TableService) -> None:
-    res = await service.act(None, ALICE, "play", 0, channel_id=CHANNEL)
+    res = await service.play.act(None, ALICE, "play", 0, channel_id=CHANNEL)
     assert not res.ok and "no Spades table" in res.message
     await open_table(service)
-    res = await service.act(None, BOB, "play", 0, channel_id=CHANNEL)
+    res = await service.play.act(None, BOB, "play", 0, channel_id=CHANNEL)
     assert not res.ok and res.message == "You're not playing at this table."
-    res = await service.act(None, ALICE, "play", 0, channel_id=CHANNEL)
+    res = await service.play.act(None, ALICE, "play", 0, channel_id=CHANNEL)
     assert not res.ok and res.message == "The game hasn't started yet: the host presses **Start**."
 
 
@@ -209,7 +212,7 @@ async def test_live_message_is_posted_once_and_edited(service: TableService) -> 
     t = await open_table(service)
     pub: RecordingPublisher = service.publisher  # type: ignore[assignment]
     for uid, name in ((BOB, "bob"), (CAROL, "carol")):
-        await service.join(CHANNEL, uid, name)
+        await service.seating.join(CHANNEL, uid, name)
     await asyncio.sleep(0.1)
     t = service.tables[t.id]
     assert t.message_id is not None
@@ -225,8 +228,8 @@ def test_moved_on_text() -> None:
 async def _four_humans(service: TableService) -> Table:
     t = await open_table(service, play_seconds=600, bid_seconds=600)
     for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave")):
-        await service.join(CHANNEL, uid, name)
-    res = await service.start(t.id, ALICE)
+        await service.seating.join(CHANNEL, uid, name)
+    res = await service.lifecycle.start(t.id, ALICE)
     assert res.ok, res.message
     return service.tables[t.id]
 
@@ -245,13 +248,13 @@ async def test_a_failed_save_changes_nothing_and_is_not_acknowledged(
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(storage, "save_table", broken)
-    res = await service.act(t.id, user, "bid", "3")
+    res = await service.play.act(t.id, user, "bid", "3")
     assert not res.ok
     assert res.message == "Sorry, I couldn't save that just now; nothing changed. Please try again."
     t = service.tables[t.id]
     assert t.game is not None and t.game.to_dict() == before and t.stamp == stamp
     monkeypatch.undo()
-    res = await service.act(t.id, user, "bid", "3")
+    res = await service.play.act(t.id, user, "bid", "3")
     assert res.ok and res.message == "You bid 3."
     row = await storage.get_table(t.id)
     assert row is not None and row.data["stamp"] == stamp + 1  # persisted before acknowledged
@@ -266,9 +269,9 @@ async def test_a_concurrent_writer_is_detected(service: TableService, storage: S
     other = await storage.get_table(t.id)
     assert other is not None
     await storage.save_table(other)  # another process saved the table in between
-    res = await service.act(t.id, user, "bid", "3")
+    res = await service.play.act(t.id, user, "bid", "3")
     assert not res.ok and res.message == "The table changed while you clicked; please try again."
-    res = await service.act(t.id, user, "bid", "3")  # reloaded: the retry goes through
+    res = await service.play.act(t.id, user, "bid", "3")  # reloaded: the retry goes through
     assert res.ok
 
 
@@ -278,7 +281,7 @@ async def test_concurrent_actions_on_one_table_count_once(service: TableService)
     seat = t.game.to_act
     user = t.seats[seat].user_id  # type: ignore[index, union-attr]
     stamp = t.seats[seat].acts  # type: ignore[index, union-attr]
-    results = await asyncio.gather(*(service.act(t.id, user, "bid", "4", stamp=stamp) for _ in range(5)))
+    results = await asyncio.gather(*(service.play.act(t.id, user, "bid", "4", stamp=stamp) for _ in range(5)))
     assert sum(r.ok for r in results) == 1
     assert all(r.message == MOVED_ON for r in results if not r.ok)
     g = service.tables[t.id].game
@@ -308,7 +311,7 @@ async def test_live_message_edits_are_coalesced(storage: Storage) -> None:
         await asyncio.sleep(0.4)
         assert len(pub.order) == 1  # the first post
         for _ in range(60):  # a burst of changes, as bots playing quickly would cause
-            svc.render_soon(t.id)
+            svc.posts.render_soon(t.id)
             await asyncio.sleep(0.02)
         await asyncio.sleep(1.5)
         post = pub.posts[pub.order[0]]
@@ -338,16 +341,16 @@ async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, p
         name, _, extra = preset.partition("+")
         options = {"jokers": True} if extra == "jokers" else None  # 18-card hands
         t = await open_table(svc, preset=name, options=options, play_seconds=600, bid_seconds=600)
-        assert (await svc.start(t.id, ALICE, fill=True)).ok
+        assert (await svc.lifecycle.start(t.id, ALICE, fill=True)).ok
         for _ in range(3000):
             t = svc.tables[t.id]
             assert t.game is not None
             if t.status != "playing" or t.game.hand_records:
                 break
-            if ALICE not in [t.seats[s].user_id for s in svc._humans_to_act(t)]:  # type: ignore[union-attr]
+            if ALICE not in [t.seats[s].user_id for s in humans_to_act(t)]:  # type: ignore[union-attr]
                 await asyncio.sleep(0.002)
                 continue
-            content, view = hand_panel(svc, t.id, ALICE)
+            content, view = hand_panel(svc.get(t.id), ALICE)
             assert len(content) <= 2000
             if view is not None:  # discord.py itself refuses a sixth row or a sixth button in a row
                 assert len(view.children) <= 25
@@ -362,7 +365,7 @@ async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, p
             }.get(kind)
             if kind == "bid" and action.bid.kind == "blind_nil":  # type: ignore[attr-defined]
                 kind = "blind"
-            res = await svc.act(t.id, ALICE, kind, arg)
+            res = await svc.play.act(t.id, ALICE, kind, arg)
             assert res.ok, res.message
             assert len(render.table_message(svc.tables[t.id])) <= 2000
         t = svc.tables[t.id]
@@ -395,7 +398,7 @@ async def test_whatever_a_player_types_is_answered_and_changes_nothing(service: 
         except ValueError:
             parsed = None
         if parsed is not None:
-            res = await service.act(t.id, user, "play", parsed)  # bidding: playing is refused
+            res = await service.play.act(t.id, user, "play", parsed)  # bidding: playing is refused
             assert not res.ok and res.message
         try:
             bid = engine.Bid.parse(text)
@@ -406,14 +409,20 @@ async def test_whatever_a_player_types_is_answered_and_changes_nothing(service: 
             continue  # a legal bid ("0" is nil, say) would count: keep the table as it is
         except engine.IllegalAction:
             pass
-        res = await service.act(t.id, user, "bid", bid)
+        res = await service.play.act(t.id, user, "bid", bid)
         assert not res.ok and res.message
         g = service.tables[t.id].game
         assert g is not None and g.to_dict() == snapshot
 
 
 def test_house_rules_round_trip_and_suggestions_fit_discord() -> None:
-    from bot.tables import HouseRulesError, format_rules, parse_house_rules, rule_kinds, rules_suggestions
+    from engine.house_rules import (
+        HouseRulesError,
+        format_rules,
+        parse_house_rules,
+        rule_kinds,
+        rules_suggestions,
+    )
 
     text = "bag_limit=off lose_score=−200 ten_for_200=yes whiz=0 Target_Score=300"
     options = parse_house_rules(text)
@@ -457,12 +466,11 @@ async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: St
         finished: list[int] = []
         for _ in range(3):
             t = await open_table(svc, options={"max_hands": 1}, play_seconds=15, bid_seconds=15)
-            assert (await svc.start(t.id, ALICE, fill=True)).ok
+            assert (await svc.lifecycle.start(t.id, ALICE, fill=True)).ok
             await wait_until(lambda t=t: t.id not in svc.tables, f"table {t.id} to finish and leave")
             finished.append(t.id)
         assert svc.tables == {} and svc.by_channel == {}
-        assert not (svc._locks or svc._outbox or svc._posters or svc._renders or svc._drivers)
-        assert not (svc._last_edit or svc._evictions or svc._panels)
+        assert not any(svc.holds(tid) for tid in finished)
         rows = [await storage.get_table(tid) for tid in finished]
         assert [r.status if r else None for r in rows] == ["finished"] * 3
         # the last game's post: its score sheet, /score in the channel, a stale card click
@@ -474,19 +482,85 @@ async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: St
         assert lines[0] == f"**Score sheet · table {last.id}**" and len(lines) == 3  # the one hand
         shown = await svc.last_in_channel(CHANNEL)
         assert shown is not None and shown.id == finished[-1]
-        res = await svc.act(finished[-1], ALICE, "play", 0, stamp=0)
+        res = await svc.play.act(finished[-1], ALICE, "play", 0, stamp=0)
         assert not res.ok and res.message == "This game is over. Open a new table with `/spades new`."
         # the stale panel is redrawn as just that answer (no cards, no buttons)
-        assert hand_panel(svc, finished[-1], ALICE, f"⚠️ {res.message}") == (f"⚠️ {res.message}", None)
-        res = await svc.back(finished[0], ALICE)
+        assert hand_panel(svc.get(finished[-1]), ALICE, f"⚠️ {res.message}") == (f"⚠️ {res.message}", None)
+        res = await svc.seating.back(finished[0], ALICE)
         assert not res.ok and res.message == "This game is over. Open a new table with `/spades new`."
         # Rematch on the evicted game: a new live table with the same seats, once
-        res = await svc.rematch(finished[-1], ALICE, "alice")
+        res = await svc.lifecycle.rematch(finished[-1], ALICE, "alice")
         assert res.ok and res.table is not None, res.message
         again = res.table
         assert [s.name if s else None for s in again.seats] == [s.name if s else None for s in last.seats]
-        res = await svc.rematch(finished[-1], ALICE, "alice")
+        res = await svc.lifecycle.rematch(finished[-1], ALICE, "alice")
         assert not res.ok and res.message == f"The rematch is already open (table {again.id})."
-        assert finished[-1] not in svc.tables and finished[-1] not in svc._locks
+        assert not svc.holds(finished[-1])
+    finally:
+        await svc.close()
+
+
+# ---- the seams other features build on: seating a table, hearing when games end ----------------
+
+
+async def test_open_seated_deals_a_table_another_feature_has_seated(storage: Storage) -> None:
+    """A league night seats its players in its own thread: the table starts at once, empty seats get
+    bots, nothing of the guild's defaults applies, and a second table in that thread is refused."""
+    svc = make_service(storage)
+    thread = 9000
+    try:
+        rs = engine.Ruleset.preset("standard", target_score=300)
+        seats = [Seat(ALICE, "alice"), None, Seat(BOB, "bob"), None]
+        res = await svc.lifecycle.open_seated(
+            guild_id=GUILD, channel_id=thread, host_id=ALICE, seats=seats, ruleset=rs
+        )
+        assert res.ok and res.table is not None, res.message
+        t = svc.in_channel(thread)
+        assert t is not None and t.id == res.table.id and t.status == "playing" and t.game is not None
+        assert [s.user_id if s else None for s in t.seats] == [ALICE, None, BOB, None]
+        assert [s.bot if s else None for s in t.seats] == [False, True, False, True]
+        assert t.ruleset.target_score == 300
+        row = await storage.get_table(t.id)
+        assert row is not None and row.status == "playing" and row.channel_id == thread
+        again = await svc.lifecycle.open_seated(
+            guild_id=GUILD, channel_id=thread, host_id=BOB, seats=seats, ruleset=rs
+        )
+        assert not again.ok and "already has a live table" in again.message
+        wrong = await svc.lifecycle.open_seated(
+            guild_id=GUILD, channel_id=thread + 1, host_id=BOB, seats=seats[:3], ruleset=rs
+        )
+        assert not wrong.ok and wrong.message == "This ruleset seats 4 players, not 3."
+    finally:
+        await svc.close()
+
+
+async def test_listeners_hear_every_hand_and_the_game_after_they_are_saved(storage: Storage) -> None:
+    """Subscribers get each scored hand and the finished game, after storage has them; one that
+    raises is logged and changes nothing for the table or the other subscribers."""
+    svc = make_service(storage, time_scale=0.001)
+    hands: list[tuple[int, int]] = []
+    games: list[Any] = []
+
+    def broken(table: Table, game: Any) -> None:
+        raise RuntimeError("a league bug")
+
+    svc.on_game_finished(broken)
+    svc.on_hand_finished(lambda table, hand: hands.append((table.id, hand.hand_no)))
+    svc.on_game_finished(lambda table, game: games.append((table.status, game)))
+    try:
+        bots = [Seat(None, n, bot=True) for n in ("Bea", "Ray", "Kit", "Max")]
+        rs = engine.Ruleset.preset("standard", max_hands=2)
+        res = await svc.lifecycle.open_seated(
+            guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, seats=bots, ruleset=rs
+        )
+        assert res.ok and res.table is not None
+        tid = res.table.id
+        await wait_until(lambda: bool(games), "the game to finish")
+        assert hands == [(tid, 1), (tid, 2)]
+        ((status, game),) = games
+        assert status == "finished" and game.table_id == tid and game.hands == 2
+        row = await storage.get_table(tid)
+        assert row is not None and row.status == "finished"
+        assert len(await storage.hand_records(tid)) == 2
     finally:
         await svc.close()

@@ -1,4 +1,8 @@
-"""End-to-end harness: a real ``SpadesBot`` (real cogs, real SQLite file) against the fake Discord.
+"""End-to-end harness: a real ``SpadesBot`` (real cogs, real database) against the fake Discord.
+
+The database is a SQLite file; a test marked ``@pytest.mark.both_backends`` (or a module with
+``pytestmark = pytest.mark.both_backends``) runs twice: on SQLite, then on a fresh database of the
+real PostgreSQL server the tests start (tests/postgres_server.py).
 
 ``spades`` gives a world (a server, a channel, five users and an admin) and ``spades.running()``
 starts a bot process on the world's database file; leaving it closes that process, so a second
@@ -18,15 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_asyncio
 
 import engine
 from bot.client import SpadesBot
 from bot.config import Config
+from bot.model import Table
+from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, User
+from bot.sandbox.fake.fake import GLOBAL_LIMIT
 from bot.storage import Storage
-from bot.tables import Table, TableService
+from bot.table.service import TableService
 from engine.bots import get_bot
-from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, User
 
 LIVE_PREFIX = "♠ **Spades**"
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
@@ -38,7 +45,7 @@ class Spades:
     guild: Guild
     channel: Channel
     users: dict[str, User]
-    db_path: Path
+    db_path: str  # a SQLite file, or a postgresql:// URL
     bot: SpadesBot | None = None
     checked: dict[int, int] = field(default_factory=dict)  # message id -> versions already checked
     public_checks: int = 0
@@ -47,7 +54,7 @@ class Spades:
     # ---- processes ------------------------------------------------------------------------
     @asynccontextmanager
     async def running(self, *, time_scale: float = 0.02, seed: int | None = 7) -> AsyncIterator[SpadesBot]:
-        config = Config(token="x", database_path=str(self.db_path), time_scale=time_scale, deal_seed=seed)
+        config = Config(token="x", database_path=self.db_path, time_scale=time_scale, deal_seed=seed)
         bot = SpadesBot(config)
         self.bot = bot
         self.last_table = None
@@ -140,11 +147,7 @@ class Spades:
         svc = self.service
 
         def idle() -> bool:
-            return (
-                not svc._dirty
-                and all(t.done() for t in svc._renders.values())
-                and all(t.done() for t in svc._posters.values())
-            )
+            return svc.posts.idle()
 
         for _ in range(3):
             await self.fake.settle()
@@ -304,11 +307,38 @@ async def answer_of(spades: Spades, r: InteractionResult) -> str:
     return said(r)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_backends: run the end-to-end test on SQLite and on PostgreSQL")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "e2e_database" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_backends"):
+        metafunc.parametrize("e2e_database", ["sqlite", "postgresql"], indirect=True)
+
+
 @pytest_asyncio.fixture
-async def spades(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Spades]:
+async def e2e_database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """The bot's database: a SQLite file, or (parametrized) a new PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        yield str(tmp_path / "spades.db")
+        return
+    from tests.postgres_server import create_database, drop_database
+
+    server = request.getfixturevalue("postgres_server")
+    url = await create_database(server)
+    yield url
+    await drop_database(server, url)
+
+
+@pytest_asyncio.fixture
+async def spades(fake_discord: FakeDiscord, e2e_database: str) -> AsyncIterator[Spades]:
     fake = fake_discord
+    # Discord's global limit (50 bot-token requests/s, interactions exempt) costs nothing here, so it
+    # is always on (no test reaches it); the per-route buckets (5 edits per 5 s per channel) would
+    # hold a game at time_scale 0.02 back by seconds per trick, so they stay off here.
+    fake.global_limit = GLOBAL_LIMIT
     guild = fake.add_guild("Spades club")
     channel = guild.add_text_channel("spades")
     users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave", "erin")}
     users["admin"] = fake.add_user("root", manage_guild=True)
-    yield Spades(fake, guild, channel, users, tmp_path / "spades.db")
+    yield Spades(fake, guild, channel, users, e2e_database)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.tables import NO_TABLE
+from bot.model import NO_TABLE
 from tests.e2e.conftest import LIVE_PREFIX, Spades, answer_of, said
 
 

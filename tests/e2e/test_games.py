@@ -1,4 +1,5 @@
-"""Whole games through the fake Discord: real discord.py, real cogs, a real SQLite file."""
+"""Whole games through the fake Discord: real discord.py, real cogs, a real database (SQLite, then
+PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 
 import engine
 from tests.e2e.conftest import LIVE_PREFIX, Spades, answer_of, said
+
+pytestmark = pytest.mark.both_backends
 
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])[♠♥♦♣]")
 

@@ -8,8 +8,8 @@ import re
 import pytest
 
 import engine
-from bot import views
-from bot.tables import MOVED_ON
+from bot import clicks
+from bot.model import MOVED_ON
 from bot.views import APOLOGY
 from tests.e2e.conftest import Spades, said
 
@@ -21,6 +21,7 @@ async def _alice_and_bots(spades: Spades, **options: object) -> None:
     await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
 
 
+@pytest.mark.both_backends
 async def test_two_clicks_at_once_count_once(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
@@ -48,6 +49,7 @@ async def test_two_clicks_at_once_count_once(spades: Spades) -> None:
         assert engine.count(g.hand(seat)) == held_before - 1  # exactly one card left her hand
 
 
+@pytest.mark.both_backends
 async def test_restart_mid_trick_loses_nothing_and_old_buttons_work(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
@@ -164,7 +166,7 @@ async def test_an_unexpected_failure_still_answers_and_changes_nothing(
         async def boom(*args: object, **kwargs: object) -> None:
             raise RuntimeError("unexpected")
 
-        monkeypatch.setattr(spades.service, "act", boom)
+        monkeypatch.setattr(spades.service.play, "act", boom)
         button = next(b for b in panel.buttons if not b.get("disabled")) if panel.buttons else None
         if button is not None:
             r = await spades.fake.click(alice, panel, custom_id=button["custom_id"])
@@ -189,7 +191,7 @@ async def test_a_slow_database_defers_then_answers(spades: Spades, monkeypatch: 
         seat = spades.seat_of(alice)
         card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
         panel = await spades.panel(alice)
-        monkeypatch.setattr(views, "DEFER_AFTER", 0.2)
+        monkeypatch.setattr(clicks, "DEFER_AFTER", 0.2)
         storage = spades.bot.storage  # type: ignore[union-attr]
         save = storage.save_table
 
@@ -207,6 +209,7 @@ async def test_a_slow_database_defers_then_answers(spades: Spades, monkeypatch: 
         monkeypatch.undo()
 
 
+@pytest.mark.both_backends
 async def test_turn_timers_survive_a_restart(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.1):  # 1.5 s turns

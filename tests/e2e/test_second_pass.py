@@ -8,8 +8,8 @@ import re
 import time
 
 import engine
+from bot.sandbox.fake import User
 from tests.e2e.conftest import Spades, answer_of, said
-from tests.fakediscord import User
 
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
 

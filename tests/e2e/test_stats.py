@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
+from bot.sandbox.fake import Message, User
 from bot.storage import FinishedGame, Storage
 from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE
 from tests.e2e.conftest import Spades, said
-from tests.fakediscord import Message, User
+
+pytestmark = pytest.mark.both_backends
 
 MENTION = re.compile(r"<@(\d+)>")
 
@@ -92,14 +96,14 @@ async def test_pages_sort_and_buttons_survive_a_restart(spades: Spades) -> None:
         sort = next(s for s in board.selects if s["custom_id"].startswith("lbsort:"))
         r = await spades.fake.select(alice, board, custom_id=sort["custom_id"], values=["win_pct"])
         assert r.type == 7
-        pct = [p.user_id for p in await spades.service.bot.storage.leaderboard(guild_id, "win_pct", 100)]
+        pct = [p.user_id for p in await spades.service.storage.leaderboard(guild_id, "win_pct", 100)]
         assert pct != expected and ranked_ids(board) == pct[:PAGE_SIZE]
         assert "Sorted by win %" in board.embeds[0]["footer"]["text"]
         assert "page 1/3" in board.embeds[0]["footer"]["text"]
 
         r = await spades.slash(alice, "leaderboard", sort="games")
         games_order = [
-            p.user_id for p in await spades.service.bot.storage.leaderboard(guild_id, "games", 100)
+            p.user_id for p in await spades.service.storage.leaderboard(guild_id, "games", 100)
         ]
         assert r.message is not None and ranked_ids(r.message) == games_order[:PAGE_SIZE]
         await spades.settle()

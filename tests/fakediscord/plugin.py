@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from .fake import FakeDiscord
+from bot.sandbox.fake import FakeDiscord
 
 
 def _report(fake: FakeDiscord) -> str:

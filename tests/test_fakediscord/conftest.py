@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest_asyncio
 
-from tests.fakediscord import Channel, FakeDiscord, Guild, User
+from bot.sandbox.fake import Channel, FakeDiscord, Guild, User
 
 from .demo_bot import DemoBot
 

@@ -8,7 +8,7 @@ import time
 import aiohttp
 import discord
 
-from tests.fakediscord import FakeDiscord
+from bot.sandbox.fake import FakeDiscord
 
 from .conftest import World
 from .demo_bot import DemoBot

@@ -7,7 +7,7 @@ import datetime as dt
 
 import discord
 
-from tests.fakediscord import validation
+from bot.sandbox.fake import validation
 
 from .conftest import World
 

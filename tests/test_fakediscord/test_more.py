@@ -7,7 +7,7 @@ import asyncio
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord, FakeDiscordUsageError
+from bot.sandbox.fake import FakeDiscord, FakeDiscordUsageError
 
 from .conftest import World
 from .demo_bot import DemoBot

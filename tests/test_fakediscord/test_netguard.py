@@ -9,7 +9,7 @@ import aiohttp
 import pytest
 from pytest_socket import SocketConnectBlockedError
 
-from tests.fakediscord import FakeDiscord
+from bot.sandbox.fake import FakeDiscord
 from tests.fakediscord.netguard import is_loopback
 
 pytestmark = pytest.mark.filterwarnings("ignore:A test tried to use socket:UserWarning")

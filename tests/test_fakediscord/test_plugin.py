@@ -9,7 +9,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 INNER = """
-from tests.fakediscord import FakeDiscord
+from bot.sandbox.fake import FakeDiscord
 from tests.test_fakediscord.demo_bot import DemoBot
 
 

@@ -7,7 +7,7 @@ import asyncio
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord
+from bot.sandbox.fake import FakeDiscord
 
 from .conftest import World
 

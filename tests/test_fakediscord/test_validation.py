@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.fakediscord import validation
-from tests.fakediscord.validation import check_limits, errors_tree, validate_request
+from bot.sandbox.fake import validation
+from bot.sandbox.fake.validation import check_limits, errors_tree, validate_request
 
 SHARED_SPEC = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
 

@@ -10,7 +10,7 @@ import discord
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fakediscord.validation import check_limits, validate_request
+from bot.sandbox.fake.validation import check_limits, validate_request
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MESSAGES = "/channels/{channel_id}/messages"

@@ -1,11 +1,12 @@
 """FakeDiscord: the aiohttp server (REST + gateway) and the driver API tests use.
 
-See the package docstring (``tests/fakediscord/__init__.py``) for the driver API and an example.
+See the package docstring (``bot/sandbox/fake/__init__.py``) for the driver API and an example.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import copy
 import json
@@ -73,6 +74,12 @@ RATE_LIMITS: dict[tuple[str, str], tuple[int, float, str]] = {
     ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"): (5, 2.0, "webhook_token"),
     ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"): (5, 2.0, "webhook_token"),
 }
+#: Discord: a bot may make 50 requests per second with its bot token, all routes together. Interaction
+#: routes (callbacks, follow-ups, ``@original``) are exempt: they are authorised by the interaction token.
+GLOBAL_LIMIT = 50
+#: Discord: an IP that makes 10,000 invalid requests (401, 403, 429) in 10 minutes is banned for a while.
+INVALID_REQUEST_LIMIT = 10_000
+INVALID_REQUEST_WINDOW = 600.0
 P = discord.Permissions
 
 
@@ -168,13 +175,24 @@ class FakeDiscord:
         guild_ready_timeout: float = 0.05,
         privileged_intents: bool = True,
         rate_limits: bool | dict[tuple[str, str], tuple[int, float, str]] = False,
+        global_limit: int | None = None,
     ) -> None:
         """``privileged_intents=False``: the application has not enabled members, presences and
         message content in the developer portal, so asking for them closes the gateway with 4014.
 
         ``rate_limits=True`` enforces :data:`RATE_LIMITS` (or pass your own table): answers carry
         Discord's ``X-RateLimit-*`` headers, which discord.py obeys by waiting, and a request over the
-        limit gets a 429 (listed in ``rate_limit_hits``). Off by default to keep tests fast."""
+        limit gets a 429 (listed in ``rate_limit_hits``). Off by default to keep tests fast.
+
+        The global limit: at most ``global_limit`` bot-token requests in any second, all routes
+        together (interaction callbacks, follow-ups and ``@original`` are exempt, as on Discord); the
+        next one gets a 429 with ``"global": true``, ``X-RateLimit-Global`` and ``Retry-After``, which
+        discord.py honours by pausing every request. ``None`` (the default) means :data:`GLOBAL_LIMIT`
+        (50) when ``rate_limits`` is on and no global limit otherwise; ``0`` turns it off. It can be
+        changed before the bot starts (``fake.global_limit = 50``).
+
+        Every 401, 403 and 429 answer is counted in ``invalid_requests`` (Discord bans an IP that makes
+        :data:`INVALID_REQUEST_LIMIT` of them in 10 minutes; reaching that records a violation)."""
         self.clock = FakeClock()
         self._snowflakes = SnowflakeFactory(self.clock)
         self.validate = validate
@@ -209,6 +227,14 @@ class FakeDiscord:
         #: (method, template, major parameter value) -> (window end, requests in the window)
         self._buckets: dict[tuple[str, str, str], tuple[float, int]] = {}
         self.rate_limit_hits: list[RecordedRequest] = []
+        self.global_limit: int | None = (
+            (GLOBAL_LIMIT if rate_limits else None) if global_limit is None else (global_limit or None)
+        )
+        #: monotonic times of the bot-token requests of the last second (the global window)
+        self._global_window: collections.deque[float] = collections.deque()
+        #: answers with 401, 403 or 429 (what Discord counts towards its invalid-request ban)
+        self.invalid_requests: list[RecordedRequest] = []
+        self._invalid_times: collections.deque[float] = collections.deque()
         self._thinking_seen: set[int] = set()
         #: (method, path) answered with a fault the client retries -> monotonic time the retry is due by
         self._retries_due: dict[tuple[str, str], float] = {}
@@ -472,6 +498,7 @@ class FakeDiscord:
                 or bool(self._retries_due)
                 or bool(self._unanswered())
                 or self._bucket_exhausted(now)
+                or self._global_exhausted(now)
             )
             if busy:
                 self._last_activity = now
@@ -483,6 +510,13 @@ class FakeDiscord:
                     f"({self._inflight} requests in flight, {self.gateway.pending()} events undelivered)"
                 )
             await asyncio.sleep(min(0.01, quiet / 4))
+
+    def _global_exhausted(self, now: float) -> bool:
+        """The global window is full: discord.py may be paused on a global 429 until it frees up."""
+        window = self._global_window
+        while window and window[0] <= now - 1.0:
+            window.popleft()
+        return self.global_limit is not None and len(window) >= self.global_limit
 
     def _bucket_exhausted(self, now: float) -> bool:
         """A rate-limit bucket at 0 until it resets: discord.py may be holding a request for it."""
@@ -1411,6 +1445,33 @@ class FakeDiscord:
             raise ApiError(400, 50109, "The request body contains invalid JSON.", violation=True) from exc
 
     async def _dispatch_rest(self, request: web.Request) -> web.Response:
+        response, record = await self._answer_rest(request)
+        if response.status in (401, 403, 429):
+            self._count_invalid(record)
+        return response
+
+    def _count_invalid(self, record: RecordedRequest) -> None:
+        """Discord counts 401/403/429 answers per IP; 10,000 in 10 minutes is a temporary ban."""
+        now = time.monotonic()
+        self.invalid_requests.append(record)
+        times = self._invalid_times
+        times.append(now)
+        while times and times[0] <= now - INVALID_REQUEST_WINDOW:
+            times.popleft()
+        if len(times) == INVALID_REQUEST_LIMIT:
+            self._violation(
+                Violation(
+                    kind="invalid_request_ban",
+                    reason=f"{INVALID_REQUEST_LIMIT} invalid requests (401/403/429) in 10 minutes: "
+                    "Discord would ban this IP for a while",
+                    method=record.method,
+                    path=record.path,
+                    status=record.status or 0,
+                    code=0,
+                )
+            )
+
+    async def _answer_rest(self, request: web.Request) -> tuple[web.Response, RecordedRequest]:
         path = "/" + request.match_info["tail"]
         method = request.method
         record = RecordedRequest(
@@ -1443,13 +1504,14 @@ class FakeDiscord:
                     code=0,
                 )
             )
-            return _resp(404, {"message": "404: Not Found", "code": 0})
+            return _resp(404, {"message": "404: Not Found", "code": 0}), record
         record.route = route.template
         record.params = match.groupdict()
+        record.bot_token = route.auth
         try:
             body, files = await self._read_body(request)
         except ApiError as err:
-            return self._error(record, err)
+            return self._error(record, err), record
         record.json = body
         record.files = [f["filename"] for f in files]
         fault = self._take_fault(method, route.template, path)
@@ -1457,27 +1519,52 @@ class FakeDiscord:
             if fault.delay:
                 await asyncio.sleep(fault.delay)
             if fault.status is not None:
-                return self._fault_response(record, fault)
+                return self._fault_response(record, fault), record
         if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
-            return self._error(
-                record, ApiError(401, 0, "401: Unauthorized", violation=True, kind="unauthorized")
-            )
+            error = ApiError(401, 0, "401: Unauthorized", violation=True, kind="unauthorized")
+            return self._error(record, error), record
+        if route.auth and self.global_limit is not None:
+            refused = self._global_rate_limit(record)
+            if refused is not None:
+                return refused, record
         limit_headers: dict[str, str] = {}
         if self.rate_limits is not None:
             limited = self._rate_limit(record, route.template)
             if isinstance(limited, web.Response):
-                return limited
+                return limited, record
             limit_headers = limited
         req = _Request(method, path, record.params, dict(request.query), body, files, dict(request.headers))
         try:
             status, data = await route.handler(req)
         except ApiError as err:
-            return self._error(record, err)
+            return self._error(record, err), record
         record.status = status
         record.response = data
         response = _resp(status, data)
         response.headers.update(limit_headers)
-        return response
+        return response, record
+
+    def _global_rate_limit(self, record: RecordedRequest) -> web.Response | None:
+        """A sliding one-second window over bot-token requests: ``None`` lets the request through."""
+        assert self.global_limit is not None
+        now = time.monotonic()
+        if not self._global_exhausted(now):
+            self._global_window.append(now)
+            return None
+        retry_after = round(max(self._global_window[0] + 1.0 - now, 0.001), 3)
+        self.rate_limit_hits.append(record)
+        record.status = 429
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": True}
+        record.response = body
+        self._retries_due[(record.method, record.path)] = now + retry_after + 1.0
+        headers = {
+            "Content-Type": "application/json",
+            "Via": "1.1 google",
+            "Retry-After": str(max(1, int(retry_after + 0.999))),
+            "X-RateLimit-Global": "true",
+            "X-RateLimit-Scope": "global",
+        }
+        return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
 
     def _rate_limit(self, record: RecordedRequest, template: str) -> dict[str, str] | web.Response:
         """Fixed-window buckets (see :data:`RATE_LIMITS`): headers for the answer, or a 429."""

@@ -34,6 +34,8 @@ class RecordedRequest:
     response: Any = None
     at: float = 0.0
     files: list[str] = field(default_factory=list)
+    #: Authorised by the bot token, so under the global limit (interaction routes are not).
+    bot_token: bool = False
 
     def __repr__(self) -> str:
         return f"<{self.method} {self.path} -> {self.status}>"

@@ -1,7 +1,7 @@
 """Request validation: Discord's OpenAPI spec plus the documented limits the spec leaves out.
 
-The spec is vendored (gzipped, MIT licence next to it) from ``../shared/discord-api-spec`` so a clean
-checkout validates the same way; ``test_validation.py`` checks the copy still matches the shared one.
+The spec is vendored (gzipped, MIT licence next to it, upstream commit in ``spec/VERSION``) from
+Discord's ``discord-api-spec`` repository, so a clean checkout validates the same way.
 """
 
 from __future__ import annotations
@@ -180,9 +180,10 @@ def _branch_errors(error: ValidationError) -> Any:
 
 def _describe(error: ValidationError) -> str:
     where = ".".join(str(p) for p in error.absolute_path) or "body"
-    typed = isinstance(error.instance, dict) and "type" in error.instance
+    instance: Any = error.instance
+    typed = isinstance(instance, dict) and "type" in instance
     if error.context and typed and _branch_errors(error) is error.context:
-        return f"{where}.type: {error.instance['type']!r} is not a valid type here".removeprefix("body.")
+        return f"{where}.type: {instance['type']!r} is not a valid type here".removeprefix("body.")
     if error.context:
         deepest = best_match(_branch_errors(error))
         if deepest is not None and deepest is not error:

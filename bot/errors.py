@@ -1,0 +1,86 @@
+"""Answering a failed interaction: a user's mistake gets its specific line, a bug gets a logged,
+redacted traceback and the generic apology. Used by the command tree and by component callbacks.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from .logs import is_private_exception
+
+log = logging.getLogger(__name__)
+
+GENERIC_APOLOGY = "Sorry, something went wrong on my side while handling that. Please try again in a moment."
+
+
+def _perms(names: list[str]) -> str:
+    return ", ".join(n.replace("_", " ").replace("guild", "server").title() for n in names)
+
+
+def user_error_message(error: app_commands.AppCommandError, command: str | None) -> str | None:
+    """The specific line for an error that is the user's (or the setup's), or None for a bug."""
+    slash = f"/{command}" if command else "this command"
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return f"{slash} only works in a server channel, not in direct messages."
+    if isinstance(error, app_commands.MissingPermissions):
+        return f"You need the {_perms(error.missing_permissions)} permission to use {slash}."
+    if isinstance(error, app_commands.BotMissingPermissions):
+        return f"I need the {_perms(error.missing_permissions)} permission in this channel for {slash}."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: you can use {slash} again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.TransformerError):
+        return f"{str(error.value)[:100]!r} is not a valid value there."
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return "This command changed since Discord loaded it. Please try again in a minute."
+    if isinstance(error, app_commands.CheckFailure):
+        return f"You can't use {slash} here."
+    return None
+
+
+async def report_interaction_error(
+    interaction: discord.Interaction[Any],
+    error: BaseException,
+    what: str,
+    *,
+    command: str | None = None,
+) -> None:
+    """Log a failed interaction (never a held card) and answer the user ephemerally.
+
+    A user error (missing permission, DMs, cooldown…) gets its specific line and no traceback; a
+    bug gets an ERROR log with a redacted traceback and the generic apology. Component callbacks
+    (which discord.py only logs) can call this from their own ``except`` to behave the same way.
+    """
+    message = user_error_message(error, command) if isinstance(error, app_commands.AppCommandError) else None
+    if message is not None:
+        log.debug("user error in %s: %s", what, type(error).__name__)
+    else:
+        original: BaseException = getattr(error, "original", error)
+        log.error(
+            "%s failed (guild %s, channel %s, user %s)",
+            what,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id if interaction.user else None,
+            exc_info=original,
+        )
+        if not is_private_exception(original):
+            log.debug("details: %r", original)
+        message = GENERIC_APOLOGY
+    await answer_ephemeral(interaction, message)
+
+
+async def answer_ephemeral(interaction: discord.Interaction[Any], content: str) -> bool:
+    """Answer or follow up ephemerally; False if the interaction is already gone."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, ephemeral=True)
+    except (discord.NotFound, discord.HTTPException) as exc:
+        log.debug("could not answer interaction %s: %s", interaction.id, exc)
+        return False
+    return True

@@ -1,0 +1,375 @@
+"""Languages: message catalogs, lazy messages, locale resolution and the slash-command translator.
+
+English is the source language; Polish, Czech and Russian live in gettext ``.po`` catalogs under
+``bot/locale/<lang>/LC_MESSAGES/messages.po``. They are read at run time with Babel (no build
+step: a plain ``pip install -e .`` works) and cached per language.
+
+Who sees which language:
+
+- an ephemeral answer is rendered in the clicking user's client language (``interaction.locale``);
+- a public message (the table, hand and game posts) in the server's language: the language set with
+  ``/spades config language``, else the server's preferred locale;
+- anything unsupported falls back to English.
+
+The service layer stays locale-free: it returns *lazy* messages (:class:`Msg`: a message id, an
+optional plural count and named parameters) that the caller renders with :func:`render` in the
+viewer's language. Mark texts with
+
+- ``_("Seat %(seat)s is taken.", seat=3)``: a lazy message;
+- ``_n("%(n)s trick", "%(n)s tricks", n)``: a lazy plural (``n`` is also a parameter);
+- ``N_("Wins")``: marks a constant for extraction and returns it unchanged (render it with
+  :func:`gettext` later);
+- ``gettext(lang, ...)`` / ``ngettext(lang, ...)``: render now.
+
+Placeholders are Python's named ``%(name)s`` (Babel checks them in every catalog). Parameters that
+are themselves lazy (a :class:`Msg`, :class:`Num`, :class:`Joined`) are rendered in the same
+language; anything else is inserted with ``str()``.
+
+Command, option and choice names and descriptions are translated by :class:`SpadesTranslator`
+(discord.py's ``app_commands.Translator``) from the same catalogs, with a ``msgctxt`` per kind
+(``command name``, ``command description``, ``choice``), so a name and a UI text with the same
+English words can be translated differently.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeAlias
+
+import discord
+from babel import Locale as BabelLocale
+from babel.lists import format_list
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
+from babel.support import Translations
+from discord import app_commands
+
+DEFAULT = "en"
+LANGUAGES: tuple[str, ...] = ("en", "pl", "cs", "ru")
+TRANSLATED: tuple[str, ...] = ("pl", "cs", "ru")
+# Each language in its own words (the language picker shows these).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "pl": "Polski", "cs": "Čeština", "ru": "Русский"}
+DOMAIN = "messages"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+# msgctxt of the slash-command strings (see SpadesTranslator)
+CTX_NAME = "command name"
+CTX_DESCRIPTION = "command description"
+CTX_CHOICE = "choice"
+
+# the keyword specs extraction uses (pybabel's -k): lazy, lazy plural, marker, render-now
+KEYWORDS: dict[str, Any] = {
+    "_": None,
+    "_n": (1, 2),
+    "N_": None,
+    "gettext": (2,),
+    "ngettext": (2, 3),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Locale resolution
+# --------------------------------------------------------------------------------------------
+
+
+def resolve(value: discord.Locale | str | None) -> str:
+    """A Discord locale (``discord.Locale.polish``, ``"en-US"``, ``"pt-BR"``, …) or a language code
+    to one of :data:`LANGUAGES`; anything unsupported (or None) is English."""
+    if value is None:
+        return DEFAULT
+    code = value.value if isinstance(value, discord.Locale) else str(value)
+    lang = code.strip().replace("_", "-").split("-")[0].lower()
+    return lang if lang in LANGUAGES else DEFAULT
+
+
+def user_language(interaction: discord.Interaction[Any]) -> str:
+    """The language of the user who clicked or typed: their client's locale."""
+    return resolve(getattr(interaction, "locale", None))
+
+
+def server_language(settings: Mapping[str, Any] | None, preferred: discord.Locale | str | None = None) -> str:
+    """The language of a server's public messages: the one set with ``/spades config language``
+    (stored as ``language`` in the guild settings), else the server's preferred locale."""
+    chosen = (settings or {}).get("language")
+    if isinstance(chosen, str) and chosen in LANGUAGES:
+        return chosen
+    return resolve(preferred)
+
+
+# --------------------------------------------------------------------------------------------
+# Catalogs
+# --------------------------------------------------------------------------------------------
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read_catalog(lang: str) -> Catalog:
+    with po_path(lang).open("rb") as fp:
+        return read_po(fp, locale=lang, domain=DOMAIN)
+
+
+@functools.cache
+def translations(lang: str) -> Translations | None:
+    """The compiled catalog of ``lang`` (None for English, the source). Fuzzy entries are left out:
+    an unreviewed translation shows the English text instead."""
+    if lang not in TRANSLATED:
+        return None
+    buf = io.BytesIO()
+    write_mo(buf, read_catalog(lang), use_fuzzy=False)
+    buf.seek(0)
+    return Translations(fp=buf, domain=DOMAIN)
+
+
+def _fill(text: str, params: Mapping[str, Any], lang: str) -> str:
+    if not params:
+        return text
+    return text % {k: render(v, lang) for k, v in params.items()}
+
+
+def gettext(lang: str, message: str, /, **params: Any) -> str:
+    """``message`` in ``lang`` with its named ``%(…)s`` placeholders filled."""
+    tr = translations(lang)
+    text = tr.gettext(message) if tr is not None else message
+    return _fill(text, params, lang)
+
+
+def ngettext(lang: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """The plural form for ``n`` in ``lang`` (Polish, Czech and Russian have three); ``%(n)s`` is
+    ``n`` unless given."""
+    tr = translations(lang)
+    text = tr.ngettext(singular, plural, n) if tr is not None else (singular if n == 1 else plural)
+    params.setdefault("n", n)
+    return _fill(text, params, lang)
+
+
+def pgettext(lang: str, context: str, message: str) -> str:
+    tr = translations(lang)
+    return str(tr.pgettext(context, message)) if tr is not None else message
+
+
+def N_(message: str) -> str:
+    """Marks a constant for extraction; it stays English until rendered with :func:`gettext`."""
+    return message
+
+
+# --------------------------------------------------------------------------------------------
+# Lazy texts
+# --------------------------------------------------------------------------------------------
+
+
+class Lazy(Protocol):
+    def render(self, lang: str) -> str: ...
+
+
+Text: TypeAlias = "str | Msg | Joined | Num | ListOf"
+
+
+def render(value: Any, lang: str) -> str:
+    """Any text in ``lang``: lazy values are rendered, a plain string is returned as it is."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, _English):
+        return value.render(lang)
+    return str(value)
+
+
+class _English:
+    """str(), ==, ``in`` and truthiness read the English text, so code and tests that treat a lazy
+    text as a string keep working."""
+
+    def render(self, lang: str) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.render(DEFAULT)
+
+    def __contains__(self, item: str) -> bool:
+        return item in str(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return str(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __add__(self, other: Any) -> Joined:
+        return Joined((self, other), "")
+
+    def __radd__(self, other: Any) -> Joined:
+        return Joined((other, self), "")
+
+
+@dataclass(frozen=True, eq=False)
+class Msg(_English):
+    """A message rendered later in the viewer's language: id, optional plural, named parameters."""
+
+    msgid: str
+    plural: str | None = None
+    n: int | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def render(self, lang: str) -> str:
+        if self.plural is not None and self.n is not None:
+            return ngettext(lang, self.msgid, self.plural, self.n, **self.params)
+        return gettext(lang, self.msgid, **self.params)
+
+    def __bool__(self) -> bool:
+        return bool(self.msgid)
+
+    def __repr__(self) -> str:
+        return f"Msg({str(self)!r})"
+
+
+@dataclass(frozen=True, eq=False)
+class Joined(_English):
+    """Several texts rendered in one language and joined by ``sep`` (a line of parts, a list)."""
+
+    parts: tuple[Any, ...]
+    sep: str = " "
+
+    def render(self, lang: str) -> str:
+        return self.sep.join(render(p, lang) for p in self.parts if p is not None and render(p, lang))
+
+    def __bool__(self) -> bool:
+        return any(bool(p) for p in self.parts)
+
+
+@dataclass(frozen=True, eq=False)
+class Num(_English):
+    """A number in the viewer's locale (``1 000,5`` in Polish); ``format`` is a CLDR pattern."""
+
+    value: float
+    format: str | None = None
+    percent: bool = False
+
+    def render(self, lang: str) -> str:
+        if self.percent:
+            return format_percent(self.value, format=self.format, locale=lang)
+        return format_decimal(self.value, format=self.format, locale=lang)
+
+
+@dataclass(frozen=True, eq=False)
+class ListOf(_English):
+    """Items joined as the language joins a list ("a, b and c", "a, b i c", "a, b и c")."""
+
+    items: tuple[Any, ...]
+    style: str = "standard"
+
+    def render(self, lang: str) -> str:
+        items = [render(i, lang) for i in self.items]
+        return format_list(items, style=self.style, locale=lang) if items else ""  # type: ignore[arg-type]
+
+
+def _(message: str, /, **params: Any) -> Msg:
+    """A lazy message (rendered later in the viewer's language)."""
+    return Msg(message, None, None, params)
+
+
+def _n(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
+    """A lazy plural message; ``%(n)s`` is the count unless given."""
+    params.setdefault("n", n)
+    return Msg(singular, plural, n, params)
+
+
+def join(*parts: Any, sep: str = " ") -> Joined:
+    return Joined(tuple(parts), sep)
+
+
+def timestamp(unix: float, style: str = "f") -> str:
+    """A Discord timestamp: every client shows it in its own language and time zone."""
+    return f"<t:{int(unix)}:{style}>"
+
+
+def language_name(lang: str) -> str:
+    """A language's own name ("Polski"), as a Babel locale knows it when not in our table."""
+    return LANGUAGE_NAMES.get(lang) or (BabelLocale.parse(lang).get_display_name(lang) or lang)
+
+
+# --------------------------------------------------------------------------------------------
+# Slash commands
+# --------------------------------------------------------------------------------------------
+
+_NAME_LOCATIONS = (
+    app_commands.TranslationContextLocation.command_name,
+    app_commands.TranslationContextLocation.group_name,
+    app_commands.TranslationContextLocation.parameter_name,
+)
+_DESCRIPTION_LOCATIONS = (
+    app_commands.TranslationContextLocation.command_description,
+    app_commands.TranslationContextLocation.group_description,
+    app_commands.TranslationContextLocation.parameter_description,
+)
+# Discord's rule for command and option names (lowercase where the script has case)
+NAME_RE = re.compile(r"^[-_\w]{1,32}$")
+
+
+def context_for(location: app_commands.TranslationContextLocation) -> str | None:
+    if location in _NAME_LOCATIONS:
+        return CTX_NAME
+    if location in _DESCRIPTION_LOCATIONS:
+        return CTX_DESCRIPTION
+    if location is app_commands.TranslationContextLocation.choice_name:
+        return CTX_CHOICE
+    return None
+
+
+class SpadesTranslator(app_commands.Translator):
+    """Command, option and choice names and descriptions from the catalogs (Polish, Czech, Russian);
+    English is the commands' own text."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        lang = resolve(locale)
+        ctx = context_for(context.location)
+        if lang == DEFAULT or ctx is None or locale.value.split("-")[0] != lang:
+            return None
+        tr = translations(lang)
+        if tr is None:
+            return None
+        text = str(tr.pgettext(ctx, string.message))
+        return None if text == string.message and ctx == CTX_DESCRIPTION else text
+
+
+async def translated_payload(
+    tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None = None
+) -> list[dict[str, Any]]:
+    """Exactly what ``tree.sync(guild=…)`` sends, translations included, in a stable order (the
+    sync hash is taken over this, so a changed translation re-syncs)."""
+    commands = tree._get_all_commands(guild=guild)
+    translator = tree.translator
+    if translator is not None:
+        payload = [await cmd.get_translated_payload(tree, translator) for cmd in commands]
+    else:
+        payload = [cmd.to_dict(tree) for cmd in commands]
+    return sorted(payload, key=lambda c: (c.get("type", 1), c["name"]))
+
+
+def command_strings(commands: Iterable[Any]) -> Iterator[tuple[str, str]]:
+    """(msgctxt, English text) of every name, description and choice of ``commands`` (app command
+    objects, groups included): what the catalogs must translate for the slash commands."""
+    for cmd in commands:
+        yield CTX_NAME, cmd.name
+        yield CTX_DESCRIPTION, cmd.description
+        if isinstance(cmd, app_commands.Group):
+            yield from command_strings(cmd.commands)
+            continue
+        for param in getattr(cmd, "parameters", ()):
+            yield CTX_NAME, param.display_name
+            yield CTX_DESCRIPTION, param.description
+            for choice in param.choices:
+                yield CTX_CHOICE, choice.name

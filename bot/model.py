@@ -1,0 +1,264 @@
+"""The table model: ``Table``, ``Seat``, their serialisation, and the ``Result`` of an action.
+
+Knows nothing about who shows a table or when: no Discord, no tasks, no storage calls.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.storage import FinishedGame, TableRow
+from engine import Game, Ruleset
+
+DEFAULT_PLAY_SECONDS = 60
+DEFAULT_BID_SECONDS = 90
+MIN_TURN_SECONDS = 15
+MAX_TURN_SECONDS = 600
+AWAY_AFTER_TIMEOUTS = 2
+BOT_NAMES = ("Bea", "Ray", "Kit", "Max", "Ivy", "Sol")
+DATA_VERSION = 1
+LIVE = ("open", "playing")
+
+
+@dataclass
+class Seat:
+    """One chair at the table: a human (user_id) or a bot (user_id None)."""
+
+    user_id: int | None
+    name: str
+    bot: bool = False
+    away: bool = False
+    left: bool = False  # the player left mid-game: the bot plays the seat until they come back
+    timeouts: int = 0
+    acts: int = 0  # bumped every time anything acts for this seat: the stamp of its hand views
+
+    @property
+    def automatic(self) -> bool:
+        """True when the heuristic bot acts for this seat (a bot, a human marked away or gone)."""
+        return self.bot or self.away or self.left
+
+    @property
+    def label(self) -> str:
+        if self.bot or self.user_id is None:
+            return f"🤖 {self.name}"
+        return f"<@{self.user_id}>"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Seat:
+        return cls(
+            **{k: d[k] for k in ("user_id", "name", "bot", "away", "left", "timeouts", "acts") if k in d}
+        )
+
+
+@dataclass
+class Table:
+    """A live table: seats, settings and (once started) the engine game."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str
+    ruleset: Ruleset
+    preset: str
+    seats: list[Seat | None]
+    settings: dict[str, Any]
+    game: Game | None = None
+    game_no: int = 1
+    message_id: int | None = None
+    deadline: float | None = None  # unix seconds: when the current turn times out
+    stamp: int = 0  # bumped by every accepted action: changes whenever the live message would
+    started_at: int | None = None  # unix seconds
+    rematch_id: int | None = None
+    row: TableRow | None = field(default=None, repr=False)
+
+    # ---- derived -------------------------------------------------------------------------
+    @property
+    def num_seats(self) -> int:
+        return len(self.seats)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and not s.bot and s.user_id == user_id:
+                return i
+        return None
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s is not None and not s.bot and s.user_id is not None]
+
+    def empty_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is None]
+
+    def label(self, seat: int) -> str:
+        s = self.seats[seat]
+        return s.label if s is not None else f"seat {seat + 1}"
+
+    def seats_to_act(self) -> list[int]:
+        if self.game is None or self.status != "playing":
+            return []
+        return list(self.game.seats_to_act())
+
+    def turn_seconds(self) -> int:
+        """Seconds a human gets for the current phase (bids and passes use the bid timer)."""
+        if self.game is not None and self.game.phase.name == "PLAY":
+            return int(self.settings.get("play_seconds", DEFAULT_PLAY_SECONDS))
+        return int(self.settings.get("bid_seconds", DEFAULT_BID_SECONDS))
+
+    # ---- persistence ---------------------------------------------------------------------
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "v": DATA_VERSION,
+            "ruleset": self.ruleset.to_dict(),
+            "preset": self.preset,
+            "seats": [s.to_dict() if s is not None else None for s in self.seats],
+            "settings": self.settings,
+            "game": self.game.to_dict() if self.game is not None else None,
+            "game_no": self.game_no,
+            "message_id": self.message_id,
+            "deadline": self.deadline,
+            "stamp": self.stamp,
+            "started_at": self.started_at,
+            "rematch_id": self.rematch_id,
+        }
+
+    @classmethod
+    def from_row(cls, row: TableRow) -> Table:
+        d = row.data
+        game = Game.from_dict(d["game"]) if d.get("game") else None
+        return cls(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            host_id=row.host_id,
+            status=row.status,
+            ruleset=Ruleset.from_dict(d["ruleset"]),
+            preset=d.get("preset", "standard"),
+            seats=[Seat.from_dict(s) if s is not None else None for s in d["seats"]],
+            settings=dict(d.get("settings") or {}),
+            game=game,
+            game_no=d.get("game_no", 1),
+            message_id=d.get("message_id"),
+            deadline=d.get("deadline"),
+            stamp=d.get("stamp", 0),
+            started_at=d.get("started_at"),
+            rematch_id=d.get("rematch_id"),
+            row=row,
+        )
+
+    def copy(self) -> Table:
+        """A working copy for one action: the game is cloned, seats are copied."""
+        return dataclasses.replace(
+            self,
+            seats=[copy.copy(s) for s in self.seats],
+            settings=dict(self.settings),
+            game=self.game.clone() if self.game is not None else None,
+        )
+
+
+@dataclass
+class Result:
+    """What an action answers to the user who asked (always ephemeral).
+
+    ``show_hand`` asks the caller to show (or refresh in place) that user's hand panel.
+    ``stale`` marks a click on an old hand view.
+    """
+
+    ok: bool
+    message: str = ""
+    show_hand: bool = False
+    stale: bool = False
+    table: Table | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def ok(message: str = "", **kw: Any) -> Result:
+    return Result(True, message, **kw)
+
+
+def refuse(message: str, **kw: Any) -> Result:
+    return Result(False, message, **kw)
+
+
+MOVED_ON = "This hand has moved on: here is your current hand."
+NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
+GAME_OVER = "This game is over. Open a new table with `/spades new`."
+CLOSED = "This table is closed. Open a new one with `/spades new`."
+
+
+def now() -> float:
+    return time.time()
+
+
+def unix_now() -> int:
+    return int(time.time())
+
+
+def humans_to_act(t: Table) -> list[int]:
+    """Seats to act now whose human plays them (not a bot, not away, not gone)."""
+    return [s for s in t.seats_to_act() if (seat := t.seats[s]) is not None and not seat.automatic]
+
+
+def next_deadline(old: Table, new: Table, touched: Iterable[int], time_scale: float) -> float | None:
+    """When the humans to act now time out. Someone who was already on the clock in the same
+    phase of the same hand, and did not just act, keeps their deadline: one partner's pass (or
+    a seat handed to the bot) must not restart the other's timer."""
+    humans = set(humans_to_act(new))
+    if not humans:
+        return None
+    if (
+        old.deadline is not None
+        and old.game is not None
+        and new.game is not None
+        and old.game.hand_no == new.game.hand_no
+        and old.game.phase.name == new.game.phase.name
+        and humans <= set(humans_to_act(old)) - set(touched)
+    ):
+        return old.deadline
+    return now() + new.turn_seconds() * time_scale
+
+
+def players(t: Table, *, with_side: bool) -> list[dict[str, Any]]:
+    """The seats as storage records them (a hand's or a game's players)."""
+    out = []
+    for i, s in enumerate(t.seats):
+        p: dict[str, Any] = {
+            "seat": i,
+            "user_id": None if s is None or s.bot else s.user_id,
+            "is_bot": s is None or s.bot,
+        }
+        if with_side:
+            p["side"] = t.ruleset.side_of(i)
+            p["name"] = s.name if s is not None else f"seat {i + 1}"
+        out.append(p)
+    return out
+
+
+def finished_game(t: Table) -> FinishedGame:
+    """The storage record of a table whose game just ended."""
+    g = t.game
+    assert g is not None
+    sides = [
+        {"seats": list(seats), "score": int(g.scores[i]), "bags": int(g.bags[i])}
+        for i, seats in enumerate(t.ruleset.sides)
+    ]
+    return FinishedGame(
+        table_id=t.id,
+        guild_id=t.guild_id,
+        channel_id=t.channel_id,
+        game_no=t.game_no,
+        ruleset=t.ruleset.to_dict(),
+        hands=len(g.hand_records),
+        winner_side=g.winner,
+        started_at=t.started_at or unix_now(),
+        finished_at=unix_now(),
+        sides=sides,
+        players=players(t, with_side=True),
+    )

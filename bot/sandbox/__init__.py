@@ -1,0 +1,4 @@
+"""The local sandbox: the real bot against a stand-in Discord (``bot.sandbox.fake``) with a web page.
+
+``python -m bot`` without a token (or with ``--sandbox``) runs it; see ``bot/sandbox/server.py``.
+"""

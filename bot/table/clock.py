@@ -1,0 +1,171 @@
+"""The turn clock: bot turns, reminders, turn timeouts and away players.
+
+One driver task per playing table, restarted after every saved change (it subscribes to the
+store). A timed-out or automatic seat is played by the heuristic bot through the store's commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import Any
+
+import engine
+from bot.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act, now
+from bot.table.publisher import TablePublisher
+from bot.table.store import TableStore
+from bot.tasks import cancel_all
+from engine import Game
+
+log = logging.getLogger(__name__)
+
+
+def bot_action(game: Game, seat: int, seed: int | None = None) -> Any:
+    """Ask the heuristic bot what ``seat`` should do now (an engine Action). It sees only the
+    seat's own view, like a player would."""
+    from engine.bots import get_bot  # imported late: the bots are heavier than the rules
+
+    return get_bot("heuristic", seed).act(game.view(seat))
+
+
+class TurnClock:
+    """Drives every playing table: the bots' moves, reminders and timeouts."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        publisher: TablePublisher,
+        *,
+        time_scale: float = 1.0,
+        seed: int | None = None,
+    ) -> None:
+        self.store = store
+        self.publisher = publisher
+        self.time_scale = time_scale
+        self.seed = seed
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        self._closed = False
+
+    def schedule(self, t: Table) -> None:
+        """(Re)start the table's driver: bot turns, reminders and turn timeouts."""
+        old = self._drivers.pop(t.id, None)
+        if old is not None and not old.done() and old is not asyncio.current_task():
+            old.cancel()
+        if self._closed or t.status != "playing" or t.game is None or not t.seats_to_act():
+            return
+        self._drivers[t.id] = asyncio.create_task(self._drive(t.id, t.stamp), name=f"driver-{t.id}")
+
+    async def _drive(self, table_id: int, stamp: int) -> None:
+        t = self.store.get(table_id)
+        if t is None or t.stamp != stamp:
+            return
+        auto = [s for s in t.seats_to_act() if (seat := t.seats[s]) is not None and seat.automatic]
+        if auto:
+            # bots take a human-like moment, unless every player has left: then nobody is watching
+            # and the bots finish the game (it still counts) without keeping the channel busy
+            everyone_left = not any(s is not None and not s.bot and not s.left for s in t.seats)
+            pause = 0.02 if everyone_left else random.uniform(1.0, 1.5)
+            await asyncio.sleep(pause * self.time_scale)
+            await self._auto(table_id, stamp, auto[:1], timed_out=False)
+            return
+        humans = humans_to_act(t)
+        if not humans:
+            return
+        if t.deadline is None:  # (only for tables saved without one) start the clock now
+            t.deadline = now() + t.turn_seconds() * self.time_scale
+        deadline = t.deadline  # the same for every table state with this stamp
+        lead = min(15.0, t.turn_seconds() / 4) * self.time_scale
+        remind_at = deadline - lead
+        if now() < remind_at:
+            await asyncio.sleep(remind_at - now())
+            t = self.store.get(table_id)
+            if t is None or t.stamp != stamp:
+                return
+            for s in humans:
+                seat = t.seats[s]
+                if seat is not None and seat.user_id is not None:
+                    self.publisher.post(
+                        t.id,
+                        t.channel_id,
+                        f"⏰ <@{seat.user_id}>, it's your turn at table {t.id}: "
+                        f"the bot plays for you <t:{int(deadline)}:R>.",
+                        mention=seat.user_id,
+                    )
+        if now() < deadline:
+            await asyncio.sleep(deadline - now())
+        await self._auto(table_id, stamp, humans, timed_out=True)
+
+    async def _auto(self, table_id: int, stamp: int, seats: list[int], *, timed_out: bool) -> None:
+        """The heuristic bot acts for ``seats`` (bots, away players, or players who timed out)."""
+        async with self.store.lock(table_id):
+            t = self.store.get(table_id)
+            if t is None or t.stamp != stamp or t.game is None or t.status != "playing":
+                return
+            new = t.copy()
+            assert new.game is not None
+            events: list[Any] = []
+            acted = [s for s in seats if self._bot_turn(new, s, events, timed_out=timed_out)]
+            if not acted:
+                return
+            refusal = await self.store.commit(t, new, events=events, touched=acted)
+            if refusal is not None:
+                # storage trouble: try again shortly rather than stall the table
+                await asyncio.sleep(max(0.5, 2.0 * self.time_scale))
+                cur = self.store.get(table_id)
+                if cur is not None:
+                    self.schedule(cur)
+                return
+        if timed_out:
+            for s in acted:
+                seat = new.seats[s]
+                if seat is None or seat.user_id is None:
+                    continue
+                note = (
+                    f"⏱ {seat.label} ran out of time; the bot acted for them."
+                    if not seat.away
+                    else f"💤 {seat.label} missed two turns in a row and is marked away; the bot plays "
+                    "for them until they press **I'm back**."
+                )
+                self.publisher.post(t.id, t.channel_id, note)
+
+    def _bot_turn(self, new: Table, s: int, events: list[Any], *, timed_out: bool) -> bool:
+        """The bot acts for seat ``s`` on the working copy ``new``; True if it did."""
+        assert new.game is not None
+        done = False
+        # a look does not end the turn: the bot goes on to bid in the same step
+        for _ in range(3):
+            if s not in new.game.seats_to_act():
+                break
+            try:
+                action = bot_action(new.game, s, self.seed)
+                events.extend(new.game.apply(action) or [])
+            except (engine.IllegalAction, ValueError) as exc:
+                # never log the message: it may name the seat's cards
+                log.error(
+                    "the bot chose an illegal action at table %s (%s)",
+                    new.id,
+                    getattr(exc, "code", type(exc).__name__),
+                )
+                break
+            done = True
+            if not isinstance(action, engine.Look):
+                break
+        if not done:
+            return False
+        seat = new.seats[s]
+        if timed_out and seat is not None and not seat.bot:
+            seat.timeouts += 1
+            if seat.timeouts >= AWAY_AFTER_TIMEOUTS:
+                seat.away = True
+        return True
+
+    def drop(self, table_id: int) -> None:
+        self._drivers.pop(table_id, None)
+
+    def holds(self, table_id: int) -> bool:
+        return table_id in self._drivers
+
+    async def close(self) -> None:
+        self._closed = True
+        await cancel_all(self._drivers.values())

@@ -1,0 +1,350 @@
+"""A table's life: open it (by command, as a rematch, or seated by another feature), start it,
+abandon it, and put its live message back at the bottom of the channel.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import logging
+from typing import Any
+
+import engine
+from bot.model import (
+    CLOSED,
+    DEFAULT_BID_SECONDS,
+    DEFAULT_PLAY_SECONDS,
+    LIVE,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    NO_TABLE,
+    Result,
+    Seat,
+    Table,
+    ok,
+    refuse,
+    unix_now,
+)
+from bot.storage import ChannelBusy
+from bot.table.publisher import TablePublisher
+from bot.table.seating import bot_seat, seat_list
+from bot.table.store import TableStore
+from engine import Game, Ruleset
+from engine.house_rules import HouseRulesError, check_rules, parse_house_rules
+
+log = logging.getLogger(__name__)
+
+
+def overrides(t: Table) -> dict[str, Any]:
+    d = t.ruleset.to_dict()
+    if isinstance(d, dict):
+        return {k: v for k, v in d.items() if k != "preset"}
+    return {}
+
+
+class Lifecycle:
+    """Opening, starting, abandoning and rematching tables."""
+
+    def __init__(self, store: TableStore, publisher: TablePublisher, *, seed: int | None = None) -> None:
+        self.store = store
+        self.publisher = publisher
+        self.deal_seed = seed
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        preset: str | None = None,
+        target: int | None = None,
+        play_seconds: int | None = None,
+        bid_seconds: int | None = None,
+        options: dict[str, Any] | None = None,
+        rules: str | None = None,
+        seats: list[Seat | None] | None = None,
+        rematch_of: int | None = None,
+    ) -> Result:
+        """Open a table in a channel with the host seated (or ``seats`` for a rematch).
+        ``rules`` is the house-rules text (``bag_limit=5 ten_for_200=on``) over the preset."""
+        settings = await self._guild_settings(guild_id)
+        name = preset or settings.get("default_preset") or "standard"
+        try:
+            name = Ruleset.preset(name).name  # aliases and spellings ("Classic Online") are fine
+        except (ValueError, TypeError):
+            presets = ", ".join(engine.PRESETS)
+            return refuse(f"`{str(name)[:30]}` is not a preset. Presets: {presets}.")
+        overrides: dict[str, Any] = dict(settings.get("options") or {}) if preset is None else {}
+        overrides.update(options or {})
+        if target is not None:
+            overrides["target_score"] = target
+        try:
+            if rules:
+                overrides.update(parse_house_rules(rules))
+            ruleset = check_rules(name, overrides)
+        except HouseRulesError as exc:
+            return refuse(str(exc))
+        timers = {}
+        for key, value, default in (
+            ("play_seconds", play_seconds, DEFAULT_PLAY_SECONDS),
+            ("bid_seconds", bid_seconds, DEFAULT_BID_SECONDS),
+        ):
+            v = value if value is not None else int(settings.get(key, default))
+            if not MIN_TURN_SECONDS <= v <= MAX_TURN_SECONDS:
+                return refuse(
+                    f"Turn timers must be between {MIN_TURN_SECONDS} and {MAX_TURN_SECONDS} "
+                    f"seconds (you asked for {v})."
+                )
+            timers[key] = v
+        n = ruleset.num_seats
+        if seats is None:
+            seat_list: list[Seat | None] = [None] * n
+            seat_list[0] = Seat(host_id, host_name)
+        else:
+            # players who left the last game don't get their seat back in the rematch
+            seat_list = [copy.copy(s) if s is not None and not s.left else None for s in seats][:n]
+            for s in seat_list:
+                if s is not None:
+                    s.away, s.timeouts, s.acts = False, 0, 0
+            if all(s is None or s.bot for s in seat_list):
+                return refuse("Nobody from that game is still seated: open a new table with `/spades new`.")
+            if host_id not in [s.user_id for s in seat_list if s is not None and not s.bot]:
+                return refuse(
+                    "You left that game, so you can't open its rematch: `/spades new` opens a table."
+                )
+        if rematch_of is not None:
+            timers["rematch_of"] = rematch_of
+        table = await self._open(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            ruleset=ruleset,
+            preset=name,
+            seats=seat_list,
+            settings=timers,
+        )
+        if isinstance(table, Result):
+            return table
+        if seats is not None and not table.empty_seats():
+            # a rematch with every seat taken starts at once
+            async with self.store.lock(table.id):
+                result = await self.start_locked(table.id, host_id, fill=False)
+            if result.ok:
+                return ok(f"Rematch started at table {table.id}.", table=self.store.tables[table.id])
+        self.publisher.render_soon(table.id, repost=True)
+        return ok(f"Table {table.id} is open: {ruleset.describe()}. Press **Join** to sit down.", table=table)
+
+    async def _open(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        ruleset: Ruleset,
+        preset: str,
+        seats: list[Seat | None],
+        settings: dict[str, Any],
+    ) -> Table | Result:
+        """Save a new open table (one live table per channel) and keep it in memory."""
+        table = Table(
+            id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status="open",
+            ruleset=ruleset,
+            preset=preset,
+            seats=seats,
+            settings=settings,
+        )
+        try:
+            row = await self.store.storage.create_table(
+                table.guild_id, table.channel_id, table.host_id, table.to_data()
+            )
+        except ChannelBusy:
+            existing = self.store.in_channel(table.channel_id)
+            where = f" (table {existing.id})" if existing else ""
+            return refuse(
+                f"This channel already has a live table{where}. Join it, or finish or abandon it "
+                "first (`/spades abandon`)."
+            )
+        table.id, table.row = row.id, row
+        self.store.index(table)
+        log.info("table %s opened in channel %s (%s)", table.id, table.channel_id, table.ruleset.name)
+        return table
+
+    async def open_seated(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        seats: list[Seat | None],
+        ruleset: Ruleset,
+        preset: str | None = None,
+        settings: dict[str, Any] | None = None,
+        start: bool = True,
+    ) -> Result:
+        """Open a table another feature has already seated (a league night seats its players):
+        ``seats`` as given (``None`` seats get bots when it starts), this ``ruleset``, in a channel
+        or thread. With ``start`` the game is dealt at once. No guild defaults apply."""
+        if len(seats) != ruleset.num_seats:
+            return refuse(f"This ruleset seats {ruleset.num_seats} players, not {len(seats)}.")
+        timers = {"play_seconds": DEFAULT_PLAY_SECONDS, "bid_seconds": DEFAULT_BID_SECONDS}
+        timers.update(settings or {})
+        table = await self._open(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            ruleset=ruleset,
+            preset=preset or ruleset.name,
+            seats=[copy.copy(s) for s in seats],
+            settings=timers,
+        )
+        if isinstance(table, Result):
+            return table
+        if start:
+            async with self.store.lock(table.id):
+                result = await self.start_locked(table.id, host_id, fill=True)
+            if not result.ok:
+                return result
+            return ok(f"Table {table.id} started.", table=self.store.tables[table.id])
+        self.publisher.render_soon(table.id, repost=True)
+        return ok(f"Table {table.id} is open.", table=table)
+
+    async def _guild_settings(self, guild_id: int) -> dict[str, Any]:
+        try:
+            return dict(await self.store.storage.guild_settings(guild_id))
+        except Exception:
+            log.exception("reading settings of guild %s failed", guild_id)
+            return {}
+
+    async def start(
+        self, table_id: int | None, user_id: int, *, channel_id: int | None = None, fill: bool = False
+    ) -> Result:
+        found = await self.store.find(table_id, channel_id)
+        if isinstance(found, Result):
+            return found
+        async with self.store.lock(found.id):
+            return await self.start_locked(found.id, user_id, fill=fill)
+
+    async def start_locked(self, table_id: int, user_id: int, *, fill: bool) -> Result:
+        t = self.store.get(table_id)
+        if t is None:
+            return refuse(CLOSED)
+        if t.status != "open":
+            return refuse("This game has already started.")
+        if user_id != t.host_id:
+            return refuse(f"Only the host (<@{t.host_id}>) can start the game.")
+        empty = t.empty_seats()
+        if empty and not fill:
+            n = len(empty)
+            return refuse(
+                f"{n} seat{'s are' if n > 1 else ' is'} empty ({seat_list(empty)}). "
+                "Wait for players, or fill the empty seats with bots and start.",
+                data={"offer_fill": True},
+            )
+        new = t.copy()
+        for s in empty:
+            new.seats[s] = bot_seat(new, s)
+        try:
+            new.game = Game.new(new.ruleset, seed=self.deal_seed)
+        except Exception:
+            log.exception("dealing at table %s failed", table_id)
+            return refuse("Sorry, the cards could not be dealt. Please try again.")
+        new.status = "playing"
+        new.started_at = unix_now()
+        refusal = await self.store.commit(t, new)
+        if refusal:
+            return refusal
+        return ok("The game is on! Press **My hand** to see your cards.", show_hand=True, table=new)
+
+    async def abandon(
+        self,
+        channel_id: int,
+        user_id: int,
+        *,
+        is_admin: bool = False,
+        confirmed: bool = False,
+        table_id: int | None = None,
+    ) -> Result:
+        found = await self.store.find(table_id, channel_id)
+        if isinstance(found, Result):
+            return found
+        t = found
+        if t.status not in LIVE:
+            return refuse(NO_TABLE)
+        if user_id != t.host_id and not is_admin:
+            return refuse(
+                f"Only the host (<@{t.host_id}>) or someone with Manage Server can abandon this table."
+            )
+        if not confirmed:
+            return ok(f"Abandon table {t.id}? The game so far is not counted.", data={"confirm": t.id})
+        async with self.store.lock(t.id):
+            t = self.store.get(t.id) or t
+            if t.status not in LIVE:
+                return refuse("This table is already closed.")
+            new = t.copy()
+            new.status = "abandoned"
+            new.deadline = None
+            refusal = await self.store.commit(t, new)
+            if refusal:
+                return refusal
+        self.publisher.post(t.id, t.channel_id, f"🛑 Table {t.id} was abandoned by <@{user_id}>.")
+        return ok(f"Table {t.id} is abandoned.")
+
+    async def rematch(self, table_id: int, user_id: int, name: str) -> Result:
+        """Open the rematch of a finished game (in memory or, once evicted, read from storage)."""
+        try:
+            async with self.store.lock(table_id):
+                return await self._rematch_locked(table_id, user_id, name)
+        finally:
+            self.store.drop_lock_if_unused(table_id)  # an evicted table's lock is not kept either
+
+    async def _rematch_locked(self, table_id: int, user_id: int, name: str) -> Result:
+        t = await self.store.load(table_id)
+        if t is None:
+            return refuse("That table no longer exists.")
+        if t.status != "finished":
+            return refuse("That game isn't over yet.")
+        if t.seat_of(user_id) is None:
+            return refuse(
+                "Only the players of that game can ask for a rematch. Open a new table with `/spades new`."
+            )
+        if t.rematch_id is not None:
+            return refuse(f"The rematch is already open (table {t.rematch_id}).")
+        seats = [copy.copy(s) for s in t.seats]
+        result = await self.create(
+            guild_id=t.guild_id,
+            channel_id=t.channel_id,
+            host_id=user_id,
+            host_name=name,
+            preset=t.preset,
+            options=overrides(t),
+            play_seconds=t.settings.get("play_seconds"),
+            bid_seconds=t.settings.get("bid_seconds"),
+            seats=seats,
+            rematch_of=t.id,
+        )
+        if not result.ok or result.table is None:
+            return result
+        new = t.copy()
+        new.rematch_id = result.table.id
+        assert t.row is not None
+        try:
+            new.row = await self.store.storage.save_table(dataclasses.replace(t.row, data=new.to_data()))
+        except Exception:
+            # the rematch is open either way; a second click then meets the channel's live table
+            log.warning("table %s: the rematch id could not be saved", table_id)
+        else:
+            if table_id in self.store.tables:
+                self.store.tables[table_id] = new
+        return result
+
+    async def repost(self, channel_id: int) -> Result:
+        t = self.store.in_channel(channel_id)
+        if t is None:
+            return refuse(NO_TABLE)
+        self.publisher.render_soon(t.id, repost=True)
+        return ok("Here's the table, at the bottom of the channel.")

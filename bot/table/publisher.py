@@ -1,0 +1,330 @@
+"""What goes to a table's channel and when: ordered posts, the live table message (coalesced
+edits), and the registry of hand panels refreshed in place when a player's turn comes.
+
+Subscribes to the store's changes; the components and texts come from ``bot.views`` and
+``bot.render``, which are given a table and know nothing of this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import discord
+
+from bot import render
+from bot.model import Table
+from bot.table.store import TableStore, event_kind
+from bot.tasks import cancel_all
+from bot.views import game_over_view, hand_panel, table_view
+
+log = logging.getLogger(__name__)
+
+# Seconds between two edits of one live message: Discord lets a bot edit about 5 messages per 5 s
+# in one channel, and the hand panels' refreshes go through other routes.
+EDIT_INTERVAL = 1.2
+PANEL_TTL = 14 * 60  # interaction tokens live 15 minutes
+
+
+class Publisher(Protocol):
+    """How the service talks to channels (Discord in production, a recorder in unit tests)."""
+
+    async def send(
+        self,
+        channel_id: int,
+        content: str,
+        *,
+        view: discord.ui.View | None = None,
+        mention: int | None = None,
+    ) -> int | None: ...
+
+    async def edit(
+        self, channel_id: int, message_id: int, content: str, *, view: discord.ui.View | None = None
+    ) -> bool: ...
+
+    async def delete(self, channel_id: int, message_id: int) -> bool: ...
+
+
+class DiscordPublisher:
+    """Publisher over the bot's HTTP client; never pings anyone unless ``mention`` names them."""
+
+    def __init__(self, bot: discord.Client) -> None:
+        self.bot = bot
+
+    async def send(
+        self,
+        channel_id: int,
+        content: str,
+        *,
+        view: discord.ui.View | None = None,
+        mention: int | None = None,
+    ) -> int | None:
+        channel = self.bot.get_partial_messageable(channel_id)
+        # A ping notifies exactly that one user, even if the text names others.
+        allowed = (
+            discord.AllowedMentions(
+                users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False
+            )
+            if mention
+            else discord.AllowedMentions.none()
+        )
+        try:
+            if view is not None:
+                msg = await channel.send(content, view=view, allowed_mentions=allowed)
+            else:
+                msg = await channel.send(content, allowed_mentions=allowed)
+        except discord.HTTPException as exc:
+            log.warning("posting in channel %s failed: %s", channel_id, exc.status)
+            return None
+        return msg.id
+
+    async def edit(
+        self, channel_id: int, message_id: int, content: str, *, view: discord.ui.View | None = None
+    ) -> bool:
+        msg = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await msg.edit(content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as exc:
+            log.warning("editing message %s failed: %s", message_id, exc.status)
+            return False
+        return True
+
+    async def delete(self, channel_id: int, message_id: int) -> bool:
+        msg = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await msg.delete()
+        except discord.HTTPException:
+            return False
+        return True
+
+
+class TablePublisher:
+    """Posts in order per table, one coalesced live message per table, and the hand panels."""
+
+    def __init__(self, store: TableStore, out: Publisher, *, time_scale: float = 1.0) -> None:
+        self.store = store
+        self.out = out
+        self.time_scale = time_scale
+        self._renders: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()
+        self._repost: set[int] = set()
+        self._last_edit: dict[int, float] = {}
+        self._outbox: dict[int, asyncio.Queue[Callable[[], Awaitable[None]]]] = {}
+        self._posters: dict[int, asyncio.Task[None]] = {}
+        # the latest ephemeral hand panel per (table, user), refreshed when their turn comes
+        self._panels: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
+        self._panel_tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    # ---- after a saved change ------------------------------------------------------------
+    def after(self, old: Table, new: Table, events: list[Any], actor: int | None = None) -> None:
+        """The posts a change causes (a hand's result, the game's end), the live message, panels."""
+        kinds = [event_kind(ev) for ev in events]
+        for ev in events:
+            kind = event_kind(ev)
+            if kind == "HandScored":
+                self.post(new.id, new.channel_id, render.hand_post(new, ev))
+                if "GameOver" not in kinds:
+                    # keep the live table at the bottom of the channel, below the hand's post
+                    self._enqueue(new.id, self._repost_job(new.id))
+            elif kind == "GameOver":
+                self.post(new.id, new.channel_id, render.game_post(new), view=game_over_view(new))
+        self.render_soon(new.id)
+        self._refresh_panels(old, new, actor)
+
+    # ---- outbox: ordered channel posts -------------------------------------------------------
+    def post(
+        self,
+        table_id: int,
+        channel_id: int,
+        content: str,
+        *,
+        view: discord.ui.View | None = None,
+        mention: int | None = None,
+    ) -> None:
+        """Queue a channel post behind the table's earlier ones."""
+
+        async def job() -> None:
+            await self.out.send(channel_id, content, view=view, mention=mention)
+
+        self._enqueue(table_id, job)
+
+    def _repost_job(self, table_id: int) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            self.render_soon(table_id, repost=True)
+
+        return job
+
+    def _enqueue(self, table_id: int, job: Callable[[], Awaitable[None]]) -> None:
+        if self._closed:
+            return
+        q = self._outbox.setdefault(table_id, asyncio.Queue())
+        q.put_nowait(job)
+        task = self._posters.get(table_id)
+        if task is None or task.done():
+            self._posters[table_id] = asyncio.create_task(self._drain(table_id), name=f"outbox-{table_id}")
+
+    async def _drain(self, table_id: int) -> None:
+        q = self._outbox[table_id]
+        while not q.empty():
+            job = q.get_nowait()
+            try:
+                await job()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("a post for table %s failed", table_id)
+
+    # ---- the live message ----------------------------------------------------------------------
+    def render_soon(self, table_id: int, *, repost: bool = False) -> None:
+        """Coalesce edits: one edit per table after a short debounce, at most ~1 per second."""
+        if self._closed or table_id not in self.store.tables:  # (an evicted table has nothing to show)
+            return
+        if repost:
+            self._repost.add(table_id)
+        self._dirty.add(table_id)
+        task = self._renders.get(table_id)
+        if task is None or task.done():
+            self._renders[table_id] = asyncio.create_task(
+                self._render_loop(table_id), name=f"render-{table_id}"
+            )
+
+    async def _render_loop(self, table_id: int) -> None:
+        debounce = 0.25 * min(self.time_scale, 1.0)
+        interval = EDIT_INTERVAL * min(self.time_scale, 1.0)
+        while table_id in self._dirty:
+            await asyncio.sleep(debounce)
+            wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._dirty.discard(table_id)
+            try:
+                await self._render_now(table_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("rendering table %s failed", table_id)
+            self._last_edit[table_id] = time.monotonic()
+
+    async def _render_now(self, table_id: int) -> None:
+        t = self.store.get(table_id)
+        if t is None:
+            return
+        content = render.table_message(t)
+        view = table_view(t)
+        repost = table_id in self._repost
+        self._repost.discard(table_id)
+        if (
+            t.message_id is not None
+            and not repost
+            and await self.out.edit(t.channel_id, t.message_id, content, view=view)
+        ):
+            return
+        # (re)post at the bottom of the channel; the old one is removed to keep one live message
+        old_id = t.message_id
+        new_id = await self.out.send(t.channel_id, content, view=view)
+        if new_id is None:
+            return
+        if old_id is not None:
+            await self.out.delete(t.channel_id, old_id)
+        async with self.store.lock(table_id):
+            t = self.store.get(table_id)
+            if t is not None:
+                t.message_id = new_id
+                await self.store.save_quietly(t)
+
+    # ---- hand panels: refresh the user's latest ephemeral when their turn comes -------------------
+    def remember_panel(self, table_id: int, user_id: int, interaction: discord.Interaction) -> None:
+        self._panels[(table_id, user_id)] = (interaction, time.monotonic())
+
+    def _refresh_panels(self, old: Table, new: Table, actor: int | None = None) -> None:
+        before = set(old.seats_to_act())
+        after = set(new.seats_to_act())
+        for seat in after | before:
+            s = new.seats[seat]
+            if s is None or s.bot or s.user_id is None or s.user_id == actor:
+                continue
+            remembered = self._panels.get((new.id, s.user_id))
+            if remembered is None:
+                continue
+            inter, since = remembered
+            if time.monotonic() - since > PANEL_TTL:
+                del self._panels[(new.id, s.user_id)]
+                continue
+            if (
+                (seat in after) == (seat in before)
+                and new.game is not None
+                and old.game is not None
+                and new.game.hand_no == old.game.hand_no
+            ):
+                continue
+            task = asyncio.create_task(self._refresh_panel(new.id, s.user_id, inter))
+            self._panel_tasks.add(task)
+            task.add_done_callback(self._panel_tasks.discard)
+
+    async def _refresh_panel(self, table_id: int, user_id: int, inter: discord.Interaction) -> None:
+        content, view = hand_panel(self.store.get(table_id), user_id)
+        try:
+            await inter.edit_original_response(
+                content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException:
+            self._panels.pop((table_id, user_id), None)
+
+    # ---- state for eviction, tests and shutdown --------------------------------------------------
+    def idle(self, table_id: int | None = None) -> bool:
+        """No post queued or going out and no live-message edit owed (for one table, or any)."""
+        ids = [table_id] if table_id is not None else [*self._posters, *self._renders, *self._dirty]
+        return all(
+            tid not in self._dirty
+            and all(task is None or task.done() for task in (self._posters.get(tid), self._renders.get(tid)))
+            for tid in ids
+        )
+
+    async def wait_sent(self, table_id: int) -> None:
+        """Until the table's queued posts and pending edits are out."""
+        while True:
+            busy = [
+                task
+                for task in (self._posters.get(table_id), self._renders.get(table_id))
+                if task is not None and not task.done()
+            ]
+            if busy:
+                await asyncio.wait(busy)
+            elif table_id in self._dirty:
+                await asyncio.sleep(0.05)
+            else:
+                return
+
+    def holds(self, table_id: int) -> bool:
+        """Whether anything is still kept for the table (eviction tests)."""
+        return (
+            table_id in self._renders
+            or table_id in self._posters
+            or table_id in self._outbox
+            or table_id in self._last_edit
+            or any(k[0] == table_id for k in self._panels)
+        )
+
+    def drop(self, table_id: int) -> None:
+        self._renders.pop(table_id, None)
+        self._dirty.discard(table_id)
+        self._repost.discard(table_id)
+        self._last_edit.pop(table_id, None)
+        self._outbox.pop(table_id, None)
+        self._posters.pop(table_id, None)
+        for key in [k for k in self._panels if k[0] == table_id]:
+            del self._panels[key]
+
+    async def close(self, *, drain: float = 2.0) -> None:
+        """Give queued posts (a hand's result, say) ``drain`` seconds to go out, then stop."""
+        self._closed = True
+        posters = [t for t in self._posters.values() if not t.done()]
+        if posters and drain > 0:
+            await asyncio.wait(posters, timeout=drain)
+        await cancel_all([*self._renders.values(), *self._posters.values(), *self._panel_tasks])

@@ -1,0 +1,233 @@
+"""Seating: join, leave (before and during a game), bots in empty seats, coming back.
+
+Every change goes through ``TableStore.commit`` under the table's lock.
+"""
+
+from __future__ import annotations
+
+from bot.model import BOT_NAMES, CLOSED, LIVE, NO_TABLE, Result, Seat, Table, ok, refuse
+from bot.table.publisher import TablePublisher
+from bot.table.store import TableStore
+
+
+def seat_list(seats: list[int]) -> str:
+    return ", ".join(str(s + 1) for s in seats) or "none"
+
+
+def bot_seat(t: Table, seat: int) -> Seat:
+    used = {s.name for s in t.seats if s is not None and s.bot}
+    name = next((n for n in BOT_NAMES[seat:] + BOT_NAMES[:seat] if n not in used), f"Bot {seat + 1}")
+    return Seat(None, name, bot=True)
+
+
+def team_note(t: Table, seat: int) -> str:
+    partner = t.ruleset.partner_of(seat)
+    if partner is None:
+        return ""
+    who = t.label(partner) if t.seats[partner] is not None else "an empty seat"
+    return f" (team {t.ruleset.side_of(seat) + 1}, partner: {who})"
+
+
+class Seating:
+    """Who sits where, before and during a game."""
+
+    def __init__(self, store: TableStore, publisher: TablePublisher) -> None:
+        self.store = store
+        self.publisher = publisher
+
+    async def join(
+        self,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        *,
+        seat: int | None = None,
+        team: int | None = None,
+        table_id: int | None = None,
+    ) -> Result:
+        found = await self.store.find(table_id, channel_id)
+        if isinstance(found, Result):
+            return found
+        async with self.store.lock(found.id):
+            t = self.store.get(found.id) or found
+            if t.status not in LIVE:
+                return refuse(CLOSED)
+            if t.status != "open":
+                mine = t.seat_of(user_id)
+                if mine is not None and (t.seats[mine] or Seat(None, "")).left:
+                    return await self.take_back(t, mine, f"Welcome back! Seat {mine + 1} is yours again.")
+                if mine is not None:
+                    return refuse("You're already playing at this table.", show_hand=t.status == "playing")
+                return refuse("This game has already started. You can watch, and join the next one.")
+            current = t.seat_of(user_id)
+            empty = t.empty_seats()
+            if seat is not None:
+                if not 1 <= seat <= t.num_seats:
+                    return refuse(f"Seats are numbered 1 to {t.num_seats}.")
+                if t.seats[seat - 1] is not None and seat - 1 != current:
+                    return refuse(
+                        f"Seat {seat} is taken by {t.label(seat - 1)}. Free seats: {seat_list(empty)}."
+                    )
+                want = seat - 1
+            elif team is not None:
+                sides = t.ruleset.sides
+                if not 1 <= team <= len(sides):
+                    return refuse(f"Teams are numbered 1 to {len(sides)}.")
+                free = [s for s in sides[team - 1] if t.seats[s] is None]
+                if current is not None and current in sides[team - 1]:
+                    return refuse(f"You're already on team {team}.")
+                if not free:
+                    return refuse(f"Team {team} is full. Free seats: {seat_list(empty)}.")
+                want = free[0]
+            else:
+                if current is not None:
+                    return refuse(f"You're already at this table (seat {current + 1}).")
+                if not empty:
+                    return refuse(f"This table is full ({t.num_seats}/{t.num_seats}).")
+                want = empty[0]
+            if current == want:
+                return refuse(f"You're already in seat {want + 1}.")
+            new = t.copy()
+            moved = new.seats[current] if current is not None else None
+            if current is not None:
+                new.seats[current] = None
+            new.seats[want] = moved or Seat(user_id, name)
+            if moved is not None:
+                moved.name = name
+            refusal = await self.store.commit(t, new)
+            if refusal:
+                return refusal
+            verb = "moved to" if current is not None else "took"
+            return ok(f"You {verb} seat {want + 1}{team_note(new, want)}.", table=new)
+
+    async def leave(
+        self, channel_id: int, user_id: int, *, table_id: int | None = None, confirmed: bool = False
+    ) -> Result:
+        """Leave a seat. Before the start the seat is free again (a leaving host hands the table to
+        the next human, or closes it); during a game the bot plays the seat until the player comes
+        back (after a confirmation: ``data["confirm_leave"]`` asks for it)."""
+        found = await self.store.find(table_id, channel_id)
+        if isinstance(found, Result):
+            return found
+        async with self.store.lock(found.id):
+            t = self.store.get(found.id) or found
+            seat = t.seat_of(user_id)
+            if t.status not in ("open", "playing"):
+                return refuse(CLOSED)
+            if seat is None:
+                return refuse("You're not seated at this table.")
+            if t.status == "playing":
+                return await self._leave_game(t, seat, user_id, confirmed=confirmed)
+            new = t.copy()
+            new.seats[seat] = None
+            if user_id == t.host_id:
+                # the next human after the host's seat, round the table
+                others = sorted(new.humans(), key=lambda u: ((new.seat_of(u) or 0) - seat) % new.num_seats)
+                if not others:
+                    new.status = "abandoned"
+                    refusal = await self.store.commit(t, new)
+                    if refusal:
+                        return refusal
+                    return ok("You left and the table is closed (nobody else was seated).")
+                new.host_id = others[0]
+            refusal = await self.store.commit(t, new)
+            if refusal:
+                return refusal
+            note = (
+                f" {new.label(new.seat_of(new.host_id) or 0)} is the host now."
+                if user_id == t.host_id
+                else ""
+            )
+            return ok(f"You left seat {seat + 1}.{note}")
+
+    async def _leave_game(self, t: Table, seat: int, user_id: int, *, confirmed: bool) -> Result:
+        me = t.seats[seat]
+        assert me is not None
+        if me.left:
+            return refuse(
+                "You already left: the bot plays your seat. Press **I'm back** or use `/join` to "
+                "take it back."
+            )
+        if not confirmed:
+            return ok(
+                f"Leave table {t.id}? The bot plays your seat for the rest of the game (it still counts "
+                "in your stats); you can come back with **I'm back** or `/join`.",
+                data={"confirm_leave": t.id},
+            )
+        new = t.copy()
+        ns = new.seats[seat]
+        assert ns is not None
+        ns.left, ns.away, ns.timeouts = True, False, 0
+        staying = [
+            s.user_id for s in new.seats if s is not None and not s.automatic and s.user_id is not None
+        ]
+        if user_id == t.host_id and staying:
+            new.host_id = staying[0]
+        refusal = await self.store.commit(t, new, touched=[seat])
+        if refusal:
+            return refusal
+        note = (
+            "the bots finish the game (it counts for everyone)"
+            if not any(s is not None and not s.bot and not s.left for s in new.seats)
+            else "🤖 the bot plays their seat until they come back"
+        )
+        self.publisher.post(t.id, t.channel_id, f"🚪 {ns.label} left table {t.id}: {note}.")
+        return ok("You left the game: the bot plays your seat. Press **I'm back** or `/join` to come back.")
+
+    async def add_bot(
+        self, channel_id: int, user_id: int, *, seat: int | None = None, is_admin: bool = False
+    ) -> Result:
+        t = self.store.in_channel(channel_id)
+        if t is None:
+            return refuse(NO_TABLE)
+        async with self.store.lock(t.id):
+            t = self.store.get(t.id) or t
+            if user_id != t.host_id and not is_admin:
+                return refuse(f"Only the host (<@{t.host_id}>) can add bots.")
+            if t.status != "open":
+                return refuse("This game has already started.")
+            empty = t.empty_seats()
+            if not empty:
+                return refuse(f"This table is full ({t.num_seats}/{t.num_seats}).")
+            if seat is not None:
+                if not 1 <= seat <= t.num_seats:
+                    return refuse(f"Seats are numbered 1 to {t.num_seats}.")
+                if seat - 1 not in empty:
+                    return refuse(f"Seat {seat} is taken. Free seats: {seat_list(empty)}.")
+                target = seat - 1
+            else:
+                target = empty[0]
+            new = t.copy()
+            new.seats[target] = bot_seat(new, target)
+            refusal = await self.store.commit(t, new)
+            if refusal:
+                return refusal
+            return ok(f"🤖 {new.seats[target].name} sits in seat {target + 1}.")  # type: ignore[union-attr]
+
+    async def back(self, table_id: int, user_id: int) -> Result:
+        found = await self.store.find(table_id, None)
+        if isinstance(found, Result):
+            return found
+        async with self.store.lock(found.id):
+            t = self.store.get(found.id) or found
+            seat = t.seat_of(user_id)
+            if seat is None:
+                return refuse("You're not seated at this table.")
+            s = t.seats[seat]
+            assert s is not None
+            if t.status != "playing":
+                return refuse(CLOSED if t.status != "open" else "The game hasn't started yet.")
+            if not s.away and not s.left and s.timeouts == 0:
+                return refuse("You're not marked away: it's all yours.", show_hand=t.status == "playing")
+            return await self.take_back(t, seat, "Welcome back! The bot hands your seat back to you.")
+
+    async def take_back(self, t: Table, seat: int, message: str) -> Result:
+        """A player who left or was marked away takes their seat back from the bot (lock held)."""
+        new = t.copy()
+        ns = new.seats[seat]
+        assert ns is not None
+        ns.away, ns.left, ns.timeouts = False, False, 0
+        refusal = await self.store.commit(t, new)
+        if refusal:
+            return refusal
+        return ok(message, show_hand=True, table=new)

@@ -1,0 +1,174 @@
+"""The table service: wires the store, the publisher, the turn clock and the commands together,
+and owns what spans them: restoring live tables at start-up, evicting closed ones, shutting down.
+
+Callers reach the commands through it: ``service.lifecycle`` (create, start, abandon, rematch,
+open_seated, repost), ``service.seating`` (join, leave, add_bot, back) and ``service.play`` (act,
+legal bids and cards). Other features subscribe to finished hands and games with
+``on_hand_finished`` / ``on_game_finished``; the table code imports none of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any, Protocol
+
+import discord
+
+from bot.model import LIVE, Table
+from bot.storage import Storage
+from bot.table.clock import TurnClock
+from bot.table.lifecycle import Lifecycle
+from bot.table.play import Play
+from bot.table.publisher import DiscordPublisher, Publisher, TablePublisher
+from bot.table.seating import Seating
+from bot.table.store import GameListener, HandListener, TableStore
+from bot.tasks import cancel_all
+
+log = logging.getLogger(__name__)
+
+# Seconds a finished or abandoned table stays in memory once its last posts are out (late clicks and
+# panel refreshes right after the game); after that every path reads it from storage.
+EVICT_GRACE = 5.0
+
+
+class Host(Protocol):
+    """What the service needs of the application: its storage (and, optionally, ``config`` with
+    ``time_scale`` and ``deal_seed``)."""
+
+    @property
+    def storage(self) -> Storage: ...
+
+
+class TableService:
+    """Every live table of this bot process, and the commands on them."""
+
+    def __init__(self, bot: Host, *, publisher: Publisher | None = None) -> None:
+        self.storage = bot.storage
+        config = getattr(bot, "config", None)
+        self.time_scale: float = float(getattr(config, "time_scale", 1.0))
+        self.deal_seed: int | None = getattr(config, "deal_seed", None)
+        if publisher is None:
+            assert isinstance(bot, discord.Client), "the Discord publisher needs a discord.Client"
+            publisher = DiscordPublisher(bot)
+        self.publisher: Publisher = publisher
+        self.store = TableStore(self.storage, time_scale=self.time_scale)
+        self.posts = TablePublisher(self.store, publisher, time_scale=self.time_scale)
+        self.clock = TurnClock(self.store, self.posts, time_scale=self.time_scale, seed=self.deal_seed)
+        self.lifecycle = Lifecycle(self.store, self.posts, seed=self.deal_seed)
+        self.seating = Seating(self.store, self.posts)
+        self.play = Play(self.store)
+        self.store.changed.append(self._changed)
+        self.store.reloaded.append(self._reloaded)
+        self.store.closed.append(self._evict_soon)
+        self._evictions: dict[int, asyncio.Task[None]] = {}
+        self.evict_grace: float = EVICT_GRACE
+        self._closed = False
+
+    # ---- lookup (the store's) ---------------------------------------------------------------
+    @property
+    def tables(self) -> dict[int, Table]:
+        return self.store.tables
+
+    @property
+    def by_channel(self) -> dict[int, int]:
+        return self.store.by_channel
+
+    def get(self, table_id: int) -> Table | None:
+        return self.store.get(table_id)
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        return self.store.in_channel(channel_id)
+
+    async def load(self, table_id: int) -> Table | None:
+        return await self.store.load(table_id)
+
+    async def last_in_channel(self, channel_id: int) -> Table | None:
+        return await self.store.last_in_channel(channel_id)
+
+    def remember_panel(self, table_id: int, user_id: int, interaction: discord.Interaction) -> None:
+        """Keep a user's latest hand panel to refresh it in place when their turn comes."""
+        self.posts.remember_panel(table_id, user_id, interaction)
+
+    # ---- observer hooks ----------------------------------------------------------------------
+    def on_hand_finished(self, listener: HandListener) -> None:
+        """Call ``listener(table, hand)`` after each scored hand is saved (sync; schedule your own
+        tasks). A failing listener is logged and changes nothing at the table."""
+        self.store.hand_finished.append(listener)
+
+    def on_game_finished(self, listener: GameListener) -> None:
+        """Call ``listener(table, finished_game)`` after a game's end is saved."""
+        self.store.game_finished.append(listener)
+
+    # ---- wiring -----------------------------------------------------------------------------
+    def _changed(self, old: Table, new: Table, events: list[Any], actor: int | None) -> None:
+        self.posts.after(old, new, events, actor)
+        self.clock.schedule(new)
+
+    def _reloaded(self, table: Table) -> None:
+        self.clock.schedule(table)
+        self.posts.render_soon(table.id)
+
+    # ---- eviction: closed tables leave memory ---------------------------------------------
+    def _evict_soon(self, table_id: int) -> None:
+        if self._closed:
+            return
+        task = self._evictions.get(table_id)
+        if task is None or task.done():
+            self._evictions[table_id] = asyncio.create_task(
+                self._evict_when_quiet(table_id), name=f"evict-{table_id}"
+            )
+
+    async def _evict_when_quiet(self, table_id: int) -> None:
+        """After the grace period, once the table's posts and live-message edits are out, drop
+        everything kept for it (a rematch or a reload may have made it live again)."""
+        since = time.monotonic()
+        while time.monotonic() - since < self.evict_grace:  # (read each time: tests shorten it)
+            await asyncio.sleep(min(0.25, self.evict_grace))
+        while True:
+            await self.posts.wait_sent(table_id)
+            if not self.store.lock(table_id).locked() and self.posts.idle(table_id):
+                break
+            await asyncio.sleep(0.05)
+        t = self.store.get(table_id)
+        if t is None or t.status in LIVE:
+            return
+        self.store.drop(table_id)
+        self.posts.drop(table_id)
+        self.clock.drop(table_id)
+        self._evictions.pop(table_id, None)
+
+    def holds(self, table_id: int) -> bool:
+        """Whether anything at all is still kept in memory for the table."""
+        return (
+            table_id in self.store.tables
+            or self.store.has_lock(table_id)
+            or self.posts.holds(table_id)
+            or self.clock.holds(table_id)
+            or table_id in self._evictions
+        )
+
+    # ---- start-up / shutdown -------------------------------------------------------------
+    async def restore(self) -> int:
+        """Load every live table from storage and restart its timers and bot turns."""
+        rows = await self.storage.live_tables()
+        for row in rows:
+            try:
+                table = Table.from_row(row)
+            except Exception:
+                log.exception("table %s could not be restored", row.id)
+                continue
+            self.store.index(table)
+            self.clock.schedule(table)
+            self.posts.render_soon(table.id)
+        log.info("restored %d live table(s)", len(rows))
+        return len(rows)
+
+    async def close(self, *, drain: float = 2.0) -> None:
+        """Stop timers and bot turns, give queued channel posts (a hand's result, say) ``drain``
+        seconds to go out, then stop everything. The tables themselves are already saved."""
+        self._closed = True
+        await self.clock.close()
+        await self.posts.close(drain=drain)
+        await cancel_all(self._evictions.values())

@@ -1,0 +1,71 @@
+"""ShardKeeper (bot/sharding.py): wait for shards, renew, notice a loss, take over, release."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.sharding import ShardKeeper
+from bot.storage import Storage
+from tests.bot.test_storage_shards import guild_on
+
+
+@pytest.fixture
+async def two(db_target: str) -> AsyncIterator[tuple[Storage, Storage]]:
+    a = await Storage.open(db_target)
+    b = await Storage.open(db_target)
+    yield a, b
+    await a.close()
+    await b.close()
+
+
+async def test_a_restarted_process_waits_for_the_old_lease_then_takes_over(
+    two: tuple[Storage, Storage], caplog: pytest.LogCaptureFixture
+) -> None:
+    a, b = two
+    old = ShardKeeper(a, count=2, shard_ids=(0, 1), lease_seconds=1.0, owner="old")
+    assert await old.acquire() == {0, 1}
+    assert old.owns_guild(guild_on(1, 2)) and old.owns_guild(None)
+    # the old process is killed: nobody renews; the new one waits, then takes over
+    new = ShardKeeper(b, count=2, shard_ids=(0, 1), lease_seconds=1.0, owner="new")
+    caplog.set_level(logging.INFO, logger="bot.sharding")
+    got = await asyncio.wait_for(new.acquire(), 10)
+    assert got == {0, 1}
+    assert any("waiting for shard(s) 0,1 held by old" in r.getMessage() for r in caplog.records)
+    # the old one wakes up: it learns it lost both shards and its writes are fenced
+    lost: list[set[int]] = []
+
+    async def on_lost(shards: set[int]) -> None:
+        lost.append(shards)
+
+    old.on_lost.append(on_lost)
+    await old.tick()
+    assert lost == [{0, 1}] and old.held == set()
+    await new.close()
+    await old.close()
+
+
+async def test_a_clean_stop_hands_over_at_once_and_the_loop_takes_over(two: tuple[Storage, Storage]) -> None:
+    a, b = two
+    first = ShardKeeper(a, count=2, shard_ids=(1,), lease_seconds=30, owner="first")
+    await first.acquire()
+    second = ShardKeeper(b, count=2, shard_ids=(1,), lease_seconds=0.6, owner="second")
+    assert await second.acquire(patience=0) == set()
+    gained: list[set[int]] = []
+
+    async def on_gained(shards: set[int]) -> None:
+        gained.append(shards)
+
+    second.on_gained.append(on_gained)
+    second.start()
+    await first.close()  # SIGTERM: the lease is released, not left to run out
+    for _ in range(50):
+        if gained:
+            break
+        await asyncio.sleep(0.1)
+    assert gained == [{1}] and second.held == {1}
+    await second.close()
+    assert await b.shard_leases() == []

@@ -1,0 +1,121 @@
+"""Shard leases and fenced writes (bot/storage/shards.py), on SQLite and on PostgreSQL.
+
+Two ``Storage`` objects on one database stand for two bot processes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.storage import Claim, NotOwner, ShardCountMismatch, StaleTable, Storage, shard_of
+
+
+def guild_on(shard: int, count: int, n: int = 1) -> int:
+    """A realistic 18-digit guild id on ``shard``."""
+    base = (275_000_000_000 + n) * count + shard  # a timestamp part, shifted like a snowflake
+    guild = (base << 22) | 4321
+    assert shard_of(guild, count) == shard
+    return guild
+
+
+@pytest.fixture
+async def two(db_target: str) -> AsyncIterator[tuple[Storage, Storage]]:
+    a = await Storage.open(db_target)
+    b = await Storage.open(db_target)
+    yield a, b
+    await a.close()
+    await b.close()
+
+
+async def test_a_shard_has_one_owner_until_released(two: tuple[Storage, Storage]) -> None:
+    a, b = two
+    assert await a.acquire_shards("A", 2, (0, 1), ttl=30) == {0, 1}
+    assert await b.acquire_shards("B", 2, (1,), ttl=30) == set()
+    assert await a.acquire_shards("A", 2, (0, 1), ttl=30) == {0, 1}  # taking again is renewing
+    assert await a.renew_shards("A", ttl=30) == {0, 1}
+    await a.release_shards("A")  # a clean stop: the next process takes over at once
+    assert await b.acquire_shards("B", 2, (1,), ttl=30) == {1}
+    assert [(lease.shard_id, lease.owner) for lease in await a.shard_leases()] == [(1, "B")]
+
+
+async def test_a_lease_that_runs_out_is_taken_over(two: tuple[Storage, Storage]) -> None:
+    a, b = two
+    assert await a.acquire_shards("A", 2, (0, 1), ttl=0.3) == {0, 1}
+    assert await b.acquire_shards("B", 2, (1,), ttl=30) == set()
+    await asyncio.sleep(0.5)  # A was killed: nobody renews
+    assert await b.acquire_shards("B", 2, (1,), ttl=30) == {1}
+    assert await a.renew_shards("A", ttl=30) == {0}  # A comes back: it learns shard 1 is gone
+
+
+async def test_processes_with_another_shard_count_are_refused(two: tuple[Storage, Storage]) -> None:
+    a, b = two
+    await a.acquire_shards("A", 2, (0,), ttl=30)
+    with pytest.raises(ShardCountMismatch, match="SHARD_COUNT=2"):
+        await b.acquire_shards("B", 4, (1,), ttl=30)
+
+
+async def test_restore_reads_only_the_tables_of_its_shards(two: tuple[Storage, Storage]) -> None:
+    a, _ = two
+    ids = {}
+    for shard in range(3):
+        for n in range(2):
+            row = await a.create_table(guild_on(shard, 3, n), 1000 + shard * 10 + n, 1, {"shard": shard})
+            ids.setdefault(shard, []).append(row.id)
+    assert [r.id for r in await a.live_tables(shards=(3, (0, 2)))] == sorted(ids[0] + ids[2])
+    assert [r.id for r in await a.live_tables(shards=(3, (1,)))] == ids[1]
+    assert len(await a.live_tables()) == 6
+    assert await a.live_tables(shards=(1, (0,))) == await a.live_tables()  # unsharded: everything
+
+
+async def test_writes_are_fenced_by_the_lease(two: tuple[Storage, Storage]) -> None:
+    a, b = two
+    g0, g1 = guild_on(0, 2), guild_on(1, 2)
+    a.claim, b.claim = Claim("A", 2), Claim("B", 2)
+    await a.acquire_shards("A", 2, (0, 1), ttl=0.4)
+    t0 = await a.create_table(g0, 10, 1, {"n": 0})
+    t1 = await a.create_table(g1, 11, 1, {"n": 0})
+    # B may neither create nor save on A's shards
+    with pytest.raises(NotOwner):
+        await b.create_table(g1, 12, 1, {})
+    stolen = await b.get_table(t1.id)
+    assert stolen is not None
+    stolen.data = {"n": "B"}
+    with pytest.raises(NotOwner):
+        await b.save_table(stolen)
+    assert stolen.version == 1
+
+    # A is paused past its lease; B takes shard 1 over and plays on
+    await asyncio.sleep(0.6)
+    assert await b.acquire_shards("B", 2, (1,), ttl=30) == {1}
+    taken = await b.get_table(t1.id)
+    assert taken is not None
+    taken.data = {"n": "B"}
+    await b.save_table(taken)
+    # A wakes up: its write on shard 1 is refused, not a silent overwrite, and nothing is lost
+    t1.data = {"n": "A, late"}
+    with pytest.raises((NotOwner, StaleTable)):
+        await a.save_table(t1)
+    stored = await a.get_table(t1.id)
+    assert stored is not None and stored.data == {"n": "B"}
+    # its own shard 0: the lease ran out unclaimed, renewing keeps it, and writes go through
+    assert await a.renew_shards("A", ttl=30) == {0}
+    t0.data = {"n": 1}
+    assert (await a.save_table(t0)).version == 2
+
+
+async def test_fenced_group_commit_refuses_only_the_tables_not_owned(two: tuple[Storage, Storage]) -> None:
+    a, b = two
+    g0, g1 = guild_on(0, 2), guild_on(1, 2)
+    await a.acquire_shards("A", 2, (0, 1), ttl=30)
+    a.claim = Claim("A", 2)
+    mine = await a.create_table(g0, 10, 1, {"n": 0})
+    other = await a.create_table(g1, 11, 1, {"n": 0})
+    await a.release_shards("A")
+    await a.acquire_shards("A", 2, (0,), ttl=30)
+    await b.acquire_shards("B", 2, (1,), ttl=30)
+    mine.data, other.data = {"n": 1}, {"n": 1}
+    results = await asyncio.gather(a.save_table(mine), a.save_table(other), return_exceptions=True)
+    assert results[0] is mine and mine.version == 2
+    assert isinstance(results[1], NotOwner) and results[1].shard_id == 1 and other.version == 1

@@ -1,0 +1,192 @@
+"""A real PostgreSQL server for the tests: started once per run, a fresh database per test.
+
+The server is the Debian ``postgresql`` package's binaries (``.ci/run`` installs them when
+missing), run from a temporary directory on 127.0.0.1 and a free port; nothing outside the machine
+is used. PostgreSQL refuses to run as root: as root, the data directory is handed to the
+``postgres`` system user (or ``SPADES_PG_USER``) and the binaries run through ``runuser``.
+
+Without the binaries the PostgreSQL variants of the tests are skipped, with the reason, unless
+``SPADES_REQUIRE_POSTGRES=1`` (set by ``.ci/run``): then they fail.
+
+Fixtures:
+    postgres_server   (session) a running ``PostgresServer``
+    postgres_url      a ``postgresql://`` URL of a new, empty database for this test
+    db_target         parametrized: a SQLite file path, then a PostgreSQL URL (the same test on both)
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SUPERUSER = "spades"
+
+
+def _bindir() -> Path | None:
+    """The newest PostgreSQL server binaries on this machine."""
+    if explicit := os.environ.get("SPADES_PG_BINDIR"):
+        return Path(explicit)
+    candidates = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/postgres"),
+        key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0,
+    )
+    if candidates:
+        return Path(candidates[-1]).parent
+    found = shutil.which("postgres")
+    if found:
+        return Path(found).resolve().parent
+    pg_config = shutil.which("pg_config")
+    if pg_config:
+        out = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True, check=False)
+        path = Path(out.stdout.strip())
+        if (path / "postgres").exists():
+            return path
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class PostgresServer:
+    """A running server. ``url(db)`` is a URL to one of its databases."""
+
+    bindir: Path
+    datadir: Path
+    port: int
+    run_as: str | None  # the system user the server runs as (None: the current user)
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+    def _cmd(self, *args: str) -> list[str]:
+        if self.run_as is None:
+            return list(args)
+        return ["runuser", "-u", self.run_as, "--", *args]
+
+    @classmethod
+    def start(cls, bindir: Path) -> PostgresServer:
+        run_as: str | None = None
+        if os.geteuid() == 0:
+            run_as = os.environ.get("SPADES_PG_USER", "postgres")
+            try:
+                account = pwd.getpwnam(run_as)
+            except KeyError:
+                raise RuntimeError(
+                    f"PostgreSQL will not run as root and there is no {run_as!r} user to run it as"
+                ) from None
+        # /tmp, not pytest's private tmp dir: the server's user must be able to reach it
+        base = Path(tempfile.mkdtemp(prefix="spades-pg-"))
+        datadir = base / "data"
+        if run_as is not None:
+            os.chown(base, account.pw_uid, account.pw_gid)
+        server = cls(bindir, datadir, _free_port(), run_as)
+        server._run(
+            str(bindir / "initdb"), "-D", str(datadir), "-U", SUPERUSER, "-A", "trust",
+            "-E", "UTF8", "--no-locale", "--no-sync",
+        )  # fmt: skip
+        # speed over durability: the server is thrown away after the run (a killed *bot* still
+        # loses nothing acknowledged: its commits are in the server's memory and WAL)
+        options = (
+            f"-c listen_addresses=127.0.0.1 -c port={server.port} -c unix_socket_directories={base}"
+            " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            " -c max_connections=200 -c shared_buffers=32MB"
+        )
+        server._run(
+            str(bindir / "pg_ctl"), "-D", str(datadir), "-l", str(base / "server.log"),
+            "-o", options, "-w", "-t", "60", "start",
+        )  # fmt: skip
+        return server
+
+    def _run(self, *args: str) -> None:
+        done = subprocess.run(self._cmd(*args), capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            log = self.datadir.parent / "server.log"
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise RuntimeError(f"{' '.join(args[:1])} failed: {done.stderr or done.stdout}\n{tail}")
+
+    def stop(self) -> None:
+        subprocess.run(
+            self._cmd(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-m", "immediate", "-w", "stop"),
+            capture_output=True,
+            check=False,
+        )
+        shutil.rmtree(self.datadir.parent, ignore_errors=True)
+
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    bindir = _bindir()
+    if bindir is None:
+        reason = "PostgreSQL server binaries not found (apt-get install postgresql)"
+        if os.environ.get("SPADES_REQUIRE_POSTGRES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    started = time.monotonic()
+    server = PostgresServer.start(bindir)
+    print(f"PostgreSQL {bindir} on 127.0.0.1:{server.port} ({time.monotonic() - started:.1f} s to start)")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def create_database(server: PostgresServer) -> str:
+    """A new, empty database on the server; its URL."""
+    import asyncpg
+
+    name = f"t{os.getpid()}_{next(_numbers)}"
+    admin = await asyncpg.connect(server.url())
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    finally:
+        await admin.close()
+    return server.url(name)
+
+
+async def drop_database(server: PostgresServer, url: str) -> None:
+    import asyncpg
+
+    name = url.rsplit("/", 1)[-1]
+    admin = await asyncpg.connect(server.url())
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: PostgresServer) -> AsyncIterator[str]:
+    url = await create_database(postgres_server)
+    yield url
+    await drop_database(postgres_server, url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """Where a test's database lives: a SQLite file, then (second run) a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "spades.db")
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    url = await create_database(server)
+    yield url
+    await drop_database(server, url)
