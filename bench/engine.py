@@ -181,7 +181,8 @@ def expert_time(rs: Ruleset, hands: int, seed: int) -> dict[str, Any]:
     }
 
 
-def openspiel_hands(hands: int, seed: int, min_seconds: float, chance_outcomes: bool = False) -> dict[str, Any]:
+def openspiel_hands(hands: int, seed: int, min_seconds: float,
+                    chance_outcomes: bool = False) -> dict[str, Any]:
     """The same random-hand loop on OpenSpiel's ``spades`` (one deal to the end of 13 tricks).
 
     The fast loop (the comparison) picks every action, chance nodes (the deal) included, from

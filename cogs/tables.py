@@ -15,6 +15,7 @@ from bot.clicks import answer, is_admin, show_hand, timely
 from bot.model import NO_TABLE, refuse
 from bot.safe import safe_defer, safe_send
 from bot.table.service import TableService
+from bot.table.thinker import level_or_default
 from bot.views import DYNAMIC_ITEMS
 from engine import Ruleset
 from engine.house_rules import (
@@ -41,6 +42,11 @@ def shown(text: str, limit: int = 20) -> str:
 
 
 CLEAR_RULES = ("none", "off", "clear", "-")
+BOT_LEVEL_CHOICES = [
+    app_commands.Choice(name="easy: makes a beginner's mistakes", value="easy"),
+    app_commands.Choice(name="normal: plays by sound rules", value="normal"),
+    app_commands.Choice(name="strong: thinks ahead over likely deals", value="strong"),
+]
 
 
 def _preset_choices() -> list[app_commands.Choice[str]]:
@@ -66,7 +72,9 @@ class TablesCog(commands.Cog):
         nil="Allow nil bids",
         blind_nil="Allow blind nil bids",
         rules="House rules, e.g. bag_limit=5 lose_score=-200 ten_for_200=on (autocomplete helps)",
+        bots="How well the bots play (default: this server's level, else strong)",
     )
+    @app_commands.choices(bots=BOT_LEVEL_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -77,6 +85,7 @@ class TablesCog(commands.Cog):
         nil: bool | None = None,
         blind_nil: bool | None = None,
         rules: app_commands.Range[str, 1, 300] | None = None,
+        bots: app_commands.Choice[str] | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await safe_send(interaction, "Spades tables live in server channels.")
@@ -99,6 +108,7 @@ class TablesCog(commands.Cog):
                 bid_seconds=bid_seconds,
                 options=options,
                 rules=rules,
+                bot_level=bots.value if bots is not None else None,
             ),
         )
         await answer(interaction, result)
@@ -164,7 +174,9 @@ class TablesCog(commands.Cog):
         play_seconds="Default seconds per card",
         bid_seconds="Default seconds per bid",
         rules="Default house rules, e.g. bag_limit=5 ten_for_200=on (`none` clears them)",
+        bots="How well the bots play at new tables",
     )
+    @app_commands.choices(bots=BOT_LEVEL_CHOICES)
     async def config(
         self,
         interaction: discord.Interaction,
@@ -172,6 +184,7 @@ class TablesCog(commands.Cog):
         play_seconds: app_commands.Range[int, 15, 600] | None = None,
         bid_seconds: app_commands.Range[int, 15, 600] | None = None,
         rules: app_commands.Range[str, 1, 300] | None = None,
+        bots: app_commands.Choice[str] | None = None,
     ) -> None:
         if interaction.guild_id is None:
             await safe_send(interaction, "Server settings only exist in a server.")
@@ -195,6 +208,8 @@ class TablesCog(commands.Cog):
             changes["play_seconds"] = play_seconds
         if bid_seconds is not None:
             changes["bid_seconds"] = bid_seconds
+        if bots is not None:
+            changes["bot_level"] = bots.value
         storage = self.bot.storage
         current = await storage.guild_settings(interaction.guild_id)
         if rules is not None or preset is not None:
@@ -220,7 +235,8 @@ class TablesCog(commands.Cog):
         await safe_send(
             interaction,
             f"Server defaults: preset **{settings.get('default_preset', 'standard')}**, "
-            f"{settings.get('play_seconds', 60)} s to play, {settings.get('bid_seconds', 90)} s to bid"
+            f"{settings.get('play_seconds', 60)} s to play, {settings.get('bid_seconds', 90)} s to bid, "
+            f"{level_or_default(settings.get('bot_level'))} bots"
             + (f", house rules `{house}`." if house else "."),
         )
 

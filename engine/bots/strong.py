@@ -16,7 +16,8 @@ choices, and replaces that default when the search over sampled deals finds bett
   Roll-outs play the heuristic's card for every seat, except that with probability ``explore``
   a seat of its own side (not a nil bidder) plays the greedy policy's card instead, so the
   evaluation also sees its own side's plays the heuristic would not make (the opponents stay
-  the heuristic: a choice must not look good because the model's opponents blunder). Sampling uses what play has shown: voids (a seat that did not
+  the heuristic: a choice must not look good because the model's opponents blunder).
+  Sampling uses what play has shown: voids (a seat that did not
   follow), the cards passed, spades led before they were broken (`Game.from_view`).
 - **Sure things first** (`forced_candidates`): as last player to a trick the result of each card
   is known, so it never overtakes its partner's winning card, never rescues an opponent's nil it
