@@ -97,7 +97,7 @@ class StrongBot(ExpertBot):
                  confidence: float = 1.0, nil_penalty: float = 20.0, **options: Any) -> None:
         """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
         least / the cap in seconds (None: no cap, always ``worlds``); ``bid_worlds``: deals per
-        bid decision (default ``worlds``); ``margin``: points per hand by which a choice must beat
+        bid or blind nil decision (default ``4 * worlds``, at least 16); ``margin``: points per hand by which a choice must beat
         the heuristic's on average; ``explore``: chance per roll-out card of the greedy policy's
         card instead of the heuristic's; ``win_bonus``: points counted for winning (or losing)
         the game in the searched hand; ``blind_deficit``: how far behind before blind nil is
@@ -107,7 +107,8 @@ class StrongBot(ExpertBot):
         super().__init__(seed, worlds=worlds, min_worlds=min_worlds,
                          time_limit=1e9 if time_limit is None else time_limit, margin=margin,
                          **options)
-        self.bid_worlds = worlds if bid_worlds is None else bid_worlds
+        # one bid a hand: it can afford more deals than a card, and needs them (sets vs bags)
+        self.bid_worlds = max(16, 4 * worlds) if bid_worlds is None else bid_worlds
         self.explore = explore
         self.win_bonus = win_bonus
         self.blind_deficit = blind_deficit
