@@ -97,13 +97,14 @@ class StrongBot(ExpertBot):
                  confidence: float = 1.0, nil_penalty: float = 20.0, **options: Any) -> None:
         """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
         least / the cap in seconds (None: no cap, always ``worlds``); ``bid_worlds``: deals per
-        bid or blind nil decision (default ``4 * worlds``, at least 16); ``margin``: points per hand by which a choice must beat
-        the heuristic's on average; ``explore``: chance per roll-out card of the greedy policy's
-        card instead of the heuristic's; ``win_bonus``: points counted for winning (or losing)
-        the game in the searched hand; ``blind_deficit``: how far behind before blind nil is
-        searched at all; ``confidence``: standard errors by which a choice must beat the
-        heuristic's (see `_pick`); ``nil_penalty``: points a nil or blind nil must gain on top
-        (the model's partner covers better than a real one may)."""
+        bid or blind nil decision (default ``4 * worlds``, at least 16); ``margin``: points per
+        hand by which a choice must beat the heuristic's on average; ``explore``: chance per
+        roll-out card of the greedy policy's card instead of the heuristic's (own side only);
+        ``win_bonus``: points counted for winning (or losing) the game in the searched hand;
+        ``blind_deficit``: how far behind before blind nil is searched at all; ``confidence``:
+        standard errors by which a choice must beat the heuristic's (see `_pick`);
+        ``nil_penalty``: points a nil or blind nil must gain on top (the model's partner covers
+        better than a real one may)."""
         super().__init__(seed, worlds=worlds, min_worlds=min_worlds,
                          time_limit=1e9 if time_limit is None else time_limit, margin=margin,
                          **options)

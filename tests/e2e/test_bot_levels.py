@@ -70,5 +70,7 @@ async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: 
         await spades.wait_for(lambda: spades.service.in_channel(spades.channel.id) is not None)
         t = spades.service.in_channel(spades.channel.id)
         assert t is not None
-        await spades.wait_for(lambda: t.id in spades.service.tables and spades.service.tables[t.id].stamp != stamp,
-                              timeout=10, what="the bot's move")
+        tables = spades.service.tables
+        await spades.wait_for(
+            lambda: t.id in tables and tables[t.id].stamp != stamp, timeout=10, what="the bot's move"
+        )
