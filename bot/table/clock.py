@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 def bot_action(game: Game, seat: int, seed: int | None = None) -> Any:
     """Ask the normal bot what ``seat`` should do now (an engine Action), inline: for players who
     ran out of time or are away. It sees only the seat's own view, like a player would."""
-    return decide(game, seat, "normal", seed, 0.0)
+    return decide(game, seat, "normal", seed, 0.0)  # (no search: the deadline is not read)
 
 
 class TurnClock:
