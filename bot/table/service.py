@@ -152,6 +152,7 @@ class TableService:
     # ---- start-up / shutdown -------------------------------------------------------------
     async def restore(self) -> int:
         """Load every live table from storage and restart its timers and bot turns."""
+        self.clock.thinker.warm()  # the search workers start now, not at the first bot's turn
         rows = await self.storage.live_tables()
         for row in rows:
             try:

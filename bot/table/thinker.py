@@ -1,22 +1,27 @@
 """Bot decisions off the event loop, on a time budget.
 
 The ``normal`` and ``easy`` levels (rules, well under a millisecond) decide inline. The ``strong``
-level searches sampled deals for up to its budget, so it runs in a worker thread: the event loop
-keeps answering every other table's interactions while it thinks (the search releases the GIL
-to the loop at every switch interval). A decision that fails or overruns its budget by far falls
-back to the ``normal`` bot, so a table never stalls on a search.
+level searches sampled deals for up to its budget, so it runs in a worker *process* (a pool
+started on first use, ``spawn``ed so no thread of this process is copied): the search holds no
+lock the event loop needs, not even the GIL, so every other table's interactions are answered as
+if no bot were thinking. The game goes to the worker as its JSON form (``Game.to_dict``) and the
+actions come back as dicts. A decision that fails or overruns its budget by far falls back to
+the ``normal`` bot, so a table never stalls on a search.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from engine import Game, Look
+from engine.actions import action_from_dict
 from engine.bots import LEVELS, get_bot
 
 log = logging.getLogger(__name__)
@@ -65,46 +70,85 @@ def plan(game: Game, seat: int, level: str, seed: int | None, deadline: float) -
     return actions
 
 
-class Thinker:
-    """Runs the bots' decisions: inline for the rule-based levels, in worker threads for search."""
+def plan_in_worker(
+    data: dict[str, Any], seat: int, level: str, seed: int | None, requested: float, budget: float
+) -> list[dict[str, Any]]:
+    """`plan` in a worker process: the game from its dict, the deadline ``budget`` seconds after
+    ``requested`` (wall-clock seconds: the time spent queued for the worker counts)."""
+    deadline = time.perf_counter() + budget - max(0.0, time.time() - requested)
+    return [a.to_dict() for a in plan(Game.from_dict(data), seat, level, seed, deadline)]
 
-    def __init__(self, *, workers: int = 4, max_think: float = MAX_THINK_SECONDS) -> None:
+
+def warm_up() -> int:
+    """Run in each new worker: import the bots and build their cached tables."""
+    game = Game.new("standard", seed=0)
+    seat = game.seats_to_act()[0]
+    return len(plan(game, seat, "strong", 0, time.perf_counter() + 0.01))
+
+
+def default_workers() -> int:
+    """One worker per core but one (the event loop keeps a core), at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+class Thinker:
+    """Runs the bots' decisions: inline for the rule-based levels, in worker processes for search."""
+
+    def __init__(self, *, workers: int | None = None, max_think: float = MAX_THINK_SECONDS) -> None:
         self.max_think = max_think
-        self._workers = workers
-        self._pool: ThreadPoolExecutor | None = None
+        self._workers = workers if workers is not None else default_workers()
+        self._pool: Executor | None = None
         self.in_flight = 0  # decisions running in a worker now (read by tests and benchmarks)
         self.decisions = 0
+        self.fallbacks = 0
         self.durations: deque[float] = deque(maxlen=10_000)  # seconds of the latest worker decisions
 
-    def _executor(self) -> ThreadPoolExecutor:
+    def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="bot-think")
+            self._pool = ProcessPoolExecutor(
+                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn")
+            )
         return self._pool
 
     async def plan(self, game: Game, seat: int, level: str, seed: int | None, budget: float) -> list[Any]:
-        """`plan` for ``seat``: ``game`` must be a private copy (a worker changes it while the loop
-        goes on). ``budget``: seconds the search may take per decision (capped at ``max_think``)."""
+        """`plan` for ``seat`` of ``game`` (not changed). ``budget``: seconds from now the turn's
+        search may take (capped at ``max_think``)."""
         budget = min(budget, self.max_think)
         started = time.perf_counter()
-        deadline = started + budget  # from the request: time queued for a worker counts too
         self.decisions += 1
         if level not in SEARCH_LEVELS:
-            return plan(game, seat, level, seed, deadline)
+            return plan(game.clone(), seat, level, seed, started + budget)
         loop = asyncio.get_running_loop()
         self.in_flight += 1
-        backup = game.clone()
         try:
-            fut = loop.run_in_executor(self._executor(), plan, game, seat, level, seed, deadline)
-            # the search checks its clock between sampled deals; allow it a generous overrun
-            return await asyncio.wait_for(fut, timeout=2 * budget + 2.0)
+            fut = loop.run_in_executor(
+                self._executor(), plan_in_worker, game.to_dict(), seat, level, seed, time.time(), budget
+            )
+            # the search checks its clock between sampled deals; allow it a generous overrun (a
+            # worker's first decision also starts its process)
+            done = await asyncio.wait_for(fut, timeout=2 * budget + 5.0)
+            return [action_from_dict(d) for d in done]
         except Exception as exc:  # a search must never stall the table: the rules bot decides
+            self.fallbacks += 1
             log.warning("bot search failed or overran (%s); the normal bot decides", type(exc).__name__)
-            return plan(backup, seat, "normal", seed, deadline)
+            if isinstance(exc, (TimeoutError, OSError)) or "Broken" in type(exc).__name__:
+                self._reset()
+            return plan(game.clone(), seat, "normal", seed, started + budget)
         finally:
             self.in_flight -= 1
             self.durations.append(time.perf_counter() - started)
 
+    def warm(self) -> None:
+        """Start the worker processes now (each imports the engine once: ~0.1-2 s of a busy
+        machine that the first bot turns would otherwise wait for)."""
+        pool = self._executor()
+        for _ in range(self._workers):
+            pool.submit(warm_up)
+
+    def _reset(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._reset()
