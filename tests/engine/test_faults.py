@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game, parse_card, parse_cards
+from engine import PRESETS, Game, Phase, parse_card, parse_cards
 from engine.actions import PlayAction
-from engine.arena import bot_options
+from engine.arena import bot_options, play_game
 from engine.bots import Bot, get_bot
 from engine.bots.expert import distinct_cards
 from engine.bots.knowledge import Knowledge, beats, card_tables
@@ -162,3 +162,24 @@ def test_strong_searches_nil_positions() -> None:
     assert any(k.alive_nil(s) for s in range(4))
     bot.act(view)
     assert bot.stats.get("worlds", 0) >= 4
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_strong_and_easy_play_whole_hands_legally_under_every_preset(preset: str) -> None:
+    """Every decision of a hand (bids, blind nil, passes, the draw, cards) through the engine's
+    own validation, for the two new levels, one hand per preset."""
+    rs = PRESETS[preset]
+    names = ["strong" if s % 2 == 0 else "easy" for s in range(rs.num_seats)]
+    bots = [get_bot(name, seed=s, **bot_options(name, 2)) for s, name in enumerate(names)]
+    g, scored = play_game(rs, bots, seed=f"levels:{preset}", hand_budget=2)
+    assert len(scored) >= 1 or g.phase is Phase.GAME_OVER
+
+
+def test_strong_is_deterministic_without_a_time_cap() -> None:
+    g = game(NIL_RESCUE_DEAL, ["4", "nil", "nil"], [])
+    seat = g.to_act
+    assert seat is not None
+    view = g.view(seat)
+    a = StrongBot(5, worlds=3, min_worlds=3, time_limit=None).act(view)
+    b = StrongBot(5, worlds=3, min_worlds=3, time_limit=None).act(view)
+    assert a == b and a in view.legal
