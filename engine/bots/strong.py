@@ -7,8 +7,9 @@ choices, and replaces that default when the search over sampled deals finds bett
   not hopeless for it) are each tried in the same sampled deals (the hidden hands drawn from what
   this seat knows): the other seats still to bid bid as the heuristic does, the nil exchange is
   made, the hand is played out, and the hand is scored with the real scoring (sets, bags and the
-  bag penalty, nils). A game decided by this hand adds ``win_bonus`` (score situation: near the
-  target, near the bag limit, far behind all show up in the scored points).
+  bag penalty, nils), each bag carried counting as its share of the bag penalty. A game decided
+  by this hand adds ``win_bonus`` (score situation: near the target, near the bag limit, far
+  behind all show up in the scored points).
 - **Blind nil** (`_search_blind`): only when far enough behind for it to matter; the same search
   with this seat's own hand unknown too, blind nil against looking and bidding as the heuristic.
 - **Cards** (`_play_card`): every distinct legal card in the same sampled worlds and roll-outs
@@ -124,7 +125,12 @@ class StrongBot(ExpertBot):
         assert seat is not None
         rs = view.ruleset
         side = rs.side_of(seat)
-        deltas = [a - b for a, b in zip(g.scores, view.scores, strict=True)]
+        # Bags carried are a debt: each brings the bag penalty a tenth nearer (without this a
+        # bag looks like +1 point unless the penalty falls in this very hand, and the search
+        # under-bids and takes bags).
+        debt = rs.bag_penalty / rs.bag_limit if rs.bag_limit else 0.0
+        deltas = [(a - debt * ab) - (b - debt * bb)
+                  for a, b, ab, bb in zip(g.scores, view.scores, g.bags, view.bags, strict=True)]
         others = [d for i, d in enumerate(deltas) if i != side]
         v = deltas[side] - (sum(others) / len(others) if others else 0.0)
         if g.winner is not None:
