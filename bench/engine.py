@@ -155,11 +155,12 @@ def heuristic_time(rs: Ruleset, games: int, seed: int) -> dict[str, Any]:
     }
 
 
-def expert_time(rs: Ruleset, hands: int, seed: int) -> dict[str, Any]:
-    """Time the expert bot's card decisions (Monte-Carlo search, capped at its ``time_limit``)
-    over whole hands with four expert seats."""
-    bots = [get_bot("expert", seed=s) for s in range(rs.num_seats)]
+def expert_time(rs: Ruleset, hands: int, seed: int, name: str = "expert") -> dict[str, Any]:
+    """Time a search bot's decisions (capped at its ``time_limit``) over whole hands with four
+    such seats: the card decisions, and (``all_``) every decision, bids included."""
+    bots = [get_bot(name, seed=s) for s in range(rs.num_seats)]
     play_us: list[float] = []
+    all_us: list[float] = []
     for hand in range(hands):
         g = Game.new(rs, seed=f"expert:{seed}:{hand}")
         hand_no = g.hand_no
@@ -168,11 +169,18 @@ def expert_time(rs: Ruleset, hands: int, seed: int) -> dict[str, Any]:
             view = g.view(seat)
             t0 = time.perf_counter()
             action = bots[seat].act(view)
+            us = 1e6 * (time.perf_counter() - t0)
+            all_us.append(us)
             if g.phase is Phase.PLAY:
-                play_us.append(1e6 * (time.perf_counter() - t0))
+                play_us.append(us)
             g.apply(action)
     play_us.sort()
+    all_us.sort()
     return {
+        "all_decisions": len(all_us),
+        "all_median_ms": round(statistics.median(all_us) / 1000, 2),
+        "all_p99_ms": round(all_us[int(0.99 * (len(all_us) - 1))] / 1000, 2),
+        "all_max_ms": round(all_us[-1] / 1000, 2),
         "card_decisions": len(play_us),
         "median_ms": round(statistics.median(play_us) / 1000, 2),
         "p99_ms": round(play_us[int(0.99 * (len(play_us) - 1))] / 1000, 2),
@@ -262,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     out["legal_cards"] = legal_cards_time(positions, repeat=5 if quick else 200)
     out["heuristic"] = heuristic_time(rs, args.heuristic_games, args.seed)
     out["expert"] = expert_time(rs, 1 if quick else 3, args.seed)
+    # the strong level with its default cap (0.25 s a decision); the bot caps it further by the
+    # bot's pause (bench/bot.py)
+    out["strong"] = expert_time(rs, 1, args.seed, "strong") if not quick else None
     out["openspiel"] = None
     if os_error is not None:
         out["openspiel_error"] = os_error
