@@ -7,8 +7,8 @@ choices, and replaces that default when the search over sampled deals finds bett
   not hopeless for it) are each tried in the same sampled deals (the hidden hands drawn from what
   this seat knows): the other seats still to bid bid as the heuristic does, the nil exchange is
   made, the hand is played out, and the hand is scored with the real scoring (sets, bags and the
-  bag penalty, nils), each bag carried counting as its share of the bag penalty. A game decided
-  by this hand adds ``win_bonus`` (score situation: near the target, near the bag limit, far
+  bag penalty, nils; with ``bag_debt`` each bag carried counts as its share of the bag penalty).
+  A game decided by this hand adds ``win_bonus`` (score situation: near the target, near the bag limit, far
   behind all show up in the scored points).
 - **Blind nil** (`_search_blind`): only when far enough behind for it to matter; the same search
   with this seat's own hand unknown too, blind nil against looking and bidding as the heuristic.
@@ -95,7 +95,8 @@ class StrongBot(ExpertBot):
     def __init__(self, seed: int | str | None = None, *, worlds: int = 24, min_worlds: int = 4,
                  time_limit: float | None = 0.25, margin: float = 1.0, bid_worlds: int | None = None,
                  explore: float = 0.05, win_bonus: float = 100.0, blind_deficit: int = 150,
-                 confidence: float = 1.0, nil_penalty: float = 20.0, **options: Any) -> None:
+                 confidence: float = 1.0, nil_penalty: float = 20.0, bag_debt: bool = False,
+                 **options: Any) -> None:
         """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
         least / the cap in seconds (None: no cap, always ``worlds``); ``bid_worlds``: deals per
         bid or blind nil decision (default ``4 * worlds``, at least 16); ``margin``: points per
@@ -105,7 +106,9 @@ class StrongBot(ExpertBot):
         ``blind_deficit``: how far behind before blind nil is searched at all; ``confidence``:
         standard errors by which a choice must beat the heuristic's (see `_pick`);
         ``nil_penalty``: points a nil or blind nil must gain on top (the model's partner covers
-        better than a real one may)."""
+        better than a real one may); ``bag_debt``: count each bag carried as its share of the bag
+        penalty (measured: fewer bags and better nils, but more sets and a smaller edge over the
+        heuristic: off by default, see bench/README.md)."""
         super().__init__(seed, worlds=worlds, min_worlds=min_worlds,
                          time_limit=1e9 if time_limit is None else time_limit, margin=margin,
                          **options)
@@ -116,6 +119,7 @@ class StrongBot(ExpertBot):
         self.blind_deficit = blind_deficit
         self.confidence = confidence
         self.nil_penalty = nil_penalty
+        self.bag_debt = bag_debt
         self.model = HeuristicBot(self.seed)  # how the other seats are assumed to bid and pass
         self.stats: dict[str, int] = {}
 
@@ -125,10 +129,9 @@ class StrongBot(ExpertBot):
         assert seat is not None
         rs = view.ruleset
         side = rs.side_of(seat)
-        # Bags carried are a debt: each brings the bag penalty a tenth nearer (without this a
-        # bag looks like +1 point unless the penalty falls in this very hand, and the search
-        # under-bids and takes bags).
-        debt = rs.bag_penalty / rs.bag_limit if rs.bag_limit else 0.0
+        # With ``bag_debt`` bags carried are a debt: each brings the bag penalty a tenth nearer
+        # (without it a bag looks like +1 point unless the penalty falls in this very hand).
+        debt = rs.bag_penalty / rs.bag_limit if rs.bag_limit and self.bag_debt else 0.0
         deltas = [(a - debt * ab) - (b - debt * bb)
                   for a, b, ab, bb in zip(g.scores, view.scores, g.bags, view.bags, strict=True)]
         others = [d for i, d in enumerate(deltas) if i != side]
