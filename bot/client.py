@@ -13,15 +13,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from .config import Config
+from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
+from .i18n import SpadesTranslator, translated_payload
+from .ratelimit import GlobalBudget
+from .sharding import ShardKeeper
 from .storage import Storage
+from .tasks import cancel_all
 
 if TYPE_CHECKING:
     from .table.service import TableService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history")
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):
@@ -68,6 +73,12 @@ class SpadesBot(commands.Bot):
         self._storage = storage
         self.extension_names = extensions
         self._sync_lock = asyncio.Lock()
+        self._emoji_task: asyncio.Task[Any] | None = None
+        self.shard_keeper: ShardKeeper | None = None
+        # this process's share of the token's global REST budget (docs/SHARDING.md)
+        self.budget = GlobalBudget(config.requests_per_second)
+        self.budget.install(self.http)
+        self._health: asyncio.Task[None] | None = None
 
     @property
     def storage(self) -> Storage:
@@ -82,20 +93,98 @@ class SpadesBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self._storage is None:
             self._storage = await Storage.open(self.config.database_path)
+        await self._take_shards()
         for name in self.extension_names:
             await self.load_extension(name)
+        # command, option and choice names and descriptions in Polish, Czech and Russian
+        await self.tree.set_translator(SpadesTranslator())
         await self.sync_commands()
+        if self.config.card_emojis:
+            # in the background: the hand buttons stay text until (and unless) the faces are there
+            self._emoji_task = asyncio.create_task(CARD_EMOJIS.sync(self), name="card-emojis")
+        if self.config.health_seconds > 0:
+            self._health = asyncio.create_task(self._health_loop(), name="health")
+
+    async def _take_shards(self) -> None:
+        """Hold this process's shards before restoring anything (docs/SHARDING.md): wait for a live
+        holder (a rolling restart), fence every table write, and follow losses and takeovers."""
+        count, ids = self.config.shards
+        keeper = ShardKeeper(
+            self.storage, count=count, shard_ids=ids, lease_seconds=self.config.shard_lease_seconds
+        )
+        await keeper.acquire()
+        self.shard_keeper = keeper
+        keeper.on_lost.append(self._shards_lost)
+        keeper.on_gained.append(self._shards_gained)
+        keeper.start()
+        self._guard_interactions()
+
+    async def _shards_lost(self, shards: set[int]) -> None:
+        service = getattr(self, "tables", None)
+        if service is not None:
+            await service.drop_shards(shards)
+
+    async def _shards_gained(self, shards: set[int]) -> None:
+        service = getattr(self, "tables", None)
+        if service is not None:
+            await service.restore(shards)
+
+    def _guard_interactions(self) -> None:
+        """Leave the interactions of guilds on shards this process does not hold (now) unanswered:
+        the process that holds them answers."""
+        state = self._connection
+        original = state.parsers["INTERACTION_CREATE"]
+
+        def parse_interaction_create(data: dict[str, Any]) -> None:
+            guild = data.get("guild_id")
+            keeper = self.shard_keeper
+            if guild is not None and keeper is not None and not keeper.owns_guild(int(guild)):
+                log.debug("interaction in guild %s: its shard is not this process's now", guild)
+                return
+            original(data)
+
+        state.parsers["INTERACTION_CREATE"] = parse_interaction_create
+
+    def health_line(self) -> str:
+        keeper = self.shard_keeper
+        shards = keeper.describe() if keeper is not None else "no shards yet"
+        service = getattr(self, "tables", None)
+        numbers = service.health() if service is not None else {"live_tables": 0, "posts_queued": 0}
+        saves = self._storage.queued_saves if self._storage is not None else 0
+        latency = self.latency * 1000 if self.latency == self.latency else 0.0  # NaN before connecting
+        return (
+            f"health: {shards}, {numbers['live_tables']} live tables, {numbers['posts_queued']} posts "
+            f"queued, {saves} saves queued, {self.budget.waiting} requests waiting for the budget "
+            f"({self.budget.per_second:g}/s), gateway latency {latency:.0f} ms"
+        )
+
+    async def _health_loop(self) -> None:
+        while not self.is_closed():
+            await asyncio.sleep(self.config.health_seconds)
+            try:
+                log.info(self.health_line())
+            except Exception:
+                log.exception("the health line failed")
 
     async def on_ready(self) -> None:
         user = self.user
         log.info("logged in as %s (%s) in %d servers", user, user and user.id, len(self.guilds))
 
     async def close(self) -> None:
+        if self._emoji_task is not None:
+            await cancel_all([self._emoji_task])
+        CARD_EMOJIS.clear()
         try:
+            if self._health is not None:
+                self._health.cancel()
             await super().close()
         finally:
-            if self._storage is not None:
-                await self._storage.close()
+            try:
+                if self.shard_keeper is not None:
+                    await self.shard_keeper.close()  # released: another process may take over now
+            finally:
+                if self._storage is not None:
+                    await self._storage.close()
 
     # --- command sync ---------------------------------------------------------------------------
 
@@ -105,16 +194,18 @@ class SpadesBot(commands.Bot):
         gid = self.config.dev_guild_id
         return None if gid is None else discord.Object(id=gid)
 
-    def command_payload(self) -> list[dict[str, Any]]:
-        """Exactly what a sync would send for the current scope, in a stable order."""
+    async def command_payload(self) -> list[dict[str, Any]]:
+        """Exactly what a sync would send for the current scope (translations included), in a
+        stable order."""
         scope = self.command_scope
         if scope is not None:
             self.tree.copy_global_to(guild=scope)
-        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=scope)]
-        return sorted(payload, key=lambda c: (c.get("type", 1), c["name"]))
+        return await translated_payload(self.tree, scope)
 
-    def command_hash(self) -> str:
-        blob = json.dumps(self.command_payload(), sort_keys=True, separators=(",", ":"), default=str)
+    async def command_hash(self) -> str:
+        """Changes whenever a sync would send something else: a command, or one translation."""
+        payload = await self.command_payload()
+        blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def command_hash_key(self) -> str:
@@ -128,7 +219,7 @@ class SpadesBot(commands.Bot):
         A failed sync is logged and leaves the stored hash alone, so the next start retries.
         """
         async with self._sync_lock:
-            digest = self.command_hash()
+            digest = await self.command_hash()
             key = self.command_hash_key()
             if not force and await self.storage.get_meta(key) == digest:
                 log.info("application commands unchanged (%s); not syncing", key)
@@ -143,3 +234,20 @@ class SpadesBot(commands.Bot):
             await self.storage.set_meta(key, digest)
             log.info("synced %d application commands (%s)", len(synced), key)
             return True
+
+
+class ShardedSpadesBot(SpadesBot, commands.AutoShardedBot):
+    """The application as ``python -m bot`` runs it: the shards ``SHARD_IDS`` of ``SHARD_COUNT``
+    (docs/SHARDING.md), or without them every shard Discord recommends, in this one process."""
+
+    def __init__(self, config: Config, **kwargs: Any) -> None:
+        if config.sharded:
+            count, ids = config.shards
+            kwargs.setdefault("shard_count", count)
+            kwargs.setdefault("shard_ids", list(ids))
+        super().__init__(config, **kwargs)
+
+
+def make_bot(config: Config, **kwargs: Any) -> SpadesBot:
+    """The bot ``python -m bot`` runs (tests may also build a plain ``SpadesBot``: one connection)."""
+    return ShardedSpadesBot(config, **kwargs)

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import Text, _
 from bot.storage import FinishedGame, TableRow
 from engine import Game, Ruleset
 
@@ -172,25 +173,58 @@ class Result:
     """
 
     ok: bool
-    message: str = ""
+    message: Text = ""  # a lazy message: rendered in the language of the user who asked
     show_hand: bool = False
     stale: bool = False
     table: Table | None = None
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def ok(message: str = "", **kw: Any) -> Result:
+def ok(message: Text = "", **kw: Any) -> Result:
     return Result(True, message, **kw)
 
 
-def refuse(message: str, **kw: Any) -> Result:
+def refuse(message: Text, **kw: Any) -> Result:
     return Result(False, message, **kw)
 
 
-MOVED_ON = "This hand has moved on: here is your current hand."
-NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
-GAME_OVER = "This game is over. Open a new table with `/spades new`."
-CLOSED = "This table is closed. Open a new one with `/spades new`."
+MOVED_ON = _("This hand has moved on: here is your current hand.")
+NO_TABLE = _("There is no Spades table in this channel. Open one with `/spades new`.")
+GAME_OVER = _("This game is over. Open a new table with `/spades new`.")
+CLOSED = _("This table is closed. Open a new one with `/spades new`.")
+SAVE_FAILED = _("Sorry, I couldn't save that just now; nothing changed. Please try again.")
+MOVING = _(
+    "This table is being handed over to another of the bot's processes right now; "
+    "please try again in a few seconds."
+)
+
+
+def set_aside_post(table_id: int) -> Text:
+    """The channel's notice that its table could not be restored and was closed."""
+    return _(
+        "⚠️ Table %(table_id)s could not be restored after the bot restarted, so it was closed: sorry! "
+        "The channel is free: open a new table with `/spades new`.",
+        table_id=table_id,
+    )
+
+
+def damaged_post(table_id: int) -> Text:
+    """The channel's notice that its table is damaged and still blocks the channel."""
+    return _(
+        "⚠️ Table %(table_id)s could not be restored after the bot restarted: it is damaged in the "
+        "bot's database, and a new table cannot open in this channel until the bot's operator "
+        "repairs it. Sorry!",
+        table_id=table_id,
+    )
+
+
+def damaged(table_id: int) -> Text:
+    return _(
+        "The last table in this channel (table %(table_id)s) is damaged in the bot's database, and "
+        "a new one cannot open here until the bot's operator repairs it (it is in their log). "
+        "You can play in another channel meanwhile.",
+        table_id=table_id,
+    )
 
 
 def now() -> float:

@@ -13,6 +13,8 @@ from typing import Any
 
 import discord
 
+from bot.i18n import Lazy, render, resolve, user_language
+
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
@@ -23,6 +25,15 @@ def _clip(content: str | None) -> str | None:
     if content is None or len(content) <= MAX_CONTENT:
         return content
     return content[: MAX_CONTENT - 1] + "…"
+
+
+def _text(interaction: discord.Interaction, content: Any, *, ephemeral: bool) -> str | None:
+    """A lazy message (``bot.i18n``) in the reader's language: the clicking user's for an
+    ephemeral answer, the server's (as Discord reports it) for a public one."""
+    if content is None or not isinstance(content, Lazy):
+        return _clip(content)
+    lang = user_language(interaction) if ephemeral else resolve(getattr(interaction, "guild_locale", None))
+    return _clip(render(content, lang))
 
 
 _TOLERATED = (discord.NotFound, discord.HTTPException, discord.InteractionResponded)
@@ -43,13 +54,14 @@ async def safe_defer(
 
 
 async def safe_send(
-    interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True, **kwargs: Any
+    interaction: discord.Interaction, content: Any = None, *, ephemeral: bool = True, **kwargs: Any
 ) -> bool:
-    """Answer the interaction: the initial response if still open, else a follow-up."""
+    """Answer the interaction: the initial response if still open, else a follow-up. A lazy
+    message is rendered in the user's language (ephemeral) or the server's (public)."""
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
     if kwargs.get("view") is None:
         kwargs.pop("view", None)
-    content = _clip(content)
+    content = _text(interaction, content, ephemeral=ephemeral)
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
@@ -61,10 +73,11 @@ async def safe_send(
     return True
 
 
-async def safe_edit(interaction: discord.Interaction, content: str | None = None, **kwargs: Any) -> bool:
-    """Update the message a component sits on (in place), falling back to editing the original."""
+async def safe_edit(interaction: discord.Interaction, content: Any = None, **kwargs: Any) -> bool:
+    """Update the message a component sits on (in place), falling back to editing the original
+    (a lazy message in the user's language: the edited messages are their ephemeral panels)."""
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
-    content = _clip(content)
+    content = _text(interaction, content, ephemeral=True)
     try:
         if not interaction.response.is_done():
             await interaction.response.edit_message(content=content, **kwargs)

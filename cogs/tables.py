@@ -10,13 +10,16 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot import render
+from bot import lexicon, render
 from bot.clicks import answer, is_admin, show_hand, timely
-from bot.model import NO_TABLE, refuse
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_language
+from bot.i18n import render as render_text
+from bot.model import NO_TABLE, SAVE_FAILED, refuse
 from bot.safe import safe_defer, safe_send
 from bot.table.service import TableService
 from bot.table.thinker import level_or_default
 from bot.views import DYNAMIC_ITEMS
+from cogs.history import ask_forget, send_mydata
 from engine import Ruleset
 from engine.house_rules import (
     HouseRulesError,
@@ -32,12 +35,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def shown(text: str, limit: int = 20) -> str:
+def shown(text: str, limit: int = 20) -> Text:
     """A user's input quoted back to them: one line, no code fences, at most ``limit`` characters
     (a 6,000-character option must not make the answer too long to send)."""
     flat = " ".join(text.replace("`", "'").split())
     if not flat:
-        return "A blank"
+        return _("A blank")
     return f"`{flat[:limit]}…`" if len(flat) > limit else f"`{flat}`"
 
 
@@ -47,6 +50,14 @@ BOT_LEVEL_CHOICES = [
     app_commands.Choice(name="normal: plays by sound rules", value="normal"),
     app_commands.Choice(name="strong: thinks ahead over likely deals", value="strong"),
 ]
+
+#: ``/spades config language``: each language in its own words, or the server's own language
+AUTO_LANGUAGE = "auto"
+
+
+def _language_choices() -> list[app_commands.Choice[str]]:
+    own = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES]
+    return [*own, app_commands.Choice(name="Server's language (Discord setting)", value=AUTO_LANGUAGE)]
 
 
 def _preset_choices() -> list[app_commands.Choice[str]]:
@@ -88,7 +99,7 @@ class TablesCog(commands.Cog):
         bots: app_commands.Choice[str] | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await safe_send(interaction, "Spades tables live in server channels.")
+            await safe_send(interaction, _("Spades tables live in server channels."))
             return
         options: dict[str, Any] = {}
         if nil is not None:
@@ -120,8 +131,9 @@ class TablesCog(commands.Cog):
         preset = getattr(interaction.namespace, "preset", None)
         if not preset and interaction.guild_id is not None:
             preset = (await self.bot.storage.guild_settings(interaction.guild_id)).get("default_preset")
+        lang = user_language(interaction)
         return [
-            app_commands.Choice(name=n, value=v)
+            app_commands.Choice(name=lexicon.rules_suggestion(n, lang), value=v)
             for n, v in rules_suggestions(current, preset if isinstance(preset, str) else None)
         ]
 
@@ -175,8 +187,9 @@ class TablesCog(commands.Cog):
         bid_seconds="Default seconds per bid",
         rules="Default house rules, e.g. bag_limit=5 ten_for_200=on (`none` clears them)",
         bots="How well the bots play at new tables",
+        language="Language of the tables' public messages (default: the server's Discord language)",
     )
-    @app_commands.choices(bots=BOT_LEVEL_CHOICES)
+    @app_commands.choices(language=_language_choices(), bots=BOT_LEVEL_CHOICES)
     async def config(
         self,
         interaction: discord.Interaction,
@@ -185,12 +198,15 @@ class TablesCog(commands.Cog):
         bid_seconds: app_commands.Range[int, 15, 600] | None = None,
         rules: app_commands.Range[str, 1, 300] | None = None,
         bots: app_commands.Choice[str] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         if interaction.guild_id is None:
-            await safe_send(interaction, "Server settings only exist in a server.")
+            await safe_send(interaction, _("Server settings only exist in a server."))
             return
         if not is_admin(interaction):
-            await safe_send(interaction, "Only members with Manage Server can change the server's settings.")
+            await safe_send(
+                interaction, _("Only members with Manage Server can change the server's settings.")
+            )
             return
         changes: dict[str, Any] = {}
         if preset is not None:
@@ -200,7 +216,11 @@ class TablesCog(commands.Cog):
             except (ValueError, TypeError):
                 await safe_send(
                     interaction,
-                    f"Unknown preset `{preset[:30]}`. Presets: {', '.join(sorted(engine.PRESETS))}.",
+                    _(
+                        "Unknown preset `%(preset)s`. Presets: %(presets)s.",
+                        preset=preset[:30],
+                        presets=", ".join(sorted(engine.PRESETS)),
+                    ),
                 )
                 return
             changes["default_preset"] = preset
@@ -210,6 +230,9 @@ class TablesCog(commands.Cog):
             changes["bid_seconds"] = bid_seconds
         if bots is not None:
             changes["bot_level"] = bots.value
+        if language is not None:
+            # kept in the server's settings (None: follow the server's Discord language)
+            changes["language"] = language.value if language.value in LANGUAGES else None
         storage = self.bot.storage
         current = await storage.guild_settings(interaction.guild_id)
         if rules is not None or preset is not None:
@@ -224,21 +247,50 @@ class TablesCog(commands.Cog):
                     options = parse_house_rules(rules)
                 check_rules(base, options)
             except HouseRulesError as exc:
-                await safe_send(interaction, str(exc))
+                await safe_send(interaction, lexicon.explain_rules(exc))
                 return
             changes["options"] = options
         if changes:
-            settings = await storage.set_guild_settings(interaction.guild_id, **changes)
+            try:
+                settings = await storage.set_guild_settings(interaction.guild_id, **changes)
+            except Exception:  # disk full, a lost database: answered like a refused bid
+                log.exception("saving the settings of server %s failed", interaction.guild_id)
+                await safe_send(interaction, SAVE_FAILED)
+                return
         else:
             settings = current
+        if "language" in changes:
+            self.service.language_changed(interaction.guild_id, changes["language"])
         house = format_rules(dict(settings.get("options") or {}))
-        await safe_send(
-            interaction,
-            f"Server defaults: preset **{settings.get('default_preset', 'standard')}**, "
-            f"{settings.get('play_seconds', 60)} s to play, {settings.get('bid_seconds', 90)} s to bid, "
-            f"{level_or_default(settings.get('bot_level'))} bots"
-            + (f", house rules `{house}`." if house else "."),
-        )
+        params = {
+            "preset": settings.get("default_preset", "standard"),
+            "play": settings.get("play_seconds", 60),
+            "bid": settings.get("bid_seconds", 90),
+        }
+        text: Text
+        if house:
+            text = _(
+                "Server defaults: preset **%(preset)s**, %(play)s s to play, %(bid)s s to bid, "
+                "house rules `%(rules)s`.",
+                rules=house,
+                **params,
+            )
+        else:
+            text = _(
+                "Server defaults: preset **%(preset)s**, %(play)s s to play, %(bid)s s to bid.", **params
+            )
+        if settings.get("bot_level") is not None:
+            level = level_or_default(settings.get("bot_level"))
+            text = join(text, _("Bots at new tables: %(level)s.", level=level))
+        chosen = settings.get("language")
+        if chosen in LANGUAGES:
+            text = join(text, _("Public messages: %(language)s.", language=LANGUAGE_NAMES[chosen]))
+        elif language is not None:
+            own = LANGUAGE_NAMES[resolve(interaction.guild_locale)]
+            text = join(
+                text, _("Public messages follow the server's language (now %(language)s).", language=own)
+            )
+        await safe_send(interaction, text)
 
     config.autocomplete("preset")(_preset_ac)
     config.autocomplete("rules")(_rules_ac)
@@ -250,16 +302,18 @@ class TablesCog(commands.Cog):
         owners = set(getattr(self.bot.config, "owner_ids", ()) or ())
         if interaction.user.id not in owners and not is_admin(interaction):
             await safe_send(
-                interaction, "Only the bot's owner or members with Manage Server can sync commands."
+                interaction, _("Only the bot's owner or members with Manage Server can sync commands.")
             )
             return
         await safe_defer(interaction, ephemeral=True)
         try:
             await self.bot.sync_commands(force=True)
         except discord.HTTPException as exc:
-            await safe_send(interaction, f"Sync failed (HTTP {exc.status}). Try again later.")
+            await safe_send(
+                interaction, _("Sync failed (HTTP %(status)s). Try again later.", status=exc.status)
+            )
             return
-        await safe_send(interaction, "Commands synced.")
+        await safe_send(interaction, _("Commands synced."))
 
     # ---- top level ------------------------------------------------------------------------
     def _tid(self, interaction: discord.Interaction) -> int | None:
@@ -305,11 +359,14 @@ class TablesCog(commands.Cog):
     async def bid(self, interaction: discord.Interaction, bid: app_commands.Range[str, 1, 100]) -> None:
         text = bid.strip().lower()
         try:
-            parsed = engine.Bid.parse(text)
+            parsed = lexicon.parse_bid(text)  # the engine's words, or the player's language's
         except ValueError:
             legal = self.service.play.legal_bids(interaction.channel_id or 0, interaction.user.id)
-            allowed = ", ".join(b.label for b in legal) or "none right now"
-            await answer(interaction, refuse(f"{shown(bid)} is not a bid. Allowed now: {allowed}."))
+            allowed = join(*(lexicon.bid_label(b) for b in legal), sep=", ") if legal else _("none right now")
+            await answer(
+                interaction,
+                refuse(_("%(bid)s is not a bid. Allowed now: %(allowed)s.", bid=shown(bid), allowed=allowed)),
+            )
             return
         result = await timely(
             interaction,
@@ -323,12 +380,12 @@ class TablesCog(commands.Cog):
 
     @bid.autocomplete("bid")
     async def _bid_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        cur = current.strip().lower()
+        lang = user_language(interaction)
         legal = self.service.play.legal_bids(interaction.channel_id or 0, interaction.user.id)
         choices = [
-            app_commands.Choice(name=b.label, value=str(b))
+            app_commands.Choice(name=render_text(lexicon.bid_label(b), lang), value=str(b))
             for b in legal
-            if not cur or b.label.lower().startswith(cur) or str(b).startswith(cur)
+            if lexicon.bid_matches(b, current, lang)
         ]
         return choices[:25]
 
@@ -340,11 +397,10 @@ class TablesCog(commands.Cog):
             parsed = engine.parse_card(card)
         except ValueError:
             legal = self.service.play.legal_cards(interaction.channel_id or 0, interaction.user.id)
-            allowed = f" You can play {engine.pretty_list(legal)}." if legal else ""
-            await answer(
-                interaction,
-                refuse(f"{shown(card)} is not a card: write one like AS, 10H or QD.{allowed}"),
-            )
+            refusal: Text = _("%(card)s is not a card: write one like AS, 10H or QD.", card=shown(card))
+            if legal:
+                refusal = join(refusal, _("You can play %(cards)s.", cards=lexicon.cards_list(legal)))
+            await answer(interaction, refuse(refusal))
             return
         result = await timely(
             interaction,
@@ -385,11 +441,21 @@ class TablesCog(commands.Cog):
             interaction, await timely(interaction, self.service.lifecycle.repost(interaction.channel_id or 0))
         )
 
+    # ---- your data (cogs.history does the work) -----------------------------------------------
+    @spades.command(name="mydata", description="Your games, hands and stats as a JSON file (only you see it)")
+    async def mydata(self, interaction: discord.Interaction) -> None:
+        await send_mydata(interaction)
+
+    @spades.command(name="forgetme", description="Remove your name and stats from this bot (asks first)")
+    async def forgetme(self, interaction: discord.Interaction) -> None:
+        await ask_forget(interaction)
+
     @app_commands.command(name="rules", description="The rules at this channel's table")
     @app_commands.guild_only()
     async def rules(self, interaction: discord.Interaction) -> None:
         t = self.service.in_channel(interaction.channel_id or 0)
-        await safe_send(interaction, render.rules_text(t) if t is not None else NO_TABLE)
+        lang = user_language(interaction)
+        await safe_send(interaction, render.rules_text(t, lang) if t is not None else NO_TABLE)
 
     @app_commands.command(name="score", description="The score sheet of this channel's table")
     @app_commands.guild_only()
@@ -399,7 +465,7 @@ class TablesCog(commands.Cog):
         if t is None or (t.game is None and t.status not in ("open", "playing")):
             await safe_send(interaction, NO_TABLE)
             return
-        await safe_send(interaction, render.score_sheet(t))
+        await safe_send(interaction, render.score_sheet(t, user_language(interaction)))
 
 
 async def setup(bot: SpadesBot) -> None:

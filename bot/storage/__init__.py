@@ -4,6 +4,15 @@ The contract is docs/BOT_STORAGE.md; every SQL statement of the bot lives in thi
 """
 
 from .db import DEFAULT_GUILD_SETTINGS, Storage
+from .history import (
+    FORMER_PLAYER,
+    ForgetReport,
+    GamePlayer,
+    GameSummary,
+    HistoryPage,
+    PlayerSeated,
+    StoredHand,
+)
 from .migrations import MigrationError
 from .models import (
     LIVE_STATUSES,
@@ -19,21 +28,27 @@ from .models import (
     TableDamaged,
     TableRow,
 )
-from .shards import Claim, Lease, NotOwner, ShardCountMismatch, new_owner, shard_of
+from .shards import Claim, Lease, NotOwner, ShardCountMismatch, gone_here, new_owner, shard_of
 from .stats import SORT_LABELS, SORTS
 
 __all__ = [
     "DEFAULT_GUILD_SETTINGS",
+    "FORMER_PLAYER",
     "LIVE_STATUSES",
     "SORTS",
     "SORT_LABELS",
     "ChannelBusy",
     "Claim",
     "FinishedGame",
+    "ForgetReport",
+    "GamePlayer",
+    "GameSummary",
     "HandResult",
+    "HistoryPage",
     "Lease",
     "MigrationError",
     "NotOwner",
+    "PlayerSeated",
     "PlayerStats",
     "SetAside",
     "ShardCountMismatch",
@@ -42,8 +57,10 @@ __all__ = [
     "StorageClosed",
     "StorageError",
     "StorageUnavailable",
+    "StoredHand",
     "TableDamaged",
     "TableRow",
+    "gone_here",
     "new_owner",
     "shard_of",
 ]

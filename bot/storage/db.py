@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import time
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 from . import stats
 from .backends import Backend, Session, open_backend
+from .history import HistoryMixin
 from .models import (
     LIVE_STATUSES,
     STATUSES,
@@ -110,7 +112,7 @@ def _row_to_table(row: Any) -> TableRow:
     )
 
 
-class Storage(ShardLeases):
+class Storage(ShardLeases, HistoryMixin):
     """All persistence of the bot. Open with ``await Storage.open(path_or_url)``.
 
     The backend owns the connections (SQLite: one connection behind a lock; PostgreSQL: a pool).
@@ -150,11 +152,16 @@ class Storage(ShardLeases):
     def closed(self) -> bool:
         return self.backend.closed
 
+    @property
+    def queued_saves(self) -> int:
+        """Table saves waiting for the writer (the health line)."""
+        return len(self._queue)
+
     async def close(self) -> None:
         """Close the connection(s) (idempotent); waits for a running operation to finish."""
         await self.backend.close()
 
-    def _transaction(self) -> Any:
+    def _transaction(self) -> AbstractAsyncContextManager[Session]:
         """One write transaction (a ``Session``), rolled back on any exception (cancellation too)."""
         return self.backend.transaction()
 

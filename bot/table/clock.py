@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 import engine
+from bot import i18n
 from bot.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act, now
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
@@ -104,8 +105,12 @@ class TurnClock:
                     self.publisher.post(
                         t.id,
                         t.channel_id,
-                        f"⏰ <@{seat.user_id}>, it's your turn at table {t.id}: "
-                        f"the bot plays for you <t:{int(deadline)}:R>.",
+                        i18n._(
+                            "⏰ %(user)s, it's your turn at table %(table)s: the bot plays for you %(when)s.",
+                            user=f"<@{seat.user_id}>",
+                            table=t.id,
+                            when=f"<t:{int(deadline)}:R>",
+                        ),
                         mention=seat.user_id,
                     )
         if now() < deadline:
@@ -151,10 +156,13 @@ class TurnClock:
                 if seat is None or seat.user_id is None:
                     continue
                 note = (
-                    f"⏱ {seat.label} ran out of time; the bot acted for them."
+                    i18n._("⏱ %(who)s ran out of time; the bot acted for them.", who=seat.label)
                     if not seat.away
-                    else f"💤 {seat.label} missed two turns in a row and is marked away; the bot plays "
-                    "for them until they press **I'm back**."
+                    else i18n._(
+                        "💤 %(who)s missed two turns in a row and is marked away; the bot plays for them "
+                        "until they press **I'm back**.",
+                        who=seat.label,
+                    )
                 )
                 self.publisher.post(t.id, t.channel_id, note)
 
@@ -194,6 +202,12 @@ class TurnClock:
 
     def drop(self, table_id: int) -> None:
         self._drivers.pop(table_id, None)
+
+    def stop(self, table_id: int) -> None:
+        """Cancel the table's driver (its shard went to another process) and forget it."""
+        task = self._drivers.pop(table_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
 
     def holds(self, table_id: int) -> bool:
         return table_id in self._drivers

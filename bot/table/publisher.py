@@ -3,23 +3,32 @@ edits), and the registry of hand panels refreshed in place when a player's turn 
 
 Subscribes to the store's changes; the components and texts come from ``bot.views`` and
 ``bot.render``, which are given a table and know nothing of this module.
+
+Everything posted in a channel speaks the server's language (``language``, set by the service):
+posts are rendered when they go out, so a post may be a lazy message or a function of the language.
+A refreshed hand panel speaks its player's language (the locale of the interaction that opened it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 import discord
 
 from bot import render
+from bot.i18n import DEFAULT, user_language
+from bot.i18n import render as text_in
 from bot.model import Table
+from bot.pictures import picture_name, score_chart_png, table_png
+from bot.replays import game_series, hand_scene
 from bot.table.store import TableStore, event_kind
 from bot.tasks import cancel_all
-from bot.views import game_over_view, hand_panel, table_view
+from bot.views import game_over_view, hand_panel, hand_post_view, table_view
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +36,27 @@ log = logging.getLogger(__name__)
 # in one channel, and the hand panels' refreshes go through other routes.
 EDIT_INTERVAL = 1.2
 PANEL_TTL = 14 * 60  # interaction tokens live 15 minutes
+
+#: a post: text (lazy texts are rendered in the server's language) or a function of the language
+Content = Any
+Language = Callable[[int], Awaitable[str]]
+
+
+async def _english(table_id: int) -> str:
+    return DEFAULT
+
+
+def _hand_post(table: Table, ev: Any) -> Callable[[str], str]:
+    return lambda lang: render.hand_post(table, ev, lang)
+
+
+def _hand_view(table: Table, record: dict[str, Any] | None) -> Callable[[str], discord.ui.View] | None:
+    if record is None:
+        return None
+    return lambda lang: hand_post_view(table, record, lang)
+
+
+Picture = tuple[str, bytes]  # a file name and PNG bytes
 
 
 class Publisher(Protocol):
@@ -39,6 +69,7 @@ class Publisher(Protocol):
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        files: Sequence[Picture] = (),
     ) -> int | None: ...
 
     async def edit(
@@ -61,6 +92,7 @@ class DiscordPublisher:
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        files: Sequence[Picture] = (),
     ) -> int | None:
         channel = self.bot.get_partial_messageable(channel_id)
         # A ping notifies exactly that one user, even if the text names others.
@@ -71,11 +103,21 @@ class DiscordPublisher:
             if mention
             else discord.AllowedMentions.none()
         )
+        extra: dict[str, Any] = {}
+        if view is not None:
+            extra["view"] = view
+        if files:
+            extra["files"] = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
         try:
-            if view is not None:
-                msg = await channel.send(content, view=view, allowed_mentions=allowed)
-            else:
-                msg = await channel.send(content, allowed_mentions=allowed)
+            msg = await channel.send(content, allowed_mentions=allowed, **extra)
+        except discord.Forbidden as exc:
+            if not files:
+                log.warning("posting in channel %s failed: %s", channel_id, exc.status)
+                return None
+            # no Attach Files permission there: the post matters more than its picture
+            log.warning("posting pictures in channel %s is not allowed (%s): posting the text alone",
+                        channel_id, exc.code)
+            return await self.send(channel_id, content, view=view, mention=mention)
         except discord.HTTPException as exc:
             log.warning("posting in channel %s failed: %s", channel_id, exc.status)
             return None
@@ -120,6 +162,9 @@ class TablePublisher:
         self._panels: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
         self._panel_tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        self.pictures = True  # attach the table picture and score chart to hand and game posts
+        #: the language of a table's public messages (the service sets the server's)
+        self.language: Language = _english
 
     # ---- after a saved change ------------------------------------------------------------
     def after(self, old: Table, new: Table, events: list[Any], actor: int | None = None) -> None:
@@ -128,12 +173,25 @@ class TablePublisher:
         for ev in events:
             kind = event_kind(ev)
             if kind == "HandScored":
-                self.post(new.id, new.channel_id, render.hand_post(new, ev))
+                record = _record_of(new, getattr(ev, "hand_no", None))
+                self.post(
+                    new.id,
+                    new.channel_id,
+                    _hand_post(new, ev),
+                    view=_hand_view(new, record),
+                    pictures=hand_pictures(new, record) if record is not None else None,
+                )
                 if "GameOver" not in kinds:
                     # keep the live table at the bottom of the channel, below the hand's post
                     self._enqueue(new.id, self._repost_job(new.id))
             elif kind == "GameOver":
-                self.post(new.id, new.channel_id, render.game_post(new), view=game_over_view(new))
+                self.post(
+                    new.id,
+                    new.channel_id,
+                    lambda lang: render.game_post(new, lang),
+                    view=lambda lang: game_over_view(new, lang),
+                    pictures=game_pictures(new),
+                )
         self.render_soon(new.id)
         self._refresh_panels(old, new, actor)
 
@@ -142,15 +200,31 @@ class TablePublisher:
         self,
         table_id: int,
         channel_id: int,
-        content: str,
+        content: Content,
         *,
-        view: discord.ui.View | None = None,
+        view: discord.ui.View | Callable[[str], discord.ui.View] | None = None,
         mention: int | None = None,
+        pictures: Callable[[], list[Picture]] | None = None,
     ) -> None:
-        """Queue a channel post behind the table's earlier ones."""
+        """Queue a channel post behind the table's earlier ones. ``content`` (and ``view``) may be
+        lazy: they are drawn in the server's language when the post goes out. ``pictures`` draws
+        the files to attach; it runs in an executor (off the event loop), and a failure posts the
+        text alone."""
 
         async def job() -> None:
-            await self.out.send(channel_id, content, view=view, mention=mention)
+            lang = await self.language(table_id)
+            text = content(lang) if callable(content) else text_in(content, lang)
+            shown = view(lang) if callable(view) else view
+            files: list[Picture] = []
+            if pictures is not None and self.pictures:
+                try:
+                    files = await asyncio.get_running_loop().run_in_executor(None, pictures)
+                except Exception:
+                    log.exception("drawing the pictures of a post at table %s failed", table_id)
+            if files:
+                await self.out.send(channel_id, text, view=shown, mention=mention, files=files)
+            else:
+                await self.out.send(channel_id, text, view=shown, mention=mention)
 
         self._enqueue(table_id, job)
 
@@ -215,8 +289,10 @@ class TablePublisher:
         t = self.store.get(table_id)
         if t is None:
             return
-        content = render.table_message(t)
-        view = table_view(t)
+        lang = await self.language(table_id)
+        t = self.store.get(table_id) or t
+        content = render.table_message(t, lang)
+        view = table_view(t, lang)
         repost = table_id in self._repost
         self._repost.discard(table_id)
         if (
@@ -268,7 +344,7 @@ class TablePublisher:
             task.add_done_callback(self._panel_tasks.discard)
 
     async def _refresh_panel(self, table_id: int, user_id: int, inter: discord.Interaction) -> None:
-        content, view = hand_panel(self.store.get(table_id), user_id)
+        content, view = hand_panel(self.store.get(table_id), user_id, lang=user_language(inter))
         try:
             await inter.edit_original_response(
                 content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
@@ -311,6 +387,17 @@ class TablePublisher:
             or any(k[0] == table_id for k in self._panels)
         )
 
+    def queued(self) -> int:
+        """Channel posts waiting to go out, all tables (the health line)."""
+        return sum(q.qsize() for q in self._outbox.values())
+
+    def stop(self, table_id: int) -> None:
+        """Cancel the table's pending posts and edits (its shard went to another process) and forget it."""
+        for task in (self._renders.get(table_id), self._posters.get(table_id)):
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
+        self.drop(table_id)
+
     def drop(self, table_id: int) -> None:
         self._renders.pop(table_id, None)
         self._dirty.discard(table_id)
@@ -328,3 +415,37 @@ class TablePublisher:
         if posters and drain > 0:
             await asyncio.wait(posters, timeout=drain)
         await cancel_all([*self._renders.values(), *self._posters.values(), *self._panel_tasks])
+
+
+# ---- pictures of hand and game posts (the data is read now, the drawing runs in an executor) ----
+
+def _record_of(t: Table, hand_no: int | None) -> dict[str, Any] | None:
+    if t.game is None:
+        return None
+    for rec in reversed(t.game.hand_records):
+        if hand_no is None or rec.get("hand_no") == hand_no:
+            return rec
+    return None
+
+
+def _picture_names(t: Table) -> list[str]:
+    return [picture_name(s.name if s is not None else "", i) for i, s in enumerate(t.seats)]
+
+
+def hand_pictures(t: Table, record: dict[str, Any]) -> Callable[[], list[Picture]]:
+    """The table after this hand: seats, bids and tricks, the score."""
+    scene = hand_scene(record, _picture_names(t), subtitle=t.ruleset.describe()[:70])
+    name = f"hand-{record.get('hand_no', 0)}.png"
+    return lambda: [(name, table_png(scene))]
+
+
+def game_pictures(t: Table) -> Callable[[], list[Picture]] | None:
+    """At game over: the final table with the winner, and the score over the game's hands."""
+    g = t.game
+    if g is None or not g.hand_records:
+        return None
+    names = _picture_names(t)
+    records = list(g.hand_records)
+    scene = hand_scene(records[-1], names, winner=g.winner, subtitle=t.ruleset.describe()[:70])
+    series = game_series(records, names, winner=g.winner, title=f"Score by hand · table {t.id}")
+    return lambda: [("game.png", table_png(scene)), ("scores.png", score_chart_png(series))]

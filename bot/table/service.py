@@ -16,8 +16,9 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.model import LIVE, Table
-from bot.storage import Storage
+from bot.i18n import DEFAULT, LANGUAGES, server_language
+from bot.model import LIVE, Table, damaged_post, set_aside_post
+from bot.storage import Storage, shard_of
 from bot.table.clock import TurnClock
 from bot.table.lifecycle import Lifecycle
 from bot.table.play import Play
@@ -49,12 +50,20 @@ class TableService:
         config = getattr(bot, "config", None)
         self.time_scale: float = float(getattr(config, "time_scale", 1.0))
         self.deal_seed: int | None = getattr(config, "deal_seed", None)
+        # the shards this process runs: (count, ids), read at restore from the bot's ShardKeeper
+        self._bot = bot
+        shards = getattr(config, "shards", None)
+        self.shard_count: int = int(shards[0]) if shards else 1
         if publisher is None:
             assert isinstance(bot, discord.Client), "the Discord publisher needs a discord.Client"
             publisher = DiscordPublisher(bot)
         self.publisher: Publisher = publisher
+        self._client = bot if isinstance(bot, discord.Client) else None
+        # guild -> the language chosen with /spades config language (None: the server's own)
+        self._languages: dict[int, str | None] = {}
         self.store = TableStore(self.storage, time_scale=self.time_scale)
         self.posts = TablePublisher(self.store, publisher, time_scale=self.time_scale)
+        self.posts.language = self.language_of
         self.clock = TurnClock(self.store, self.posts, time_scale=self.time_scale, seed=self.deal_seed)
         self.lifecycle = Lifecycle(self.store, self.posts, seed=self.deal_seed)
         self.seating = Seating(self.store, self.posts)
@@ -62,6 +71,8 @@ class TableService:
         self.store.changed.append(self._changed)
         self.store.reloaded.append(self._reloaded)
         self.store.closed.append(self._evict_soon)
+        self.store.not_owner.append(self._let_go)
+        self._announced: set[int] = set()  # set-aside tables whose channel was told
         self._evictions: dict[int, asyncio.Task[None]] = {}
         self.evict_grace: float = EVICT_GRACE
         self._closed = False
@@ -90,6 +101,32 @@ class TableService:
     def remember_panel(self, table_id: int, user_id: int, interaction: discord.Interaction) -> None:
         """Keep a user's latest hand panel to refresh it in place when their turn comes."""
         self.posts.remember_panel(table_id, user_id, interaction)
+
+    # ---- the language of public messages ---------------------------------------------------------
+    async def server_language(self, guild_id: int) -> str:
+        """The language a server's tables speak in public: the one set with ``/spades config
+        language``, else the server's preferred locale (English when neither is supported)."""
+        if guild_id not in self._languages:
+            try:
+                chosen = (await self.storage.guild_settings(guild_id)).get("language")
+            except Exception:
+                log.exception("the settings of guild %s could not be read", guild_id)
+                chosen = None
+            self._languages[guild_id] = chosen if chosen in LANGUAGES else None
+        guild = self._client.get_guild(guild_id) if self._client is not None else None
+        preferred = getattr(guild, "preferred_locale", None)
+        return server_language({"language": self._languages[guild_id]}, preferred)
+
+    async def language_of(self, table_id: int) -> str:
+        t = self.store.get(table_id)
+        return DEFAULT if t is None else await self.server_language(t.guild_id)
+
+    def language_changed(self, guild_id: int, language: str | None) -> None:
+        """A server chose another language (None: its own again): its live tables are redrawn."""
+        self._languages[guild_id] = language
+        for t in list(self.store.tables.values()):
+            if t.guild_id == guild_id and t.status in LIVE:
+                self.posts.render_soon(t.id)
 
     # ---- observer hooks ----------------------------------------------------------------------
     def on_hand_finished(self, listener: HandListener) -> None:
@@ -150,21 +187,78 @@ class TableService:
         )
 
     # ---- start-up / shutdown -------------------------------------------------------------
-    async def restore(self) -> int:
-        """Load every live table from storage and restart its timers and bot turns."""
+    def held_shards(self) -> set[int]:
+        """The shards whose tables this process runs (every guild when unsharded)."""
+        keeper = getattr(self._bot, "shard_keeper", None)
+        if keeper is None:
+            return set(range(self.shard_count))
+        return set(keeper.held)
+
+    def runs_guild(self, guild_id: int | None) -> bool:
+        return guild_id is None or shard_of(guild_id, self.shard_count) in self.held_shards()
+
+    async def restore(self, shards: set[int] | None = None) -> int:
+        """Load the live tables of this process's shards (or of ``shards``: a takeover) from
+        storage and restart their timers and bot turns. A row that cannot be loaded is set aside
+        (marked, logged once, its channel freed) and its channel is told; the others restore."""
         self.clock.thinker.warm()  # the search workers start now, not at the first bot's turn
-        rows = await self.storage.live_tables()
+        wanted = self.held_shards() if shards is None else shards
+        rows = await self.storage.live_tables(shards=(self.shard_count, wanted))
+        restored: list[int] = []
         for row in rows:
-            try:
-                table = Table.from_row(row)
-            except Exception:
-                log.exception("table %s could not be restored", row.id)
+            if row.id in self.store.tables:
+                continue
+            table = await self.store.from_row(row)
+            if table is None:
                 continue
             self.store.index(table)
             self.clock.schedule(table)
             self.posts.render_soon(table.id)
-        log.info("restored %d live table(s)", len(rows))
-        return len(rows)
+            restored.append(table.id)
+        self._announce_set_aside()
+        where = "" if self.shard_count == 1 else f" on shard(s) {','.join(map(str, sorted(wanted)))}"
+        ids = f": table {', '.join(map(str, restored))}" if restored and len(restored) <= 20 else ""
+        log.info("restored %d live table(s)%s%s", len(restored), where, ids)
+        return len(restored)
+
+    def _announce_set_aside(self) -> None:
+        """Tell each channel whose table was set aside (once) that it is free again."""
+        for entry in self.storage.set_aside:
+            if entry.table_id in self._announced or entry.channel_id is None:
+                continue
+            if entry.guild_id is not None and not self.runs_guild(entry.guild_id):
+                continue
+            self._announced.add(entry.table_id)
+            # marked: the channel is free; not (a damaged page): it stays blocked until repaired
+            text = (set_aside_post if entry.marked else damaged_post)(entry.table_id)
+            self.posts.post(entry.table_id, entry.channel_id, text)
+
+    async def drop_shards(self, shards: set[int]) -> int:
+        """Forget the tables of shards another process runs now (their state is in storage)."""
+        gone = [t.id for t in self.store.tables.values() if shard_of(t.guild_id, self.shard_count) in shards]
+        for table_id in gone:
+            self._forget(table_id)
+        return len(gone)
+
+    def _let_go(self, table_id: int) -> None:
+        """A save was refused because another process holds the table's shard: forget the table."""
+        self._forget(table_id)
+
+    def _forget(self, table_id: int) -> None:
+        t = self.store.get(table_id)
+        if t is not None and self.by_channel.get(t.channel_id) == table_id:
+            del self.by_channel[t.channel_id]
+        self.clock.stop(table_id)
+        self.posts.stop(table_id)
+        self.store.drop(table_id)
+        task = self._evictions.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+
+    def health(self) -> dict[str, int]:
+        """Numbers for the health line: live tables, queued channel posts."""
+        live = sum(1 for t in self.store.tables.values() if t.status in LIVE)
+        return {"live_tables": live, "posts_queued": self.posts.queued()}
 
     async def close(self, *, drain: float = 2.0) -> None:
         """Stop timers and bot turns, give queued channel posts (a hand's result, say) ``drain``

@@ -24,7 +24,7 @@ async def test_server_level_and_table_option_choose_the_bots(spades: Spades) -> 
     async with spades.running():
         assert await level_of_new_table(0) == "strong"  # the default: the strongest within the budget
         r = await spades.slash(admin, "spades config", bots="easy")
-        assert "easy bots" in r.content
+        assert "Bots at new tables: easy." in r.content
         async with spades.stored() as db:
             assert (await db.guild_settings(spades.guild.id))["bot_level"] == "easy"
         assert await level_of_new_table(1) == "easy"

@@ -85,9 +85,7 @@ async def test_server_defaults_from_spades_config(spades: Spades) -> None:
         assert said(r) == "Only members with Manage Server can change the server's settings."
         # the same spellings `/spades new` accepts, stored under the preset's own name
         r = await spades.slash(admin, "spades config", preset="Classic Online", play_seconds=30)
-        assert said(r) == (
-            "Server defaults: preset **classic-online**, 30 s to play, 90 s to bid, strong bots."
-        )
+        assert said(r) == "Server defaults: preset **classic-online**, 30 s to play, 90 s to bid."
         r = await spades.slash(admin, "spades config", preset="no such rules")
         assert said(r).startswith("Unknown preset `no such rules`. Presets: ")
         t = await spades.open_table(alice)

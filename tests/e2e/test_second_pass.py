@@ -120,7 +120,7 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
         assert said(r).startswith("Those rules don't go together: ")
         r = await spades.slash(admin, "spades config", rules="bag_limit=5 boston=on")
         assert said(r) == (
-            "Server defaults: preset **standard**, 60 s to play, 90 s to bid, strong bots, "
+            "Server defaults: preset **standard**, 60 s to play, 90 s to bid, "
             "house rules `bag_limit=5 boston=on`."
         )
         r = await spades.slash(admin, "spades config", preset="mirrors")  # the rules go with it
@@ -128,7 +128,7 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
         t = await spades.open_table(alice)
         assert t.ruleset.name == "mirrors" and t.ruleset.bag_limit == 5 and t.ruleset.boston
         r = await spades.slash(admin, "spades config", rules="none")
-        assert said(r) == "Server defaults: preset **mirrors**, 60 s to play, 90 s to bid, strong bots."
+        assert said(r) == "Server defaults: preset **mirrors**, 60 s to play, 90 s to bid."
 
 
 async def test_a_host_leaving_before_the_start_hands_over_then_closes(spades: Spades) -> None:
