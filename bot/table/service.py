@@ -201,7 +201,6 @@ class TableService:
         """Load the live tables of this process's shards (or of ``shards``: a takeover) from
         storage and restart their timers and bot turns. A row that cannot be loaded is set aside
         (marked, logged once, its channel freed) and its channel is told; the others restore."""
-        self.clock.thinker.warm()  # the search workers start now, not at the first bot's turn
         wanted = self.held_shards() if shards is None else shards
         rows = await self.storage.live_tables(shards=(self.shard_count, wanted))
         restored: list[int] = []

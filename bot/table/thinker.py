@@ -2,7 +2,8 @@
 
 The ``normal`` and ``easy`` levels (rules, well under a millisecond) decide inline. The ``strong``
 level searches sampled deals for up to its budget, so it runs in a worker *process* (a pool
-started on first use, ``spawn``ed so no thread of this process is copied): the search holds no
+started at the first strong decision, ``spawn``ed so no thread of this process is copied; that
+first decision waits for the worker's start-up): the search holds no
 lock the event loop needs, not even the GIL, so every other table's interactions are answered as
 if no bot were thinking. The game goes to the worker as its JSON form (``Game.to_dict``) and the
 actions come back as dicts. A decision that fails or overruns its budget by far falls back to
@@ -79,13 +80,6 @@ def plan_in_worker(
     return [a.to_dict() for a in plan(Game.from_dict(data), seat, level, seed, deadline)]
 
 
-def warm_up() -> int:
-    """Run in each new worker: import the bots and build their cached tables."""
-    game = Game.new("standard", seed=0)
-    seat = game.seats_to_act()[0]
-    return len(plan(game, seat, "strong", 0, time.perf_counter() + 0.01))
-
-
 def default_workers() -> int:
     """One worker per core but one (the event loop keeps a core), at least one."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -137,13 +131,6 @@ class Thinker:
         finally:
             self.in_flight -= 1
             self.durations.append(time.perf_counter() - started)
-
-    def warm(self) -> None:
-        """Start the worker processes now (each imports the engine once: ~0.1-2 s of a busy
-        machine that the first bot turns would otherwise wait for)."""
-        pool = self._executor()
-        for _ in range(self._workers):
-            pool.submit(warm_up)
 
     def _reset(self) -> None:
         pool, self._pool = self._pool, None
