@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history")
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history", "cogs.league")
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):
@@ -37,6 +37,11 @@ class SpadesTree(app_commands.CommandTree["SpadesBot"]):
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else None
         await report_interaction_error(interaction, error, f"command /{command or '?'}", command=command)
+
+
+#: how often, and how far apart, a process without shard 0 looks for the uploaded card emojis
+EMOJI_LOOKS = 10
+EMOJI_LOOK_SECONDS = 30.0
 
 
 class SpadesBot(commands.Bot):
@@ -101,9 +106,19 @@ class SpadesBot(commands.Bot):
         await self.sync_commands()
         if self.config.card_emojis:
             # in the background: the hand buttons stay text until (and unless) the faces are there
-            self._emoji_task = asyncio.create_task(CARD_EMOJIS.sync(self), name="card-emojis")
+            self._emoji_task = asyncio.create_task(self._card_emojis(), name="card-emojis")
         if self.config.health_seconds > 0:
             self._health = asyncio.create_task(self._health_loop(), name="health")
+
+    async def _card_emojis(self) -> None:
+        """The process that runs shard 0 uploads missing card faces; the others only learn them,
+        looking again for a while until the uploads are there (names are unique per application)."""
+        uploader = 0 in self.config.shards[1]
+        for _ in range(EMOJI_LOOKS):
+            report = await CARD_EMOJIS.sync(self, upload=uploader)
+            if uploader or not report.waiting or report.error:
+                return
+            await asyncio.sleep(EMOJI_LOOK_SECONDS)
 
     async def _take_shards(self) -> None:
         """Hold this process's shards before restoring anything (docs/SHARDING.md): wait for a live

@@ -37,6 +37,7 @@ class Seat:
     left: bool = False  # the player left mid-game: the bot plays the seat until they come back
     timeouts: int = 0
     acts: int = 0  # bumped every time anything acts for this seat: the stamp of its hand views
+    auto_acts: int = 0  # of those, the ones the bot made for a human (timed out, away, left)
 
     @property
     def automatic(self) -> bool:
@@ -55,7 +56,11 @@ class Seat:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Seat:
         return cls(
-            **{k: d[k] for k in ("user_id", "name", "bot", "away", "left", "timeouts", "acts") if k in d}
+            **{
+                k: d[k]
+                for k in ("user_id", "name", "bot", "away", "left", "timeouts", "acts", "auto_acts")
+                if k in d
+            }
         )
 
 
@@ -269,6 +274,8 @@ def players(t: Table, *, with_side: bool) -> list[dict[str, Any]]:
             "is_bot": s is None or s.bot,
         }
         if with_side:
+            # how much of the game the bot played for this human (a mostly-bot seat is not rated)
+            p["bot_share"] = round(s.auto_acts / s.acts, 3) if s is not None and not s.bot and s.acts else 0.0
             p["side"] = t.ruleset.side_of(i)
             p["name"] = s.name if s is not None else f"seat {i + 1}"
         out.append(p)

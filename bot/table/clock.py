@@ -142,6 +142,10 @@ class TurnClock:
             ]
             if not acted:
                 return
+            for s in acted:
+                seat = new.seats[s]
+                if seat is not None and not seat.bot:
+                    seat.auto_acts += 1  # the bot played this human's turn
             refusal = await self.store.commit(t, new, events=events, touched=acted)
             if refusal is not None:
                 # storage trouble: try again shortly rather than stall the table

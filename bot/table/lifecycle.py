@@ -129,7 +129,7 @@ class Lifecycle:
             seat_list = [copy.copy(s) if s is not None and not s.left else None for s in seats][:n]
             for s in seat_list:
                 if s is not None:
-                    s.away, s.timeouts, s.acts = False, 0, 0
+                    s.away, s.timeouts, s.acts, s.auto_acts = False, 0, 0, 0
             if all(s is None or s.bot for s in seat_list):
                 return refuse(
                     _("Nobody from that game is still seated: open a new table with `/spades new`.")
