@@ -217,7 +217,8 @@ class Bench:
     # ---- one table, as its human plays it -----------------------------------------------------
     async def open_table(self, run: TableRun) -> None:
         r = await self.fake.slash(
-            run.user, run.channel, "spades new", target=self.args.target, play_seconds=600, bid_seconds=600
+            run.user, run.channel, "spades new", target=self.args.target, play_seconds=600, bid_seconds=600,
+            bots=self.args.bots,
         )
         if r.error is not None:
             raise BenchError(f"/spades new failed: {r.error}")
@@ -448,6 +449,13 @@ class Bench:
                 "deferred": sum(1 for rec in records if rec.response_type in (5, 6)),
                 "by_kind": {k: summary_ms(v) for k, v in sorted(by_kind.items())},
             },
+            # the bots' decisions that ran in the worker (the strong level): wall time each, the
+            # search capped by the bot's pause (1-1.5 s x time_scale) and by MAX_THINK_SECONDS
+            "bot_level": args.bots,
+            "bot_decisions": {
+                **summary_ms(list(self.service.clock.thinker.durations)),
+                "all": self.service.clock.thinker.decisions,
+            },
             "panel": {
                 "opens": sum(r.panel_opens for r in runs),
                 "stale": sum(r.stale_panels for r in runs),
@@ -494,6 +502,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--hands", type=int, default=0, help="stop each table after this many hands (0: game end)")
     p.add_argument("--seed", type=int, default=1, help="deal and decision seed (default 1)")
     p.add_argument("--time-scale", type=float, default=0.02, help="bot pauses and timers scale (0.02)")
+    p.add_argument("--bots", default="strong", choices=["easy", "normal", "strong"],
+                   help="the bots' level at every table (default strong)")
     p.add_argument("--refresh-wait", type=float, default=2.0,
                    help="seconds a human waits for the panel refresh before reopening it (2)")
     p.add_argument("--validate", action="store_true",

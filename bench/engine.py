@@ -9,7 +9,8 @@ every action chosen uniformly from ``legal_actions`` and applied with ``apply``)
 hands through ``Game.playout`` (the fast path for search), microseconds per ``legal_cards`` call in
 play positions, the heuristic bot's decision time (median, p99, max) and the expert bot's card
 decision time. The same random-hand
-rate is measured for OpenSpiel's ``spades`` in the same run (``pip install -e '.[bench]'``); when
+rate is measured for OpenSpiel's ``spades`` in the same run (``pip install -e '.[bench]'``), with
+the fast loop (``legal_actions`` at chance nodes too) that the ratios compare against; when
 open-spiel cannot be imported the JSON says so instead of failing.
 """
 
@@ -154,11 +155,12 @@ def heuristic_time(rs: Ruleset, games: int, seed: int) -> dict[str, Any]:
     }
 
 
-def expert_time(rs: Ruleset, hands: int, seed: int) -> dict[str, Any]:
-    """Time the expert bot's card decisions (Monte-Carlo search, capped at its ``time_limit``)
-    over whole hands with four expert seats."""
-    bots = [get_bot("expert", seed=s) for s in range(rs.num_seats)]
+def expert_time(rs: Ruleset, hands: int, seed: int, name: str = "expert") -> dict[str, Any]:
+    """Time a search bot's decisions (capped at its ``time_limit``) over whole hands with four
+    such seats: the card decisions, and (``all_``) every decision, bids included."""
+    bots = [get_bot(name, seed=s) for s in range(rs.num_seats)]
     play_us: list[float] = []
+    all_us: list[float] = []
     for hand in range(hands):
         g = Game.new(rs, seed=f"expert:{seed}:{hand}")
         hand_no = g.hand_no
@@ -167,11 +169,18 @@ def expert_time(rs: Ruleset, hands: int, seed: int) -> dict[str, Any]:
             view = g.view(seat)
             t0 = time.perf_counter()
             action = bots[seat].act(view)
+            us = 1e6 * (time.perf_counter() - t0)
+            all_us.append(us)
             if g.phase is Phase.PLAY:
-                play_us.append(1e6 * (time.perf_counter() - t0))
+                play_us.append(us)
             g.apply(action)
     play_us.sort()
+    all_us.sort()
     return {
+        "all_decisions": len(all_us),
+        "all_median_ms": round(statistics.median(all_us) / 1000, 2),
+        "all_p99_ms": round(all_us[int(0.99 * (len(all_us) - 1))] / 1000, 2),
+        "all_max_ms": round(all_us[-1] / 1000, 2),
         "card_decisions": len(play_us),
         "median_ms": round(statistics.median(play_us) / 1000, 2),
         "p99_ms": round(play_us[int(0.99 * (len(play_us) - 1))] / 1000, 2),
@@ -180,24 +189,30 @@ def expert_time(rs: Ruleset, hands: int, seed: int) -> dict[str, Any]:
     }
 
 
-def openspiel_hands(hands: int, seed: int, min_seconds: float) -> dict[str, Any]:
-    """The same random-hand loop on OpenSpiel's ``spades`` (one deal to the end of 13 tricks)."""
+def openspiel_hands(hands: int, seed: int, min_seconds: float,
+                    chance_outcomes: bool = False) -> dict[str, Any]:
+    """The same random-hand loop on OpenSpiel's ``spades`` (one deal to the end of 13 tricks).
+
+    The fast loop (the comparison) picks every action, chance nodes (the deal) included, from
+    ``legal_actions()``: the deal is uniform either way. ``chance_outcomes=True`` is the slower
+    loop that reads ``chance_outcomes()`` (a list of (action, probability) pairs) at chance nodes."""
     import pyspiel  # type: ignore[import-not-found]  # optional (.[bench]), no type stubs
 
     game = pyspiel.load_game("spades")
     rng = random.Random(seed)
+    randrange = rng.randrange
     done = 0
     actions = 0
     start = time.perf_counter()
     while done < hands or time.perf_counter() - start < min_seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
+            if chance_outcomes and state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                state.apply_action(outcomes[randrange(len(outcomes))][0])
             else:
                 legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
+                state.apply_action(legal[randrange(len(legal))])
                 actions += 1
         done += 1
     elapsed = time.perf_counter() - start
@@ -234,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     step_runs: list[dict[str, Any]] = []
     playout_runs: list[dict[str, Any]] = []
     os_runs: list[dict[str, Any]] = []
+    os_slow_runs: list[dict[str, Any]] = []
     os_error = "skipped (--no-openspiel)" if args.no_openspiel else None
     for _ in range(args.rounds):
         step_runs.append(random_hands(rs, args.hands, args.seed, per_round))
@@ -241,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         if os_error is None:
             try:
                 os_runs.append(openspiel_hands(args.hands, args.seed, per_round))
+                os_slow_runs.append(openspiel_hands(args.hands, args.seed, per_round, chance_outcomes=True))
             except Exception as e:  # ImportError, or a pyspiel build without spades
                 os_error = f"{type(e).__name__}: {e}"
 
@@ -253,11 +270,15 @@ def main(argv: list[str] | None = None) -> int:
     out["legal_cards"] = legal_cards_time(positions, repeat=5 if quick else 200)
     out["heuristic"] = heuristic_time(rs, args.heuristic_games, args.seed)
     out["expert"] = expert_time(rs, 1 if quick else 3, args.seed)
+    # the strong level with its default cap (0.25 s a decision); the bot caps it further by the
+    # bot's pause (bench/bot.py)
+    out["strong"] = expert_time(rs, 1, args.seed, "strong") if not quick else None
     out["openspiel"] = None
     if os_error is not None:
         out["openspiel_error"] = os_error
     else:
         out["openspiel"] = best(os_runs)
+        out["openspiel_chance_outcomes"] = best(os_slow_runs)
     if out["openspiel"]:
         # (a) the step-by-step loop, the like-for-like comparison with OpenSpiel's loop
         ratio = ours["hands_per_second"] / out["openspiel"]["hands_per_second"]

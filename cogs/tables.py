@@ -17,6 +17,7 @@ from bot.i18n import render as render_text
 from bot.model import NO_TABLE, SAVE_FAILED, refuse
 from bot.safe import safe_defer, safe_send
 from bot.table.service import TableService
+from bot.table.thinker import level_or_default
 from bot.views import DYNAMIC_ITEMS
 from cogs.history import ask_forget, send_mydata
 from engine import Ruleset
@@ -44,6 +45,12 @@ def shown(text: str, limit: int = 20) -> Text:
 
 
 CLEAR_RULES = ("none", "off", "clear", "-")
+BOT_LEVEL_CHOICES = [
+    app_commands.Choice(name="easy: makes a beginner's mistakes", value="easy"),
+    app_commands.Choice(name="normal: plays by sound rules", value="normal"),
+    app_commands.Choice(name="strong: thinks ahead over likely deals", value="strong"),
+]
+
 #: ``/spades config language``: each language in its own words, or the server's own language
 AUTO_LANGUAGE = "auto"
 
@@ -76,7 +83,9 @@ class TablesCog(commands.Cog):
         nil="Allow nil bids",
         blind_nil="Allow blind nil bids",
         rules="House rules, e.g. bag_limit=5 lose_score=-200 ten_for_200=on (autocomplete helps)",
+        bots="How well the bots play (default: this server's level, else strong)",
     )
+    @app_commands.choices(bots=BOT_LEVEL_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -87,6 +96,7 @@ class TablesCog(commands.Cog):
         nil: bool | None = None,
         blind_nil: bool | None = None,
         rules: app_commands.Range[str, 1, 300] | None = None,
+        bots: app_commands.Choice[str] | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await safe_send(interaction, _("Spades tables live in server channels."))
@@ -109,6 +119,7 @@ class TablesCog(commands.Cog):
                 bid_seconds=bid_seconds,
                 options=options,
                 rules=rules,
+                bot_level=bots.value if bots is not None else None,
             ),
         )
         await answer(interaction, result)
@@ -175,9 +186,10 @@ class TablesCog(commands.Cog):
         play_seconds="Default seconds per card",
         bid_seconds="Default seconds per bid",
         rules="Default house rules, e.g. bag_limit=5 ten_for_200=on (`none` clears them)",
+        bots="How well the bots play at new tables",
         language="Language of the tables' public messages (default: the server's Discord language)",
     )
-    @app_commands.choices(language=_language_choices())
+    @app_commands.choices(language=_language_choices(), bots=BOT_LEVEL_CHOICES)
     async def config(
         self,
         interaction: discord.Interaction,
@@ -185,6 +197,7 @@ class TablesCog(commands.Cog):
         play_seconds: app_commands.Range[int, 15, 600] | None = None,
         bid_seconds: app_commands.Range[int, 15, 600] | None = None,
         rules: app_commands.Range[str, 1, 300] | None = None,
+        bots: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
     ) -> None:
         if interaction.guild_id is None:
@@ -215,6 +228,8 @@ class TablesCog(commands.Cog):
             changes["play_seconds"] = play_seconds
         if bid_seconds is not None:
             changes["bid_seconds"] = bid_seconds
+        if bots is not None:
+            changes["bot_level"] = bots.value
         if language is not None:
             # kept in the server's settings (None: follow the server's Discord language)
             changes["language"] = language.value if language.value in LANGUAGES else None
@@ -264,6 +279,9 @@ class TablesCog(commands.Cog):
             text = _(
                 "Server defaults: preset **%(preset)s**, %(play)s s to play, %(bid)s s to bid.", **params
             )
+        if settings.get("bot_level") is not None:
+            level = level_or_default(settings.get("bot_level"))
+            text = join(text, _("Bots at new tables: %(level)s.", level=level))
         chosen = settings.get("language")
         if chosen in LANGUAGES:
             text = join(text, _("Public messages: %(language)s.", language=LANGUAGE_NAMES[chosen]))

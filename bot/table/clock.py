@@ -1,7 +1,9 @@
 """The turn clock: bot turns, reminders, turn timeouts and away players.
 
 One driver task per playing table, restarted after every saved change (it subscribes to the
-store). A timed-out or automatic seat is played by the heuristic bot through the store's commit.
+store). A bot seat (or an away player's) plays at the table's level (``settings["bot_level"]``),
+thinking off the event loop during its human-like pause (`bot.table.thinker`); a player who just
+ran out of time is played by the normal bot at once. Every move goes through the store's commit.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from bot import i18n
 from bot.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act, now
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
+from bot.table.thinker import Thinker, decide, level_or_default
 from bot.tasks import cancel_all
 from engine import Game
 
@@ -23,11 +26,9 @@ log = logging.getLogger(__name__)
 
 
 def bot_action(game: Game, seat: int, seed: int | None = None) -> Any:
-    """Ask the heuristic bot what ``seat`` should do now (an engine Action). It sees only the
-    seat's own view, like a player would."""
-    from engine.bots import get_bot  # imported late: the bots are heavier than the rules
-
-    return get_bot("heuristic", seed).act(game.view(seat))
+    """Ask the normal bot what ``seat`` should do now (an engine Action), inline: for players who
+    ran out of time or are away. It sees only the seat's own view, like a player would."""
+    return decide(game, seat, "normal", seed, 0.0)  # (no search: the deadline is not read)
 
 
 class TurnClock:
@@ -40,7 +41,9 @@ class TurnClock:
         *,
         time_scale: float = 1.0,
         seed: int | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
+        self.thinker = thinker if thinker is not None else Thinker()
         self.store = store
         self.publisher = publisher
         self.time_scale = time_scale
@@ -64,11 +67,24 @@ class TurnClock:
         auto = [s for s in t.seats_to_act() if (seat := t.seats[s]) is not None and seat.automatic]
         if auto:
             # bots take a human-like moment, unless every player has left: then nobody is watching
-            # and the bots finish the game (it still counts) without keeping the channel busy
+            # and the bots finish the game (it still counts) without keeping the channel busy.
+            # The bot thinks during that moment (off the event loop), so it acts when the pause is
+            # over, or when its search is, whichever comes later (the search stops at the pause).
             everyone_left = not any(s is not None and not s.bot and not s.left for s in t.seats)
-            pause = 0.02 if everyone_left else random.uniform(1.0, 1.5)
-            await asyncio.sleep(pause * self.time_scale)
-            await self._auto(table_id, stamp, auto[:1], timed_out=False)
+            pause = (0.02 if everyone_left else random.uniform(1.0, 1.5)) * self.time_scale
+            assert t.game is not None
+            seat_no = auto[0]
+            level = level_or_default(t.settings.get("bot_level"))  # bots and away players alike
+            thinking = asyncio.ensure_future(
+                self.thinker.plan(t.game.clone(), seat_no, level, self.seed, pause)
+            )
+            try:
+                await asyncio.sleep(pause)
+                planned = await thinking
+            finally:
+                if not thinking.done():
+                    thinking.cancel()
+            await self._auto(table_id, stamp, [seat_no], timed_out=False, planned={seat_no: planned})
             return
         humans = humans_to_act(t)
         if not humans:
@@ -101,8 +117,17 @@ class TurnClock:
             await asyncio.sleep(deadline - now())
         await self._auto(table_id, stamp, humans, timed_out=True)
 
-    async def _auto(self, table_id: int, stamp: int, seats: list[int], *, timed_out: bool) -> None:
-        """The heuristic bot acts for ``seats`` (bots, away players, or players who timed out)."""
+    async def _auto(
+        self,
+        table_id: int,
+        stamp: int,
+        seats: list[int],
+        *,
+        timed_out: bool,
+        planned: dict[int, list[Any]] | None = None,
+    ) -> None:
+        """A bot acts for ``seats`` (bots, away players, or players who timed out): the actions in
+        ``planned`` (decided on the table state of ``stamp``), else the normal bot's."""
         async with self.store.lock(table_id):
             t = self.store.get(table_id)
             if t is None or t.stamp != stamp or t.game is None or t.status != "playing":
@@ -110,7 +135,11 @@ class TurnClock:
             new = t.copy()
             assert new.game is not None
             events: list[Any] = []
-            acted = [s for s in seats if self._bot_turn(new, s, events, timed_out=timed_out)]
+            acted = [
+                s
+                for s in seats
+                if self._bot_turn(new, s, events, timed_out=timed_out, planned=(planned or {}).get(s))
+            ]
             if not acted:
                 return
             for s in acted:
@@ -141,16 +170,19 @@ class TurnClock:
                 )
                 self.publisher.post(t.id, t.channel_id, note)
 
-    def _bot_turn(self, new: Table, s: int, events: list[Any], *, timed_out: bool) -> bool:
+    def _bot_turn(
+        self, new: Table, s: int, events: list[Any], *, timed_out: bool, planned: list[Any] | None = None
+    ) -> bool:
         """The bot acts for seat ``s`` on the working copy ``new``; True if it did."""
         assert new.game is not None
         done = False
+        todo = list(planned or [])
         # a look does not end the turn: the bot goes on to bid in the same step
         for _ in range(3):
             if s not in new.game.seats_to_act():
                 break
             try:
-                action = bot_action(new.game, s, self.seed)
+                action = todo.pop(0) if todo else bot_action(new.game, s, self.seed)
                 events.extend(new.game.apply(action) or [])
             except (engine.IllegalAction, ValueError) as exc:
                 # never log the message: it may name the seat's cards
@@ -187,3 +219,4 @@ class TurnClock:
     async def close(self) -> None:
         self._closed = True
         await cancel_all(self._drivers.values())
+        self.thinker.close()

@@ -34,7 +34,9 @@ from bot.storage import ChannelBusy, NotOwner, TableDamaged
 from bot.table.publisher import TablePublisher
 from bot.table.seating import bot_seat, seat_list
 from bot.table.store import TableStore
+from bot.table.thinker import level_or_default
 from engine import Game, Ruleset
+from engine.bots import LEVELS
 from engine.house_rules import HouseRulesError, check_rules, parse_house_rules
 
 log = logging.getLogger(__name__)
@@ -70,6 +72,7 @@ class Lifecycle:
         rules: str | None = None,
         seats: list[Seat | None] | None = None,
         rematch_of: int | None = None,
+        bot_level: str | None = None,
     ) -> Result:
         """Open a table in a channel with the host seated (or ``seats`` for a rematch).
         ``rules`` is the house-rules text (``bag_limit=5 ten_for_200=on``) over the preset."""
@@ -102,7 +105,7 @@ class Lifecycle:
             ruleset = check_rules(name, overrides)
         except HouseRulesError as exc:
             return refuse(lexicon.explain_rules(exc))
-        timers = {}
+        timers: dict[str, Any] = {}
         for key, value, default in (
             ("play_seconds", play_seconds, DEFAULT_PLAY_SECONDS),
             ("bid_seconds", bid_seconds, DEFAULT_BID_SECONDS),
@@ -118,6 +121,16 @@ class Lifecycle:
                     )
                 )
             timers[key] = v
+        level = bot_level if bot_level is not None else settings.get("bot_level")
+        if level is not None and level not in LEVELS:
+            return refuse(
+                _(
+                    "`%(level)s` is not a bot level. Levels: %(levels)s.",
+                    level=str(level)[:20],
+                    levels=", ".join(LEVELS),
+                )
+            )
+        timers["bot_level"] = level_or_default(level)
         n = ruleset.num_seats
         if seats is None:
             seat_list: list[Seat | None] = [None] * n
@@ -395,6 +408,7 @@ class Lifecycle:
             bid_seconds=t.settings.get("bid_seconds"),
             seats=seats,
             rematch_of=t.id,
+            bot_level=t.settings.get("bot_level"),
         )
         if not result.ok or result.table is None:
             return result

@@ -67,9 +67,27 @@ def get_bot(name: str, seed: int | str | None = None, **options: Any) -> Bot:
         from .expert import ExpertBot
 
         return ExpertBot(seed, **options)
+    if key == "easy":
+        from .easy import EasyBot
+
+        return EasyBot(seed, **options)
+    if key == "normal":
+        from .heuristic import HeuristicBot
+
+        bot = HeuristicBot(seed, **{"last_rules": True, **options})
+        bot.name = "normal"
+        return bot
+    if key == "strong":
+        from .strong import StrongBot
+
+        return StrongBot(seed, **options)
     raise ValueError(f'"{name}" is not a bot; choose one of {", ".join(BOT_NAMES)}')
 
 
-BOT_NAMES: list[str] = ["heuristic", "random", "expert"]
+#: The levels offered to players, weakest first: ``easy`` (the heuristic with a beginner's
+#: mistakes), ``normal`` (the heuristic) and ``strong`` (search over sampled deals).
+LEVELS: list[str] = ["easy", "normal", "strong"]
 
-__all__ = ["BOT_NAMES", "Bot", "get_bot", "seed_to_int"]
+BOT_NAMES: list[str] = ["heuristic", "random", "expert", *LEVELS]
+
+__all__ = ["BOT_NAMES", "LEVELS", "Bot", "get_bot", "seed_to_int"]

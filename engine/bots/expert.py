@@ -26,7 +26,7 @@ from ..cards import SPADES, bits
 from ..game import Game
 from ..ruleset import Ruleset, tables
 from ..view import View
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, forced_candidates
 from .knowledge import Knowledge, card_tables
 
 
@@ -95,7 +95,12 @@ def distinct_cards(view: View, cards: list[int], keep: int) -> list[int]:
     that another seat may still hold (holding Q J 10 with the K out, any of the three does the
     same). ``keep`` represents its group; the others are represented by their lowest card."""
     ct = card_tables(view.ruleset)
-    others = ct.deck_mask & ~view.played & ~(view.hand or 0)
+    # A card another seat may still hold separates two of mine, and so does a card in the
+    # current trick (7 and 9 are not equal on a trick the 8 is winning: one wins, one ducks).
+    in_trick = 0
+    for _, c in view.current_trick:
+        in_trick |= 1 << c
+    others = (ct.deck_mask & ~view.played & ~(view.hand or 0)) | in_trick
     order = sorted(cards, key=lambda c: (ct.suit[c], ct.power[c], c))
     groups: list[list[int]] = []
     for c in order:
@@ -152,6 +157,7 @@ class ExpertBot(HeuristicBot):
         self.rollout = rollout
 
     def _play_card(self, view: View, k: Knowledge, cards: list[int]) -> int:
+        cards = forced_candidates(k, cards)
         base = self._choose_card(k, cards)
         if any(k.alive_nil(s) for s in range(k.n)):
             # Nil play (bidding it, covering it, setting it) is the heuristic's specialty; the

@@ -191,6 +191,28 @@ def card_keep_value(card: int, hand: int, rs: Ruleset) -> float:
     return 0.1
 
 
+def forced_candidates(k: Knowledge, cards: list[int]) -> list[int]:
+    """The cards worth searching when this seat plays last to a trick, where each card's result
+    is certain: never overtake a partner's winner (unless the partner is a nil still alive),
+    never rescue an opponent's live nil that a losing card sets, and never duck while the side
+    still needs tricks and a card wins. Other positions: ``cards`` unchanged."""
+    if k.after or k.winner is None or k.alive_nil(k.seat):
+        return cards
+    ct = k.ct
+    win_seat, best = k.winner
+    winners = [c for c in cards if beats(ct, c, best)]
+    losers = [c for c in cards if not beats(ct, c, best)]
+    if win_seat in k.teammates:
+        if k.alive_nil(win_seat):
+            return winners or cards
+        return losers or cards
+    if k.alive_nil(win_seat):
+        return losers or cards
+    if k.side_need(k.my_side) > 0 and not k.is_nil(k.seat):
+        return winners or cards
+    return cards
+
+
 # -- the bot -------------------------------------------------------------------------------------
 
 
@@ -199,19 +221,21 @@ class HeuristicBot(Bot):
 
     def __init__(self, seed: int | str | None = None, *, nil_threshold: float = 1.8,
                  blind_nil_deficit: int = 150, bid_bias: float = 0.15, set_ratio: float = 2.0,
-                 bag_margin: int = 3) -> None:
+                 bag_margin: int = 3, last_rules: bool = False) -> None:
         """``nil_threshold``: the highest `nil_danger` it bids nil with (partnership play);
         ``blind_nil_deficit``: how far behind its side must be to bid blind nil;
         ``bid_bias``: added to the trick estimate before rounding down;
         ``set_ratio``: with its contract made it still fights for tricks while an opponent needs
         at least 1/set_ratio of the tricks left; ``bag_margin``: bags short of the limit at which it
-        stops that and only ducks."""
+        stops that and only ducks; ``last_rules``: as last player, choose only among
+        `forced_candidates` (the ``normal`` level)."""
         super().__init__(seed)
         self.nil_threshold = nil_threshold
         self.blind_nil_deficit = blind_nil_deficit
         self.bid_bias = bid_bias
         self.set_ratio = set_ratio
         self.bag_margin = bag_margin
+        self.last_rules = last_rules
 
     def act(self, view: View) -> Action:
         legal = view.legal
@@ -374,6 +398,8 @@ class HeuristicBot(Bot):
 
     def _play_card(self, view: View, k: Knowledge, cards: list[int]) -> int:
         """The card to play among ``cards`` (two or more legal ones); `ExpertBot` searches here."""
+        if self.last_rules:
+            cards = forced_candidates(k, cards)
         return self._choose_card(k, cards)
 
     def _choose_card(self, k: Knowledge, cards: list[int]) -> int:
@@ -508,7 +534,13 @@ class HeuristicBot(Bot):
                 return self._lowest(ct, trumps)
             return self._discard_low(k, cards)
         if all(m in played_seats for m in nil_mates):
-            # The nil is safe this trick: play for the contract.
+            # The nil is safe this trick: set an opponent's nil if one is still alive (a nil
+            # winning this trick must not be rescued), else play for the contract.
+            nil_opps = [o for o in k.opponents if k.alive_nil(o)]
+            if nil_opps:
+                choice = self._play_set_nil(k, cards, nil_opps)
+                if choice is not None:
+                    return choice
             if self._want_tricks(k):
                 return self._play_to_win(k, cards)
             return self._play_to_duck(k, cards)

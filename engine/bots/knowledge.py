@@ -64,6 +64,33 @@ def trick_winner(ct: CardTables, trick: tuple[tuple[int, int], ...]) -> tuple[in
     return winning_play(trick, ct.suit, ct.power, not ct.first_wins)
 
 
+@lru_cache(maxsize=4096)
+def _p_none(u: int, k: int, h: int) -> float:
+    """Chance that ``h`` cards drawn from ``u`` unseen ones miss all ``k`` of one suit."""
+    p = 1.0
+    for i in range(min(h, u)):
+        p *= max(0.0, (u - k - i) / (u - i))
+        if p == 0.0:
+            break
+    return p
+
+
+@lru_cache(maxsize=256)
+def _seat_info(rs: Ruleset, seat: int) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    side = rs.side_of(seat)
+    return (side, tuple(rs.teammates(seat)), tuple(rs.sides[side]),
+            tuple(s for s in range(rs.num_seats) if rs.side_of(s) != side))
+
+
+@lru_cache(maxsize=1024)
+def _after_info(rs: Ruleset, seat: int,
+                played: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    n = rs.num_seats
+    _, _, _, opponents = _seat_info(rs, seat)
+    after = tuple((seat + i) % n for i in range(1, n - played))
+    return (after, tuple(s for s in after if s in opponents), tuple(s for s in after if s not in opponents))
+
+
 class Knowledge:
     """Derived facts for one decision of one seat; built once per `act` call."""
 
@@ -75,27 +102,33 @@ class Knowledge:
         self.seat = seat = view.seat if view.seat is not None else 0
         self.n = rs.num_seats
         self.hand = view.hand or 0
+        trick = view.current_trick
         trick_mask = 0
-        for _, c in view.current_trick:
+        for _, c in trick:
             trick_mask |= 1 << c
         self.trick_mask = trick_mask
         self.played = view.played | trick_mask
         # Cards not in my hand and not yet seen played (in two-player also the cards out of play).
         self.unseen = ct.deck_mask & ~self.hand & ~self.played
         self.unseen_count = self.unseen.bit_count()
-        self.my_side = rs.side_of(seat)
-        self.teammates = rs.teammates(seat)
-        self.side_seats = rs.sides[self.my_side]
-        self.opponents = tuple(s for s in range(self.n) if rs.side_of(s) != self.my_side)
+        self.my_side, self.teammates, self.side_seats, self.opponents = _seat_info(rs, seat)
         self.tricks_left = view.tricks_per_hand - view.trick_no
         # Seats still to play to this trick after me, in order.
-        k = len(view.current_trick)
-        self.after = tuple((seat + i) % self.n for i in range(1, self.n - k))
-        self.opps_after = tuple(s for s in self.after if s in self.opponents)
-        self.mates_after = tuple(s for s in self.after if s not in self.opponents)
-        self.winner = trick_winner(ct, view.current_trick)
-        self.led_suit = ct.suit[view.current_trick[0][1]] if view.current_trick else None
-        self.voids = self._known_voids()
+        self.after, self.opps_after, self.mates_after = _after_info(rs, seat, len(trick))
+        if trick:
+            self.winner: tuple[int, int] | None = winning_play(trick, ct.suit, ct.power, not ct.first_wins)
+            self.led_suit: int | None = ct.suit[trick[0][1]]
+        else:
+            self.winner = None
+            self.led_suit = None
+        self._voids: dict[int, set[int]] | None = None
+
+    @property
+    def voids(self) -> dict[int, set[int]]:
+        """Suits each seat has shown to be out of (built on first use)."""
+        if self._voids is None:
+            self._voids = self._known_voids()
+        return self._voids
 
     # -- bids and contracts ---------------------------------------------------------------
     def is_nil(self, seat: int) -> bool:
@@ -165,14 +198,7 @@ class Knowledge:
         u = self.unseen_count
         if u <= 0:
             return 1.0
-        k = self.unseen_in(suit).bit_count()
-        h = self.view.hand_sizes[seat]
-        p = 1.0
-        for i in range(min(h, u)):
-            p *= max(0.0, (u - k - i) / (u - i))
-            if p == 0.0:
-                break
-        return p
+        return _p_none(u, self.unseen_in(suit).bit_count(), self.view.hand_sizes[seat])
 
     def p_holds_trump(self, seat: int) -> float:
         return 1.0 - self.p_void(seat, TRUMP)

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from engine import PRESETS, Bid, Ruleset, parse_card, parse_cards
 from engine.actions import Action, BidAction, DrawAction, Look, PassAction, PlayAction
-from engine.arena import run_arena
-from engine.bots import BOT_NAMES, Bot, get_bot
+from engine.arena import bot_options, run_arena
+from engine.bots import BOT_NAMES, LEVELS, Bot, get_bot
 from engine.bots.heuristic import HeuristicBot, estimate_tricks, nil_danger
 from engine.bots.knowledge import card_tables
 from engine.events import BidMade, HandScored
@@ -40,7 +40,8 @@ def play_checked(rs: Ruleset, bots: list[Bot], seed: int | str, max_hands: int) 
 
 
 def test_registry() -> None:
-    assert set(BOT_NAMES) == {"random", "heuristic", "expert"}
+    assert set(BOT_NAMES) == {"random", "heuristic", "expert", "easy", "normal", "strong"}
+    assert LEVELS == ["easy", "normal", "strong"]
     for name in BOT_NAMES:
         assert get_bot(name, seed=1).name == name
     assert get_bot(" Heuristic ").name == "heuristic"
@@ -94,11 +95,14 @@ def test_bots_are_deterministic_under_a_seed() -> None:
     for d in (first, second):
         d.pop("seconds")
         d.pop("hands_per_second")
+        for side in d["sides"]:
+            side.pop("decision_ms")  # wall-clock times
     assert first == second
     # act() is a pure function of the view: asking twice gives the same answer.
     g = Game.new(rs, seed=5)
     for name in BOT_NAMES:
-        bot = get_bot(name, seed=3)
+        # a search bot is deterministic when no time cap cuts its search short
+        bot = get_bot(name, seed=3, **bot_options(name, 3))
         view = g.view(g.seats_to_act()[0])
         assert bot.act(view) == bot.act(view)
 

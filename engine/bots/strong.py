@@ -1,0 +1,301 @@
+"""The strong bot: sampled-deal search for bidding, nil and blind nil, and every card.
+
+It keeps the heuristic bot as its model of the other seats and as the default for each of its own
+choices, and replaces that default when the search over sampled deals finds better on average:
+
+- **Bidding** (`_search_bid`): the heuristic's bid, the bids around it and nil (when the hand is
+  not hopeless for it) are each tried in the same sampled deals (the hidden hands drawn from what
+  this seat knows): the other seats still to bid bid as the heuristic does, the nil exchange is
+  made, the hand is played out, and the hand is scored with the real scoring (sets, bags and the
+  bag penalty, nils; with ``bag_debt`` each bag carried counts as its share of the bag penalty).
+  A game decided by this hand adds ``win_bonus`` (score situation: near the target, near the bag limit, far
+  behind all show up in the scored points).
+- **Blind nil** (`_search_blind`): only when far enough behind for it to matter; the same search
+  with this seat's own hand unknown too, blind nil against looking and bidding as the heuristic.
+- **Cards** (`_play_card`): every distinct legal card in the same sampled worlds and roll-outs
+  (common random numbers), nil play included (covering a partner's nil, setting an opponent's).
+  Roll-outs play the heuristic's card for every seat, except that with probability ``explore``
+  a seat of its own side (not a nil bidder) plays the greedy policy's card instead, so the
+  evaluation also sees its own side's plays the heuristic would not make (the opponents stay
+  the heuristic: a choice must not look good because the model's opponents blunder).
+  Sampling uses what play has shown: voids (a seat that did not
+  follow), the cards passed, spades led before they were broken (`Game.from_view`).
+- **Sure things first** (`forced_candidates`): as last player to a trick the result of each card
+  is known, so it never overtakes its partner's winning card, never rescues an opponent's nil it
+  can set with a losing card, and never ducks when its side still needs tricks and a card wins.
+
+Each decision is capped at ``time_limit`` seconds (after ``min_worlds`` worlds); ``worlds`` fixes
+the number of sampled deals (with ``time_limit=None`` the result does not depend on the
+machine's speed). Strength and speed: ``bench/README.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+from ..actions import Action, BidAction, Look, PlayAction
+from ..cards import bits
+from ..game import Game, Phase
+from ..view import View
+from .expert import ExpertBot, distinct_cards, forced_candidates, greedy_policy
+from .heuristic import HeuristicBot, estimate_tricks, nil_danger
+from .knowledge import Knowledge
+
+
+class _RolloutView:
+    """The fields of a `View` that `Knowledge` and the heuristic's card play read, filled straight
+    from a game in a roll-out (building a frozen `View` with its legal actions for every card
+    of every roll-out cost a third of the search)."""
+
+    __slots__ = (
+        "bags",
+        "bids",
+        "current_trick",
+        "hand",
+        "hand_sizes",
+        "last_trick",
+        "played",
+        "ruleset",
+        "scores",
+        "seat",
+        "trick_no",
+        "tricks",
+        "tricks_per_hand",
+    )
+
+    def __init__(self, g: Game, seat: int) -> None:
+        self.seat = seat
+        self.ruleset = g.rs
+        self.hand = g.hands[seat]
+        self.current_trick = g.trick
+        self.played = g.played
+        self.tricks_per_hand = g._t.hand_size
+        self.trick_no = g.trick_no
+        self.bids = g.bids
+        self.tricks = g.tricks
+        self.hand_sizes = [h.bit_count() for h in g.hands]
+        self.scores = g.scores
+        self.bags = g.bags
+        self.last_trick = g.last_trick
+
+
+def rollout_view(g: Game, seat: int) -> View:
+    """What a roll-out policy reads of ``seat``'s view (see `_RolloutView`); valid until the
+    next card is played."""
+    return cast(View, _RolloutView(g, seat))
+
+
+class StrongBot(ExpertBot):
+    name = "strong"
+
+    def __init__(self, seed: int | str | None = None, *, worlds: int = 24, min_worlds: int = 4,
+                 time_limit: float | None = 0.25, margin: float = 1.0, bid_worlds: int | None = None,
+                 explore: float = 0.05, win_bonus: float = 100.0, blind_deficit: int = 150,
+                 confidence: float = 1.0, nil_penalty: float = 20.0, bag_debt: bool = False,
+                 **options: Any) -> None:
+        """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
+        least / the cap in seconds (None: no cap, always ``worlds``); ``bid_worlds``: deals per
+        bid or blind nil decision (default ``4 * worlds``, at least 16); ``margin``: points per
+        hand by which a choice must beat the heuristic's on average; ``explore``: chance per
+        roll-out card of the greedy policy's card instead of the heuristic's (own side only);
+        ``win_bonus``: points counted for winning (or losing) the game in the searched hand;
+        ``blind_deficit``: how far behind before blind nil is searched at all; ``confidence``:
+        standard errors by which a choice must beat the heuristic's (see `_pick`);
+        ``nil_penalty``: points a nil or blind nil must gain on top (the model's partner covers
+        better than a real one may); ``bag_debt``: count each bag carried as its share of the bag
+        penalty (measured: fewer bags and better nils, but more sets and a smaller edge over the
+        heuristic: off by default, see bench/README.md)."""
+        super().__init__(seed, worlds=worlds, min_worlds=min_worlds,
+                         time_limit=1e9 if time_limit is None else time_limit, margin=margin,
+                         **options)
+        # one bid a hand: it can afford more deals than a card, and needs them (sets vs bags)
+        self.bid_worlds = max(16, 4 * worlds) if bid_worlds is None else bid_worlds
+        self.explore = explore
+        self.win_bonus = win_bonus
+        self.blind_deficit = blind_deficit
+        self.confidence = confidence
+        self.nil_penalty = nil_penalty
+        self.bag_debt = bag_debt
+        self.model = HeuristicBot(self.seed)  # how the other seats are assumed to bid and pass
+        self.stats: dict[str, int] = {}
+
+    # -- values ------------------------------------------------------------------------------
+    def _value(self, view: View, g: Game) -> float:
+        seat = view.seat
+        assert seat is not None
+        rs = view.ruleset
+        side = rs.side_of(seat)
+        # With ``bag_debt`` bags carried are a debt: each brings the bag penalty a tenth nearer
+        # (without it a bag looks like +1 point unless the penalty falls in this very hand).
+        debt = rs.bag_penalty / rs.bag_limit if rs.bag_limit and self.bag_debt else 0.0
+        deltas = [(a - debt * ab) - (b - debt * bb)
+                  for a, b, ab, bb in zip(g.scores, view.scores, g.bags, view.bags, strict=True)]
+        others = [d for i, d in enumerate(deltas) if i != side]
+        v = deltas[side] - (sum(others) / len(others) if others else 0.0)
+        if g.winner is not None:
+            v += self.win_bonus if g.winner == side else -self.win_bonus
+        return v
+
+    def _policy(self, rng: random.Random, me: int) -> Callable[[Game, int, int], int]:
+        explore = self.explore
+
+        def policy(g: Game, seat: int, mask: int) -> int:
+            if mask & (mask - 1) == 0:
+                return mask.bit_length() - 1
+            # Exploration only for this side's own later plays (not a nil's): the opponents stay
+            # the sharp model, so no choice looks good because the opponents blunder.
+            if explore and g.rs.side_of(seat) == g.rs.side_of(me) and rng.random() < explore:
+                b = g.bids[seat]
+                if b is None or not b.is_nil:
+                    return greedy_policy(g, seat, mask)
+            return self._choose_card(Knowledge(rollout_view(g, seat)), bits(mask))
+
+        return policy
+
+    def _finish(self, g: Game, roll: int, me: int) -> None:
+        """Bids and passes of the seats still to act (the heuristic's), then the hand."""
+        hand_no = g.hand_no
+        guard = 0
+        while g.phase is not Phase.PLAY and g.phase is not Phase.GAME_OVER and g.hand_no == hand_no:
+            s = g.seats_to_act()[0]
+            g.apply(self.model.act(g.view(s)))
+            guard += 1
+            if guard > 64:  # pragma: no cover - bidding always ends
+                raise RuntimeError("bidding did not end in a roll-out")
+        if g.phase is Phase.PLAY and g.hand_no == hand_no:
+            rng = random.Random(roll)
+            g.playout(rng, policy=self._policy(rng, me))
+
+    def _compare(self, view: View, options: Sequence[Any], base: Any,
+                 start: Callable[[Game, Any], None], worlds: int,
+                 penalties: Sequence[float] | None = None) -> Any:
+        """The option with the best mean value over sampled worlds (``base`` unless another beats
+        it, see `_pick`). ``start(world_copy, option)`` applies the option; ``penalties`` (per
+        option) are subtracted from its mean gain before the comparison."""
+        if len(options) <= 1:
+            return base
+        rng = self.rng_for(view)
+        deadline = time.perf_counter() + self.time_limit
+        values: list[list[float]] = [[] for _ in options]
+        n = 0
+        last = 0.0
+        for _ in range(worlds):
+            t0 = time.perf_counter()
+            if n >= self.min_worlds and t0 + last > deadline:
+                break
+            world = Game.from_view(view, rng=rng)
+            roll = rng.getrandbits(64)
+            for i, opt in enumerate(options):
+                g = world.clone()
+                start(g, opt)
+                self._finish(g, roll, view.seat or 0)
+                values[i].append(self._value(view, g))
+            n += 1
+            last = time.perf_counter() - t0
+        self.stats["worlds"] = self.stats.get("worlds", 0) + n
+        return options[self._pick(values, options.index(base), n, penalties)]
+
+    def _pick(self, values: list[list[float]], bi: int, n: int,
+              penalties: Sequence[float] | None = None) -> int:
+        """The option to take: the base unless another's mean beats it by ``margin`` and by
+        ``confidence`` standard errors of the paired difference (the best of several noisy means
+        is optimistic: without the test a few sampled deals pick long shots, such as a nil that
+        happened to make in 5 of 6 deals)."""
+        if n < 2:
+            return bi
+        base_vals = values[bi]
+        best_i, best_score = bi, 0.0
+        for i, vals in enumerate(values):
+            if i == bi:
+                continue
+            diffs = [a - b for a, b in zip(vals, base_vals, strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            se = math.sqrt(var / n)
+            extra = penalties[i] if penalties is not None else 0.0
+            score = mean - self.confidence * se - extra
+            if mean - extra > self.margin and score > best_score:
+                best_i, best_score = i, score
+        return best_i
+
+    # -- bidding -----------------------------------------------------------------------------
+    def _bid(self, view: View, legal: Sequence[Action]) -> Action:
+        base = super()._bid(view, legal)
+        if not isinstance(base, BidAction):
+            return base
+        bids = [a for a in legal if isinstance(a, BidAction)]
+        numbered = sorted((a for a in bids if a.bid.kind == "tricks"), key=lambda a: a.bid.n)
+        if view.ruleset.suicide or view.ruleset.mirrors or view.ruleset.whiz or view.ruleset.board:
+            return base  # forced shapes of bid: the heuristic's rules for them stand
+        options: list[Action] = [base]
+        if base.bid.kind == "tricks" and numbered:
+            ns = [a.bid.n for a in numbered]
+            i = ns.index(base.bid.n) if base.bid.n in ns else 0
+            for j in (i - 1, i + 1, i + 2):
+                if 0 <= j < len(numbered) and numbered[j] not in options:
+                    options.append(numbered[j])
+        else:
+            est = estimate_tricks(view.hand or 0, view.ruleset)
+            near = min(numbered, key=lambda a: abs(a.bid.n - est), default=None)
+            if near is not None:
+                options.append(near)
+        nil = next((a for a in bids if a.bid.kind == "nil"), None)
+        seat = view.seat or 0
+        mates = view.ruleset.teammates(seat)
+        mate_nil = any((b := view.bids[m]) is not None and b.is_nil for m in mates)
+        if nil is not None and nil not in options and not mate_nil and \
+                nil_danger(view.hand or 0, view.ruleset) <= self.nil_threshold * 1.3:
+            options.append(nil)
+
+        def start(g: Game, opt: Action) -> None:
+            g.apply(opt)
+
+        penalties = [self.nil_penalty if isinstance(o, BidAction) and o.bid.is_nil and o is not base else 0.0
+                     for o in options]
+        return self._compare(view, options, base, start, self.bid_worlds, penalties)
+
+    def _look_or_blind(self, view: View, legal: Sequence[Action]) -> Action:
+        base = super()._look_or_blind(view, legal)
+        blind = next((a for a in legal if isinstance(a, BidAction) and a.bid.kind == "blind_nil"), None)
+        look = next((a for a in legal if isinstance(a, Look)), None)
+        rs = view.ruleset
+        if blind is None or look is None or rs.two_player_draw or not rs.teammates(view.seat or 0):
+            return base
+        deficit, _ = self._deficit(view)
+        if deficit < self.blind_deficit:
+            return base
+        # Searching a look means bidding after it: the heuristic's bid on the sampled hand.
+        options: list[Action] = [look, blind]
+        penalties = [0.0 if o is base else self.nil_penalty if o is blind else 0.0 for o in options]
+        return self._compare(view, options, base, self._start_look_or_blind, self.bid_worlds, penalties)
+
+    def _start_look_or_blind(self, g: Game, opt: Action) -> None:
+        # The sampled world has every hand looked at (its own hand was sampled too).
+        if isinstance(opt, Look):
+            g.apply(self.model.act(g.view(opt.seat)))  # look, then bid as the heuristic would
+        else:
+            g.looked[opt.seat] = False
+            g.apply(opt)
+
+    # -- card play ---------------------------------------------------------------------------
+    def _play_card(self, view: View, k: Knowledge, cards: list[int]) -> int:
+        cards = forced_candidates(k, cards)
+        base = self._choose_card(k, cards)
+        cards = distinct_cards(view, cards, base)
+        if len(cards) == 1:
+            return base
+
+        def start(g: Game, card: int) -> None:
+            g.play_fast(card)
+
+        return int(self._compare(view, cards, base, start, self.worlds))
+
+    def act(self, view: View) -> Action:
+        action = super().act(view)
+        if isinstance(action, PlayAction):
+            self.stats["cards"] = self.stats.get("cards", 0) + 1
+        return action

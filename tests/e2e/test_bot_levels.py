@@ -1,0 +1,76 @@
+"""The bots' level (server setting, `/spades new` option) and the strong bot thinking off the event
+loop: a slow decision at one table does not hold up another table's answers."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.e2e.conftest import Spades
+
+
+async def test_server_level_and_table_option_choose_the_bots(spades: Spades) -> None:
+    alice, admin = spades.users["alice"], spades.users["admin"]
+    channels = [spades.guild.add_text_channel(f"spades-{i}") for i in range(3)]
+
+    async def level_of_new_table(channel_no: int, **options: object) -> str:
+        ch = channels[channel_no]
+        r = await spades.fake.slash(alice, ch, "spades new", **options)
+        assert r.error is None, r.error
+        await spades.wait_for(lambda: spades.service.in_channel(ch.id) is not None, what="the table")
+        t = spades.service.in_channel(ch.id)
+        assert t is not None
+        return str(t.settings["bot_level"])
+
+    async with spades.running():
+        assert await level_of_new_table(0) == "strong"  # the default: the strongest within the budget
+        r = await spades.slash(admin, "spades config", bots="easy")
+        assert "Bots at new tables: easy." in r.content
+        async with spades.stored() as db:
+            assert (await db.guild_settings(spades.guild.id))["bot_level"] == "easy"
+        assert await level_of_new_table(1) == "easy"
+        assert await level_of_new_table(2, bots="normal") == "normal"  # the table's option wins
+        # a table at the chosen level plays: the bots act until alice has to
+        await spades.open_table(alice, bots="easy")
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_turn()
+        assert spades.table().status == "playing"
+        assert spades.table().settings["bot_level"] == "easy"
+
+
+async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: Spades) -> None:
+    """At real speed (time_scale 1) the strong bot searches for most of its human-like pause. While
+    it searches at table A, a command at table B in another channel is answered at once: before
+    A's decision is done."""
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    other = spades.guild.add_text_channel("spades-2")
+    async with spades.running(time_scale=1.0):
+        await spades.open_table(alice, bots="strong", play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        thinker = spades.service.clock.thinker
+        # play alice's turns until a strong bot is thinking
+        for _ in range(20):
+            await spades.wait_for(
+                lambda: thinker.in_flight > 0 or bool(spades.acting_humans()), what="a bot thinking"
+            )
+            if thinker.in_flight > 0:
+                break
+            await spades.decide(alice)
+        assert thinker.in_flight > 0
+        r = await spades.fake.slash(bob, other, "spades new")
+        answered_in = (r.record.responded_at or 1e9) - r.record.created
+        still_thinking = thinker.in_flight > 0
+        assert r.error is None, r.error
+        assert "is open" in r.content
+        assert still_thinking, "the other table's answer waited for the bot's decision"
+        assert answered_in < 0.5, answered_in
+        # and table A's bot does act, after its pause
+        stamp = spades.table().stamp
+        await spades.wait_for(lambda: thinker.in_flight == 0, timeout=10, what="the decision")
+        await asyncio.sleep(0)
+        await spades.wait_for(lambda: spades.service.in_channel(spades.channel.id) is not None)
+        t = spades.service.in_channel(spades.channel.id)
+        assert t is not None
+        tables = spades.service.tables
+        await spades.wait_for(
+            lambda: t.id in tables and tables[t.id].stamp != stamp, timeout=10, what="the bot's move"
+        )
