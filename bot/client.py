@@ -15,6 +15,7 @@ from discord.ext import commands
 from .config import Config
 from .errors import report_interaction_error
 from .i18n import SpadesTranslator, translated_payload
+from .ratelimit import GlobalBudget
 from .storage import Storage
 
 if TYPE_CHECKING:
@@ -66,6 +67,9 @@ class SpadesBot(commands.Bot):
             **options,
         )
         self.config = config
+        # every bot-token request of this process waits here for its share of the global limit
+        self.budget = GlobalBudget(config.requests_per_second)
+        self.budget.install(self.http)
         self._storage = storage
         self.extension_names = extensions
         self._sync_lock = asyncio.Lock()

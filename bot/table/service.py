@@ -50,6 +50,7 @@ class TableService:
         config = getattr(bot, "config", None)
         self.time_scale: float = float(getattr(config, "time_scale", 1.0))
         self.deal_seed: int | None = getattr(config, "deal_seed", None)
+        publisher_is_discord = publisher is None
         if publisher is None:
             assert isinstance(bot, discord.Client), "the Discord publisher needs a discord.Client"
             publisher = DiscordPublisher(bot)
@@ -58,7 +59,11 @@ class TableService:
         # guild -> the language chosen with /spades config language (None: the server's own)
         self._languages: dict[int, str | None] = {}
         self.store = TableStore(self.storage, time_scale=self.time_scale)
-        self.posts = TablePublisher(self.store, publisher, time_scale=self.time_scale)
+        # the bot's one REST budget (bot/ratelimit.py), when it has one: channel posts and edits queue there
+        budget = getattr(bot, "budget", None)
+        self.posts = TablePublisher(
+            self.store, publisher, time_scale=self.time_scale, budget=budget if publisher_is_discord else None
+        )
         self.posts.language = self.language_of
         self.clock = TurnClock(self.store, self.posts, time_scale=self.time_scale, seed=self.deal_seed)
         self.lifecycle = Lifecycle(self.store, self.posts, seed=self.deal_seed)
