@@ -359,7 +359,13 @@ class Driver:
 def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     if args.child:
-        asyncio.run(child(args))
+        profile = os.environ.get("BENCH_CHILD_PROFILE")  # a cProfile of the bot process
+        if profile:
+            import cProfile
+
+            cProfile.runctx("asyncio.run(child(args))", globals(), {"args": args, "child": child}, profile)
+        else:
+            asyncio.run(child(args))
         return 0
     out = asyncio.run(Driver(args).run())
     print(json.dumps(out, indent=2))

@@ -24,6 +24,7 @@ import collections
 import contextlib
 import contextvars
 import logging
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,6 +41,9 @@ LEVELS = 4
 #: Discord counts requests in any one second; a leaky bucket lets ``burst + rate`` through in a
 #: second, and requests sent on time can arrive bunched: keep this fraction of the share in hand.
 HEADROOM = 0.08
+#: Seconds a request may wait at a lower level before it goes ahead of more urgent ones (so the
+#: tables of bots only lag, but are never starved by a steady stream of human tables).
+MAX_WAIT = 6.0
 
 # A request whose slot was already taken (by the publisher, before drawing its content).
 _prepaid: contextvars.ContextVar[bool] = contextvars.ContextVar("budget_prepaid", default=False)
@@ -66,11 +70,12 @@ def prepaid() -> Iterator[None]:
 class Ticket:
     """A place in the budget's queue; its level can be raised while it waits."""
 
-    __slots__ = ("future", "level", "budget")
+    __slots__ = ("future", "level", "budget", "since")
 
     def __init__(self, budget: GlobalBudget, level: int) -> None:
         self.budget = budget
         self.level = level
+        self.since = time.monotonic()
         self.future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def raise_to(self, level: int) -> None:
@@ -129,6 +134,12 @@ class GlobalBudget:
         await self.ticket(level).wait()
 
     def _next(self) -> Ticket | None:
+        old = time.monotonic() - MAX_WAIT
+        for level, q in enumerate(self._queues):
+            while q and (q[0].future.done() or q[0].level != level):
+                q.popleft()
+            if level > HUMAN and q and q[0].since < old:  # waited too long: served now
+                return q.popleft()
         for level, q in enumerate(self._queues):
             while q:
                 t = q.popleft()
