@@ -56,6 +56,19 @@ def ms(value: float | None) -> float | None:
     return None if value is None else round(value * 1000, 1)
 
 
+def kind_of(payload: dict[str, Any]) -> str:
+    """``/spades new``, ``hand``, ``c`` (card), ``b`` (bid)... for latency by kind."""
+    data = payload.get("data", {})
+    if payload.get("type") == 2:
+        name = str(data.get("name", ""))
+        for opt in data.get("options", []) or []:
+            if opt.get("type") in (1, 2):
+                name += " " + str(opt.get("name"))
+        return "/" + name
+    parts = str(data.get("custom_id", "")).split(":")
+    return parts[2] if len(parts) > 2 else "?"
+
+
 def rss_bytes() -> int:
     try:
         with open("/proc/self/statm") as f:
@@ -68,7 +81,6 @@ def rss_bytes() -> int:
 
 
 async def child(args: argparse.Namespace) -> None:
-    import discord
     import yarl
     from discord.gateway import DiscordWebSocket
     from discord.http import Route
@@ -78,7 +90,11 @@ async def child(args: argparse.Namespace) -> None:
 
     Route.BASE = args.base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
-    bot = SpadesBot(Config(token="x", database_path=args.db, time_scale=1.0, deal_seed=args.seed))
+    started = time.monotonic()
+    rate = float(os.environ.get("BENCH_CHILD_RATE", "50"))
+    bot = SpadesBot(
+        Config(token="x", database_path=args.db, time_scale=1.0, deal_seed=args.seed, discord_rate_limit=rate)
+    )
     bot._connection.guild_ready_timeout = 0.2
 
     async def no_delay(shard_id: int | None, *, initial: bool = False) -> None:
@@ -90,7 +106,12 @@ async def child(args: argparse.Namespace) -> None:
         if task.done():
             raise SystemExit(f"bot stopped: {task.exception()!r}")
         await asyncio.sleep(0.01)
+    ready_s = time.monotonic() - started
     posts = bot.tables.posts
+    service = bot.tables
+    armed = sum(1 for tid in service.tables if service.clock.holds(tid))
+    print(json.dumps({"ready_s": round(ready_s, 3), "restored": len(service.tables), "timers_armed": armed}),
+          flush=True)
     lags: list[float] = []
 
     async def lag_sampler() -> None:
@@ -287,16 +308,10 @@ class Driver:
         ]
         tmp = tempfile.TemporaryDirectory(prefix="spades-realpace-")
         db = str(Path(tmp.name) / "spades.db")
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, str(ROOT / "bench" / "bot.py"), "--child", "--base", fake.base_url,
-            "--gateway", fake.gateway_url, "--db", db, "--seed", str(args.seed),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        )
+        proc = await spawn(fake, db, args.seed)
         assert proc.stdout is not None and proc.stdin is not None
         try:
-            line = await asyncio.wait_for(proc.stdout.readline(), 60)
-            if line.strip() != b"ready":
-                raise RuntimeError(f"the bot did not start: {line!r}")
+            await started(proc)
             ramp0 = time.monotonic()
             gate = asyncio.Semaphore(20)
 
@@ -328,6 +343,14 @@ class Driver:
             tmp.cleanup()
         records = [r for r in fake.interactions.values() if w0 <= r.created <= w1]
         lat = [r.responded_at - r.created for r in records if r.responded_at is not None]
+        by_kind: dict[str, list[float]] = {}
+        for r in records:
+            if r.responded_at is not None:
+                by_kind.setdefault(kind_of(r.payload), []).append(r.responded_at - r.created)
+        ramp_late = sum(
+            1 for r in fake.interactions.values()
+            if r.created < w0 and (r.responded_at is None or r.responded_at - r.created > DEADLINE)
+        )
         late = sum(1 for r in records if r.responded_at is None or r.responded_at - r.created > DEADLINE)
         in_window = [q for q in fake.requests if w0 <= q.at <= w1]
         bot_token = [q for q in in_window if q.bot_token]
@@ -343,6 +366,9 @@ class Driver:
             "latency": {
                 "count": len(lat), "p50_ms": ms(percentile(lat, 50)), "p99_ms": ms(percentile(lat, 99)),
                 "max_ms": ms(max(lat, default=0.0)), "over_3s": late,
+                "by_kind": {k: {"count": len(v), "p50_ms": ms(percentile(v, 50)), "p99_ms": ms(percentile(v, 99))}
+                            for k, v in sorted(by_kind.items())},
+                "over_3s_during_ramp": ramp_late,
             },
             "rate_limit_hits": len(hits),
             "rate_limit_hits_global": sum(1 for q in hits if (q.response or {}).get("global")),
@@ -356,6 +382,115 @@ class Driver:
         }
 
 
+async def spawn(fake: FakeDiscord, db: str, seed: int, rate: float = 50.0) -> asyncio.subprocess.Process:
+    """The bot in its own process (``bench/bot.py --child``), pointed at ``fake``."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "bench" / "bot.py"), "--child", "--base", fake.base_url,
+        "--gateway", fake.gateway_url, "--db", db, "--seed", str(seed),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "BENCH_CHILD_RATE": str(rate)},
+    )
+
+
+async def started(proc: asyncio.subprocess.Process) -> dict[str, Any]:
+    """Until the child's bot is ready; what it says about its start."""
+    assert proc.stdout is not None
+    first = await asyncio.wait_for(proc.stdout.readline(), 120)
+    line = await asyncio.wait_for(proc.stdout.readline(), 60)
+    if line.strip() != b"ready":
+        raise RuntimeError(f"the bot did not start: {first!r} {line!r}")
+    info: dict[str, Any] = json.loads(first)
+    return info
+
+
+async def stop(proc: asyncio.subprocess.Process) -> dict[str, Any]:
+    """Measure nothing, stop the child, wait for it."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"measure\nstop\n")
+    await proc.stdin.drain()
+    out: dict[str, Any] = json.loads(await asyncio.wait_for(proc.stdout.readline(), 60))
+    await asyncio.wait_for(proc.wait(), 30)
+    return out
+
+
+async def restore(args: argparse.Namespace) -> dict[str, Any]:
+    """``--restore N``: N live tables in the database (opened through Discord by a first bot process
+    with no rate limit, each waiting for its human to bid), then a second bot process starts on
+    that database: how long until it is ready (every table back, timers armed) and until the
+    buttons of the live messages answer (**My hand** on tables picked at random, clicked the
+    moment the bot says it is ready)."""
+    n = args.restore
+    fake = FakeDiscord(validate=False)  # building the tables is not what is measured: no limits
+    await fake.start()
+    fake.token = "x"
+    driver = Driver(args)
+    driver.fake = fake
+    guild = fake.add_guild("Restore server")
+    humans = [
+        Human(guild.add_text_channel(f"spades-{i + 1}"), fake.add_user(f"player{i + 1}"), random.Random(i))
+        for i in range(n)
+    ]
+    tmp = tempfile.TemporaryDirectory(prefix="spades-restore-")
+    db = str(Path(tmp.name) / "spades.db")
+    try:
+        proc = await spawn(fake, db, args.seed, rate=100_000)
+        await started(proc)
+        t0 = time.monotonic()
+        gate = asyncio.Semaphore(25)
+
+        async def open_one(h: Human) -> None:
+            async with gate:
+                r = await fake.slash(h.user, h.channel, "spades new", target=500, play_seconds=600,
+                                     bid_seconds=600)
+                assert r.error is None, r.error
+                await driver.until(lambda: driver.live(h) is not None, "the live message")
+                r = await fake.slash(h.user, h.channel, "spades start", fill=True)
+                assert r.error is None, r.error
+
+        await asyncio.gather(*(open_one(h) for h in humans))
+        await fake.settle(quiet=1.0, timeout=120)
+        build = time.monotonic() - t0
+        await stop(proc)
+        # the restart: limits on as on Discord
+        fake.global_limit = 50
+        t1 = time.monotonic()
+        proc = await spawn(fake, db, args.seed)
+        info = await started(proc)
+        up = time.monotonic() - t1
+        picked = random.Random(args.seed).sample(humans, min(20, n))
+
+        async def click(h: Human) -> tuple[float, bool]:
+            live = driver.live(h)
+            assert live is not None
+            c0 = time.monotonic()
+            r = await fake.click(h.user, live, label="My hand")
+            ok = r.ephemeral and r.error is None and any(":b:" in s["custom_id"] for s in r.message.selects) \
+                if r.message is not None else False
+            return time.monotonic() - c0, ok
+
+        clicks = await asyncio.gather(*(click(h) for h in picked))
+        answered = time.monotonic() - t1
+        await stop(proc)
+    finally:
+        await fake.close()
+        tmp.cleanup()
+    return {
+        "mode": "restore",
+        "tables": n,
+        "build_seconds": round(build, 1),
+        "process_start_to_ready_s": round(up, 3),
+        "bot_start_to_ready_s": info["ready_s"],
+        "restored": info["restored"],
+        "timers_armed": info["timers_armed"],
+        "first_clicks": len(clicks),
+        "first_clicks_ok": sum(ok for _, ok in clicks),
+        "first_click_latency_max_ms": ms(max(t for t, _ in clicks)),
+        "process_start_to_buttons_answered_s": round(answered, 3),
+        "cpus": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
 def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     if args.child:
@@ -366,6 +501,9 @@ def main(args: argparse.Namespace) -> int:
             cProfile.runctx("asyncio.run(child(args))", globals(), {"args": args, "child": child}, profile)
         else:
             asyncio.run(child(args))
+        return 0
+    if args.restore:
+        print(json.dumps(asyncio.run(restore(args)), indent=2))
         return 0
     out = asyncio.run(Driver(args).run())
     print(json.dumps(out, indent=2))

@@ -70,7 +70,7 @@ def prepaid() -> Iterator[None]:
 class Ticket:
     """A place in the budget's queue; its level can be raised while it waits."""
 
-    __slots__ = ("future", "level", "budget", "since")
+    __slots__ = ("budget", "future", "level", "since")
 
     def __init__(self, budget: GlobalBudget, level: int) -> None:
         self.budget = budget
@@ -109,7 +109,9 @@ class GlobalBudget:
             raise ValueError("the request budget must be positive")
         self.per_second = per_second
         usable = per_second * (1 - HEADROOM)
-        self.burst = max(1, round(per_second / 25))
+        # a burst of a tenth of a second's share: a busy event loop that wakes the queue late can
+        # still send its share in a few wake-ups instead of two requests each
+        self.burst = max(1, round(per_second / 10))
         self.rate = max(usable - self.burst, usable / 2)
         # a bucket of ``burst`` refilled at ``rate``: at most burst + rate requests in any second
         self._limiter = AsyncLimiter(self.burst, self.burst / self.rate)

@@ -217,6 +217,8 @@ class TablePublisher:
         self._panels: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
         self._panel_dirty: set[tuple[int, int]] = set()
         self._panel_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+        # what a panel's buttons depended on when the bot last redrew them (see _panel_shape)
+        self._panel_shapes: dict[tuple[int, int], tuple[Any, ...]] = {}
         self._closed = False
         #: the language of a table's public messages (the service sets the server's)
         self.language: Language = _english
@@ -425,6 +427,7 @@ class TablePublisher:
     # ---- hand panels: each human's latest ephemeral follows the table ---------------------------
     def remember_panel(self, table_id: int, user_id: int, interaction: discord.Interaction) -> None:
         self._panels[(table_id, user_id)] = (interaction, time.monotonic())
+        self._panel_shapes.pop((table_id, user_id), None)  # drawn by the click: redraw all next time
         # the click that drew it showed the table as it is
         self.staleness.panel_shown(table_id, user_id, time.monotonic())
 
@@ -453,23 +456,56 @@ class TablePublisher:
             await asyncio.sleep(interval)
         self._panel_tasks.pop(key, None)
 
+    @staticmethod
+    def _panel_shape(t: Table | None, user_id: int) -> tuple[Any, ...] | None:
+        """While a card is played, what a player's panel buttons depend on; None outside the
+        simple case (play phase, the player at the table, cards in view). Other players' cards
+        change only the text: the buttons (this seat's stamp, cards, turn) stay as drawn."""
+        if t is None or t.status != "playing" or t.game is None:
+            return None
+        seat = t.seat_of(user_id)
+        if seat is None:
+            return None
+        me = t.seats[seat]
+        g = t.game
+        if me is None or me.away or me.left or g.phase.name != "PLAY":
+            return None
+        return (g.hand_no, me.acts, seat in t.seats_to_act())
+
     async def _refresh_panel(self, table_id: int, user_id: int) -> None:
-        remembered = self._panels.get((table_id, user_id))
+        key = (table_id, user_id)
+        remembered = self._panels.get(key)
         if remembered is None:
             return
         inter = remembered[0]
         drawn = time.monotonic()
-        content, view = hand_panel(self.store.get(table_id), user_id, lang=user_language(inter))
+        t = self.store.get(table_id)
+        lang = user_language(inter)
+        shape = self._panel_shape(t, user_id)
         try:
-            await inter.edit_original_response(
-                content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
-            )
+            if shape is not None and self._panel_shapes.get(key) == shape:
+                # the text only (the trick, the turn): drawing the buttons again costs ~10x more
+                assert t is not None
+                seat = t.seat_of(user_id)
+                assert seat is not None
+                await inter.edit_original_response(
+                    content=render.hand_panel_text(t, seat, lang=lang),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            else:
+                content, view = hand_panel(t, user_id, lang=lang)
+                await inter.edit_original_response(
+                    content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
+                )
+                if shape is not None:
+                    self._panel_shapes[key] = shape
         except discord.HTTPException as exc:
             if _transient(exc):  # try again with the next change (or the next click)
                 self._panel_dirty.add((table_id, user_id))
                 return
-            if self._panels.get((table_id, user_id), (None,))[0] is inter:
-                self._panels.pop((table_id, user_id), None)
+            if self._panels.get(key, (None,))[0] is inter:
+                self._panels.pop(key, None)
+                self._panel_shapes.pop(key, None)
             return
         self.staleness.panel_shown(table_id, user_id, drawn)
 
@@ -520,6 +556,8 @@ class TablePublisher:
         for key in [k for k in self._panels if k[0] == table_id]:
             del self._panels[key]
         self._panel_dirty = {k for k in self._panel_dirty if k[0] != table_id}
+        for key in [k for k in self._panel_shapes if k[0] == table_id]:
+            del self._panel_shapes[key]
         for key in [k for k in self._panel_tasks if k[0] == table_id]:
             self._panel_tasks.pop(key).cancel()
 
