@@ -167,7 +167,8 @@ async def child(args: argparse.Namespace) -> None:
             "per_second": budget.per_second, "rate": round(budget.rate, 1), "burst": budget.burst,
             "granted_per_s": round((budget.sent - sent0) / wall, 1),
             "granted_by_level": dict(zip(("urgent", "human", "posts", "bots"),
-                                         (a - b for a, b in zip(budget.sent_by_level, levels0)))),
+                                         (a - b for a, b in zip(budget.sent_by_level, levels0, strict=True)),
+                                         strict=True)),
             "peak_waiting": peak_wait,
         },
     }
@@ -210,7 +211,9 @@ class Driver:
             await asyncio.sleep(0.1)
 
     async def open(self, h: Human) -> None:
-        r = await self.fake.slash(h.user, h.channel, "spades new", target=500, play_seconds=600, bid_seconds=600)
+        r = await self.fake.slash(
+            h.user, h.channel, "spades new", target=500, play_seconds=600, bid_seconds=600
+        )
         if r.error:
             raise RuntimeError(f"/spades new: {r.error}")
         await self.until(lambda: self.live(h) is not None, "the live message")
@@ -366,8 +369,10 @@ class Driver:
             "latency": {
                 "count": len(lat), "p50_ms": ms(percentile(lat, 50)), "p99_ms": ms(percentile(lat, 99)),
                 "max_ms": ms(max(lat, default=0.0)), "over_3s": late,
-                "by_kind": {k: {"count": len(v), "p50_ms": ms(percentile(v, 50)), "p99_ms": ms(percentile(v, 99))}
-                            for k, v in sorted(by_kind.items())},
+                "by_kind": {
+                    k: {"count": len(v), "p50_ms": ms(percentile(v, 50)), "p99_ms": ms(percentile(v, 99))}
+                    for k, v in sorted(by_kind.items())
+                },
                 "over_3s_during_ramp": ramp_late,
             },
             "rate_limit_hits": len(hits),

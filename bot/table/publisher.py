@@ -306,7 +306,9 @@ class TablePublisher:
             shown = view(lang) if callable(view) else view
             for attempt in range(RETRIES):
                 try:
-                    await self._paid(POSTS, lambda: self.out.send(channel_id, text, view=shown, mention=mention))
+                    await self._paid(
+                        POSTS, lambda: self.out.send(channel_id, text, view=shown, mention=mention)
+                    )
                     return
                 except Unsent as exc:
                     log.warning("%s; trying again", exc)
@@ -410,14 +412,14 @@ class TablePublisher:
                 return
             await self._slot(self.level(table_id))  # the message is gone: a post takes another slot
         # (re)post at the bottom of the channel; the old one is removed to keep one live message
-        old_id = t.message_id
+        old_id, channel_id = t.message_id, t.channel_id
         with prepaid() if budget is not None else contextlib.nullcontext():
-            new_id = await self.out.send(t.channel_id, content, view=view)
+            new_id = await self.out.send(channel_id, content, view=view)
         if new_id is None:
             return
         self.staleness.public_shown(table_id, drawn)
         if old_id is not None:
-            await self._paid(self.level(table_id), lambda: self.out.delete(t.channel_id, old_id))
+            await self._paid(self.level(table_id), lambda: self.out.delete(channel_id, old_id))
         async with self.store.lock(table_id):
             t = self.store.get(table_id)
             if t is not None:

@@ -20,7 +20,9 @@ EDIT = "/channels/{channel_id}/messages/{message_id}"
 
 @asynccontextmanager
 async def bot_on(fake: FakeDiscord, db: Path, *, per_second: float) -> AsyncIterator[SpadesBot]:
-    config = Config(token="x", database_path=str(db), time_scale=0.02, deal_seed=3, discord_rate_limit=per_second)
+    config = Config(
+        token="x", database_path=str(db), time_scale=0.02, deal_seed=3, discord_rate_limit=per_second
+    )
     bot = SpadesBot(config)
     async with fake.run_bot(bot, sync_commands=False):
         yield bot
@@ -100,7 +102,9 @@ async def test_a_burst_over_the_global_limit_is_queued_and_coalesced_not_refused
         assert all(f"<@{u.id}>" in live(fake, c).content for u in group)
 
 
-async def test_a_forced_429_is_honoured_and_no_update_is_lost(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_forced_429_is_honoured_and_no_update_is_lost(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
     fake = fake_discord
     fake.global_limit = 50
     guild = fake.add_guild("Server")
