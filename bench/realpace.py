@@ -170,6 +170,7 @@ async def child(args: argparse.Namespace) -> None:
                                          (a - b for a, b in zip(budget.sent_by_level, levels0, strict=True)),
                                          strict=True)),
             "peak_waiting": peak_wait,
+            "held_back_at_send": budget.held_back,
         },
     }
     print(json.dumps(out), flush=True)
@@ -273,7 +274,7 @@ class Driver:
                     h.reopen += 1
                     await self.open_panel(h)
                     quiet_since = time.monotonic()
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.25)  # (the driver's CPU is the fake's: keep the polling light)
                 continue
             # a person reads the panel, thinks, clicks
             await asyncio.sleep(min(10.0, max(0.7, h.rng.lognormvariate(math.log(2.5), 0.5))))
