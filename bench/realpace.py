@@ -453,8 +453,14 @@ async def restore(args: argparse.Namespace) -> dict[str, Any]:
                 r = await fake.slash(h.user, h.channel, "spades start", fill=True)
                 assert r.error is None, r.error
 
+                def started() -> bool:
+                    m = driver.live(h)
+                    return m is not None and any(b.get("label") == "My hand" for b in m.buttons)
+
+                await driver.until(started, "the started table's live message")
+
         await asyncio.gather(*(open_one(h) for h in humans))
-        await fake.settle(quiet=1.0, timeout=120)
+        await fake.settle(quiet=2.0, timeout=120)
         build = time.monotonic() - t0
         await stop(proc)
         # the restart: limits on as on Discord
@@ -470,8 +476,13 @@ async def restore(args: argparse.Namespace) -> dict[str, Any]:
             assert live is not None
             c0 = time.monotonic()
             r = await fake.click(h.user, live, label="My hand")
-            ok = r.ephemeral and r.error is None and any(":b:" in s["custom_id"] for s in r.message.selects) \
-                if r.message is not None else False
+            # the hand panel, drawn from the restored table: its cards (or the bid, or Show my cards)
+            panel = r.message
+            ok = bool(
+                r.ephemeral and r.error is None and panel is not None
+                and (panel.selects or any(CARD_ID.match(b.get("custom_id", "")) for b in panel.buttons)
+                     or any(b.get("label") == "Show my cards" for b in panel.buttons))
+            )
             return time.monotonic() - c0, ok
 
         clicks = await asyncio.gather(*(click(h) for h in picked))
