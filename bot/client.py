@@ -13,17 +13,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from .config import Config
+from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
 from .i18n import SpadesTranslator, translated_payload
 from .ratelimit import GlobalBudget
 from .storage import Storage
+from .tasks import cancel_all
 
 if TYPE_CHECKING:
     from .table.service import TableService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history")
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):
@@ -73,6 +75,7 @@ class SpadesBot(commands.Bot):
         self._storage = storage
         self.extension_names = extensions
         self._sync_lock = asyncio.Lock()
+        self._emoji_task: asyncio.Task[Any] | None = None
 
     @property
     def storage(self) -> Storage:
@@ -92,12 +95,18 @@ class SpadesBot(commands.Bot):
         # command, option and choice names and descriptions in Polish, Czech and Russian
         await self.tree.set_translator(SpadesTranslator())
         await self.sync_commands()
+        if self.config.card_emojis:
+            # in the background: the hand buttons stay text until (and unless) the faces are there
+            self._emoji_task = asyncio.create_task(CARD_EMOJIS.sync(self), name="card-emojis")
 
     async def on_ready(self) -> None:
         user = self.user
         log.info("logged in as %s (%s) in %d servers", user, user and user.id, len(self.guilds))
 
     async def close(self) -> None:
+        if self._emoji_task is not None:
+            await cancel_all([self._emoji_task])
+        CARD_EMOJIS.clear()
         try:
             await super().close()
         finally:

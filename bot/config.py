@@ -134,6 +134,7 @@ class Config:
     discord_rate_limit: float = 50.0
     rate_limit_share: float | None = None  # None: computed as len(shard_ids) / shard_count
     health_seconds: float = 60.0  # one health line in the log this often (0: never)
+    card_emojis: bool = True  # upload card faces as application emojis for the hand buttons
 
     @classmethod
     def from_env(
@@ -207,6 +208,9 @@ class Config:
         if share is not None and not 0 < share <= 1:
             raise ConfigError(f"RATE_LIMIT_SHARE must be a fraction above 0 and at most 1, got {share}")
         health = _float_setting(get, "HEALTH_SECONDS", 60.0, minimum=0.0)
+        emojis_text = (get("CARD_EMOJIS") or "on").lower()
+        if emojis_text not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+            raise ConfigError(f"CARD_EMOJIS must be on or off, got {emojis_text!r}")
 
         return cls(
             token=token,
@@ -222,6 +226,7 @@ class Config:
             discord_rate_limit=rate if rate is not None else 50.0,
             rate_limit_share=share,
             health_seconds=health if health is not None else 60.0,
+            card_emojis=emojis_text in ("on", "true", "1", "yes"),
         )
 
     @property

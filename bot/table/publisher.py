@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 import discord
@@ -24,10 +25,12 @@ from bot import render
 from bot.i18n import DEFAULT, user_language
 from bot.i18n import render as text_in
 from bot.model import Table
+from bot.pictures import picture_name, score_chart_png, table_png
 from bot.ratelimit import BOTS, HUMAN, POSTS, GlobalBudget, Ticket, prepaid
+from bot.replays import game_series, hand_scene
 from bot.table.store import TableStore, event_kind
 from bot.tasks import cancel_all
-from bot.views import game_over_view, hand_panel, table_view
+from bot.views import game_over_view, hand_panel, hand_post_view, table_view
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +106,15 @@ class Staleness:
         owed[:] = kept
 
 
+def _hand_view(table: Table, record: dict[str, Any] | None) -> Callable[[str], discord.ui.View] | None:
+    if record is None:
+        return None
+    return lambda lang: hand_post_view(table, record, lang)
+
+
+Picture = tuple[str, bytes]  # a file name and PNG bytes
+
+
 class Publisher(Protocol):
     """How the service talks to channels (Discord in production, a recorder in unit tests)."""
 
@@ -113,6 +125,7 @@ class Publisher(Protocol):
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        files: Sequence[Picture] = (),
     ) -> int | None: ...
 
     async def edit(
@@ -135,6 +148,7 @@ class DiscordPublisher:
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        files: Sequence[Picture] = (),
     ) -> int | None:
         channel = self.bot.get_partial_messageable(channel_id)
         # A ping notifies exactly that one user, even if the text names others.
@@ -145,11 +159,21 @@ class DiscordPublisher:
             if mention
             else discord.AllowedMentions.none()
         )
+        extra: dict[str, Any] = {}
+        if view is not None:
+            extra["view"] = view
+        if files:
+            extra["files"] = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
         try:
-            if view is not None:
-                msg = await channel.send(content, view=view, allowed_mentions=allowed)
-            else:
-                msg = await channel.send(content, allowed_mentions=allowed)
+            msg = await channel.send(content, allowed_mentions=allowed, **extra)
+        except discord.Forbidden as exc:
+            if not files:
+                log.warning("posting in channel %s failed: %s", channel_id, exc.status)
+                return None
+            # no Attach Files permission there: the post matters more than its picture
+            log.warning("posting pictures in channel %s is not allowed (%s): posting the text alone",
+                        channel_id, exc.code)
+            return await self.send(channel_id, content, view=view, mention=mention)
         except discord.HTTPException as exc:
             if _transient(exc):
                 raise Unsent(f"posting in channel {channel_id}: {exc.status}") from exc
@@ -220,6 +244,7 @@ class TablePublisher:
         # what a panel's buttons depended on when the bot last redrew them (see _panel_shape)
         self._panel_shapes: dict[tuple[int, int], tuple[Any, ...]] = {}
         self._closed = False
+        self.pictures = True  # attach the table picture and score chart to hand and game posts
         #: the language of a table's public messages (the service sets the server's)
         self.language: Language = _english
 
@@ -232,7 +257,14 @@ class TablePublisher:
         for ev in events:
             kind = event_kind(ev)
             if kind == "HandScored":
-                self.post(new.id, new.channel_id, _hand_post(new, ev))
+                record = _record_of(new, getattr(ev, "hand_no", None))
+                self.post(
+                    new.id,
+                    new.channel_id,
+                    _hand_post(new, ev),
+                    view=_hand_view(new, record),
+                    pictures=hand_pictures(new, record) if record is not None else None,
+                )
                 if "GameOver" not in kinds:
                     # keep the live table at the bottom of the channel, below the hand's post
                     self._enqueue(new.id, self._repost_job(new.id))
@@ -242,6 +274,7 @@ class TablePublisher:
                     new.channel_id,
                     lambda lang: render.game_post(new, lang),
                     view=lambda lang: game_over_view(new, lang),
+                    pictures=game_pictures(new),
                 )
         self.render_soon(new.id)
         self._refresh_panels(old, new, actor)
@@ -296,18 +329,28 @@ class TablePublisher:
         *,
         view: discord.ui.View | Callable[[str], discord.ui.View] | None = None,
         mention: int | None = None,
+        pictures: Callable[[], list[Picture]] | None = None,
     ) -> None:
         """Queue a channel post behind the table's earlier ones. ``content`` (and ``view``) may be
-        lazy: they are drawn in the server's language when the post goes out."""
+        lazy: they are drawn in the server's language when the post goes out. ``pictures`` draws
+        the files to attach; it runs in an executor (off the event loop), and a failure posts the
+        text alone."""
 
         async def job() -> None:
             lang = await self.language(table_id)
             text = content(lang) if callable(content) else text_in(content, lang)
             shown = view(lang) if callable(view) else view
+            files: list[Picture] = []
+            if pictures is not None and self.pictures:
+                try:
+                    files = await asyncio.get_running_loop().run_in_executor(None, pictures)
+                except Exception:
+                    log.exception("drawing the pictures of a post at table %s failed", table_id)
+            extra: dict[str, Any] = {"files": files} if files else {}
             for attempt in range(RETRIES):
                 try:
                     await self._paid(
-                        POSTS, lambda: self.out.send(channel_id, text, view=shown, mention=mention)
+                        POSTS, lambda: self.out.send(channel_id, text, view=shown, mention=mention, **extra)
                     )
                     return
                 except Unsent as exc:
@@ -570,3 +613,37 @@ class TablePublisher:
         if posters and drain > 0:
             await asyncio.wait(posters, timeout=drain)
         await cancel_all([*self._renders.values(), *self._posters.values(), *self._panel_tasks.values()])
+
+
+# ---- pictures of hand and game posts (the data is read now, the drawing runs in an executor) ----
+
+def _record_of(t: Table, hand_no: int | None) -> dict[str, Any] | None:
+    if t.game is None:
+        return None
+    for rec in reversed(t.game.hand_records):
+        if hand_no is None or rec.get("hand_no") == hand_no:
+            return rec
+    return None
+
+
+def _picture_names(t: Table) -> list[str]:
+    return [picture_name(s.name if s is not None else "", i) for i, s in enumerate(t.seats)]
+
+
+def hand_pictures(t: Table, record: dict[str, Any]) -> Callable[[], list[Picture]]:
+    """The table after this hand: seats, bids and tricks, the score."""
+    scene = hand_scene(record, _picture_names(t), subtitle=t.ruleset.describe()[:70])
+    name = f"hand-{record.get('hand_no', 0)}.png"
+    return lambda: [(name, table_png(scene))]
+
+
+def game_pictures(t: Table) -> Callable[[], list[Picture]] | None:
+    """At game over: the final table with the winner, and the score over the game's hands."""
+    g = t.game
+    if g is None or not g.hand_records:
+        return None
+    names = _picture_names(t)
+    records = list(g.hand_records)
+    scene = hand_scene(records[-1], names, winner=g.winner, subtitle=t.ruleset.describe()[:70])
+    series = game_series(records, names, winner=g.winner, title=f"Score by hand · table {t.id}")
+    return lambda: [("game.png", table_png(scene)), ("scores.png", score_chart_png(series))]
