@@ -326,12 +326,22 @@ class Driver:
             await asyncio.gather(*(open_one(h) for h in humans))
             ramp = time.monotonic() - ramp0
             players = [asyncio.create_task(self.play(h)) for h in humans]
+            fake_lags: list[float] = []
+
+            async def fake_lag() -> None:  # this process's lag: the fake's timestamps are taken here
+                while True:
+                    t = time.perf_counter()
+                    await asyncio.sleep(0.1)
+                    fake_lags.append(max(0.0, time.perf_counter() - t - 0.1))
+
+            lagger = asyncio.create_task(fake_lag())
             await asyncio.sleep(min(10.0, args.seconds / 6))  # let the tables get into their stride
             proc.stdin.write(b"measure\n")
             await proc.stdin.drain()
             t0, w0 = time.monotonic(), fake.clock.now()
             self.stop_at = t0 + args.seconds
             await asyncio.gather(*players)
+            lagger.cancel()
             proc.stdin.write(b"stop\n")
             await proc.stdin.drain()
             elapsed = time.monotonic() - t0
@@ -377,6 +387,11 @@ class Driver:
                 "over_3s_during_ramp": ramp_late,
             },
             "rate_limit_hits": len(hits),
+            # the fake counts the global limit by when it reads a request: a stalled fake reads a
+            # backlog at once, which it then counts as sent in the same second
+            "fake_loop_lag": {
+                "p50_ms": ms(percentile(fake_lags, 50)), "p99_ms": ms(percentile(fake_lags, 99))
+            },
             "rate_limit_hits_global": sum(1 for q in hits if (q.response or {}).get("global")),
             "invalid_requests": len(fake.invalid_requests),
             "bot_token_per_s": round(len(bot_token) / elapsed, 1),
