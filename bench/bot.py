@@ -511,6 +511,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    "off by default so the numbers are mostly the bot's)")
     p.add_argument("--quick", action="store_true", help="tiny run for the test suite: 2 tables, 1 hand")
     p.add_argument("--profile", metavar="FILE", help="write a cProfile of the run to FILE")
+    p.add_argument("--real-pace", action="store_true",
+                   help="the bot in its own process at time scale 1, humans at human pace, Discord's "
+                   "limits on (bench/realpace.py); measured for --seconds once every table plays")
+    p.add_argument("--seconds", type=float, default=60.0, help="measured window of --real-pace (60)")
+    p.add_argument("--restore", type=int, metavar="N", default=0,
+                   help="measure start-up with N live tables in the database (bench/realpace.py)")
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--base", help=argparse.SUPPRESS)
+    p.add_argument("--gateway", help=argparse.SUPPRESS)
+    p.add_argument("--db", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if os.environ.get("BENCH_QUICK") == "1":  # the switch every script under bench/ honours
         args.quick = True
@@ -535,6 +545,10 @@ def run_profiled(fn: Callable[[], Awaitable[T]], path: str | None) -> T:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.real_pace or args.child or args.restore:
+        import realpace  # bench/realpace.py, next to this script
+
+        return realpace.main(args)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="spades-bench-") as tmp:
         bench = Bench(args, Path(tmp) / "spades.db")

@@ -80,7 +80,8 @@ class SpadesBot(commands.Bot):
         self._sync_lock = asyncio.Lock()
         self._emoji_task: asyncio.Task[Any] | None = None
         self.shard_keeper: ShardKeeper | None = None
-        # this process's share of the token's global REST budget (docs/SHARDING.md)
+        # this process's share of the token's global REST budget (docs/SHARDING.md): every
+        # bot-token request waits there, most urgent first (bot/ratelimit.py)
         self.budget = GlobalBudget(config.requests_per_second)
         self.budget.install(self.http)
         self._health: asyncio.Task[None] | None = None

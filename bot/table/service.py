@@ -50,6 +50,7 @@ class TableService:
         config = getattr(bot, "config", None)
         self.time_scale: float = float(getattr(config, "time_scale", 1.0))
         self.deal_seed: int | None = getattr(config, "deal_seed", None)
+        publisher_is_discord = publisher is None
         # the shards this process runs: (count, ids), read at restore from the bot's ShardKeeper
         self._bot = bot
         shards = getattr(config, "shards", None)
@@ -67,7 +68,11 @@ class TableService:
             fault_delay=float(getattr(config, "fault_storage_delay", 0.0) or 0.0),
             fault_error=getattr(config, "fault_save_error", None),
         )
-        self.posts = TablePublisher(self.store, publisher, time_scale=self.time_scale)
+        # the bot's one REST budget (bot/ratelimit.py), when it has one: channel posts and edits queue there
+        budget = getattr(bot, "budget", None)
+        self.posts = TablePublisher(
+            self.store, publisher, time_scale=self.time_scale, budget=budget if publisher_is_discord else None
+        )
         self.posts.language = self.language_of
         self.clock = TurnClock(self.store, self.posts, time_scale=self.time_scale, seed=self.deal_seed)
         self.lifecycle = Lifecycle(self.store, self.posts, seed=self.deal_seed)

@@ -1,0 +1,542 @@
+"""``bench/bot.py --real-pace``: the bot alone in its process, at real pace, under Discord's limits.
+
+Two processes. This one (the driver) runs the fake Discord (``bot/sandbox/fake``, per-route buckets
+and the global limit of 50 bot-token requests per second on) and plays the humans; a child
+process (``bench/bot.py --child``) runs a real ``SpadesBot`` at ``time_scale`` 1 against it, so the
+bot's CPU, memory and event-loop lag are its own. Each of ``--tables`` channels gets one human and
+three bots; the human acts only through Discord (the live message's **My hand**, then the private
+panel the bot keeps up to date), after a human pause: log-normal, median 2.5 s, 0.7-10 s.
+
+Tables are opened over a ramp (not measured: opening 500 tables posts 500 live messages, ten
+seconds of the token's budget); the window of ``--seconds`` starts once every table is playing.
+
+From the fake (driver): interaction latency (dispatch to first response; Discord's limit is 3 s),
+rate-limit hits (429s of any kind), bot-token requests per second. From the bot (child): event-loop
+lag (a 100 ms sleep's overrun), staleness (a card saved -> Discord's answer to the edit that shows
+it: each human's panel, the public live message), CPU busy (process CPU / wall), RSS per table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import math
+import os
+import random
+import re
+import resource
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.sandbox.fake import Channel, FakeDiscord, InteractionResult, Message, User  # noqa: E402
+
+LIVE_PREFIX = "♠ **Spades**"
+CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
+DEADLINE = 3.0
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, math.ceil(q / 100 * len(ordered)) - 1))
+    return ordered[k]
+
+
+def ms(value: float | None) -> float | None:
+    return None if value is None else round(value * 1000, 1)
+
+
+def kind_of(payload: dict[str, Any]) -> str:
+    """``/spades new``, ``hand``, ``c`` (card), ``b`` (bid)... for latency by kind."""
+    data = payload.get("data", {})
+    if payload.get("type") == 2:
+        name = str(data.get("name", ""))
+        for opt in data.get("options", []) or []:
+            if opt.get("type") in (1, 2):
+                name += " " + str(opt.get("name"))
+        return "/" + name
+    parts = str(data.get("custom_id", "")).split(":")
+    return parts[2] if len(parts) > 2 else "?"
+
+
+def rss_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+# ---- the child: the bot alone ---------------------------------------------------------------------
+
+
+async def child(args: argparse.Namespace) -> None:
+    import yarl
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    from bot.client import SpadesBot
+    from bot.config import Config
+
+    Route.BASE = args.base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
+    started = time.monotonic()
+    rate = float(os.environ.get("BENCH_CHILD_RATE", "50"))
+    bot = SpadesBot(
+        Config(token="x", database_path=args.db, time_scale=1.0, deal_seed=args.seed, discord_rate_limit=rate)
+    )
+    bot._connection.guild_ready_timeout = 0.2
+
+    async def no_delay(shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+    bot.before_identify_hook = no_delay  # type: ignore[method-assign]
+    task = asyncio.create_task(bot.start("x"))
+    while not bot.is_ready():
+        if task.done():
+            raise SystemExit(f"bot stopped: {task.exception()!r}")
+        await asyncio.sleep(0.01)
+    ready_s = time.monotonic() - started
+    posts = bot.tables.posts
+    service = bot.tables
+    armed = sum(1 for tid in service.tables if service.clock.holds(tid))
+    print(json.dumps({"ready_s": round(ready_s, 3), "restored": len(service.tables), "timers_armed": armed}),
+          flush=True)
+    lags: list[float] = []
+
+    async def lag_sampler() -> None:
+        while True:
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.1)
+            lags.append(max(0.0, time.perf_counter() - t0 - 0.1))
+
+    sampler = asyncio.create_task(lag_sampler())
+    idle_rss = rss_bytes()
+    print("ready", flush=True)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    line = (await reader.readline()).decode().strip()
+    assert line == "measure", line
+    posts.staleness.enabled = True
+    lags.clear()
+    budget = bot.budget
+    sent0, levels0, peak_wait = budget.sent, list(budget.sent_by_level), 0
+    cpu0, wall0 = time.process_time(), time.monotonic()
+
+    async def watch_queue() -> None:
+        nonlocal peak_wait
+        while True:
+            peak_wait = max(peak_wait, budget.waiting)
+            await asyncio.sleep(0.1)
+
+    watcher = asyncio.create_task(watch_queue())
+    line = (await reader.readline()).decode().strip()
+    wall = time.monotonic() - wall0
+    cpu = time.process_time() - cpu0
+    sampler.cancel()
+    watcher.cancel()
+    live = sum(1 for t in bot.tables.tables.values() if t.status in ("open", "playing"))
+    st = posts.staleness
+    out = {
+        "loop_lag": {"samples": len(lags), "p50_ms": ms(percentile(lags, 50)),
+                     "p99_ms": ms(percentile(lags, 99)), "max_ms": ms(max(lags, default=0.0))},
+        "staleness": {
+            "cards": len(st.public) + sum(len(v) for v in st._public_owed.values()),
+            "panel_p50_ms": ms(percentile(st.panel, 50)), "panel_p99_ms": ms(percentile(st.panel, 99)),
+            "public_p50_ms": ms(percentile(st.public, 50)), "public_p99_ms": ms(percentile(st.public, 99)),
+            "public_max_ms": ms(max(st.public, default=0.0)),
+            "public_not_yet_shown": sum(len(v) for v in st._public_owed.values()),
+        },
+        "cpu_busy": round(cpu / wall, 3),
+        "live_tables": live,
+        "rss_mb": round(rss_bytes() / 2**20, 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "rss_per_table_kb": round((rss_bytes() - idle_rss) / max(live, 1) / 1024, 1),
+        "budget": {
+            "per_second": budget.per_second, "rate": round(budget.rate, 1), "burst": budget.burst,
+            "granted_per_s": round((budget.sent - sent0) / wall, 1),
+            "granted_by_level": dict(zip(("urgent", "human", "posts", "bots"),
+                                         (a - b for a, b in zip(budget.sent_by_level, levels0, strict=True)),
+                                         strict=True)),
+            "peak_waiting": peak_wait,
+            "held_back_at_send": budget.held_back,
+        },
+    }
+    print(json.dumps(out), flush=True)
+    await bot.close()
+    task.cancel()
+
+
+# ---- the driver: fake Discord and the humans ------------------------------------------------------
+
+
+@dataclass
+class Human:
+    channel: Channel
+    user: User
+    rng: random.Random
+    panel: Message | None = None
+    actions: int = 0
+    reopen: int = 0
+    errors: int = 0
+
+
+class Driver:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.fake = FakeDiscord(validate=False, rate_limits=True)
+        self.stop_at = math.inf
+
+    def live(self, h: Human) -> Message | None:
+        for m in reversed(self.fake.public_messages(h.channel)):
+            if m.content.startswith(LIVE_PREFIX) and not m.deleted:
+                return m
+        return None
+
+    async def until(self, pred: Any, what: str, timeout: float = 120.0) -> None:
+        end = time.monotonic() + timeout
+        while not pred():
+            if time.monotonic() > end:
+                raise RuntimeError(f"timed out waiting for {what}")
+            await asyncio.sleep(0.1)
+
+    async def open(self, h: Human) -> None:
+        r = await self.fake.slash(
+            h.user, h.channel, "spades new", target=500, play_seconds=600, bid_seconds=600
+        )
+        if r.error:
+            raise RuntimeError(f"/spades new: {r.error}")
+        await self.until(lambda: self.live(h) is not None, "the live message")
+        r = await self.fake.slash(h.user, h.channel, "spades start", fill=True)
+        if r.error:
+            raise RuntimeError(f"/spades start: {r.error}")
+        await self.open_panel(h)
+
+    async def open_panel(self, h: Human) -> None:
+        def ready() -> bool:
+            m = self.live(h)
+            return m is not None and any(b.get("label") == "My hand" for b in m.buttons)
+
+        await self.until(ready, "the My hand button")
+        live = self.live(h)
+        assert live is not None
+        r = await self.fake.click(h.user, live, label="My hand")
+        if r.message is None or not r.ephemeral:
+            raise RuntimeError(f"My hand: {r.error or r.content}")
+        h.panel = r.message
+
+    def choice(self, h: Human) -> tuple[str, list[str] | None] | None:
+        """What the panel lets the human do now: a custom_id (and select values), or None."""
+        p = h.panel
+        assert p is not None
+        cards = [b for b in p.buttons if CARD_ID.match(b.get("custom_id", "")) and not b.get("disabled")]
+        if cards:
+            return h.rng.choice(cards)["custom_id"], None
+        for sel in p.selects:
+            if sel.get("disabled"):
+                continue
+            cid = sel["custom_id"]
+            values = [o["value"] for o in sel.get("options", [])]
+            if ":b:" in cid:
+                modest = [v for v in values if v in ("2", "3", "4")]
+                return cid, [h.rng.choice(modest or values)]
+            if ":p:" in cid:
+                n = int(sel.get("min_values") or 1)
+                return cid, h.rng.sample(values, n)
+        for b in p.buttons:
+            if b.get("disabled"):
+                continue
+            if b.get("label") in ("Show my cards", "I'm back", "Keep it"):
+                return b["custom_id"], None
+        return None
+
+    async def play(self, h: Human) -> None:
+        quiet_since = time.monotonic()
+        seen = -1
+        while time.monotonic() < self.stop_at:
+            assert h.panel is not None
+            if h.panel.edits != seen:
+                seen, quiet_since = h.panel.edits, time.monotonic()
+            what = self.choice(h)
+            if what is None:
+                if time.monotonic() - quiet_since > 30:  # nothing to do for long: look again
+                    h.reopen += 1
+                    await self.open_panel(h)
+                    quiet_since = time.monotonic()
+                await asyncio.sleep(0.25)  # (the driver's CPU is the fake's: keep the polling light)
+                continue
+            # a person reads the panel, thinks, clicks
+            await asyncio.sleep(min(10.0, max(0.7, h.rng.lognormvariate(math.log(2.5), 0.5))))
+            if time.monotonic() >= self.stop_at:
+                return
+            what = self.choice(h)  # the panel may have changed meanwhile
+            if what is None:
+                continue
+            cid, values = what
+            r: InteractionResult
+            try:
+                if values is None:
+                    r = await self.fake.click(h.user, h.panel, custom_id=cid)
+                else:
+                    r = await self.fake.select(h.user, h.panel, custom_id=cid, values=values)
+            except AssertionError:  # the component went away between reading and clicking
+                continue
+            h.actions += 1
+            if r.error:
+                h.errors += 1
+            if r.type == 7 and r.message is not None:
+                h.panel = r.message
+            seen = -1
+
+    async def run(self) -> dict[str, Any]:
+        args = self.args
+        fake = self.fake
+        await fake.start()
+        fake.token = "x"
+        guild = fake.add_guild("Bench server")
+        humans = [
+            Human(guild.add_text_channel(f"spades-{i + 1}"), fake.add_user(f"player{i + 1}"),
+                  random.Random(args.seed * 100_003 + i))
+            for i in range(args.tables)
+        ]
+        tmp = tempfile.TemporaryDirectory(prefix="spades-realpace-")
+        db = str(Path(tmp.name) / "spades.db")
+        proc = await spawn(fake, db, args.seed)
+        assert proc.stdout is not None and proc.stdin is not None
+        try:
+            await started(proc)
+            ramp0 = time.monotonic()
+            gate = asyncio.Semaphore(20)
+
+            async def open_one(h: Human) -> None:
+                async with gate:
+                    await self.open(h)
+
+            await asyncio.gather(*(open_one(h) for h in humans))
+            ramp = time.monotonic() - ramp0
+            players = [asyncio.create_task(self.play(h)) for h in humans]
+            fake_lags: list[float] = []
+
+            async def fake_lag() -> None:  # this process's lag: the fake's timestamps are taken here
+                while True:
+                    t = time.perf_counter()
+                    await asyncio.sleep(0.1)
+                    fake_lags.append(max(0.0, time.perf_counter() - t - 0.1))
+
+            lagger = asyncio.create_task(fake_lag())
+            await asyncio.sleep(min(10.0, args.seconds / 6))  # let the tables get into their stride
+            proc.stdin.write(b"measure\n")
+            await proc.stdin.drain()
+            t0, w0 = time.monotonic(), fake.clock.now()
+            self.stop_at = t0 + args.seconds
+            await asyncio.gather(*players)
+            lagger.cancel()
+            proc.stdin.write(b"stop\n")
+            await proc.stdin.drain()
+            elapsed = time.monotonic() - t0
+            w1 = fake.clock.now()
+            child_out = json.loads(await asyncio.wait_for(proc.stdout.readline(), 60))
+        finally:
+            if proc.returncode is None:
+                try:
+                    await asyncio.wait_for(proc.wait(), 15)
+                except TimeoutError:
+                    proc.kill()
+            await fake.close()
+            tmp.cleanup()
+        records = [r for r in fake.interactions.values() if w0 <= r.created <= w1]
+        lat = [r.responded_at - r.created for r in records if r.responded_at is not None]
+        by_kind: dict[str, list[float]] = {}
+        for r in records:
+            if r.responded_at is not None:
+                by_kind.setdefault(kind_of(r.payload), []).append(r.responded_at - r.created)
+        ramp_late = sum(
+            1 for r in fake.interactions.values()
+            if r.created < w0 and (r.responded_at is None or r.responded_at - r.created > DEADLINE)
+        )
+        late = sum(1 for r in records if r.responded_at is None or r.responded_at - r.created > DEADLINE)
+        in_window = [q for q in fake.requests if w0 <= q.at <= w1]
+        bot_token = [q for q in in_window if q.bot_token]
+        hits = [q for q in fake.rate_limit_hits]
+        return {
+            "mode": "real-pace",
+            "tables": args.tables,
+            "seconds": round(elapsed, 1),
+            "ramp_seconds": round(ramp, 1),
+            "human_actions": sum(h.actions for h in humans),
+            "panel_reopens": sum(h.reopen for h in humans),
+            "action_errors": sum(h.errors for h in humans),
+            "latency": {
+                "count": len(lat), "p50_ms": ms(percentile(lat, 50)), "p99_ms": ms(percentile(lat, 99)),
+                "max_ms": ms(max(lat, default=0.0)), "over_3s": late,
+                "by_kind": {
+                    k: {"count": len(v), "p50_ms": ms(percentile(v, 50)), "p99_ms": ms(percentile(v, 99))}
+                    for k, v in sorted(by_kind.items())
+                },
+                "over_3s_during_ramp": ramp_late,
+            },
+            "rate_limit_hits": len(hits),
+            # the fake counts the global limit by when it reads a request: a stalled fake reads a
+            # backlog at once, which it then counts as sent in the same second
+            "fake_loop_lag": {
+                "p50_ms": ms(percentile(fake_lags, 50)), "p99_ms": ms(percentile(fake_lags, 99))
+            },
+            "rate_limit_hits_global": sum(1 for q in hits if (q.response or {}).get("global")),
+            "invalid_requests": len(fake.invalid_requests),
+            "bot_token_per_s": round(len(bot_token) / elapsed, 1),
+            "interaction_route_per_s": round((len(in_window) - len(bot_token)) / elapsed, 1),
+            **child_out,
+            "violations": [str(v) for v in fake.violations][:5],
+            "cpus": os.cpu_count(),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+        }
+
+
+async def spawn(fake: FakeDiscord, db: str, seed: int, rate: float = 50.0) -> asyncio.subprocess.Process:
+    """The bot in its own process (``bench/bot.py --child``), pointed at ``fake``."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "bench" / "bot.py"), "--child", "--base", fake.base_url,
+        "--gateway", fake.gateway_url, "--db", db, "--seed", str(seed),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "BENCH_CHILD_RATE": str(rate)},
+    )
+
+
+async def started(proc: asyncio.subprocess.Process) -> dict[str, Any]:
+    """Until the child's bot is ready; what it says about its start."""
+    assert proc.stdout is not None
+    first = await asyncio.wait_for(proc.stdout.readline(), 120)
+    line = await asyncio.wait_for(proc.stdout.readline(), 60)
+    if line.strip() != b"ready":
+        raise RuntimeError(f"the bot did not start: {first!r} {line!r}")
+    info: dict[str, Any] = json.loads(first)
+    return info
+
+
+async def stop(proc: asyncio.subprocess.Process) -> dict[str, Any]:
+    """Measure nothing, stop the child, wait for it."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"measure\nstop\n")
+    await proc.stdin.drain()
+    out: dict[str, Any] = json.loads(await asyncio.wait_for(proc.stdout.readline(), 60))
+    await asyncio.wait_for(proc.wait(), 30)
+    return out
+
+
+async def restore(args: argparse.Namespace) -> dict[str, Any]:
+    """``--restore N``: N live tables in the database (opened through Discord by a first bot process
+    with no rate limit, each waiting for its human to bid), then a second bot process starts on
+    that database: how long until it is ready (every table back, timers armed) and until the
+    buttons of the live messages answer (**My hand** on tables picked at random, clicked the
+    moment the bot says it is ready)."""
+    n = args.restore
+    fake = FakeDiscord(validate=False)  # building the tables is not what is measured: no limits
+    await fake.start()
+    fake.token = "x"
+    driver = Driver(args)
+    driver.fake = fake
+    guild = fake.add_guild("Restore server")
+    humans = [
+        Human(guild.add_text_channel(f"spades-{i + 1}"), fake.add_user(f"player{i + 1}"), random.Random(i))
+        for i in range(n)
+    ]
+    tmp = tempfile.TemporaryDirectory(prefix="spades-restore-")
+    db = str(Path(tmp.name) / "spades.db")
+    try:
+        proc = await spawn(fake, db, args.seed, rate=100_000)
+        await started(proc)
+        t0 = time.monotonic()
+        gate = asyncio.Semaphore(25)
+
+        async def open_one(h: Human) -> None:
+            async with gate:
+                r = await fake.slash(h.user, h.channel, "spades new", target=500, play_seconds=600,
+                                     bid_seconds=600)
+                assert r.error is None, r.error
+                await driver.until(lambda: driver.live(h) is not None, "the live message")
+                r = await fake.slash(h.user, h.channel, "spades start", fill=True)
+                assert r.error is None, r.error
+
+                def started() -> bool:
+                    m = driver.live(h)
+                    return m is not None and any(b.get("label") == "My hand" for b in m.buttons)
+
+                await driver.until(started, "the started table's live message")
+
+        await asyncio.gather(*(open_one(h) for h in humans))
+        await fake.settle(quiet=2.0, timeout=120)
+        build = time.monotonic() - t0
+        await stop(proc)
+        # the restart: limits on as on Discord
+        fake.global_limit = 50
+        t1 = time.monotonic()
+        proc = await spawn(fake, db, args.seed)
+        info = await started(proc)
+        up = time.monotonic() - t1
+        picked = random.Random(args.seed).sample(humans, min(20, n))
+
+        async def click(h: Human) -> tuple[float, bool]:
+            live = driver.live(h)
+            assert live is not None
+            c0 = time.monotonic()
+            r = await fake.click(h.user, live, label="My hand")
+            # the hand panel, drawn from the restored table: its cards (or the bid, or Show my cards)
+            panel = r.message
+            ok = bool(
+                r.ephemeral and r.error is None and panel is not None
+                and (panel.selects or any(CARD_ID.match(b.get("custom_id", "")) for b in panel.buttons)
+                     or any(b.get("label") == "Show my cards" for b in panel.buttons))
+            )
+            return time.monotonic() - c0, ok
+
+        clicks = await asyncio.gather(*(click(h) for h in picked))
+        answered = time.monotonic() - t1
+        await stop(proc)
+    finally:
+        await fake.close()
+        tmp.cleanup()
+    return {
+        "mode": "restore",
+        "tables": n,
+        "build_seconds": round(build, 1),
+        "process_start_to_ready_s": round(up, 3),
+        "bot_start_to_ready_s": info["ready_s"],
+        "restored": info["restored"],
+        "timers_armed": info["timers_armed"],
+        "first_clicks": len(clicks),
+        "first_clicks_ok": sum(ok for _, ok in clicks),
+        "first_click_latency_max_ms": ms(max(t for t, _ in clicks)),
+        "process_start_to_buttons_answered_s": round(answered, 3),
+        "cpus": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def main(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    if args.child:
+        profile = os.environ.get("BENCH_CHILD_PROFILE")  # a cProfile of the bot process
+        if profile:
+            import cProfile
+
+            cProfile.runctx("asyncio.run(child(args))", globals(), {"args": args, "child": child}, profile)
+        else:
+            asyncio.run(child(args))
+        return 0
+    if args.restore:
+        print(json.dumps(asyncio.run(restore(args)), indent=2))
+        return 0
+    out = asyncio.run(Driver(args).run())
+    print(json.dumps(out, indent=2))
+    return 1 if out["latency"]["over_3s"] or out["violations"] else 0
