@@ -25,7 +25,7 @@ async def run(config: Config) -> None:
     from .client import SpadesBot
 
     # the database first: a file or server the bot cannot use is reported before logging in
-    storage = await Storage.open(config.database_path)
+    storage = await Storage.open(config.database_path, faults=config.faults)
     bot = SpadesBot(config, storage=storage)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
