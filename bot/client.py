@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from .config import Config
 from .errors import report_interaction_error
+from .safe import safe_send, watch
 from .storage import Storage
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")
+UNKNOWN_COMPONENT = "That button or menu is no longer in use. `/table` shows the current table."
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):
@@ -68,6 +70,7 @@ class SpadesBot(commands.Bot):
         self._storage = storage
         self.extension_names = extensions
         self._sync_lock = asyncio.Lock()
+        self._item_types: set[type[discord.ui.DynamicItem[Any]]] = set()
 
     @property
     def storage(self) -> Storage:
@@ -81,10 +84,36 @@ class SpadesBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self._storage is None:
-            self._storage = await Storage.open(self.config.database_path)
+            self._storage = await Storage.open(self.config.database_path, faults=self.config.faults)
         for name in self.extension_names:
             await self.load_extension(name)
         await self.sync_commands()
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self._item_types.update(items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self._item_types.difference_update(items)
+
+    def handles_custom_id(self, custom_id: str) -> bool:
+        """Whether a registered component (a persistent DynamicItem) answers this custom_id."""
+        return any(
+            item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in self._item_types
+        )
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction is answered in time (``bot.safe.watch``); a component that no handler
+        claims (a custom_id from an old version, or made up) is told so at once."""
+        if interaction.type == discord.InteractionType.component:
+            data: dict[str, Any] = dict(interaction.data or {})
+            custom_id = str(data.get("custom_id", ""))
+            if not self.handles_custom_id(custom_id):
+                log.debug("no handler for custom_id %r", custom_id[:100])
+                await safe_send(interaction, UNKNOWN_COMPONENT)
+                return
+        watch(interaction)
 
     async def on_ready(self) -> None:
         user = self.user

@@ -31,6 +31,7 @@ import engine
 from bot import render
 from bot.model import Table
 from bot.safe import safe_send
+from engine.cards import COPY_OFFSET
 
 log = logging.getLogger(__name__)
 
@@ -345,30 +346,41 @@ def _panel_select(
     return Select(custom_id=custom_id, placeholder=placeholder, options=options, min_values=n, max_values=n)
 
 
+def card_id(text: str) -> int | None:
+    """The card a custom_id names, or None for a number that is no card of any deck (52-53 are
+    the jokers, 64 and up the second deck's copies): refused without building anything."""
+    if len(text) > 3:
+        return None
+    card = int(text)
+    return card if card < 2 * COPY_OFFSET and card % COPY_OFFSET <= engine.BIG_JOKER else None
+
+
 class CardButton(
     _Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):c:(?P<stamp>\d+):(?P<card>\d+)$"
 ):
-    """A card in a hand panel: clicking plays it and updates the panel in place."""
+    """A card in a hand panel: clicking plays it and updates the panel in place. ``card`` is None
+    for a custom_id that names no card (made up: it is refused)."""
 
     def __init__(
         self,
         table_id: int,
         stamp: int,
-        card: int,
+        card: int | None,
         *,
         disabled: bool = False,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
     ) -> None:
-        custom_id = f"sp:{table_id}:c:{stamp}:{card}"
-        super().__init__(_panel_button(custom_id, engine.card_pretty(card), style, disabled), row=row)
+        custom_id = f"sp:{table_id}:c:{stamp}:{card if card is not None else 0}"
+        label = engine.card_pretty(card) if card is not None else "?"
+        super().__init__(_panel_button(custom_id, label, style, disabled), row=row)
         self.table_id, self.stamp, self.card = table_id, stamp, card
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> CardButton:
-        return cls(int(match["tid"]), int(match["stamp"]), int(match["card"]))
+        return cls(int(match["tid"]), int(match["stamp"]), card_id(match["card"]))
 
 
 

@@ -13,7 +13,7 @@ import engine
 from bot import render
 from bot.clicks import answer, is_admin, show_hand, timely
 from bot.model import NO_TABLE, refuse
-from bot.safe import safe_defer, safe_send
+from bot.safe import safe_defer, safe_send, within
 from bot.table.service import TableService
 from bot.views import DYNAMIC_ITEMS
 from engine import Ruleset
@@ -41,6 +41,7 @@ def shown(text: str, limit: int = 20) -> str:
 
 
 CLEAR_RULES = ("none", "off", "clear", "-")
+AUTOCOMPLETE_READ = 1.0  # seconds an autocomplete may wait for storage before answering without it
 
 
 def _preset_choices() -> list[app_commands.Choice[str]]:
@@ -109,7 +110,9 @@ class TablesCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         preset = getattr(interaction.namespace, "preset", None)
         if not preset and interaction.guild_id is not None:
-            preset = (await self.bot.storage.guild_settings(interaction.guild_id)).get("default_preset")
+            # autocomplete cannot be deferred: a slow database must not make it miss Discord's 3 s
+            settings = await within(AUTOCOMPLETE_READ, self.bot.storage.guild_settings(interaction.guild_id))
+            preset = (settings or {}).get("default_preset")
         return [
             app_commands.Choice(name=n, value=v)
             for n, v in rules_suggestions(current, preset if isinstance(preset, str) else None)

@@ -17,6 +17,7 @@ import discord
 
 from bot import render
 from bot.model import Table
+from bot.safe import PrivateMessage
 from bot.table.store import TableStore, event_kind
 from bot.tasks import cancel_all
 from bot.views import game_over_view, hand_panel, table_view
@@ -117,7 +118,7 @@ class TablePublisher:
         self._outbox: dict[int, asyncio.Queue[Callable[[], Awaitable[None]]]] = {}
         self._posters: dict[int, asyncio.Task[None]] = {}
         # the latest ephemeral hand panel per (table, user), refreshed when their turn comes
-        self._panels: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
+        self._panels: dict[tuple[int, int], tuple[PrivateMessage, float]] = {}
         self._panel_tasks: set[asyncio.Task[None]] = set()
         self._closed = False
 
@@ -239,8 +240,12 @@ class TablePublisher:
                 await self.store.save_quietly(t)
 
     # ---- hand panels: refresh the user's latest ephemeral when their turn comes -------------------
-    def remember_panel(self, table_id: int, user_id: int, interaction: discord.Interaction) -> None:
-        self._panels[(table_id, user_id)] = (interaction, time.monotonic())
+    def remember_panel(self, table_id: int, user_id: int, panel: PrivateMessage) -> None:
+        """Keep a user's latest panel: only a ``PrivateMessage`` (an ephemeral message, never the
+        public message a button sits on) can be remembered, so a refresh never shows a hand."""
+        if not isinstance(panel, PrivateMessage):
+            raise TypeError("only a private message (bot.safe.send_private) can hold a hand panel")
+        self._panels[(table_id, user_id)] = (panel, time.monotonic())
 
     def _refresh_panels(self, old: Table, new: Table, actor: int | None = None) -> None:
         before = set(old.seats_to_act())
@@ -267,13 +272,9 @@ class TablePublisher:
             self._panel_tasks.add(task)
             task.add_done_callback(self._panel_tasks.discard)
 
-    async def _refresh_panel(self, table_id: int, user_id: int, inter: discord.Interaction) -> None:
+    async def _refresh_panel(self, table_id: int, user_id: int, panel: PrivateMessage) -> None:
         content, view = hand_panel(self.store.get(table_id), user_id)
-        try:
-            await inter.edit_original_response(
-                content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
-            )
-        except discord.HTTPException:
+        if not await panel.edit(content, view=view):
             self._panels.pop((table_id, user_id), None)
 
     # ---- state for eviction, tests and shutdown --------------------------------------------------

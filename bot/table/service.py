@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.model import LIVE, Table
+from bot.safe import PrivateMessage
 from bot.storage import Storage
 from bot.table.clock import TurnClock
 from bot.table.lifecycle import Lifecycle
@@ -87,9 +88,10 @@ class TableService:
     async def last_in_channel(self, channel_id: int) -> Table | None:
         return await self.store.last_in_channel(channel_id)
 
-    def remember_panel(self, table_id: int, user_id: int, interaction: discord.Interaction) -> None:
-        """Keep a user's latest hand panel to refresh it in place when their turn comes."""
-        self.posts.remember_panel(table_id, user_id, interaction)
+    def remember_panel(self, table_id: int, user_id: int, panel: PrivateMessage) -> None:
+        """Keep a user's latest hand panel (an ephemeral message) to refresh it in place when their
+        turn comes."""
+        self.posts.remember_panel(table_id, user_id, panel)
 
     # ---- observer hooks ----------------------------------------------------------------------
     def on_hand_finished(self, listener: HandListener) -> None:

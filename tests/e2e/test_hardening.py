@@ -1,0 +1,134 @@
+"""Hardening (issue 8): private panels under a slow database, answers in time whatever the storage
+does, custom ids checked rather than trusted.
+
+Slow storage comes from the bot's own fault-injection settings (``bot.config.Faults``), which the
+harness passes in its configuration; nothing of the bot is patched.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.sandbox.fake import InteractionResult, Message, User
+from tests.e2e.conftest import Spades, answer_of
+
+SLOW = 2.5  # seconds per storage operation: past the old 2 s deferral, inside Discord's 3 s
+PANEL_IDS = re.compile(r"^sp:\d+:(c|b|p|blind|look|keep|discard|misdeal)(:|$)")
+
+
+def _walk(components: list[Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for c in components or []:
+        out.append(c)
+        out += _walk(c.get("components") or [])
+    return out
+
+
+def public_hands(spades: Spades) -> list[str]:
+    """Every version of every public message that carries a hand panel's component or text."""
+    leaks = []
+    for m in spades.fake.public_messages(spades.channel):
+        for version in [*m.history, m.snapshot()]:
+            ids = [str(c.get("custom_id", "")) for c in _walk(version.get("components") or [])]
+            text = str(version.get("content") or "")
+            if any(PANEL_IDS.match(i) for i in ids) or "Your cards" in text or "**Your turn**" in text:
+                leaks.append(f"message {m.id}: {text[:80]!r} {ids}")
+    return leaks
+
+
+async def seat_four(spades: Spades) -> list[User]:
+    users = [spades.users[n] for n in ("alice", "bob", "carol", "dave")]
+    await spades.open_table(users[0], play_seconds=600, bid_seconds=600)
+    for u in users[1:]:
+        r = await spades.fake.click(u, spades.live(), label="Join")
+        assert "took seat" in await answer_of(spades, r)
+    await spades.settle()
+    return users
+
+
+async def panel_answer(spades: Spades, r: InteractionResult) -> Message:
+    """The ephemeral message holding the panel a public button answered with."""
+    assert r.error is None, r.error
+    if r.type == 5:
+        await spades.wait_for(lambda: r.message is not None and not r.message.loading, what="the answer")
+    elif r.type == 6:
+        await spades.wait_for(lambda: bool(r.followups), what="the follow-up")
+    msg = r.followups[-1] if r.followups else r.message
+    assert msg is not None and msg.ephemeral, "the panel must be ephemeral"
+    return msg
+
+
+async def play_some(spades: Spades, actions: int) -> None:
+    """Let the humans act (as the heuristic bot would) ``actions`` times, panels refreshing."""
+    for _ in range(actions):
+        await spades.wait_turn()
+        acting = spades.acting_humans()
+        if spades.table().status != "playing" or not acting:
+            break
+        await spades.decide(acting[0])
+    await spades.settle()
+
+
+async def test_start_on_a_slow_save_never_writes_a_hand_to_the_table_message(spades: Spades) -> None:
+    async with spades.running(time_scale=0.05):
+        alice, *_ = await seat_four(spades)
+        spades.faults.storage_write_delay = SLOW
+        r = await spades.fake.click(alice, spades.live(), label="Start")
+        panel = await panel_answer(spades, r)
+        spades.faults.storage_write_delay = 0
+        assert spades.table().status == "playing"
+        assert any(":blind:" in b["custom_id"] or ":look:" in b["custom_id"] for b in panel.buttons)
+        # her remembered panel is refreshed as turns come and go: always in her own message
+        await play_some(spades, 12)
+        assert public_hands(spades) == []
+        assert panel.history, "the panel was refreshed in place"
+        spades.check_public()
+        # acknowledged in time, ephemerally: @original was a private "thinking" message
+        assert r.type == 5 and r.ephemeral
+
+
+async def test_i_am_back_and_join_on_a_slow_save_keep_the_panel_private(spades: Spades) -> None:
+    async with spades.running(time_scale=0.05):
+        alice, bob, *_ = await seat_four(spades)
+        types: list[int] = []
+        await spades.fake.click(alice, spades.live(), label="Start")
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        for user, button in ((alice, "I'm back"), (bob, "Join")):
+            r = await spades.slash(user, "leave")
+            confirm = r.message
+            assert confirm is not None
+            await spades.fake.click(user, confirm, label="Yes, leave: the bot takes my seat")
+            await spades.wait_for(
+                lambda: any(b.get("label") == "I'm back" for b in spades.live().buttons), what="I'm back"
+            )
+            await spades.settle()
+            spades.faults.storage_write_delay = SLOW
+            live = spades.live()
+            if button == "Join":  # (Join is only on an open table: a player who left uses /join)
+                r = await spades.slash(user, "join")
+            else:
+                r = await spades.fake.click(user, live, label=button)
+            panel = await panel_answer(spades, r)
+            types.append(r.type)
+            spades.faults.storage_write_delay = 0
+            assert "Welcome back" in panel.content
+            assert not spades.table().seats[spades.seat_of(user)].left  # type: ignore[union-attr]
+        await play_some(spades, 12)
+        assert public_hands(spades) == []
+        spades.check_public()
+        assert types == [5, 5]  # deferred into an ephemeral "thinking" message
+
+
+async def test_my_hand_answers_at_once_with_slow_storage(spades: Spades) -> None:
+    async with spades.running(time_scale=0.05):
+        alice, *_ = await seat_four(spades)
+        await spades.fake.click(alice, spades.live(), label="Start")
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        await spades.settle()
+        spades.faults.storage_read_delay = spades.faults.storage_write_delay = SLOW
+        r = await spades.fake.click(alice, spades.live(), label="My hand")
+        assert r.type == 4 and r.ephemeral and r.message is not None
+        spades.faults.storage_read_delay = spades.faults.storage_write_delay = 0
+        await play_some(spades, 8)
+        assert public_hands(spades) == []
