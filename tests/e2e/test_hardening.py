@@ -132,3 +132,25 @@ async def test_my_hand_answers_at_once_with_slow_storage(spades: Spades) -> None
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = 0
         await play_some(spades, 8)
         assert public_hands(spades) == []
+
+
+async def test_every_command_answers_in_time_with_a_very_slow_database(spades: Spades) -> None:
+    """Reads and writes slowed to 3.5 s each: every command is acknowledged within Discord's 3 s
+    (the fake fails the test otherwise) and its answer follows; autocomplete answers at once."""
+    alice, admin = spades.users["alice"], spades.users["admin"]
+    async with spades.running(time_scale=0.05):
+        spades.faults.storage_read_delay = spades.faults.storage_write_delay = 3.5
+        for user, command, options, expect in (
+            (alice, "score", {}, "There is no Spades table"),
+            (alice, "leaderboard", {}, "No finished hands"),
+            (alice, "stats", {}, "no finished hands"),
+            (admin, "spades config", {}, "Server defaults"),
+            (admin, "spades config", {"play_seconds": 30}, "30 s to play"),
+            (alice, "spades new", {}, "Table 1 is open"),
+        ):
+            r = await spades.slash(user, command, **options)
+            assert r.type == 5, (command, r.type)
+            assert expect in await answer_of(spades, r), command
+        choices = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "bag")
+        assert choices  # from memory, without the server's stored preset
+        spades.faults.storage_read_delay = spades.faults.storage_write_delay = 0
