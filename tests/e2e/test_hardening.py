@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.client import UNKNOWN_COMPONENT
+from bot.clicks import NOT_HERE, PANEL_ONLY
 from bot.sandbox.fake import InteractionResult, Message, User
+from bot.sandbox.fake.models import EPHEMERAL
 from tests.e2e.conftest import Spades, answer_of
 
 SLOW = 2.5  # seconds per storage operation: past the old 2 s deferral, inside Discord's 3 s
@@ -154,3 +157,72 @@ async def test_every_command_answers_in_time_with_a_very_slow_database(spades: S
         choices = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "bag")
         assert choices  # from memory, without the server's stored preset
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = 0
+
+
+def plant(spades: Spades, components: list[dict[str, Any]], *, to: User | None = None) -> Message:
+    """A bot message carrying made-up components (what a forged or stale custom_id would be):
+    public, or ephemeral for ``to``. Only the fake Discord is touched."""
+    fake = spades.fake
+    rows = [{"type": 1, "components": components}]
+    body = {"content": "planted", "components": rows}
+    msg = fake._new_message(spades.channel, fake.bot_user, body, visible_to=to)
+    if to is not None:
+        msg.flags |= EPHEMERAL
+    return msg
+
+
+def button(custom_id: str) -> dict[str, Any]:
+    return {"type": 2, "style": 2, "label": custom_id[:80], "custom_id": custom_id}
+
+
+async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
+    fake = spades.fake
+    other = fake.add_guild("Other club")
+    far = other.add_text_channel("spades")
+    zed = fake.add_user("zed", guild=other)
+    alice, bob, admin = spades.users["alice"], spades.users["bob"], spades.users["admin"]
+    async with spades.running(time_scale=0.05):
+        r = await fake.slash(zed, far, "spades new")
+        assert "is open" in await answer_of(spades, r)
+        theirs = spades.service.in_channel(far.id)
+        assert theirs is not None
+        # a table of another server: neither joined nor abandoned from here
+        msg = plant(spades, [button(f"sp:{theirs.id}:join"), button(f"sp:{theirs.id}:abandon")])
+        r = await fake.click(alice, msg, custom_id=f"sp:{theirs.id}:join")
+        assert await answer_of(spades, r) == NOT_HERE and r.ephemeral
+        r = await fake.click(admin, msg, custom_id=f"sp:{theirs.id}:abandon")
+        assert await answer_of(spades, r) == NOT_HERE
+        theirs = spades.service.get(theirs.id)
+        assert theirs is not None and theirs.status == "open" and theirs.seat_of(alice.id) is None
+
+        # our own game: card and bid ids on a public message, cards outside the deck
+        t = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        await spades.settle()
+        t = spades.table()
+        stamp = t.seats[0].acts  # type: ignore[union-attr]
+        live = spades.live()
+        before = (t.stamp, live.content, len(live.history))
+        public = plant(
+            spades,
+            [button(f"sp:{t.id}:c:{stamp}:0"), button(f"sp:{t.id}:look:{stamp}")],
+        )
+        for cid in (f"sp:{t.id}:c:{stamp}:0", f"sp:{t.id}:look:{stamp}"):
+            r = await fake.click(alice, public, custom_id=cid)
+            assert await answer_of(spades, r) == PANEL_ONLY and r.ephemeral
+        assert not public.history  # the message the click came from is never changed
+        bad = [f"sp:{t.id}:c:{stamp}:{card}" for card in (54, 63, 118, 127, 10**9)]
+        private = plant(spades, [button(cid) for cid in bad], to=alice)
+        for cid in bad:
+            r = await fake.click(alice, private, custom_id=cid)
+            assert await answer_of(spades, r) == "That is not a card of this game."
+        # a custom_id no handler knows still gets an answer
+        stray = plant(spades, [button("zz:nothing:here"), button(f"sp:{t.id}:nosuch")])
+        r = await fake.click(bob, stray, custom_id="zz:nothing:here")
+        assert await answer_of(spades, r) == UNKNOWN_COMPONENT
+        r = await fake.click(bob, stray, custom_id=f"sp:{t.id}:nosuch")
+        assert "no longer in use" in await answer_of(spades, r)
+        await spades.settle()
+        t = spades.table()
+        assert (t.stamp, spades.live().content, len(spades.live().history)) == before
