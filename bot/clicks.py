@@ -93,6 +93,10 @@ async def answer(
     if result.show_hand and tid is not None:
         await show_hand(interaction, tid, in_place=in_place, hint=result.message)
         return
+    service = service_of(interaction)
+    if result.ok and tid is not None and service is not None:
+        # a typed /play or /bid: the panel the player keeps open must not offer that card again
+        service.posts.refresh_panel(tid, interaction.user.id)
     view = None
     if result.data.get("offer_fill") and tid is not None:
         view = fill_view(tid)

@@ -247,6 +247,16 @@ class TablePublisher:
             raise TypeError("only a private message (bot.safe.send_private) can hold a hand panel")
         self._panels[(table_id, user_id)] = (panel, time.monotonic())
 
+    def refresh_panel(self, table_id: int, user_id: int) -> None:
+        """Redraw a user's remembered panel now (they acted by a typed command: the panel still
+        shows the card they played)."""
+        remembered = self._panels.get((table_id, user_id))
+        if remembered is None or time.monotonic() - remembered[1] > PANEL_TTL:
+            return
+        task = asyncio.create_task(self._refresh_panel(table_id, user_id, remembered[0]))
+        self._panel_tasks.add(task)
+        task.add_done_callback(self._panel_tasks.discard)
+
     def _refresh_panels(self, old: Table, new: Table, actor: int | None = None) -> None:
         before = set(old.seats_to_act())
         after = set(new.seats_to_act())

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.client import UNKNOWN_COMPONENT
+import engine
 from bot.clicks import NOT_HERE, PANEL_ONLY
+from bot.client import UNKNOWN_COMPONENT
 from bot.sandbox.fake import InteractionResult, Message, User
 from bot.sandbox.fake.models import EPHEMERAL
 from tests.e2e.conftest import Spades, answer_of
@@ -226,3 +227,35 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
         await spades.settle()
         t = spades.table()
         assert (t.stamp, spades.live().content, len(spades.live().history)) == before
+
+
+async def test_a_typed_play_refreshes_the_open_panel(spades: Spades) -> None:
+    """Item 3: after `/play`, the player's open panel never still offers the card played (also
+    when the card wins the trick and the player leads again)."""
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.02):
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        seat = spades.seat_of(alice)
+        while spades.table().game.phase != "play":  # type: ignore[union-attr]
+            await spades.wait_turn()
+            await spades.decide(alice)
+        panel = await spades.panel(alice)
+        hand_no = spades.table().game.hand_no  # type: ignore[union-attr]
+        led_again = 0
+        while spades.table().game.hand_no == hand_no and spades.table().status == "playing":  # type: ignore[union-attr]
+            await spades.wait_turn()
+            g = spades.table().game
+            if g is None or g.hand_no != hand_no or g.phase != "play":
+                break
+            card = g.legal_cards(seat)[0]
+            r = await spades.slash(alice, "play", card=engine.card_str(card))
+            assert "You played" in await answer_of(spades, r)
+            await spades.settle()
+            offered = [b for b in panel.buttons if b.get("custom_id", "").endswith(f":{card}")]
+            assert not offered, f"the panel still offers {engine.card_pretty(card)}: {panel.content!r}"
+            g = spades.table().game
+            if g is not None and seat in g.seats_to_act():
+                led_again += 1
+        assert led_again, "she never won a trick: the case of the issue was not met"
