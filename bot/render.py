@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import engine
+from bot.safe import clip_text
 from engine.house_rules import format_rules
 
 if TYPE_CHECKING:
@@ -21,7 +22,8 @@ SUIT_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: the engine's displ
 
 
 def clip(text: str, limit: int = MAX_MESSAGE) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """At most ``limit`` characters, never cutting a ``<@id>`` mention in half."""
+    return clip_text(text, limit)
 
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -169,11 +170,25 @@ async def within(seconds: float, work: Awaitable[T]) -> T | None:
         return None
 
 
+# a mention, a channel, a role, a custom emoji or a timestamp: cut in half it shows as raw text
+_TOKEN = re.compile(r"<[\w:@#!&-]*$")  # (an unclosed "<" at the cut: dropped whole)
+
+
+def clip_text(text: str, limit: int = MAX_CONTENT) -> str:
+    """``text`` cut to ``limit`` characters with "…", never in the middle of a ``<@id>`` mention
+    (or a channel, role, emoji or timestamp): such a token is dropped whole."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    start = cut.rfind("<")
+    if start != -1 and ">" not in cut[start:] and _TOKEN.match(cut[start:]):
+        cut = cut[:start]
+    return cut + "…"
+
+
 def _clip(content: str | None) -> str | None:
     """Discord refuses content over 2,000 characters: an answer that long is cut, never lost."""
-    if content is None or len(content) <= MAX_CONTENT:
-        return content
-    return content[: MAX_CONTENT - 1] + "…"
+    return None if content is None else clip_text(content)
 
 
 _TOLERATED = (discord.NotFound, discord.HTTPException, discord.InteractionResponded)

@@ -174,6 +174,12 @@ def hand_panel(t: Table | None, user_id: int, hint: str = "") -> tuple[str, disc
     phase = g.phase.name
     acting = set(t.seats_to_act())
     my_turn = seat in acting
+    if v.hand is None and (me.away or me.left):
+        # the bot bids for this seat until its player takes it back: "I'm back" first
+        why = "You left the game" if me.left else "You're marked away"
+        text = render.clip(text + f"\n💤 {why}: the bot plays for you. Press **I'm back** to take over.")
+        view.add_item(_button(t.id, "back", "I'm back", discord.ButtonStyle.success, row=0))
+        return text, view
     if v.hand is None:
         legal_bids = g.legal_bids(seat)
         blind_ok = any(b.kind == "blind_nil" for b in legal_bids)

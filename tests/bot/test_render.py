@@ -335,3 +335,36 @@ def test_a_long_games_score_sheet_fits_and_says_what_it_left_out() -> None:
     assert gap == f"… hands 1–{first - 1} not shown (the latest {n - first + 1} are)"
     assert shown_rows[-1].startswith(f"{n} · {totals[n][0]} (3 bags)")
     assert [int(x.split(" · ")[0]) for x in shown_rows] == list(range(first, n + 1))
+
+
+def test_clip_never_cuts_a_mention_in_half() -> None:
+    """Issue 8, item 15: a cut inside ``<@id>`` showed raw text like ``<@1234``."""
+    for tail in ("<@123456789012345678> hi", "<#123456789012345678>", "<t:1796054743:R> x", "<@&42> y"):
+        for pad in range(1980, 2000):
+            text = "x" * pad + tail
+            out = render.clip(text)
+            assert len(out) <= 2000
+            if len(text) > 2000:
+                assert out.endswith("…")
+                body = out[:-1]
+                assert body.count("<") == body.count(">"), out[-30:]
+
+
+def test_an_away_player_who_has_not_looked_sees_i_am_back() -> None:
+    """Issue 8, item 15: the face-down panel of an away player offered only the blind-nil choice."""
+    from bot.views import hand_panel
+
+    t = _table("standard")
+    t.seats = [Seat(11 + s, f"p{s}") for s in range(4)]
+    t.status = "playing"
+    t.game = engine.Game.new(t.ruleset, seed=3)
+    seat = t.game.seats_to_act()[0]
+    assert t.game.view(seat).hand is None  # blind nil allowed: cards face down
+    me = t.seats[seat]
+    assert me is not None
+    me.away = True
+    content, view = hand_panel(t, 11 + seat)
+    assert view is not None
+    labels = [getattr(getattr(i, "item", i), "label", None) for i in view.children]
+    assert "I'm back" in labels and "Bid blind nil" not in labels
+    assert "I'm back" in content
