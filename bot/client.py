@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .checks import bad_option
 from .config import Config
 from .errors import report_interaction_error
 from .safe import safe_send, watch
@@ -27,7 +28,14 @@ UNKNOWN_COMPONENT = "That button or menu is no longer in use. `/table` shows the
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):
-    """The one global error handler for slash commands."""
+    """The one global error handler for slash commands, and options checked before any runs."""
+
+    async def interaction_check(self, interaction: discord.Interaction[SpadesBot], /) -> bool:
+        problem = bad_option(interaction)
+        if problem is not None:
+            await safe_send(interaction, problem)
+            return False
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[SpadesBot], error: app_commands.AppCommandError

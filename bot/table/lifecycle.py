@@ -35,6 +35,17 @@ from engine.house_rules import HouseRulesError, check_rules, parse_house_rules
 log = logging.getLogger(__name__)
 
 
+def stored_seconds(value: Any, default: int) -> int:
+    """A server's stored turn timer, checked again when used: anything that is not a whole number
+    of seconds in range (stored by an older version, say) falls back to the default."""
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if whole and MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
+        return int(value)
+    if value is not None:
+        log.warning("ignoring a stored turn timer out of range (%r s)", str(value)[:20])
+    return default
+
+
 def overrides(t: Table) -> dict[str, Any]:
     d = t.ruleset.to_dict()
     if isinstance(d, dict):
@@ -90,7 +101,7 @@ class Lifecycle:
             ("play_seconds", play_seconds, DEFAULT_PLAY_SECONDS),
             ("bid_seconds", bid_seconds, DEFAULT_BID_SECONDS),
         ):
-            v = value if value is not None else int(settings.get(key, default))
+            v = value if value is not None else stored_seconds(settings.get(key), default)
             if not MIN_TURN_SECONDS <= v <= MAX_TURN_SECONDS:
                 return refuse(
                     f"Turn timers must be between {MIN_TURN_SECONDS} and {MAX_TURN_SECONDS} "

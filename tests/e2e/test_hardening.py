@@ -257,3 +257,53 @@ async def test_a_typed_play_refreshes_the_open_panel(spades: Spades) -> None:
             offered = [b for b in panel.buttons if b.get("custom_id", "").endswith(f":{card}")]
             assert not offered, f"the panel still offers {engine.card_pretty(card)}: {panel.content!r}"
             plays += 1
+
+
+async def raw_slash(spades: Spades, user: User, command: str, **options: Any) -> InteractionResult:
+    """A slash command whose option values are sent as given, right type or not (what a modified
+    client, or a command definition Discord has not refreshed yet, can send)."""
+    fake = spades.fake
+    parts = command.split()
+    cmd = fake._find_command(spades.channel.guild, parts[0])
+    data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": []}
+    leaf: list[dict[str, Any]] = data["options"]
+    for part in parts[1:]:
+        sub: dict[str, Any] = {"type": 1, "name": part, "options": []}
+        leaf.append(sub)
+        leaf = sub["options"]
+    kinds = {str: 3, bool: 5, int: 4, float: 10}
+    for name, value in options.items():
+        leaf.append({"name": name, "type": kinds.get(type(value), 3), "value": value})
+    return await fake._send_interaction(fake._interaction_base(2, user, spades.channel, data))
+
+
+async def test_options_are_checked_on_our_side(spades: Spades) -> None:
+    """Item 9: wrong types and out-of-range values get a specific answer, no traceback, and
+    `/spades config` stores nothing invalid."""
+    alice, admin = spades.users["alice"], spades.users["admin"]
+    async with spades.running(time_scale=0.05):
+        for user, command, options, expect in (
+            (alice, "spades new", {"play_seconds": "abc"}, "`play_seconds` must be a whole number from 15"),
+            (alice, "spades new", {"rules": 5}, "`rules` must be text"),
+            (alice, "spades new", {"target": 10**12}, "`target` must be a whole number from 50 to 1000"),
+            (alice, "spades new", {"nil": "yes"}, "`nil` must be true or false"),
+            (alice, "bid", {"bid": 3}, "`bid` must be text"),
+            (alice, "play", {"card": 12}, "`card` must be text"),
+            (admin, "spades config", {"play_seconds": -1}, "`play_seconds` must be a whole number from 15"),
+            (admin, "spades config", {"play_seconds": 0}, "`play_seconds` must be a whole number"),
+            (admin, "spades config", {"bid_seconds": 10**12}, "`bid_seconds` must be a whole number"),
+            (admin, "spades config", {"play_seconds": "abc"}, "`play_seconds` must be a whole number"),
+        ):
+            r = await raw_slash(spades, user, command, **options)
+            assert expect in await answer_of(spades, r), (command, options)
+            assert r.ephemeral
+        async with spades.stored() as db:
+            settings = await db.guild_settings(spades.guild.id)
+        assert "play_seconds" not in settings and "bid_seconds" not in settings
+        # a value stored by an older version is checked again when used
+        async with spades.stored() as db:
+            await db.set_guild_settings(spades.guild.id, play_seconds="abc", bid_seconds=10**12)
+        r = await spades.slash(alice, "spades new")
+        assert "is open" in await answer_of(spades, r)
+        assert spades.table().settings["play_seconds"] == 60
+        assert spades.table().settings["bid_seconds"] == 90
