@@ -94,3 +94,38 @@ def bad_option(interaction: discord.Interaction[Any]) -> str | None:
         if problem is not None:
             return problem
     return None
+
+
+# ---- the bot's own permissions where a table runs ---------------------------------------------
+
+#: what the bot needs in a channel to run a table there (the README's invite link asks for them)
+TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "read_message_history")
+THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "embed_links", "read_message_history")
+
+
+def permission_name(flag: str) -> str:
+    return flag.replace("_", " ").title().replace("In Threads", "in Threads")
+
+
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions the bot lacks in the interaction's channel to run a table there (Discord
+    sends the bot's permissions with every interaction: ``app_permissions``)."""
+    perms = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    needed = THREAD_PERMISSIONS if in_thread else TABLE_PERMISSIONS
+    return [p for p in needed if not getattr(perms, p, False)]
+
+
+def cannot_run_table(interaction: discord.Interaction[Any]) -> str | None:
+    """Why no table can run in this channel (naming the missing permissions and who can give
+    them), or None."""
+    missing = missing_permissions(interaction)
+    if not missing:
+        return None
+    names = ", ".join(f"**{permission_name(p)}**" for p in missing)
+    where = f"<#{interaction.channel_id}>" if interaction.channel_id else "this channel"
+    return (
+        f"I can't run a table in {where}: I'm missing {names} here. Someone who can manage this "
+        "channel (Manage Channels or Manage Roles, such as a server admin) can give my role these "
+        "permissions in the channel's settings (Edit Channel → Permissions)."
+    )

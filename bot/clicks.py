@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot import render
+from bot.checks import cannot_run_table
 from bot.model import Result, Table
 from bot.safe import on_ephemeral_message, safe_defer, safe_send, send_private, watch
 from bot.table.service import TableService
@@ -128,6 +129,10 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
         await safe_send(interaction, NOT_HERE)
         return
     if action == "rematch":
+        problem = cannot_run_table(interaction)
+        if problem is not None:
+            await safe_send(interaction, problem)
+            return
         await safe_defer(interaction, ephemeral=True, thinking=True)
         work = service.lifecycle.rematch(tid, user.id, user.display_name)
         await answer(interaction, await timely(interaction, work))

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 import engine
 from bot import render
+from bot.checks import cannot_run_table
 from bot.clicks import answer, is_admin, show_hand, timely
 from bot.model import NO_TABLE, refuse
 from bot.safe import safe_defer, safe_send, within
@@ -81,6 +82,10 @@ class TablesCog(commands.Cog):
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await safe_send(interaction, "Spades tables live in server channels.")
+            return
+        problem = cannot_run_table(interaction)
+        if problem is not None:
+            await safe_send(interaction, problem)
             return
         options: dict[str, Any] = {}
         if nil is not None:
@@ -368,6 +373,10 @@ class TablesCog(commands.Cog):
     @app_commands.command(name="table", description="Repost the live table at the bottom of the channel")
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
+        problem = cannot_run_table(interaction)
+        if problem is not None and self.service.in_channel(interaction.channel_id or 0) is not None:
+            await safe_send(interaction, problem)
+            return
         await answer(
             interaction, await timely(interaction, self.service.lifecycle.repost(interaction.channel_id or 0))
         )

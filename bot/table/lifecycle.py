@@ -305,6 +305,21 @@ class Lifecycle:
         self.publisher.post(t.id, t.channel_id, f"🛑 Table {t.id} was abandoned by <@{user_id}>.")
         return ok(f"Table {t.id} is abandoned.")
 
+    async def close_unreachable(self, table_id: int) -> Table | None:
+        """Close a live table whose channel the bot can no longer post in (not counted); the
+        closed table, or None if it was not live."""
+        async with self.store.lock(table_id):
+            t = self.store.get(table_id)
+            if t is None or t.status not in LIVE:
+                return None
+            new = t.copy()
+            new.status = "abandoned"
+            new.deadline = None
+            if await self.store.commit(t, new):
+                return None
+        log.warning("table %s closed: the bot can no longer post in channel %s", table_id, t.channel_id)
+        return new
+
     async def rematch(self, table_id: int, user_id: int, name: str) -> Result:
         """Open the rematch of a finished game (in memory or, once evicted, read from storage)."""
         try:

@@ -54,6 +54,18 @@ class DiscordPublisher:
 
     def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
+        # told the channel of a post Discord refused for a missing permission (403)
+        self.on_forbidden: Callable[[int], None] | None = None
+
+    async def dm(self, user_id: int, content: str) -> bool:
+        """A direct message (the host of a table the bot can no longer post at); False if refused."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(content, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("could not message user %s: %s", user_id, exc.status)
+            return False
+        return True
 
     async def send(
         self,
@@ -77,6 +89,11 @@ class DiscordPublisher:
                 msg = await channel.send(content, view=view, allowed_mentions=allowed)
             else:
                 msg = await channel.send(content, allowed_mentions=allowed)
+        except discord.Forbidden as exc:
+            log.warning("posting in channel %s is refused (%s): missing permission", channel_id, exc.code)
+            if self.on_forbidden is not None:
+                self.on_forbidden(channel_id)
+            return None
         except discord.HTTPException as exc:
             log.warning("posting in channel %s failed: %s", channel_id, exc.status)
             return None

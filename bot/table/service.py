@@ -60,6 +60,9 @@ class TableService:
         self.lifecycle = Lifecycle(self.store, self.posts, seed=self.deal_seed)
         self.seating = Seating(self.store, self.posts)
         self.play = Play(self.store)
+        if isinstance(publisher, DiscordPublisher):
+            publisher.on_forbidden = self._cannot_post
+        self._background: set[asyncio.Task[None]] = set()
         self.store.changed.append(self._changed)
         self.store.reloaded.append(self._reloaded)
         self.store.closed.append(self._evict_soon)
@@ -111,6 +114,30 @@ class TableService:
     def _reloaded(self, table: Table) -> None:
         self.clock.schedule(table)
         self.posts.render_soon(table.id)
+
+    # ---- a channel the bot can no longer post in -------------------------------------------
+    def _cannot_post(self, channel_id: int) -> None:
+        """Discord refused a post for a missing permission: the channel's table stops rather than
+        run blind (bots playing on, players timing out on a table nobody sees)."""
+        t = self.in_channel(channel_id)
+        if t is None or self._closed:
+            return
+        task = asyncio.create_task(self._close_unreachable(t.id), name=f"unreachable-{t.id}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _close_unreachable(self, table_id: int) -> None:
+        t = await self.lifecycle.close_unreachable(table_id)
+        if t is None:
+            return
+        note = (
+            f"♠ I can no longer post in <#{t.channel_id}> (a permission was taken away), so I closed "
+            f"Spades table {t.id} there; it does not count. Someone who can manage that channel can give "
+            "my role View Channel, Send Messages, Embed Links and Read Message History there; then "
+            "`/spades new` opens a new table."
+        )
+        if isinstance(self.publisher, DiscordPublisher):
+            await self.publisher.dm(t.host_id, note)
 
     # ---- eviction: closed tables leave memory ---------------------------------------------
     def _evict_soon(self, table_id: int) -> None:
@@ -173,4 +200,4 @@ class TableService:
         self._closed = True
         await self.clock.close()
         await self.posts.close(drain=drain)
-        await cancel_all(self._evictions.values())
+        await cancel_all([*self._evictions.values(), *self._background])

@@ -17,6 +17,9 @@ from bot.sandbox.fake import InteractionResult, Message, User
 from bot.sandbox.fake.models import EPHEMERAL
 from tests.e2e.conftest import Spades, answer_of
 
+SEND = 1 << 11
+EMBED = 1 << 14
+SEND_IN_THREADS = 1 << 38
 SLOW = 2.5  # seconds per storage operation: past the old 2 s deferral, inside Discord's 3 s
 PANEL_IDS = re.compile(r"^sp:\d+:(c|b|p|blind|look|keep|discard|misdeal)(:|$)")
 
@@ -307,3 +310,41 @@ async def test_options_are_checked_on_our_side(spades: Spades) -> None:
         assert "is open" in await answer_of(spades, r)
         assert spades.table().settings["play_seconds"] == 60
         assert spades.table().settings["bid_seconds"] == 90
+
+
+async def test_no_table_where_the_bot_cannot_post_and_a_lost_permission_closes_it(spades: Spades) -> None:
+    """Item 12: permissions checked before a table opens (named, with who can grant them); a
+    permission lost mid-game closes the table and tells the host instead of running blind."""
+    fake = spades.fake
+    alice = spades.users["alice"]
+    bot_member = spades.guild.member(fake.bot_user)
+    async with spades.running(time_scale=0.05):
+        spades.channel.set_permissions(fake.bot_user, deny=SEND | EMBED)
+        r = await spades.slash(alice, "spades new")
+        text = await answer_of(spades, r)
+        assert "I'm missing **Send Messages**, **Embed Links**" in text and "Manage Channels" in text
+        assert spades.service.in_channel(spades.channel.id) is None
+        # in a thread, Send Messages in Threads is what counts
+        spades.channel.set_permissions(fake.bot_user, deny=SEND_IN_THREADS)
+        thread = spades.channel.add_thread("game night")
+        r = await fake.slash(alice, thread, "spades new")
+        assert "I'm missing **Send Messages in Threads**" in await answer_of(spades, r)
+        assert spades.service.in_channel(thread.id) is None
+        spades.channel.set_permissions(fake.bot_user)  # back to the role's permissions
+        assert bot_member is not None
+
+        await spades.open_table(alice, play_seconds=15, bid_seconds=15)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        table_id = spades.table().id
+        spades.channel.set_permissions(fake.bot_user, deny=SEND)
+        # the next post (a turn reminder, a hand's result) is refused: the table stops
+        await spades.wait_for(
+            lambda: (t := spades.service.get(table_id)) is None or t.status == "abandoned",
+            timeout=30,
+            what="the table closed",
+        )
+        await spades.wait_for(lambda: bool(fake.dm_messages(alice)), what="the host told")
+        assert "can no longer post" in fake.dm_messages(alice)[-1].content
+        assert spades.service.in_channel(spades.channel.id) is None  # the channel is free again
+        fake.take_violations()
