@@ -368,3 +368,21 @@ def test_an_away_player_who_has_not_looked_sees_i_am_back() -> None:
     labels = [getattr(getattr(i, "item", i), "label", None) for i in view.children]
     assert "I'm back" in labels and "Bid blind nil" not in labels
     assert "I'm back" in content
+
+
+def test_the_readme_invite_url_asks_for_the_table_permissions() -> None:
+    """The README's invite link carries exactly the permissions ``bot.checks`` requires."""
+    import re
+    from pathlib import Path
+
+    from bot.checks import TABLE_PERMISSIONS, THREAD_PERMISSIONS
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    found = re.search(
+        r"oauth2/authorize\?client_id=APPLICATION_ID&scope=bot\+applications\.commands&permissions=(\d+)",
+        readme,
+    )
+    assert found is not None
+    perms = discord.Permissions(int(found.group(1)))
+    wanted = set(TABLE_PERMISSIONS) | set(THREAD_PERMISSIONS)
+    assert perms.value == discord.Permissions(**dict.fromkeys(wanted, True)).value
