@@ -235,6 +235,17 @@ class TablesCog(commands.Cog):
     config.autocomplete("preset")(_preset_ac)
     config.autocomplete("rules")(_rules_ac)
 
+    @spades.command(name="me", description="Your own settings, in every server (only you see them)")
+    @app_commands.describe(
+        no_blind_nil="I don't bid blind nil: show my cards as soon as a hand is dealt",
+        ping="Ping me when my turn starts (otherwise only shortly before the bot takes over)",
+    )
+    async def me(
+        self, interaction: discord.Interaction, no_blind_nil: bool | None = None, ping: bool | None = None
+    ) -> None:
+        work = self.service.set_player(interaction.user.id, no_blind_nil=no_blind_nil, turn_ping=ping)
+        await answer(interaction, await timely(interaction, work))
+
     @spades.command(
         name="sync", description="Force a sync of the bot's slash commands (owner or Manage Server)"
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 import engine
 from bot.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act, now
+from bot.table.players import Players
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
 from bot.tasks import cancel_all
@@ -39,7 +40,10 @@ class TurnClock:
         *,
         time_scale: float = 1.0,
         seed: int | None = None,
+        players: Players | None = None,
     ) -> None:
+        self.players = players
+        self._pinged: dict[tuple[int, int], float] = {}  # (table, user) -> the turn's deadline
         self.store = store
         self.publisher = publisher
         self.time_scale = time_scale
@@ -75,6 +79,7 @@ class TurnClock:
         if t.deadline is None:  # (only for tables saved without one) start the clock now
             t.deadline = now() + t.turn_seconds() * self.time_scale
         deadline = t.deadline  # the same for every table state with this stamp
+        self._ping_turns(t, humans, deadline)
         lead = min(15.0, t.turn_seconds() / 4) * self.time_scale
         remind_at = deadline - lead
         if now() < remind_at:
@@ -160,8 +165,26 @@ class TurnClock:
                 seat.away = True
         return True
 
+    def _ping_turns(self, t: Table, humans: list[int], deadline: float) -> None:
+        """Ping the players who asked for it (``/spades me``) once when their turn starts."""
+        if self.players is None:
+            return
+        for s in humans:
+            seat = t.seats[s]
+            uid = seat.user_id if seat is not None else None
+            if uid is None or not self.players.get(uid).turn_ping:
+                continue
+            if self._pinged.get((t.id, uid)) == deadline:
+                continue
+            self._pinged[(t.id, uid)] = deadline
+            self.publisher.post(
+                t.id, t.channel_id, f"🔔 <@{uid}>, your turn at table {t.id}.", mention=uid
+            )
+
     def drop(self, table_id: int) -> None:
         self._drivers.pop(table_id, None)
+        for key in [k for k in self._pinged if k[0] == table_id]:
+            del self._pinged[key]
 
     def holds(self, table_id: int) -> bool:
         return table_id in self._drivers

@@ -275,10 +275,13 @@ class TablePublisher:
         task.add_done_callback(self._panel_tasks.discard)
 
     def _refresh_panels(self, old: Table, new: Table, actor: int | None = None) -> None:
+        """Redraw the remembered panels a change made stale: the seat's turn came or went, something
+        acted for the seat (a bot, a setting), or a new hand was dealt. The actor's own panel is
+        redrawn by whoever answers them."""
         before = set(old.seats_to_act())
         after = set(new.seats_to_act())
-        for seat in after | before:
-            s = new.seats[seat]
+        new_hand = (old.game.hand_no if old.game else None) != (new.game.hand_no if new.game else None)
+        for seat, s in enumerate(new.seats):
             if s is None or s.bot or s.user_id is None or s.user_id == actor:
                 continue
             remembered = self._panels.get((new.id, s.user_id))
@@ -288,12 +291,9 @@ class TablePublisher:
             if time.monotonic() - since > PANEL_TTL:
                 del self._panels[(new.id, s.user_id)]
                 continue
-            if (
-                (seat in after) == (seat in before)
-                and new.game is not None
-                and old.game is not None
-                and new.game.hand_no == old.game.hand_no
-            ):
+            olds = old.seats[seat] if seat < len(old.seats) else None
+            acted_for = olds is not None and olds.acts != s.acts
+            if (seat in after) == (seat in before) and not acted_for and not new_hand:
                 continue
             task = asyncio.create_task(self._refresh_panel(new.id, s.user_id, inter))
             self._panel_tasks.add(task)

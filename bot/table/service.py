@@ -16,12 +16,13 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.model import LIVE, Table
+from bot.model import LIVE, Result, Table, ok
 from bot.safe import PrivateMessage
 from bot.storage import Storage
 from bot.table.clock import TurnClock
 from bot.table.lifecycle import Lifecycle
 from bot.table.play import Play
+from bot.table.players import Players
 from bot.table.publisher import DiscordPublisher, Publisher, TablePublisher
 from bot.table.seating import Seating
 from bot.table.store import GameListener, HandListener, TableStore
@@ -56,7 +57,11 @@ class TableService:
         self.publisher: Publisher = publisher
         self.store = TableStore(self.storage, time_scale=self.time_scale)
         self.posts = TablePublisher(self.store, publisher, time_scale=self.time_scale)
-        self.clock = TurnClock(self.store, self.posts, time_scale=self.time_scale, seed=self.deal_seed)
+        self.players = Players(self.storage)
+        self.store.prepare.append(self.players.auto_look)
+        self.clock = TurnClock(
+            self.store, self.posts, time_scale=self.time_scale, seed=self.deal_seed, players=self.players
+        )
         self.lifecycle = Lifecycle(self.store, self.posts, seed=self.deal_seed)
         self.seating = Seating(self.store, self.posts)
         self.play = Play(self.store)
@@ -110,6 +115,53 @@ class TableService:
     def _changed(self, old: Table, new: Table, events: list[Any], actor: int | None) -> None:
         self.posts.after(old, new, events, actor)
         self.clock.schedule(new)
+        if new.status in LIVE and self.players.unknown(new.humans()):
+            self._in_background(self._read_players(new.id, new.humans()), f"players-{new.id}")
+
+    # ---- players' own settings (/spades me) ---------------------------------------------------
+    async def _read_players(self, table_id: int, user_ids: list[int]) -> None:
+        try:
+            await self.players.load(user_ids)
+        except Exception:
+            log.exception("reading player settings for table %s failed", table_id)
+            return
+        await self.apply_players(table_id)
+
+    async def apply_players(self, table_id: int) -> None:
+        """Apply what players' settings change at a table now (cards shown to a player who never
+        bids blind nil), saved like any change."""
+        async with self.store.lock(table_id):
+            t = self.store.get(table_id)
+            if t is None or t.status != "playing" or not self.players.auto_look(t, t.copy()):
+                return
+            await self.store.commit(t, t.copy())  # (the store's prepare step turns the cards)
+
+    async def set_player(
+        self, user_id: int, *, no_blind_nil: bool | None = None, turn_ping: bool | None = None
+    ) -> Result:
+        """``/spades me``: change (or, with no change, show) the user's own settings."""
+        if no_blind_nil is None and turn_ping is None:
+            await self.players.load([user_id])
+            now = self.players.get(user_id)
+        else:
+            now = await self.players.set(user_id, no_blind_nil=no_blind_nil, turn_ping=turn_ping)
+            for t in list(self.tables.values()):
+                if t.seat_of(user_id) is not None and t.status == "playing":
+                    await self.apply_players(t.id)
+
+        def on(flag: bool) -> str:
+            return "**on**" if flag else "**off**"
+
+        return ok(
+            f"Your settings (in every server): I don't bid blind nil, show my cards at once "
+            f"{on(now.no_blind_nil)}; ping me when my turn starts {on(now.turn_ping)}. "
+            "Change them with `/spades me`."
+        )
+
+    def _in_background(self, work: Any, name: str) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def _reloaded(self, table: Table) -> None:
         self.clock.schedule(table)
@@ -122,9 +174,7 @@ class TableService:
         t = self.in_channel(channel_id)
         if t is None or self._closed:
             return
-        task = asyncio.create_task(self._close_unreachable(t.id), name=f"unreachable-{t.id}")
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._in_background(self._close_unreachable(t.id), f"unreachable-{t.id}")
 
     async def _close_unreachable(self, table_id: int) -> None:
         t = await self.lifecycle.close_unreachable(table_id)
@@ -182,6 +232,16 @@ class TableService:
     async def restore(self) -> int:
         """Load every live table from storage and restart its timers and bot turns."""
         rows = await self.storage.live_tables()
+        humans = [
+            s["user_id"]
+            for row in rows
+            for s in (row.data.get("seats") or [])
+            if isinstance(s, dict) and not s.get("bot") and isinstance(s.get("user_id"), int)
+        ]
+        try:
+            await self.players.load(humans)
+        except Exception:
+            log.exception("reading player settings failed; the tables use the defaults")
         for row in rows:
             try:
                 table = Table.from_row(row)

@@ -348,3 +348,42 @@ async def test_no_table_where_the_bot_cannot_post_and_a_lost_permission_closes_i
         assert "can no longer post" in fake.dm_messages(alice)[-1].content
         assert spades.service.in_channel(spades.channel.id) is None  # the channel is free again
         fake.take_violations()
+
+
+OFF_OFF = "show my cards at once **off**; ping me when my turn starts **off**"
+ON_ON = "show my cards at once **on**; ping me when my turn starts **on**"
+
+
+async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: Spades) -> None:
+    """Item 19: "I don't bid blind nil" shows the cards as soon as a hand is dealt (no "Show my
+    cards" click); "ping me" pings when the turn starts. Both kept across a restart."""
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    async with spades.running(time_scale=0.05):
+        r = await spades.slash(alice, "spades me")
+        assert OFF_OFF in await answer_of(spades, r)
+        r = await spades.slash(alice, "spades me", no_blind_nil=True, ping=True)
+        assert ON_ON in await answer_of(spades, r)
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)  # standard: blind nil allowed
+        r = await spades.fake.click(bob, spades.live(), label="Join")
+        await answer_of(spades, r)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        t = spades.table()
+        g = t.game
+        assert g is not None
+        assert g.has_looked(spades.seat_of(alice))  # her cards face up from the deal
+        assert not g.has_looked(spades.seat_of(bob))  # his still face down: he may bid blind nil
+        await spades.wait_for(lambda: bool(spades.acting_humans()), what="a human's turn")
+        if spades.acting_humans()[0] is bob:
+            await spades.decide(bob)
+            await spades.wait_for(lambda: alice in spades.acting_humans(), what="alice's turn")
+        await spades.wait_for(lambda: bool(spades.fake.pings(alice)), what="her ping")
+        ping = spades.fake.pings(alice)[0]
+        assert ping.content.startswith(f"🔔 <@{alice.id}>, your turn")
+        assert not spades.fake.pings(bob)
+        panel = await spades.panel(alice)
+        assert not any(b.get("label") == "Show my cards" for b in panel.buttons)
+        assert any(":c:" in b.get("custom_id", "") for b in panel.buttons)
+    async with spades.running(time_scale=0.05):
+        r = await spades.slash(alice, "spades me")
+        assert ON_ON in await answer_of(spades, r)
