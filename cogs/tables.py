@@ -154,6 +154,42 @@ class TablesCog(commands.Cog):
         )
         await answer(interaction, result)
 
+    @spades.command(name="removebot", description="Free a seat a bot took before the start (host)")
+    @app_commands.describe(seat="The bot's seat number")
+    async def removebot(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8]) -> None:
+        work = self.service.seating.remove_bot(
+            interaction.channel_id or 0, interaction.user.id, seat, is_admin=is_admin(interaction)
+        )
+        await answer(interaction, await timely(interaction, work))
+
+    @spades.command(name="kick", description="Remove a player from this channel's table (host or admin)")
+    @app_commands.describe(player="The player to remove (during a game a bot takes the seat)")
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        work = self.service.seating.kick(
+            interaction.channel_id or 0, interaction.user.id, player.id, is_admin=is_admin(interaction)
+        )
+        await answer(interaction, await timely(interaction, work))
+
+    @spades.command(
+        name="substitute", description="Seat a player in a bot's or an absent player's seat mid-game (host)"
+    )
+    @app_commands.describe(seat="The seat to take over", player="Who takes it over")
+    async def substitute(
+        self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8], player: discord.User
+    ) -> None:
+        if player.bot:
+            await safe_send(interaction, "Only people can take over a seat.")
+            return
+        work = self.service.seating.substitute(
+            interaction.channel_id or 0,
+            interaction.user.id,
+            seat,
+            player.id,
+            player.display_name,
+            is_admin=is_admin(interaction),
+        )
+        await answer(interaction, await timely(interaction, work))
+
     @spades.command(
         name="abandon", description="Close this channel's table without counting it (host or admin)"
     )

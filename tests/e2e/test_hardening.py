@@ -387,3 +387,55 @@ async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: S
     async with spades.running(time_scale=0.05):
         r = await spades.slash(alice, "spades me")
         assert ON_ON in await answer_of(spades, r)
+
+
+async def test_host_commands_fix_the_seating(spades: Spades) -> None:
+    """Item 20: remove a bot seated by mistake, kick a player, seat a substitute mid-game; each
+    answered and posted in the channel; only the host or an admin."""
+    alice, bob, carol, admin = (spades.users[n] for n in ("alice", "bob", "carol", "admin"))
+
+    def posted(text: str) -> bool:
+        return any(text in m.content for m in spades.fake.public_messages(spades.channel))
+
+    async with spades.running(time_scale=0.05):
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades addbot", seat=2)
+        r = await spades.slash(bob, "spades removebot", seat=2)
+        assert "Only the host" in await answer_of(spades, r)
+        r = await spades.slash(alice, "spades removebot", seat=2)
+        assert "left seat 2: it is free again" in await answer_of(spades, r)
+        assert spades.table().seats[1] is None
+        await spades.wait_for(lambda: posted("left seat 2 (removed by"), what="the post")
+        r = await spades.slash(alice, "spades removebot", seat=3)
+        assert "There is no bot in seat 3" in await answer_of(spades, r)
+
+        r = await spades.fake.click(bob, spades.live(), label="Join")
+        await answer_of(spades, r)
+        r = await spades.slash(carol, "spades kick", player=bob)
+        assert "Only the host" in await answer_of(spades, r)
+        r = await spades.slash(alice, "spades kick", player=bob)
+        assert f"<@{bob.id}> was removed from seat 2" in await answer_of(spades, r)
+        assert spades.table().seat_of(bob.id) is None
+        await spades.wait_for(lambda: posted(f"<@{bob.id}> was removed from seat 2 (by"), what="the post")
+
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        t = spades.table()
+        assert t.seats[1] is not None and t.seats[1].bot
+        r = await spades.slash(admin, "spades substitute", seat=1, player=carol)
+        assert "only a bot's seat or an absent player's" in await answer_of(spades, r)
+        r = await spades.slash(admin, "spades substitute", seat=2, player=carol)
+        assert f"<@{carol.id}> now plays seat 2" in await answer_of(spades, r)
+        assert spades.table().seat_of(carol.id) == 1
+        await spades.wait_for(lambda: posted(f"<@{carol.id}> takes over seat 2 from 🤖"), what="the post")
+        panel = await spades.panel(carol)
+        assert panel.ephemeral and f"**Table {t.id}**" in panel.content
+
+        r = await spades.slash(alice, "spades kick", player=carol)
+        assert "the bot plays it" in await answer_of(spades, r)
+        seat = spades.table().seats[1]
+        assert seat is not None and seat.bot
+        r = await spades.slash(carol, "join")
+        assert "already started" in await answer_of(spades, r)
+        await spades.settle()
+        spades.check_public()
