@@ -44,7 +44,7 @@ T = TypeVar("T")
 DEFER_AFTER = 1.0
 
 # kept in ``interaction.extras``
-_LOCK = "spades.response_lock"
+_LOCK = "spades.response_lock"  # (bot.errors takes the same lock for its apologies)
 _ORIGINAL = "spades.original"  # what @original is: PRIVATE, PENDING (ephemeral "thinking"), PUBLIC
 _INTENT = "spades.answer"  # how the handler answers: EPHEMERAL, PUBLIC or UPDATE (in place)
 _SINCE = "spades.since"
