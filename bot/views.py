@@ -36,6 +36,7 @@ from engine.cards import COPY_OFFSET
 log = logging.getLogger(__name__)
 
 MAX_ROWS = 5
+MAX_ID = 2**63 - 1  # table ids are 64-bit database integers
 PER_ROW = 5
 TABLE_ACTIONS = (
     "join",
@@ -297,6 +298,9 @@ class _Guarded:
         handler = _handlers.get(type(self))
         if handler is None:
             await safe_send(interaction, NOT_READY)
+            return
+        if not 0 < getattr(self, "table_id", 1) <= MAX_ID:  # (a made-up id no database could hold)
+            await safe_send(interaction, "That table no longer exists. Open a new one with `/spades new`.")
             return
         await handler(interaction, self)
 

@@ -7,6 +7,7 @@ store). A timed-out or automatic seat is played by the heuristic bot through the
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from typing import Any
@@ -44,6 +45,7 @@ class TurnClock:
     ) -> None:
         self.players = players
         self._pinged: dict[tuple[int, int], float] = {}  # (table, user) -> the turn's deadline
+        self._pings: dict[tuple[int, int], int] = {}  # (table, user) -> the ping's message
         self.store = store
         self.publisher = publisher
         self.time_scale = time_scale
@@ -56,6 +58,8 @@ class TurnClock:
         old = self._drivers.pop(t.id, None)
         if old is not None and not old.done() and old is not asyncio.current_task():
             old.cancel()
+        if self._pings and not self._closed:
+            self._clear_pings(t)
         if self._closed or t.status != "playing" or t.game is None or not t.seats_to_act():
             return
         self._drivers[t.id] = asyncio.create_task(self._drive(t.id, t.stamp), name=f"driver-{t.id}")
@@ -64,6 +68,8 @@ class TurnClock:
         t = self.store.get(table_id)
         if t is None or t.stamp != stamp:
             return
+        if self._pings:
+            self._clear_pings(t)
         auto = [s for s in t.seats_to_act() if (seat := t.seats[s]) is not None and seat.automatic]
         if auto:
             # bots take a human-like moment, unless every player has left: then nobody is watching
@@ -177,12 +183,30 @@ class TurnClock:
             if self._pinged.get((t.id, uid)) == deadline:
                 continue
             self._pinged[(t.id, uid)] = deadline
+            if (t.id, uid) in self._pings:  # (the last turn's ping)
+                self.publisher.delete(t.id, t.channel_id, self._pings.pop((t.id, uid)))
             self.publisher.post(
-                t.id, t.channel_id, f"🔔 <@{uid}>, your turn at table {t.id}.", mention=uid
+                t.id,
+                t.channel_id,
+                f"🔔 <@{uid}>, your turn at table {t.id}.",
+                mention=uid,
+                sent=functools.partial(self._remember_ping, (t.id, uid)),
             )
+
+    def _clear_pings(self, t: Table) -> None:
+        """Delete the pings whose turn is over: the channel keeps only the ones that matter now."""
+        acting = {seat.user_id for s in humans_to_act(t) if (seat := t.seats[s]) is not None}
+        for key in [k for k in self._pings if k[0] == t.id and k[1] not in acting]:
+            self.publisher.delete(t.id, t.channel_id, self._pings.pop(key))
+
+    def _remember_ping(self, key: tuple[int, int], message_id: int | None) -> None:
+        if message_id is not None:
+            self._pings[key] = message_id
 
     def drop(self, table_id: int) -> None:
         self._drivers.pop(table_id, None)
+        for key in [k for k in self._pings if k[0] == table_id]:
+            del self._pings[key]
         for key in [k for k in self._pinged if k[0] == table_id]:
             del self._pinged[key]
 

@@ -89,8 +89,9 @@ class DiscordPublisher:
                 msg = await channel.send(content, view=view, allowed_mentions=allowed)
             else:
                 msg = await channel.send(content, allowed_mentions=allowed)
-        except discord.Forbidden as exc:
-            log.warning("posting in channel %s is refused (%s): missing permission", channel_id, exc.code)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            # a permission taken away, or the channel deleted: the table cannot go on there
+            log.warning("posting in channel %s is refused (%s %s)", channel_id, exc.status, exc.code)
             if self.on_forbidden is not None:
                 self.on_forbidden(channel_id)
             return None
@@ -164,11 +165,22 @@ class TablePublisher:
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        sent: Callable[[int | None], None] | None = None,
     ) -> None:
-        """Queue a channel post behind the table's earlier ones."""
+        """Queue a channel post behind the table's earlier ones (``sent`` is told its id)."""
 
         async def job() -> None:
-            await self.out.send(channel_id, content, view=view, mention=mention)
+            message_id = await self.out.send(channel_id, content, view=view, mention=mention)
+            if sent is not None:
+                sent(message_id)
+
+        self._enqueue(table_id, job)
+
+    def delete(self, table_id: int, channel_id: int, message_id: int) -> None:
+        """Delete one of the table's posts, in order with its other posts."""
+
+        async def job() -> None:
+            await self.out.delete(channel_id, message_id)
 
         self._enqueue(table_id, job)
 

@@ -221,6 +221,11 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
         for cid in bad:
             r = await fake.click(alice, private, custom_id=cid)
             assert await answer_of(spades, r) == "That is not a card of this game."
+        huge = "9" * 40
+        forged = plant(spades, [button(f"sp:{huge}:join"), button(f"sp:{huge}:c:1:3")], to=bob)
+        for cid in (f"sp:{huge}:join", f"sp:{huge}:c:1:3"):
+            r = await fake.click(bob, forged, custom_id=cid)
+            assert "no longer exists" in await answer_of(spades, r)
         # a custom_id no handler knows still gets an answer
         stray = plant(spades, [button("zz:nothing:here"), button(f"sp:{t.id}:nosuch")])
         r = await fake.click(bob, stray, custom_id="zz:nothing:here")
@@ -384,6 +389,8 @@ async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: S
         panel = await spades.panel(alice)
         assert not any(b.get("label") == "Show my cards" for b in panel.buttons)
         assert any(":c:" in b.get("custom_id", "") for b in panel.buttons)
+        await spades.decide(alice, panel)  # her turn is over: the ping goes, the channel stays tidy
+        await spades.wait_for(lambda: ping.deleted, what="the ping deleted")
     async with spades.running(time_scale=0.05):
         r = await spades.slash(alice, "spades me")
         assert ON_ON in await answer_of(spades, r)
