@@ -15,6 +15,7 @@ import discord
 
 from bot import render
 from bot.checks import cannot_run_table
+from bot.i18n import Text, _, join, user_language
 from bot.model import Result, Table
 from bot.safe import on_ephemeral_message, safe_defer, safe_send, send_private, watch
 from bot.table.service import TableService
@@ -68,14 +69,16 @@ async def timely(interaction: discord.Interaction, work: Awaitable[T]) -> T:
 
 
 async def show_hand(
-    interaction: discord.Interaction, table_id: int, *, in_place: bool, hint: str = ""
+    interaction: discord.Interaction, table_id: int, *, in_place: bool, hint: Text = ""
 ) -> None:
-    """Send (or update in place, when the click came from the panel) the user's hand panel and
-    remember it for turn refreshes. Written only to an ephemeral message (``send_private``)."""
+    """Send (or update in place, when the click came from the panel) the user's hand panel, in
+    their language, and remember it for turn refreshes. Written only to an ephemeral message
+    (``send_private``)."""
     service = await ready_service(interaction)
     if service is None:
         return
-    content, view = hand_panel(service.get(table_id), interaction.user.id, hint)
+    lang = user_language(interaction)
+    content, view = hand_panel(service.get(table_id), interaction.user.id, hint, lang)
     written = await send_private(interaction, content, view=view, in_place=in_place)
     if written is not None and view is not None:
         service.remember_panel(table_id, interaction.user.id, written)
@@ -99,13 +102,14 @@ async def answer(
         # a typed /play or /bid: the panel the player keeps open must not offer that card again
         service.posts.refresh_panel(tid, interaction.user.id)
     view = None
+    lang = user_language(interaction)
     if result.data.get("offer_fill") and tid is not None:
-        view = fill_view(tid)
+        view = fill_view(tid, lang)
     elif result.data.get("confirm_leave"):
-        view = leave_view(int(result.data["confirm_leave"]))
+        view = leave_view(int(result.data["confirm_leave"]), lang)
     elif result.data.get("confirm"):
-        view = abandon_view(int(result.data["confirm"]))
-    await safe_send(interaction, result.message or "Done.", view=view, ephemeral=True)
+        view = abandon_view(int(result.data["confirm"]), lang)
+    await safe_send(interaction, result.message or _("Done."), view=view, ephemeral=True)
 
 
 # ---- component handlers ---------------------------------------------------------------------------
@@ -118,12 +122,12 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
         return
     tid, action, user = item.table_id, item.action, interaction.user
     if action not in TABLE_ACTIONS:
-        await safe_send(interaction, "That button is no longer in use.")
+        await safe_send(interaction, _("That button is no longer in use."))
         return
     # a finished table may have left memory: read it back
     t = await timely(interaction, service.load(tid))
     if t is None:
-        await safe_send(interaction, "That table no longer exists. Open a new one with `/spades new`.")
+        await safe_send(interaction, _("That table no longer exists. Open a new one with `/spades new`."))
         return
     if foreign(interaction, t):
         await safe_send(interaction, NOT_HERE)
@@ -141,7 +145,9 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
         await show_hand(interaction, tid, in_place=False)
         return
     if action in ("rules", "score"):
-        await safe_send(interaction, render.rules_text(t) if action == "rules" else render.score_sheet(t))
+        lang = user_language(interaction)
+        text = render.rules_text(t, lang) if action == "rules" else render.score_sheet(t, lang)
+        await safe_send(interaction, text)
         return
     # the rest act on the table; start and back may answer with the user's hand panel
     panel: int | None = None
@@ -217,4 +223,4 @@ async def panel_action(
         await show_hand(interaction, table_id, in_place=True, hint=result.message)
     else:
         # a refusal on a current panel: keep the panel and say why
-        await show_hand(interaction, table_id, in_place=True, hint=f"⚠️ {result.message}")
+        await show_hand(interaction, table_id, in_place=True, hint=join("⚠️", result.message))

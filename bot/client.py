@@ -15,6 +15,7 @@ from discord.ext import commands
 from .checks import bad_option
 from .config import Config
 from .errors import report_interaction_error
+from .i18n import SpadesTranslator, translated_payload
 from .safe import safe_send, watch
 from .storage import Storage
 
@@ -95,6 +96,8 @@ class SpadesBot(commands.Bot):
             self._storage = await Storage.open(self.config.database_path, faults=self.config.faults)
         for name in self.extension_names:
             await self.load_extension(name)
+        # command, option and choice names and descriptions in Polish, Czech and Russian
+        await self.tree.set_translator(SpadesTranslator())
         await self.sync_commands()
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
@@ -142,16 +145,18 @@ class SpadesBot(commands.Bot):
         gid = self.config.dev_guild_id
         return None if gid is None else discord.Object(id=gid)
 
-    def command_payload(self) -> list[dict[str, Any]]:
-        """Exactly what a sync would send for the current scope, in a stable order."""
+    async def command_payload(self) -> list[dict[str, Any]]:
+        """Exactly what a sync would send for the current scope (translations included), in a
+        stable order."""
         scope = self.command_scope
         if scope is not None:
             self.tree.copy_global_to(guild=scope)
-        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=scope)]
-        return sorted(payload, key=lambda c: (c.get("type", 1), c["name"]))
+        return await translated_payload(self.tree, scope)
 
-    def command_hash(self) -> str:
-        blob = json.dumps(self.command_payload(), sort_keys=True, separators=(",", ":"), default=str)
+    async def command_hash(self) -> str:
+        """Changes whenever a sync would send something else: a command, or one translation."""
+        payload = await self.command_payload()
+        blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def command_hash_key(self) -> str:
@@ -165,7 +170,7 @@ class SpadesBot(commands.Bot):
         A failed sync is logged and leaves the stored hash alone, so the next start retries.
         """
         async with self._sync_lock:
-            digest = self.command_hash()
+            digest = await self.command_hash()
             key = self.command_hash_key()
             if not force and await self.storage.get_meta(key) == digest:
                 log.info("application commands unchanged (%s); not syncing", key)

@@ -11,34 +11,48 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from .i18n import Command, Msg, Text, _, render, user_language
 from .logs import is_private_exception
 
 log = logging.getLogger(__name__)
 
-GENERIC_APOLOGY = "Sorry, something went wrong on my side while handling that. Please try again in a moment."
+GENERIC_APOLOGY = _(
+    "Sorry, something went wrong on my side while handling that. Please try again in a moment."
+)
 
 
 def _perms(names: list[str]) -> str:
+    # Discord's own names of the permissions (as its settings show them in English)
     return ", ".join(n.replace("_", " ").replace("guild", "server").title() for n in names)
 
 
-def user_error_message(error: app_commands.AppCommandError, command: str | None) -> str | None:
+def user_error_message(error: app_commands.AppCommandError, command: str | None) -> Msg | None:
     """The specific line for an error that is the user's (or the setup's), or None for a bug."""
-    slash = f"/{command}" if command else "this command"
+    slash = Command(command) if command else _("this command")
     if isinstance(error, app_commands.NoPrivateMessage):
-        return f"{slash} only works in a server channel, not in direct messages."
+        return _("%(command)s only works in a server channel, not in direct messages.", command=slash)
     if isinstance(error, app_commands.MissingPermissions):
-        return f"You need the {_perms(error.missing_permissions)} permission to use {slash}."
+        return _(
+            "You need the %(perms)s permission to use %(command)s.",
+            perms=_perms(error.missing_permissions),
+            command=slash,
+        )
     if isinstance(error, app_commands.BotMissingPermissions):
-        return f"I need the {_perms(error.missing_permissions)} permission in this channel for {slash}."
+        return _(
+            "I need the %(perms)s permission in this channel for %(command)s.",
+            perms=_perms(error.missing_permissions),
+            command=slash,
+        )
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: you can use {slash} again in {error.retry_after:.0f} s."
+        seconds = f"{error.retry_after:.0f}"
+        return _("Slow down: you can use %(command)s again in %(seconds)s s.", command=slash, seconds=seconds)
     if isinstance(error, app_commands.TransformerError):
-        return f"{str(error.value)[:100]!r} is not a valid value there."
+        value = repr(str(error.value)[:100])
+        return _("%(value)s is not a valid value there.", value=value)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return "This command changed since Discord loaded it. Please try again in a minute."
+        return _("This command changed since Discord loaded it. Please try again in a minute.")
     if isinstance(error, app_commands.CheckFailure):
-        return f"You can't use {slash} here."
+        return _("You can't use %(command)s here.", command=slash)
     return None
 
 
@@ -84,8 +98,9 @@ def _response_lock(interaction: Any) -> asyncio.Lock:
     return lock
 
 
-async def answer_ephemeral(interaction: discord.Interaction[Any], content: str) -> bool:
-    """Answer or follow up ephemerally; False if the interaction is already gone."""
+async def answer_ephemeral(interaction: discord.Interaction[Any], content: Text) -> bool:
+    """Answer or follow up ephemerally (in the user's language); False if the interaction is gone."""
+    content = render(content, user_language(interaction))
     async with _response_lock(interaction):
         try:
             if interaction.response.is_done():

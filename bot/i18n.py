@@ -22,8 +22,14 @@ viewer's language. Mark texts with
 - ``gettext(lang, ...)`` / ``ngettext(lang, ...)``: render now.
 
 Placeholders are Python's named ``%(name)s`` (Babel checks them in every catalog). Parameters that
-are themselves lazy (a :class:`Msg`, :class:`Num`, :class:`Joined`) are rendered in the same
-language; anything else is inserted with ``str()``.
+are themselves lazy (a :class:`Msg`, :class:`Num`, :class:`Joined`, :class:`ListOf`,
+:class:`Command`) are rendered in the same language; anything else is inserted with ``str()``.
+
+Every lazy text is a ``str`` whose value is its English rendering: code that compares, searches or
+slices it as a string (and every test written before the translations) sees English, the default.
+Only :func:`render` (used by ``bot.safe``, the publisher, the views) reads it in another language,
+so a lazy text must reach them whole: never format it into an f-string first (use :func:`join` or a
+placeholder).
 
 Command, option and choice names and descriptions are translated by :class:`SpadesTranslator`
 (discord.py's ``app_commands.Translator``) from the same catalogs, with a ``msgctxt`` per kind
@@ -37,9 +43,8 @@ import functools
 import io
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeAlias
+from typing import Any, TypeAlias
 
 import discord
 from babel import Locale as BabelLocale
@@ -166,109 +171,158 @@ def N_(message: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-class Lazy(Protocol):
-    def render(self, lang: str) -> str: ...
+class Lazy(str):
+    """A text rendered later, in the reader's language (:meth:`render`). As a ``str`` it is its
+    English rendering, so code and tests that treat it as a plain string keep working (English is
+    the default language); only :func:`render` with another language reads it differently."""
 
+    def render(self, lang: str) -> str:  # pragma: no cover - every subclass has its own
+        raise NotImplementedError
 
-Text: TypeAlias = "str | Msg | Joined | Num | ListOf"
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str.__repr__(self)})"
 
 
 def render(value: Any, lang: str) -> str:
     """Any text in ``lang``: lazy values are rendered, a plain string is returned as it is."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, _English):
+    if isinstance(value, Lazy):
         return value.render(lang)
-    return str(value)
+    return value if isinstance(value, str) else str(value)
 
 
-class _English:
-    """str(), ==, ``in`` and truthiness read the English text, so code and tests that treat a lazy
-    text as a string keep working."""
-
-    def render(self, lang: str) -> str:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    def __str__(self) -> str:
-        return self.render(DEFAULT)
-
-    def __contains__(self, item: str) -> bool:
-        return item in str(self)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return str(self) == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(str(self))
-
-    def __add__(self, other: Any) -> Joined:
-        return Joined((self, other), "")
-
-    def __radd__(self, other: Any) -> Joined:
-        return Joined((other, self), "")
-
-
-@dataclass(frozen=True, eq=False)
-class Msg(_English):
+class Msg(Lazy):
     """A message rendered later in the viewer's language: id, optional plural, named parameters."""
 
     msgid: str
-    plural: str | None = None
-    n: int | None = None
-    params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None
+    n: int | None
+    params: Mapping[str, Any]
+
+    def __new__(
+        cls,
+        msgid: str,
+        plural: str | None = None,
+        n: int | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> Msg:
+        params = dict(params or {})
+        self = super().__new__(cls, _message(DEFAULT, msgid, plural, n, params))
+        self.msgid, self.plural, self.n, self.params = msgid, plural, n, params
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.msgid, self.plural, self.n, self.params)
 
     def render(self, lang: str) -> str:
-        if self.plural is not None and self.n is not None:
-            return ngettext(lang, self.msgid, self.plural, self.n, **self.params)
-        return gettext(lang, self.msgid, **self.params)
-
-    def __bool__(self) -> bool:
-        return bool(self.msgid)
-
-    def __repr__(self) -> str:
-        return f"Msg({str(self)!r})"
+        return _message(lang, self.msgid, self.plural, self.n, self.params)
 
 
-@dataclass(frozen=True, eq=False)
-class Joined(_English):
+def _message(lang: str, msgid: str, plural: str | None, n: int | None, params: Mapping[str, Any]) -> str:
+    if plural is not None and n is not None:
+        return ngettext(lang, msgid, plural, n, **params)
+    return gettext(lang, msgid, **params)
+
+
+class Joined(Lazy):
     """Several texts rendered in one language and joined by ``sep`` (a line of parts, a list)."""
 
     parts: tuple[Any, ...]
-    sep: str = " "
+    sep: str
+
+    def __new__(cls, parts: tuple[Any, ...], sep: str = " ") -> Joined:
+        self = super().__new__(cls, _joined(DEFAULT, parts, sep))
+        self.parts, self.sep = tuple(parts), sep
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.parts, self.sep)
 
     def render(self, lang: str) -> str:
-        return self.sep.join(render(p, lang) for p in self.parts if p is not None and render(p, lang))
-
-    def __bool__(self) -> bool:
-        return any(bool(p) for p in self.parts)
+        return _joined(lang, self.parts, self.sep)
 
 
-@dataclass(frozen=True, eq=False)
-class Num(_English):
-    """A number in the viewer's locale (``1 000,5`` in Polish); ``format`` is a CLDR pattern."""
+def _joined(lang: str, parts: tuple[Any, ...], sep: str) -> str:
+    texts = (render(p, lang) for p in parts if p is not None)
+    return sep.join(t for t in texts if t)
+
+
+class Num(Lazy):
+    """A number in the viewer's locale (``1 000,5`` in Polish); ``pattern`` is a CLDR pattern."""
 
     value: float
-    format: str | None = None
-    percent: bool = False
+    pattern: str | None
+    percent: bool
+
+    def __new__(cls, value: float, pattern: str | None = None, percent: bool = False) -> Num:
+        self = super().__new__(cls, _number(DEFAULT, value, pattern, percent))
+        self.value, self.pattern, self.percent = value, pattern, percent
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.value, self.pattern, self.percent)
 
     def render(self, lang: str) -> str:
-        if self.percent:
-            return format_percent(self.value, format=self.format, locale=lang)
-        return format_decimal(self.value, format=self.format, locale=lang)
+        return _number(lang, self.value, self.pattern, self.percent)
 
 
-@dataclass(frozen=True, eq=False)
-class ListOf(_English):
+def _number(lang: str, value: float, pattern: str | None, percent: bool) -> str:
+    if percent:
+        return str(format_percent(value, format=pattern, locale=lang))
+    return str(format_decimal(value, format=pattern, locale=lang))
+
+
+class ListOf(Lazy):
     """Items joined as the language joins a list ("a, b and c", "a, b i c", "a, b и c")."""
 
     items: tuple[Any, ...]
-    style: str = "standard"
+    style: str
+
+    def __new__(cls, items: tuple[Any, ...], style: str = "standard") -> ListOf:
+        self = super().__new__(cls, _list(DEFAULT, items, style))
+        self.items, self.style = tuple(items), style
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.items, self.style)
 
     def render(self, lang: str) -> str:
-        items = [render(i, lang) for i in self.items]
-        return format_list(items, style=self.style, locale=lang) if items else ""  # type: ignore[arg-type]
+        return _list(lang, self.items, self.style)
+
+
+def _list(lang: str, items: tuple[Any, ...], style: str) -> str:
+    texts = [render(i, lang) for i in items]
+    if lang == DEFAULT and len(texts) > 1:
+        # the engine's English (and the bot's before translations): no serial comma
+        last = " or " if style.startswith("or") else " and "
+        return ", ".join(texts[:-1]) + last + texts[-1]
+    return str(format_list(texts, style=style, locale=lang)) if texts else ""  # type: ignore[arg-type]
+
+
+class Command(Lazy):
+    """A slash command as the reader's client shows it: ``/spades new`` is ``/piki nowy`` in
+    Polish (each word is the command's localized name)."""
+
+    path: str
+
+    def __new__(cls, path: str) -> Command:
+        self = super().__new__(cls, _command(DEFAULT, path))
+        self.path = path
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.path,)
+
+    def render(self, lang: str) -> str:
+        return _command(lang, self.path)
+
+
+def _command(lang: str, path: str) -> str:
+    words = path.lstrip("/").split()
+    return "/" + " ".join(pgettext(lang, CTX_NAME, w) for w in words)
+
+
+#: any text the bot shows: a plain string, or a lazy one rendered in the reader's language
+Text: TypeAlias = str
 
 
 def _(message: str, /, **params: Any) -> Msg:
@@ -350,7 +404,7 @@ async def translated_payload(
 ) -> list[dict[str, Any]]:
     """Exactly what ``tree.sync(guild=…)`` sends, translations included, in a stable order (the
     sync hash is taken over this, so a changed translation re-syncs)."""
-    commands = tree._get_all_commands(guild=guild)
+    commands = tree.get_commands(guild=guild)
     translator = tree.translator
     if translator is not None:
         payload = [await cmd.get_translated_payload(tree, translator) for cmd in commands]

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import Text, _
 from bot.storage import FinishedGame, TableRow
 from engine import Game, Ruleset
 
@@ -172,25 +173,25 @@ class Result:
     """
 
     ok: bool
-    message: str = ""
+    message: Text = ""  # a lazy message: rendered in the language of the user who asked
     show_hand: bool = False
     stale: bool = False
     table: Table | None = None
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def ok(message: str = "", **kw: Any) -> Result:
+def ok(message: Text = "", **kw: Any) -> Result:
     return Result(True, message, **kw)
 
 
-def refuse(message: str, **kw: Any) -> Result:
+def refuse(message: Text, **kw: Any) -> Result:
     return Result(False, message, **kw)
 
 
-MOVED_ON = "This hand has moved on: here is your current hand."
-NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
-GAME_OVER = "This game is over. Open a new table with `/spades new`."
-CLOSED = "This table is closed. Open a new one with `/spades new`."
+MOVED_ON = _("This hand has moved on: here is your current hand.")
+NO_TABLE = _("There is no Spades table in this channel. Open one with `/spades new`.")
+GAME_OVER = _("This game is over. Open a new table with `/spades new`.")
+CLOSED = _("This table is closed. Open a new one with `/spades new`.")
 
 
 def now() -> float:

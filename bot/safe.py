@@ -33,6 +33,8 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.i18n import Lazy, render, resolve, user_language
+
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
@@ -191,6 +193,15 @@ def _clip(content: str | None) -> str | None:
     return None if content is None else clip_text(content)
 
 
+def _text(interaction: discord.Interaction, content: Any, *, ephemeral: bool) -> str | None:
+    """A lazy message (``bot.i18n``) in the reader's language: the clicking user's for an
+    ephemeral answer, the server's (as Discord reports it) for a public one."""
+    if content is None or not isinstance(content, Lazy):
+        return _clip(content)
+    lang = user_language(interaction) if ephemeral else resolve(getattr(interaction, "guild_locale", None))
+    return _clip(render(content, lang))
+
+
 _TOLERATED = (discord.NotFound, discord.HTTPException, discord.InteractionResponded)
 
 
@@ -203,13 +214,14 @@ async def safe_defer(
 
 
 async def safe_send(
-    interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True, **kwargs: Any
+    interaction: discord.Interaction, content: Any = None, *, ephemeral: bool = True, **kwargs: Any
 ) -> bool:
-    """Answer the interaction: the initial response if still open, else a follow-up."""
+    """Answer the interaction: the initial response if still open, else a follow-up. A lazy
+    message is rendered in the user's language (ephemeral) or the server's (public)."""
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
     if kwargs.get("view") is None:
         kwargs.pop("view", None)
-    content = _clip(content)
+    content = _text(interaction, content, ephemeral=ephemeral)
     async with _lock(interaction):
         try:
             if not interaction.response.is_done():
@@ -224,11 +236,12 @@ async def safe_send(
     return True
 
 
-async def safe_edit(interaction: discord.Interaction, content: str | None = None, **kwargs: Any) -> bool:
+async def safe_edit(interaction: discord.Interaction, content: Any = None, **kwargs: Any) -> bool:
     """Update the message a component sits on (in place), or, once the interaction was answered,
-    its ``@original`` (the component's message after an update or an in-place deferral)."""
+    its ``@original`` (the component's message after an update or an in-place deferral). A lazy
+    message is shown in the user's language."""
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
-    content = _clip(content)
+    content = _text(interaction, content, ephemeral=True)
     async with _lock(interaction):
         try:
             if not interaction.response.is_done():
@@ -284,9 +297,9 @@ class PrivateMessage:
     interaction: discord.Interaction
     message_id: int | None
 
-    async def edit(self, content: str | None, *, view: discord.ui.View | None) -> bool:
+    async def edit(self, content: Any, *, view: discord.ui.View | None) -> bool:
         kwargs: dict[str, Any] = {
-            "content": _clip(content),
+            "content": _text(self.interaction, content, ephemeral=True),
             "view": view,
             "allowed_mentions": discord.AllowedMentions.none(),
         }
@@ -303,7 +316,7 @@ class PrivateMessage:
 
 async def send_private(
     interaction: discord.Interaction,
-    content: str,
+    content: Any,
     *,
     view: discord.ui.View | None = None,
     in_place: bool = False,
@@ -312,7 +325,7 @@ async def send_private(
     ephemeral message and ``in_place``, else in the ephemeral answer (a "thinking" message
     deferred for it included), else in a new ephemeral follow-up. The one way a hand panel is
     written. None if Discord refused (the interaction expired, say)."""
-    content = _clip(content) or "…"
+    content = _text(interaction, content, ephemeral=True) or "…"
     kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
     if view is not None:
         kwargs["view"] = view

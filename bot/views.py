@@ -3,6 +3,8 @@ the live table's buttons, the finished game's, and a player's private hand panel
 
 What a click does is registered from ``bot.clicks`` (``handles``): this module only draws.
 
+Labels are drawn in a language: the live table's in the server's, a hand panel's in its player's.
+
 Every button and select is a ``DynamicItem`` whose custom_id carries the
 table id (and, on hand panels, the seat's state stamp), so they keep working after a restart.
 
@@ -28,7 +30,9 @@ import discord
 from discord.ui import Button, DynamicItem, Select
 
 import engine
-from bot import render
+from bot import lexicon, render
+from bot.i18n import DEFAULT, Text, _, gettext, ngettext
+from bot.i18n import render as text_in
 from bot.model import Table
 from bot.safe import safe_send
 from engine.cards import COPY_OFFSET
@@ -67,23 +71,23 @@ def _button(
     return TableButton(table_id, action, label=label, style=style, emoji=emoji, row=row)
 
 
-def table_view(t: Table) -> discord.ui.View | None:
-    """Buttons under the live table message, by phase."""
+def table_view(t: Table, lang: str = DEFAULT) -> discord.ui.View | None:
+    """Buttons under the live table message, by phase (labels in the server's language)."""
     view = discord.ui.View(timeout=None)
     if t.status == "open":
-        view.add_item(_button(t.id, "join", "Join", discord.ButtonStyle.success))
-        view.add_item(_button(t.id, "leave", "Leave", discord.ButtonStyle.secondary))
-        view.add_item(_button(t.id, "start", "Start", discord.ButtonStyle.primary))
-        view.add_item(_button(t.id, "rules", "Rules", discord.ButtonStyle.secondary))
+        view.add_item(_button(t.id, "join", gettext(lang, "Join"), discord.ButtonStyle.success))
+        view.add_item(_button(t.id, "leave", gettext(lang, "Leave"), discord.ButtonStyle.secondary))
+        view.add_item(_button(t.id, "start", gettext(lang, "Start"), discord.ButtonStyle.primary))
+        view.add_item(_button(t.id, "rules", gettext(lang, "Rules"), discord.ButtonStyle.secondary))
     elif t.status == "playing":
-        view.add_item(_button(t.id, "hand", "My hand", discord.ButtonStyle.primary, emoji="🂠"))
+        view.add_item(_button(t.id, "hand", gettext(lang, "My hand"), discord.ButtonStyle.primary, emoji="🂠"))
         if any(s is not None and not s.bot and (s.away or s.left) for s in t.seats):
-            view.add_item(_button(t.id, "back", "I'm back", discord.ButtonStyle.success))
-        view.add_item(_button(t.id, "rules", "Rules", discord.ButtonStyle.secondary))
-        view.add_item(_button(t.id, "score", "Score sheet", discord.ButtonStyle.secondary))
-        view.add_item(_button(t.id, "leave", "Leave", discord.ButtonStyle.secondary))
+            view.add_item(_button(t.id, "back", gettext(lang, "I'm back"), discord.ButtonStyle.success))
+        view.add_item(_button(t.id, "rules", gettext(lang, "Rules"), discord.ButtonStyle.secondary))
+        view.add_item(_button(t.id, "score", gettext(lang, "Score sheet"), discord.ButtonStyle.secondary))
+        view.add_item(_button(t.id, "leave", gettext(lang, "Leave"), discord.ButtonStyle.secondary))
     elif t.status == "finished":
-        view.add_item(_button(t.id, "score", "Score sheet", discord.ButtonStyle.secondary))
+        view.add_item(_button(t.id, "score", gettext(lang, "Score sheet"), discord.ButtonStyle.secondary))
     else:
         return None
     return view
@@ -94,42 +98,39 @@ def table_view(t: Table) -> discord.ui.View | None:
 LEADERBOARD_ID = "lbshow:{guild}"
 
 
-def game_over_view(t: Table) -> discord.ui.View:
+def game_over_view(t: Table, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(_button(t.id, "rematch", "Rematch", discord.ButtonStyle.success, emoji="🔁"))
+    view.add_item(_button(t.id, "rematch", gettext(lang, "Rematch"), discord.ButtonStyle.success, emoji="🔁"))
     view.add_item(
         Button(
-            label="Leaderboard",
+            label=gettext(lang, "Leaderboard"),
             style=discord.ButtonStyle.secondary,
             emoji="🏆",
             custom_id=LEADERBOARD_ID.format(guild=t.guild_id),
         )
     )
-    view.add_item(_button(t.id, "score", "Score sheet", discord.ButtonStyle.secondary))
+    view.add_item(_button(t.id, "score", gettext(lang, "Score sheet"), discord.ButtonStyle.secondary))
     return view
 
 
-def fill_view(table_id: int) -> discord.ui.View:
+def fill_view(table_id: int, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        _button(
-            table_id, "fill", "Fill empty seats with bots and start", discord.ButtonStyle.primary, emoji="🤖"
-        )
-    )
+    label = gettext(lang, "Fill empty seats with bots and start")
+    view.add_item(_button(table_id, "fill", label, discord.ButtonStyle.primary, emoji="🤖"))
     return view
 
 
-def leave_view(table_id: int) -> discord.ui.View:
+def leave_view(table_id: int, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        _button(table_id, "leaveok", "Yes, leave: the bot takes my seat", discord.ButtonStyle.danger)
-    )
+    label = gettext(lang, "Yes, leave: the bot takes my seat")
+    view.add_item(_button(table_id, "leaveok", label, discord.ButtonStyle.danger))
     return view
 
 
-def abandon_view(table_id: int) -> discord.ui.View:
+def abandon_view(table_id: int, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(_button(table_id, "abandon", "Yes, abandon the table", discord.ButtonStyle.danger))
+    label = gettext(lang, "Yes, abandon the table")
+    view.add_item(_button(table_id, "abandon", label, discord.ButtonStyle.danger))
     return view
 
 
@@ -148,26 +149,35 @@ def card_rows(cards: list[int], rows: int) -> list[list[int]]:
     return [cards[i : i + PER_ROW] for i in range(0, len(cards), PER_ROW)]
 
 
-def hand_panel(t: Table | None, user_id: int, hint: str = "") -> tuple[str, discord.ui.View | None]:
-    """Content and components of a user's private hand panel (ephemeral only); ``t`` None is a
-    table no longer in memory."""
+def _away_note(left: bool, lang: str) -> str:
+    if left:
+        return gettext(lang, "💤 You left the game: the bot plays for you. Press **I'm back** to take over.")
+    return gettext(lang, "💤 You're marked away: the bot plays for you. Press **I'm back** to take over.")
+
+
+def hand_panel(
+    t: Table | None, user_id: int, hint: Text = "", lang: str = DEFAULT
+) -> tuple[str, discord.ui.View | None]:
+    """Content and components of a user's private hand panel (ephemeral only, in the player's
+    language ``lang``); ``t`` None is a table no longer in memory."""
+    hint = text_in(hint, lang)
     if t is None and hint:  # a closed table that left memory: the refusal says it all
         return hint, None
     prefix = hint + "\n" if hint else ""
     if t is not None and t.status == "open":
-        return prefix + "The game hasn't started yet: the host presses **Start**.", None
+        return prefix + gettext(lang, "The game hasn't started yet: the host presses **Start**."), None
     if t is None or t.status not in ("playing", "finished"):
-        return prefix + "There is no game running at that table.", None
+        return prefix + gettext(lang, "There is no game running at that table."), None
     seat = t.seat_of(user_id)
     if seat is None:
-        return "You're not playing at this table.", None
+        return gettext(lang, "You're not playing at this table."), None
     g = t.game
     if g is None:
-        return "The game hasn't started yet.", None
+        return gettext(lang, "The game hasn't started yet."), None
     me = t.seats[seat]
     assert me is not None
     stamp = me.acts
-    text = render.hand_panel_text(t, seat, hint)
+    text = render.hand_panel_text(t, seat, hint, lang=lang)
     if t.status != "playing":
         return text, None
     view = discord.ui.View(timeout=None)
@@ -177,45 +187,48 @@ def hand_panel(t: Table | None, user_id: int, hint: str = "") -> tuple[str, disc
     my_turn = seat in acting
     if v.hand is None and (me.away or me.left):
         # the bot bids for this seat until its player takes it back: "I'm back" first
-        why = "You left the game" if me.left else "You're marked away"
-        text = render.clip(text + f"\n💤 {why}: the bot plays for you. Press **I'm back** to take over.")
-        view.add_item(_button(t.id, "back", "I'm back", discord.ButtonStyle.success, row=0))
+        text = render.clip(text + "\n" + _away_note(me.left, lang))
+        view.add_item(_button(t.id, "back", gettext(lang, "I'm back"), discord.ButtonStyle.success, row=0))
         return text, view
     if v.hand is None:
         legal_bids = g.legal_bids(seat)
         blind_ok = any(b.kind == "blind_nil" for b in legal_bids)
         blind_bids = [b for b in legal_bids if b.kind == "blind"]
         if blind_bids:  # blind bids (house rules, when trailing) are made before looking too
-            view.add_item(BidSelect(t.id, stamp, blind_bids, placeholder="Bid blind (without looking)…"))
+            placeholder = gettext(lang, "Bid blind (without looking)…")
+            view.add_item(BidSelect(t.id, stamp, blind_bids, placeholder=placeholder, lang=lang))
         view.add_item(
             PanelButton(
                 t.id,
                 "blind",
                 stamp,
-                label="Bid blind nil",
+                label=gettext(lang, "Bid blind nil"),
                 style=discord.ButtonStyle.danger,
                 disabled=not blind_ok,
             )
         )
         view.add_item(
-            PanelButton(t.id, "look", stamp, label="Show my cards", style=discord.ButtonStyle.primary)
+            PanelButton(
+                t.id, "look", stamp, label=gettext(lang, "Show my cards"), style=discord.ButtonStyle.primary
+            )
         )
         if not blind_ok and not my_turn:
-            text = render.clip(text + "\nBlind nil can be bid when your turn to bid comes.")
+            text = render.clip(
+                text + "\n" + gettext(lang, "Blind nil can be bid when your turn to bid comes.")
+            )
         return text, view
     cards = engine.cards_of(v.hand)
     legal = set(g.legal_cards(seat)) if phase == "PLAY" and my_turn else set()
     picker_rows = 0
     if me.away or me.left:
         # the bot plays this seat until its player takes it back
-        why = "You left the game" if me.left else "You're marked away"
-        text = render.clip(text + f"\n💤 {why}: the bot plays for you. Press **I'm back** to take over.")
-        view.add_item(_button(t.id, "back", "I'm back", discord.ButtonStyle.success, row=0))
+        text = render.clip(text + "\n" + _away_note(me.left, lang))
+        view.add_item(_button(t.id, "back", gettext(lang, "I'm back"), discord.ButtonStyle.success, row=0))
         legal, picker_rows = set(), 1
     elif phase == "BID" and my_turn:
         bids = [b for b in g.legal_bids(seat) if b.kind != "blind_nil"]
         if bids:
-            view.add_item(BidSelect(t.id, stamp, bids))
+            view.add_item(BidSelect(t.id, stamp, bids, placeholder=gettext(lang, "Your bid…"), lang=lang))
             picker_rows = 1
         if any(isinstance(a, engine.MisdealAction) for a in g.legal_actions(seat)):
             view.add_item(
@@ -223,22 +236,29 @@ def hand_panel(t: Table | None, user_id: int, hint: str = "") -> tuple[str, disc
                     t.id,
                     "misdeal",
                     stamp,
-                    label="No spades: call a misdeal",
+                    label=gettext(lang, "No spades: call a misdeal"),
                     style=discord.ButtonStyle.danger,
                     row=1,
                 )
             )
             picker_rows = 2
     elif phase == "PASS" and g.pass_size(seat):
-        view.add_item(PassSelect(t.id, stamp, cards, g.pass_size(seat)))
+        view.add_item(PassSelect(t.id, stamp, cards, g.pass_size(seat), lang=lang))
         picker_rows = 1
     elif phase == "DRAW" and my_turn:
         view.add_item(
-            PanelButton(t.id, "keep", stamp, label="Keep it", style=discord.ButtonStyle.success, row=0)
+            PanelButton(
+                t.id, "keep", stamp, label=gettext(lang, "Keep it"), style=discord.ButtonStyle.success, row=0
+            )
         )
         view.add_item(
             PanelButton(
-                t.id, "discard", stamp, label="Discard it", style=discord.ButtonStyle.secondary, row=0
+                t.id,
+                "discard",
+                stamp,
+                label=gettext(lang, "Discard it"),
+                style=discord.ButtonStyle.secondary,
+                row=0,
             )
         )
         picker_rows = 1
@@ -267,14 +287,14 @@ def hand_panel(t: Table | None, user_id: int, hint: str = "") -> tuple[str, disc
 
 # ---- dynamic items -------------------------------------------------------------------------------
 
-APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+APOLOGY = _("Sorry, something went wrong on my side. Nothing was changed; please try again.")
 _DEFERRED = (
     discord.InteractionResponseType.deferred_channel_message,
     discord.InteractionResponseType.deferred_message_update,
 )
 
 
-NOT_READY = "The tables are not ready yet; try again in a moment."
+NOT_READY = _("The tables are not ready yet; try again in a moment.")
 ClickHandler = Callable[[discord.Interaction, Any], Awaitable[None]]
 H = TypeVar("H", bound=ClickHandler)
 _handlers: dict[type, ClickHandler] = {}
@@ -342,7 +362,6 @@ class TableButton(_Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+)
         return cls(int(match["tid"]), match["action"])
 
 
-
 def _panel_button(custom_id: str, label: str, style: discord.ButtonStyle, disabled: bool) -> Button[Any]:
     return Button(label=label, style=style, disabled=disabled, custom_id=custom_id)
 
@@ -393,14 +412,21 @@ class CardButton(
         return cls(int(match["tid"]), int(match["stamp"]), card_id(match["card"]))
 
 
-
 class BidSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b:(?P<stamp>\d+)$"):
     """The bid picker: only the bids that are legal for this seat right now."""
 
     def __init__(
-        self, table_id: int, stamp: int, bids: list[Any] | None = None, placeholder: str = "Your bid…"
+        self,
+        table_id: int,
+        stamp: int,
+        bids: list[Any] | None = None,
+        placeholder: str = "Your bid…",
+        lang: str = DEFAULT,
     ) -> None:
-        options = [discord.SelectOption(label=b.label, value=str(b)) for b in (bids or [])]
+        options = [
+            discord.SelectOption(label=text_in(lexicon.bid_label(b), lang), value=str(b))
+            for b in (bids or [])
+        ]
         super().__init__(_panel_select(f"sp:{table_id}:b:{stamp}", placeholder, options), row=0)
         self.table_id, self.stamp = table_id, stamp
 
@@ -411,14 +437,15 @@ class BidSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b
         return cls(int(match["tid"]), int(match["stamp"]))
 
 
-
 class PassSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):p:(?P<stamp>\d+)$"):
     """Pick exactly the number of cards to pass to the partner."""
 
-    def __init__(self, table_id: int, stamp: int, cards: list[int] | None = None, n: int = 1) -> None:
+    def __init__(
+        self, table_id: int, stamp: int, cards: list[int] | None = None, n: int = 1, lang: str = DEFAULT
+    ) -> None:
         options = [discord.SelectOption(label=engine.card_pretty(c), value=str(c)) for c in (cards or [])]
         n = max(1, min(n, len(options[:25]) or 1))
-        placeholder = f"Pick {n} card{'s' if n != 1 else ''} to pass…"
+        placeholder = ngettext(lang, "Pick %(n)s card to pass…", "Pick %(n)s cards to pass…", n)
         super().__init__(_panel_select(f"sp:{table_id}:p:{stamp}", placeholder, options, n), row=0)
         self.table_id, self.stamp = table_id, stamp
 
@@ -427,7 +454,6 @@ class PassSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PassSelect:
         return cls(int(match["tid"]), int(match["stamp"]))
-
 
 
 class PanelButton(
@@ -457,7 +483,6 @@ class PanelButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PanelButton:
         return cls(int(match["tid"]), match["action"], int(match["stamp"]))
-
 
 
 DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (

@@ -4,6 +4,8 @@ The leaderboard is public (it is the server's shared table of honour) and pages 
 buttons whose custom_id carries guild, sort and page, so they keep working after a restart.
 /stats answers ephemerally by default: it is one person's lookup and the channel stays quiet;
 ``share:True`` posts it for everyone.
+
+A public leaderboard or shared stats speak the server's language; an ephemeral one the reader's.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from discord.ext import commands
 from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_interaction_error
+from bot.i18n import DEFAULT, Num, _, gettext, ngettext, resolve, user_language
+from bot.i18n import render as render_text
 from bot.safe import PUBLIC, UPDATE, answer_as, safe_edit, safe_send
 from bot.storage import SORT_LABELS, SORTS, PlayerStats
 
@@ -31,17 +35,39 @@ PAGE_SIZE = 10
 BOT_MARK = "🤖"
 EMBED_COLOUR = discord.Colour.dark_green()
 
-EMPTY_SERVER = (
+EMPTY_SERVER = _(
     "No finished hands in this server yet, so there is no leaderboard. Open a table with "
     "`/spades new`: every finished hand counts."
 )
-NOT_IN_SERVER = "The leaderboard and stats belong to a server: use this command in a server channel."
-WRONG_SERVER = "This leaderboard belongs to another server. Use `/leaderboard` here for this one."
-BOTS_HAVE_NO_STATS = "Bots don't keep stats: only people are on the leaderboard."
+NOT_IN_SERVER = _("The leaderboard and stats belong to a server: use this command in a server channel.")
+WRONG_SERVER = _("This leaderboard belongs to another server. Use `/leaderboard` here for this one.")
+BOTS_HAVE_NO_STATS = _("Bots don't keep stats: only people are on the leaderboard.")
 
 
-def _pct(value: float) -> str:
-    return f"{value:.0f}%"
+def _pct(value: float, lang: str = DEFAULT) -> str:
+    """A percentage (0-100) as the language writes it: ``67%``, ``67 %``."""
+    return Num(round(value) / 100, percent=True).render(lang)
+
+
+def _num(value: float, pattern: str, lang: str) -> str:
+    return Num(value, pattern).render(lang)
+
+
+async def public_language(interaction: discord.Interaction[Any]) -> str:
+    """The server's language for a message everyone sees (``/spades config language``, else the
+    server's Discord language)."""
+    service = getattr(interaction.client, "tables", None)
+    if service is not None and interaction.guild_id is not None:
+        return str(await service.server_language(interaction.guild_id))
+    return resolve(interaction.guild_locale)
+
+
+async def message_language(interaction: discord.Interaction[Any]) -> str:
+    """The language of the message a button sits on: the reader's on an ephemeral one."""
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        return user_language(interaction)
+    return await public_language(interaction)
 
 
 def sort_choices() -> list[app_commands.Choice[str]]:
@@ -52,33 +78,48 @@ def page_count(total: int) -> int:
     return max(1, math.ceil(total / PAGE_SIZE))
 
 
-def leaderboard_line(p: PlayerStats) -> str:
+def leaderboard_line(p: PlayerStats, lang: str = DEFAULT) -> str:
     """One player's line; games with bots are counted and marked."""
     bots = f" ({BOT_MARK} {p.games_with_bots})" if p.games_with_bots else ""
-    bids = (
-        f"bids {_pct(p.bid_accuracy)} ({p.contracts_made}/{p.contracts_bid})" if p.contracts_bid else "bids –"
-    )
-    return (
-        f"**{p.rank}.** <@{p.user_id}> · {p.wins} W / {p.games} G{bots} · win {_pct(p.win_pct)} · "
-        f"{bids} · nils {p.nils_made}/{p.nils_attempted} · {p.bags_per_hand:.1f} bags/hand"
-    )
+    if p.contracts_bid:
+        bids = gettext(
+            lang,
+            "bids %(pct)s (%(made)s/%(bid)s)",
+            pct=_pct(p.bid_accuracy, lang),
+            made=p.contracts_made,
+            bid=p.contracts_bid,
+        )
+    else:
+        bids = gettext(lang, "bids –")
+    record = gettext(lang, "%(wins)s W / %(games)s G", wins=p.wins, games=p.games)
+    win = gettext(lang, "win %(pct)s", pct=_pct(p.win_pct, lang))
+    nils = gettext(lang, "nils %(made)s/%(tried)s", made=p.nils_made, tried=p.nils_attempted)
+    bags = gettext(lang, "%(n)s bags/hand", n=_num(p.bags_per_hand, "0.0", lang))
+    return f"**{p.rank}.** <@{p.user_id}> · {record}{bots} · {win} · {bids} · {nils} · {bags}"
 
 
 def leaderboard_embed(
-    players: list[PlayerStats], *, sort: str, page: int, total: int, guild_name: str | None
+    players: list[PlayerStats],
+    *,
+    sort: str,
+    page: int,
+    total: int,
+    guild_name: str | None,
+    lang: str = DEFAULT,
 ) -> discord.Embed:
+    title = gettext(lang, "🏆 Leaderboard · %(server)s", server=guild_name) if guild_name else None
     embed = discord.Embed(
-        title=f"🏆 Leaderboard · {guild_name}" if guild_name else "🏆 Leaderboard",
-        description="\n".join(leaderboard_line(p) for p in players),
+        title=title or gettext(lang, "🏆 Leaderboard"),
+        description="\n".join(leaderboard_line(p, lang) for p in players),
         colour=EMBED_COLOUR,
     )
-    embed.set_footer(
-        text=(
-            f"Sorted by {SORT_LABELS[sort].lower()} · page {page + 1}/{page_count(total)} · "
-            f"{total} player{'s' if total != 1 else ''} · {BOT_MARK} n = games played with bots "
-            "(they count) · W wins, G games"
-        )
+    sorted_by = gettext(lang, "Sorted by %(what)s", what=gettext(lang, SORT_LABELS[sort]).lower())
+    where = gettext(lang, "page %(page)s/%(pages)s", page=page + 1, pages=page_count(total))
+    players_n = ngettext(lang, "%(n)s player", "%(n)s players", total)
+    legend = gettext(
+        lang, "%(mark)s n = games played with bots (they count) · W wins, G games", mark=BOT_MARK
     )
+    embed.set_footer(text=f"{sorted_by} · {where} · {players_n} · {legend}")
     return embed
 
 
@@ -114,12 +155,16 @@ class LeaderboardPage(
 class LeaderboardSort(DynamicItem[Select[Any]], template=r"lbsort:(?P<guild>\d+)$"):
     """The sort picker under the leaderboard: re-sorts and goes back to page 1, in place."""
 
-    def __init__(self, guild_id: int, current: str = "wins") -> None:
+    def __init__(self, guild_id: int, current: str = "wins", lang: str = DEFAULT) -> None:
         select: Select[Any] = Select(
             custom_id=f"lbsort:{guild_id}",
-            placeholder="Sort by…",
+            placeholder=gettext(lang, "Sort by…"),
             options=[
-                discord.SelectOption(label=f"Sort by {SORT_LABELS[s].lower()}", value=s, default=s == current)
+                discord.SelectOption(
+                    label=gettext(lang, "Sort by %(what)s", what=gettext(lang, SORT_LABELS[s]).lower()),
+                    value=s,
+                    default=s == current,
+                )
                 for s in SORTS
             ],
         )
@@ -170,7 +215,7 @@ class LeaderboardButton(DynamicItem[Button[Any]], template=r"lbshow:(?P<guild>\d
 DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (LeaderboardPage, LeaderboardSort, LeaderboardButton)
 
 
-def leaderboard_view(guild_id: int, sort: str, page: int, total: int) -> discord.ui.View:
+def leaderboard_view(guild_id: int, sort: str, page: int, total: int, lang: str = DEFAULT) -> discord.ui.View:
     """◀ page ▶ when there is more than one page, and the sort picker."""
     pages = page_count(total)
     view = discord.ui.View(timeout=None)
@@ -187,12 +232,12 @@ def leaderboard_view(guild_id: int, sort: str, page: int, total: int) -> discord
         view.add_item(
             LeaderboardPage(guild_id, sort, min(page + 1, pages - 1), "n", disabled=page >= pages - 1)
         )
-    view.add_item(LeaderboardSort(guild_id, sort))
+    view.add_item(LeaderboardSort(guild_id, sort, lang))
     return view
 
 
 async def leaderboard_payload(
-    bot: SpadesBot, guild_id: int, sort: str, page: int, guild_name: str | None
+    bot: SpadesBot, guild_id: int, sort: str, page: int, guild_name: str | None, lang: str = DEFAULT
 ) -> tuple[discord.Embed, discord.ui.View] | None:
     """The embed and view for one page (clamped to the pages that exist); None when nobody played."""
     total = await bot.storage.leaderboard_count(guild_id)
@@ -200,13 +245,13 @@ async def leaderboard_payload(
         return None
     page = min(max(page, 0), page_count(total) - 1)
     players = await bot.storage.leaderboard(guild_id, sort=sort, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
-    embed = leaderboard_embed(players, sort=sort, page=page, total=total, guild_name=guild_name)
-    return embed, leaderboard_view(guild_id, sort, page, total)
+    embed = leaderboard_embed(players, sort=sort, page=page, total=total, guild_name=guild_name, lang=lang)
+    return embed, leaderboard_view(guild_id, sort, page, total, lang)
 
 
-async def _reply(interaction: discord.Interaction[Any], content: str) -> None:
+async def _reply(interaction: discord.Interaction[Any], content: Any) -> None:
     # (after a public deferral the answer takes the deferral's visibility: a refusal is short)
-    await safe_send(interaction, content, ephemeral=True)
+    await safe_send(interaction, render_text(content, user_language(interaction)), ephemeral=True)
 
 
 async def show_page(interaction: discord.Interaction[Any], guild_id: int, sort: str, page: int) -> None:
@@ -225,7 +270,8 @@ async def _show_page(interaction: discord.Interaction[Any], guild_id: int, sort:
     if sort not in SORTS:
         sort = "wins"
     guild_name = interaction.guild.name if interaction.guild else None
-    payload = await leaderboard_payload(interaction.client, guild_id, sort, page, guild_name)
+    lang = await message_language(interaction)
+    payload = await leaderboard_payload(interaction.client, guild_id, sort, page, guild_name, lang)
     if payload is None:
         await _reply(interaction, EMPTY_SERVER)
         return
@@ -246,7 +292,8 @@ async def send_first_page(
         await _reply(interaction, WRONG_SERVER)
         return
     name = interaction.guild.name if interaction.guild else None
-    payload = await leaderboard_payload(interaction.client, guild_id, sort, 0, name)
+    lang = user_language(interaction) if ephemeral else await public_language(interaction)
+    payload = await leaderboard_payload(interaction.client, guild_id, sort, 0, name, lang)
     if payload is None:
         await _reply(interaction, EMPTY_SERVER)
         return
@@ -254,24 +301,56 @@ async def send_first_page(
     await safe_send(interaction, embed=embed, view=view, ephemeral=ephemeral)
 
 
-def stats_embed(p: PlayerStats, *, name: str, total: int, avatar: str | None) -> discord.Embed:
+def stats_embed(
+    p: PlayerStats, *, name: str, total: int, avatar: str | None, lang: str = DEFAULT
+) -> discord.Embed:
     embed = discord.Embed(title=f"♠ {name}", colour=EMBED_COLOUR)
     if avatar:
         embed.set_thumbnail(url=avatar)
-    embed.add_field(name="Rank", value=f"#{p.rank} of {total} by wins")
-    embed.add_field(name="Games", value=f"{p.games} ({p.wins} W · {p.losses} L)")
-    embed.add_field(name="Win rate", value=_pct(p.win_pct) if p.games else "–")
     embed.add_field(
-        name="Bid accuracy",
-        value=f"{_pct(p.bid_accuracy)} ({p.contracts_made}/{p.contracts_bid} contracts made)"
+        name=gettext(lang, "Rank"),
+        value=gettext(lang, "#%(rank)s of %(total)s by wins", rank=p.rank, total=total),
+    )
+    embed.add_field(
+        name=gettext(lang, "Games"),
+        value=gettext(
+            lang, "%(games)s (%(wins)s W · %(losses)s L)", games=p.games, wins=p.wins, losses=p.losses
+        ),
+    )
+    embed.add_field(name=gettext(lang, "Win rate"), value=_pct(p.win_pct, lang) if p.games else "–")
+    embed.add_field(
+        name=gettext(lang, "Bid accuracy"),
+        value=gettext(
+            lang,
+            "%(pct)s (%(made)s/%(bid)s contracts made)",
+            pct=_pct(p.bid_accuracy, lang),
+            made=p.contracts_made,
+            bid=p.contracts_bid,
+        )
         if p.contracts_bid
         else "–",
     )
-    embed.add_field(name="Nils", value=f"{p.nils_made} made of {p.nils_attempted}")
-    embed.add_field(name="Bags", value=f"{p.bags_per_hand:.2f} per hand ({p.bags} in {p.hands} hands)")
     embed.add_field(
-        name=f"{BOT_MARK} Games with bots",
-        value=f"{p.games_with_bots} of {p.games}" + (" (they count)" if p.games_with_bots else ""),
+        name=gettext(lang, "Nils"),
+        value=gettext(lang, "%(made)s made of %(tried)s", made=p.nils_made, tried=p.nils_attempted),
+    )
+    embed.add_field(
+        name=gettext(lang, "Bags"),
+        value=ngettext(
+            lang,
+            "%(per)s per hand (%(bags)s in %(n)s hand)",
+            "%(per)s per hand (%(bags)s in %(n)s hands)",
+            p.hands,
+            per=_num(p.bags_per_hand, "0.00", lang),
+            bags=p.bags,
+        ),
+    )
+    with_bots = gettext(lang, "%(n)s of %(games)s", n=p.games_with_bots, games=p.games)
+    if p.games_with_bots:
+        with_bots = gettext(lang, "%(n)s of %(games)s (they count)", n=p.games_with_bots, games=p.games)
+    embed.add_field(
+        name=gettext(lang, "%(mark)s Games with bots", mark=BOT_MARK),
+        value=with_bots,
         inline=False,
     )
     return embed
@@ -311,15 +390,24 @@ class StatsCog(commands.Cog, name="Stats"):
             return
         found = await self.bot.storage.player_stats(interaction.guild_id, target.id)
         if found is None:
-            who = "You have" if target.id == interaction.user.id else f"{target.mention} has"
-            await _reply(
-                interaction,
-                f"{who} no finished hands in this server yet. Stats start with the first finished hand "
-                "(`/spades new` opens a table).",
-            )
+            if target.id == interaction.user.id:
+                text = _(
+                    "You have no finished hands in this server yet. Stats start with the first finished "
+                    "hand (`/spades new` opens a table)."
+                )
+            else:
+                text = _(
+                    "%(who)s has no finished hands in this server yet. Stats start with the first finished "
+                    "hand (`/spades new` opens a table).",
+                    who=target.mention,
+                )
+            await _reply(interaction, text)
             return
         total = await self.bot.storage.leaderboard_count(interaction.guild_id)
-        embed = stats_embed(found, name=target.display_name, total=total, avatar=target.display_avatar.url)
+        lang = await public_language(interaction) if share else user_language(interaction)
+        embed = stats_embed(
+            found, name=target.display_name, total=total, avatar=target.display_avatar.url, lang=lang
+        )
         await safe_send(interaction, embed=embed, ephemeral=not share)
 
 

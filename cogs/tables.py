@@ -10,9 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot import render
+from bot import lexicon, render
 from bot.checks import cannot_run_table
 from bot.clicks import answer, is_admin, show_hand, timely
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_language
+from bot.i18n import render as render_text
 from bot.model import NO_TABLE, refuse
 from bot.safe import safe_defer, safe_send, within
 from bot.table.service import TableService
@@ -32,17 +34,24 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def shown(text: str, limit: int = 20) -> str:
+def shown(text: str, limit: int = 20) -> Text:
     """A user's input quoted back to them: one line, no code fences, at most ``limit`` characters
     (a 6,000-character option must not make the answer too long to send)."""
     flat = " ".join(text.replace("`", "'").split())
     if not flat:
-        return "A blank"
+        return _("A blank")
     return f"`{flat[:limit]}…`" if len(flat) > limit else f"`{flat}`"
 
 
 CLEAR_RULES = ("none", "off", "clear", "-")
 AUTOCOMPLETE_READ = 1.0  # seconds an autocomplete may wait for storage before answering without it
+#: ``/spades config language``: each language in its own words, or the server's own language
+AUTO_LANGUAGE = "auto"
+
+
+def _language_choices() -> list[app_commands.Choice[str]]:
+    own = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES]
+    return [*own, app_commands.Choice(name="Server's language (Discord setting)", value=AUTO_LANGUAGE)]
 
 
 def _preset_choices() -> list[app_commands.Choice[str]]:
@@ -81,7 +90,7 @@ class TablesCog(commands.Cog):
         rules: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await safe_send(interaction, "Spades tables live in server channels.")
+            await safe_send(interaction, _("Spades tables live in server channels."))
             return
         problem = cannot_run_table(interaction)
         if problem is not None:
@@ -118,8 +127,9 @@ class TablesCog(commands.Cog):
             # autocomplete cannot be deferred: a slow database must not make it miss Discord's 3 s
             settings = await within(AUTOCOMPLETE_READ, self.bot.storage.guild_settings(interaction.guild_id))
             preset = (settings or {}).get("default_preset")
+        lang = user_language(interaction)
         return [
-            app_commands.Choice(name=n, value=v)
+            app_commands.Choice(name=lexicon.rules_suggestion(n, lang), value=v)
             for n, v in rules_suggestions(current, preset if isinstance(preset, str) else None)
         ]
 
@@ -208,7 +218,9 @@ class TablesCog(commands.Cog):
         play_seconds="Default seconds per card",
         bid_seconds="Default seconds per bid",
         rules="Default house rules, e.g. bag_limit=5 ten_for_200=on (`none` clears them)",
+        language="Language of the tables' public messages (default: the server's Discord language)",
     )
+    @app_commands.choices(language=_language_choices())
     async def config(
         self,
         interaction: discord.Interaction,
@@ -216,12 +228,15 @@ class TablesCog(commands.Cog):
         play_seconds: app_commands.Range[int, 15, 600] | None = None,
         bid_seconds: app_commands.Range[int, 15, 600] | None = None,
         rules: app_commands.Range[str, 1, 300] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         if interaction.guild_id is None:
-            await safe_send(interaction, "Server settings only exist in a server.")
+            await safe_send(interaction, _("Server settings only exist in a server."))
             return
         if not is_admin(interaction):
-            await safe_send(interaction, "Only members with Manage Server can change the server's settings.")
+            await safe_send(
+                interaction, _("Only members with Manage Server can change the server's settings.")
+            )
             return
         changes: dict[str, Any] = {}
         if preset is not None:
@@ -231,7 +246,11 @@ class TablesCog(commands.Cog):
             except (ValueError, TypeError):
                 await safe_send(
                     interaction,
-                    f"Unknown preset `{preset[:30]}`. Presets: {', '.join(sorted(engine.PRESETS))}.",
+                    _(
+                        "Unknown preset `%(preset)s`. Presets: %(presets)s.",
+                        preset=preset[:30],
+                        presets=", ".join(sorted(engine.PRESETS)),
+                    ),
                 )
                 return
             changes["default_preset"] = preset
@@ -239,6 +258,9 @@ class TablesCog(commands.Cog):
             changes["play_seconds"] = play_seconds
         if bid_seconds is not None:
             changes["bid_seconds"] = bid_seconds
+        if language is not None:
+            # kept in the server's settings (None: follow the server's Discord language)
+            changes["language"] = language.value if language.value in LANGUAGES else None
         storage = self.bot.storage
         current = await storage.guild_settings(interaction.guild_id)
         if rules is not None or preset is not None:
@@ -253,20 +275,42 @@ class TablesCog(commands.Cog):
                     options = parse_house_rules(rules)
                 check_rules(base, options)
             except HouseRulesError as exc:
-                await safe_send(interaction, str(exc))
+                await safe_send(interaction, lexicon.explain_rules(exc))
                 return
             changes["options"] = options
         if changes:
             settings = await storage.set_guild_settings(interaction.guild_id, **changes)
         else:
             settings = current
+        if "language" in changes:
+            self.service.language_changed(interaction.guild_id, changes["language"])
         house = format_rules(dict(settings.get("options") or {}))
-        await safe_send(
-            interaction,
-            f"Server defaults: preset **{settings.get('default_preset', 'standard')}**, "
-            f"{settings.get('play_seconds', 60)} s to play, {settings.get('bid_seconds', 90)} s to bid"
-            + (f", house rules `{house}`." if house else "."),
-        )
+        params = {
+            "preset": settings.get("default_preset", "standard"),
+            "play": settings.get("play_seconds", 60),
+            "bid": settings.get("bid_seconds", 90),
+        }
+        text: Text
+        if house:
+            text = _(
+                "Server defaults: preset **%(preset)s**, %(play)s s to play, %(bid)s s to bid, "
+                "house rules `%(rules)s`.",
+                rules=house,
+                **params,
+            )
+        else:
+            text = _(
+                "Server defaults: preset **%(preset)s**, %(play)s s to play, %(bid)s s to bid.", **params
+            )
+        chosen = settings.get("language")
+        if chosen in LANGUAGES:
+            text = join(text, _("Public messages: %(language)s.", language=LANGUAGE_NAMES[chosen]))
+        elif language is not None:
+            own = LANGUAGE_NAMES[resolve(interaction.guild_locale)]
+            text = join(
+                text, _("Public messages follow the server's language (now %(language)s).", language=own)
+            )
+        await safe_send(interaction, text)
 
     config.autocomplete("preset")(_preset_ac)
     config.autocomplete("rules")(_rules_ac)
@@ -289,16 +333,18 @@ class TablesCog(commands.Cog):
         owners = set(getattr(self.bot.config, "owner_ids", ()) or ())
         if interaction.user.id not in owners and not is_admin(interaction):
             await safe_send(
-                interaction, "Only the bot's owner or members with Manage Server can sync commands."
+                interaction, _("Only the bot's owner or members with Manage Server can sync commands.")
             )
             return
         await safe_defer(interaction, ephemeral=True)
         try:
             await self.bot.sync_commands(force=True)
         except discord.HTTPException as exc:
-            await safe_send(interaction, f"Sync failed (HTTP {exc.status}). Try again later.")
+            await safe_send(
+                interaction, _("Sync failed (HTTP %(status)s). Try again later.", status=exc.status)
+            )
             return
-        await safe_send(interaction, "Commands synced.")
+        await safe_send(interaction, _("Commands synced."))
 
     # ---- top level ------------------------------------------------------------------------
     def _tid(self, interaction: discord.Interaction) -> int | None:
@@ -344,11 +390,14 @@ class TablesCog(commands.Cog):
     async def bid(self, interaction: discord.Interaction, bid: app_commands.Range[str, 1, 100]) -> None:
         text = bid.strip().lower()
         try:
-            parsed = engine.Bid.parse(text)
+            parsed = lexicon.parse_bid(text)  # the engine's words, or the player's language's
         except ValueError:
             legal = self.service.play.legal_bids(interaction.channel_id or 0, interaction.user.id)
-            allowed = ", ".join(b.label for b in legal) or "none right now"
-            await answer(interaction, refuse(f"{shown(bid)} is not a bid. Allowed now: {allowed}."))
+            allowed = join(*(lexicon.bid_label(b) for b in legal), sep=", ") if legal else _("none right now")
+            await answer(
+                interaction,
+                refuse(_("%(bid)s is not a bid. Allowed now: %(allowed)s.", bid=shown(bid), allowed=allowed)),
+            )
             return
         result = await timely(
             interaction,
@@ -362,12 +411,12 @@ class TablesCog(commands.Cog):
 
     @bid.autocomplete("bid")
     async def _bid_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        cur = current.strip().lower()
+        lang = user_language(interaction)
         legal = self.service.play.legal_bids(interaction.channel_id or 0, interaction.user.id)
         choices = [
-            app_commands.Choice(name=b.label, value=str(b))
+            app_commands.Choice(name=render_text(lexicon.bid_label(b), lang), value=str(b))
             for b in legal
-            if not cur or b.label.lower().startswith(cur) or str(b).startswith(cur)
+            if lexicon.bid_matches(b, current, lang)
         ]
         return choices[:25]
 
@@ -379,11 +428,10 @@ class TablesCog(commands.Cog):
             parsed = engine.parse_card(card)
         except ValueError:
             legal = self.service.play.legal_cards(interaction.channel_id or 0, interaction.user.id)
-            allowed = f" You can play {engine.pretty_list(legal)}." if legal else ""
-            await answer(
-                interaction,
-                refuse(f"{shown(card)} is not a card: write one like AS, 10H or QD.{allowed}"),
-            )
+            refusal: Text = _("%(card)s is not a card: write one like AS, 10H or QD.", card=shown(card))
+            if legal:
+                refusal = join(refusal, _("You can play %(cards)s.", cards=lexicon.cards_list(legal)))
+            await answer(interaction, refuse(refusal))
             return
         result = await timely(
             interaction,
@@ -432,7 +480,8 @@ class TablesCog(commands.Cog):
     @app_commands.guild_only()
     async def rules(self, interaction: discord.Interaction) -> None:
         t = self.service.in_channel(interaction.channel_id or 0)
-        await safe_send(interaction, render.rules_text(t) if t is not None else NO_TABLE)
+        lang = user_language(interaction)
+        await safe_send(interaction, render.rules_text(t, lang) if t is not None else NO_TABLE)
 
     @app_commands.command(name="score", description="The score sheet of this channel's table")
     @app_commands.guild_only()
@@ -442,7 +491,7 @@ class TablesCog(commands.Cog):
         if t is None or (t.game is None and t.status not in ("open", "playing")):
             await safe_send(interaction, NO_TABLE)
             return
-        await safe_send(interaction, render.score_sheet(t))
+        await safe_send(interaction, render.score_sheet(t, user_language(interaction)))
 
 
 async def setup(bot: SpadesBot) -> None:

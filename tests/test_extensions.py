@@ -45,11 +45,11 @@ async def test_all_extensions_together(bot: SpadesBot) -> None:
     names = {c.qualified_name for c in bot.tree.walk_commands()}
     for required in ("join", "bid", "play", "leaderboard", "stats"):
         assert required in names
-    payload = bot.command_payload()  # exactly what a sync would send
+    payload = await bot.command_payload()  # exactly what a sync would send
     assert len({c["name"] for c in payload}) == len(payload)
     for command in payload:
         assert 1 <= len(command["name"]) <= 32 and command["name"] == command["name"].lower()
         assert 1 <= len(command.get("description", "x")) <= 100
-    assert bot.command_hash() == bot.command_hash()  # stable within a process
+    assert await bot.command_hash() == await bot.command_hash()  # stable within a process
     assert hasattr(bot, "tables")
     assert isinstance(bot.tree.get_command("leaderboard"), discord.app_commands.Command)

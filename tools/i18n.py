@@ -47,12 +47,10 @@ def template() -> Catalog:
     catalog = Catalog(project="spades-bot", domain=i18n.DOMAIN, fuzzy=False)
     with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
         method_map, options_map = parse_mapping_cfg(fp)
-    for sub in ("bot", "cogs"):
-        for filename, lineno, message, comments, context in extract_from_dir(
-            ROOT / sub, method_map, options_map, keywords=i18n.KEYWORDS, comment_tags=("TRANSLATORS:",)
-        ):
-            where = (f"{sub}/{filename}", lineno)
-            catalog.add(message, None, [where], auto_comments=comments, context=context)
+    for filename, lineno, message, comments, context in extract_from_dir(
+        ROOT, method_map, options_map, keywords=i18n.KEYWORDS, comment_tags=("TRANSLATORS:",)
+    ):
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     for context, text in i18n.command_strings(cog_commands()):
         if text:
             catalog.add(text, None, [], context=context)
@@ -73,7 +71,8 @@ def update() -> None:
         path = i18n.po_path(lang)
         with path.open("rb") as fp:
             catalog = read_po(fp, locale=lang, domain=i18n.DOMAIN)
-        catalog.update(pot, no_fuzzy_matching=False)
+        catalog.update(pot, no_fuzzy_matching=True)
+        catalog.fuzzy = False
         with path.open("wb") as fp:
             write_po(fp, catalog, width=110, ignore_obsolete=True)
         print(f"{path.relative_to(ROOT)}: updated")
@@ -85,7 +84,8 @@ def init(lang: str) -> None:
     if path.exists():
         sys.exit(f"{path} exists: use update")
     catalog = Catalog(locale=lang, domain=i18n.DOMAIN, project="spades-bot")
-    catalog.update(pot)
+    catalog.update(pot, no_fuzzy_matching=True)
+    catalog.fuzzy = False
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fp:
         write_po(fp, catalog, width=110)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from bot.i18n import N_
 from engine.record import replay
 
 from .models import PlayerStats
@@ -27,13 +28,13 @@ SORTS: dict[str, str] = {
     "bags": "bag_ratio ASC NULLS LAST, hands DESC, user_id ASC",
 }
 
-SORT_LABELS: dict[str, str] = {
-    "wins": "Wins",
-    "win_pct": "Win %",
-    "games": "Games played",
-    "bid_accuracy": "Bid accuracy",
-    "nils": "Nils made",
-    "bags": "Fewest bags per hand",
+SORT_LABELS: dict[str, str] = {  # English; shown with bot.i18n.gettext in the reader's language
+    "wins": N_("Wins"),
+    "win_pct": N_("Win %"),
+    "games": N_("Games played"),
+    "bid_accuracy": N_("Bid accuracy"),
+    "nils": N_("Nils made"),
+    "bags": N_("Fewest bags per hand"),
 }
 
 

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import engine
+from bot import i18n
 from bot.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act, now
 from bot.table.players import Players
 from bot.table.publisher import TablePublisher
@@ -99,8 +100,12 @@ class TurnClock:
                     self.publisher.post(
                         t.id,
                         t.channel_id,
-                        f"⏰ <@{seat.user_id}>, it's your turn at table {t.id}: "
-                        f"the bot plays for you <t:{int(deadline)}:R>.",
+                        i18n._(
+                            "⏰ %(user)s, it's your turn at table %(table)s: the bot plays for you %(when)s.",
+                            user=f"<@{seat.user_id}>",
+                            table=t.id,
+                            when=f"<t:{int(deadline)}:R>",
+                        ),
                         mention=seat.user_id,
                     )
         if now() < deadline:
@@ -133,10 +138,13 @@ class TurnClock:
                 if seat is None or seat.user_id is None:
                     continue
                 note = (
-                    f"⏱ {seat.label} ran out of time; the bot acted for them."
+                    i18n._("⏱ %(who)s ran out of time; the bot acted for them.", who=seat.label)
                     if not seat.away
-                    else f"💤 {seat.label} missed two turns in a row and is marked away; the bot plays "
-                    "for them until they press **I'm back**."
+                    else i18n._(
+                        "💤 %(who)s missed two turns in a row and is marked away; the bot plays for them "
+                        "until they press **I'm back**.",
+                        who=seat.label,
+                    )
                 )
                 self.publisher.post(t.id, t.channel_id, note)
 

@@ -10,6 +10,8 @@ import logging
 from typing import Any
 
 import engine
+from bot import lexicon
+from bot.i18n import _, _n
 from bot.model import (
     CLOSED,
     DEFAULT_BID_SECONDS,
@@ -85,7 +87,8 @@ class Lifecycle:
             name = Ruleset.preset(name).name  # aliases and spellings ("Classic Online") are fine
         except (ValueError, TypeError):
             presets = ", ".join(engine.PRESETS)
-            return refuse(f"`{str(name)[:30]}` is not a preset. Presets: {presets}.")
+            shown = f"`{str(name)[:30]}`"
+            return refuse(_("%(name)s is not a preset. Presets: %(presets)s.", name=shown, presets=presets))
         overrides: dict[str, Any] = dict(settings.get("options") or {}) if preset is None else {}
         overrides.update(options or {})
         if target is not None:
@@ -95,7 +98,7 @@ class Lifecycle:
                 overrides.update(parse_house_rules(rules))
             ruleset = check_rules(name, overrides)
         except HouseRulesError as exc:
-            return refuse(str(exc))
+            return refuse(lexicon.explain_rules(exc))
         timers = {}
         for key, value, default in (
             ("play_seconds", play_seconds, DEFAULT_PLAY_SECONDS),
@@ -104,8 +107,12 @@ class Lifecycle:
             v = value if value is not None else stored_seconds(settings.get(key), default)
             if not MIN_TURN_SECONDS <= v <= MAX_TURN_SECONDS:
                 return refuse(
-                    f"Turn timers must be between {MIN_TURN_SECONDS} and {MAX_TURN_SECONDS} "
-                    f"seconds (you asked for {v})."
+                    _(
+                        "Turn timers must be between %(min)s and %(max)s seconds (you asked for %(asked)s).",
+                        min=MIN_TURN_SECONDS,
+                        max=MAX_TURN_SECONDS,
+                        asked=v,
+                    )
                 )
             timers[key] = v
         n = ruleset.num_seats
@@ -119,10 +126,12 @@ class Lifecycle:
                 if s is not None:
                     s.away, s.timeouts, s.acts = False, 0, 0
             if all(s is None or s.bot for s in seat_list):
-                return refuse("Nobody from that game is still seated: open a new table with `/spades new`.")
+                return refuse(
+                    _("Nobody from that game is still seated: open a new table with `/spades new`.")
+                )
             if host_id not in [s.user_id for s in seat_list if s is not None and not s.bot]:
                 return refuse(
-                    "You left that game, so you can't open its rematch: `/spades new` opens a table."
+                    _("You left that game, so you can't open its rematch: `/spades new` opens a table.")
                 )
         if rematch_of is not None:
             timers["rematch_of"] = rematch_of
@@ -142,9 +151,19 @@ class Lifecycle:
             async with self.store.lock(table.id):
                 result = await self.start_locked(table.id, host_id, fill=False)
             if result.ok:
-                return ok(f"Rematch started at table {table.id}.", table=self.store.tables[table.id])
+                return ok(
+                    _("Rematch started at table %(table)s.", table=table.id),
+                    table=self.store.tables[table.id],
+                )
         self.publisher.render_soon(table.id, repost=True)
-        return ok(f"Table {table.id} is open: {ruleset.describe()}. Press **Join** to sit down.", table=table)
+        return ok(
+            _(
+                "Table %(table)s is open: %(rules)s. Press **Join** to sit down.",
+                table=table.id,
+                rules=lexicon.describe(ruleset),
+            ),
+            table=table,
+        )
 
     async def _open(
         self,
@@ -175,10 +194,19 @@ class Lifecycle:
             )
         except ChannelBusy:
             existing = self.store.in_channel(table.channel_id)
-            where = f" (table {existing.id})" if existing else ""
+            if existing:
+                return refuse(
+                    _(
+                        "This channel already has a live table (table %(table)s). Join it, or finish or "
+                        "abandon it first (`/spades abandon`).",
+                        table=existing.id,
+                    )
+                )
             return refuse(
-                f"This channel already has a live table{where}. Join it, or finish or abandon it "
-                "first (`/spades abandon`)."
+                _(
+                    "This channel already has a live table. Join it, or finish or abandon it first "
+                    "(`/spades abandon`)."
+                )
             )
         table.id, table.row = row.id, row
         self.store.index(table)
@@ -201,7 +229,14 @@ class Lifecycle:
         ``seats`` as given (``None`` seats get bots when it starts), this ``ruleset``, in a channel
         or thread. With ``start`` the game is dealt at once. No guild defaults apply."""
         if len(seats) != ruleset.num_seats:
-            return refuse(f"This ruleset seats {ruleset.num_seats} players, not {len(seats)}.")
+            return refuse(
+                _n(
+                    "This ruleset seats %(n)s player, not %(given)s.",
+                    "This ruleset seats %(n)s players, not %(given)s.",
+                    ruleset.num_seats,
+                    given=len(seats),
+                )
+            )
         timers = {"play_seconds": DEFAULT_PLAY_SECONDS, "bid_seconds": DEFAULT_BID_SECONDS}
         timers.update(settings or {})
         table = await self._open(
@@ -220,9 +255,9 @@ class Lifecycle:
                 result = await self.start_locked(table.id, host_id, fill=True)
             if not result.ok:
                 return result
-            return ok(f"Table {table.id} started.", table=self.store.tables[table.id])
+            return ok(_("Table %(table)s started.", table=table.id), table=self.store.tables[table.id])
         self.publisher.render_soon(table.id, repost=True)
-        return ok(f"Table {table.id} is open.", table=table)
+        return ok(_("Table %(table)s is open.", table=table.id), table=table)
 
     async def _guild_settings(self, guild_id: int) -> dict[str, Any]:
         try:
@@ -245,15 +280,20 @@ class Lifecycle:
         if t is None:
             return refuse(CLOSED)
         if t.status != "open":
-            return refuse("This game has already started.")
+            return refuse(_("This game has already started."))
         if user_id != t.host_id:
-            return refuse(f"Only the host (<@{t.host_id}>) can start the game.")
+            return refuse(_("Only the host (%(host)s) can start the game.", host=f"<@{t.host_id}>"))
         empty = t.empty_seats()
         if empty and not fill:
-            n = len(empty)
             return refuse(
-                f"{n} seat{'s are' if n > 1 else ' is'} empty ({seat_list(empty)}). "
-                "Wait for players, or fill the empty seats with bots and start.",
+                _n(
+                    "%(n)s seat is empty (%(seats)s). Wait for players, or fill the empty seats with bots "
+                    "and start.",
+                    "%(n)s seats are empty (%(seats)s). Wait for players, or fill the empty seats with bots "
+                    "and start.",
+                    len(empty),
+                    seats=seat_list(empty),
+                ),
                 data={"offer_fill": True},
             )
         new = t.copy()
@@ -263,13 +303,13 @@ class Lifecycle:
             new.game = Game.new(new.ruleset, seed=self.deal_seed)
         except Exception:
             log.exception("dealing at table %s failed", table_id)
-            return refuse("Sorry, the cards could not be dealt. Please try again.")
+            return refuse(_("Sorry, the cards could not be dealt. Please try again."))
         new.status = "playing"
         new.started_at = unix_now()
         refusal = await self.store.commit(t, new)
         if refusal:
             return refusal
-        return ok("The game is on! Press **My hand** to see your cards.", show_hand=True, table=new)
+        return ok(_("The game is on! Press **My hand** to see your cards."), show_hand=True, table=new)
 
     async def abandon(
         self,
@@ -288,22 +328,29 @@ class Lifecycle:
             return refuse(NO_TABLE)
         if user_id != t.host_id and not is_admin:
             return refuse(
-                f"Only the host (<@{t.host_id}>) or someone with Manage Server can abandon this table."
+                _(
+                    "Only the host (%(host)s) or someone with Manage Server can abandon this table.",
+                    host=f"<@{t.host_id}>",
+                )
             )
         if not confirmed:
-            return ok(f"Abandon table {t.id}? The game so far is not counted.", data={"confirm": t.id})
+            return ok(
+                _("Abandon table %(table)s? The game so far is not counted.", table=t.id),
+                data={"confirm": t.id},
+            )
         async with self.store.lock(t.id):
             t = self.store.get(t.id) or t
             if t.status not in LIVE:
-                return refuse("This table is already closed.")
+                return refuse(_("This table is already closed."))
             new = t.copy()
             new.status = "abandoned"
             new.deadline = None
             refusal = await self.store.commit(t, new)
             if refusal:
                 return refusal
-        self.publisher.post(t.id, t.channel_id, f"🛑 Table {t.id} was abandoned by <@{user_id}>.")
-        return ok(f"Table {t.id} is abandoned.")
+        post = _("🛑 Table %(table)s was abandoned by %(who)s.", table=t.id, who=f"<@{user_id}>")
+        self.publisher.post(t.id, t.channel_id, post)
+        return ok(_("Table %(table)s is abandoned.", table=t.id))
 
     async def close_unreachable(self, table_id: int) -> Table | None:
         """Close a live table whose channel the bot can no longer post in (not counted); the
@@ -331,15 +378,15 @@ class Lifecycle:
     async def _rematch_locked(self, table_id: int, user_id: int, name: str) -> Result:
         t = await self.store.load(table_id)
         if t is None:
-            return refuse("That table no longer exists.")
+            return refuse(_("That table no longer exists."))
         if t.status != "finished":
-            return refuse("That game isn't over yet.")
+            return refuse(_("That game isn't over yet."))
         if t.seat_of(user_id) is None:
             return refuse(
-                "Only the players of that game can ask for a rematch. Open a new table with `/spades new`."
+                _("Only the players of that game can ask for a rematch. Open a new table with `/spades new`.")
             )
         if t.rematch_id is not None:
-            return refuse(f"The rematch is already open (table {t.rematch_id}).")
+            return refuse(_("The rematch is already open (table %(table)s).", table=t.rematch_id))
         seats = [copy.copy(s) for s in t.seats]
         result = await self.create(
             guild_id=t.guild_id,
@@ -373,4 +420,4 @@ class Lifecycle:
         if t is None:
             return refuse(NO_TABLE)
         self.publisher.render_soon(t.id, repost=True)
-        return ok("Here's the table, at the bottom of the channel.")
+        return ok(_("Here's the table, at the bottom of the channel."))

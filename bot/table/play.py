@@ -10,6 +10,8 @@ import re
 from typing import Any
 
 import engine
+from bot import lexicon
+from bot.i18n import ListOf, Msg, Text, _
 from bot.model import MOVED_ON, NO_TABLE, Result, Table, ok, refuse
 from bot.table.store import TableStore, event_kind
 from engine import Bid, Game
@@ -33,22 +35,22 @@ def seat_for(t: Table | None, user_id: int) -> tuple[Table | None, int | None, R
         return None, None, refuse(NO_TABLE)
     seat = t.seat_of(user_id)
     if seat is None:
-        return t, None, refuse("You're not playing at this table.")
+        return t, None, refuse(_("You're not playing at this table."))
     if t.status == "open":
-        return t, seat, refuse("The game hasn't started yet: the host presses **Start**.")
+        return t, seat, refuse(_("The game hasn't started yet: the host presses **Start**."))
     if t.status != "playing" or t.game is None:
-        return t, seat, refuse("This game is over.")
+        return t, seat, refuse(_("This game is over."))
     return t, seat, None
 
 
-def turn_message(t: Table, seat: int) -> str:
+def turn_message(t: Table, seat: int) -> Text:
     acting = t.seats_to_act()
     if not acting:
-        return "It's nobody's turn right now."
+        return _("It's nobody's turn right now.")
     if seat in acting:
         return ""
-    names = " and ".join(t.label(s) for s in acting)
-    return f"It's {names}'s turn, not yours."
+    names = ListOf(tuple(t.label(s) for s in acting))
+    return _("It's %(names)s's turn, not yours.", names=names)
 
 
 def apply_action(g: Game, seat: int, action: str, arg: Any) -> list[Any]:
@@ -70,12 +72,17 @@ def apply_action(g: Game, seat: int, action: str, arg: Any) -> list[Any]:
     raise ValueError(f"unknown action {action!r}")
 
 
-def explain(t: Table, seat: int, exc: Exception) -> str:
+def explain(t: Table, seat: int, exc: Exception) -> Text:
+    """The engine's refusal for the player who acted, in their language when it is one the bot
+    knows (``bot.lexicon``)."""
     code = getattr(exc, "code", "")
     if code == "not_your_turn":
         msg = turn_message(t, seat)
         if msg:
             return msg
+    known = lexicon.explain(exc)
+    if isinstance(known, Msg):
+        return known
     # the engine names seats by number ("seat 2"); players know each other by name
     return re.sub(r"\bseat (\d+)\b", lambda m: seat_name(t, int(m.group(1))), str(exc))
 
@@ -84,21 +91,21 @@ def seat_name(t: Table, seat: int) -> str:
     return t.label(seat) if 0 <= seat < t.num_seats else f"seat {seat + 1}"
 
 
-def ack(action: str, arg: Any) -> str:
+def ack(action: str, arg: Any) -> Msg:
     if action == "play":
-        return f"You played {card_text(int(arg))}."
+        return _("You played %(card)s.", card=card_text(int(arg)))
     if action == "bid":
         bid = arg if isinstance(arg, Bid) else Bid.parse(str(arg))
-        return f"You bid {bid.label}."
+        return _("You bid %(bid)s.", bid=lexicon.bid_label(bid))
     if action == "blind":
-        return "You bid blind nil. Good luck!"
+        return _("You bid blind nil. Good luck!")
     if action == "pass":
-        return "Cards passed."
+        return _("Cards passed.")
     if action == "look":
-        return "Here are your cards."
+        return _("Here are your cards.")
     if action == "misdeal":
-        return "Misdeal called: the cards are dealt again."
-    return "Done."
+        return _("Misdeal called: the cards are dealt again.")
+    return _("Done.")
 
 
 class Play:

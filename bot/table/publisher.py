@@ -3,6 +3,10 @@ edits), and the registry of hand panels refreshed in place when a player's turn 
 
 Subscribes to the store's changes; the components and texts come from ``bot.views`` and
 ``bot.render``, which are given a table and know nothing of this module.
+
+Everything posted in a channel speaks the server's language (``language``, set by the service):
+posts are rendered when they go out, so a post may be a lazy message or a function of the language.
+A refreshed hand panel speaks its player's language (the locale of the interaction that opened it).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Any, Protocol
 import discord
 
 from bot import render
+from bot.i18n import DEFAULT, user_language
+from bot.i18n import render as text_in
 from bot.model import Table
 from bot.safe import PrivateMessage
 from bot.table.store import TableStore, event_kind
@@ -28,6 +34,18 @@ log = logging.getLogger(__name__)
 # in one channel, and the hand panels' refreshes go through other routes.
 EDIT_INTERVAL = 1.2
 PANEL_TTL = 14 * 60  # interaction tokens live 15 minutes
+
+#: a post: text (lazy texts are rendered in the server's language) or a function of the language
+Content = Any
+Language = Callable[[int], Awaitable[str]]
+
+
+async def _english(table_id: int) -> str:
+    return DEFAULT
+
+
+def _hand_post(table: Table, ev: Any) -> Callable[[str], str]:
+    return lambda lang: render.hand_post(table, ev, lang)
 
 
 class Publisher(Protocol):
@@ -139,6 +157,8 @@ class TablePublisher:
         self._panels: dict[tuple[int, int], tuple[PrivateMessage, float]] = {}
         self._panel_tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        #: the language of a table's public messages (the service sets the server's)
+        self.language: Language = _english
 
     # ---- after a saved change ------------------------------------------------------------
     def after(self, old: Table, new: Table, events: list[Any], actor: int | None = None) -> None:
@@ -147,12 +167,17 @@ class TablePublisher:
         for ev in events:
             kind = event_kind(ev)
             if kind == "HandScored":
-                self.post(new.id, new.channel_id, render.hand_post(new, ev))
+                self.post(new.id, new.channel_id, _hand_post(new, ev))
                 if "GameOver" not in kinds:
                     # keep the live table at the bottom of the channel, below the hand's post
                     self._enqueue(new.id, self._repost_job(new.id))
             elif kind == "GameOver":
-                self.post(new.id, new.channel_id, render.game_post(new), view=game_over_view(new))
+                self.post(
+                    new.id,
+                    new.channel_id,
+                    lambda lang: render.game_post(new, lang),
+                    view=lambda lang: game_over_view(new, lang),
+                )
         self.render_soon(new.id)
         self._refresh_panels(old, new, actor)
 
@@ -161,16 +186,21 @@ class TablePublisher:
         self,
         table_id: int,
         channel_id: int,
-        content: str,
+        content: Content,
         *,
-        view: discord.ui.View | None = None,
+        view: discord.ui.View | Callable[[str], discord.ui.View] | None = None,
         mention: int | None = None,
         sent: Callable[[int | None], None] | None = None,
     ) -> None:
-        """Queue a channel post behind the table's earlier ones (``sent`` is told its id)."""
+        """Queue a channel post behind the table's earlier ones. ``content`` (and ``view``) may be
+        lazy: they are drawn in the server's language when the post goes out. ``sent`` is told
+        the post's message id (None if it failed)."""
 
         async def job() -> None:
-            message_id = await self.out.send(channel_id, content, view=view, mention=mention)
+            lang = await self.language(table_id)
+            text = content(lang) if callable(content) else text_in(content, lang)
+            shown = view(lang) if callable(view) else view
+            message_id = await self.out.send(channel_id, text, view=shown, mention=mention)
             if sent is not None:
                 sent(message_id)
 
@@ -245,8 +275,10 @@ class TablePublisher:
         t = self.store.get(table_id)
         if t is None:
             return
-        content = render.table_message(t)
-        view = table_view(t)
+        lang = await self.language(table_id)
+        t = self.store.get(table_id) or t
+        content = render.table_message(t, lang)
+        view = table_view(t, lang)
         repost = table_id in self._repost
         self._repost.discard(table_id)
         if (
@@ -312,7 +344,8 @@ class TablePublisher:
             task.add_done_callback(self._panel_tasks.discard)
 
     async def _refresh_panel(self, table_id: int, user_id: int, panel: PrivateMessage) -> None:
-        content, view = hand_panel(self.store.get(table_id), user_id)
+        lang = user_language(panel.interaction)
+        content, view = hand_panel(self.store.get(table_id), user_id, lang=lang)
         if not await panel.edit(content, view=view):
             self._panels.pop((table_id, user_id), None)
 

@@ -5,13 +5,14 @@ Every change goes through ``TableStore.commit`` under the table's lock.
 
 from __future__ import annotations
 
+from bot.i18n import Text, _
 from bot.model import BOT_NAMES, CLOSED, LIVE, NO_TABLE, Result, Seat, Table, ok, refuse
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
 
 
-def seat_list(seats: list[int]) -> str:
-    return ", ".join(str(s + 1) for s in seats) or "none"
+def seat_list(seats: list[int]) -> Text:
+    return ", ".join(str(s + 1) for s in seats) or _("none")
 
 
 def bot_seat(t: Table, seat: int) -> Seat:
@@ -20,12 +21,14 @@ def bot_seat(t: Table, seat: int) -> Seat:
     return Seat(None, name, bot=True)
 
 
-def team_note(t: Table, seat: int) -> str:
+def team_note(t: Table, seat: int) -> Text:
     partner = t.ruleset.partner_of(seat)
     if partner is None:
         return ""
-    who = t.label(partner) if t.seats[partner] is not None else "an empty seat"
-    return f" (team {t.ruleset.side_of(seat) + 1}, partner: {who})"
+    team = t.ruleset.side_of(seat) + 1
+    if t.seats[partner] is None:
+        return _(" (team %(team)s, partner: an empty seat)", team=team)
+    return _(" (team %(team)s, partner: %(who)s)", team=team, who=t.label(partner))
 
 
 class Seating:
@@ -55,38 +58,47 @@ class Seating:
             if t.status != "open":
                 mine = t.seat_of(user_id)
                 if mine is not None and (t.seats[mine] or Seat(None, "")).left:
-                    return await self.take_back(t, mine, f"Welcome back! Seat {mine + 1} is yours again.")
+                    return await self.take_back(
+                        t, mine, _("Welcome back! Seat %(n)s is yours again.", n=mine + 1)
+                    )
                 if mine is not None:
-                    return refuse("You're already playing at this table.", show_hand=t.status == "playing")
-                return refuse("This game has already started. You can watch, and join the next one.")
+                    return refuse(_("You're already playing at this table."), show_hand=t.status == "playing")
+                return refuse(_("This game has already started. You can watch, and join the next one."))
             current = t.seat_of(user_id)
             empty = t.empty_seats()
             if seat is not None:
                 if not 1 <= seat <= t.num_seats:
-                    return refuse(f"Seats are numbered 1 to {t.num_seats}.")
+                    return refuse(_("Seats are numbered 1 to %(n)s.", n=t.num_seats))
                 if t.seats[seat - 1] is not None and seat - 1 != current:
                     return refuse(
-                        f"Seat {seat} is taken by {t.label(seat - 1)}. Free seats: {seat_list(empty)}."
+                        _(
+                            "Seat %(n)s is taken by %(who)s. Free seats: %(free)s.",
+                            n=seat,
+                            who=t.label(seat - 1),
+                            free=seat_list(empty),
+                        )
                     )
                 want = seat - 1
             elif team is not None:
                 sides = t.ruleset.sides
                 if not 1 <= team <= len(sides):
-                    return refuse(f"Teams are numbered 1 to {len(sides)}.")
+                    return refuse(_("Teams are numbered 1 to %(n)s.", n=len(sides)))
                 free = [s for s in sides[team - 1] if t.seats[s] is None]
                 if current is not None and current in sides[team - 1]:
-                    return refuse(f"You're already on team {team}.")
+                    return refuse(_("You're already on team %(team)s.", team=team))
                 if not free:
-                    return refuse(f"Team {team} is full. Free seats: {seat_list(empty)}.")
+                    return refuse(
+                        _("Team %(team)s is full. Free seats: %(free)s.", team=team, free=seat_list(empty))
+                    )
                 want = free[0]
             else:
                 if current is not None:
-                    return refuse(f"You're already at this table (seat {current + 1}).")
+                    return refuse(_("You're already at this table (seat %(n)s).", n=current + 1))
                 if not empty:
-                    return refuse(f"This table is full ({t.num_seats}/{t.num_seats}).")
+                    return refuse(_("This table is full (%(n)s/%(n)s).", n=t.num_seats))
                 want = empty[0]
             if current == want:
-                return refuse(f"You're already in seat {want + 1}.")
+                return refuse(_("You're already in seat %(n)s.", n=want + 1))
             new = t.copy()
             moved = new.seats[current] if current is not None else None
             if current is not None:
@@ -97,8 +109,10 @@ class Seating:
             refusal = await self.store.commit(t, new)
             if refusal:
                 return refusal
-            verb = "moved to" if current is not None else "took"
-            return ok(f"You {verb} seat {want + 1}{team_note(new, want)}.", table=new)
+            note = team_note(new, want)
+            if current is not None:
+                return ok(_("You moved to seat %(n)s%(team)s.", n=want + 1, team=note), table=new)
+            return ok(_("You took seat %(n)s%(team)s.", n=want + 1, team=note), table=new)
 
     async def leave(
         self, channel_id: int, user_id: int, *, table_id: int | None = None, confirmed: bool = False
@@ -115,7 +129,7 @@ class Seating:
             if t.status not in ("open", "playing"):
                 return refuse(CLOSED)
             if seat is None:
-                return refuse("You're not seated at this table.")
+                return refuse(_("You're not seated at this table."))
             if t.status == "playing":
                 return await self._leave_game(t, seat, user_id, confirmed=confirmed)
             new = t.copy()
@@ -128,30 +142,33 @@ class Seating:
                     refusal = await self.store.commit(t, new)
                     if refusal:
                         return refusal
-                    return ok("You left and the table is closed (nobody else was seated).")
+                    return ok(_("You left and the table is closed (nobody else was seated)."))
                 new.host_id = others[0]
             refusal = await self.store.commit(t, new)
             if refusal:
                 return refusal
-            note = (
-                f" {new.label(new.seat_of(new.host_id) or 0)} is the host now."
-                if user_id == t.host_id
-                else ""
-            )
-            return ok(f"You left seat {seat + 1}.{note}")
+            if user_id == t.host_id:
+                host = new.label(new.seat_of(new.host_id) or 0)
+                return ok(_("You left seat %(n)s. %(host)s is the host now.", n=seat + 1, host=host))
+            return ok(_("You left seat %(n)s.", n=seat + 1))
 
     async def _leave_game(self, t: Table, seat: int, user_id: int, *, confirmed: bool) -> Result:
         me = t.seats[seat]
         assert me is not None
         if me.left:
             return refuse(
-                "You already left: the bot plays your seat. Press **I'm back** or use `/join` to "
-                "take it back."
+                _(
+                    "You already left: the bot plays your seat. Press **I'm back** or use `/join` to "
+                    "take it back."
+                )
             )
         if not confirmed:
             return ok(
-                f"Leave table {t.id}? The bot plays your seat for the rest of the game (it still counts "
-                "in your stats); you can come back with **I'm back** or `/join`.",
+                _(
+                    "Leave table %(table)s? The bot plays your seat for the rest of the game (it still "
+                    "counts in your stats); you can come back with **I'm back** or `/join`.",
+                    table=t.id,
+                ),
                 data={"confirm_leave": t.id},
             )
         new = t.copy()
@@ -166,13 +183,22 @@ class Seating:
         refusal = await self.store.commit(t, new, touched=[seat])
         if refusal:
             return refusal
-        note = (
-            "the bots finish the game (it counts for everyone)"
-            if not any(s is not None and not s.bot and not s.left for s in new.seats)
-            else "🤖 the bot plays their seat until they come back"
+        if not any(s is not None and not s.bot and not s.left for s in new.seats):
+            post = _(
+                "🚪 %(who)s left table %(table)s: the bots finish the game (it counts for everyone).",
+                who=ns.label,
+                table=t.id,
+            )
+        else:
+            post = _(
+                "🚪 %(who)s left table %(table)s: 🤖 the bot plays their seat until they come back.",
+                who=ns.label,
+                table=t.id,
+            )
+        self.publisher.post(t.id, t.channel_id, post)
+        return ok(
+            _("You left the game: the bot plays your seat. Press **I'm back** or `/join` to come back.")
         )
-        self.publisher.post(t.id, t.channel_id, f"🚪 {ns.label} left table {t.id}: {note}.")
-        return ok("You left the game: the bot plays your seat. Press **I'm back** or `/join` to come back.")
 
     async def add_bot(
         self, channel_id: int, user_id: int, *, seat: int | None = None, is_admin: bool = False
@@ -183,17 +209,19 @@ class Seating:
         async with self.store.lock(t.id):
             t = self.store.get(t.id) or t
             if user_id != t.host_id and not is_admin:
-                return refuse(f"Only the host (<@{t.host_id}>) can add bots.")
+                return refuse(_("Only the host (%(host)s) can add bots.", host=f"<@{t.host_id}>"))
             if t.status != "open":
-                return refuse("This game has already started.")
+                return refuse(_("This game has already started."))
             empty = t.empty_seats()
             if not empty:
-                return refuse(f"This table is full ({t.num_seats}/{t.num_seats}).")
+                return refuse(_("This table is full (%(n)s/%(n)s).", n=t.num_seats))
             if seat is not None:
                 if not 1 <= seat <= t.num_seats:
-                    return refuse(f"Seats are numbered 1 to {t.num_seats}.")
+                    return refuse(_("Seats are numbered 1 to %(n)s.", n=t.num_seats))
                 if seat - 1 not in empty:
-                    return refuse(f"Seat {seat} is taken. Free seats: {seat_list(empty)}.")
+                    return refuse(
+                        _("Seat %(n)s is taken. Free seats: %(free)s.", n=seat, free=seat_list(empty))
+                    )
                 target = seat - 1
             else:
                 target = empty[0]
@@ -202,7 +230,8 @@ class Seating:
             refusal = await self.store.commit(t, new)
             if refusal:
                 return refusal
-            return ok(f"🤖 {new.seats[target].name} sits in seat {target + 1}.")  # type: ignore[union-attr]
+            name = new.seats[target].name  # type: ignore[union-attr]
+            return ok(_("🤖 %(name)s sits in seat %(n)s.", name=name, n=target + 1))
 
     async def back(self, table_id: int, user_id: int) -> Result:
         found = await self.store.find(table_id, None)
@@ -212,16 +241,16 @@ class Seating:
             t = self.store.get(found.id) or found
             seat = t.seat_of(user_id)
             if seat is None:
-                return refuse("You're not seated at this table.")
+                return refuse(_("You're not seated at this table."))
             s = t.seats[seat]
             assert s is not None
             if t.status != "playing":
-                return refuse(CLOSED if t.status != "open" else "The game hasn't started yet.")
+                return refuse(CLOSED if t.status != "open" else _("The game hasn't started yet."))
             if not s.away and not s.left and s.timeouts == 0:
-                return refuse("You're not marked away: it's all yours.", show_hand=t.status == "playing")
-            return await self.take_back(t, seat, "Welcome back! The bot hands your seat back to you.")
+                return refuse(_("You're not marked away: it's all yours."), show_hand=t.status == "playing")
+            return await self.take_back(t, seat, _("Welcome back! The bot hands your seat back to you."))
 
-    async def take_back(self, t: Table, seat: int, message: str) -> Result:
+    async def take_back(self, t: Table, seat: int, message: Text) -> Result:
         """A player who left or was marked away takes their seat back from the bot (lock held)."""
         new = t.copy()
         ns = new.seats[seat]

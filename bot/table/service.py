@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.i18n import DEFAULT, LANGUAGES, server_language
 from bot.model import LIVE, Result, Table, ok
 from bot.safe import PrivateMessage
 from bot.storage import Storage
@@ -55,8 +56,12 @@ class TableService:
             assert isinstance(bot, discord.Client), "the Discord publisher needs a discord.Client"
             publisher = DiscordPublisher(bot)
         self.publisher: Publisher = publisher
+        self._client = bot if isinstance(bot, discord.Client) else None
+        # guild -> the language chosen with /spades config language (None: the server's own)
+        self._languages: dict[int, str | None] = {}
         self.store = TableStore(self.storage, time_scale=self.time_scale)
         self.posts = TablePublisher(self.store, publisher, time_scale=self.time_scale)
+        self.posts.language = self.language_of
         self.players = Players(self.storage)
         self.store.prepare.append(self.players.auto_look)
         self.clock = TurnClock(
@@ -100,6 +105,32 @@ class TableService:
         """Keep a user's latest hand panel (an ephemeral message) to refresh it in place when their
         turn comes."""
         self.posts.remember_panel(table_id, user_id, panel)
+
+    # ---- the language of public messages ---------------------------------------------------------
+    async def server_language(self, guild_id: int) -> str:
+        """The language a server's tables speak in public: the one set with ``/spades config
+        language``, else the server's preferred locale (English when neither is supported)."""
+        if guild_id not in self._languages:
+            try:
+                chosen = (await self.storage.guild_settings(guild_id)).get("language")
+            except Exception:
+                log.exception("the settings of guild %s could not be read", guild_id)
+                chosen = None
+            self._languages[guild_id] = chosen if chosen in LANGUAGES else None
+        guild = self._client.get_guild(guild_id) if self._client is not None else None
+        preferred = getattr(guild, "preferred_locale", None)
+        return server_language({"language": self._languages[guild_id]}, preferred)
+
+    async def language_of(self, table_id: int) -> str:
+        t = self.store.get(table_id)
+        return DEFAULT if t is None else await self.server_language(t.guild_id)
+
+    def language_changed(self, guild_id: int, language: str | None) -> None:
+        """A server chose another language (None: its own again): its live tables are redrawn."""
+        self._languages[guild_id] = language
+        for t in list(self.store.tables.values()):
+            if t.guild_id == guild_id and t.status in LIVE:
+                self.posts.render_soon(t.id)
 
     # ---- observer hooks ----------------------------------------------------------------------
     def on_hand_finished(self, listener: HandListener) -> None:

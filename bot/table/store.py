@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from bot.i18n import _
 from bot.model import (
     CLOSED,
     GAME_OVER,
@@ -172,10 +173,10 @@ class TableStore:
                 reloaded = Table.from_row(fresh)
                 self.index(reloaded)
                 self._tell(self.reloaded, reloaded)
-            return refuse("The table changed while you clicked; please try again.")
+            return refuse(_("The table changed while you clicked; please try again."))
         except Exception:
             log.exception("saving table %s failed", old.id)
-            return refuse("Sorry, I couldn't save that just now; nothing changed. Please try again.")
+            return refuse(_("Sorry, I couldn't save that just now; nothing changed. Please try again."))
         self.index(new)
         if new.status != old.status:
             log.info("table %s is %s", new.id, new.status)

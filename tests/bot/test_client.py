@@ -122,8 +122,8 @@ async def test_dev_guild_scope_syncs_there_with_its_own_hash(storage: Storage) -
     assert await dev.sync_commands() is True  # the guild scope was never synced
     assert api.calls[-1][0] == 777 and [c["name"] for c in api.calls[-1][1]] == ["ping"]
     assert await dev.sync_commands() is False
-    assert await storage.get_meta(f"command_hash:{APP_ID}:guild:777") == dev.command_hash()
-    assert await storage.get_meta(f"command_hash:{APP_ID}:global") == global_bot.command_hash()
+    assert await storage.get_meta(f"command_hash:{APP_ID}:guild:777") == await dev.command_hash()
+    assert await storage.get_meta(f"command_hash:{APP_ID}:global") == await global_bot.command_hash()
 
 
 async def test_failed_sync_keeps_the_old_hash_and_retries(storage: Storage) -> None:

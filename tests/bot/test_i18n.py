@@ -138,7 +138,8 @@ def test_a_lazy_message_renders_in_the_viewers_language_nested_parts_too() -> No
     assert line.render("en") == "Nil · 12,345.5"
     assert i18n.Num(0.25, percent=True).render("ru").replace("\xa0", " ") == "25 %"
     assert i18n.ListOf(("a", "b", "c")).render("pl") == "a, b i c"
-    assert i18n.ListOf(("a", "b", "c")).render("en") == "a, b, and c"
+    assert i18n.ListOf(("a", "b", "c")).render("en") == "a, b and c"
+    assert i18n.ListOf(("a", "b", "c"), "or").render("ru") == "a, b или c"
     assert i18n.render("plain", "ru") == "plain"
 
 
