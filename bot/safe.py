@@ -95,10 +95,6 @@ def answer_as(interaction: Any, how: str) -> None:
     _extras(interaction)[_INTENT] = how
 
 
-def original_is_private(interaction: Any) -> bool:
-    return _extras(interaction).get(_ORIGINAL) in (PRIVATE, PENDING)
-
-
 def _record_initial(interaction: Any, kind: str, *, ephemeral: bool) -> None:
     """Remember what ``@original`` became with the initial response."""
     if kind in ("update", "defer_update"):
