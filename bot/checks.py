@@ -101,6 +101,8 @@ def bad_option(interaction: discord.Interaction[Any]) -> str | None:
 #: what the bot needs in a channel to run a table there (the README's invite link asks for them)
 TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "read_message_history")
 THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "embed_links", "read_message_history")
+#: used when granted, not required: without Attach Files the table pictures are left out
+OPTIONAL_PERMISSIONS = ("attach_files",)
 
 
 def permission_name(flag: str) -> str:

@@ -14,17 +14,19 @@ from discord.ext import commands
 
 from .checks import bad_option
 from .config import Config
+from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
 from .i18n import SpadesTranslator, translated_payload
 from .safe import safe_send, watch
 from .storage import Storage
+from .tasks import cancel_all
 
 if TYPE_CHECKING:
     from .table.service import TableService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats")
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history")
 UNKNOWN_COMPONENT = "That button or menu is no longer in use. `/table` shows the current table."
 
 
@@ -80,6 +82,7 @@ class SpadesBot(commands.Bot):
         self.extension_names = extensions
         self._sync_lock = asyncio.Lock()
         self._item_types: set[type[discord.ui.DynamicItem[Any]]] = set()
+        self._emoji_task: asyncio.Task[Any] | None = None
 
     @property
     def storage(self) -> Storage:
@@ -99,6 +102,9 @@ class SpadesBot(commands.Bot):
         # command, option and choice names and descriptions in Polish, Czech and Russian
         await self.tree.set_translator(SpadesTranslator())
         await self.sync_commands()
+        if self.config.card_emojis:
+            # in the background: the hand buttons stay text until (and unless) the faces are there
+            self._emoji_task = asyncio.create_task(CARD_EMOJIS.sync(self), name="card-emojis")
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -131,6 +137,9 @@ class SpadesBot(commands.Bot):
         log.info("logged in as %s (%s) in %d servers", user, user and user.id, len(self.guilds))
 
     async def close(self) -> None:
+        if self._emoji_task is not None:
+            await cancel_all([self._emoji_task])
+        CARD_EMOJIS.clear()
         try:
             await super().close()
         finally:

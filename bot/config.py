@@ -148,6 +148,7 @@ class Config:
     discord_rate_limit: float = 50.0
     rate_limit_share: float | None = None  # None: computed as len(shard_ids) / shard_count
     health_seconds: float = 60.0  # one health line in the log this often (0: never)
+    card_emojis: bool = True  # upload card faces as application emojis for the hand buttons
     faults: Faults = field(default_factory=Faults)  # testing only: slow storage on purpose
 
     @classmethod
@@ -226,6 +227,9 @@ class Config:
             storage_read_delay=_float_setting(get, "FAULT_STORAGE_READ_DELAY", 0.0, minimum=0.0) or 0.0,
             storage_write_delay=_float_setting(get, "FAULT_STORAGE_WRITE_DELAY", 0.0, minimum=0.0) or 0.0,
         )
+        emojis_text = (get("CARD_EMOJIS") or "on").lower()
+        if emojis_text not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+            raise ConfigError(f"CARD_EMOJIS must be on or off, got {emojis_text!r}")
 
         return cls(
             token=token,
@@ -242,6 +246,7 @@ class Config:
             rate_limit_share=share,
             health_seconds=health if health is not None else 60.0,
             faults=faults,
+            card_emojis=emojis_text in ("on", "true", "1", "yes"),
         )
 
     @property

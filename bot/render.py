@@ -17,6 +17,7 @@ import engine
 from bot import lexicon
 from bot.i18n import DEFAULT, N_, ListOf, gettext, ngettext, render
 from bot.safe import clip_text
+from engine.fair import short
 from engine.house_rules import format_rules
 
 if TYPE_CHECKING:
@@ -142,6 +143,11 @@ def table_message(t: Table, lang: str = DEFAULT) -> str:
         else:
             line = gettext(lang, "➜ %(who)s to act", who=names)
         lines.append(line + _countdown(t, lang))
+    commitment = getattr(g, "commitment", None)
+    if commitment:
+        # the deal is fixed before anyone bids: this hash of its secret key is revealed with the hand
+        lines.append(gettext(lang, "🔐 deal `%(commitment)s` (revealed when the hand is over)",
+                             commitment=short_commitment(commitment)))
     return clip("\n".join(lines))
 
 
@@ -282,7 +288,22 @@ def hand_post(t: Table, ev: Any, lang: str = DEFAULT) -> str:
         run = f" ({before} → {after})" if before is not None and after is not None else ""
         summary = ", ".join(parts) or gettext(lang, "no points")
         lines.append(f"{head}: {summary} → {total:+d}{run}")
+    fair = record.get("fair")
+    if isinstance(fair, dict) and fair.get("seed"):
+        lines.append(gettext(
+            lang,
+            "🔓 Deal `%(commitment)s` revealed: seed `%(seed)s` salt `%(salt)s` (press **Verify deal**, "
+            "or `python -m engine verify`)",
+            commitment=short_commitment(str(fair.get("commitment"))),
+            seed=fair["seed"],
+            salt=fair.get("salt"),
+        ))
     return clip("\n".join(lines))
+
+
+def short_commitment(commitment: str) -> str:
+    """The commitment as players see it on the table (its first 16 hex digits)."""
+    return short(commitment)
 
 
 def _bid_json_label(bid: Any, lang: str = DEFAULT) -> str:

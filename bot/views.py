@@ -31,6 +31,7 @@ from discord.ui import Button, DynamicItem, Select
 
 import engine
 from bot import lexicon, render
+from bot.emojis import CARD_EMOJIS
 from bot.i18n import DEFAULT, Text, _, gettext, ngettext
 from bot.i18n import render as text_in
 from bot.model import Table
@@ -110,6 +111,23 @@ def game_over_view(t: Table, lang: str = DEFAULT) -> discord.ui.View:
         )
     )
     view.add_item(_button(t.id, "score", gettext(lang, "Score sheet"), discord.ButtonStyle.secondary))
+    return view
+
+
+#: custom_id of a hand post's buttons (``v`` verify the deal, ``r`` replay the hand);
+#: ``cogs.history.HandPostButton`` answers them, since ``bot/`` does not import ``cogs/``.
+HAND_POST_ID = "hv:{table}:{game}:{hand}:{what}"
+
+
+def hand_post_view(t: Table, record: dict[str, Any], lang: str = DEFAULT) -> discord.ui.View:
+    """Under a hand's result: replay it trick by trick, and (fair deals) check its deal."""
+    view = discord.ui.View(timeout=None)
+    ids = {"table": t.id, "game": t.game_no, "hand": int(record.get("hand_no", 0))}
+    view.add_item(Button(label=gettext(lang, "Replay hand"), style=discord.ButtonStyle.secondary, emoji="🔁",
+                         custom_id=HAND_POST_ID.format(**ids, what="r")))
+    if record.get("fair"):
+        view.add_item(Button(label=gettext(lang, "Verify deal"), style=discord.ButtonStyle.secondary,
+                             emoji="🔐", custom_id=HAND_POST_ID.format(**ids, what="v")))
     return view
 
 
@@ -402,7 +420,12 @@ class CardButton(
     ) -> None:
         custom_id = f"sp:{table_id}:c:{stamp}:{card if card is not None else 0}"
         label = engine.card_pretty(card) if card is not None else "?"
-        super().__init__(_panel_button(custom_id, label, style, disabled), row=row)
+        button = _panel_button(custom_id, label, style, disabled)
+        # the card's face as an application emoji, when uploaded; the text label stays for screen
+        # readers and for clients that don't show the image
+        if card is not None:
+            button.emoji = CARD_EMOJIS.for_card(card)
+        super().__init__(button, row=row)
         self.table_id, self.stamp, self.card = table_id, stamp, card
 
     @classmethod

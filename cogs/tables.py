@@ -19,6 +19,7 @@ from bot.model import NO_TABLE, refuse
 from bot.safe import safe_defer, safe_send, within
 from bot.table.service import TableService
 from bot.views import DYNAMIC_ITEMS
+from cogs.history import ask_forget, send_mydata
 from engine import Ruleset
 from engine.house_rules import (
     HouseRulesError,
@@ -475,6 +476,15 @@ class TablesCog(commands.Cog):
         await answer(
             interaction, await timely(interaction, self.service.lifecycle.repost(interaction.channel_id or 0))
         )
+
+    # ---- your data (cogs.history does the work) -----------------------------------------------
+    @spades.command(name="mydata", description="Your games, hands and stats as a JSON file (only you see it)")
+    async def mydata(self, interaction: discord.Interaction) -> None:
+        await send_mydata(interaction)
+
+    @spades.command(name="forgetme", description="Remove your name and stats from this bot (asks first)")
+    async def forgetme(self, interaction: discord.Interaction) -> None:
+        await ask_forget(interaction)
 
     @app_commands.command(name="rules", description="The rules at this channel's table")
     @app_commands.guild_only()

@@ -1,4 +1,5 @@
-"""``python -m engine replay HAND.json`` and ``python -m engine arena ...``."""
+"""``python -m engine replay HAND.json``, ``python -m engine verify HAND.json`` and
+``python -m engine arena ...``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import json
 import sys
 
 USAGE = """usage: python -m engine replay HAND.json   (replay a hand record, print the result as JSON)
+       python -m engine verify HAND.json [--seed HEX --salt HEX] [--commitment HEX]
+                                         (check a fair deal's reveal against its commitment)
        python -m engine arena ...           (bot matches; see python -m engine arena --help)"""
 
 
@@ -31,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(json.dumps(result))
         return 0
+    if cmd == "verify":
+        return _verify(rest)
     if cmd == "arena":
         if importlib.util.find_spec("engine.arena") is None:
             print("the arena is not available in this build", file=sys.stderr)
@@ -41,6 +46,35 @@ def main(argv: list[str] | None = None) -> int:
         return int(code or 0)
     print(f"unknown command {cmd!r}\n{USAGE}", file=sys.stderr)
     return 2
+
+
+def _verify(rest: list[str]) -> int:
+    import argparse
+
+    from .record import read_record
+    from .verify import verify
+
+    parser = argparse.ArgumentParser(
+        prog="python -m engine verify",
+        description="Check that a hand was dealt from the seed committed before it: the seed and "
+                    "salt hash to the commitment, the deal is the one the seed gives, and the "
+                    "record replays. Prints one line; exit status 0 when everything matches, 1 if not.")
+    parser.add_argument("record", help="the hand record (JSON file, - for stdin)")
+    parser.add_argument("--seed", help="the revealed seed (default: the record's fair.seed)")
+    parser.add_argument("--salt", help="the revealed salt (default: the record's fair.salt)")
+    parser.add_argument("--commitment", help="the commitment you saw before the hand (full, or its "
+                                             "first 8+ hex digits; default: the record's)")
+    args = parser.parse_args(rest)
+    from .errors import RecordError
+
+    try:
+        record = read_record(args.record)
+    except RecordError as e:
+        print(f"FAIL: {e}".replace("\n", " "), file=sys.stderr)
+        return 1
+    verdict = verify(record, seed=args.seed, salt=args.salt, commitment_seen=args.commitment)
+    print(verdict.message, file=sys.stdout if verdict.ok else sys.stderr)
+    return 0 if verdict.ok else 1
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from itertools import combinations
 from math import comb
 from typing import Any, cast, overload
 
+from . import fair
 from .actions import (
     DRAW_ACTIONS,
     LOOK_ACTIONS,
@@ -77,6 +78,7 @@ from .events import (
     TrickWon,
     bid_made,
 )
+from .fair import DealKey
 from .ruleset import Ruleset, Tables, tables, winning_play
 from .scoring import game_winner, hand_totals, score_hand
 from .view import View, seated_plays
@@ -85,6 +87,7 @@ _BIT = tuple(1 << c for c in range(128))
 
 RECORD_FORMAT = "spades-hand/1"
 STATE_FORMAT = "spades-game/1"
+_FAIR_PENDING = DealKey("", "")  # Game.new(fair=True) before its first deal
 
 
 class Phase(StrEnum):
@@ -131,6 +134,7 @@ class Game:
         "bid_log",
         "bids",
         "broken",
+        "deal_key",
         "dealer",
         "dealt",
         "draw_keeps",
@@ -172,6 +176,7 @@ class Game:
     n: int
     seed: int | str | None
     salt: str
+    deal_key: DealKey | None  # fair deals: this hand's secret seed and salt (engine.fair)
     hand_no: int
     redeals: int
     dealer: int
@@ -217,14 +222,18 @@ class Game:
     # -- construction ---------------------------------------------------------------------
     @classmethod
     def new(cls, ruleset: Ruleset | str | None = None, seed: int | str | None = None,
-            dealer: int | None = None, salt: str = "") -> Game:
+            dealer: int | None = None, salt: str = "", fair: bool = False) -> Game:
         """A new game, first hand dealt. ``seed=None`` shuffles with ``secrets.SystemRandom``;
         an int or str seed makes every deal of the game reproducible (each hand's shuffle is
-        derived from seed, salt and hand number, so no RNG state needs saving)."""
+        derived from seed, salt and hand number, so no RNG state needs saving).
+        ``fair=True``: each hand is dealt from its own committed key (``engine.fair``): a
+        ``secrets`` key drawn when the hand is dealt (derived from ``seed`` when one is given)."""
         rs = _ruleset(ruleset)
         g = cls._blank(rs)
         g.seed = seed
         g.salt = salt
+        if fair:
+            g.deal_key = _FAIR_PENDING
         if dealer is None:
             rng = secrets.SystemRandom() if seed is None else random.Random(f"{seed}|{salt}|dealer")
             dealer = rng.randrange(rs.num_seats)
@@ -391,6 +400,7 @@ class Game:
         g.n = n
         g.seed = None
         g.salt = ""
+        g.deal_key = None
         g.hand_no = 1
         g.redeals = 0
         g.dealer = 0
@@ -443,13 +453,19 @@ class Game:
 
     def _start_hand(self) -> list[Event]:
         self._reset_hand_state()
-        rnd = self._rng().random
         src = self._t.deck
-        # the same order as ``sorted(src, key=lambda _: rnd())`` (one key per card, in deck
-        # order, stable), without a Python call per card
-        keys = [rnd() for _ in src]
-        order = sorted(range(len(src)), key=keys.__getitem__)
-        deck = order if src[-1] == len(src) - 1 else [src[i] for i in order]  # src: sorted ids
+        if self.deal_key is not None:  # fair deal: a new key per hand (a redeal keeps it)
+            if self.redeals == 0 or self.deal_key is _FAIR_PENDING:
+                self.deal_key = (fair.new_key() if self.seed is None
+                                 else fair.derived_key(self.seed, self.salt, self.hand_no))
+            deck = fair.deal_order(self.deal_key.seed, src, self.redeals)
+        else:
+            rnd = self._rng().random
+            # the same order as ``sorted(src, key=lambda _: rnd())`` (one key per card, in deck
+            # order, stable), without a Python call per card
+            keys = [rnd() for _ in src]
+            order = sorted(range(len(src)), key=keys.__getitem__)
+            deck = order if src[-1] == len(src) - 1 else [src[i] for i in order]  # src: sorted ids
         n = self.n
         if self.rs.two_player_draw:
             self.stock = deck
@@ -534,6 +550,12 @@ class Game:
         if self.phase is _PASS:
             return [s for s in range(self.n) if self.pass_sizes[s] and not self.given[s]]
         return [] if self.to_act is None else [self.to_act]
+
+    @property
+    def commitment(self) -> str | None:
+        """Fair deals: the commitment to this hand's deal (public; the key stays secret until the
+        hand record reveals it). None when the game does not deal fairly."""
+        return None if self.deal_key is None else self.deal_key.commitment
 
     def has_looked(self, seat: int) -> bool:
         return self.looked[seat]
@@ -1041,6 +1063,10 @@ class Game:
             if repl.bit_count() != r or repl & ~pool:
                 raise BadPass("Those replacement cards did not come from the discards.", seat=seat,
                               rule=f"seat {seat}'s {r} replacement cards must come from the discards")
+        elif self.deal_key is not None:
+            repl = 0
+            for c in fair.replacements(self.deal_key.seed, bits(pool), r, self.redeals, seat):
+                repl |= 1 << c
         else:
             if self.seed is None:
                 rng: random.Random = secrets.SystemRandom()
@@ -1435,7 +1461,8 @@ class Game:
             self.hand_no, self.dealer, tuple(self.dealt), tuple(self.bid_log), tuple(self.pass_log),
             tuple(self.plays), tuple(self.before_scores), tuple(self.before_bags), self.stock,
             tuple(self.draw_keeps), tuple(self.tricks), tuple(self.scores), tuple(self.bags), winner,
-            tuple(self.trick_winners), breakdown, tuple(self.received)))
+            tuple(self.trick_winners), breakdown, tuple(self.received),
+            None if self.deal_key is None else (self.deal_key, self.redeals)))
         if winner is not None:
             self.winner = winner
             self.end_reason = reason
@@ -1507,6 +1534,7 @@ class Game:
         g.n = self.n
         g.seed = self.seed
         g.salt = self.salt
+        g.deal_key = self.deal_key
         g.hand_no = self.hand_no
         g.redeals = self.redeals
         g.dealer = self.dealer
@@ -1559,6 +1587,7 @@ class Game:
             "ruleset": self.rs.to_dict(),
             "seed": self.seed,
             "salt": self.salt,
+            "deal_key": None if self.deal_key is None else [self.deal_key.seed, self.deal_key.salt],
             "hand_no": self.hand_no,
             "redeals": self.redeals,
             "dealer": self.dealer,
@@ -1610,6 +1639,8 @@ class Game:
 
         g.seed = d["seed"]
         g.salt = d["salt"]
+        if d.get("deal_key"):
+            g.deal_key = fair.DealKey(*d["deal_key"])
         g.hand_no = d["hand_no"]
         g.redeals = d["redeals"]
         g.dealer = d["dealer"]
@@ -1718,7 +1749,8 @@ def _build_record(rs: Ruleset, hand_no: int, dealer: int, dealt: tuple[int, ...]
                   stock: list[int], keeps: tuple[bool, ...], tricks: tuple[int, ...],
                   scores: tuple[int, ...], bags: tuple[int, ...], winner: int | None,
                   trick_winners: tuple[int, ...], breakdown: list[SideScore] | None,
-                  received: tuple[int, ...] = ()) -> dict[str, Any]:
+                  received: tuple[int, ...] = (),
+                  deal: tuple[DealKey, int] | None = None) -> dict[str, Any]:
     if breakdown is None:  # finished quietly: the same pure scoring, now
         bids: list[Bid | None] = [None] * rs.num_seats
         for s, b in bid_log:
@@ -1739,6 +1771,10 @@ def _build_record(rs: Ruleset, hand_no: int, dealer: int, dealt: tuple[int, ...]
         rec["replacements"] = [[s, [card_str(c) for c in cards_of(received[s])]] for s, _ in pass_log]
     if rs.two_player_draw and stock:
         rec["draw"] = {"stock": [card_str(c) for c in stock], "keeps": list(keeps)}
+    if deal is not None:  # the hand is over: reveal its key
+        key, redeal = deal
+        rec["fair"] = {"scheme": fair.SCHEME, "commitment": key.commitment, "seed": key.seed,
+                       "salt": key.salt, "redeal": redeal}
     rec["result"] = result_dict(list(tricks), list(scores), list(bags), winner, list(trick_winners),
                                 breakdown)
     return rec

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bids import Bid, BidParseError
 from .cards import COPY_OFFSET, CardParseError, card_str, parse_card
 from .errors import IllegalAction, RecordError, RulesetError
 from .game import RECORD_FORMAT, Game, Phase
 from .ruleset import Ruleset, tables
+
+if TYPE_CHECKING:
+    from .fair import DealKey
 
 
 def _int(value: Any, position: str, what: str) -> int:
@@ -105,10 +108,23 @@ def load_game(record: Any) -> Game:
     return g
 
 
-def replay(record: dict[str, Any]) -> dict[str, Any]:
+def replay(record: dict[str, Any], *, deal_key: DealKey | None = None, redeal: int = 0) -> dict[str, Any]:
     """Replay one hand record; return ``{tricks, scores, bags, winner, trick_winners,
-    breakdown}`` or raise ``RecordError`` naming the first bad action."""
+    breakdown}`` or raise ``RecordError`` naming the first bad action.
+
+    ``deal_key`` (``engine.verify``): the two-player blind nil replacements are drawn from
+    that key as the live game drew them, and must be the ones the record lists."""
+    g = replay_game(record, deal_key=deal_key, redeal=redeal)
+    return dict(g.hand_records[-1]["result"])
+
+
+def replay_game(record: dict[str, Any], *, deal_key: DealKey | None = None, redeal: int = 0) -> Game:
+    """``replay``, returning the game once the hand is over (``history()``, ``first_leader``,
+    ``trick_winners`` and ``hand_records[-1]`` read the hand trick by trick)."""
     g = load_game(record)
+    if deal_key is not None:
+        g.deal_key = deal_key
+        g.redeals = redeal
     n = g.n
     bids = record.get("bids")
     if not isinstance(bids, list):
@@ -182,7 +198,10 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     if g.phase is Phase.PLAY:
         total = g._t.hand_size * n
         raise RecordError("plays", f"the record ends after {len(plays)} of {total} cards")
-    return dict(g.hand_records[-1]["result"])
+    built = g.hand_records[-1]
+    if deal_key is not None and built.get("replacements") != (record.get("replacements") or None):
+        raise RecordError("replacements", "the replacement cards are not the ones the seed deals")
+    return g
 
 
 def _replay_passes(g: Game, record: dict[str, Any], passes: list[Any]) -> None:
@@ -198,7 +217,8 @@ def _replay_passes(g: Game, record: dict[str, Any], passes: list[Any]) -> None:
                 raise RecordError(pos, "replacements are written [seat, [cards]]")
             seat = _int(entry[0], pos, "the seat")
             forced[seat] = [_card(t, f"{pos}[{j}]") for j, t in enumerate(entry[1])]
-        g._forced_swaps = forced
+        if g.deal_key is None:  # with a key (verify) the engine draws them as in the live game
+            g._forced_swaps = forced
     for i, entry in enumerate(passes):
         pos = f"passes[{i}]"
         if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)):
@@ -208,7 +228,8 @@ def _replay_passes(g: Game, record: dict[str, Any], passes: list[Any]) -> None:
             raise RecordError(pos, f"there is no seat {seat}")
         if g.phase is not Phase.PASS:
             raise RecordError(pos, "no cards are passed now")
-        if g.rs.two_player_draw and g._forced_swaps is not None and seat not in g._forced_swaps:
+        if (g.rs.two_player_draw and g.deal_key is None and g._forced_swaps is not None
+                and seat not in g._forced_swaps):
             raise RecordError(pos, f"the record has no replacement cards for seat {seat}")
         cards: list[int] = []
         for j, t in enumerate(entry[1]):
@@ -227,6 +248,11 @@ def _replay_passes(g: Game, record: dict[str, Any], passes: list[Any]) -> None:
 
 def replay_file(path: str) -> dict[str, Any]:
     """Read a JSON record from ``path`` ("-" for stdin) and replay it."""
+    return replay(read_record(path))
+
+
+def read_record(path: str) -> Any:
+    """The JSON read from ``path`` ("-" for stdin); ``RecordError`` when unreadable."""
     import sys
 
     try:
@@ -241,4 +267,4 @@ def replay_file(path: str) -> dict[str, Any]:
         record = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError("", f"{path} is not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    return replay(record)
+    return record

@@ -31,12 +31,13 @@ POT = i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot"
 
 def cog_commands() -> list[object]:
     """The slash commands the cogs define, without starting a bot."""
+    from cogs.history import HistoryCog
     from cogs.stats import StatsCog
     from cogs.tables import TablesCog
 
     return [
         cmd
-        for cog in (TablesCog, StatsCog)
+        for cog in (TablesCog, StatsCog, HistoryCog)
         for cmd in cog.__cog_app_commands__  # type: ignore[attr-defined]
         if cmd.parent is None
     ]

@@ -4,6 +4,15 @@ The contract is docs/BOT_STORAGE.md; every SQL statement of the bot lives in thi
 """
 
 from .db import DEFAULT_GUILD_SETTINGS, Storage
+from .history import (
+    FORMER_PLAYER,
+    ForgetReport,
+    GamePlayer,
+    GameSummary,
+    HistoryPage,
+    PlayerSeated,
+    StoredHand,
+)
 from .migrations import MigrationError
 from .models import (
     LIVE_STATUSES,
@@ -24,16 +33,22 @@ from .stats import SORT_LABELS, SORTS
 
 __all__ = [
     "DEFAULT_GUILD_SETTINGS",
+    "FORMER_PLAYER",
     "LIVE_STATUSES",
     "SORTS",
     "SORT_LABELS",
     "ChannelBusy",
     "Claim",
     "FinishedGame",
+    "ForgetReport",
+    "GamePlayer",
+    "GameSummary",
     "HandResult",
+    "HistoryPage",
     "Lease",
     "MigrationError",
     "NotOwner",
+    "PlayerSeated",
     "PlayerStats",
     "SetAside",
     "ShardCountMismatch",
@@ -42,6 +57,7 @@ __all__ = [
     "StorageClosed",
     "StorageError",
     "StorageUnavailable",
+    "StoredHand",
     "TableDamaged",
     "TableRow",
     "new_owner",

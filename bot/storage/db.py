@@ -18,6 +18,7 @@ from ..config import Faults
 from . import stats
 from .backends import Backend, Session, open_backend
 from .backends.faults import SlowBackend
+from .history import HistoryMixin
 from .models import (
     LIVE_STATUSES,
     STATUSES,
@@ -112,7 +113,7 @@ def _row_to_table(row: Any) -> TableRow:
     )
 
 
-class Storage(ShardLeases):
+class Storage(ShardLeases, HistoryMixin):
     """All persistence of the bot. Open with ``await Storage.open(path_or_url)``.
 
     The backend owns the connections (SQLite: one connection behind a lock; PostgreSQL: a pool).

@@ -300,7 +300,7 @@ class Lifecycle:
         for s in empty:
             new.seats[s] = bot_seat(new, s)
         try:
-            new.game = Game.new(new.ruleset, seed=self.deal_seed)
+            new.game = Game.new(new.ruleset, seed=self.deal_seed, fair=True)
         except Exception:
             log.exception("dealing at table %s failed", table_id)
             return refuse(_("Sorry, the cards could not be dealt. Please try again."))

@@ -12,9 +12,10 @@ A refreshed hand panel speaks its player's language (the locale of the interacti
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 import discord
@@ -23,10 +24,12 @@ from bot import render
 from bot.i18n import DEFAULT, user_language
 from bot.i18n import render as text_in
 from bot.model import Table
+from bot.pictures import picture_name, score_chart_png, table_png
+from bot.replays import game_series, hand_scene
 from bot.safe import PrivateMessage
 from bot.table.store import TableStore, event_kind
 from bot.tasks import cancel_all
-from bot.views import game_over_view, hand_panel, table_view
+from bot.views import game_over_view, hand_panel, hand_post_view, table_view
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +51,15 @@ def _hand_post(table: Table, ev: Any) -> Callable[[str], str]:
     return lambda lang: render.hand_post(table, ev, lang)
 
 
+def _hand_view(table: Table, record: dict[str, Any] | None) -> Callable[[str], discord.ui.View] | None:
+    if record is None:
+        return None
+    return lambda lang: hand_post_view(table, record, lang)
+
+
+Picture = tuple[str, bytes]  # a file name and PNG bytes
+
+
 class Publisher(Protocol):
     """How the service talks to channels (Discord in production, a recorder in unit tests)."""
 
@@ -58,6 +70,7 @@ class Publisher(Protocol):
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        files: Sequence[Picture] = (),
     ) -> int | None: ...
 
     async def edit(
@@ -92,6 +105,7 @@ class DiscordPublisher:
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        files: Sequence[Picture] = (),
     ) -> int | None:
         channel = self.bot.get_partial_messageable(channel_id)
         # A ping notifies exactly that one user, even if the text names others.
@@ -102,14 +116,29 @@ class DiscordPublisher:
             if mention
             else discord.AllowedMentions.none()
         )
+        extra: dict[str, Any] = {}
+        if view is not None:
+            extra["view"] = view
+        if files:
+            extra["files"] = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
         try:
-            if view is not None:
-                msg = await channel.send(content, view=view, allowed_mentions=allowed)
-            else:
-                msg = await channel.send(content, allowed_mentions=allowed)
-        except (discord.Forbidden, discord.NotFound) as exc:
-            # a permission taken away, or the channel deleted: the table cannot go on there
+            msg = await channel.send(content, allowed_mentions=allowed, **extra)
+        except discord.Forbidden as exc:
+            if files:
+                # no Attach Files permission there: the post matters more than its picture
+                log.warning(
+                    "posting pictures in channel %s is not allowed (%s): posting the text alone",
+                    channel_id,
+                    exc.code,
+                )
+                return await self.send(channel_id, content, view=view, mention=mention)
+            # a permission taken away: the table cannot go on there
             log.warning("posting in channel %s is refused (%s %s)", channel_id, exc.status, exc.code)
+            if self.on_forbidden is not None:
+                self.on_forbidden(channel_id)
+            return None
+        except discord.NotFound as exc:  # the channel was deleted
+            log.warning("posting in channel %s failed: %s %s", channel_id, exc.status, exc.code)
             if self.on_forbidden is not None:
                 self.on_forbidden(channel_id)
             return None
@@ -157,6 +186,7 @@ class TablePublisher:
         self._panels: dict[tuple[int, int], tuple[PrivateMessage, float]] = {}
         self._panel_tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        self.pictures = True  # attach the table picture and score chart to hand and game posts
         #: the language of a table's public messages (the service sets the server's)
         self.language: Language = _english
 
@@ -167,7 +197,14 @@ class TablePublisher:
         for ev in events:
             kind = event_kind(ev)
             if kind == "HandScored":
-                self.post(new.id, new.channel_id, _hand_post(new, ev))
+                record = _record_of(new, getattr(ev, "hand_no", None))
+                self.post(
+                    new.id,
+                    new.channel_id,
+                    _hand_post(new, ev),
+                    view=_hand_view(new, record),
+                    pictures=hand_pictures(new, record) if record is not None else None,
+                )
                 if "GameOver" not in kinds:
                     # keep the live table at the bottom of the channel, below the hand's post
                     self._enqueue(new.id, self._repost_job(new.id))
@@ -177,6 +214,7 @@ class TablePublisher:
                     new.channel_id,
                     lambda lang: render.game_post(new, lang),
                     view=lambda lang: game_over_view(new, lang),
+                    pictures=game_pictures(new),
                 )
         self.render_soon(new.id)
         self._refresh_panels(old, new, actor)
@@ -191,16 +229,27 @@ class TablePublisher:
         view: discord.ui.View | Callable[[str], discord.ui.View] | None = None,
         mention: int | None = None,
         sent: Callable[[int | None], None] | None = None,
+        pictures: Callable[[], list[Picture]] | None = None,
     ) -> None:
         """Queue a channel post behind the table's earlier ones. ``content`` (and ``view``) may be
-        lazy: they are drawn in the server's language when the post goes out. ``sent`` is told
-        the post's message id (None if it failed)."""
+        lazy: they are drawn in the server's language when the post goes out. ``pictures`` draws
+        the files to attach; it runs in an executor (off the event loop), and a failure posts the
+        text alone. ``sent`` is told the post's message id (None if it failed)."""
 
         async def job() -> None:
             lang = await self.language(table_id)
             text = content(lang) if callable(content) else text_in(content, lang)
             shown = view(lang) if callable(view) else view
-            message_id = await self.out.send(channel_id, text, view=shown, mention=mention)
+            files: list[Picture] = []
+            if pictures is not None and self.pictures:
+                try:
+                    files = await asyncio.get_running_loop().run_in_executor(None, pictures)
+                except Exception:
+                    log.exception("drawing the pictures of a post at table %s failed", table_id)
+            if files:
+                message_id = await self.out.send(channel_id, text, view=shown, mention=mention, files=files)
+            else:
+                message_id = await self.out.send(channel_id, text, view=shown, mention=mention)
             if sent is not None:
                 sent(message_id)
 
@@ -401,3 +450,37 @@ class TablePublisher:
         if posters and drain > 0:
             await asyncio.wait(posters, timeout=drain)
         await cancel_all([*self._renders.values(), *self._posters.values(), *self._panel_tasks])
+
+
+# ---- pictures of hand and game posts (the data is read now, the drawing runs in an executor) ----
+
+def _record_of(t: Table, hand_no: int | None) -> dict[str, Any] | None:
+    if t.game is None:
+        return None
+    for rec in reversed(t.game.hand_records):
+        if hand_no is None or rec.get("hand_no") == hand_no:
+            return rec
+    return None
+
+
+def _picture_names(t: Table) -> list[str]:
+    return [picture_name(s.name if s is not None else "", i) for i, s in enumerate(t.seats)]
+
+
+def hand_pictures(t: Table, record: dict[str, Any]) -> Callable[[], list[Picture]]:
+    """The table after this hand: seats, bids and tricks, the score."""
+    scene = hand_scene(record, _picture_names(t), subtitle=t.ruleset.describe()[:70])
+    name = f"hand-{record.get('hand_no', 0)}.png"
+    return lambda: [(name, table_png(scene))]
+
+
+def game_pictures(t: Table) -> Callable[[], list[Picture]] | None:
+    """At game over: the final table with the winner, and the score over the game's hands."""
+    g = t.game
+    if g is None or not g.hand_records:
+        return None
+    names = _picture_names(t)
+    records = list(g.hand_records)
+    scene = hand_scene(records[-1], names, winner=g.winner, subtitle=t.ruleset.describe()[:70])
+    series = game_series(records, names, winner=g.winner, title=f"Score by hand · table {t.id}")
+    return lambda: [("game.png", table_png(scene)), ("scores.png", score_chart_png(series))]

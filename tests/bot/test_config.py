@@ -93,13 +93,8 @@ def _run_bot(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_python_m_bot_without_token_exits_2_with_one_line(tmp_path: Path) -> None:
-    proc = _run_bot(tmp_path, {})
-    assert proc.returncode == 2
-    assert proc.stdout == ""
-    lines = proc.stderr.strip().splitlines()
-    assert lines == [f"error: {MISSING_TOKEN_MESSAGE}"]
-    assert not (tmp_path / "spades.db").exists()  # refused before touching anything
+# Without a token, `python -m bot` runs the local sandbox (its own sandbox.db, never spades.db):
+# tests/sandbox/test_main_start.py starts it for real.
 
 
 def test_python_m_bot_bad_setting_exits_2(tmp_path: Path) -> None:

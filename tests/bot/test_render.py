@@ -375,7 +375,7 @@ def test_the_readme_invite_url_asks_for_the_table_permissions() -> None:
     import re
     from pathlib import Path
 
-    from bot.checks import TABLE_PERMISSIONS, THREAD_PERMISSIONS
+    from bot.checks import OPTIONAL_PERMISSIONS, TABLE_PERMISSIONS, THREAD_PERMISSIONS
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     found = re.search(
@@ -384,5 +384,5 @@ def test_the_readme_invite_url_asks_for_the_table_permissions() -> None:
     )
     assert found is not None
     perms = discord.Permissions(int(found.group(1)))
-    wanted = set(TABLE_PERMISSIONS) | set(THREAD_PERMISSIONS)
+    wanted = set(TABLE_PERMISSIONS) | set(THREAD_PERMISSIONS) | set(OPTIONAL_PERMISSIONS)
     assert perms.value == discord.Permissions(**dict.fromkeys(wanted, True)).value

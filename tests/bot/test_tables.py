@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -34,6 +34,7 @@ class Post:
     view: discord.ui.View | None
     mention: int | None = None
     edits: list[str] = field(default_factory=list)
+    files: list[tuple[str, bytes]] = field(default_factory=list)
     edited_at: list[float] = field(default_factory=list)
 
 
@@ -53,10 +54,11 @@ class RecordingPublisher:
         *,
         view: discord.ui.View | None = None,
         mention: int | None = None,
+        files: Sequence[tuple[str, bytes]] = (),
     ) -> int | None:
         mid = self._next
         self._next += 1
-        self.posts[mid] = Post(channel_id, content, view, mention)
+        self.posts[mid] = Post(channel_id, content, view, mention, files=list(files))
         self.order.append(mid)
         return mid
 

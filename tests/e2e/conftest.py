@@ -55,9 +55,17 @@ class Spades:
 
     # ---- processes ------------------------------------------------------------------------
     @asynccontextmanager
-    async def running(self, *, time_scale: float = 0.02, seed: int | None = 7) -> AsyncIterator[SpadesBot]:
+    async def running(
+        self, *, time_scale: float = 0.02, seed: int | None = 7, card_emojis: bool = False
+    ) -> AsyncIterator[SpadesBot]:
+        # card emojis are uploaded (55 requests) only by the tests that look at them
         config = Config(
-            token="x", database_path=self.db_path, time_scale=time_scale, deal_seed=seed, faults=self.faults
+            token="x",
+            database_path=self.db_path,
+            time_scale=time_scale,
+            deal_seed=seed,
+            card_emojis=card_emojis,
+            faults=self.faults,
         )
         bot = SpadesBot(config)
         self.bot = bot

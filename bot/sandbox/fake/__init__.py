@@ -122,6 +122,16 @@ a disabled or missing button, someone else's ephemeral message, a hidden channel
 Errors discord.py logs (an exception in a command, view or event handler) are collected in
 ``fake.bot_errors`` and fail the test at teardown too; clear the list to accept them.
 
+Uploads (``bot/sandbox/fake/uploads.py``): multipart bodies are checked as Discord does (the JSON
+in ``payload_json``, files in parts named ``files[n]`` with a filename, at most 10, each at most
+10 MiB -> 413/40005, ``attachments[].id`` naming an uploaded ``n``) -> 400/50035. Attachments get
+the content type of their bytes (and ``width``/``height`` for PNG and GIF), and
+``fake.attachment_bytes(attachment)`` returns what the bot uploaded. Application emojis
+(``GET/POST /applications/{id}/emojis``, ``GET/PATCH/DELETE …/{emoji_id}``): names of 2-32 letters,
+digits or underscores, unique; images as data URIs of a real image of at most 256 KiB; at most 2000
+(30008); kept in ``fake.app_emojis`` and ``fake.app_emoji_images``. A component whose emoji has an
+id that is not one of the application's emojis is refused (400/50035 "Invalid emoji").
+
 Spec correction: Discord accepts snowflakes as JSON integers (discord.py sends replies'
 ``message_reference``, ``allowed_mentions.users`` and ``recipient_id`` that way); the spec's
 ``SnowflakeType`` only allows strings, so integers are allowed here too. Upload references

@@ -24,7 +24,7 @@ from aiohttp import BodyPartReader, web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from . import validation
+from . import uploads, validation
 from .clock import FakeClock, SnowflakeFactory
 from .gateway import (
     INTENT_DIRECT_MESSAGES,
@@ -176,6 +176,7 @@ class FakeDiscord:
         privileged_intents: bool = True,
         rate_limits: bool | dict[tuple[str, str], tuple[int, float, str]] = False,
         global_limit: int | None = None,
+        bot_id: int | None = None,
     ) -> None:
         """``privileged_intents=False``: the application has not enabled members, presences and
         message content in the developer portal, so asking for them closes the gateway with 4014.
@@ -191,6 +192,9 @@ class FakeDiscord:
         (50) when ``rate_limits`` is on and no global limit otherwise; ``0`` turns it off. It can be
         changed before the bot starts (``fake.global_limit = 50``).
 
+        ``bot_id`` fixes the bot's user (and application) id, as ``id=`` does for guilds, channels
+        and users: a world rebuilt with the same ids matches what a bot stored (the sandbox uses it).
+
         Every 401, 403 and 429 answer is counted in ``invalid_requests`` (Discord bans an IP that makes
         :data:`INVALID_REQUEST_LIMIT` of them in 10 minutes; reaching that records a violation)."""
         self.clock = FakeClock()
@@ -198,7 +202,9 @@ class FakeDiscord:
         self.validate = validate
         self.quiet_period = quiet_period
         self.guild_ready_timeout = guild_ready_timeout
-        self.bot_user = User(id=self._snowflake(), username=bot_name.lower(), global_name=bot_name, bot=True)
+        self.bot_user = User(
+            id=bot_id or self._snowflake(), username=bot_name.lower(), global_name=bot_name, bot=True
+        )
         self.application_id = self.bot_user.id
         #: GATEWAY_PRESENCE | GATEWAY_GUILD_MEMBERS | GATEWAY_MESSAGE_CONTENT when granted
         self.application_flags = (1 << 12) | (1 << 14) | (1 << 18) if privileged_intents else 0
@@ -236,6 +242,11 @@ class FakeDiscord:
         self.invalid_requests: list[RecordedRequest] = []
         self._invalid_times: collections.deque[float] = collections.deque()
         self._thinking_seen: set[int] = set()
+        #: the bytes of every uploaded attachment, by attachment id (``attachment_bytes``)
+        self.attachment_data: dict[str, bytes] = {}
+        #: the application's emojis (``/applications/{id}/emojis``) and their images
+        self.app_emojis: dict[int, Json] = {}
+        self.app_emoji_images: dict[int, bytes] = {}
         #: (method, path) answered with a fault the client retries -> monotonic time the retry is due by
         self._retries_due: dict[tuple[str, str], float] = {}
         self._last_activity = time.monotonic()
@@ -287,11 +298,16 @@ class FakeDiscord:
     # ------------------------------------------------------------------ world building
 
     def add_guild(
-        self, name: str = "Test server", *, owner: User | None = None, locale: str = "en-US"
+        self,
+        name: str = "Test server",
+        *,
+        owner: User | None = None,
+        locale: str = "en-US",
+        id: int | None = None,
     ) -> Guild:
         """A server with the bot in it (the bot gets a managed role with the usual bot permissions)."""
         owner = owner or self.owner
-        guild = Guild(self, self._snowflake(), name, owner, locale=locale)
+        guild = Guild(self, id or self._snowflake(), name, owner, locale=locale)
         self.guilds[guild.id] = guild
         guild.members[owner.id] = Member(user=owner, guild=guild, joined_at=self.clock.iso())
         bot_role = Role(
@@ -330,13 +346,14 @@ class FakeDiscord:
         roles: list[Role] | None = None,
         locale: str = "en-US",
         bot: bool = False,
+        id: int | None = None,
     ) -> User:
         """A user, made a member of ``guild`` (or of every guild so far).
 
         ``manage_guild``/``administrator`` give the member a role with that permission.
         """
         user = User(
-            id=self._snowflake(),
+            id=id or self._snowflake(),
             username=username,
             global_name=global_name if global_name is not None else username.capitalize(),
             bot=bot,
@@ -1343,14 +1360,30 @@ class FakeDiscord:
         filename = str(upload.get("filename") or "file")
         channel_id = msg.channel.id if msg.channel else 0
         url = f"https://cdn.discordapp.com/attachments/{channel_id}/{aid}/{filename}"
-        return {
+        data = upload.get("data") or b""
+        # Discord reports what the bytes are, not what the client claimed (discord.py sends
+        # application/octet-stream), and the size of an image
+        sniffed, width, height = uploads.sniff(data)
+        attachment: Json = {
             "id": str(aid),
             "filename": filename,
-            "size": int(upload.get("size", 0)),
+            "size": int(upload.get("size", len(data))),
             "url": url,
             "proxy_url": url.replace("cdn.discordapp.com", "media.discordapp.net"),
-            "content_type": upload.get("content_type") or "application/octet-stream",
+            "content_type": sniffed or upload.get("content_type") or "application/octet-stream",
         }
+        if width is not None:
+            attachment |= {"width": width, "height": height}
+        self.attachment_data[str(aid)] = bytes(data)
+        return attachment
+
+    def attachment_bytes(self, attachment: Json | str | int) -> bytes:
+        """The bytes the bot uploaded for an attachment (its payload dict or its id)."""
+        aid = str(attachment["id"] if isinstance(attachment, dict) else attachment)
+        try:
+            return self.attachment_data[aid]
+        except KeyError:
+            raise FakeDiscordUsageError(f"no attachment {aid} was uploaded") from None
 
     def _dispatch_message(self, event: str, msg: Message) -> None:
         if msg.ephemeral or msg.channel is None:
@@ -1426,11 +1459,21 @@ class FakeDiscord:
                 if not isinstance(part, BodyPartReader):
                     continue
                 if part.name == "payload_json":
-                    body = json.loads(await part.text())
+                    try:
+                        body = json.loads(await part.text())
+                    except ValueError as exc:
+                        raise ApiError(
+                            400, 50109, "The request body contains invalid JSON.", violation=True
+                        ) from exc
                 else:
                     content = await part.read()
                     upload = {"field": part.name, "filename": part.filename, "size": len(content)}
-                    files.append(upload | {"content_type": part.headers.get("Content-Type")})
+                    files.append(upload | {"content_type": part.headers.get("Content-Type"), "data": content})
+            if (why := uploads.too_large(files)) is not None:
+                raise ApiError(413, 40005, f"Request entity too large: {why}", violation=True)
+            errors = uploads.upload_errors(files, body)
+            if errors:
+                raise ApiError(400, 50035, "Invalid Form Body", errors=errors, violation=True)
             return body, files
         raw = await request.read()
         if not raw:
@@ -1655,6 +1698,8 @@ class FakeDiscord:
 
     def _check_body(self, method: str, template: str, body: Any, *, kind: str | None = None) -> None:
         """OpenAPI schema plus the documented limits the schema leaves out; raises ApiError 50035."""
+        if kind in ("message", "message_edit") and isinstance(body, dict):
+            self._check_emojis(body)
         if not self.validate:
             return
         errors = validation.validate_request(method, template, body)
@@ -1682,6 +1727,11 @@ class FakeDiscord:
             r("GET", scope + "/commands/{command_id}", self._get_command)
             r("PATCH", scope + "/commands/{command_id}", self._patch_command)
             r("DELETE", scope + "/commands/{command_id}", self._delete_command)
+        r("GET", "/applications/{application_id}/emojis", self._list_app_emojis)
+        r("POST", "/applications/{application_id}/emojis", self._create_app_emoji)
+        r("GET", "/applications/{application_id}/emojis/{emoji_id}", self._get_app_emoji)
+        r("PATCH", "/applications/{application_id}/emojis/{emoji_id}", self._edit_app_emoji)
+        r("DELETE", "/applications/{application_id}/emojis/{emoji_id}", self._delete_app_emoji)
         r("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self._callback, auth=False)
         hook = "/webhooks/{webhook_id}/{webhook_token}"
         r("POST", hook, self._followup, auth=False)
@@ -1773,6 +1823,78 @@ class FakeDiscord:
         if user is None:
             raise ApiError(404, 10013, "Unknown User")
         return 200, user.payload()
+
+    # ------------------------------------------------------------------ REST: application emojis
+
+    def _check_emojis(self, body: Json, where: str = "") -> None:
+        """A custom emoji on a component must be one Discord knows (here: the application's)."""
+        errors = uploads.component_emoji_errors(body.get("components"), set(self.app_emojis))
+        if errors:
+            errors = [where + e for e in errors]
+            raise ApiError(400, 50035, "Invalid Form Body", errors=errors, violation=True)
+
+    def _app_emoji(self, req: _Request) -> Json:
+        self._scope(req)
+        emoji = self.app_emojis.get(_int(req.params["emoji_id"]))
+        if emoji is None:
+            raise ApiError(404, 10014, "Unknown Emoji", violation=True, kind="unknown_emoji")
+        return emoji
+
+    async def _list_app_emojis(self, req: _Request) -> tuple[int, Any]:
+        self._scope(req)
+        return 200, {"items": [copy.deepcopy(e) for e in self.app_emojis.values()]}
+
+    async def _create_app_emoji(self, req: _Request) -> tuple[int, Any]:
+        self._scope(req)
+        self._check_body("POST", "/applications/{application_id}/emojis", req.body)
+        body = req.body if isinstance(req.body, dict) else {}
+        if len(self.app_emojis) >= uploads.MAX_APP_EMOJIS:
+            raise ApiError(400, 30008, "Maximum number of emojis reached (2000)", violation=True)
+        errors = []
+        taken = {str(e["name"]) for e in self.app_emojis.values()}
+        if (why := uploads.emoji_name_error(body.get("name"), taken)) is not None:
+            errors.append(why)
+        image, bad = uploads.emoji_image(body.get("image"))
+        if bad is not None:
+            errors.append(bad)
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors=errors, violation=True)
+        assert image is not None
+        eid = self._snowflake()
+        kind, _, _ = uploads.sniff(image)
+        emoji = {
+            "id": str(eid),
+            "name": body["name"],
+            "roles": [],
+            "user": self.bot_user.payload(),
+            "require_colons": True,
+            "managed": False,
+            "animated": kind == "image/gif",
+            "available": True,
+        }
+        self.app_emojis[eid] = emoji
+        self.app_emoji_images[eid] = image
+        return 201, copy.deepcopy(emoji)
+
+    async def _get_app_emoji(self, req: _Request) -> tuple[int, Any]:
+        return 200, copy.deepcopy(self._app_emoji(req))
+
+    async def _edit_app_emoji(self, req: _Request) -> tuple[int, Any]:
+        emoji = self._app_emoji(req)
+        self._check_body("PATCH", "/applications/{application_id}/emojis/{emoji_id}", req.body)
+        name = (req.body or {}).get("name")
+        taken = {str(e["name"]) for e in self.app_emojis.values() if e is not emoji}
+        if (why := uploads.emoji_name_error(name, taken)) is not None:
+            raise ApiError(400, 50035, "Invalid Form Body", errors=[why], violation=True)
+        emoji["name"] = name
+        return 200, copy.deepcopy(emoji)
+
+    async def _delete_app_emoji(self, req: _Request) -> tuple[int, Any]:
+        emoji = self._app_emoji(req)
+        eid = int(emoji["id"])
+        del self.app_emojis[eid]
+        self.app_emoji_images.pop(eid, None)
+        return 204, None
 
     # ------------------------------------------------------------------ REST: commands
 
@@ -1922,6 +2044,8 @@ class FakeDiscord:
             )
         kind = {4: "message", 7: "message", 8: "autocomplete", 9: "modal"}.get(ctype)
         data = body.get("data") or {}
+        if kind == "message" and isinstance(data, dict):
+            self._check_emojis(data, where="data.")
         if self.validate:
             errors = validation.validate_request(
                 "POST", "/interactions/{interaction_id}/{interaction_token}/callback", body
@@ -2179,6 +2303,8 @@ class FakeDiscord:
         self._need_in(
             channel, "view_channel", "send_messages_in_threads" if channel.is_thread else "send_messages"
         )
+        if req.files:
+            self._need_in(channel, "attach_files")
         body = req.body or {}
         if not _has_content(body) and not req.files:
             raise ApiError(400, 50006, "Cannot send an empty message", violation=True, kind="empty_message")

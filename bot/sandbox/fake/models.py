@@ -407,9 +407,9 @@ class Guild:
         self.fake._role_created(role)
         return role
 
-    def add_text_channel(self, name: str, *, topic: str | None = None) -> Channel:
+    def add_text_channel(self, name: str, *, topic: str | None = None, id: int | None = None) -> Channel:
         channel = Channel(
-            id=self.fake._snowflake(),
+            id=id or self.fake._snowflake(),
             guild=self,
             name=name,
             topic=topic,

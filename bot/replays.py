@@ -1,0 +1,323 @@
+"""History, score sheets and replays of finished hands as text, and the pictures' data.
+
+Pure functions over stored data (hand records, ``GameSummary``): no service, no discord. Everything
+here is about hands that are over, so showing every seat's cards is fine. Texts stay under
+Discord's 2,000 characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.pictures import ScoreSeries, SeatInfo, SideInfo, TableScene
+from bot.storage.history import GameSummary, HistoryPage, StoredHand
+from engine import Bid, Ruleset, card_pretty, hand_str, parse_card
+from engine.fair import short
+from engine.record import replay_game
+
+MAX_MESSAGE = 2000
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def bid_text(bid: Any) -> str:
+    """A record's bid (``4``, ``"nil"``, ``"blind 6"``) as players say it."""
+    if bid is None:
+        return "?"
+    try:
+        return Bid.parse(bid).label
+    except ValueError:
+        return str(bid)
+
+
+def ruleset_of(record_or_game: Any) -> Ruleset:
+    raw = record_or_game.get("ruleset", "standard") if isinstance(record_or_game, dict) else record_or_game
+    try:
+        return Ruleset.from_dict(raw)
+    except (ValueError, TypeError):
+        return Ruleset.preset("standard")
+
+
+def seat_names(game: GameSummary) -> list[str]:
+    names = {p.seat: p.name for p in game.players}
+    n = max(names, default=-1) + 1
+    return [names.get(s, f"seat {s + 1}") for s in range(n)]
+
+
+def side_label(rs: Ruleset, names: Sequence[str], side: int) -> str:
+    """``Alice & Carol`` for a team, the player's name in solo play."""
+    return " & ".join(names[s] if s < len(names) else f"seat {s + 1}" for s in rs.sides[side])
+
+
+# ---- the history list ---------------------------------------------------------------------------
+
+def game_line(g: GameSummary) -> str:
+    """One game in the history: id, date, sides with scores (winner first, 🏆), preset, hands."""
+    rs = ruleset_of(g.ruleset)
+    names = seat_names(g)
+    order = sorted(range(len(g.sides)), key=lambda i: (i != g.winner_side, i))
+    parts = []
+    for i in order:
+        who = side_label(rs, names, i) if i < rs.num_sides else f"side {i + 1}"
+        trophy = "🏆 " if i == g.winner_side else ""
+        parts.append(f"{trophy}{who} {g.sides[i].get('score', '?')}")
+    hands = f"{g.hands} hand{'s' if g.hands != 1 else ''}"
+    return f"`#{g.id}` <t:{g.finished_at}:d> · {' – '.join(parts)} · {g.preset} · {hands}"
+
+
+def history_text(page: HistoryPage, scope: str) -> str:
+    """A page of the history list (``scope``: "this channel", "this server", "@alice")."""
+    head = f"📜 **Finished games** · {scope}"
+    if not page.total:
+        return f"{head}\nNo finished games yet."
+    lines = [f"{head} · page {page.page} of {page.pages} ({page.total} games)"]
+    for g in page.games:
+        lines.append(game_line(g))
+    lines.append("Pick a game below for its score sheet; `/replay game:<id>` replays its hands.")
+    return clip("\n".join(lines))
+
+
+# ---- a game's score sheet -------------------------------------------------------------------------
+
+def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
+    """Every hand of a stored game: each side's bids, tricks, points and running total."""
+    rs = ruleset_of(game.ruleset)
+    names = seat_names(game)
+    sides = [side_label(rs, names, i) for i in range(rs.num_sides)]
+    head = [f"📊 **Game #{game.id}** · {game.preset} · finished <t:{game.finished_at}:f>",
+            " · ".join(f"**{i + 1}** {s}" for i, s in enumerate(sides))]
+    rows = []
+    for h in hands:
+        res = h.result or h.record.get("result") or {}
+        tricks = res.get("tricks") or []
+        scores = res.get("scores") or []
+        breakdown = res.get("breakdown") or []
+        bids = {int(s): b for s, b in h.record.get("bids", [])}
+        cells = []
+        for i, seats in enumerate(rs.sides):
+            bid = "+".join(bid_text(bids.get(s)) for s in seats)
+            took = sum(int(tricks[s]) for s in seats if s < len(tricks))
+            pts = breakdown[i].get("total", breakdown[i].get("points", 0)) if i < len(breakdown) else 0
+            total = scores[i] if i < len(scores) else "?"
+            cells.append(f"{bid}/{took} {int(pts):+d} → **{total}**")
+        rows.append(f"`{h.hand_no:>2}` " + " · ".join(cells))
+    tail = []
+    if game.winner_side is not None and game.winner_side < len(sides):
+        final = " – ".join(str(s.get("score")) for s in game.sides)
+        tail.append(f"🏆 {sides[game.winner_side]} won {final} after {game.hands} hands.")
+    tail.append(f"Cells: bid/took, points, total. `/replay game:{game.id} hand:<n>` replays a hand.")
+    dropped = 0
+    while dropped < len(rows) - 1 and len("\n".join([*head, "…", *rows[dropped:], *tail])) > MAX_MESSAGE - 20:
+        dropped += 1
+    gap = [f"… hands 1–{dropped} not shown"] if dropped else []
+    return clip("\n".join(head + gap + rows[dropped:] + tail))
+
+
+# ---- replays ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Trick:
+    no: int  # 1-based
+    plays: tuple[tuple[int, int], ...]  # (seat, card) in play order
+    winner: int
+
+
+@dataclass(frozen=True)
+class HandReplay:
+    """A finished hand read trick by trick (rebuilt by the engine from the record)."""
+
+    record: dict[str, Any]
+    ruleset: Ruleset
+    hand_no: int
+    dealer: int
+    dealt: tuple[int, ...]  # per seat, a card mask, as dealt (two-player: as kept after the draw)
+    bids: tuple[tuple[int, str], ...]
+    passes: tuple[tuple[int, tuple[int, ...]], ...]
+    tricks: tuple[Trick, ...]
+    result: dict[str, Any]
+
+    @property
+    def steps(self) -> int:
+        """The deal and bids, one step per trick, the scoring."""
+        return len(self.tricks) + 2
+
+    def held_before(self, trick_no: int) -> list[int]:
+        """Each seat's cards before trick ``trick_no`` (1-based) was played (after any pass)."""
+        hands = list(self.after_pass)
+        for t in self.tricks[: trick_no - 1]:
+            for seat, card in t.plays:
+                hands[seat] &= ~(1 << card)
+        return hands
+
+    @property
+    def after_pass(self) -> list[int]:
+        hands = list(self.dealt)
+        for seat, cards in self.passes:
+            for c in cards:
+                hands[seat] &= ~(1 << c)
+        n = len(hands)
+        if self.ruleset.two_player_draw:
+            for seat, cards in (tuple(x) for x in self.record.get("replacements") or []):
+                for c in cards:
+                    hands[seat] |= 1 << parse_card(c)
+            return hands
+        for seat, cards in self.passes:  # partners swap: the cards arrive at the partner
+            partner = self.ruleset.partner_of(seat)
+            if partner is not None and partner < n:
+                for c in cards:
+                    hands[partner] |= 1 << c
+        return hands
+
+
+def hand_replay(record: dict[str, Any]) -> HandReplay:
+    """Rebuild a finished hand from its record; raises ``engine.RecordError`` when it does not replay."""
+    g = replay_game(record)
+    n = g.n
+    history = g.history()
+    tricks = []
+    for i in range(0, len(history), n):
+        no = i // n + 1
+        tricks.append(Trick(no, tuple(history[i:i + n]), g.trick_winners[no - 1]))
+    bids = tuple((int(s), bid_text(b)) for s, b in record.get("bids", []))
+    passes = tuple((s, tuple(_bits(m))) for s, m in g.pass_log)
+    return HandReplay(record, g.rs, g.hand_no, g.dealer, tuple(g.dealt), bids, passes, tuple(tricks),
+                      dict(g.hand_records[-1]["result"]))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def replay_text(hr: HandReplay, step: int, *, names: Sequence[str], title: str,
+                hands_in_game: int | None = None) -> str:
+    """One step of a replay: 0 the deal and bids, 1..T trick by trick, T+1 the scoring.
+    ``title`` names the game ("game #41", "table 12"), ``names`` the seats."""
+    names = list(names)
+    while len(names) < hr.ruleset.num_seats:
+        names.append(f"seat {len(names) + 1}")
+    step = max(0, min(step, hr.steps - 1))
+    of = f" of {hands_in_game}" if hands_in_game else ""
+    head = (f"🔁 **Replay · {title} · hand {hr.hand_no}{of}** · {hr.ruleset.name} · "
+            f"step {step + 1} of {hr.steps}")
+    lines = [head]
+    if step == 0:
+        fair = hr.record.get("fair") or {}
+        lines.append(f"Dealer: {names[hr.dealer]}"
+                     + (f" · commitment `{short(fair['commitment'])}`" if fair.get("commitment") else ""))
+        lines.append("**As dealt**" + (" (after the draw)" if hr.ruleset.two_player_draw else ""))
+        for s in range(hr.ruleset.num_seats):
+            lines.append(f"{names[s]}: {hand_str(hr.dealt[s]) or '—'}")
+        lines.append("**Bids**: " + " · ".join(f"{names[s]} {b}" for s, b in hr.bids))
+        for seat, cards in hr.passes:
+            partner = hr.ruleset.partner_of(seat)
+            to = f" to {names[partner]}" if partner is not None and not hr.ruleset.two_player_draw else ""
+            verb = "exchanged" if hr.ruleset.two_player_draw else "passed"
+            lines.append(f"{names[seat]} {verb} {' '.join(card_pretty(c) for c in cards)}{to}")
+        return clip("\n".join(lines))
+    if step <= len(hr.tricks):
+        t = hr.tricks[step - 1]
+        held = hr.held_before(t.no)
+        lead = names[t.plays[0][0]] if t.plays else "?"
+        plays = " · ".join(f"{names[s]} {card_pretty(c)}" for s, c in t.plays)
+        lines.append(f"**Trick {t.no} of {len(hr.tricks)}** (led by {lead}): {plays} → **{names[t.winner]}**")
+        taken = [0] * hr.ruleset.num_seats
+        for x in hr.tricks[: t.no]:
+            taken[x.winner] += 1
+        bids = dict(hr.bids)
+        lines.append("Tricks so far: " + " · ".join(
+            f"{names[s]} {taken[s]}/{bids.get(s, '?')}" for s in range(hr.ruleset.num_seats)))
+        lines.append("_Held before this trick:_")
+        for s in range(hr.ruleset.num_seats):
+            lines.append(f"{names[s]}: {hand_str(held[s]) or '—'}")
+        return clip("\n".join(lines))
+    # the scoring
+    res = hr.result
+    lines.append("**Scoring**")
+    for b in res.get("breakdown", []):
+        side = int(b.get("side", 0))
+        who = side_label(hr.ruleset, names, side)
+        parts = []
+        for nil in b.get("nils", []):
+            kind = "blind nil" if nil.get("kind") == "blind_nil" else "nil"
+            parts.append(f"{names[int(nil['seat'])]}'s {kind} {'made' if nil.get('made') else 'failed'} "
+                         f"{int(nil.get('points', 0)):+d}")
+        if b.get("made") is not None:
+            verdict = "made" if b.get("made") else "set"
+            parts.append(f"contract {b.get('bid')} {verdict} with {b.get('tricks')} "
+                         f"{int(b.get('contract_points', 0)):+d}")
+        if b.get("bag_points"):
+            plural = "s" if b.get("bags") != 1 else ""
+            parts.append(f"{b.get('bags', 0)} bag{plural} {int(b['bag_points']):+d}")
+        if b.get("bag_penalty"):
+            parts.append(f"bag penalty {int(b['bag_penalty'])}")
+        if b.get("bonus_points"):
+            parts.append(f"bonus {int(b['bonus_points']):+d}")
+        total = int(b.get("total", b.get("points", 0)))
+        lines.append(f"{who}: {', '.join(parts) or 'no points'} → {total:+d} "
+                     f"({b.get('score_before', '?')} → {b.get('score_after', '?')})")
+    fair = hr.record.get("fair")
+    if fair:
+        lines.append(f"🔐 Deal key revealed: seed `{fair.get('seed')}` salt `{fair.get('salt')}` "
+                     f"(commitment `{short(str(fair.get('commitment')))}`…). **Verify** recomputes the deal.")
+    return clip("\n".join(lines))
+
+
+# ---- the pictures' data -------------------------------------------------------------------------
+
+def hand_scene(record: dict[str, Any], names: Sequence[str], *, title: str | None = None,
+               winner: int | None = None, subtitle: str = "") -> TableScene:
+    """The table picture after a finished hand (``winner`` set at game over)."""
+    rs = ruleset_of(record)
+    res = record.get("result") or {}
+    tricks = res.get("tricks") or [0] * rs.num_seats
+    bids = {int(s): b for s, b in record.get("bids", [])}
+    seats = [SeatInfo(names[s] if s < len(names) else f"seat {s + 1}", rs.side_of(s),
+                      bid_text(bids[s]) if s in bids else None, int(tricks[s]) if s < len(tricks) else 0,
+                      dealer=s == record.get("dealer")) for s in range(rs.num_seats)]
+    breakdown = res.get("breakdown") or []
+    scores = res.get("scores") or [0] * rs.num_sides
+    bags = res.get("bags") or [0] * rs.num_sides
+    points = [int(b.get("total", b.get("points", 0))) for b in breakdown]
+    sides = [SideInfo(side_label(rs, names, i), int(scores[i]), int(bags[i]),
+                      points[i] if i < len(points) else None)
+             for i in range(rs.num_sides)]
+    hand_no = record.get("hand_no", "?")
+    if title is None:
+        title = "Game over" if winner is not None else f"Hand {hand_no}"
+    notes = [f"after hand {hand_no}"] if winner is not None else []
+    return TableScene(title, seats, sides, winner=winner, subtitle=subtitle or rs.describe()[:70],
+                      notes=notes)
+
+
+def game_series(records: Sequence[dict[str, Any]], names: Sequence[str], *, winner: int | None = None,
+                title: str = "Score by hand") -> ScoreSeries:
+    """The score chart over a game's finished hands."""
+    rs = ruleset_of(records[0]) if records else Ruleset.preset("standard")
+    scores = [list((r.get("result") or {}).get("scores") or [0] * rs.num_sides) for r in records]
+    return ScoreSeries(title, [side_label(rs, names, i) for i in range(rs.num_sides)], scores,
+                       target=rs.target_score, lose=rs.lose_score, winner=winner)
+
+
+__all__ = [
+    "HandReplay",
+    "Trick",
+    "bid_text",
+    "game_line",
+    "game_series",
+    "hand_replay",
+    "hand_scene",
+    "history_text",
+    "replay_text",
+    "score_sheet_text",
+    "seat_names",
+    "side_label",
+]

@@ -1,0 +1,512 @@
+"""The sandbox: the real bot against the fake Discord, and a web page on 127.0.0.1 to play through it.
+
+The bot is built by the caller (``python -m bot`` passes ``SpadesBot``), so nothing here imports the
+client back. The page is one static file (``page.html``); it talks to this server over a small JSON
+API and a server-sent-events stream that pushes the messages the chosen user can see:
+
+* ``GET /api/state``: the server, channels, users, synced commands and the problems seen so far;
+* ``GET /api/events?user=&channel=``: ``messages`` events (everything ``user`` sees in ``channel``,
+  sent again whenever it changes) and ``status`` events (violations, bot errors);
+* ``POST /api/slash``, ``/api/autocomplete``, ``/api/click``, ``/api/select``, ``/api/modal``,
+  ``/api/say``: what a Discord user can do, through the fake's driver (so the Discord client's own
+  checks apply: a missing option, someone else's ephemeral message, a disabled button...).
+
+The fake validates every request the bot makes against Discord's spec, as in the tests; what Discord
+would reject is shown on the page and logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+from discord.ext import commands
+
+from .fake import Channel, FakeDiscord, FakeDiscordUsageError, InteractionResult, Message, User
+from .fake.fake import GLOBAL_LIMIT
+
+log = logging.getLogger("bot.sandbox")
+
+Json = dict[str, Any]
+HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+#: How often an open page's stream looks for changes (seconds).
+POLL = 0.05
+#: A sandbox may run for hours: the fake's records are trimmed to this many requests and versions.
+KEEP_REQUESTS = 2000
+KEEP_VERSIONS = 5
+
+#: The sandbox world has fixed ids, so a table stored in ``sandbox.db`` by an earlier run finds its
+#: channel and players again after a restart.
+BOT_ID = 1_300_000_000_000_000_001
+GUILD_ID = 1_300_000_000_000_000_010
+CHANNELS = (("spades", 1_300_000_000_000_000_020), ("spades-2", 1_300_000_000_000_000_021))
+#: (username, display name, can manage the server)
+PLAYERS = (
+    ("alice", "Alice", True),
+    ("bob", "Bob", False),
+    ("carol", "Carol", False),
+    ("dave", "Dave", False),
+)
+PLAYER_ID_BASE = 1_300_000_000_000_000_100
+
+
+FAVICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><text y="14" font-size="14">♠</text></svg>'
+)
+
+
+class BadRequest(Exception):
+    """What the page asked for is not possible; the message is shown to the user."""
+
+
+@dataclass
+class World:
+    guild_name: str
+    channels: list[Channel]
+    users: list[User]
+
+
+def build_world(fake: FakeDiscord) -> World:
+    guild = fake.add_guild("Sandbox server", id=GUILD_ID)
+    channels = [
+        guild.add_text_channel(name, topic="Try the Spades bot here", id=cid) for name, cid in CHANNELS
+    ]
+    users = [
+        fake.add_user(name, global_name=display, manage_guild=admin, id=PLAYER_ID_BASE + i)
+        for i, (name, display, admin) in enumerate(PLAYERS)
+    ]
+    return World(guild.name, channels, users)
+
+
+def command_name(data: Json) -> str:
+    """ "spades new" from an application command interaction's ``data`` (subcommands nest)."""
+    parts = [str(data.get("name", ""))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):
+        parts.append(str(options[0].get("name", "")))
+        options = options[0].get("options") or []
+    return " ".join(parts)
+
+
+def message_json(m: Message, fake: FakeDiscord) -> Json:
+    """What the page draws for one message."""
+    meta = m.interaction_metadata or {}
+    if meta.get("type") != 2:
+        meta = {}  # Discord shows "x used /command" above slash command answers only
+    invoker = meta.get("user") or {}
+    record = fake.interactions.get(int(meta.get("id", 0) or 0))
+    name = command_name(record.payload.get("data") or {}) if record is not None else meta.get("name", "")
+    return {
+        "id": str(m.id),
+        "author": {
+            "id": str(m.author.id),
+            "name": m.author.display_name,
+            "bot": m.author.bot,
+        },
+        "content": m.content,
+        "embeds": m.embeds,
+        "components": m.components,
+        "ephemeral": m.ephemeral,
+        "loading": m.loading,
+        "edited": m.edited_timestamp is not None,
+        "timestamp": m.timestamp,
+        "interaction": (
+            {
+                "user": invoker.get("global_name") or invoker.get("username") or "",
+                "name": name,
+            }
+            if meta
+            else None
+        ),
+        "reactions": {emoji: len(users) for emoji, users in m.reactions.items()},
+        "attachments": [a.get("filename", "") for a in m.attachments],
+    }
+
+
+class Sandbox:
+    """The fake Discord with its world, the bot running against it, and the web page's server."""
+
+    def __init__(
+        self,
+        make_bot: Callable[[], commands.Bot],
+        *,
+        port: int = DEFAULT_PORT,
+        history: int = 100,
+        database: str = "",
+    ) -> None:
+        self.make_bot = make_bot
+        self.database = database
+        self.requested_port = port
+        self.history = history
+        # Discord's global limit is on (50 bot-token requests/s), as the bot meets it on Discord
+        self.fake = FakeDiscord(bot_name="Spades", bot_id=BOT_ID, global_limit=GLOBAL_LIMIT)
+        self.world = build_world(self.fake)
+        self.port = 0
+        self.bot: commands.Bot | None = None
+        self._bot_cm: contextlib.AbstractAsyncContextManager[commands.Bot] | None = None
+        self._runner: web.AppRunner | None = None
+        self._results: dict[int, InteractionResult] = {}
+        self._closing = asyncio.Event()
+        self._trimmer: asyncio.Task[None] | None = None
+        self._page = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}/"
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Start the fake, the bot (ready, commands synced) and the web server."""
+        await self.fake.start()
+        try:
+            self._bot_cm = self.fake.run_bot(self.make_bot(), token="sandbox", sync_commands=True, timeout=30)
+            self.bot = await self._bot_cm.__aenter__()
+            app = web.Application(middlewares=[self._guard])
+            app.add_routes(
+                [
+                    web.get("/", self._index),
+                    web.get("/favicon.ico", self._favicon),
+                    web.get("/api/state", self._state),
+                    web.get("/api/messages", self._messages),
+                    web.get("/api/events", self._events),
+                    web.post("/api/slash", self._slash),
+                    web.post("/api/autocomplete", self._autocomplete),
+                    web.post("/api/click", self._click),
+                    web.post("/api/select", self._select),
+                    web.post("/api/modal", self._modal),
+                    web.post("/api/say", self._say),
+                ]
+            )
+            self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
+            await self._runner.setup()
+            site = web.TCPSite(self._runner, HOST, self.requested_port)
+            await site.start()
+            server = site._server
+            sockets = getattr(server, "sockets", None) or []
+            self.port = sockets[0].getsockname()[1] if sockets else self.requested_port
+            self._trimmer = asyncio.create_task(self._trim_forever(), name="sandbox-trim")
+        except BaseException:
+            await self.stop()
+            raise
+
+    async def stop(self) -> None:
+        """Close the page's streams, the web server, the bot (and its storage) and the fake."""
+        self._closing.set()
+        if self._trimmer is not None:
+            self._trimmer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._trimmer
+            self._trimmer = None
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self._bot_cm is not None:
+            cm, self._bot_cm = self._bot_cm, None
+            try:
+                await cm.__aexit__(None, None, None)
+            finally:
+                self.bot = None
+        await self.fake.close()
+
+    def trim(self) -> None:
+        """Forget old requests and old versions of edited messages (the tests keep them all)."""
+        fake = self.fake
+        del fake.requests[: max(len(fake.requests) - KEEP_REQUESTS, 0)]
+        for message in fake.messages.values():
+            del message.history[: max(len(message.history) - KEEP_VERSIONS, 0)]
+
+    async def _trim_forever(self) -> None:
+        while True:
+            await asyncio.sleep(60)
+            self.trim()
+
+    # ------------------------------------------------------------------ helpers
+
+    @web.middleware
+    async def _guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Loopback names only (no DNS rebinding); JSON-only POSTs (no cross-site form posts)."""
+        host = request.headers.get("Host", "").rsplit(":", 1)[0]
+        if host not in ("127.0.0.1", "localhost", "[::1]"):
+            return web.json_response({"error": "the sandbox answers on 127.0.0.1 only"}, status=403)
+        if request.method == "POST" and request.content_type != "application/json":
+            return web.json_response({"error": "send JSON"}, status=415)
+        try:
+            return await handler(request)
+        except BadRequest as exc:
+            return web.json_response({"error": str(exc)}, status=400)
+        except (FakeDiscordUsageError, LookupError) as exc:
+            # what Discord's own client would not let a user do
+            return web.json_response({"error": str(exc)}, status=400)
+
+    def _user(self, value: Any) -> User:
+        try:
+            user = self.fake.users[int(value)]
+        except (KeyError, TypeError, ValueError):
+            raise BadRequest(f"unknown user {value!r}") from None
+        if user.bot:
+            raise BadRequest("the bot cannot be played from the page")
+        return user
+
+    def _channel(self, value: Any) -> Channel:
+        for channel in self.world.channels:
+            if str(channel.id) == str(value):
+                return channel
+        raise BadRequest(f"unknown channel {value!r}")
+
+    def _message(self, value: Any) -> Message:
+        try:
+            return self.fake.messages[int(value)]
+        except (KeyError, TypeError, ValueError):
+            raise BadRequest(f"unknown message {value!r}") from None
+
+    async def _body(self, request: web.Request) -> Json:
+        try:
+            body = await request.json()
+        except ValueError:
+            raise BadRequest("the request body is not JSON") from None
+        if not isinstance(body, dict):
+            raise BadRequest("the request body must be a JSON object")
+        return body
+
+    def commands(self) -> list[Json]:
+        """The synced slash commands (global and this server's), as Discord's client gets them."""
+        found: dict[str, Json] = {}
+        for scope in (None, GUILD_ID):
+            for name, cmd in self.fake.commands.get(scope, {}).items():
+                if cmd.get("type", 1) == 1:
+                    found[name] = cmd
+        return [found[n] for n in sorted(found)]
+
+    def _definition(self, command: str) -> list[Json]:
+        """The options of ``command`` ("spades new") as synced, for typing the page's values."""
+        parts = command.split()
+        if not parts:
+            raise BadRequest("type a command after /")
+        defs = {c["name"]: c for c in self.commands()}
+        if parts[0] not in defs:
+            raise BadRequest(f"/{parts[0]} is not a command of this bot")
+        options: list[Json] = defs[parts[0]].get("options") or []
+        for part in parts[1:]:
+            sub = next((o for o in options if o["name"] == part and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise BadRequest(f"/{command} is not a command of this bot")
+            options = sub.get("options") or []
+        return options
+
+    def _typed(self, command: str, raw: Any) -> Json:
+        """The page's option values (text) as the types the command declares."""
+        kinds = {o["name"]: o["type"] for o in self._definition(command)}
+        if raw is None:
+            return {}
+        if not isinstance(raw, dict):
+            raise BadRequest("options must be an object")
+        out: Json = {}
+        for name, value in raw.items():
+            kind = kinds.get(name)
+            if value is None or value == "":
+                continue
+            try:
+                if kind == 4:
+                    out[name] = int(str(value).strip())
+                elif kind == 10:
+                    out[name] = float(str(value).strip())
+                elif kind == 5:
+                    text = str(value).strip().lower()
+                    if text not in ("true", "false"):
+                        raise BadRequest(f"{name} must be True or False")
+                    out[name] = text == "true"
+                elif kind in (6, 9):
+                    out[name] = self._user(str(value).strip("<@!>"))
+                elif kind == 7:
+                    out[name] = self._channel(str(value).strip("<#>"))
+                else:
+                    out[name] = value if isinstance(value, str) else str(value)
+            except ValueError:
+                what = "whole number" if kind == 4 else "number"
+                raise BadRequest(f"{name}: {value!r} is not a {what}") from None
+        return out
+
+    def _result(self, r: InteractionResult) -> Json:
+        self._results[r.id] = r
+        while len(self._results) > 200:
+            self._results.pop(next(iter(self._results)))
+        return {
+            "interaction": str(r.id),
+            "type": r.type,
+            "ephemeral": r.ephemeral,
+            "error": r.error,
+            "modal": r.modal,
+        }
+
+    def visible(self, user: User, channel: Channel) -> list[Json]:
+        seen = self.fake.visible_messages(user, channel)[-self.history :]
+        return [message_json(m, self.fake) for m in seen]
+
+    def status(self) -> Json:
+        return {
+            "violations": [str(v) for v in self.fake.violations[-20:]],
+            "violation_count": len(self.fake.violations),
+            "bot_errors": [r.getMessage() for r in self.fake.bot_errors[-20:]],
+            "bot_error_count": len(self.fake.bot_errors),
+        }
+
+    # ------------------------------------------------------------------ routes
+
+    async def _index(self, request: web.Request) -> web.Response:
+        return web.Response(text=self._page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def _favicon(self, request: web.Request) -> web.Response:
+        return web.Response(text=FAVICON, content_type="image/svg+xml")
+
+    async def _state(self, request: web.Request) -> web.Response:
+        bot = self.fake.bot_user
+        return web.json_response(
+            {
+                "guild": self.world.guild_name,
+                "database": self.database,
+                "bot": {"id": str(bot.id), "name": bot.display_name},
+                "channels": [
+                    {"id": str(c.id), "name": c.name, "topic": c.topic} for c in self.world.channels
+                ],
+                "users": [
+                    {"id": str(u.id), "name": u.display_name, "username": u.username}
+                    for u in self.world.users
+                ],
+                "commands": self.commands(),
+                "status": self.status(),
+            }
+        )
+
+    async def _messages(self, request: web.Request) -> web.Response:
+        user = self._user(request.query.get("user"))
+        channel = self._channel(request.query.get("channel"))
+        return web.json_response(self.visible(user, channel))
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: what ``user`` sees in ``channel``, again each time it changes."""
+        user = self._user(request.query.get("user"))
+        channel = self._channel(request.query.get("channel"))
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+        )
+        await response.prepare(request)
+        last_messages = last_status = ""
+        last_gate: tuple[int, ...] = ()
+        last_write = time.monotonic()
+        try:
+            while not self._closing.is_set():
+                fake = self.fake
+                last = id(fake.requests[-1]) if fake.requests else 0  # (the list is trimmed)
+                gate = (last, len(fake.interactions), len(fake.messages), len(fake.violations))
+                now = time.monotonic()
+                if gate != last_gate or now - last_write > 1.0:
+                    last_gate = gate
+                    messages = json.dumps(self.visible(user, channel))
+                    status = json.dumps(self.status())
+                    if messages != last_messages:
+                        await response.write(f"event: messages\ndata: {messages}\n\n".encode())
+                        last_messages, last_write = messages, now
+                    if status != last_status:
+                        await response.write(f"event: status\ndata: {status}\n\n".encode())
+                        last_status, last_write = status, now
+                    if now - last_write > 15:
+                        await response.write(b": keep-alive\n\n")
+                        last_write = now
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._closing.wait(), POLL)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        return response
+
+    async def _slash(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        user, channel = self._user(body.get("user")), self._channel(body.get("channel"))
+        command = " ".join(str(body.get("command", "")).split())
+        options = self._typed(command, body.get("options"))
+        r = await self.fake.slash(user, channel, command, options=options)
+        return web.json_response(self._result(r))
+
+    async def _autocomplete(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        user, channel = self._user(body.get("user")), self._channel(body.get("channel"))
+        command = " ".join(str(body.get("command", "")).split())
+        option = str(body.get("option", ""))
+        others = {k: v for k, v in (body.get("options") or {}).items() if k != option}
+        try:
+            typed = self._typed(command, others)
+        except BadRequest:
+            typed = {}  # a half-typed other option must not stop the suggestions
+        value = str(body.get("value", ""))
+        choices = await self.fake.autocomplete(user, channel, command, option, value, **typed)
+        return web.json_response({"choices": choices})
+
+    async def _click(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        user, message = self._user(body.get("user")), self._message(body.get("message"))
+        r = await self.fake.click(user, message, custom_id=str(body.get("custom_id", "")))
+        return web.json_response(self._result(r))
+
+    async def _select(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        user, message = self._user(body.get("user")), self._message(body.get("message"))
+        values = body.get("values")
+        if not isinstance(values, list):
+            raise BadRequest("values must be a list")
+        r = await self.fake.select(
+            user, message, custom_id=str(body.get("custom_id", "")), values=[str(v) for v in values]
+        )
+        return web.json_response(self._result(r))
+
+    async def _modal(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        user = self._user(body.get("user"))
+        try:
+            result = self._results[int(body.get("interaction", 0))]
+        except (KeyError, TypeError, ValueError):
+            raise BadRequest("that form is no longer open") from None
+        values = body.get("values")
+        if not isinstance(values, dict):
+            raise BadRequest("values must be an object")
+        r = await self.fake.submit_modal(user, result, values)
+        return web.json_response(self._result(r))
+
+    async def _say(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        user, channel = self._user(body.get("user")), self._channel(body.get("channel"))
+        text = str(body.get("text", "")).strip()
+        if not text:
+            raise BadRequest("type a message first")
+        if len(text) > 2000:
+            raise BadRequest("a message is at most 2000 characters")
+        msg = await self.fake.say(user, channel, text)
+        return web.json_response({"message": str(msg.id)})
+
+
+async def serve(
+    make_bot: Callable[[], commands.Bot],
+    *,
+    port: int = DEFAULT_PORT,
+    database: str = "",
+    announce: Callable[[str], None] = print,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Run the sandbox until ``stop`` is set (``python -m bot`` sets it on Ctrl-C or SIGTERM)."""
+    sandbox = Sandbox(make_bot, port=port, database=database)
+    await sandbox.start()
+    try:
+        announce(sandbox.url)
+        await (stop or asyncio.Event()).wait()
+    finally:
+        await sandbox.stop()

@@ -1,0 +1,611 @@
+"""/history, /replay, the hand post's Replay and Verify buttons, /spades mydata and /spades forgetme.
+
+Thin adapters: storage reads what was played (``bot.storage.history``), ``bot.replays`` writes the
+texts, ``bot.pictures`` draws (in an executor), ``engine.fair`` verifies. Every answer is
+ephemeral: a lookup is one person's business, and the channel already saw the hands as they ended.
+Replays only show finished hands, and only the hands of this server's games.
+
+Custom ids (persistent ``DynamicItem``s, well under 100 characters):
+- ``hi:<guild>:<c|s|u>:<ref>:<page>:<p|n>``: the history's ◀ ▶ (``ref``: channel or user id);
+- ``hisel:<guild>:<c|s|u>:<ref>:<page>``: pick a game of that page for its score sheet;
+- ``hig:<game>``: pick a hand of that game to replay;
+- ``rp:<table>:<game_no>:<hand>:<step>:<tag>``: replay navigation; ``rpv:<table>:<game_no>:<hand>``:
+  verify that hand's deal;
+- ``hv:<table>:<game_no>:<hand>:<r|v>``: the hand post's Replay / Verify (``bot.views.HAND_POST_ID``);
+- ``fg:<user>:<y|n>``: forget-me confirmation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import gzip
+import io
+import json
+import logging
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from discord.ui import Button, DynamicItem, Select
+
+from bot.clicks import timely
+from bot.errors import report_interaction_error
+from bot.pictures import picture_name, score_chart_png
+from bot.replays import (
+    HandReplay,
+    game_series,
+    hand_replay,
+    history_text,
+    replay_text,
+    score_sheet_text,
+    seat_names,
+)
+from bot.safe import safe_defer, safe_edit, safe_send
+from bot.storage import PlayerSeated, StoredHand
+from engine import RecordError
+from engine.fair import short
+from engine.verify import verify
+
+if TYPE_CHECKING:
+    from bot.client import SpadesBot
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 8
+MAX_EXPORT = 9 * 1024 * 1024  # bigger exports are gzipped (Discord's upload limit is 10 MiB)
+
+NOT_IN_SERVER = "History and replays belong to a server: use this in a server channel."
+OTHER_SERVER = "That game was played in another server: replays stay in the server they were played in."
+NO_GAME = "There is no finished game #{game} in this server. `/history` lists this server's games."
+NO_HAND = "Game #{game} has hands 1–{hands}: pick one of those."
+NOT_FINISHED = "Hand {hand} of that game is not over yet: it can be replayed once it is."
+BAD_RECORD = "That hand's record could not be replayed, so it can't be shown. Nothing else is affected."
+FORGET_ASK = (
+    "**Forget me?** Your name and Discord id are removed from every finished game, your stats and "
+    "the leaderboards of every server this bot is in. The games stay as they were played, with "
+    "your seat shown as *a former player*, so nobody else's results change. This can't be undone; "
+    "`/spades mydata` first if you want a copy."
+)
+
+
+def _mine(interaction: discord.Interaction[Any]) -> SpadesBot:
+    return cast("SpadesBot", interaction.client)
+
+
+async def _executor(fn: Any, *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+
+# ---- history ----------------------------------------------------------------------------------
+
+def _scope_label(kind: str, ref: int) -> str:
+    return {"c": f"<#{ref}>", "s": "this server", "u": f"<@{ref}>"}.get(kind, "this server")
+
+
+async def history_payload(
+    bot: SpadesBot, guild_id: int, kind: str, ref: int, page: int
+) -> tuple[str, discord.ui.View | None]:
+    storage = bot.storage
+    channel_id = ref if kind == "c" else None
+    user_id = ref if kind == "u" else None
+    first = await storage.recent_games(guild_id, channel_id=channel_id, user_id=user_id, limit=PAGE_SIZE,
+                                       offset=max(0, page) * PAGE_SIZE)
+    if first.total and not first.games:  # past the end (games were forgotten meanwhile): last page
+        page = first.pages - 1
+        first = await storage.recent_games(guild_id, channel_id=channel_id, user_id=user_id,
+                                           limit=PAGE_SIZE, offset=page * PAGE_SIZE)
+    text = history_text(first, _scope_label(kind, ref))
+    if not first.games:
+        return text, None
+    view = discord.ui.View(timeout=None)
+    p = first.page - 1
+    if first.pages > 1:
+        view.add_item(HistoryPage(guild_id, kind, ref, max(p - 1, 0), "p", disabled=not first.has_prev))
+        view.add_item(Button(label=f"{first.page} / {first.pages}", disabled=True,
+                             custom_id=f"hipos:{guild_id}:{kind}:{ref}:{p}",
+                             style=discord.ButtonStyle.secondary))
+        view.add_item(HistoryPage(guild_id, kind, ref, p + 1, "n", disabled=not first.has_next))
+    options = []
+    for g in first.games:
+        sides = " – ".join(str(s.get("score")) for s in g.sides)
+        day = dt.datetime.fromtimestamp(g.finished_at, dt.UTC).strftime("%Y-%m-%d")
+        label = f"#{g.id} · {sides} · {g.preset}"[:100]
+        players = ", ".join(p.name for p in g.players)[:100]
+        about = f"{day} · {players}"[:100]
+        options.append(discord.SelectOption(label=label, value=str(g.id), description=about))
+    view.add_item(HistorySelect(guild_id, kind, ref, p, options))
+    return text, view
+
+
+class HistoryPage(
+    DynamicItem[Button[Any]],
+    template=r"hi:(?P<guild>\d+):(?P<kind>[csu]):(?P<ref>\d+):(?P<page>\d+):(?P<dir>[pn])$",
+):
+    """◀ / ▶ under /history: that page, in place."""
+
+    def __init__(self, guild_id: int, kind: str, ref: int, page: int, direction: str, *,
+                 disabled: bool = False) -> None:
+        super().__init__(Button(label="◀" if direction == "p" else "▶", style=discord.ButtonStyle.secondary,
+                                disabled=disabled,
+                                custom_id=f"hi:{guild_id}:{kind}:{ref}:{page}:{direction}"))
+        self.guild_id, self.kind, self.ref, self.page = guild_id, kind, ref, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HistoryPage:
+        return cls(int(match["guild"]), match["kind"], int(match["ref"]), int(match["page"]), match["dir"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            if interaction.guild_id != self.guild_id:
+                await safe_send(interaction, OTHER_SERVER)
+                return
+            text, view = await timely(interaction, history_payload(
+                _mine(interaction), self.guild_id, self.kind, self.ref, self.page))
+            await safe_edit(interaction, text, view=view)
+        except Exception as exc:
+            await report_interaction_error(interaction, exc, "history page")
+
+
+class HistorySelect(
+    DynamicItem[Select[Any]],
+    template=r"hisel:(?P<guild>\d+):(?P<kind>[csu]):(?P<ref>\d+):(?P<page>\d+)$",
+):
+    """Pick a game of the page: its score sheet and score chart, with a hand picker to replay."""
+
+    def __init__(self, guild_id: int, kind: str, ref: int, page: int,
+                 options: list[discord.SelectOption] | None = None) -> None:
+        select: Select[Any] = Select(
+            custom_id=f"hisel:{guild_id}:{kind}:{ref}:{page}", placeholder="Open a game's score sheet…",
+            options=(options or [discord.SelectOption(label="—", value="0")])[:25],
+        )
+        super().__init__(select)
+        self.guild_id = guild_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HistorySelect:
+        return cls(int(match["guild"]), match["kind"], int(match["ref"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data = cast("dict[str, Any]", interaction.data or {})
+        values = data.get("values") or ["0"]
+        try:
+            await send_game_sheet(interaction, int(values[0]))
+        except Exception as exc:
+            await report_interaction_error(interaction, exc, "history game")
+
+
+@dataclass
+class _Sheet:
+    text: str
+    view: discord.ui.View | None
+    chart: bytes | None
+
+
+async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int) -> _Sheet | str:
+    game = await bot.storage.get_game(game_id)
+    if game is None or game.guild_id != guild_id:
+        return OTHER_SERVER if game is not None else NO_GAME.format(game=game_id)
+    hands = await bot.storage.game_hands(game_id)
+    text = score_sheet_text(game, hands)
+    chart = None
+    if hands:
+        names = [picture_name(n, i) for i, n in enumerate(seat_names(game))]
+        series = game_series([h.record for h in hands], names, winner=game.winner_side,
+                             title=f"Score by hand · game #{game.id}")
+        chart = await _executor(score_chart_png, series)
+    view = discord.ui.View(timeout=None)
+    shown = hands[-25:]
+    options = [discord.SelectOption(label=f"Hand {h.hand_no}", value=str(h.hand_no)) for h in shown]
+    if options:
+        view.add_item(GameHandSelect(game_id, options))
+    return _Sheet(text, view if options else None, chart)
+
+
+async def send_game_sheet(interaction: discord.Interaction[Any], game_id: int) -> None:
+    if interaction.guild_id is None:
+        await safe_send(interaction, NOT_IN_SERVER)
+        return
+    sheet = await timely(interaction, _game_sheet(_mine(interaction), interaction.guild_id, game_id))
+    if isinstance(sheet, str):
+        await safe_send(interaction, sheet)
+        return
+    extra: dict[str, Any] = {}
+    if sheet.chart:
+        extra["file"] = discord.File(io.BytesIO(sheet.chart), filename=f"game-{game_id}-scores.png")
+    if sheet.view is not None:
+        extra["view"] = sheet.view
+    await safe_send(interaction, sheet.text, **extra)
+
+
+class GameHandSelect(DynamicItem[Select[Any]], template=r"hig:(?P<game>\d+)$"):
+    """Under a game's score sheet: pick a hand to replay."""
+
+    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(Select(custom_id=f"hig:{game_id}", placeholder="Replay a hand…",
+                                options=(options or [discord.SelectOption(label="—", value="1")])[:25]))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> GameHandSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data = cast("dict[str, Any]", interaction.data or {})
+        values = data.get("values") or ["1"]
+        try:
+            await start_replay_of_game(interaction, self.game_id, int(values[0]), new_message=True)
+        except Exception as exc:
+            await report_interaction_error(interaction, exc, "replay from history")
+
+
+# ---- replays ------------------------------------------------------------------------------------
+
+@dataclass
+class _Replay:
+    table_id: int
+    game_no: int
+    hand: StoredHand
+    replay: HandReplay
+    names: list[str]
+    title: str
+    hands_in_game: int
+
+
+async def _load_replay(bot: SpadesBot, guild_id: int, table_id: int, game_no: int,
+                       hand_no: int) -> _Replay | str:
+    """A finished hand of this server, rebuilt for the replay, or the reason it can't be shown."""
+    storage = bot.storage
+    owner = await storage.table_guild(table_id)
+    if owner is None:
+        return "That table no longer exists."
+    if owner != guild_id:
+        return OTHER_SERVER
+    stored = await storage.table_hand(table_id, game_no, hand_no)
+    if stored is None:
+        return NOT_FINISHED.format(hand=hand_no)
+    try:
+        hr = await _executor(hand_replay, stored.record)
+    except RecordError:
+        log.error("stored hand %s/%s/%s does not replay", table_id, game_no, hand_no)
+        return BAD_RECORD
+    game_id = await storage.game_id_of(table_id, game_no)
+    total = await storage.hand_count(table_id, game_no)
+    names: list[str] = []
+    if game_id is not None:
+        game = await storage.get_game(game_id)
+        if game is not None:
+            names = seat_names(game)
+        title = f"game #{game_id}"
+    else:
+        t = await bot.tables.load(table_id) if getattr(bot, "tables", None) else None
+        if t is not None:
+            names = [s.name if s is not None else f"seat {i + 1}" for i, s in enumerate(t.seats)]
+        title = f"table {table_id} (game in progress)" if t is not None and t.status == "playing" else (
+            f"table {table_id}")
+    return _Replay(table_id, game_no, stored, hr, names, title, total)
+
+
+def replay_view(r: _Replay, step: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    last = r.replay.steps - 1
+    step = max(0, min(step, last))
+    t, g, h = r.table_id, r.game_no, r.replay.hand_no
+    nav = (("f", 0, "⏮", "Deal"), ("p", step - 1, "◀", "Previous"), ("n", step + 1, "▶", "Next"),
+           ("l", last, "⏭", "Scoring"))
+    for tag, target, emoji, label in nav:
+        off = (tag in "fp" and step == 0) or (tag in "nl" and step == last)
+        view.add_item(ReplayNav(t, g, h, max(0, min(target, last)), tag, label=label, emoji=emoji,
+                                disabled=off, row=0))
+    view.add_item(ReplayNav(t, g, h - 1, 0, "hp", label=f"Hand {h - 1}", emoji="⬅", disabled=h <= 1, row=1))
+    view.add_item(ReplayNav(t, g, h + 1, 0, "hn", label=f"Hand {h + 1}", emoji="➡",
+                            disabled=h >= r.hands_in_game, row=1))
+    if r.hand.record.get("fair"):
+        view.add_item(VerifyButton(t, g, h, row=1))
+    return view
+
+
+def replay_message(r: _Replay, step: int) -> str:
+    return replay_text(r.replay, step, names=r.names, title=r.title, hands_in_game=r.hands_in_game)
+
+
+async def start_replay(interaction: discord.Interaction[Any], table_id: int, game_no: int, hand_no: int,
+                       *, new_message: bool) -> None:
+    if interaction.guild_id is None:
+        await safe_send(interaction, NOT_IN_SERVER)
+        return
+    loaded = await timely(interaction, _load_replay(_mine(interaction), interaction.guild_id, table_id,
+                                                    game_no, hand_no))
+    if isinstance(loaded, str):
+        await safe_send(interaction, loaded)
+        return
+    text, view = replay_message(loaded, 0), replay_view(loaded, 0)
+    if new_message:
+        await safe_send(interaction, text, view=view)
+    else:
+        await safe_edit(interaction, text, view=view)
+
+
+async def start_replay_of_game(interaction: discord.Interaction[Any], game_id: int, hand_no: int, *,
+                               new_message: bool) -> None:
+    if interaction.guild_id is None:
+        await safe_send(interaction, NOT_IN_SERVER)
+        return
+    storage = _mine(interaction).storage
+    game = await timely(interaction, storage.get_game(game_id))
+    if game is None:
+        await safe_send(interaction, NO_GAME.format(game=game_id))
+        return
+    if game.guild_id != interaction.guild_id:
+        await safe_send(interaction, OTHER_SERVER)
+        return
+    if not 1 <= hand_no <= game.hands:
+        await safe_send(interaction, NO_HAND.format(game=game_id, hands=game.hands))
+        return
+    await start_replay(interaction, game.table_id, game.game_no, hand_no, new_message=new_message)
+
+
+class ReplayNav(
+    DynamicItem[Button[Any]],
+    template=r"rp:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+):(?P<step>\d+):(?P<tag>[a-z]+)$",
+):
+    """Previous / Next (and first, last, other hands) in a replay: the step, in place."""
+
+    def __init__(self, table_id: int, game_no: int, hand_no: int, step: int, tag: str, *, label: str = "",
+                 emoji: str | None = None, disabled: bool = False, row: int | None = None) -> None:
+        super().__init__(Button(label=label or tag, emoji=emoji, disabled=disabled,
+                                style=discord.ButtonStyle.secondary,
+                                custom_id=f"rp:{table_id}:{game_no}:{max(hand_no, 0)}:{step}:{tag}"), row=row)
+        self.table_id, self.game_no, self.hand_no, self.step = table_id, game_no, hand_no, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayNav:
+        return cls(int(match["t"]), int(match["g"]), int(match["h"]), int(match["step"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            if interaction.guild_id is None:
+                await safe_send(interaction, NOT_IN_SERVER)
+                return
+            loaded = await timely(interaction, _load_replay(_mine(interaction), interaction.guild_id,
+                                                            self.table_id, self.game_no, self.hand_no))
+            if isinstance(loaded, str):
+                await safe_send(interaction, loaded)
+                return
+            text, view = replay_message(loaded, self.step), replay_view(loaded, self.step)
+            await safe_edit(interaction, text, view=view)
+        except Exception as exc:
+            await report_interaction_error(interaction, exc, "replay step")
+
+
+# ---- verifying a deal -----------------------------------------------------------------------------
+
+async def verify_answer(bot: SpadesBot, guild_id: int, table_id: int, game_no: int,
+                        hand_no: int) -> tuple[str, discord.File | None]:
+    owner = await bot.storage.table_guild(table_id)
+    if owner is None or owner != guild_id:
+        return OTHER_SERVER if owner is not None else "That table no longer exists.", None
+    stored = await bot.storage.table_hand(table_id, game_no, hand_no)
+    if stored is None:
+        return NOT_FINISHED.format(hand=hand_no), None
+    fair = stored.record.get("fair")
+    if not isinstance(fair, dict):
+        return "That hand was dealt before deals were committed, so there is nothing to verify.", None
+    verdict = await _executor(verify, stored.record)
+    mark = "✅" if verdict.ok else "❌"
+    lines = [
+        f"{mark} **Hand {hand_no} at table {table_id}**: {verdict.message}",
+        f"Commitment shown before the bidding: `{short(str(fair.get('commitment')))}` "
+        f"(full: `{fair.get('commitment')}`)",
+        f"Revealed seed `{fair.get('seed')}` and salt `{fair.get('salt')}`.",
+        "Check it yourself with the attached record: `python -m engine verify "
+        f"table-{table_id}-hand-{hand_no}.json` (the shuffle is documented in docs/ENGINE_API.md).",
+    ]
+    record = json.dumps(stored.record, indent=1).encode()
+    name = f"table-{table_id}-hand-{hand_no}.json"
+    return "\n".join(lines), discord.File(io.BytesIO(record), filename=name)
+
+
+async def send_verdict(
+    interaction: discord.Interaction[Any], table_id: int, game_no: int, hand_no: int
+) -> None:
+    if interaction.guild_id is None:
+        await safe_send(interaction, NOT_IN_SERVER)
+        return
+    text, file = await timely(interaction, verify_answer(_mine(interaction), interaction.guild_id, table_id,
+                                                         game_no, hand_no))
+    if file is not None:
+        await safe_send(interaction, text, file=file)
+    else:
+        await safe_send(interaction, text)
+
+
+class VerifyButton(DynamicItem[Button[Any]], template=r"rpv:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+)$"):
+    """🔐 Verify deal in a replay: recompute the deal from the revealed key (ephemeral answer)."""
+
+    def __init__(self, table_id: int, game_no: int, hand_no: int, *, row: int | None = None) -> None:
+        super().__init__(Button(label="Verify deal", emoji="🔐", style=discord.ButtonStyle.success,
+                                custom_id=f"rpv:{table_id}:{game_no}:{hand_no}"), row=row)
+        self.table_id, self.game_no, self.hand_no = table_id, game_no, hand_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> VerifyButton:
+        return cls(int(match["t"]), int(match["g"]), int(match["h"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await send_verdict(interaction, self.table_id, self.game_no, self.hand_no)
+        except Exception as exc:
+            await report_interaction_error(interaction, exc, "verify deal")
+
+
+class HandPostButton(
+    DynamicItem[Button[Any]], template=r"hv:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+):(?P<what>[rv])$"
+):
+    """Replay hand / Verify deal under a hand's public post (answers are ephemeral follow-ups:
+    the public post itself never changes)."""
+
+    def __init__(self, table_id: int, game_no: int, hand_no: int, what: str) -> None:
+        label = "Replay hand" if what == "r" else "Verify deal"
+        super().__init__(Button(label=label, style=discord.ButtonStyle.secondary,
+                                custom_id=f"hv:{table_id}:{game_no}:{hand_no}:{what}"))
+        self.table_id, self.game_no, self.hand_no, self.what = table_id, game_no, hand_no, what
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HandPostButton:
+        return cls(int(match["t"]), int(match["g"]), int(match["h"]), match["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            if self.what == "v":
+                await send_verdict(interaction, self.table_id, self.game_no, self.hand_no)
+            else:
+                await start_replay(interaction, self.table_id, self.game_no, self.hand_no, new_message=True)
+        except Exception as exc:
+            await report_interaction_error(interaction, exc, "hand post button")
+
+
+# ---- your data --------------------------------------------------------------------------------------
+
+def export_file(data: dict[str, Any], user_id: int) -> discord.File:
+    blob = json.dumps(data, indent=1, ensure_ascii=False).encode()
+    name = f"spades-mydata-{user_id}.json"
+    if len(blob) > MAX_EXPORT:
+        return discord.File(io.BytesIO(gzip.compress(blob)), filename=name + ".gz")
+    return discord.File(io.BytesIO(blob), filename=name)
+
+
+async def send_mydata(interaction: discord.Interaction[Any]) -> None:
+    """Everything stored about the user, as a JSON file only they see."""
+    await safe_defer(interaction, ephemeral=True, thinking=True)
+    data = await _mine(interaction).storage.player_export(interaction.user.id)
+    file = await _executor(export_file, data, interaction.user.id)
+    games, hands = len(data["games"]), len(data["hands"])
+    await safe_send(
+        interaction,
+        f"Here is everything this bot keeps about you: {games} finished game{'s' if games != 1 else ''}, "
+        f"{hands} hand{'s' if hands != 1 else ''} and your stats in each server (JSON). "
+        "`/spades forgetme` removes it.",
+        file=file,
+    )
+
+
+async def ask_forget(interaction: discord.Interaction[Any]) -> None:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ForgetButton(interaction.user.id, "y"))
+    view.add_item(ForgetButton(interaction.user.id, "n"))
+    await safe_send(interaction, FORGET_ASK, view=view)
+
+
+class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<answer>[yn])$"):
+    """Yes, forget me / Cancel (only the player who asked may answer)."""
+
+    def __init__(self, user_id: int, answer: str) -> None:
+        yes = answer == "y"
+        super().__init__(Button(label="Yes, forget me" if yes else "Cancel",
+                                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                                custom_id=f"fg:{user_id}:{answer}"))
+        self.user_id, self.answer = user_id, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ForgetButton:
+        return cls(int(match["user"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            if interaction.user.id != self.user_id:
+                await safe_send(interaction, "Only the player who asked can answer this.")
+                return
+            if self.answer == "n":
+                await safe_edit(interaction, "Nothing was changed: your data stays.", view=None)
+                return
+            storage = _mine(interaction).storage
+            try:
+                report = await timely(interaction, storage.forget_player(self.user_id))
+            except PlayerSeated as seated:
+                tables = ", ".join(str(t) for t in seated.table_ids)
+                await safe_edit(
+                    interaction,
+                    f"You're seated at table {tables}: leave it first (`/leave`), then `/spades forgetme` "
+                    "again. Nothing was changed.",
+                    view=None,
+                )
+                return
+            log.info("a player asked to be forgotten: %d game seats, %d hands", report.games, report.hands)
+            await safe_edit(
+                interaction,
+                f"Done. Your seat in {report.games} finished game{'s' if report.games != 1 else ''} now "
+                f"shows *a former player*, {report.hands} hand{'s' if report.hands != 1 else ''} no longer "
+                "count for you, and you're off every leaderboard. Playing again starts a new record.",
+                view=None,
+            )
+        except Exception as exc:
+            await report_interaction_error(interaction, exc, "forget me")
+
+
+DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (
+    HistoryPage,
+    HistorySelect,
+    GameHandSelect,
+    ReplayNav,
+    VerifyButton,
+    HandPostButton,
+    ForgetButton,
+)
+
+
+class HistoryCog(commands.Cog, name="History"):
+    def __init__(self, bot: SpadesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="history",
+                          description="Finished games in this channel, this server or a player's")
+    @app_commands.describe(where="Which games (default: this channel)",
+                           player="Only the games this player played")
+    @app_commands.choices(where=[app_commands.Choice(name="this channel", value="channel"),
+                                 app_commands.Choice(name="this server", value="server")])
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction[SpadesBot],
+                      where: app_commands.Choice[str] | None = None,
+                      player: discord.User | None = None) -> None:
+        if interaction.guild_id is None:
+            await safe_send(interaction, NOT_IN_SERVER)
+            return
+        if player is not None:
+            kind, ref = "u", player.id
+        elif where is not None and where.value == "server":
+            kind, ref = "s", 0
+        else:
+            kind, ref = "c", interaction.channel_id or 0
+        text, view = await timely(interaction, history_payload(self.bot, interaction.guild_id, kind, ref, 0))
+        if view is not None:
+            await safe_send(interaction, text, view=view)
+        else:
+            await safe_send(interaction, text)
+
+    @app_commands.command(name="replay", description="Replay a finished hand trick by trick")
+    @app_commands.describe(game="The game's number (see /history)", hand="Which hand (default: the first)")
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction[SpadesBot],
+                     game: app_commands.Range[int, 1, 2_000_000_000],
+                     hand: app_commands.Range[int, 1, 1000] = 1) -> None:
+        await start_replay_of_game(interaction, int(game), int(hand), new_message=True)
+
+
+async def setup(bot: SpadesBot) -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(HistoryCog(bot))
+
+
+async def teardown(bot: SpadesBot) -> None:
+    bot.remove_dynamic_items(*DYNAMIC_ITEMS)

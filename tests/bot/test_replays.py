@@ -1,0 +1,132 @@
+"""Replays, score sheets and the history list, from real hand records."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.pictures import score_chart_png, table_png
+from bot.replays import (
+    game_series,
+    hand_replay,
+    hand_scene,
+    history_text,
+    replay_text,
+    score_sheet_text,
+)
+from bot.storage.history import GamePlayer, GameSummary, HistoryPage, StoredHand
+from engine import Game, RecordError, card_str, hand_str
+from engine.bots import get_bot
+from engine.fair import short
+
+
+def play(preset: str, seed: int, hands: int | None = None, bot: str = "random") -> Game:
+    g = Game.new(preset, seed=seed, fair=True)
+    b = get_bot(bot, seed=seed)
+    while not g.over and (hands is None or len(g.hand_records) < hands):
+        g.apply(b.act(g.view(g.seats_to_act()[0])))
+    return g
+
+
+def summary(g: Game, game_id: int = 7) -> GameSummary:
+    names = ["Alice", "Bob", "Carol", "Dmitri", "Eve", "Farah"]
+    return GameSummary(
+        id=game_id, table_id=3, guild_id=1, channel_id=2, game_no=1, ruleset=g.rs.to_dict(),
+        hands=len(g.hand_records), winner_side=g.winner,
+        sides=[{"seats": list(s), "score": g.scores[i], "bags": g.bags[i]} for i, s in enumerate(g.rs.sides)],
+        with_bots=False, started_at=1_700_000_000, finished_at=1_700_003_600,
+        players=tuple(GamePlayer(s, g.rs.side_of(s), 100 + s, False, names[s], g.rs.side_of(s) == g.winner)
+                      for s in range(g.n)),
+    )
+
+
+def stored(g: Game) -> list[StoredHand]:
+    return [StoredHand(3, 1, r["hand_no"], json.loads(json.dumps(r)), r["result"], 0) for r in g.hand_records]
+
+
+PRESETS = ["standard", "house", "two-player", "six-player", "cutthroat", "jokers-high"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_replay_is_the_hand_as_played(preset: str) -> None:
+    g = play(preset, seed=11, hands=4)
+    for rec in g.hand_records:
+        hr = hand_replay(json.loads(json.dumps(rec)))
+        assert hr.steps == g.rs.hand_size + 2
+        assert [t.winner for t in hr.tricks] == rec["result"]["trick_winners"]
+        assert [card_str(c) for t in hr.tricks for _, c in t.plays] == rec["plays"]
+        for t in hr.tricks:
+            held = hr.held_before(t.no)
+            assert all(h.bit_count() == g.rs.hand_size - t.no + 1 for h in held)
+            for seat, card in t.plays:
+                assert held[seat] >> card & 1, (t.no, seat, card)  # nobody plays a card they lack
+        assert hr.tricks[0].plays[0][0] == (hr.dealer + 1) % g.n or g.rs.first_trick_two_clubs
+
+
+def test_replay_steps_show_the_deal_each_trick_and_the_reveal() -> None:
+    g = play("standard", seed=5, hands=2)
+    game = summary(g)
+    rec = json.loads(json.dumps(g.hand_records[0]))
+    hr = hand_replay(rec)
+    names = ["Alice", "Bob", "Carol", "Dmitri"]
+
+    def text(i: int) -> str:
+        return replay_text(hr, i, names=names, title=f"game #{game.id}", hands_in_game=game.hands)
+
+    texts = [text(i) for i in range(hr.steps)]
+    assert all(len(t) <= 2000 for t in texts)
+    first = texts[0]
+    for s, name in enumerate(["Alice", "Bob", "Carol", "Dmitri"]):
+        assert f"{name}: {hand_str(hr.dealt[s])}" in first
+    assert short(rec["fair"]["commitment"]) in first and rec["fair"]["seed"] not in first
+    assert "step 1 of 15" in first
+    t5 = hr.tricks[4]
+    assert "**Trick 5 of 13**" in texts[5] and f"→ **{names[t5.winner]}**" in texts[5]
+    last = texts[-1]
+    assert "**Scoring**" in last and rec["fair"]["seed"] in last and rec["fair"]["salt"] in last
+    assert text(99) == last and text(-3) == first
+    assert "game #7 · hand 1 of 2" in first
+
+
+def test_a_broken_record_is_refused() -> None:
+    g = play("standard", seed=2, hands=1)
+    rec = json.loads(json.dumps(g.hand_records[0]))
+    rec["plays"][0], rec["plays"][1] = rec["plays"][1], rec["plays"][0]
+    with pytest.raises(RecordError):
+        hand_replay(rec)
+
+
+def test_score_sheet_and_history_fit_a_message() -> None:
+    g = play("standard", seed=8, bot="heuristic")
+    game = summary(g)
+    sheet = score_sheet_text(game, stored(g))
+    assert len(sheet) <= 2000 and f"Game #{game.id}" in sheet
+    last = g.hand_records[-1]["result"]["scores"]
+    assert f"**{last[0]}**" in sheet and f"**{last[1]}**" in sheet
+    assert "🏆 Alice & Carol won" in sheet or "🏆 Bob & Dmitri won" in sheet
+    # a very long game keeps the latest hands and says which it left out
+    long = play("short", seed=9, bot="heuristic")
+    many = stored(long) * 30
+    text = score_sheet_text(summary(long), many)
+    assert len(text) <= 2000 and "not shown" in text
+    page = HistoryPage([game, summary(long, 8)], total=12, offset=0, limit=2)
+    h = history_text(page, "this channel")
+    assert "page 1 of 6" in h and "`#7`" in h and "`#8`" in h and len(h) <= 2000
+    assert "No finished games yet." in history_text(HistoryPage([], 0, 0, 10), "this server")
+
+
+def test_pictures_from_records() -> None:
+    g = play("standard", seed=8, bot="heuristic")
+    names = ["Alice", "Bob", "Carol", "Dmitri"]
+    scene = hand_scene(g.hand_records[-1], names, winner=g.winner)
+    assert scene.title == "Game over" and scene.winner == g.winner
+    assert [s.tricks for s in scene.seats] == g.hand_records[-1]["result"]["tricks"]
+    assert [s.score for s in scene.sides] == g.scores
+    assert scene.sides[0].name == "Alice & Carol"
+    assert table_png(scene)[:4] == b"\x89PNG"
+    series = game_series(g.hand_records, names, winner=g.winner)
+    assert series.scores[-1] == g.scores and series.target == g.rs.target_score
+    assert score_chart_png(series)[:4] == b"\x89PNG"
+
+

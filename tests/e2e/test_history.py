@@ -1,0 +1,255 @@
+"""History, replays, fair deals, pictures, card emojis and "your data", through the fake Discord."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import discord
+from PIL import Image
+
+from bot.pictures import GOLD, TABLE_SIZE, seat_box, side_color
+from bot.sandbox.fake import Message
+from bot.storage import FORMER_PLAYER
+from engine.fair import SHORT_LEN, commitment
+from engine.verify import verify
+from tests.e2e.conftest import LIVE_PREFIX, Spades, answer_of, said
+
+COMMITTED = re.compile(r"🔐 deal `([0-9a-f]{16})`")
+
+
+def near(px: tuple[int, ...], color: tuple[int, int, int], tol: int = 16) -> bool:
+    return all(abs(a - b) <= tol for a, b in zip(px[:3], color, strict=True))
+
+
+def image(spades: Spades, attachment: dict) -> Image.Image:
+    data = spades.fake.attachment_bytes(attachment)
+    assert attachment["content_type"] == "image/png" and len(data) < 100_000
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    assert (attachment["width"], attachment["height"]) == img.size
+    return img.convert("RGB")
+
+
+def hand_posts(spades: Spades) -> list[Message]:
+    return [m for m in spades.fake.public_messages(spades.channel) if m.content.startswith("📋 **Hand")]
+
+
+async def play_a_game(spades: Spades, commitments: dict[int, str]) -> None:
+    """Alice and three bots play to 100; every commitment the live message shows is noted."""
+    alice = spades.users["alice"]
+
+    def seen() -> bool:
+        for m in spades.fake.public_messages(spades.channel):
+            for text in [*(h.get("content", "") for h in m.history), m.content]:
+                hand = re.search(r"Hand (\d+)", text)
+                found = COMMITTED.search(text)
+                if hand and found and text.startswith(LIVE_PREFIX):
+                    commitments.setdefault(int(hand.group(1)), found.group(1))
+        return spades.table().status == "finished"
+
+    await spades.play_until(seen, humans=[alice])
+    seen()
+
+
+async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) -> None:
+    fake = spades.fake
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    async with spades.running(time_scale=0.01, card_emojis=True):
+        await spades.wait_for(lambda: len(fake.app_emojis) == 54, what="the card emojis")
+        await spades.open_table(alice, target=100, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        t = spades.table()
+        assert t.game is not None and t.game.commitment is not None
+        await spades.settle()
+        # the live message commits to the deal before anyone bids; the key itself is nowhere
+        live = spades.live().content
+        assert f"🔐 deal `{t.game.commitment[:SHORT_LEN]}`" in live
+        key = t.game.deal_key
+        assert key is not None
+        for m in fake.public_messages(spades.channel):
+            assert key.seed not in m.content and key.salt not in m.content
+
+        # the hand panel: card faces as application emojis, the text label kept
+        panel = await spades.panel(alice)
+        if any(b.get("label") == "Show my cards" for b in panel.buttons):  # blind nil was possible
+            await fake.click(alice, panel, label="Show my cards")
+        cards = [b for b in panel.buttons if str(b.get("custom_id", "")).split(":")[2:3] == ["c"]]
+        assert cards and all(b.get("label") for b in cards)
+        for b in cards:
+            emoji = b.get("emoji") or {}
+            assert int(emoji["id"]) in fake.app_emojis
+            assert fake.app_emojis[int(emoji["id"])]["name"] == "card_" + emoji["name"][5:]
+
+        # forget me is refused while seated; nothing changes
+        r = await spades.slash(alice, "spades forgetme")
+        r = await fake.click(alice, r.message, label="Yes, forget me")
+        assert "You're seated at table" in await answer_of(spades, r)
+
+        commitments: dict[int, str] = {}
+        await play_a_game(spades, commitments)
+        await spades.settle()
+        spades.check_public()
+        t = spades.table()
+        assert t.game is not None and t.game.winner is not None
+        records = t.game.hand_records
+        posts = hand_posts(spades)
+        assert len(posts) == len(records) >= 1
+
+        # every hand post reveals the key that hashes to the commitment shown before that hand
+        for post, rec in zip(posts, records, strict=True):
+            fair = rec["fair"]
+            assert f"seed `{fair['seed']}`" in post.content and f"salt `{fair['salt']}`" in post.content
+            shown = commitments[rec["hand_no"]]
+            assert commitment(fair["seed"], fair["salt"]).startswith(shown)
+            assert [b.get("label") for b in post.buttons] == ["Replay hand", "Verify deal"]
+            (pic,) = post.attachments
+            assert pic["filename"] == f"hand-{rec['hand_no']}.png"
+        # a picture of the table after hand 1: the seats in their sides' colours
+        img = image(spades, posts[0].attachments[0])
+        assert img.size == TABLE_SIZE
+        for seat in range(4):
+            box = seat_box(seat, 4)
+            assert near(img.getpixel((box[0] + 4, (box[1] + box[3]) // 2)), side_color(seat % 2))
+        # the game post: the final table (the winners framed in gold) and the score chart
+        game_post = next(m for m in fake.public_messages(spades.channel) if m.content.startswith("🏆"))
+        assert [a["filename"] for a in game_post.attachments] == ["game.png", "scores.png"]
+        final = image(spades, game_post.attachments[0])
+        for seat in range(4):
+            box = seat_box(seat, 4)
+            framed = near(final.getpixel((box[0] - 2, (box[1] + box[3]) // 2)), GOLD)
+            assert framed == (seat % 2 == t.game.winner)
+        chart = image(spades, game_post.attachments[1])
+        assert chart.size[0] > chart.size[1]
+
+        # Verify deal under hand 1: the verdict, and the record to check by oneself
+        r = await fake.click(bob, posts[0], label="Verify deal")
+        text = await answer_of(spades, r)
+        assert text.startswith(f"✅ **Hand 1 at table {t.id}**: OK: hand 1 was dealt from the committed seed")
+        answer = r.followups[-1] if r.followups else r.message
+        assert answer is not None and answer.ephemeral
+        (record_file,) = answer.attachments
+        record = json.loads(fake.attachment_bytes(record_file))
+        assert verify(record, commitment_seen=commitments[1]).ok
+        assert not verify(record, commitment_seen="0" * 16).ok
+        assert posts[0].history == []  # the public post itself never changed
+
+        # Replay hand 1 from its post, trick by trick to the scoring
+        r = await fake.click(bob, posts[0], label="Replay hand")
+        first = await answer_of(spades, r)
+        assert first.startswith("🔁 **Replay · game #") and "**As dealt**" in first
+        replay = r.followups[-1] if r.followups else r.message
+        assert replay is not None and replay.ephemeral
+        steps = 0
+        while any(b.get("label") == "Next" and not b.get("disabled") for b in replay.buttons):
+            c = await fake.click(bob, replay, label="Next")
+            assert c.error is None
+            steps += 1
+            if steps == 1:
+                assert "**Trick 1 of 13**" in replay.content and "_Held before this trick:_" in replay.content
+        assert steps == 14 and "**Scoring**" in replay.content
+        assert records[0]["fair"]["seed"] in replay.content
+        c = await fake.click(bob, replay, label="Previous")
+        assert "**Trick 13 of 13**" in replay.content
+        c = await fake.click(bob, replay, label="Deal")
+        assert "**As dealt**" in replay.content
+
+        # /history: this channel's games; a game opens its score sheet and chart
+        async with spades.stored() as db:
+            page = await db.recent_games(spades.guild.id)
+        (game,) = page.games
+        r = await spades.slash(bob, "history")
+        listing = await answer_of(spades, r)
+        assert f"`#{game.id}`" in listing and r.ephemeral
+        msg = r.message
+        assert msg is not None
+        sel = next(s for s in msg.selects if s["custom_id"].startswith("hisel:"))
+        r = await fake.select(bob, msg, custom_id=sel["custom_id"], values=[str(game.id)])
+        sheet = await answer_of(spades, r)
+        assert sheet.startswith(f"📊 **Game #{game.id}**")
+        sheet_msg = r.followups[-1] if r.followups else r.message
+        assert sheet_msg is not None and sheet_msg.attachments[0]["filename"] == f"game-{game.id}-scores.png"
+        hands = next(s for s in sheet_msg.selects if s["custom_id"] == f"hig:{game.id}")
+        r = await fake.select(bob, sheet_msg, custom_id=hands["custom_id"], values=[str(len(records))])
+        assert f"hand {len(records)} of {len(records)}" in await answer_of(spades, r)
+        # /replay by number; wrong hands and other servers' games are refused
+        r = await spades.slash(bob, "replay", game=game.id, hand=1)
+        assert (await answer_of(spades, r)).startswith(f"🔁 **Replay · game #{game.id} · hand 1 of")
+        r = await spades.slash(bob, "replay", game=game.id, hand=len(records) + 1)
+        assert said(r) == f"Game #{game.id} has hands 1–{len(records)}: pick one of those."
+        other = fake.add_guild("Other club")
+        elsewhere = other.add_text_channel("cards")
+        other.add_member(bob)
+        await spades.settle()
+        r = await fake.slash(bob, elsewhere, "replay", game=game.id)
+        assert "played in another server" in said(r) and r.ephemeral
+        r = await fake.slash(bob, elsewhere, "history", where="server")
+        assert "No finished games yet." in said(r)
+
+        # your data: a JSON file only Alice sees
+        r = await spades.slash(alice, "spades mydata")
+        text = await answer_of(spades, r)
+        assert text.startswith("Here is everything this bot keeps about you: 1 finished game")
+        export_msg = r.followups[-1] if r.followups else r.message
+        assert export_msg is not None and export_msg.ephemeral
+        (export_file,) = export_msg.attachments
+        assert export_file["filename"] == f"spades-mydata-{alice.id}.json"
+        export = json.loads(fake.attachment_bytes(export_file))
+        assert export["user_id"] == alice.id and [g["game_id"] for g in export["games"]] == [game.id]
+        assert len(export["hands"]) == len(records)
+
+        # forget me, now that the game is over
+        r = await spades.slash(alice, "spades forgetme")
+        assert r.ephemeral and "Forget me?" in said(r)
+        assert r.message is not None
+        c = await fake.click(alice, r.message, label="Yes, forget me")
+        done = await answer_of(spades, c)
+        assert done.startswith("Done. Your seat in 1 finished game now shows *a former player*")
+        async with spades.stored() as db:
+            assert await db.player_stats(spades.guild.id, alice.id) is None
+            kept = await db.get_game(game.id)
+            assert kept is not None and kept.sides == game.sides
+            assert kept.players[t.seat_of(alice) or 0].name == FORMER_PLAYER
+        r = await spades.slash(bob, "history")
+        assert FORMER_PLAYER in said(r) or "a former player" in await answer_of(spades, r)
+        r = await spades.slash(alice, "spades mydata")
+        await answer_of(spades, r)
+        export_msg = r.followups[-1] if r.followups else r.message
+        assert export_msg is not None
+        assert json.loads(fake.attachment_bytes(export_msg.attachments[0]))["games"] == []
+
+
+async def test_text_buttons_and_text_posts_when_discord_refuses_emojis_and_files(spades: Spades) -> None:
+    """The emoji list is full: the card buttons stay text. The channel denies Attach Files: the
+    hand's post goes out without its picture rather than not at all."""
+    fake = spades.fake
+    spades.channel.set_permissions(fake.bot_user, deny=discord.Permissions(attach_files=True).value)
+    # the application already has Discord's maximum of 2000 emojis (none of them cards)
+    for i in range(2000):
+        fake.app_emojis[10_000 + i] = {"id": str(10_000 + i), "name": f"other_{i}", "roles": [],
+                                       "require_colons": True, "managed": False, "animated": False,
+                                       "available": True}
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.01, card_emojis=True):
+        await spades.wait_for(lambda: any(r.path.endswith("/emojis") and r.method == "POST"
+                                          for r in fake.requests), what="an upload attempt")
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        panel = await spades.panel(alice)
+        if any(b.get("label") == "Show my cards" for b in panel.buttons):
+            await fake.click(alice, panel, label="Show my cards")
+        cards = [b for b in panel.buttons if str(b.get("custom_id", "")).split(":")[2:3] == ["c"]]
+        assert cards and all(b.get("label") and not b.get("emoji") for b in cards)
+        await spades.play_until(lambda: bool(hand_posts(spades)), humans=[alice])
+        await spades.settle()
+        post = hand_posts(spades)[0]
+        assert post.attachments == [] and "revealed: seed" in post.content
+        refused = [r for r in fake.requests if r.files and r.status == 403]
+        assert refused and all(r.response["code"] == 50013 for r in refused)
+    uploads = [r for r in fake.requests if r.method == "POST" and r.path.endswith("/emojis")]
+    assert len(uploads) == 1 and uploads[0].status == 400  # stopped at the first refusal
+    assert len(fake.app_emojis) == 2000
+    fake.violations.clear()  # the refused upload is the point of this test

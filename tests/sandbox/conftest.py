@@ -1,0 +1,97 @@
+"""Starting ``python -m bot`` for real (a subprocess, no token) and stopping it with Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+READY = re.compile(r"Sandbox ready: open (http://127\.0\.0\.1:(\d+)/)")
+
+
+@dataclass
+class Process:
+    proc: subprocess.Popen[str]
+    cwd: Path
+    stdout: list[str] = field(default_factory=list)
+    stderr: list[str] = field(default_factory=list)
+    url: str = ""
+
+    def stop(self, timeout: float = 20.0) -> int:
+        """Ctrl-C (SIGINT), then wait for the exit code."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+            raise AssertionError(f"python -m bot did not stop within {timeout} s of Ctrl-C") from None
+
+    @property
+    def err(self) -> str:
+        return "".join(self.stderr)
+
+    @property
+    def out(self) -> str:
+        return "".join(self.stdout)
+
+
+def _pump(stream: object, sink: list[str]) -> None:
+    for line in stream:  # type: ignore[attr-defined]
+        sink.append(line)
+
+
+def start_bot(cwd: Path, *args: str, env: dict[str, str] | None = None, wait: bool = True) -> Process:
+    """``python -m bot *args`` in ``cwd`` (no .env there), without DISCORD_TOKEN unless ``env`` sets it."""
+    unset = ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID")
+    base = {k: v for k, v in os.environ.items() if k not in unset}
+    base["PYTHONPATH"] = str(ROOT)
+    base["PYTHONUNBUFFERED"] = "1"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=base | (env or {}),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    p = Process(proc, cwd)
+    for stream, sink in ((proc.stdout, p.stdout), (proc.stderr, p.stderr)):
+        threading.Thread(target=_pump, args=(stream, sink), daemon=True).start()
+    if not wait:
+        return p
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        m = READY.search(p.out)
+        if m:
+            p.url = m.group(1)
+            return p
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    p.stop()
+    raise AssertionError(f"the sandbox did not start:\n{p.out}\n{p.err}")
+
+
+@pytest.fixture
+def sandbox_process(tmp_path: Path) -> Iterator[Process]:
+    """The sandbox as a user starts it (no token), on a free port, fast timers, a fixed deal."""
+    p = start_bot(tmp_path, "--port", "0", env={"TIME_SCALE": "0.1", "DEAL_SEED": "11"})
+    try:
+        yield p
+    finally:
+        code = p.stop()
+        assert code == 0, f"Ctrl-C should stop the sandbox cleanly (exit 0), got {code}:\n{p.err}"
+        assert "Traceback" not in p.err, p.err
+        assert p.out.rstrip().endswith("Sandbox stopped."), p.out

@@ -1,0 +1,236 @@
+"""The sandbox in a real browser: headless Chromium (Debian's ``chromium``, no browser download)
+driven by Playwright. One hand of Spades, played with clicks only, by two people on one page."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, sync_playwright
+
+from tests.sandbox.conftest import Process
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+CARD = re.compile(r"^sp:\d+:c:\d+:\d+$")
+HOLDS = """([id, card]) => {
+  const m = document.querySelector(`.msg[data-id="${id}"]`);
+  if (!m) return null;
+  const ids = [...m.querySelectorAll("button.dbtn[data-custom-id]")].map((b) => b.dataset.customId);
+  return ids.some((cid) => cid.endsWith(":" + card));
+}"""
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).is_file(),
+    reason="Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)",
+)
+
+
+@pytest.fixture
+def page(sandbox_process: Process) -> Iterator[Page]:
+    with sync_playwright() as p:
+        # "" as user-data-dir: a fresh, empty profile in a temporary directory
+        context = p.chromium.launch_persistent_context(
+            "", executable_path=CHROMIUM, headless=True, args=ARGS, viewport={"width": 1280, "height": 900}
+        )
+        errors: list[str] = []
+        page = context.pages[0] if context.pages else context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.set_default_timeout(15_000)
+        page.goto(sandbox_process.url)
+        page.wait_for_selector("#messages[data-viewer]:not([data-viewer=''])")
+        try:
+            yield page
+        finally:
+            context.close()
+        assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def wait_until(what: str, check: Callable[[], bool], timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def view_as(page: Page, name: str) -> None:
+    page.locator(f'.user-switch[data-name="{name}"]').click()
+    page.wait_for_selector(f'#messages[data-viewer="{name}"]')
+
+
+def slash(page: Page, text: str) -> None:
+    box = page.locator("#composer-input")
+    box.click()
+    box.fill(text)
+    box.press("Escape")  # close the suggestions: Enter then sends
+    box.press("Enter")
+    try:
+        wait_until("the command to be sent", lambda: box.input_value() == "")
+    except AssertionError:
+        raise AssertionError(f"{text!r} was not sent: {page.locator('#hint').inner_text()}") from None
+
+
+def public(page: Page) -> Locator:
+    return page.locator(".msg:not(.ephemeral)")
+
+
+def live_message(page: Page) -> Locator:
+    return public(page).filter(has_text="table 1").last
+
+
+def panels(page: Page) -> Locator:
+    """The viewer's hand panels ("Table 1 in #spades · hand …", ephemeral), oldest first; a panel
+    may have no buttons at all (the last card played, waiting for the others)."""
+    return page.locator(".msg.ephemeral").filter(has_text="Table 1 in #spades")
+
+
+def hand_buttons(panel: Locator) -> list[tuple[str, str, bool]]:
+    """(custom_id, label, enabled) of the card buttons on a panel (read at once: the panel is
+    redrawn whenever the bot edits it)."""
+    found = panel.locator("button.dbtn[data-custom-id]").evaluate_all(
+        "els => els.map(e => [e.dataset.customId, e.innerText.trim(), !e.disabled])"
+    )
+    return [(cid, label, enabled) for cid, label, enabled in found if CARD.match(cid)]
+
+
+def hand_over(page: Page) -> bool:
+    return public(page).filter(has_text="📋 Hand 1 ·").count() > 0  # the hand's post
+
+
+def act(page: Page, name: str) -> str | None:
+    """As ``name``: whatever the hand panel offers now (look, bid, pass, play), by clicking."""
+    view_as(page, name)
+    for fresh in (False, True):
+        if hand_over(page):
+            return None
+        if fresh or panels(page).count() == 0:
+            before = panels(page).count()
+            my_hand = live_message(page).locator("button.dbtn", has_text="My hand")
+            if not my_hand.count():
+                return None  # between hands
+            my_hand.click()
+            wait_until("a hand panel", lambda n=before: panels(page).count() > n)
+        # pinned by id: ".last" would follow whichever panel is newest at each step
+        pid = panels(page).last.get_attribute("data-id")
+        panel = page.locator(f'.msg[data-id="{pid}"]')
+        look = panel.locator("button.dbtn", has_text="Show my cards")
+        if look.count() and look.is_enabled():
+            look.click()
+            return "look"
+        for select in panel.locator(".dselect").all():
+            cid = select.get_attribute("data-custom-id") or ""
+            toggle = select.locator(".dselect-toggle")
+            if not toggle.is_enabled():
+                continue
+            if ":b:" in cid:
+                toggle.click()
+                options = select.locator(".dopt")
+                pick = select.locator('.dopt[data-value="3"]')
+                (pick if pick.count() else options.first).click()
+                return "bid"
+            if ":p:" in cid:
+                toggle.click()
+                for option in select.locator(".dopt").all()[: int(select.get_attribute("data-max") or 1)]:
+                    option.click()
+                select.locator(".dselect-done").click()
+                return "pass"
+        playable = [cid for cid, _, enabled in hand_buttons(panel) if enabled]
+        if playable:
+            card = playable[0].rsplit(":", 1)[1]
+            panel.locator(f'button.dbtn[data-custom-id="{playable[0]}"]').click()
+
+            def gone(pid: str | None = pid, card: str = card) -> bool:
+                # the same panel, redrawn in place, no longer holds the card
+                holds = page.evaluate(HOLDS, [pid, card])  # None while the panel is being redrawn
+                return holds is False
+
+            try:
+                wait_until("the card to leave the hand", gone, timeout=5)
+            except AssertionError:
+                return "stale"  # a panel a moment old: the bot said so and redrew it; try again
+            return "play"
+    return None
+
+
+@pytest.mark.timeout(600)  # a whole hand at human pace on a busy machine
+def test_a_whole_hand_with_clicks_and_hands_stay_private(page: Page, sandbox_process: Process) -> None:
+    # the page says plainly what it is
+    assert "LOCAL SANDBOX" in page.locator("#banner").inner_text()
+    assert "not Discord" in page.locator("#banner").inner_text()
+
+    # Alice opens a table with /spades new, typed in the message box with the bot's autocomplete
+    view_as(page, "Alice")
+    box = page.locator("#composer-input")
+    box.click()
+    box.type("/spades new preset:sta")
+    page.wait_for_selector('.suggest-item[data-value="standard"]')  # suggested by the bot
+    box.press("Enter")  # takes the suggestion
+    assert box.input_value() == "/spades new preset:standard "
+    box.press("Escape")
+    slash(page, box.input_value() + "play_seconds:600 bid_seconds:600")
+    live = live_message(page)
+    live.wait_for()
+    assert "Alice" in live.inner_text()
+
+    # Bob joins with the Join button; Alice starts with bots in the empty seats
+    view_as(page, "Bob")
+    live_message(page).locator("button.dbtn", has_text="Join").click()
+    wait_until("Bob's seat", lambda: "@Bob" in live_message(page).inner_text())
+    view_as(page, "Alice")
+    live_message(page).locator("button.dbtn", has_text="Start").click()
+    fill = page.locator(".msg.ephemeral button.dbtn", has_text="Fill empty seats with bots and start").last
+    fill.click()
+    wait_until("the deal", lambda: live_message(page).locator("button.dbtn", has_text="My hand").count() > 0)
+
+    # both humans bid and play the whole first hand with clicks, one page, switching player
+    actions: dict[str, int] = {"look": 0, "bid": 0, "pass": 0, "play": 0, "stale": 0}
+    checked_privacy = False
+    deadline = time.monotonic() + 240
+    while not hand_over(page):
+        assert time.monotonic() < deadline, f"the hand did not finish; actions so far {actions}"
+        did_something = False
+        for name in ("Alice", "Bob"):
+            done = act(page, name)
+            if done:
+                actions[done] += 1
+                did_something = True
+            if done == "play" and not checked_privacy and actions["play"] >= 2:
+                # Alice's hand (her panel, her cards) is on the page only while it shows Alice
+                view_as(page, "Alice")
+                panels(page).last.wait_for()
+                alice_ids = [m.get_attribute("data-id") for m in panels(page).all()]
+                alice_cards = {label for _, label, _ in hand_buttons(panels(page).last)}
+                assert alice_ids and len(alice_cards) >= 5
+                view_as(page, "Bob")
+                for mid in alice_ids:
+                    assert page.locator(f'.msg[data-id="{mid}"]').count() == 0
+                bob_cards = {label for _, label, _ in hand_buttons(panels(page).last)}
+                assert bob_cards and not bob_cards & alice_cards
+                shown = page.locator("#messages").inner_text()
+                assert not [c for c in alice_cards if re.search(rf"(?<![0-9A-Za-z]){re.escape(c)}", shown)]
+                checked_privacy = True
+                if os.environ.get("SANDBOX_SCREENSHOT"):  # docs/sandbox.png is taken this way
+                    view_as(page, "Alice")
+                    older = page.locator(".msg.ephemeral .eph-note a")
+                    while older.count() > 1:  # dismiss all but her newest panel
+                        older.first.click()
+                    page.screenshot(path=os.environ["SANDBOX_SCREENSHOT"])
+        if not did_something:
+            time.sleep(0.2)  # the bots are thinking
+    assert checked_privacy
+    assert actions["bid"] == 2 and actions["play"] == 26, actions  # 13 cards each, all clicked
+    assert "every request matches Discord's API" in page.locator("#problems").inner_text()
