@@ -322,26 +322,27 @@ async def send_private(
     deferred for it included), else in a new ephemeral follow-up. The one way a hand panel is
     written. None if Discord refused (the interaction expired, say)."""
     content = _text(interaction, content, ephemeral=True) or "…"
-    kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
-    if view is not None:
-        kwargs["view"] = view
+    # an edit without components removes the old ones (a panel with no card left); a new message
+    # simply has none
+    edit: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none(), "view": view}
+    new = {k: v for k, v in edit.items() if v is not None}
     here = in_place and on_ephemeral_message(interaction)
     async with _lock(interaction):
         try:
             if not interaction.response.is_done():
                 if here:
-                    await interaction.response.edit_message(content=content, **kwargs)
+                    await interaction.response.edit_message(content=content, **edit)
                     _record_initial(interaction, "update", ephemeral=True)
                 else:
-                    await interaction.response.send_message(content, ephemeral=True, **kwargs)
+                    await interaction.response.send_message(content, ephemeral=True, **new)
                     _record_initial(interaction, "message", ephemeral=True)
                 return PrivateMessage(interaction, None)
             state = _extras(interaction).get(_ORIGINAL)
             if state == PENDING or (here and state == PRIVATE):
-                await interaction.edit_original_response(content=content, **kwargs)
+                await interaction.edit_original_response(content=content, **edit)
                 _filled(interaction)
                 return PrivateMessage(interaction, None)
-            msg = await interaction.followup.send(content, ephemeral=True, wait=True, **kwargs)
+            msg = await interaction.followup.send(content, ephemeral=True, wait=True, **new)
         except _TOLERATED as exc:
             log.debug("private answer to interaction %s failed: %s", interaction.id, exc)
             return None

@@ -132,3 +132,11 @@ def test_only_a_private_message_can_hold_a_panel() -> None:
     posts._panels = {}
     with pytest.raises(TypeError):
         posts.remember_panel(1, 2, interaction(on_ephemeral=False))  # type: ignore[arg-type]
+
+
+async def test_a_panel_with_no_card_left_loses_its_old_buttons() -> None:
+    """An in-place redraw without components must remove the old ones (the card just played)."""
+    i = interaction(on_ephemeral=True)
+    await safe.send_private(i, "no cards left", view=None, in_place=True)
+    [(kind, kwargs)] = i.response.calls
+    assert kind == "update" and "view" in kwargs and kwargs["view"] is None
