@@ -138,11 +138,11 @@ def _stop_on_signals(stop: asyncio.Event) -> None:
 
 
 async def run(config: Config) -> None:
-    from .client import SpadesBot
+    from .client import make_bot
 
     # the database first: a file or server the bot cannot use is reported before logging in
     storage = await Storage.open(config.database_path, faults=config.faults)
-    bot = SpadesBot(config, storage=storage)
+    bot = make_bot(config, storage=storage)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         # hosts (Procfile workers, systemd, docker) stop with SIGTERM: close cleanly, storage included

@@ -17,7 +17,9 @@ from .config import Config
 from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
 from .i18n import SpadesTranslator, translated_payload
+from .ratelimit import GlobalBudget
 from .safe import safe_send, watch
+from .sharding import ShardKeeper
 from .storage import Storage
 from .tasks import cancel_all
 
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history")
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history", "cogs.league")
 UNKNOWN_COMPONENT = "That button or menu is no longer in use. `/table` shows the current table."
 
 
@@ -45,6 +47,11 @@ class SpadesTree(app_commands.CommandTree["SpadesBot"]):
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else None
         await report_interaction_error(interaction, error, f"command /{command or '?'}", command=command)
+
+
+#: how often, and how far apart, a process without shard 0 looks for the uploaded card emojis
+EMOJI_LOOKS = 10
+EMOJI_LOOK_SECONDS = 30.0
 
 
 class SpadesBot(commands.Bot):
@@ -83,6 +90,11 @@ class SpadesBot(commands.Bot):
         self._sync_lock = asyncio.Lock()
         self._item_types: set[type[discord.ui.DynamicItem[Any]]] = set()
         self._emoji_task: asyncio.Task[Any] | None = None
+        self.shard_keeper: ShardKeeper | None = None
+        # this process's share of the token's global REST budget (docs/SHARDING.md)
+        self.budget = GlobalBudget(config.requests_per_second)
+        self.budget.install(self.http)
+        self._health: asyncio.Task[None] | None = None
 
     @property
     def storage(self) -> Storage:
@@ -97,6 +109,7 @@ class SpadesBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self._storage is None:
             self._storage = await Storage.open(self.config.database_path, faults=self.config.faults)
+        await self._take_shards()
         for name in self.extension_names:
             await self.load_extension(name)
         # command, option and choice names and descriptions in Polish, Czech and Russian
@@ -104,7 +117,80 @@ class SpadesBot(commands.Bot):
         await self.sync_commands()
         if self.config.card_emojis:
             # in the background: the hand buttons stay text until (and unless) the faces are there
-            self._emoji_task = asyncio.create_task(CARD_EMOJIS.sync(self), name="card-emojis")
+            self._emoji_task = asyncio.create_task(self._card_emojis(), name="card-emojis")
+        if self.config.health_seconds > 0:
+            self._health = asyncio.create_task(self._health_loop(), name="health")
+
+    async def _card_emojis(self) -> None:
+        """The process that runs shard 0 uploads missing card faces; the others only learn them,
+        looking again for a while until the uploads are there (names are unique per application)."""
+        uploader = 0 in self.config.shards[1]
+        for _ in range(EMOJI_LOOKS):
+            report = await CARD_EMOJIS.sync(self, upload=uploader)
+            if uploader or not report.waiting or report.error:
+                return
+            await asyncio.sleep(EMOJI_LOOK_SECONDS)
+
+    async def _take_shards(self) -> None:
+        """Hold this process's shards before restoring anything (docs/SHARDING.md): wait for a live
+        holder (a rolling restart), fence every table write, and follow losses and takeovers."""
+        count, ids = self.config.shards
+        keeper = ShardKeeper(
+            self.storage, count=count, shard_ids=ids, lease_seconds=self.config.shard_lease_seconds
+        )
+        await keeper.acquire()
+        self.shard_keeper = keeper
+        keeper.on_lost.append(self._shards_lost)
+        keeper.on_gained.append(self._shards_gained)
+        keeper.start()
+        self._guard_interactions()
+
+    async def _shards_lost(self, shards: set[int]) -> None:
+        service = getattr(self, "tables", None)
+        if service is not None:
+            await service.drop_shards(shards)
+
+    async def _shards_gained(self, shards: set[int]) -> None:
+        service = getattr(self, "tables", None)
+        if service is not None:
+            await service.restore(shards)
+
+    def _guard_interactions(self) -> None:
+        """Leave the interactions of guilds on shards this process does not hold (now) unanswered:
+        the process that holds them answers."""
+        state = self._connection
+        original = state.parsers["INTERACTION_CREATE"]
+
+        def parse_interaction_create(data: dict[str, Any]) -> None:
+            guild = data.get("guild_id")
+            keeper = self.shard_keeper
+            if guild is not None and keeper is not None and not keeper.owns_guild(int(guild)):
+                log.debug("interaction in guild %s: its shard is not this process's now", guild)
+                return
+            original(data)
+
+        state.parsers["INTERACTION_CREATE"] = parse_interaction_create
+
+    def health_line(self) -> str:
+        keeper = self.shard_keeper
+        shards = keeper.describe() if keeper is not None else "no shards yet"
+        service = getattr(self, "tables", None)
+        numbers = service.health() if service is not None else {"live_tables": 0, "posts_queued": 0}
+        saves = self._storage.queued_saves if self._storage is not None else 0
+        latency = self.latency * 1000 if self.latency == self.latency else 0.0  # NaN before connecting
+        return (
+            f"health: {shards}, {numbers['live_tables']} live tables, {numbers['posts_queued']} posts "
+            f"queued, {saves} saves queued, {self.budget.waiting} requests waiting for the budget "
+            f"({self.budget.per_second:g}/s), gateway latency {latency:.0f} ms"
+        )
+
+    async def _health_loop(self) -> None:
+        while not self.is_closed():
+            await asyncio.sleep(self.config.health_seconds)
+            try:
+                log.info(self.health_line())
+            except Exception:
+                log.exception("the health line failed")
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -141,10 +227,16 @@ class SpadesBot(commands.Bot):
             await cancel_all([self._emoji_task])
         CARD_EMOJIS.clear()
         try:
+            if self._health is not None:
+                self._health.cancel()
             await super().close()
         finally:
-            if self._storage is not None:
-                await self._storage.close()
+            try:
+                if self.shard_keeper is not None:
+                    await self.shard_keeper.close()  # released: another process may take over now
+            finally:
+                if self._storage is not None:
+                    await self._storage.close()
 
     # --- command sync ---------------------------------------------------------------------------
 
@@ -194,3 +286,20 @@ class SpadesBot(commands.Bot):
             await self.storage.set_meta(key, digest)
             log.info("synced %d application commands (%s)", len(synced), key)
             return True
+
+
+class ShardedSpadesBot(SpadesBot, commands.AutoShardedBot):
+    """The application as ``python -m bot`` runs it: the shards ``SHARD_IDS`` of ``SHARD_COUNT``
+    (docs/SHARDING.md), or without them every shard Discord recommends, in this one process."""
+
+    def __init__(self, config: Config, **kwargs: Any) -> None:
+        if config.sharded:
+            count, ids = config.shards
+            kwargs.setdefault("shard_count", count)
+            kwargs.setdefault("shard_ids", list(ids))
+        super().__init__(config, **kwargs)
+
+
+def make_bot(config: Config, **kwargs: Any) -> SpadesBot:
+    """The bot ``python -m bot`` runs (tests may also build a plain ``SpadesBot``: one connection)."""
+    return ShardedSpadesBot(config, **kwargs)

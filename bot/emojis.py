@@ -38,6 +38,7 @@ class SyncReport:
     uploaded: int
     failed: int
     error: str | None = None  # why the set is incomplete, when it is
+    waiting: int = 0  # missing faces left for the uploading process (upload=False)
 
 
 class CardEmojis:
@@ -64,12 +65,15 @@ class CardEmojis:
         self._by_name.clear()
 
     async def sync(self, client: EmojiClient, *, faces: Sequence[int] = FACES,
-                   draw: Callable[[int], bytes] = card_png) -> SyncReport:
+                   draw: Callable[[int], bytes] = card_png, upload: bool = True) -> SyncReport:
         """Learn the emojis already uploaded and upload the missing faces (drawn in an executor).
-        Never raises for Discord errors: it logs one line and the buttons stay text."""
+        Never raises for Discord errors: it logs one line and the buttons stay text.
+
+        ``upload=False`` only learns what is there: of several shard processes of one application,
+        one uploads (emoji names are unique per application, so two uploading at once collide)."""
         async with self._lock:
             self.clear()
-            report = await self._sync(client, faces, draw)
+            report = await self._sync(client, faces, draw, upload)
             self.last = report
             if report.error:
                 log.warning("card emojis incomplete (%d of %d): %s", len(self), len(faces), report.error)
@@ -78,7 +82,7 @@ class CardEmojis:
             return report
 
     async def _sync(self, client: EmojiClient, faces: Sequence[int],
-                    draw: Callable[[int], bytes]) -> SyncReport:
+                    draw: Callable[[int], bytes], upload: bool) -> SyncReport:
         wanted = {card_emoji_name(c): c for c in faces}
         try:
             existing = await client.fetch_application_emojis()
@@ -92,6 +96,8 @@ class CardEmojis:
         missing = [c for name, c in wanted.items() if name not in self._by_name]
         if not missing:
             return SyncReport(found, 0, 0)
+        if not upload:
+            return SyncReport(found, 0, 0, None, waiting=len(missing))
         loop = asyncio.get_running_loop()
         images = await loop.run_in_executor(None, lambda: [draw(c) for c in missing])
         uploaded = failed = 0

@@ -37,6 +37,7 @@ class Seat:
     left: bool = False  # the player left mid-game: the bot plays the seat until they come back
     timeouts: int = 0
     acts: int = 0  # bumped every time anything acts for this seat: the stamp of its hand views
+    auto_acts: int = 0  # of those, the ones the bot made for a human (timed out, away, left)
 
     @property
     def automatic(self) -> bool:
@@ -55,7 +56,11 @@ class Seat:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Seat:
         return cls(
-            **{k: d[k] for k in ("user_id", "name", "bot", "away", "left", "timeouts", "acts") if k in d}
+            **{
+                k: d[k]
+                for k in ("user_id", "name", "bot", "away", "left", "timeouts", "acts", "auto_acts")
+                if k in d
+            }
         )
 
 
@@ -192,6 +197,39 @@ MOVED_ON = _("This hand has moved on: here is your current hand.")
 NO_TABLE = _("There is no Spades table in this channel. Open one with `/spades new`.")
 GAME_OVER = _("This game is over. Open a new table with `/spades new`.")
 CLOSED = _("This table is closed. Open a new one with `/spades new`.")
+SAVE_FAILED = _("Sorry, I couldn't save that just now; nothing changed. Please try again.")
+MOVING = _(
+    "This table is being handed over to another of the bot's processes right now; "
+    "please try again in a few seconds."
+)
+
+
+def set_aside_post(table_id: int) -> Text:
+    """The channel's notice that its table could not be restored and was closed."""
+    return _(
+        "⚠️ Table %(table_id)s could not be restored after the bot restarted, so it was closed: sorry! "
+        "The channel is free: open a new table with `/spades new`.",
+        table_id=table_id,
+    )
+
+
+def damaged_post(table_id: int) -> Text:
+    """The channel's notice that its table is damaged and still blocks the channel."""
+    return _(
+        "⚠️ Table %(table_id)s could not be restored after the bot restarted: it is damaged in the "
+        "bot's database, and a new table cannot open in this channel until the bot's operator "
+        "repairs it. Sorry!",
+        table_id=table_id,
+    )
+
+
+def damaged(table_id: int) -> Text:
+    return _(
+        "The last table in this channel (table %(table_id)s) is damaged in the bot's database, and "
+        "a new one cannot open here until the bot's operator repairs it (it is in their log). "
+        "You can play in another channel meanwhile.",
+        table_id=table_id,
+    )
 
 
 def now() -> float:
@@ -236,6 +274,8 @@ def players(t: Table, *, with_side: bool) -> list[dict[str, Any]]:
             "is_bot": s is None or s.bot,
         }
         if with_side:
+            # how much of the game the bot played for this human (a mostly-bot seat is not rated)
+            p["bot_share"] = round(s.auto_acts / s.acts, 3) if s is not None and not s.bot and s.acts else 0.0
             p["side"] = t.ruleset.side_of(i)
             p["name"] = s.name if s is not None else f"seat {i + 1}"
         out.append(p)

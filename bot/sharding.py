@@ -22,7 +22,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.storage import Claim, ShardCountMismatch, Storage, new_owner, shard_of
+from bot.storage import Claim, ShardCountMismatch, Storage, gone_here, new_owner, shard_of
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ class ShardKeeper:
         while True:
             try:
                 self.held = await self.storage.acquire_shards(
-                    self.owner, self.count, self.shard_ids, self.lease_seconds
+                    self.owner, self.count, self.shard_ids, self.lease_seconds, dead=await self._dead()
                 )
             except ShardCountMismatch as exc:
                 if time.monotonic() - said > 30:
@@ -103,6 +103,16 @@ class ShardKeeper:
                 )
                 said = time.monotonic()
             await asyncio.sleep(min(self.every, 1.0))
+
+    async def _dead(self) -> tuple[str, ...]:
+        """Holders of our shards that were processes on this machine and are gone (a crash and a
+        restart on the same machine take over at once, not a lease later)."""
+        leases = await self.storage.shard_leases()
+        mine = [lease for lease in leases if lease.shard_id in self.shard_ids and lease.owner != self.owner]
+        dead = tuple(sorted({lease.owner for lease in mine if gone_here(lease.owner)}))
+        if dead:
+            log.info("the process(es) %s on this machine are gone: taking their shards over", ", ".join(dead))
+        return dead
 
     def start(self) -> None:
         """Renew (and take over) in the background until ``close()``."""
@@ -133,7 +143,7 @@ class ShardKeeper:
         if missing:
             try:
                 got = await self.storage.acquire_shards(
-                    self.owner, self.count, tuple(missing), self.lease_seconds
+                    self.owner, self.count, tuple(missing), self.lease_seconds, dead=await self._dead()
                 )
             except ShardCountMismatch as exc:
                 log.warning("cannot take shards back: %s", exc)

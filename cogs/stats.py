@@ -23,6 +23,7 @@ from discord.ui import Button, DynamicItem, Select
 from bot.errors import report_interaction_error
 from bot.i18n import DEFAULT, Num, _, gettext, ngettext, resolve, user_language
 from bot.i18n import render as render_text
+from bot.league.ratings import PROVISIONAL_GAMES
 from bot.safe import PUBLIC, UPDATE, answer_as, safe_edit, safe_send
 from bot.storage import SORT_LABELS, SORTS, PlayerStats
 
@@ -70,6 +71,19 @@ async def message_language(interaction: discord.Interaction[Any]) -> str:
     return await public_language(interaction)
 
 
+ALL_GAMES = "__all"  # a sort key suffix: count games with bots in W/G too
+
+
+def split_sort(key: str) -> tuple[str, bool]:
+    """``wins`` -> ("wins", humans only); ``wins__all`` -> ("wins", every game); unknown -> wins."""
+    base, _sep, flag = key.partition("__")
+    return (base if base in SORTS else "wins"), flag != "all"
+
+
+def sort_key(sort: str, humans_only: bool) -> str:
+    return sort if humans_only else sort + ALL_GAMES
+
+
 def sort_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=SORT_LABELS[s], value=s) for s in SORTS]
 
@@ -78,9 +92,21 @@ def page_count(total: int) -> int:
     return max(1, math.ceil(total / PAGE_SIZE))
 
 
-def leaderboard_line(p: PlayerStats, lang: str = DEFAULT) -> str:
-    """One player's line; games with bots are counted and marked."""
+def rating_text(p: PlayerStats, lang: str = DEFAULT) -> str:
+    """``rating 12.3`` (``?`` while provisional) or ``unrated``."""
+    if p.rating is None:
+        return gettext(lang, "unrated")
+    mark = "?" if p.rated_games < PROVISIONAL_GAMES else ""
+    return gettext(lang, "rating %(value)s%(mark)s", value=_num(p.rating, "0.0", lang), mark=mark)
+
+
+def leaderboard_line(p: PlayerStats, lang: str = DEFAULT, sort: str = "wins") -> str:
+    """One player's line; W and G as counted by the board (games with bots are marked)."""
     bots = f" ({BOT_MARK} {p.games_with_bots})" if p.games_with_bots else ""
+    record = gettext(lang, "%(wins)s W / %(games)s G", wins=p.wins, games=p.games)
+    if sort == "rating":
+        rated = ngettext(lang, "%(n)s rated game", "%(n)s rated games", p.rated_games)
+        return f"**{p.rank}.** <@{p.user_id}> · {rating_text(p, lang)} ({rated}) · {record}{bots}"
     if p.contracts_bid:
         bids = gettext(
             lang,
@@ -91,7 +117,6 @@ def leaderboard_line(p: PlayerStats, lang: str = DEFAULT) -> str:
         )
     else:
         bids = gettext(lang, "bids –")
-    record = gettext(lang, "%(wins)s W / %(games)s G", wins=p.wins, games=p.games)
     win = gettext(lang, "win %(pct)s", pct=_pct(p.win_pct, lang))
     nils = gettext(lang, "nils %(made)s/%(tried)s", made=p.nils_made, tried=p.nils_attempted)
     bags = gettext(lang, "%(n)s bags/hand", n=_num(p.bags_per_hand, "0.0", lang))
@@ -106,19 +131,27 @@ def leaderboard_embed(
     total: int,
     guild_name: str | None,
     lang: str = DEFAULT,
+    humans_only: bool = True,
 ) -> discord.Embed:
     title = gettext(lang, "🏆 Leaderboard · %(server)s", server=guild_name) if guild_name else None
     embed = discord.Embed(
         title=title or gettext(lang, "🏆 Leaderboard"),
-        description="\n".join(leaderboard_line(p, lang) for p in players),
+        description="\n".join(leaderboard_line(p, lang, sort) for p in players),
         colour=EMBED_COLOUR,
     )
     sorted_by = gettext(lang, "Sorted by %(what)s", what=gettext(lang, SORT_LABELS[sort]).lower())
     where = gettext(lang, "page %(page)s/%(pages)s", page=page + 1, pages=page_count(total))
     players_n = ngettext(lang, "%(n)s player", "%(n)s players", total)
-    legend = gettext(
-        lang, "%(mark)s n = games played with bots (they count) · W wins, G games", mark=BOT_MARK
-    )
+    if humans_only:
+        legend = gettext(
+            lang,
+            "W/G count games between people; %(mark)s n = games with bots (not counted) · ? = provisional",
+            mark=BOT_MARK,
+        )
+    else:
+        legend = gettext(
+            lang, "W/G count every game; %(mark)s n = of them with bots · ? = provisional", mark=BOT_MARK
+        )
     embed.set_footer(text=f"{sorted_by} · {where} · {players_n} · {legend}")
     return embed
 
@@ -156,14 +189,15 @@ class LeaderboardSort(DynamicItem[Select[Any]], template=r"lbsort:(?P<guild>\d+)
     """The sort picker under the leaderboard: re-sorts and goes back to page 1, in place."""
 
     def __init__(self, guild_id: int, current: str = "wins", lang: str = DEFAULT) -> None:
+        base, humans_only = split_sort(current)
         select: Select[Any] = Select(
             custom_id=f"lbsort:{guild_id}",
             placeholder=gettext(lang, "Sort by…"),
             options=[
                 discord.SelectOption(
                     label=gettext(lang, "Sort by %(what)s", what=gettext(lang, SORT_LABELS[s]).lower()),
-                    value=s,
-                    default=s == current,
+                    value=sort_key(s, humans_only),
+                    default=s == base,
                 )
                 for s in SORTS
             ],
@@ -244,9 +278,14 @@ async def leaderboard_payload(
     if total == 0:
         return None
     page = min(max(page, 0), page_count(total) - 1)
-    players = await bot.storage.leaderboard(guild_id, sort=sort, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
-    embed = leaderboard_embed(players, sort=sort, page=page, total=total, guild_name=guild_name, lang=lang)
-    return embed, leaderboard_view(guild_id, sort, page, total, lang)
+    base, humans_only = split_sort(sort)
+    players = await bot.storage.leaderboard(
+        guild_id, sort=base, limit=PAGE_SIZE, offset=page * PAGE_SIZE, humans_only=humans_only
+    )
+    embed = leaderboard_embed(
+        players, sort=base, page=page, total=total, guild_name=guild_name, lang=lang, humans_only=humans_only
+    )
+    return embed, leaderboard_view(guild_id, sort_key(base, humans_only), page, total, lang)
 
 
 async def _reply(interaction: discord.Interaction[Any], content: Any) -> None:
@@ -267,8 +306,7 @@ async def _show_page(interaction: discord.Interaction[Any], guild_id: int, sort:
     if interaction.guild_id != guild_id:
         await _reply(interaction, WRONG_SERVER)
         return
-    if sort not in SORTS:
-        sort = "wins"
+    sort = sort_key(*split_sort(sort))
     guild_name = interaction.guild.name if interaction.guild else None
     lang = await message_language(interaction)
     payload = await leaderboard_payload(interaction.client, guild_id, sort, page, guild_name, lang)
@@ -361,14 +399,20 @@ class StatsCog(commands.Cog, name="Stats"):
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="This server's Spades leaderboard")
-    @app_commands.describe(sort="What to rank by (default: wins)")
+    @app_commands.describe(
+        sort="What to rank by (default: wins)",
+        bots="Count games where bots filled seats in wins and games (default: no)",
+    )
     @app_commands.choices(sort=sort_choices())
     @app_commands.guild_only()
     async def leaderboard(
-        self, interaction: discord.Interaction[SpadesBot], sort: app_commands.Choice[str] | None = None
+        self,
+        interaction: discord.Interaction[SpadesBot],
+        sort: app_commands.Choice[str] | None = None,
+        bots: bool = False,
     ) -> None:
         key = sort.value if sort is not None else "wins"
-        await send_first_page(interaction, interaction.guild_id or 0, sort=key)
+        await send_first_page(interaction, interaction.guild_id or 0, sort=sort_key(key, not bots))
 
     @app_commands.command(name="stats", description="Spades stats in this server (yours, or someone's)")
     @app_commands.describe(user="Whose stats (default: yours)", share="Post them for the channel to see")

@@ -15,7 +15,7 @@ from bot.checks import cannot_run_table
 from bot.clicks import answer, is_admin, show_hand, timely
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_language
 from bot.i18n import render as render_text
-from bot.model import NO_TABLE, refuse
+from bot.model import NO_TABLE, SAVE_FAILED, refuse
 from bot.safe import safe_defer, safe_send, within
 from bot.table.service import TableService
 from bot.views import DYNAMIC_ITEMS
@@ -280,7 +280,12 @@ class TablesCog(commands.Cog):
                 return
             changes["options"] = options
         if changes:
-            settings = await storage.set_guild_settings(interaction.guild_id, **changes)
+            try:
+                settings = await storage.set_guild_settings(interaction.guild_id, **changes)
+            except Exception:  # disk full, a lost database: answered like a refused bid
+                log.exception("saving the settings of server %s failed", interaction.guild_id)
+                await safe_send(interaction, SAVE_FAILED)
+                return
         else:
             settings = current
         if "language" in changes:

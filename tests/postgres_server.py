@@ -1,9 +1,12 @@
 """A real PostgreSQL server for the tests: started once per run, a fresh database per test.
 
 The server is the Debian ``postgresql`` package's binaries (``.ci/run`` installs them when
-missing), run from a temporary directory on 127.0.0.1 and a free port; nothing outside the machine
-is used. PostgreSQL refuses to run as root: as root, the data directory is handed to the
-``postgres`` system user (or ``SPADES_PG_USER``) and the binaries run through ``runuser``.
+missing; without apt it installs the ``pgserver`` wheel, which ships them, and that is used), run
+from a temporary directory on 127.0.0.1 and a free port; nothing outside the machine is used.
+The server runs in the foreground, tied to the test run (Linux ``PR_SET_PDEATHSIG``): a run that
+is killed, even with SIGKILL, takes its server with it. PostgreSQL refuses to run as root: as
+root, the data directory is handed to the ``postgres`` system user (or ``SPADES_PG_USER``;
+created with ``useradd`` when missing) and the binaries run through ``runuser``.
 
 Without the binaries the PostgreSQL variants of the tests are skipped, with the reason, unless
 ``SPADES_REQUIRE_POSTGRES=1`` (set by ``.ci/run``): then they fail.
@@ -16,11 +19,14 @@ Fixtures:
 
 from __future__ import annotations
 
+import ctypes
 import glob
+import importlib.util
 import itertools
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -47,6 +53,12 @@ def _bindir() -> Path | None:
     found = shutil.which("postgres")
     if found:
         return Path(found).resolve().parent
+    wheel = importlib.util.find_spec("pgserver")  # pip install pgserver: binaries in its package
+    if wheel is not None and wheel.submodule_search_locations:
+        for location in wheel.submodule_search_locations:
+            path = Path(location) / "pginstall" / "bin"
+            if (path / "postgres").exists():
+                return path
     pg_config = shutil.which("pg_config")
     if pg_config:
         out = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True, check=False)
@@ -54,6 +66,38 @@ def _bindir() -> Path | None:
         if (path / "postgres").exists():
             return path
     return None
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: ask Linux for a SIGTERM when the test run ends, however it ends."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # not Linux: the fixture's own teardown still stops it
+        pass
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _remove_leftovers(min_age: float = 600.0) -> None:
+    """Data directories of runs that were killed (their server went with them): a directory ten
+    minutes old whose server is not running is removed; a running one is left alone."""
+    for base in Path(tempfile.gettempdir()).glob("spades-pg-*"):
+        try:
+            if time.time() - base.stat().st_mtime < min_age:
+                continue
+            pidfile = base / "data" / "postmaster.pid"
+            if pidfile.exists():
+                pid = int(pidfile.read_text().split()[0])
+                try:
+                    os.kill(pid, 0)
+                    continue  # running: someone's live server
+                except ProcessLookupError:
+                    pass
+            shutil.rmtree(base, ignore_errors=True)
+        except (OSError, ValueError, IndexError):
+            continue
 
 
 def _free_port() -> int:
@@ -70,6 +114,7 @@ class PostgresServer:
     datadir: Path
     port: int
     run_as: str | None  # the system user the server runs as (None: the current user)
+    process: subprocess.Popen[bytes] | None = None
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
@@ -87,9 +132,18 @@ class PostgresServer:
             try:
                 account = pwd.getpwnam(run_as)
             except KeyError:
-                raise RuntimeError(
-                    f"PostgreSQL will not run as root and there is no {run_as!r} user to run it as"
-                ) from None
+                subprocess.run(
+                    ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", run_as],
+                    capture_output=True,
+                    check=False,
+                )
+                try:
+                    account = pwd.getpwnam(run_as)
+                except KeyError:
+                    raise RuntimeError(
+                        f"PostgreSQL will not run as root and there is no {run_as!r} user to run it as"
+                    ) from None
+        _remove_leftovers()
         # /tmp, not pytest's private tmp dir: the server's user must be able to reach it
         base = Path(tempfile.mkdtemp(prefix="spades-pg-"))
         datadir = base / "data"
@@ -102,23 +156,49 @@ class PostgresServer:
         )  # fmt: skip
         # speed over durability: the server is thrown away after the run (a killed *bot* still
         # loses nothing acknowledged: its commits are in the server's memory and WAL)
-        options = (
-            f"-c listen_addresses=127.0.0.1 -c port={server.port} -c unix_socket_directories={base}"
-            " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-            " -c max_connections=200 -c shared_buffers=32MB"
-        )
-        server._run(
-            str(bindir / "pg_ctl"), "-D", str(datadir), "-l", str(base / "server.log"),
-            "-o", options, "-w", "-t", "60", "start",
-        )  # fmt: skip
+        options = [
+            "listen_addresses=127.0.0.1", f"port={server.port}", f"unix_socket_directories={base}",
+            "fsync=off", "synchronous_commit=off", "full_page_writes=off",
+            "max_connections=200", "shared_buffers=32MB",
+        ]  # fmt: skip
+        # in the foreground, tied to this process: if the test run is killed (even with SIGKILL),
+        # the kernel sends the server (through runuser, which passes it on) a SIGTERM: no leftovers
+        with (base / "server.log").open("ab") as log:
+            server.process = subprocess.Popen(
+                server._cmd(str(bindir / "postgres"), "-D", str(datadir), *(f"-c{o}" for o in options)),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                preexec_fn=_die_with_parent,
+            )
+        server._wait_ready()
         return server
+
+    def _wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise RuntimeError(f"PostgreSQL stopped at start-up:\n{self._log_tail()}")
+            ready = subprocess.run(
+                [str(self.bindir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)],
+                capture_output=True,
+                check=False,
+            )
+            if ready.returncode == 0:
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"PostgreSQL was not ready within {timeout:g} s:\n{self._log_tail()}")
+            time.sleep(0.1)
+
+    def _log_tail(self) -> str:
+        log = self.datadir.parent / "server.log"
+        return log.read_text(errors="replace")[-2000:] if log.exists() else ""
 
     def _run(self, *args: str) -> None:
         done = subprocess.run(self._cmd(*args), capture_output=True, text=True, check=False)
         if done.returncode != 0:
-            log = self.datadir.parent / "server.log"
-            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
-            raise RuntimeError(f"{' '.join(args[:1])} failed: {done.stderr or done.stdout}\n{tail}")
+            why = done.stderr or done.stdout
+            raise RuntimeError(f"{' '.join(args[:1])} failed: {why}\n{self._log_tail()}")
 
     def stop(self) -> None:
         subprocess.run(
@@ -126,6 +206,12 @@ class PostgresServer:
             capture_output=True,
             check=False,
         )
+        if self.process is not None:
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
         shutil.rmtree(self.datadir.parent, ignore_errors=True)
 
 

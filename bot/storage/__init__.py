@@ -28,7 +28,7 @@ from .models import (
     TableDamaged,
     TableRow,
 )
-from .shards import Claim, Lease, NotOwner, ShardCountMismatch, new_owner, shard_of
+from .shards import Claim, Lease, NotOwner, ShardCountMismatch, gone_here, new_owner, shard_of
 from .stats import SORT_LABELS, SORTS
 
 __all__ = [
@@ -60,6 +60,7 @@ __all__ = [
     "StoredHand",
     "TableDamaged",
     "TableRow",
+    "gone_here",
     "new_owner",
     "shard_of",
 ]

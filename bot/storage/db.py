@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import time
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -158,11 +159,16 @@ class Storage(ShardLeases, HistoryMixin):
     def closed(self) -> bool:
         return self.backend.closed
 
+    @property
+    def queued_saves(self) -> int:
+        """Table saves waiting for the writer (the health line)."""
+        return len(self._queue)
+
     async def close(self) -> None:
         """Close the connection(s) (idempotent); waits for a running operation to finish."""
         await self.backend.close()
 
-    def _transaction(self) -> Any:
+    def _transaction(self) -> AbstractAsyncContextManager[Session]:
         """One write transaction (a ``Session``), rolled back on any exception (cancellation too)."""
         return self.backend.transaction()
 
@@ -419,7 +425,7 @@ class Storage(ShardLeases, HistoryMixin):
         )
         await tx.executemany(
             "INSERT INTO game_players (game_id, guild_id, seat, side, user_id, is_bot, name, won,"
-            " with_bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " with_bots, bot_share) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     game_id,
@@ -431,6 +437,7 @@ class Storage(ShardLeases, HistoryMixin):
                     str(p.get("name", "")),
                     int(game.winner_side is not None and p["side"] == game.winner_side),
                     int(with_bots),
+                    float(p.get("bot_share") or 0.0),
                 )
                 for p in game.players
             ],
@@ -674,10 +681,18 @@ class Storage(ShardLeases, HistoryMixin):
     # --- stats ------------------------------------------------------------------------------------
 
     async def leaderboard(
-        self, guild_id: int, sort: str = "wins", limit: int = 10, offset: int = 0
+        self,
+        guild_id: int,
+        sort: str = "wins",
+        limit: int = 10,
+        offset: int = 0,
+        *,
+        humans_only: bool = False,
     ) -> list[PlayerStats]:
-        """One page of the server's humans, ranked by ``sort`` (see ``stats.SORTS``)."""
-        sql = stats.leaderboard_sql(sort) + " ORDER BY rank LIMIT :limit OFFSET :offset"
+        """One page of the server's humans, ranked by ``sort`` (see ``stats.SORTS``); ``humans_only``
+        counts only games without bots in games and wins."""
+        sql = stats.leaderboard_sql(sort, humans_only=humans_only)
+        sql += " ORDER BY rank LIMIT :limit OFFSET :offset"
         rows = await self._fetchall(
             sql, {"guild": guild_id, "limit": max(0, limit), "offset": max(0, offset)}
         )
@@ -693,9 +708,12 @@ class Storage(ShardLeases, HistoryMixin):
         )
         return int(row[0])
 
-    async def player_stats(self, guild_id: int, user_id: int, sort: str = "wins") -> PlayerStats | None:
+    async def player_stats(
+        self, guild_id: int, user_id: int, sort: str = "wins", *, humans_only: bool = False
+    ) -> PlayerStats | None:
         """One human's numbers in this server, with their rank under ``sort``; None if never played."""
-        sql = f"SELECT * FROM ({stats.leaderboard_sql(sort)}) AS ranked WHERE user_id = :user"
+        inner = stats.leaderboard_sql(sort, humans_only=humans_only)
+        sql = f"SELECT * FROM ({inner}) AS ranked WHERE user_id = :user"
         row = await self._fetchone(sql, {"guild": guild_id, "user": user_id})
         return stats.stats_from_row(row) if row else None
 

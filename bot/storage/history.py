@@ -33,6 +33,16 @@ _GAME_COLUMNS = (
 FORGET_STATEMENTS: list[str] = [
     f"UPDATE game_players SET user_id = NULL, name = '{FORMER_PLAYER}' WHERE user_id = ?",
     "UPDATE hand_players SET user_id = NULL WHERE user_id = ?",
+    # league nights and ratings (migration 002): rosters, check-ins, seats, byes, ratings go; the
+    # audit log keeps what happened without naming who did it
+    "DELETE FROM ratings WHERE user_id = ?",
+    "DELETE FROM rating_history WHERE user_id = ?",
+    "DELETE FROM league_checkins WHERE user_id = ?",
+    "DELETE FROM league_seats WHERE user_id = ?",
+    "DELETE FROM league_byes WHERE user_id = ?",
+    "DELETE FROM league_members WHERE user_id = ?",
+    "UPDATE league_teams SET captain_id = 0 WHERE captain_id = ?",
+    "UPDATE league_audit SET actor_id = NULL WHERE actor_id = ?",
 ]
 
 
@@ -346,6 +356,32 @@ class HistoryMixin:
                 "players": [{"seat": p.seat, "side": p.side, "name": p.name, "is_bot": p.is_bot,
                              "you": p.user_id == user_id} for p in g.players],
             })
+        ratings = [
+            {"guild_id": g, "mu": mu, "sigma": sigma, "rated_games": n, "updated_at": at}
+            for g, mu, sigma, n, at in await self._fetchall(
+                "SELECT guild_id, mu, sigma, games, updated_at FROM ratings WHERE user_id = ?"
+                " ORDER BY guild_id",
+                (user_id,),
+            )
+        ]
+        leagues = [
+            {"guild_id": g, "league": name, "season": season, "status": status, "team": team, "joined_at": at}
+            for g, name, season, status, team, at in await self._fetchall(
+                "SELECT l.guild_id, l.name, l.season, m.status, t.name, m.joined_at FROM league_members m"
+                " JOIN leagues l ON l.id = m.league_id LEFT JOIN league_teams t ON t.id = m.team_id"
+                " WHERE m.user_id = ? ORDER BY m.joined_at",
+                (user_id,),
+            )
+        ]
+        checkins = [
+            {"league": name, "night": night_date, "answer": answer, "at": at}
+            for name, night_date, answer, at in await self._fetchall(
+                "SELECT l.name, n.night_date, c.status, c.at FROM league_checkins c"
+                " JOIN league_nights n ON n.id = c.night_id JOIN leagues l ON l.id = n.league_id"
+                " WHERE c.user_id = ? ORDER BY c.at",
+                (user_id,),
+            )
+        ]
         return {
             "format": EXPORT_FORMAT,
             "user_id": user_id,
@@ -353,6 +389,9 @@ class HistoryMixin:
             "stats": stats,
             "games": out_games,
             "hands": hands,
+            "ratings": ratings,
+            "leagues": leagues,
+            "league_checkins": checkins,
         }
 
     async def forget_player(self, user_id: int) -> ForgetReport:

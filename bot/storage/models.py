@@ -134,6 +134,16 @@ class PlayerStats:
     nils_attempted: int = 0
     bags: int = 0
     rank: int | None = field(default=None, compare=False)
+    rated_games: int = 0  # OpenSkill rating (bot.league.ratings): None until a rated game
+    rating_mu: float | None = None
+    rating_sigma: float | None = None
+
+    @property
+    def rating(self) -> float | None:
+        """The conservative rating the leaderboard sorts by (mu - 3 sigma)."""
+        if self.rating_mu is None or self.rating_sigma is None:
+            return None
+        return self.rating_mu - 3 * self.rating_sigma
 
     @property
     def win_pct(self) -> float:

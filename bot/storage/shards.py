@@ -36,6 +36,30 @@ def shard_of(guild_id: int, shard_count: int) -> int:
     return (int(guild_id) >> 22) % shard_count
 
 
+def _quote(text: str) -> str:
+    return text.replace("'", "''")
+
+
+def gone_here(owner: str) -> bool:
+    """Whether a lease holder named by ``new_owner`` was a process on this machine that is gone:
+    its pid no longer runs, or is this very process (a restart that got the same pid, as PID 1 in
+    a container does). Holders elsewhere are never judged: their leases run out instead."""
+    host, _, rest = owner.partition(":")
+    pid_text, _, _ = rest.partition(":")
+    if host != socket.gethostname()[:40] or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # alive, someone else's
+    return False
+
+
 def new_owner() -> str:
     """A name for this process's leases: readable in the table, unique across restarts."""
     return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
@@ -82,18 +106,27 @@ class ShardLeases:
         return str(self.backend.now_ms_sql)
 
     async def acquire_shards(
-        self, owner: str, count: int, shard_ids: tuple[int, ...] | set[int], ttl: float
+        self,
+        owner: str,
+        count: int,
+        shard_ids: tuple[int, ...] | set[int],
+        ttl: float,
+        *,
+        dead: tuple[str, ...] = (),
     ) -> set[int]:
         """Take every free (or run-out, or already ours) lease among ``shard_ids``; the ones held now.
+        ``dead`` names holders known to be gone (a crashed process on this machine): their leases
+        are taken at once instead of after they run out.
 
         Raises ShardCountMismatch while a live lease exists under another shard count."""
         now = self._now_ms()
         ttl_ms = int(ttl * 1000)
         held: set[int] = set()
         async with self.backend.transaction() as tx:
+            gone = "".join(f" AND owner <> '{_quote(d)}'" for d in dead)
             other = await tx.fetchone(
                 f"SELECT shard_count, owner FROM shard_leases WHERE shard_count <> ? AND expires_at > {now}"
-                " LIMIT 1",
+                f"{gone} LIMIT 1",
                 (count,),
             )
             if other is not None:
@@ -101,8 +134,9 @@ class ShardLeases:
                     f"process {other[1]} runs with SHARD_COUNT={other[0]}, this one with {count}: all "
                     "processes sharing a database must use the same SHARD_COUNT (stop the others first)"
                 )
+            taken = "".join(f" OR owner = '{_quote(d)}'" for d in dead)
             await tx.execute(
-                f"DELETE FROM shard_leases WHERE shard_count <> ? AND expires_at <= {now}", (count,)
+                f"DELETE FROM shard_leases WHERE shard_count <> ? AND (expires_at <= {now}{taken})", (count,)
             )
             for shard in shard_ids:
                 await tx.execute(
@@ -112,7 +146,8 @@ class ShardLeases:
                     " owner = excluded.owner, expires_at = excluded.expires_at,"
                     " acquired_at = CASE WHEN shard_leases.owner = excluded.owner"
                     " THEN shard_leases.acquired_at ELSE excluded.acquired_at END"
-                    f" WHERE shard_leases.owner = excluded.owner OR shard_leases.expires_at <= {now}",
+                    f" WHERE shard_leases.owner = excluded.owner OR shard_leases.expires_at <= {now}"
+                    + "".join(f" OR shard_leases.owner = '{_quote(d)}'" for d in dead),
                     {"shard": shard, "count": count, "owner": owner, "ttl": ttl_ms},
                 )
                 holder = await tx.fetchval("SELECT owner FROM shard_leases WHERE shard_id = ?", (shard,))

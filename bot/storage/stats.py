@@ -26,6 +26,8 @@ SORTS: dict[str, str] = {
     "nils": "nils_made DESC, nil_ratio DESC NULLS LAST, user_id ASC",
     # fewest bags per hand is best; players without a finished hand go last
     "bags": "bag_ratio ASC NULLS LAST, hands DESC, user_id ASC",
+    # the conservative OpenSkill rating (mu - 3 sigma); unrated players last
+    "rating": "rating_score DESC NULLS LAST, rated_games DESC, user_id ASC",
 }
 
 SORT_LABELS: dict[str, str] = {  # English; shown with bot.i18n.gettext in the reader's language
@@ -35,6 +37,7 @@ SORT_LABELS: dict[str, str] = {  # English; shown with bot.i18n.gettext in the r
     "bid_accuracy": N_("Bid accuracy"),
     "nils": N_("Nils made"),
     "bags": N_("Fewest bags per hand"),
+    "rating": N_("Rating"),
 }
 
 
@@ -101,10 +104,13 @@ WITH hp AS (
     WHERE guild_id = :guild AND user_id IS NOT NULL AND is_bot = 0
     GROUP BY user_id
 ), gp AS (
-    SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(with_bots) AS games_with_bots
+    SELECT user_id, SUM(CASE WHEN {counted} THEN 1 ELSE 0 END) AS games,
+           SUM(CASE WHEN {counted} THEN won ELSE 0 END) AS wins, SUM(with_bots) AS games_with_bots
     FROM game_players
     WHERE guild_id = :guild AND user_id IS NOT NULL AND is_bot = 0
     GROUP BY user_id
+), rt AS (
+    SELECT user_id, mu, sigma, games AS rated_games FROM ratings WHERE guild_id = :guild
 ), users AS (
     SELECT user_id FROM hp UNION SELECT user_id FROM gp
 ), agg AS (
@@ -116,18 +122,20 @@ WITH hp AS (
            COALESCE(hp.contracts_bid, 0) AS contracts_bid,
            COALESCE(hp.nils_made, 0) AS nils_made,
            COALESCE(hp.nils_attempted, 0) AS nils_attempted,
-           COALESCE(hp.bags, 0) AS bags
-    FROM users AS u LEFT JOIN hp USING (user_id) LEFT JOIN gp USING (user_id)
+           COALESCE(hp.bags, 0) AS bags,
+           COALESCE(rt.rated_games, 0) AS rated_games, rt.mu AS mu, rt.sigma AS sigma
+    FROM users AS u LEFT JOIN hp USING (user_id) LEFT JOIN gp USING (user_id) LEFT JOIN rt USING (user_id)
 ), ratios AS (
     SELECT *,
            CAST(wins AS DOUBLE PRECISION) / NULLIF(games, 0) AS win_ratio,
            CAST(contracts_made AS DOUBLE PRECISION) / NULLIF(contracts_bid, 0) AS bid_ratio,
            CAST(nils_made AS DOUBLE PRECISION) / NULLIF(nils_attempted, 0) AS nil_ratio,
-           CAST(bags AS DOUBLE PRECISION) / NULLIF(hands, 0) AS bag_ratio
+           CAST(bags AS DOUBLE PRECISION) / NULLIF(hands, 0) AS bag_ratio,
+           mu - 3 * sigma AS rating_score
     FROM agg
 )
 SELECT ROW_NUMBER() OVER (ORDER BY {order}) AS rank, user_id, games, wins, games_with_bots, hands,
-       contracts_made, contracts_bid, nils_made, nils_attempted, bags
+       contracts_made, contracts_bid, nils_made, nils_attempted, bags, rated_games, mu, sigma
 FROM ratios
 """
 
@@ -143,19 +151,28 @@ _COLUMNS = (
     "nils_made",
     "nils_attempted",
     "bags",
+    "rated_games",
 )
+_FLOATS = ("rating_mu", "rating_sigma")
 
 
-def leaderboard_sql(sort: str) -> str:
-    """The ranked query for one sort; raises ValueError for an unknown sort."""
+def leaderboard_sql(sort: str, *, humans_only: bool = False) -> str:
+    """The ranked query for one sort; raises ValueError for an unknown sort.
+
+    ``humans_only`` counts only games without bot seats in ``games`` and ``wins`` (the public
+    leaderboard's default: one human with three bots must not farm wins); ``games_with_bots``
+    still says how many such games there were."""
     try:
         order = SORTS[sort]
     except KeyError:
         raise ValueError(f"unknown sort {sort!r}; choose one of {', '.join(SORTS)}") from None
-    return _AGGREGATE.format(order=order)
+    return _AGGREGATE.format(order=order, counted="with_bots = 0" if humans_only else "1 = 1")
 
 
 def stats_from_row(row: Any) -> PlayerStats:
     # int(): PostgreSQL's SUM over BIGINT is NUMERIC (a Decimal in Python)
-    values = {k: int(v) for k, v in zip(_COLUMNS, tuple(row), strict=True)}
+    cells = tuple(row)
+    values: dict[str, Any] = {k: int(v) for k, v in zip(_COLUMNS, cells[: len(_COLUMNS)], strict=True)}
+    for k, v in zip(_FLOATS, cells[len(_COLUMNS) :], strict=True):
+        values[k] = None if v is None else float(v)
     return PlayerStats(**values)

@@ -124,6 +124,10 @@ class TurnClock:
             acted = [s for s in seats if self._bot_turn(new, s, events, timed_out=timed_out)]
             if not acted:
                 return
+            for s in acted:
+                seat = new.seats[s]
+                if seat is not None and not seat.bot:
+                    seat.auto_acts += 1  # the bot played this human's turn
             refusal = await self.store.commit(t, new, events=events, touched=acted)
             if refusal is not None:
                 # storage trouble: try again shortly rather than stall the table
@@ -217,6 +221,12 @@ class TurnClock:
             del self._pings[key]
         for key in [k for k in self._pinged if k[0] == table_id]:
             del self._pinged[key]
+
+    def stop(self, table_id: int) -> None:
+        """Cancel the table's driver (its shard went to another process) and forget it."""
+        task = self._drivers.pop(table_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
 
     def holds(self, table_id: int) -> bool:
         return table_id in self._drivers

@@ -19,15 +19,18 @@ from bot.model import (
     LIVE,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
+    MOVING,
     NO_TABLE,
+    SAVE_FAILED,
     Result,
     Seat,
     Table,
+    damaged,
     ok,
     refuse,
     unix_now,
 )
-from bot.storage import ChannelBusy
+from bot.storage import ChannelBusy, NotOwner, TableDamaged
 from bot.table.publisher import TablePublisher
 from bot.table.seating import bot_seat, seat_list
 from bot.table.store import TableStore
@@ -124,7 +127,7 @@ class Lifecycle:
             seat_list = [copy.copy(s) if s is not None and not s.left else None for s in seats][:n]
             for s in seat_list:
                 if s is not None:
-                    s.away, s.timeouts, s.acts = False, 0, 0
+                    s.away, s.timeouts, s.acts, s.auto_acts = False, 0, 0, 0
             if all(s is None or s.bot for s in seat_list):
                 return refuse(
                     _("Nobody from that game is still seated: open a new table with `/spades new`.")
@@ -208,6 +211,14 @@ class Lifecycle:
                     "(`/spades abandon`)."
                 )
             )
+        except TableDamaged as exc:
+            return refuse(damaged(exc.table_id))
+        except NotOwner:
+            return refuse(MOVING)
+        except Exception:
+            # disk full, an unwritable WAL, a lost database: answered like a refused bid
+            log.exception("saving a new table in channel %s failed", table.channel_id)
+            return refuse(SAVE_FAILED)
         table.id, table.row = row.id, row
         self.store.index(table)
         log.info("table %s opened in channel %s (%s)", table.id, table.channel_id, table.ruleset.name)

@@ -433,6 +433,17 @@ class TablePublisher:
             or any(k[0] == table_id for k in self._panels)
         )
 
+    def queued(self) -> int:
+        """Channel posts waiting to go out, all tables (the health line)."""
+        return sum(q.qsize() for q in self._outbox.values())
+
+    def stop(self, table_id: int) -> None:
+        """Cancel the table's pending posts and edits (its shard went to another process) and forget it."""
+        for task in (self._renders.get(table_id), self._posters.get(table_id)):
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
+        self.drop(table_id)
+
     def drop(self, table_id: int) -> None:
         self._renders.pop(table_id, None)
         self._dirty.discard(table_id)

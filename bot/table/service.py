@@ -17,9 +17,9 @@ from typing import Any, Protocol
 import discord
 
 from bot.i18n import DEFAULT, LANGUAGES, server_language
-from bot.model import LIVE, Result, Table, ok
+from bot.model import LIVE, Result, Table, damaged_post, ok, set_aside_post
 from bot.safe import PrivateMessage
-from bot.storage import Storage
+from bot.storage import Storage, shard_of
 from bot.table.clock import TurnClock
 from bot.table.lifecycle import Lifecycle
 from bot.table.play import Play
@@ -52,6 +52,10 @@ class TableService:
         config = getattr(bot, "config", None)
         self.time_scale: float = float(getattr(config, "time_scale", 1.0))
         self.deal_seed: int | None = getattr(config, "deal_seed", None)
+        # the shards this process runs: (count, ids), read at restore from the bot's ShardKeeper
+        self._bot = bot
+        shards = getattr(config, "shards", None)
+        self.shard_count: int = int(shards[0]) if shards else 1
         if publisher is None:
             assert isinstance(bot, discord.Client), "the Discord publisher needs a discord.Client"
             publisher = DiscordPublisher(bot)
@@ -76,6 +80,8 @@ class TableService:
         self.store.changed.append(self._changed)
         self.store.reloaded.append(self._reloaded)
         self.store.closed.append(self._evict_soon)
+        self.store.not_owner.append(self._let_go)
+        self._announced: set[int] = set()  # set-aside tables whose channel was told
         self._evictions: dict[int, asyncio.Task[None]] = {}
         self.evict_grace: float = EVICT_GRACE
         self._closed = False
@@ -260,9 +266,23 @@ class TableService:
         )
 
     # ---- start-up / shutdown -------------------------------------------------------------
-    async def restore(self) -> int:
-        """Load every live table from storage and restart its timers and bot turns."""
-        rows = await self.storage.live_tables()
+    def held_shards(self) -> set[int]:
+        """The shards whose tables this process runs (every guild when unsharded)."""
+        keeper = getattr(self._bot, "shard_keeper", None)
+        if keeper is None:
+            return set(range(self.shard_count))
+        return set(keeper.held)
+
+    def runs_guild(self, guild_id: int | None) -> bool:
+        return guild_id is None or shard_of(guild_id, self.shard_count) in self.held_shards()
+
+    async def restore(self, shards: set[int] | None = None) -> int:
+        """Load the live tables of this process's shards (or of ``shards``: a takeover) from
+        storage and restart their timers and bot turns. A row that cannot be loaded is set aside
+        (marked, logged once, its channel freed) and its channel is told; the others restore."""
+        wanted = self.held_shards() if shards is None else shards
+        rows = await self.storage.live_tables(shards=(self.shard_count, wanted))
+        restored: list[int] = []
         humans = [
             s["user_id"]
             for row in rows
@@ -274,16 +294,59 @@ class TableService:
         except Exception:
             log.exception("reading player settings failed; the tables use the defaults")
         for row in rows:
-            try:
-                table = Table.from_row(row)
-            except Exception:
-                log.exception("table %s could not be restored", row.id)
+            if row.id in self.store.tables:
+                continue
+            table = await self.store.from_row(row)
+            if table is None:
                 continue
             self.store.index(table)
             self.clock.schedule(table)
             self.posts.render_soon(table.id)
-        log.info("restored %d live table(s)", len(rows))
-        return len(rows)
+            restored.append(table.id)
+        self._announce_set_aside()
+        where = "" if self.shard_count == 1 else f" on shard(s) {','.join(map(str, sorted(wanted)))}"
+        ids = f": table {', '.join(map(str, restored))}" if restored and len(restored) <= 20 else ""
+        log.info("restored %d live table(s)%s%s", len(restored), where, ids)
+        return len(restored)
+
+    def _announce_set_aside(self) -> None:
+        """Tell each channel whose table was set aside (once) that it is free again."""
+        for entry in self.storage.set_aside:
+            if entry.table_id in self._announced or entry.channel_id is None:
+                continue
+            if entry.guild_id is not None and not self.runs_guild(entry.guild_id):
+                continue
+            self._announced.add(entry.table_id)
+            # marked: the channel is free; not (a damaged page): it stays blocked until repaired
+            text = (set_aside_post if entry.marked else damaged_post)(entry.table_id)
+            self.posts.post(entry.table_id, entry.channel_id, text)
+
+    async def drop_shards(self, shards: set[int]) -> int:
+        """Forget the tables of shards another process runs now (their state is in storage)."""
+        gone = [t.id for t in self.store.tables.values() if shard_of(t.guild_id, self.shard_count) in shards]
+        for table_id in gone:
+            self._forget(table_id)
+        return len(gone)
+
+    def _let_go(self, table_id: int) -> None:
+        """A save was refused because another process holds the table's shard: forget the table."""
+        self._forget(table_id)
+
+    def _forget(self, table_id: int) -> None:
+        t = self.store.get(table_id)
+        if t is not None and self.by_channel.get(t.channel_id) == table_id:
+            del self.by_channel[t.channel_id]
+        self.clock.stop(table_id)
+        self.posts.stop(table_id)
+        self.store.drop(table_id)
+        task = self._evictions.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+
+    def health(self) -> dict[str, int]:
+        """Numbers for the health line: live tables, queued channel posts."""
+        live = sum(1 for t in self.store.tables.values() if t.status in LIVE)
+        return {"live_tables": live, "posts_queued": self.posts.queued()}
 
     async def close(self, *, drain: float = 2.0) -> None:
         """Stop timers and bot turns, give queued channel posts (a hand's result, say) ``drain``

@@ -18,7 +18,9 @@ from bot.model import (
     CLOSED,
     GAME_OVER,
     LIVE,
+    MOVING,
     NO_TABLE,
+    SAVE_FAILED,
     Result,
     Table,
     finished_game,
@@ -26,7 +28,7 @@ from bot.model import (
     players,
     refuse,
 )
-from bot.storage import FinishedGame, HandResult, StaleTable, Storage
+from bot.storage import FinishedGame, HandResult, NotOwner, StaleTable, Storage, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +59,7 @@ class TableStore:
         self.closed: list[Callable[[int], None]] = []  # a table is no longer live
         self.hand_finished: list[HandListener] = []
         self.game_finished: list[GameListener] = []
+        self.not_owner: list[Callable[[int], None]] = []  # another process runs the table's shard now
 
     # ---- lookup --------------------------------------------------------------------------
     def get(self, table_id: int) -> Table | None:
@@ -98,7 +101,22 @@ class TableStore:
         if t is not None:
             return t
         row = await self.storage.get_table(table_id)
-        return Table.from_row(row) if row is not None else None
+        return await self.from_row(row) if row is not None else None
+
+    async def from_row(self, row: TableRow) -> Table | None:
+        """The table of a stored row; a row the table code cannot load is set aside (marked,
+        logged once, its channel freed) and reads as None: it never counts as live."""
+        try:
+            return Table.from_row(row)
+        except Exception as exc:
+            log.warning("table %s cannot be loaded (%s)", row.id, type(exc).__name__, exc_info=True)
+            await self.storage.set_aside_table(
+                row.id,
+                f"the table service cannot load it ({type(exc).__name__})",
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+            )
+            return None
 
     async def last_in_channel(self, channel_id: int) -> Table | None:
         """The channel's live table, else its most recent table (finished or abandoned)."""
@@ -106,7 +124,7 @@ class TableStore:
         if t is not None:
             return t
         row = await self.storage.latest_table_in(channel_id)
-        return Table.from_row(row) if row is not None else None
+        return await self.from_row(row) if row is not None else None
 
     async def find(self, table_id: int | None, channel_id: int | None) -> Table | Result:
         """The table an action names (by id, else the channel's live one), or the refusal to give."""
@@ -169,14 +187,19 @@ class TableStore:
         except StaleTable:
             log.warning("table %s changed under us; reloading", old.id)
             fresh = await self.storage.get_table(old.id)
-            if fresh is not None:
-                reloaded = Table.from_row(fresh)
+            reloaded = await self.from_row(fresh) if fresh is not None else None
+            if reloaded is not None:
                 self.index(reloaded)
                 self._tell(self.reloaded, reloaded)
             return refuse(_("The table changed while you clicked; please try again."))
+        except NotOwner as exc:
+            # this process lost the table's shard (it stalled past its lease): the new owner runs it
+            log.warning("table %s: %s; letting it go", old.id, exc)
+            self._tell(self.not_owner, old.id)
+            return refuse(MOVING)
         except Exception:
             log.exception("saving table %s failed", old.id)
-            return refuse(_("Sorry, I couldn't save that just now; nothing changed. Please try again."))
+            return refuse(SAVE_FAILED)
         self.index(new)
         if new.status != old.status:
             log.info("table %s is %s", new.id, new.status)

@@ -76,7 +76,7 @@ def test_only_the_guilds_intent() -> None:
     assert bot.intents.value == discord.Intents(guilds=True).value
     assert not bot.intents.members and not bot.intents.message_content and not bot.intents.presences
     assert isinstance(bot.tree, SpadesTree)
-    assert EXTENSIONS == ("cogs.tables", "cogs.stats", "cogs.history")
+    assert EXTENSIONS == ("cogs.tables", "cogs.stats", "cogs.history", "cogs.league")
     with pytest.raises(RuntimeError, match="storage is not open"):
         _ = bot.storage
 

@@ -70,3 +70,16 @@ async def test_listing_failure_is_not_fatal() -> None:
     assert report.error and "listing" in report.error and len(emojis) == 0
     assert emojis.for_card(0) is None
     assert card_emoji_name(0) == "card_2C"
+
+
+async def test_a_process_that_does_not_upload_only_learns_what_is_there() -> None:
+    """Of several shard processes one uploads: two uploading at once would collide on the names."""
+    api = Api(existing=["card_AS"])
+    emojis = CardEmojis()
+    report = await emojis.sync(api, draw=lambda c: b"\x89PNG\r\n\x1a\n", upload=False)
+    assert api.created == []
+    assert (report.found, report.uploaded, report.waiting) == (1, 0, len(FACES) - 1)
+    assert emojis.for_card(parse_card("AS")) is not None and not emojis.complete
+    await CardEmojis().sync(api, draw=lambda c: b"\x89PNG\r\n\x1a\n")  # the uploading process
+    later = await emojis.sync(api, upload=False)
+    assert later.waiting == 0 and emojis.complete

@@ -133,3 +133,18 @@ def test_an_unreachable_postgresql_server(tmp_path: Path) -> None:
     line = _one_error_line(_run_bot(tmp_path, {"DATABASE_URL": url}))
     assert f"127.0.0.1:{port}/spades" in line and "cannot connect to PostgreSQL" in line
     assert "s3cret" not in line
+
+
+async def test_a_read_only_postgresql_database_is_refused(postgres_url: str) -> None:
+    import asyncpg
+
+    from bot.storage import Storage, StorageUnavailable
+
+    name = postgres_url.rsplit("/", 1)[-1]
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        await admin.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+    finally:
+        await admin.close()
+    with pytest.raises(StorageUnavailable, match="read-only"):
+        await Storage.open(postgres_url)

@@ -66,10 +66,16 @@ async def test_pages_sort_and_buttons_survive_a_restart(spades: Spades) -> None:
     games: list[tuple[list[int | None], int]] = []
     for i, uid in enumerate(players):
         wins, losses = i % 7, 1 + i % 3
-        games += [([uid, None, None, None], 0)] * wins + [([uid, None, None, None], 1)] * losses
+        others = [players[(i + k) % len(players)] for k in (1, 2, 3)]
+        # wins at tables of four people (they count), losses with three bots (marked, not counted)
+        games += [([uid, *others], 0)] * wins + [([uid, None, None, None], 1)] * losses
     async with spades.running() as bot:
         await seed_games(bot.storage, guild_id, games)
-        expected = [p.user_id for p in await bot.storage.leaderboard(guild_id, sort="wins", limit=100)]
+        # the board counts games between people only
+        expected = [
+            p.user_id
+            for p in await bot.storage.leaderboard(guild_id, sort="wins", limit=100, humans_only=True)
+        ]
         assert sorted(expected) == players
 
         r = await spades.slash(alice, "leaderboard")
@@ -96,14 +102,16 @@ async def test_pages_sort_and_buttons_survive_a_restart(spades: Spades) -> None:
         sort = next(s for s in board.selects if s["custom_id"].startswith("lbsort:"))
         r = await spades.fake.select(alice, board, custom_id=sort["custom_id"], values=["win_pct"])
         assert r.type == 7
-        pct = [p.user_id for p in await spades.service.storage.leaderboard(guild_id, "win_pct", 100)]
+        storage = spades.service.storage
+        pct = [p.user_id for p in await storage.leaderboard(guild_id, "win_pct", 100, humans_only=True)]
         assert pct != expected and ranked_ids(board) == pct[:PAGE_SIZE]
         assert "Sorted by win %" in board.embeds[0]["footer"]["text"]
         assert "page 1/3" in board.embeds[0]["footer"]["text"]
 
         r = await spades.slash(alice, "leaderboard", sort="games")
         games_order = [
-            p.user_id for p in await spades.service.storage.leaderboard(guild_id, "games", 100)
+            p.user_id
+            for p in await spades.service.storage.leaderboard(guild_id, "games", 100, humans_only=True)
         ]
         assert r.message is not None and ranked_ids(r.message) == games_order[:PAGE_SIZE]
         await spades.settle()
@@ -142,7 +150,9 @@ async def test_leaderboard_and_stats_after_real_games(spades: Spades) -> None:
         assert set(ranked_ids(board)) == {alice.id, bob.id}  # bots never on the board; carol never played
         text = board.embeds[0]["description"]
         alice_line = next(line for line in text.splitlines() if f"<@{alice.id}>" in line)
-        assert f"{alice_wins} W / 2 G (🤖 2)" in alice_line
+        # both games had bots: the board does not count them as wins or games (one human with three
+        # bots must not farm the top spot), it only marks them
+        assert "0 W / 0 G (🤖 2)" in alice_line
         assert board.buttons == []  # one page: no ◀ ▶
         assert "page 1/1" in board.embeds[0]["footer"]["text"]
 
@@ -170,7 +180,9 @@ async def test_leaderboard_and_stats_after_real_games(spades: Spades) -> None:
         assert r.message.embeds[0]["fields"][1]["value"].startswith(f"1 ({int(bob_won)} W")
 
         r = await spades.slash(carol, "leaderboard", sort="bid_accuracy")
-        order = [p.user_id for p in await storage.leaderboard(spades.guild.id, "bid_accuracy")]
+        order = [
+            p.user_id for p in await storage.leaderboard(spades.guild.id, "bid_accuracy", humans_only=True)
+        ]
         assert r.message is not None and ranked_ids(r.message) == order
 
         # another server has its own (empty) leaderboard
@@ -180,3 +192,31 @@ async def test_leaderboard_and_stats_after_real_games(spades: Spades) -> None:
         await spades.settle()
         r = await spades.fake.slash(alice, lounge, "leaderboard")
         assert r.ephemeral and said(r) == EMPTY_SERVER
+
+
+async def test_leaderboard_counts_bot_games_only_when_asked(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    guild_id = spades.guild.id
+    players = [20_000 + i for i in range(12)]
+    # each player wins once at a table of people and loses twice with three bots
+    games: list[tuple[list[int | None], int]] = []
+    for i, uid in enumerate(players):
+        games += [([uid, *(players[(i + k) % 12] for k in (1, 2, 3))], 0)]
+        games += [([uid, None, None, None], 1)] * 2
+    async with spades.running() as bot:
+        await seed_games(bot.storage, guild_id, games)
+        r = await spades.slash(alice, "leaderboard")
+        board = r.message
+        assert board is not None and "(not counted)" in board.embeds[0]["footer"]["text"]
+        line = board.embeds[0]["description"].splitlines()[0]
+        assert " / 4 G (🤖 2)" in line  # 4 games with people; the 2 with bots are marked, not counted
+        r = await spades.slash(alice, "leaderboard", bots=True)
+        board = r.message
+        assert board is not None and "W/G count every game" in board.embeds[0]["footer"]["text"]
+        assert " / 6 G (🤖 2)" in board.embeds[0]["description"].splitlines()[0]
+        r = await spades.fake.click(alice, board, label="▶")  # the next page keeps counting them
+        assert r.type == 7 and "W/G count every game" in board.embeds[0]["footer"]["text"]
+        sort = next(s for s in board.selects if s["custom_id"].startswith("lbsort:"))
+        r = await spades.fake.select(alice, board, custom_id=sort["custom_id"], values=["games__all"])
+        assert r.type == 7 and "Sorted by games played" in board.embeds[0]["footer"]["text"]
+        assert "W/G count every game" in board.embeds[0]["footer"]["text"]

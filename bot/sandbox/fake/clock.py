@@ -53,6 +53,10 @@ class SnowflakeFactory:
         self._last = candidate
         return candidate
 
+    def skip_to(self, snowflake: int) -> None:
+        """Never hand out ``snowflake`` or anything before it (an id made on purpose)."""
+        self._last = max(self._last, snowflake)
+
 
 def snowflake_time(snowflake: int) -> float:
     """Unix time (seconds) encoded in a snowflake."""

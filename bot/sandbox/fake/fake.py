@@ -304,10 +304,20 @@ class FakeDiscord:
         owner: User | None = None,
         locale: str = "en-US",
         id: int | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """A server with the bot in it (the bot gets a managed role with the usual bot permissions)."""
+        """A server with the bot in it (the bot gets a managed role with the usual bot permissions).
+
+        ``shard=(i, n)`` gives it an id on shard ``i`` of ``n`` (``(id >> 22) % n == i``)."""
         owner = owner or self.owner
-        guild = Guild(self, id or self._snowflake(), name, owner, locale=locale)
+        guild_id = id or self._snowflake()
+        if shard is not None and id is None:
+            wanted, count = shard
+            stamp = guild_id >> 22
+            stamp += (wanted - stamp) % count
+            guild_id = (stamp << 22) | (guild_id & 0x3FFFFF)
+            self._snowflakes.skip_to(guild_id)
+        guild = Guild(self, guild_id, name, owner, locale=locale)
         self.guilds[guild.id] = guild
         guild.members[owner.id] = Member(user=owner, guild=guild, joined_at=self.clock.iso())
         bot_role = Role(

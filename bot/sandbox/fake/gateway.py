@@ -4,6 +4,11 @@ All dispatch events go into one per-session buffer with their sequence numbers; 
 has a sender task that writes the buffer in order from where that connection starts (0 after
 IDENTIFY, the first event after the client's ``seq`` after RESUME). So events dispatched while the
 bot is disconnected are delivered on RESUME, exactly once and in order.
+
+Sharding: an IDENTIFY with ``shard: [i, n]`` (n > 1) gets its own session on a per-shard gateway
+(``gateway.shards[i]``), as Discord does: its READY and GUILD_CREATEs list only the guilds of shard
+``i`` (``(guild_id >> 22) % n``), and every event about a guild (an interaction included) goes to
+the session of that guild's shard only. Shards may be connected from different processes.
 """
 
 from __future__ import annotations
@@ -49,6 +54,19 @@ INTENT_SCHEDULED_EVENTS = 1 << 16
 PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
 
 
+def shard_of(guild_id: int, count: int) -> int:
+    return (int(guild_id) >> 22) % count
+
+
+def _guild_of(event: str, data: Json) -> int | None:
+    """The guild an event is about (None: a DM, READY, or an event for every shard)."""
+    if data.get("guild_id") is not None:
+        return int(data["guild_id"])
+    if event.startswith("GUILD_") and "members" not in event.lower() and data.get("id") is not None:
+        return int(data["id"])  # GUILD_CREATE / GUILD_UPDATE / GUILD_DELETE carry the guild itself
+    return None
+
+
 @dataclass
 class Session:
     id: str
@@ -63,6 +81,7 @@ class Connection:
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
         self.session: Session | None = None
+        self.gateway: Gateway | None = None  # the shard's gateway this connection identified on
         self.next_index = 0
         self.sender: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
@@ -77,9 +96,11 @@ class Connection:
 class Gateway:
     """The fake's gateway endpoint and the bot's session."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeDiscord, *, shard: tuple[int, int] | None = None) -> None:
         self.fake = fake
-        self.session: Session | None = None
+        self.shard = shard  # (id, count) for a shard's gateway; None for the endpoint itself
+        self.shards: dict[int, Gateway] = {}  # the sharded sessions, by shard id (endpoint only)
+        self._session: Session | None = None
         self.connection: Connection | None = None
         self.connections: set[Connection] = set()
         self.identify_count = 0
@@ -88,16 +109,44 @@ class Gateway:
         self._closing: set[asyncio.Task[bool]] = set()
 
     @property
+    def session(self) -> Session | None:
+        """The bot's session (unsharded), else any shard's: "is a bot there at all"."""
+        if self._session is not None:
+            return self._session
+        return next((g.session for g in self.shards.values() if g.session is not None), None)
+
+    @session.setter
+    def session(self, value: Session | None) -> None:
+        self._session = value
+        if value is None:
+            for g in self.shards.values():
+                g.session = None
+                g.connection = None
+
+    @property
     def connected(self) -> bool:
-        return self.connection is not None and not self.connection.ws.closed
+        if self.connection is not None and not self.connection.ws.closed:
+            return True
+        return any(g.connected for g in self.shards.values())
 
     @property
     def intents(self) -> int:
-        return self.session.intents if self.session else 0
+        session = self.session
+        return session.intents if session else 0
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether this (shard's) gateway delivers the guild's events."""
+        return self.shard is None or shard_of(guild_id, self.shard[1]) == self.shard[0]
 
     def dispatch(self, event: str, data: Json) -> None:
-        """Queue a dispatch event for the bot (delivered now or on RESUME)."""
-        session = self.session
+        """Queue a dispatch event for the bot (delivered now or on RESUME); with shards, for the
+        session of the guild's shard (events about no guild: every shard's)."""
+        if self.shards:
+            guild = _guild_of(event, data)
+            for g in self.shards.values():
+                if guild is None or g.owns(guild):
+                    g.dispatch(event, data)
+        session = self._session
         if session is None:
             return
         session.seq += 1
@@ -106,9 +155,10 @@ class Gateway:
 
     def pending(self) -> int:
         """Events queued but not yet written to a live connection."""
-        if self.session is None or self.connection is None:
-            return 0
-        return len(self.session.buffer) - self.connection.next_index
+        sharded = sum(g.pending() for g in self.shards.values())
+        if self._session is None or self.connection is None:
+            return sharded
+        return sharded + len(self._session.buffer) - self.connection.next_index
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
@@ -133,14 +183,20 @@ class Gateway:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await conn.sender
             self.connections.discard(conn)
-            if self.connection is conn:
-                self.connection = None
+            owner = conn.gateway or self
+            if owner.connection is conn:
+                owner.connection = None
             conn.closed.set()
         return ws
 
     async def _on_message(self, conn: Connection, payload: Json) -> None:
         op = payload.get("op")
         data = payload.get("d")
+        if self.shard is None and op != OP_HEARTBEAT:
+            target = self._shard_for(conn, op, data or {})
+            if target is not None:
+                await target._on_message(conn, payload)
+                return
         if op == OP_HEARTBEAT:
             self.heartbeats += 1
             await conn.send({"op": OP_HEARTBEAT_ACK})
@@ -154,6 +210,26 @@ class Gateway:
             return
         else:
             await conn.ws.close(code=4001, message=b"Unknown opcode")
+
+    def _shard_for(self, conn: Connection, op: Any, data: Json) -> Gateway | None:
+        """The shard's gateway a message belongs to (None: this endpoint's own, unsharded session)."""
+        if conn.gateway is not None and conn.gateway is not self:
+            return conn.gateway
+        if op == OP_IDENTIFY and conn.session is None:
+            shard = data.get("shard")
+            if isinstance(shard, list) and len(shard) == 2 and int(shard[1]) > 1:
+                sid, count = int(shard[0]), int(shard[1])
+                g = self.shards.get(sid)
+                if g is None or g.shard != (sid, count):
+                    g = self.shards[sid] = Gateway(self.fake, shard=(sid, count))
+                conn.gateway = g
+                return g
+        if op == OP_RESUME:
+            for g in self.shards.values():
+                if g.session is not None and g.session.id == data.get("session_id"):
+                    conn.gateway = g
+                    return g
+        return None
 
     async def _identify(self, conn: Connection, data: Json) -> None:
         if conn.session is not None:
@@ -169,7 +245,7 @@ class Gateway:
             return
         self._take_over(conn)
         session = Session(id=secrets.token_hex(16), intents=intents, token=str(token))
-        self.session = session
+        self._session = session
         conn.session = session
         conn.next_index = 0
         self.identify_count += 1
@@ -179,7 +255,12 @@ class Gateway:
             {
                 "v": 10,
                 "user": fake.bot_user.payload() | {"verified": True, "mfa_enabled": False, "email": None},
-                "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds.values()],
+                "guilds": [
+                    {"id": str(g.id), "unavailable": True} for g in fake.guilds.values() if self.owns(g.id)
+                ],
+                # Discord echoes the IDENTIFY's shard (also [0, 1]) in READY
+                **({"shard": list(self.shard)} if self.shard else {}),
+                **({"shard": list(data["shard"])} if not self.shard and data.get("shard") else {}),
                 "session_id": session.id,
                 "session_type": "normal",
                 "resume_gateway_url": fake.gateway_url,
@@ -196,11 +277,12 @@ class Gateway:
             },
         )
         for guild in fake.guilds.values():
-            self.dispatch("GUILD_CREATE", guild.payload())
+            if self.owns(guild.id):
+                self.dispatch("GUILD_CREATE", guild.payload())
         conn.sender = asyncio.create_task(self._sender(conn))
 
     async def _resume(self, conn: Connection, data: Json) -> None:
-        session = self.session
+        session = self._session
         if session is None or data.get("session_id") != session.id or data.get("token") != session.token:
             await conn.send({"op": OP_INVALID_SESSION, "d": False})
             return
@@ -273,7 +355,7 @@ class Gateway:
         if conn is None:
             raise AssertionError("the bot is not connected to the gateway")
         if not resumable:
-            self.session = None
+            self._session = None
         await conn.send({"op": OP_INVALID_SESSION, "d": resumable})
 
     async def reconnect(self) -> None:
@@ -289,3 +371,5 @@ class Gateway:
                 await conn.ws.close(code=1001)
         self.connections.clear()
         self.connection = None
+        for g in self.shards.values():
+            g.connection = None

@@ -82,6 +82,17 @@ class PostgresBackend(Backend):
                 "check DATABASE_URL and that the server is running"
             ) from exc
         assert pool is not None
+        try:
+            read_only = await pool.fetchval("SELECT current_setting('transaction_read_only')")
+        except BaseException:
+            await pool.close()
+            raise
+        if read_only == "on":
+            await pool.close()
+            raise StorageUnavailable(
+                f"the PostgreSQL database at {redact_url(url)} is read-only (a standby, or "
+                "default_transaction_read_only is on): point DATABASE_URL at the primary"
+            )
         return cls(pool, url)
 
     @property

@@ -1,0 +1,300 @@
+"""The Discord side of league nights: check-in buttons, posts, scheduled events.
+
+``DiscordLeagueGateway`` implements :class:`bot.league.service.LeagueGateway` over discord.py; the
+table part (opening a league table, its outcome, calling time) is delegated to a
+:class:`LeagueTables` adapter over the table service. The check-in buttons are persistent
+``DynamicItem``s whose custom_id carries the night, so they keep working after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+import discord
+from discord.http import Route
+from discord.ui import Button, DynamicItem
+
+from bot.safe import safe_defer, safe_send
+from bot.storage.leagues import LeagueRow
+from engine.ruleset import Ruleset
+
+from . import schedule as sch
+from .service import LeagueRefusal, LeagueService, TableOutcome
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
+EVENT_DESCRIPTION_MAX = 1000
+
+
+class LeagueTables(Protocol):
+    """The table machinery as the league needs it (implemented over the table service)."""
+
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        title: str,
+        seats: list[int | None],
+        ruleset: Ruleset,
+        league_table_id: int,
+    ) -> tuple[int, int] | None: ...
+
+    async def table_outcome(self, table_id: int) -> TableOutcome | None: ...
+
+    async def call_time(self, table_id: int) -> TableOutcome | None: ...
+
+    async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool: ...
+
+
+def league_service(interaction: discord.Interaction[Any]) -> LeagueService | None:
+    return getattr(interaction.client, "leagues", None)
+
+
+class CheckinButton(DynamicItem[Button[Any]], template=r"lg:ci:(?P<night>\d+):(?P<answer>in|out)$"):
+    """Check in / Can't make it, on the check-in post of one night."""
+
+    def __init__(self, night_id: int, answer: str) -> None:
+        coming = answer == "in"
+        super().__init__(
+            Button(
+                label="Check in" if coming else "Can't make it",
+                emoji="✅" if coming else "✖️",
+                style=discord.ButtonStyle.success if coming else discord.ButtonStyle.secondary,
+                custom_id=f"lg:ci:{night_id}:{answer}",
+            )
+        )
+        self.night_id = night_id
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CheckinButton:
+        return cls(int(match["night"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        service = league_service(interaction)
+        if service is None:
+            await safe_send(interaction, "League nights are not running right now; try again in a minute.")
+            return
+        await safe_defer(interaction, ephemeral=True, thinking=True)
+        try:
+            message = await service.check_in(self.night_id, interaction.user.id, coming=self.answer == "in")
+        except LeagueRefusal as exc:
+            message = str(exc)
+        except Exception:
+            log.exception("league check-in failed (night %s)", self.night_id)
+            message = APOLOGY
+        await safe_send(interaction, message)
+
+
+DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (CheckinButton,)
+
+
+def checkin_view(night_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(CheckinButton(night_id, "in"))
+    view.add_item(CheckinButton(night_id, "out"))
+    return view
+
+
+def _iso(dt: datetime) -> str:
+    return dt.astimezone(UTC).isoformat()
+
+
+class DiscordLeagueGateway:
+    """League posts and scheduled events through discord.py; tables through ``tables``."""
+
+    def __init__(self, client: discord.Client, tables: LeagueTables | None = None) -> None:
+        self.client = client
+        self.tables = tables
+
+    async def _channel(self, channel_id: int) -> Any:
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            channel = await self.client.fetch_channel(channel_id)
+        return channel
+
+    async def post(self, channel_id: int, content: str, *, role_id: int | None = None) -> int | None:
+        try:
+            channel = await self._channel(channel_id)
+            mentions = discord.AllowedMentions(
+                everyone=False, users=False, roles=[discord.Object(role_id)] if role_id else False
+            )
+            msg = await channel.send(content[:2000], allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("league post to channel %s failed", channel_id, exc_info=True)
+            return None
+        return int(msg.id)
+
+    async def post_checkin(
+        self, channel_id: int, night_id: int, content: str, *, role_id: int | None
+    ) -> int | None:
+        try:
+            channel = await self._channel(channel_id)
+            mentions = discord.AllowedMentions(
+                everyone=False, users=False, roles=[discord.Object(role_id)] if role_id else False
+            )
+            msg = await channel.send(content[:2000], view=checkin_view(night_id), allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("league check-in post to channel %s failed", channel_id, exc_info=True)
+            return None
+        return int(msg.id)
+
+    async def edit_checkin(
+        self, channel_id: int, message_id: int, night_id: int, content: str, *, closed: bool
+    ) -> None:
+        channel = await self._channel(channel_id)
+        message = channel.get_partial_message(message_id)
+        try:
+            await message.edit(
+                content=content[:2000],
+                view=None if closed else checkin_view(night_id),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("editing league check-in message %s failed", message_id, exc_info=True)
+
+    async def tell_admins(self, league: LeagueRow, content: str) -> None:
+        role_id = league.settings.get("admin_role_id")
+        who = f"<@&{role_id}>" if role_id else f"<@{league.created_by}>"
+        try:
+            channel = await self._channel(league.channel_id)
+            mentions = discord.AllowedMentions(
+                everyone=False,
+                roles=[discord.Object(role_id)] if role_id else False,
+                users=[discord.Object(league.created_by)] if not role_id else False,
+            )
+            await channel.send(f"{who} (league admins): {content}"[:2000], allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("telling league %s's admins failed", league.id, exc_info=True)
+
+    # --- scheduled events ---------------------------------------------------------------------
+
+    def event_payload(
+        self, league: LeagueRow, night: sch.Night, recurrence: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        rounds = int(league.settings.get("rounds", 2))
+        minutes = int(league.settings.get("round_minutes", 45))
+        end = night.start + timedelta(minutes=rounds * minutes)
+        schedule = sch.from_dict(league.schedule)
+        description = (
+            f"Spades league night {night.number} of {schedule.total_weeks} ({sch.describe(schedule)}). "
+            f"Check in on the bot's post in the league channel before {night.start:%H:%M} "
+            f"{schedule.zone_name}; seats are drawn at the start."
+        )
+        payload: dict[str, Any] = {
+            "name": f"{league.name}: night {night.number}"[:100],
+            "description": description[:EVENT_DESCRIPTION_MAX],
+            "scheduled_start_time": _iso(night.start),
+            "scheduled_end_time": _iso(end),
+            "privacy_level": 2,  # guild only
+            "entity_type": 3,  # external: the night happens in a text channel
+            "entity_metadata": {"location": self._location(league)},
+        }
+        if recurrence is not None:
+            payload["recurrence_rule"] = recurrence
+        return payload
+
+    def _location(self, league: LeagueRow) -> str:
+        channel = self.client.get_channel(league.channel_id)
+        name = getattr(channel, "name", None)
+        return f"#{name}" if name else f"<#{league.channel_id}>"
+
+    async def sync_event(
+        self,
+        league: LeagueRow,
+        night: sch.Night | None,
+        *,
+        recurrence: dict[str, Any] | None,
+        event_id: int | None,
+    ) -> int | None:
+        http = self.client.http
+        if night is None:
+            if event_id is not None:
+                try:
+                    await http.request(
+                        Route(
+                            "PATCH",
+                            "/guilds/{guild_id}/scheduled-events/{event_id}",
+                            guild_id=league.guild_id,
+                            event_id=event_id,
+                        ),
+                        json={"status": 4},  # cancelled
+                    )
+                except discord.NotFound:
+                    pass
+                except discord.HTTPException:
+                    log.warning("cancelling scheduled event %s failed", event_id, exc_info=True)
+                    return event_id
+            return None
+        payload = self.event_payload(league, night, recurrence)
+        if event_id is not None:
+            try:
+                data = await http.request(
+                    Route(
+                        "PATCH",
+                        "/guilds/{guild_id}/scheduled-events/{event_id}",
+                        guild_id=league.guild_id,
+                        event_id=event_id,
+                    ),
+                    json=payload,
+                )
+                if int(data.get("status", 1)) == 1:
+                    return event_id
+            except discord.NotFound:
+                pass  # deleted by someone: make a new one
+            except discord.HTTPException:
+                log.warning("updating scheduled event %s failed", event_id, exc_info=True)
+                return event_id
+        try:
+            data = await http.request(
+                Route("POST", "/guilds/{guild_id}/scheduled-events", guild_id=league.guild_id), json=payload
+            )
+        except discord.Forbidden:
+            log.info("league %s: no permission to create scheduled events", league.id)
+            return None
+        except discord.HTTPException:
+            log.warning("creating a scheduled event for league %s failed", league.id, exc_info=True)
+            return None
+        return int(data["id"])
+
+    # --- tables ---------------------------------------------------------------------------------
+
+    def _need_tables(self) -> LeagueTables:
+        if self.tables is None:
+            raise RuntimeError("league tables are not wired to the table service")
+        return self.tables
+
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        title: str,
+        seats: list[int | None],
+        ruleset: Ruleset,
+        league_table_id: int,
+    ) -> tuple[int, int] | None:
+        return await self._need_tables().open_table(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            title=title,
+            seats=seats,
+            ruleset=ruleset,
+            league_table_id=league_table_id,
+        )
+
+    async def table_outcome(self, table_id: int) -> TableOutcome | None:
+        return await self._need_tables().table_outcome(table_id)
+
+    async def call_time(self, table_id: int) -> TableOutcome | None:
+        return await self._need_tables().call_time(table_id)
+
+    async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
+        return await self._need_tables().substitute(table_id, out_id, in_id, guild_id=guild_id)

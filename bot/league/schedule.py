@@ -1,0 +1,459 @@
+"""When league nights happen: weekly local times in an IANA zone, DST-correct.
+
+A league meets on one weekday at one *local* wall-clock time (20:00 stays 20:00 in New York across
+a DST change, so the UTC instant moves by an hour). A season is ``weeks`` nights that are actually
+held: a skipped date (holiday) or a date that fell while the league was paused does not count, so the
+season ends a week later. Everything here is pure: instants are aware ``datetime`` objects.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time, timedelta
+from functools import lru_cache
+from itertools import pairwise
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+MAX_WEEKS = 52
+DEFAULT_CHECKIN_MINUTES = 30
+DEFAULT_GRACE_MINUTES = 30
+
+# Discord's recurrence rule enums (OpenAPI RecurrenceRuleFrequencies / RecurrenceRuleWeekdays)
+DISCORD_WEEKLY = 2
+
+
+class ScheduleError(ValueError):
+    """A schedule input a user typed is not valid; the message says what is allowed."""
+
+
+# --- parsing user input ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> tuple[str, ...]:
+    # the "posix/" and "right/" copies and bare abbreviations are noise in an autocomplete list
+    return tuple(
+        sorted(
+            z
+            for z in available_timezones()
+            if not z.startswith(("posix/", "right/", "Etc/GMT")) and ("/" in z or z == "UTC")
+        )
+    )
+
+
+def parse_zone(name: str) -> ZoneInfo:
+    """The IANA zone for ``name`` (case-insensitive); ScheduleError with suggestions otherwise."""
+    text = (name or "").strip()
+    if not text:
+        raise ScheduleError("Give a time zone such as America/New_York or Europe/London.")
+    lookup = {z.lower(): z for z in _zone_names()}
+    canonical = lookup.get(text.lower().replace(" ", "_"))
+    if canonical is None:
+        hints = zone_suggestions(text, limit=3)
+        hint = f" Did you mean {', '.join(hints)}?" if hints else ""
+        raise ScheduleError(
+            f"`{text[:60]}` is not an IANA time zone (like America/New_York or Europe/Berlin).{hint}"
+        )
+    try:
+        return ZoneInfo(canonical)
+    except ZoneInfoNotFoundError:  # pragma: no cover - listed but unreadable
+        raise ScheduleError(f"The time zone {canonical} is not available on this server.") from None
+
+
+def zone_suggestions(text: str, limit: int = 25) -> list[str]:
+    """Zone names for an autocomplete box: prefix matches first, then names containing the text."""
+    needle = (text or "").strip().lower().replace(" ", "_")
+    names = _zone_names()
+    if not needle:
+        common = [
+            "America/New_York",
+            "America/Chicago",
+            "America/Denver",
+            "America/Los_Angeles",
+            "Europe/London",
+            "Europe/Berlin",
+            "Australia/Sydney",
+            "UTC",
+        ]
+        return common[:limit]
+    starts = [z for z in names if z.lower().startswith(needle)]
+    city = [z for z in names if z not in starts and z.lower().rsplit("/", 1)[-1].startswith(needle)]
+    inside = [z for z in names if z not in starts and z not in city and needle in z.lower()]
+    return (starts + city + inside)[:limit]
+
+
+_TIME = re.compile(r"^\s*(\d{1,2})(?:[:.h](\d{2}))?\s*([ap])?\.?\s*m?\.?\s*$", re.IGNORECASE)
+
+
+def parse_time(text: str) -> time:
+    """``20:00``, ``8pm``, ``8:30 pm``, ``20h30`` → a local wall-clock time."""
+    m = _TIME.match(text or "")
+    if not m:
+        raise ScheduleError(f"`{(text or '')[:40]}` is not a time: write it like 20:00 or 8pm.")
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    ampm = (m.group(3) or "").lower()
+    if ampm:
+        if not 1 <= hour <= 12:
+            raise ScheduleError("With am/pm the hour is 1 to 12 (8pm, 11:30am).")
+        hour = hour % 12 + (12 if ampm == "p" else 0)
+    if not (0 <= hour <= 23 and 0 <= minute <= 59):
+        raise ScheduleError("The hour is 0 to 23 and the minutes 0 to 59 (20:00, 7:30).")
+    return time(hour, minute)
+
+
+def parse_weekday(text: str) -> int:
+    """``thursday``/``thu``/``Thurs`` → 3 (Monday is 0)."""
+    t = (text or "").strip().lower()
+    if len(t) >= 2:
+        for i, name in enumerate(WEEKDAYS):
+            if name.lower().startswith(t):
+                return i
+    raise ScheduleError(f"`{(text or '')[:20]}` is not a weekday: choose Monday to Sunday.")
+
+
+def parse_date(text: str) -> date:
+    """An ISO date, ``2026-12-24``."""
+    try:
+        return date.fromisoformat((text or "").strip())
+    except ValueError:
+        raise ScheduleError(f"`{(text or '')[:20]}` is not a date: write it as YYYY-MM-DD.") from None
+
+
+def check_weeks(weeks: int) -> int:
+    if not 1 <= weeks <= MAX_WEEKS:
+        raise ScheduleError(f"A season is 1 to {MAX_WEEKS} weeks long (you gave {weeks}).")
+    return weeks
+
+
+# --- local time arithmetic ------------------------------------------------------------------------
+
+
+def local_instant(day: date, at: time, zone: ZoneInfo) -> datetime:
+    """The aware instant of ``at`` on ``day`` in ``zone``.
+
+    An ambiguous time (the hour repeated when clocks go back) is its first occurrence; a time that
+    does not exist (the hour skipped when clocks go forward) moves forward by the gap, as a wall
+    clock would show it (02:30 on a spring-forward night is 03:30).
+    """
+    naive = datetime.combine(day, at).replace(tzinfo=zone, fold=0)
+    # round trip through UTC: normalizes a non-existent local time to the real instant
+    return naive.astimezone(UTC).astimezone(zone)
+
+
+def to_utc(dt: datetime) -> datetime:
+    if dt.tzinfo is None:
+        raise ValueError("naive datetime: pass an aware instant")
+    return dt.astimezone(UTC)
+
+
+# --- the schedule ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Night:
+    """One scheduled night of a season."""
+
+    number: int  # 1-based within the season (skipped dates have no number)
+    day: date  # the local date
+    start: datetime  # aware, in the league's zone
+
+    @property
+    def start_utc(self) -> datetime:
+        return self.start.astimezone(UTC)
+
+    @property
+    def key(self) -> str:
+        """Stable id of the night within its league (the local date)."""
+        return self.day.isoformat()
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A season's schedule: weekday, local time, zone, first date, length and the skipped dates."""
+
+    weekday: int
+    at: time
+    zone_name: str
+    first_day: date
+    weeks: int
+    skipped: frozenset[date] = field(default_factory=frozenset)
+    checkin_minutes: int = DEFAULT_CHECKIN_MINUTES
+    grace_minutes: int = DEFAULT_GRACE_MINUTES
+    first_number: int = 1  # > 1 after a re-time mid-season: the nights already held keep theirs
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.weekday <= 6:
+            raise ScheduleError("The weekday is 0 (Monday) to 6 (Sunday).")
+        if self.first_day.weekday() != self.weekday:
+            raise ScheduleError(
+                f"The first night {self.first_day.isoformat()} is not a {WEEKDAYS[self.weekday]}."
+            )
+        check_weeks(self.weeks)
+        if not 0 <= self.checkin_minutes <= 24 * 60:
+            raise ScheduleError("Check-in opens 0 to 1440 minutes before the start.")
+        if not 0 <= self.grace_minutes <= 24 * 60:
+            raise ScheduleError("The grace period is 0 to 1440 minutes.")
+        parse_zone(self.zone_name)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.zone_name)
+
+    @classmethod
+    def starting_after(
+        cls,
+        now: datetime,
+        *,
+        weekday: int,
+        at: time,
+        zone_name: str,
+        weeks: int,
+        first_day: date | None = None,
+        checkin_minutes: int = DEFAULT_CHECKIN_MINUTES,
+        grace_minutes: int = DEFAULT_GRACE_MINUTES,
+    ) -> Schedule:
+        """A new season whose first night is ``first_day`` or the next ``weekday`` after ``now``.
+
+        Refuses a first night that is already in the past (ScheduleError).
+        """
+        zone = parse_zone(zone_name)
+        check_weeks(weeks)
+        local_now = to_utc(now).astimezone(zone)
+        if first_day is None:
+            day = local_now.date() + timedelta(days=(weekday - local_now.weekday()) % 7)
+            if local_instant(day, at, zone) <= local_now:
+                day += timedelta(days=7)
+        else:
+            day = first_day
+            if day.weekday() != weekday:
+                raise ScheduleError(
+                    f"{day.isoformat()} is a {WEEKDAYS[day.weekday()]}, not a {WEEKDAYS[weekday]}."
+                )
+            if local_instant(day, at, zone) <= local_now:
+                raise ScheduleError(
+                    f"{day.isoformat()} at {at:%H:%M} ({zone.key}) is in the past; choose a later date."
+                )
+        return cls(
+            weekday=weekday,
+            at=at,
+            zone_name=zone.key,
+            first_day=day,
+            weeks=weeks,
+            checkin_minutes=checkin_minutes,
+            grace_minutes=grace_minutes,
+        )
+
+    # --- the nights ---
+
+    def dates(self) -> Iterator[date]:
+        """Every candidate date from the first night on, weekly (skipped ones included)."""
+        day = self.first_day
+        while True:
+            yield day
+            day += timedelta(days=7)
+
+    def nights(self) -> list[Night]:
+        """The season's held nights in order: ``weeks`` of them, skipped dates passed over."""
+        out: list[Night] = []
+        zone = self.zone
+        for day in self.dates():
+            if len(out) >= self.weeks:
+                break
+            if day in self.skipped:
+                continue
+            out.append(Night(self.first_number + len(out), day, local_instant(day, self.at, zone)))
+        return out
+
+    def night_on(self, day: date) -> Night | None:
+        return next((n for n in self.nights() if n.day == day), None)
+
+    @property
+    def last_night(self) -> Night:
+        return self.nights()[-1]
+
+    def next_night(self, after: datetime) -> Night | None:
+        """The first night starting strictly after ``after``; None when the season is over."""
+        after = to_utc(after)
+        return next((n for n in self.nights() if n.start_utc > after), None)
+
+    def checkin_opens(self, night: Night) -> datetime:
+        return night.start - timedelta(minutes=self.checkin_minutes)
+
+    def grace(self) -> timedelta:
+        return timedelta(minutes=self.grace_minutes)
+
+    # --- changes (each returns a new schedule) ---
+
+    def skip(self, day: date) -> Schedule:
+        """Skip one night (the season gets one date longer). ScheduleError if not a league date."""
+        if day.weekday() != self.weekday or day < self.first_day:
+            raise ScheduleError(
+                f"{day.isoformat()} is not a night of this league (it meets on {WEEKDAYS[self.weekday]}s "
+                f"from {self.first_day.isoformat()})."
+            )
+        if day in self.skipped:
+            raise ScheduleError(f"{day.isoformat()} is already skipped.")
+        if self.night_on(day) is None:
+            raise ScheduleError(f"{day.isoformat()} is after the end of the season.")
+        return replace(self, skipped=self.skipped | {day})
+
+    def unskip(self, day: date) -> Schedule:
+        if day not in self.skipped:
+            raise ScheduleError(f"{day.isoformat()} is not skipped.")
+        return replace(self, skipped=self.skipped - {day})
+
+    def skip_between(self, start: datetime, end: datetime, held: Iterable[date] = ()) -> Schedule:
+        """Skip every night starting in [start, end) that was not held (a pause, missed nights)."""
+        done = set(held)
+        start, end = to_utc(start), to_utc(end)
+        extra = {n.day for n in self.nights() if start <= n.start_utc < end and n.day not in done}
+        # the season's nights move as dates are skipped: repeat until stable
+        result = replace(self, skipped=self.skipped | extra)
+        while True:
+            more = {
+                n.day for n in result.nights() if start <= n.start_utc < end and n.day not in done
+            } - result.skipped
+            if not more:
+                return result
+            result = replace(result, skipped=result.skipped | more)
+
+    def retime(
+        self,
+        now: datetime,
+        *,
+        weekday: int | None = None,
+        at: time | None = None,
+        zone_name: str | None = None,
+        weeks: int | None = None,
+        held: int = 0,
+    ) -> Schedule:
+        """The schedule with a new weekday, time, zone or season length, from ``now`` on.
+
+        ``weeks`` is the whole season's length; ``held`` nights are over and keep their numbers, so
+        the new schedule's first night is number ``held + 1``.
+        """
+        weekday = self.weekday if weekday is None else weekday
+        at = self.at if at is None else at
+        zone = parse_zone(zone_name or self.zone_name)
+        total = self.total_weeks if weeks is None else check_weeks(weeks)
+        remaining = total - held
+        if remaining < 1:
+            raise ScheduleError(
+                f"{held} nights have been held already: the season must be longer than {held} weeks."
+            )
+        # the same week as the first night (a Thursday league moved to Tuesday meets that week's
+        # Tuesday), unless that is already past: then the next such weekday
+        preferred = self.first_day - timedelta(days=self.first_day.weekday()) + timedelta(days=weekday)
+        first: date | None = None
+        if local_instant(preferred, at, zone) > to_utc(now):
+            first = preferred
+        new = Schedule.starting_after(
+            now,
+            weekday=weekday,
+            at=at,
+            zone_name=zone.key,
+            weeks=remaining,
+            first_day=first,
+            checkin_minutes=self.checkin_minutes,
+            grace_minutes=self.grace_minutes,
+        )
+        keep = frozenset(d for d in self.skipped if d.weekday() == weekday and d >= new.first_day)
+        return replace(new, skipped=keep, first_number=held + 1)
+
+    @property
+    def total_weeks(self) -> int:
+        """The season's length, nights held before a re-time included."""
+        return self.first_number - 1 + self.weeks
+
+
+# --- late starts ----------------------------------------------------------------------------------
+
+
+ON_TIME = "on_time"
+LATE = "late"
+MISSED = "missed"
+
+
+def lateness(
+    scheduled: datetime, now: datetime, grace: timedelta, *, tolerance: timedelta = timedelta(seconds=60)
+) -> str:
+    """Whether something due at ``scheduled`` and noticed at ``now`` runs on time, late or not at all.
+
+    ``tolerance`` absorbs timer jitter: within it the run is on time (and says nothing). After it,
+    up to ``grace``, the run is late (and says so); beyond the grace it is missed.
+    """
+    delay = to_utc(now) - to_utc(scheduled)
+    if delay <= tolerance:
+        return ON_TIME
+    if delay <= grace:
+        return LATE
+    return MISSED
+
+
+# --- Discord scheduled events ---------------------------------------------------------------------
+
+
+def same_offset(nights: list[Night]) -> bool:
+    """True when every night has the same UTC offset (no DST change in between)."""
+    offsets = {n.start.utcoffset() for n in nights}
+    return len(offsets) <= 1
+
+
+def recurrence_rule(schedule: Schedule, after: datetime) -> dict[str, object] | None:
+    """A Discord ``recurrence_rule`` for the remaining nights, or None when one cannot express them.
+
+    Discord repeats an event at a fixed UTC instant each week and applications may not set its end
+    or count, so the rule is only used when the remaining nights are exactly weekly (no skipped
+    date in between) and keep the same UTC offset (no DST change). Otherwise the bot creates one
+    event per night and the next one after it, which is always right.
+    """
+    rest = [n for n in schedule.nights() if n.start_utc > to_utc(after)]
+    if len(rest) < 2 or not same_offset(rest):
+        return None
+    for a, b in pairwise(rest):
+        if b.day - a.day != timedelta(days=7):
+            return None
+    start = rest[0].start_utc
+    return {
+        "start": start.isoformat(),
+        "frequency": DISCORD_WEEKLY,
+        "interval": 1,
+        "by_weekday": [start.weekday()],  # the UTC weekday of the start instant
+    }
+
+
+def describe(schedule: Schedule) -> str:
+    """``Thursdays at 20:00 America/New_York``."""
+    return f"{WEEKDAYS[schedule.weekday]}s at {schedule.at:%H:%M} {schedule.zone_name}"
+
+
+def to_dict(schedule: Schedule) -> dict[str, object]:
+    return {
+        "weekday": schedule.weekday,
+        "at": schedule.at.strftime("%H:%M"),
+        "zone": schedule.zone_name,
+        "first_day": schedule.first_day.isoformat(),
+        "weeks": schedule.weeks,
+        "skipped": sorted(d.isoformat() for d in schedule.skipped),
+        "checkin_minutes": schedule.checkin_minutes,
+        "grace_minutes": schedule.grace_minutes,
+        "first_number": schedule.first_number,
+    }
+
+
+def from_dict(d: dict[str, object]) -> Schedule:
+    return Schedule(
+        weekday=int(d["weekday"]),  # type: ignore[call-overload]
+        at=time.fromisoformat(str(d["at"])),
+        zone_name=str(d["zone"]),
+        first_day=date.fromisoformat(str(d["first_day"])),
+        weeks=int(d["weeks"]),  # type: ignore[call-overload]
+        skipped=frozenset(date.fromisoformat(str(x)) for x in d.get("skipped", ()) or ()),  # type: ignore[attr-defined]
+        checkin_minutes=int(d.get("checkin_minutes", DEFAULT_CHECKIN_MINUTES)),  # type: ignore[call-overload]
+        grace_minutes=int(d.get("grace_minutes", DEFAULT_GRACE_MINUTES)),  # type: ignore[call-overload]
+        first_number=int(d.get("first_number", 1)),  # type: ignore[call-overload]
+    )

@@ -1,0 +1,149 @@
+"""A league's settings and the checks on what an admin types when creating or editing one."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from engine.ruleset import Ruleset
+
+from .schedule import Schedule, ScheduleError
+from .seating import BOT, BYE, FIXED, FORMATS, LEFTOVERS, ROTATING, SOLO
+from .standings import PointsRule
+
+MAX_ROUNDS = 8
+MIN_ROUND_MINUTES = 5
+MAX_ROUND_MINUTES = 240
+NAME_MAX = 50
+
+FORMAT_LABELS = {
+    FIXED: "fixed partners",
+    ROTATING: "rotating partners",
+    SOLO: "solo",
+}
+LEFTOVER_LABELS = {BOT: "a bot fills the seat", BYE: "a rotating bye"}
+
+
+class SettingsError(ValueError):
+    """An invalid league setting; the message says what is allowed."""
+
+
+@dataclass(frozen=True)
+class LeagueSettings:
+    rounds: int = 2
+    round_minutes: int = 45
+    leftover: str = BOT
+    points: PointsRule = field(default_factory=PointsRule)
+    role_id: int | None = None  # pinged when check-in opens
+    admin_role_id: int | None = None  # may run the league besides Manage Server
+    events: bool = True  # keep a Discord scheduled event for each night
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rounds <= MAX_ROUNDS:
+            raise SettingsError(f"A night has 1 to {MAX_ROUNDS} rounds (you gave {self.rounds}).")
+        if not MIN_ROUND_MINUTES <= self.round_minutes <= MAX_ROUND_MINUTES:
+            raise SettingsError(
+                f"A round lasts {MIN_ROUND_MINUTES} to {MAX_ROUND_MINUTES} minutes"
+                f" (you gave {self.round_minutes})."
+            )
+        if self.leftover not in LEFTOVERS:
+            raise SettingsError("Leftover players get a bot seat (`bot`) or a rotating bye (`bye`).")
+
+    @property
+    def night_length(self) -> timedelta:
+        return timedelta(minutes=self.rounds * self.round_minutes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rounds": self.rounds,
+            "round_minutes": self.round_minutes,
+            "leftover": self.leftover,
+            "points": self.points.to_dict(),
+            "role_id": self.role_id,
+            "admin_role_id": self.admin_role_id,
+            "events": self.events,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> LeagueSettings:
+        return cls(
+            rounds=int(d.get("rounds", 2)),
+            round_minutes=int(d.get("round_minutes", 45)),
+            leftover=str(d.get("leftover", BOT)),
+            points=PointsRule.from_dict(d.get("points")),
+            role_id=d.get("role_id"),
+            admin_role_id=d.get("admin_role_id"),
+            events=bool(d.get("events", True)),
+        )
+
+    def with_changes(self, **changes: Any) -> LeagueSettings:
+        return replace(self, **changes)
+
+
+_MENTION = re.compile(r"<[@#&!:a-z]*\d+>|@everyone|@here", re.IGNORECASE)
+
+
+def check_name(name: str) -> str:
+    text = " ".join((name or "").split())
+    if not text:
+        raise SettingsError("Give the league a name, like `Spades Thursday`.")
+    if len(text) > NAME_MAX:
+        raise SettingsError(f"A league name is at most {NAME_MAX} characters (that one has {len(text)}).")
+    if _MENTION.search(text):
+        raise SettingsError("A league name cannot contain mentions.")
+    return text
+
+
+def check_format(fmt: str, ruleset: Ruleset) -> str:
+    """The format must fit the preset: partners need a partnership preset, solo a solo one."""
+    fmt = (fmt or "").strip().lower()
+    if fmt not in FORMATS:
+        raise SettingsError("The format is `fixed` (teams sign up together), `rotating` or `solo`.")
+    if fmt == SOLO and ruleset.partnerships:
+        raise SettingsError(
+            f"The {ruleset.name} preset is played in partnerships: choose `fixed` or `rotating` partners,"
+            " or a solo preset (solo, cutthroat, five-player, six-player-solo)."
+        )
+    if fmt in (FIXED, ROTATING) and not ruleset.partnerships:
+        raise SettingsError(
+            f"The {ruleset.name} preset has no partners: use the `solo` format, or a partnership preset."
+        )
+    return fmt
+
+
+def team_size(fmt: str, ruleset: Ruleset) -> int:
+    return 1 if fmt == SOLO or not ruleset.partnerships else ruleset.team_size
+
+
+def slot_key(schedule: Schedule) -> str:
+    """What the database keeps unique per channel: weekday, local time and zone."""
+    return f"{schedule.weekday}|{schedule.at:%H:%M}|{schedule.zone_name}"
+
+
+def clash(
+    new: Schedule,
+    new_length: timedelta,
+    others: list[tuple[str, Schedule, timedelta]],
+    *,
+    now: datetime | None = None,
+) -> str | None:
+    """The name of another league in the same channel whose nights overlap the new one's, if any.
+
+    Two nights overlap when one starts before the other's last round is due to end.
+    """
+    now = now or datetime.now(UTC)
+    mine = [n.start_utc for n in new.nights() if n.start_utc > now]
+    for name, sched, length in others:
+        theirs = [n.start_utc for n in sched.nights() if n.start_utc > now]
+        for a in mine:
+            for b in theirs:
+                if a <= b < a + new_length or b <= a < b + length:
+                    return name
+    return None
+
+
+def check_schedule(schedule: Schedule, now: datetime) -> None:
+    if schedule.next_night(now) is None:
+        raise ScheduleError("Every night of that season is already in the past.")

@@ -1,0 +1,190 @@
+"""League tables over the table service: a thread per table, results, calling time.
+
+``ServiceTables`` implements :class:`bot.league.discord_io.LeagueTables` with the same table
+machinery as any game (``TableService.lifecycle.open_seated``): timers, bots for absent players,
+restart safety. Results come from storage (a game saved before a restart is still found), and the
+service's game-finished listener tells the league at once.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.model import LIVE, Seat, Table
+from bot.storage import FinishedGame
+from bot.storage.leagues import LeagueStore
+from bot.table.service import TableService
+from engine.ruleset import Ruleset
+
+from .service import LeagueService, TableOutcome
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES = 1440
+
+
+def outcome_of_game(game: FinishedGame) -> TableOutcome:
+    return TableOutcome(
+        scores=[int(s.get("score", 0)) for s in game.sides],
+        bags=[int(s.get("bags", 0)) for s in game.sides],
+        winner_side=game.winner_side,
+        complete=True,
+    )
+
+
+def outcome_as_it_stands(t: Table) -> TableOutcome:
+    """The scores of an unfinished game when time is called; the leader wins, a level game has no winner."""
+    n = t.ruleset.num_sides
+    if t.game is None:
+        return TableOutcome([0] * n, [0] * n, None, complete=False)
+    scores = [int(x) for x in t.game.scores]
+    bags = [int(x) for x in t.game.bags]
+    top = max(scores)
+    leaders = [i for i, s in enumerate(scores) if s == top]
+    return TableOutcome(scores, bags, leaders[0] if len(leaders) == 1 else None, complete=False)
+
+
+class ServiceTables:
+    def __init__(self, client: discord.Client, tables: TableService, store: LeagueStore) -> None:
+        self.client = client
+        self.tables = tables
+        self.store = store
+
+    async def _channel(self, channel_id: int) -> Any:
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            channel = await self.client.fetch_channel(channel_id)
+        return channel
+
+    async def _name(self, guild_id: int, user_id: int) -> str:
+        guild = self.client.get_guild(guild_id)
+        member = guild.get_member(user_id) if guild is not None else None
+        if member is None and guild is not None:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                member = None
+        return member.display_name if member is not None else f"Player {str(user_id)[-4:]}"
+
+    def _already_open(self, league_table_id: int) -> Table | None:
+        for t in self.tables.tables.values():
+            if t.status in LIVE and t.settings.get("league_table") == league_table_id:
+                return t
+        return None
+
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        title: str,
+        seats: list[int | None],
+        ruleset: Ruleset,
+        league_table_id: int,
+    ) -> tuple[int, int] | None:
+        existing = self._already_open(league_table_id)  # opened just before a restart
+        if existing is not None:
+            return existing.channel_id, existing.id
+        where = channel_id
+        channel = await self._channel(channel_id)
+        create_thread = getattr(channel, "create_thread", None)
+        if create_thread is not None:
+            try:
+                thread = await create_thread(
+                    name=title[:100],
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
+                where = thread.id
+            except discord.HTTPException as exc:
+                log.info(
+                    "league table %s: no thread (%s); playing in the channel", league_table_id, exc.status
+                )
+        chairs: list[Seat | None] = []
+        for uid in seats:
+            chairs.append(None if uid is None else Seat(uid, await self._name(guild_id, uid)))
+        me = self.client.user
+        result = await self.tables.lifecycle.open_seated(
+            guild_id=guild_id,
+            channel_id=where,
+            host_id=me.id if me is not None else 0,
+            seats=chairs,
+            ruleset=ruleset,
+            settings={"league_table": league_table_id},
+            start=True,
+        )
+        if not result.ok or result.table is None:
+            log.warning("league table %s could not open: %s", league_table_id, result.message)
+            return None
+        if where != channel_id:
+            mentions = " ".join(f"<@{u}>" for u in seats if u is not None)
+            self.tables.posts.post(result.table.id, where, f"🃏 {title}: {mentions}, your table is ready.")
+        return where, result.table.id
+
+    async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
+        """Give ``out_id``'s seat at a live table to ``in_id`` (the game goes on; the new player's hand
+        is the seat's hand). False when the table is over or the player is not seated there."""
+        name = await self._name(guild_id, in_id)
+        async with self.tables.store.lock(table_id):
+            t = self.tables.get(table_id)
+            if t is None or t.status not in LIVE:
+                return False
+            seat = t.seat_of(out_id)
+            if seat is None or t.seat_of(in_id) is not None:
+                return False
+            new = t.copy()
+            old = new.seats[seat]
+            new.seats[seat] = Seat(in_id, name, acts=old.acts if old is not None else 0)
+            if await self.tables.store.commit(t, new, touched=[seat]) is not None:
+                return False
+        self.tables.posts.post(
+            table_id, t.channel_id, f"🔁 <@{in_id}> takes over <@{out_id}>'s seat (a league substitute)."
+        )
+        return True
+
+    async def table_outcome(self, table_id: int) -> TableOutcome | None:
+        game = await self.store.game_for_table(table_id)
+        if game is not None:
+            return TableOutcome(game["scores"], game["bags"], game["winner_side"], True, game["game_id"])
+        t = self.tables.get(table_id) or await self.tables.load(table_id)
+        if t is not None and t.status == "abandoned":
+            return outcome_as_it_stands(t)  # closed without an end (an admin abandoned it)
+        return None
+
+    async def call_time(self, table_id: int) -> TableOutcome | None:
+        t = self.tables.get(table_id)
+        if t is None or t.status not in LIVE:
+            return await self.table_outcome(table_id)
+        outcome = outcome_as_it_stands(t)
+        self.tables.posts.post(
+            table_id, t.channel_id, "⏱️ Time is up for this league round: the game is scored as it stands."
+        )
+        me = self.client.user
+        result = await self.tables.lifecycle.abandon(
+            t.channel_id,
+            me.id if me is not None else t.host_id,
+            is_admin=True,
+            confirmed=True,
+            table_id=table_id,
+        )
+        if not result.ok:
+            # the game ended at this very moment: its real result counts
+            return await self.table_outcome(table_id)
+        return outcome
+
+
+def listen(tables: TableService, leagues: LeagueService) -> None:
+    """Tell the league service about every finished game (and rate it), without blocking the table."""
+
+    def on_game_finished(table: Table, game: FinishedGame) -> None:
+        async def run() -> None:
+            if table.settings.get("league_table"):
+                await leagues.game_finished(table.id, outcome_of_game(game))
+            await leagues.rate_pending()
+
+        leagues.spawn(run(), f"game-{table.id}")
+
+    tables.on_game_finished(on_game_finished)

@@ -1,0 +1,660 @@
+"""`/league …`: thin adapters over ``bot.league.service.LeagueService`` (no SQL, no league rules).
+
+Every answer is ephemeral unless it is meant for the channel (standings with ``share``); every
+command defers first (storage may be slow) and answers a refusal with its specific reason.
+Creating and changing a league needs Manage Server or the league's admin role.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from bot.league import schedule as sch
+from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables
+from bot.league.service import TICK_SECONDS, LeagueRefusal, LeagueService
+from bot.league.tables import ServiceTables, listen
+from bot.safe import safe_defer, safe_send
+from bot.storage.leagues import LeagueRow, LeagueStore
+
+if TYPE_CHECKING:
+    from bot.client import SpadesBot
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+NOT_ADMIN = "Only server managers (Manage Server) or the league's admin role can do that."
+APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
+
+FORMAT_CHOICES = [
+    app_commands.Choice(name="Rotating partners (individual standings)", value="rotating"),
+    app_commands.Choice(name="Fixed partners (teams sign up together)", value="fixed"),
+    app_commands.Choice(name="Solo (every seat for itself)", value="solo"),
+]
+LEFTOVER_CHOICES = [
+    app_commands.Choice(name="A bot fills the empty seats (unrated)", value="bot"),
+    app_commands.Choice(name="Leftover players sit out a rotating bye", value="bye"),
+]
+WEEKDAY_CHOICES = [app_commands.Choice(name=d, value=d.lower()) for d in sch.WEEKDAYS]
+
+
+def _preset_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=n, value=n) for n in list(engine.PRESETS)[:25]]
+
+
+def _scores(text: str) -> list[int]:
+    parts = re.split(r"[\s,;/-]+", text.strip())
+    try:
+        return [int(p) for p in parts if p]
+    except ValueError:
+        raise LeagueRefusal("Scores are whole numbers separated by spaces, like `420 380`.") from None
+
+
+class LeagueCog(commands.Cog):
+    league = app_commands.Group(name="league", description="Weekly Spades league nights", guild_only=True)
+    admin = app_commands.Group(name="admin", description="Fix a league night", parent=league)
+
+    def __init__(self, bot: SpadesBot, service: LeagueService) -> None:
+        self.bot = bot
+        self.service = service
+
+    async def cog_unload(self) -> None:
+        await self.service.stop()
+
+    # ---- plumbing ------------------------------------------------------------------------------
+
+    async def _run(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Callable[[], Awaitable[str | None]],
+        *,
+        public: bool = False,
+    ) -> None:
+        """Defer, run, answer: a refusal is answered with its reason, a bug with an apology."""
+        await safe_defer(interaction, ephemeral=not public, thinking=True)
+        try:
+            message = await work()
+        except LeagueRefusal as exc:
+            if public:
+                # the deferral was public; say the refusal privately and drop the public "thinking"
+                await safe_send(interaction, str(exc), ephemeral=True)
+                await _delete_original(interaction)
+                return
+            message = str(exc)
+        except Exception:
+            log.exception(
+                "/league %s failed", interaction.command.qualified_name if interaction.command else "?"
+            )
+            message = APOLOGY
+        if message:
+            await safe_send(interaction, message, ephemeral=not public)
+
+    async def _league(self, interaction: discord.Interaction[Any], name: str) -> LeagueRow:
+        assert interaction.guild_id is not None
+        return await self.service.league(interaction.guild_id, name)
+
+    async def _admin_league(self, interaction: discord.Interaction[Any], name: str) -> LeagueRow:
+        league = await self._league(interaction, name)
+        if not await self._is_admin(interaction, league):
+            raise LeagueRefusal(NOT_ADMIN)
+        return league
+
+    async def _is_admin(self, interaction: discord.Interaction[Any], league: LeagueRow | None) -> bool:
+        perms = getattr(interaction, "permissions", None)
+        if perms is not None and (perms.manage_guild or perms.administrator):
+            return True
+        roles = {r.id for r in getattr(interaction.user, "roles", [])}
+        wanted = set()
+        if league is not None and league.settings.get("admin_role_id"):
+            wanted.add(int(league.settings["admin_role_id"]))
+        if interaction.guild_id is not None:
+            settings = await self.bot.storage.guild_settings(interaction.guild_id)
+            if settings.get("league_admin_role_id"):
+                wanted.add(int(settings["league_admin_role_id"]))
+        return bool(roles & wanted)
+
+    # ---- autocomplete --------------------------------------------------------------------------
+
+    async def league_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None:
+            return []
+        names = await self.service.league_names(interaction.guild_id, current)
+        return [app_commands.Choice(name=n, value=n) for n in names]
+
+    async def zone_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=z, value=z) for z in sch.zone_suggestions(current)]
+
+    # ---- creating and changing -----------------------------------------------------------------
+
+    @league.command(name="create", description="Create a weekly league night in this channel")
+    @app_commands.describe(
+        name="The league's name, like Spades Thursday",
+        weekday="The day it meets every week",
+        time="The local start time, like 20:00 or 8pm",
+        timezone="IANA time zone, like America/New_York (start typing a city)",
+        weeks="Season length in weeks (nights played)",
+        format="Fixed partners, rotating partners or solo",
+        preset="The rules (standard, cutthroat, five-player, …)",
+        rounds="Games (rounds) per night",
+        round_minutes="Time limit of a round; unfinished games are scored as they stand",
+        target="A round's target score (default: the preset's)",
+        hand_limit="A round's hand limit, so nights end on time",
+        leftover="What happens to players who don't fill a table",
+        first_date="The first night's date, YYYY-MM-DD (default: the next one)",
+        role="A role pinged when check-in opens",
+        admin_role="A role that may run this league besides server managers",
+    )
+    @app_commands.choices(
+        format=FORMAT_CHOICES, leftover=LEFTOVER_CHOICES, weekday=WEEKDAY_CHOICES, preset=_preset_choices()
+    )
+    @app_commands.autocomplete(timezone=zone_autocomplete)
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, 50],
+        weekday: str,
+        time: app_commands.Range[str, 1, 20],
+        timezone: app_commands.Range[str, 1, 60],
+        weeks: app_commands.Range[int, -1000, 1000] = 8,
+        format: str = "rotating",
+        preset: str = "standard",
+        rounds: app_commands.Range[int, -100, 100] = 2,
+        round_minutes: app_commands.Range[int, -1000, 1000] = 45,
+        target: app_commands.Range[int, -10000, 10000] | None = None,
+        hand_limit: app_commands.Range[int, -100, 100] | None = None,
+        leftover: str = "bot",
+        first_date: app_commands.Range[str, 1, 20] | None = None,
+        role: discord.Role | None = None,
+        admin_role: discord.Role | None = None,
+    ) -> None:
+        async def work() -> str:
+            if not await self._is_admin(interaction, None):
+                raise LeagueRefusal(NOT_ADMIN)
+            assert interaction.guild_id is not None and interaction.channel_id is not None
+            if isinstance(interaction.channel, discord.Thread):
+                raise LeagueRefusal(
+                    "Create the league in a text channel, not a thread: tables get their own threads."
+                )
+            league = await self.service.create_league(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                actor_id=interaction.user.id,
+                name=name,
+                weekday=weekday,
+                at=time,
+                zone=timezone,
+                weeks=weeks,
+                fmt=format,
+                preset=preset,
+                target=target,
+                hand_limit=hand_limit,
+                rounds=rounds,
+                round_minutes=round_minutes,
+                leftover=leftover,
+                first_date=first_date,
+                role_id=role.id if role else None,
+                admin_role_id=admin_role.id if admin_role else None,
+            )
+            schedule = self.service.schedule_of(league)
+            first = schedule.nights()[0]
+            return (
+                f"✅ **{league.name}** is set: {sch.describe(schedule)}, {schedule.weeks} weeks, first night "
+                f"<t:{int(first.start_utc.timestamp())}:F>. Players join with `/league signup`"
+                f"{' (teams: `/league invite`)' if league.format == 'fixed' else ''}; check-in opens "
+                f"{schedule.checkin_minutes} minutes before each night."
+            )
+
+        await self._run(interaction, work)
+
+    @league.command(name="edit", description="Change a league's schedule, rounds or rules")
+    @app_commands.describe(
+        league="The league",
+        name="A new name",
+        weekday="A new weekday",
+        time="A new local start time",
+        timezone="A new time zone",
+        weeks="A new season length",
+        rounds="Rounds per night",
+        round_minutes="A round's time limit",
+        leftover="Leftover players",
+        role="The check-in role",
+        target="A round's target score",
+        hand_limit="A round's hand limit",
+        win_points="League points for a win",
+        close_loss_points="League points for a close loss",
+        close_margin="How close a close loss is (game points)",
+        drop_worst_week="Drop each player's worst week",
+    )
+    @app_commands.choices(leftover=LEFTOVER_CHOICES, weekday=WEEKDAY_CHOICES)
+    @app_commands.autocomplete(league=league_autocomplete, timezone=zone_autocomplete)
+    async def edit(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        name: app_commands.Range[str, 1, 50] | None = None,
+        weekday: str | None = None,
+        time: app_commands.Range[str, 1, 20] | None = None,
+        timezone: app_commands.Range[str, 1, 60] | None = None,
+        weeks: app_commands.Range[int, -1000, 1000] | None = None,
+        rounds: app_commands.Range[int, -100, 100] | None = None,
+        round_minutes: app_commands.Range[int, -1000, 1000] | None = None,
+        leftover: str | None = None,
+        role: discord.Role | None = None,
+        target: app_commands.Range[int, -10000, 10000] | None = None,
+        hand_limit: app_commands.Range[int, -100, 100] | None = None,
+        win_points: app_commands.Range[int, -100, 100] | None = None,
+        close_loss_points: app_commands.Range[int, -100, 100] | None = None,
+        close_margin: app_commands.Range[int, -10000, 10000] | None = None,
+        drop_worst_week: bool | None = None,
+    ) -> None:
+        async def work() -> str:
+            lg = await self._admin_league(interaction, league)
+            points = {
+                k: v
+                for k, v in {
+                    "win": win_points,
+                    "close_loss": close_loss_points,
+                    "close_margin": close_margin,
+                    "drop_worst_week": drop_worst_week,
+                }.items()
+                if v is not None
+            }
+            lg = await self.service.edit(
+                lg,
+                interaction.user.id,
+                name=name,
+                weekday=weekday,
+                at=time,
+                zone=timezone,
+                weeks=weeks,
+                rounds=rounds,
+                round_minutes=round_minutes,
+                leftover=leftover,
+                role_id=role.id if role else None,
+                target=target,
+                hand_limit=hand_limit,
+                points=points or None,
+            )
+            return "✅ Saved.\n" + await self.service.schedule_text(lg)
+
+        await self._run(interaction, work)
+
+    @league.command(name="pause", description="Pause a league: no nights until it is resumed")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def pause(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        reason: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        async def work() -> str:
+            lg = await self.service.pause(
+                await self._admin_league(interaction, league), interaction.user.id, reason
+            )
+            return (
+                f"⏸️ **{lg.name}** is paused. Nights that pass while paused are skipped; `/league resume` it."
+            )
+
+        await self._run(interaction, work)
+
+    @league.command(name="resume", description="Resume a paused league")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def resume(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            lg = await self.service.resume(await self._admin_league(interaction, league), interaction.user.id)
+            return "▶️ Resumed.\n" + await self.service.schedule_text(lg)
+
+        await self._run(interaction, work)
+
+    @league.command(name="skip", description="Skip one night (the season gets a week longer)")
+    @app_commands.describe(date="The night's date, YYYY-MM-DD")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def skip(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        date: app_commands.Range[str, 1, 20],
+        reason: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        async def work() -> str:
+            _league, last = await self.service.skip(
+                await self._admin_league(interaction, league), interaction.user.id, date, reason
+            )
+            return f"⏭️ {date} is skipped. The season now ends on {last.day.isoformat()}."
+
+        await self._run(interaction, work)
+
+    @league.command(name="end", description="End the season now and post the final standings")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def end(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        reason: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        async def work() -> str:
+            lg = await self.service.end_season(
+                await self._admin_league(interaction, league), interaction.user.id, reason
+            )
+            return f"🏁 **{lg.name}**'s season {lg.season} is over; the final standings are posted."
+
+        await self._run(interaction, work)
+
+    @league.command(name="season", description="Start a new season of an ended league")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def season(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        weeks: app_commands.Range[int, -1000, 1000] | None = None,
+    ) -> None:
+        async def work() -> str:
+            lg = await self.service.new_season(
+                await self._admin_league(interaction, league), interaction.user.id, weeks=weeks
+            )
+            return f"🆕 Season {lg.season} of **{lg.name}**.\n" + await self.service.schedule_text(lg)
+
+        await self._run(interaction, work)
+
+    @league.command(name="archive", description="Archive an ended league (its history stays)")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def archive(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            lg = await self.service.archive(
+                await self._admin_league(interaction, league), interaction.user.id
+            )
+            return f"🗄️ **{lg.name}** is archived; its name is free again."
+
+        await self._run(interaction, work)
+
+    # ---- players -------------------------------------------------------------------------------
+
+    @league.command(name="signup", description="Sign up for a league")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def signup(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            lg = await self._league(interaction, league)
+            await self.service.sign_up(lg, interaction.user.id)
+            return f"✅ You're signed up for **{lg.name}**. Check in on the bot's post before each night."
+
+        await self._run(interaction, work)
+
+    @league.command(name="leave", description="Leave a league")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def leave(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            lg = await self._league(interaction, league)
+            await self.service.leave(lg, interaction.user.id)
+            return f"You've left **{lg.name}**."
+
+        await self._run(interaction, work)
+
+    @league.command(name="invite", description="Fixed teams: invite your partner")
+    @app_commands.describe(partner="Your partner", team="Your team's name")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def invite(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        partner: discord.Member,
+        team: app_commands.Range[str, 1, 50],
+    ) -> None:
+        async def work() -> str:
+            lg = await self._league(interaction, league)
+            await self.service.invite(lg, interaction.user.id, partner.id, team, partner_is_bot=partner.bot)
+            return (
+                f"📨 Invite sent: {partner.mention} joins **{team}** with `/league accept league:{lg.name}`."
+            )
+
+        await self._run(interaction, work)
+
+    @league.command(name="accept", description="Fixed teams: accept your partner's invite")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def accept(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            lg = await self._league(interaction, league)
+            name = await self.service.answer_invite(lg, interaction.user.id, accept=True)
+            return f"🤝 You're on **{name}** in **{lg.name}**."
+
+        await self._run(interaction, work)
+
+    @league.command(name="decline", description="Fixed teams: decline an invite")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def decline(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            lg = await self._league(interaction, league)
+            name = await self.service.answer_invite(lg, interaction.user.id, accept=False)
+            return f"You declined the invite to **{name}**."
+
+        await self._run(interaction, work)
+
+    @league.command(name="standings", description="The season's standings")
+    @app_commands.describe(share="Post them in the channel for everyone")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def standings(
+        self, interaction: discord.Interaction[Any], league: str, share: bool = False
+    ) -> None:
+        async def work() -> str:
+            return await self.service.standings_text(await self._league(interaction, league))
+
+        await self._run(interaction, work, public=share)
+
+    @league.command(name="schedule", description="The season's nights")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def schedule(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            return await self.service.schedule_text(await self._league(interaction, league))
+
+        await self._run(interaction, work)
+
+    @league.command(name="history", description="Past nights, their results and the admin log")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def history(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            return await self.service.history_text(await self._league(interaction, league))
+
+        await self._run(interaction, work)
+
+    @league.command(name="me", description="Your standing, rating and next night")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def me(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            return await self.service.me_text(await self._league(interaction, league), interaction.user.id)
+
+        await self._run(interaction, work)
+
+    # ---- admin tools ---------------------------------------------------------------------------
+
+    @admin.command(name="sub", description="Substitute a player at their table tonight")
+    @app_commands.describe(
+        out="The player leaving", player="The player taking the seat", reason="Why (audit log)"
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def sub(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        out: discord.Member,
+        player: discord.Member,
+        reason: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        async def work() -> str:
+            if player.bot:
+                raise LeagueRefusal(
+                    "Substitute a person; to let a bot play, the player can just leave the table."
+                )
+            lg = await self._admin_league(interaction, league)
+            return await self.service.substitute(lg, interaction.user.id, out.id, player.id, reason)
+
+        await self._run(interaction, work)
+
+    @admin.command(name="add", description="Put a player on the roster (also one removed before)")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def add(self, interaction: discord.Interaction[Any], league: str, player: discord.Member) -> None:
+        async def work() -> str:
+            if player.bot:
+                raise LeagueRefusal("Bots can't sign up for a league: they fill empty seats by themselves.")
+            lg = await self._admin_league(interaction, league)
+            await self.service.add_member(lg, interaction.user.id, player.id)
+            return f"{player.mention} is on **{lg.name}**'s roster."
+
+        await self._run(interaction, work)
+
+    @admin.command(name="remove", description="Remove a player from the league")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def remove(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        player: discord.Member,
+        reason: app_commands.Range[str, 1, 200],
+    ) -> None:
+        async def work() -> str:
+            lg = await self._admin_league(interaction, league)
+            await self.service.remove(lg, interaction.user.id, player.id, reason)
+            return f"{player.mention} is off **{lg.name}**'s roster (their results stay in the standings)."
+
+        await self._run(interaction, work)
+
+    @admin.command(name="correct", description="Correct a table's result (kept in the history)")
+    @app_commands.describe(
+        night="Night number",
+        round="Round number",
+        table="Table number",
+        scores="Final scores per side in table order, like 420 380",
+        reason="Why",
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def correct(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        night: app_commands.Range[int, 1, 100],
+        round: app_commands.Range[int, 1, 10],
+        table: app_commands.Range[int, 1, 100],
+        scores: app_commands.Range[str, 1, 60],
+        reason: app_commands.Range[str, 1, 200],
+    ) -> None:
+        async def work() -> str:
+            lg = await self._admin_league(interaction, league)
+            result = await self.service.correct(
+                lg,
+                interaction.user.id,
+                night_number=night,
+                round_no=round,
+                table_no=table,
+                scores=_scores(scores),
+                reason=reason,
+            )
+            scores_text = " – ".join(map(str, result.scores))
+            return f"✏️ Corrected night {night}, round {round}, table {table}: {scores_text}."
+
+        await self._run(interaction, work)
+
+    @admin.command(
+        name="reopen", description="Re-open check-in during a night (late arrivals join the next round)"
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def reopen(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            return await self.service.reopen_checkin(
+                await self._admin_league(interaction, league), interaction.user.id
+            )
+
+        await self._run(interaction, work)
+
+    @admin.command(name="start", description="Start the next night now")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def start(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> str:
+            return await self.service.start_now(
+                await self._admin_league(interaction, league), interaction.user.id
+            )
+
+        await self._run(interaction, work)
+
+    @admin.command(name="postpone", description="Start the next night later")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def postpone(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        minutes: app_commands.Range[int, -1000, 1000],
+    ) -> None:
+        async def work() -> str:
+            return await self.service.postpone(
+                await self._admin_league(interaction, league), interaction.user.id, minutes
+            )
+
+        await self._run(interaction, work)
+
+    @admin.command(name="role", description="A server-wide role that may create and run leagues")
+    async def admin_role(
+        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        async def work() -> str:
+            perms = getattr(interaction, "permissions", None)
+            if not (perms and (perms.manage_guild or perms.administrator)):
+                raise LeagueRefusal("Only server managers (Manage Server) can choose the league admin role.")
+            assert interaction.guild_id is not None
+            await self.bot.storage.set_guild_settings(
+                interaction.guild_id, league_admin_role_id=role.id if role else None
+            )
+            return (
+                f"League admins: {role.mention} and server managers."
+                if role
+                else "League admins: server managers."
+            )
+
+        await self._run(interaction, work)
+
+
+async def _delete_original(interaction: discord.Interaction[Any]) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
+
+
+def league_clock(bot: Any) -> Callable[[], datetime]:
+    """The league scheduler's clock: the bot's ``league_clock`` if set (tests), else UTC now."""
+    clock = getattr(bot, "league_clock", None)
+    if clock is not None:
+        return clock
+    return lambda: datetime.now(UTC)
+
+
+async def setup(bot: SpadesBot) -> None:
+    store = LeagueStore(bot.storage)
+    table_service = getattr(bot, "tables", None)  # set by cogs.tables, loaded first
+    tables: LeagueTables | None = (
+        ServiceTables(bot, table_service, store) if table_service is not None else None
+    )
+    gateway = DiscordLeagueGateway(bot, tables)
+    shards = getattr(bot, "shards", None)  # a ShardKeeper when the bot runs only some shards
+    owns = getattr(shards, "owns_guild", None)
+    service = LeagueService(store, gateway, clock=league_clock(bot), owns=owns)
+    if table_service is not None:
+        listen(table_service, service)
+    # games stored before ratings existed are rated once, oldest first
+    rated = await service.rate_pending()
+    if rated:
+        log.info("rated %d finished games", rated)
+    bot.leagues = service  # type: ignore[attr-defined]
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(LeagueCog(bot, service))
+    # the scheduler looks every 30 s (scaled like every other timer: tests run it faster)
+    scale = float(getattr(bot.config, "time_scale", 1.0) or 1.0)
+    service.start(interval=max(0.2, TICK_SECONDS * scale))

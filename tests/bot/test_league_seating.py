@@ -1,0 +1,211 @@
+"""League seating: balance by rating, fixed teams, no repeated partners, bots spread, byes rotate."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from bot.league.seating import (
+    BOT,
+    BYE,
+    FIXED,
+    ROTATING,
+    SOLO,
+    History,
+    Seating,
+    SeatingError,
+    TablePlan,
+    pair,
+    partner_repeats,
+    seat_round,
+)
+
+
+def ratings_for(players: list[int]) -> dict[int, float]:
+    # player i has rating i: a wide, known spread
+    return {p: float(p) for p in players}
+
+
+def table_means(s: Seating, ratings: dict[int, float]) -> list[float]:
+    return [statistics.mean(ratings[p] for p in t.players) for t in s.tables]
+
+
+def test_tables_are_balanced_by_rating() -> None:
+    players = list(range(1, 17))
+    r = ratings_for(players)
+    s = seat_round(players=players, ratings=r, table_size=4, team_size=2, fmt=ROTATING)
+    assert len(s.tables) == 4 and sorted(s.seated) == players and not s.byes
+    means = table_means(s, r)
+    # sorted-by-rating tables would have means 2.5 .. 14.5; balanced ones are all near 8.5
+    assert max(means) - min(means) <= 1.0
+    for t in s.tables:
+        a, b = (statistics.mean(r[p] for p in side) for side in t.sides)  # type: ignore[misc]
+        assert abs(a - b) <= 2.0  # strong players partner weak ones
+
+
+def test_rotating_partners_never_repeat_within_a_night() -> None:
+    players = list(range(1, 9))
+    r = ratings_for(players)
+    h = History()
+    rounds = []
+    for rnd in range(3):
+        s = seat_round(
+            players=players, ratings=r, table_size=4, team_size=2, fmt=ROTATING, history=h, seed=rnd
+        )
+        h.record(s)
+        rounds.append(s)
+    assert partner_repeats(rounds) == 0
+
+
+def test_four_players_get_three_different_partnerships_then_the_least_repeated() -> None:
+    players = [1, 2, 3, 4]
+    h = History()
+    seen = []
+    for rnd in range(3):
+        s = seat_round(players=players, table_size=4, team_size=2, fmt=ROTATING, history=h, seed=rnd)
+        h.record(s)
+        seen.append(frozenset(frozenset(side) for side in s.tables[0].sides))
+    assert len(set(seen)) == 3  # every possible partnership once
+
+
+def test_partners_avoid_repeats_across_the_season_where_possible() -> None:
+    players = list(range(1, 9))
+    h = History()
+    nights = []
+    for night in range(2):
+        h = h.new_night()
+        for rnd in range(3):
+            s = seat_round(
+                players=players, table_size=4, team_size=2, fmt=ROTATING, history=h, seed=night * 10 + rnd
+            )
+            h.record(s)
+            nights.append(s)
+    # 8 players have 28 pairs; 6 rounds use 24 partnerships: a good seating repeats none
+    assert partner_repeats(nights) == 0
+
+
+def test_fixed_teams_stay_together_and_tables_balance_team_strength() -> None:
+    teams = [[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11, 12], [13, 14], [15, 16]]
+    r = ratings_for(list(range(1, 17)))
+    s = seat_round(teams=teams, ratings=r, table_size=4, team_size=2, fmt=FIXED)
+    assert len(s.tables) == 4
+    sides = {frozenset(side) for t in s.tables for side in t.sides}
+    assert sides == {frozenset(t) for t in teams}
+    for t in s.tables:  # like meets like: the two teams of a table are neighbours in strength
+        a, b = (statistics.mean(r[p] for p in side) for side in t.sides)  # type: ignore[misc]
+        assert abs(a - b) <= 2.0
+    h = History()
+    h.record(s)
+    s2 = seat_round(teams=teams, ratings=r, table_size=4, team_size=2, fmt=FIXED, history=h)
+    first = {frozenset(t.players) for t in s.tables}
+    assert not first & {frozenset(t.players) for t in s2.tables}  # new opponents in round 2
+
+
+def test_fixed_team_missing_a_member_gets_a_bot_partner() -> None:
+    s = seat_round(teams=[[1, 2], [3]], table_size=4, team_size=2, fmt=FIXED)
+    assert len(s.tables) == 1
+    assert sorted((tuple(sorted(x, key=lambda v: v or 0)) for x in s.tables[0].sides), key=str) == sorted(
+        [(1, 2), (None, 3)], key=str
+    )
+
+
+def test_nine_players_five_handed_solo_two_tables_one_bot() -> None:
+    players = list(range(1, 10))
+    s = seat_round(players=players, table_size=5, team_size=1, fmt=SOLO, leftover=BOT)
+    assert len(s.tables) == 2
+    assert sorted(t.bots for t in s.tables) == [0, 1]
+    assert sorted(s.seated) == players
+
+
+def test_bot_seats_are_spread_one_per_table() -> None:
+    players = list(range(1, 10))  # 9 players at 4-seat tables: 3 tables, 3 bots
+    s = seat_round(players=players, ratings=ratings_for(players), table_size=4, team_size=2, fmt=ROTATING)
+    assert len(s.tables) == 3
+    assert [t.bots for t in s.tables] == [1, 1, 1]
+
+
+def test_byes_rotate_fairly() -> None:
+    players = list(range(1, 10))  # 9 players, 4 seats: 2 tables, one bye a round
+    h = History()
+    byes: Counter[int] = Counter()
+    for rnd in range(9):
+        s = seat_round(
+            players=players, table_size=4, team_size=2, fmt=ROTATING, leftover=BYE, history=h, seed=rnd
+        )
+        assert len(s.byes) == 1 and len(s.tables) == 2
+        assert set(s.seated) | set(s.byes) == set(players)
+        h.record(s)
+        byes.update(s.byes)
+    assert all(byes[p] == 1 for p in players)  # nine rounds: everyone sits out exactly once
+
+
+def test_byes_prefer_players_with_fewer_byes_this_season() -> None:
+    players = list(range(1, 6))
+    h = History()
+    h.byes_season.update({1: 2, 2: 2, 3: 2, 4: 2})
+    s = seat_round(players=players, table_size=4, team_size=2, fmt=ROTATING, leftover=BYE, history=h)
+    assert s.byes == (5,)
+
+
+def test_fixed_team_byes_are_whole_teams() -> None:
+    teams = [[1, 2], [3, 4], [5, 6]]
+    s = seat_round(teams=teams, table_size=4, team_size=2, fmt=FIXED, leftover=BYE)
+    assert len(s.byes) == 2 and frozenset(s.byes) in {frozenset(t) for t in teams}
+
+
+def test_too_few_players_for_a_bye_only_league() -> None:
+    with pytest.raises(SeatingError, match="at least 4"):
+        seat_round(players=[1, 2, 3], table_size=4, team_size=2, fmt=ROTATING, leftover=BYE)
+
+
+def test_bad_input_is_refused() -> None:
+    with pytest.raises(SeatingError):
+        seat_round(players=[1, 1, 2, 3], table_size=4, team_size=2, fmt=ROTATING)
+    with pytest.raises(SeatingError):
+        seat_round(players=[], table_size=4, team_size=2, fmt=ROTATING)
+    with pytest.raises(SeatingError):
+        seat_round(players=[1, 2], table_size=4, team_size=2, fmt="swiss")
+
+
+def test_seats_follow_the_ruleset_layout() -> None:
+    plan = TablePlan(((1, 2), (3, None)))
+    # standard 4 seats: sides (0, 2) and (1, 3), partners sit across
+    assert plan.seats([(0, 2), (1, 3)]) == [1, 3, 2, None]
+    with pytest.raises(SeatingError):
+        plan.seats([(0,), (1,), (2,), (3,)])
+
+
+def test_six_seat_teams_of_two_balance_and_rotate() -> None:
+    players = list(range(1, 13))
+    h = History()
+    rounds = []
+    for rnd in range(3):
+        s = seat_round(
+            players=players,
+            ratings=ratings_for(players),
+            table_size=6,
+            team_size=2,
+            fmt=ROTATING,
+            history=h,
+            seed=rnd,
+        )
+        assert all(len(t.sides) == 3 for t in s.tables)
+        h.record(s)
+        rounds.append(s)
+    assert partner_repeats(rounds) == 0
+
+
+def test_solo_tables_mix_who_meets_whom() -> None:
+    players = list(range(1, 9))
+    h = History()
+    met: Counter[frozenset[int]] = Counter()
+    for rnd in range(2):
+        s = seat_round(players=players, table_size=4, team_size=1, fmt=SOLO, history=h, seed=rnd)
+        h.record(s)
+        for t in s.tables:
+            met.update(pair(a, b) for a, b in combinations(t.players, 2))
+    # two rounds of two 4-player tables: 12 meetings; the ideal repeats at most 4 of them
+    assert sum(c - 1 for c in met.values() if c > 1) <= 4

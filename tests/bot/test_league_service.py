@@ -1,0 +1,615 @@
+"""The league service over real storage and a recording gateway (Discord and tables faked at the seam).
+
+These tests drive nights by the clock: check-in opens, the night starts, rounds are seated, results
+come in (or time is called), the night's results and standings are posted, the next night follows;
+restarts, races and missed nights included. The end-to-end tests through the fake Discord cover the
+wiring; these cover the rules of running a night.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.league.schedule import Night
+from bot.league.seating import Seating, TablePlan, partner_repeats
+from bot.league.service import LeagueRefusal, LeagueService, TableOutcome
+from bot.storage import Storage
+from bot.storage.leagues import LeagueRow, LeagueStore
+from engine.ruleset import Ruleset
+
+GUILD, CHANNEL, ADMIN = 1, 10, 999
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kw: float) -> None:
+        self.now += timedelta(**kw)
+
+
+@dataclass
+class FakeGateway:
+    db: Storage
+    posts: list[tuple[int, str]] = field(default_factory=list)
+    checkin_posts: list[tuple[int, int, str, int | None]] = field(default_factory=list)
+    checkin_edits: list[tuple[int, str, bool]] = field(default_factory=list)
+    opened: dict[int, list[int | None]] = field(default_factory=dict)  # table id -> seats
+    finished: dict[int, TableOutcome] = field(default_factory=dict)
+    time_called: list[int] = field(default_factory=list)
+    events: list[tuple[int | None, Night | None, dict[str, Any] | None]] = field(default_factory=list)
+    admin_notes: list[str] = field(default_factory=list)
+    next_thread: int = 5000
+    next_event: int = 700
+
+    async def post(self, channel_id: int, content: str, *, role_id: int | None = None) -> int | None:
+        assert len(content) <= 2000
+        self.posts.append((channel_id, content))
+        return len(self.posts)
+
+    async def post_checkin(
+        self, channel_id: int, night_id: int, content: str, *, role_id: int | None
+    ) -> int | None:
+        self.checkin_posts.append((channel_id, night_id, content, role_id))
+        return 100 + len(self.checkin_posts)
+
+    async def edit_checkin(
+        self, channel_id: int, message_id: int, night_id: int, content: str, *, closed: bool
+    ) -> None:
+        self.checkin_edits.append((message_id, content, closed))
+
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        title: str,
+        seats: list[int | None],
+        ruleset: Ruleset,
+        league_table_id: int,
+    ) -> tuple[int, int] | None:
+        self.next_thread += 1
+        row = await self.db.create_table(guild_id, self.next_thread, ADMIN, {"league_table": league_table_id})
+        self.opened[row.id] = seats
+        return self.next_thread, row.id
+
+    async def table_outcome(self, table_id: int) -> TableOutcome | None:
+        return self.finished.get(table_id)
+
+    async def call_time(self, table_id: int) -> TableOutcome | None:
+        self.time_called.append(table_id)
+        return TableOutcome([120, 90], [1, 2], 0, complete=False)
+
+    async def sync_event(
+        self,
+        league: LeagueRow,
+        night: Night | None,
+        *,
+        recurrence: dict[str, Any] | None,
+        event_id: int | None,
+    ) -> int | None:
+        self.events.append((event_id, night, recurrence))
+        if night is None:
+            return None
+        if event_id is None:
+            self.next_event += 1
+            return self.next_event
+        return event_id
+
+    async def tell_admins(self, league: LeagueRow, content: str) -> None:
+        self.admin_notes.append(content)
+
+    async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
+        seats = self.opened.get(table_id)
+        if seats is None or out_id not in seats:
+            return False
+        seats[seats.index(out_id)] = in_id
+        return True
+
+    def posted(self, needle: str) -> list[str]:
+        return [c for _, c in self.posts if needle in c]
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await Storage.open(tmp_path / "spades.db")
+    yield storage
+    await storage.close()
+
+
+# Monday 19 October 2026, noon UTC; the league meets Thursdays 20:00 New York (00:00 UTC Friday)
+MONDAY = datetime(2026, 10, 19, 12, 0, tzinfo=UTC)
+FIRST_START = datetime(2026, 10, 23, 0, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(MONDAY)
+
+
+@pytest.fixture
+def gateway(db: Storage) -> FakeGateway:
+    return FakeGateway(db)
+
+
+@pytest.fixture
+def service(db: Storage, gateway: FakeGateway, clock: Clock) -> LeagueService:
+    return LeagueService(LeagueStore(db), gateway, clock=clock)
+
+
+async def create(service: LeagueService, **kw: Any) -> LeagueRow:
+    args: dict[str, Any] = dict(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor_id=ADMIN,
+        name="Spades Thursday",
+        weekday="thursday",
+        at="8pm",
+        zone="America/New_York",
+        weeks=8,
+        fmt="rotating",
+        preset="standard",
+        rounds=2,
+        round_minutes=30,
+        leftover="bye",
+    )
+    args.update(kw)
+    return await service.create_league(**args)
+
+
+async def open_checkin(service: LeagueService, clock: Clock) -> int:
+    clock.now = FIRST_START - timedelta(minutes=30)
+    await service.tick()
+    night = await service.current_night((await service.store.leagues(GUILD))[0])
+    assert night is not None and night.status == "checkin"
+    return night.id
+
+
+async def finish_all(service: LeagueService, gateway: FakeGateway, round_no: int, night_id: int) -> None:
+    for lt in await service.store.round_tables(night_id, round_no):
+        assert lt.table_id is not None
+        outcome = TableOutcome([510, 300], [2, 4], 0, complete=True)
+        gateway.finished[lt.table_id] = outcome
+        await service.game_finished(lt.table_id, outcome)
+
+
+async def test_create_validates_and_makes_the_event(service: LeagueService, gateway: FakeGateway) -> None:
+    league = await create(service)
+    assert league.status == "active"
+    ((event_id, night, rule),) = gateway.events
+    assert event_id is None and night is not None and night.start_utc == FIRST_START
+    assert rule is None  # the season crosses the DST change on 1 November: one event per night
+    assert league.settings["event_id"] == 701
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"zone": "New York"}, "not an IANA time zone"),
+        ({"weeks": 0}, "1 to 52 weeks"),
+        ({"at": "25:00"}, "hour is 0 to 23"),
+        ({"first_date": "2026-10-15"}, "in the past"),
+        ({"fmt": "solo"}, "partnerships"),
+        ({"rounds": 9}, "1 to 8 rounds"),
+        ({"target": 10}, "target score is 50 to 1000"),
+        ({"preset": "poker"}, "not a ruleset"),
+        ({"name": "<@1> night"}, "mentions"),
+    ],
+)
+async def test_bad_input_is_refused_and_nothing_is_written(
+    service: LeagueService, kw: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(LeagueRefusal, match=message):
+        await create(service, **kw)
+    assert await service.store.leagues(GUILD) == []
+
+
+async def test_second_league_at_the_same_time_in_the_channel(service: LeagueService) -> None:
+    await create(service)
+    with pytest.raises(LeagueRefusal, match="already meets in this channel"):
+        await create(service, name="Other", at="20:30")
+    with pytest.raises(LeagueRefusal, match="already has a league called"):
+        await create(service, name="spades thursday", channel_id=11)
+    await create(service, name="Other", channel_id=11)  # another channel is fine
+
+
+async def test_a_whole_night(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
+    league = await create(service)
+    await service.tick()
+    assert gateway.checkin_posts == []  # too early
+    night_id = await open_checkin(service, clock)
+    assert len(gateway.checkin_posts) == 1
+    players = list(range(1, 10))
+    for p in players:
+        assert "checked in" in await service.check_in(night_id, p)
+    with pytest.raises(LeagueRefusal, match="already checked in"):
+        await service.check_in(night_id, 1)
+    assert "9" in gateway.checkin_edits[-1][1]
+    await service.tick()  # still before the start: nothing happens
+    assert gateway.opened == {}
+    clock.now = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    # 9 players, 4 seats, byes: 2 tables and one bye
+    r1 = await service.store.round_tables(night_id, 1)
+    assert len(r1) == 2 and all(t.table_id is not None for t in r1)
+    assert len(await service.store.byes(night_id)) == 1
+    assert gateway.posted("round 1 of 2") and gateway.checkin_edits[-1][2] is True  # check-in closed
+    with pytest.raises(LeagueRefusal, match="Check-in closed"):
+        await service.check_in(night_id, 42)
+    await finish_all(service, gateway, 1, night_id)
+    assert gateway.posted("round 1 results")
+    r2 = await service.store.round_tables(night_id, 2)
+    assert len(r2) == 2
+    rounds = [Seating(tuple(TablePlan(tuple(tuple(s) for s in t.sides)) for t in r)) for r in (r1, r2)]
+    assert partner_repeats(rounds) == 0
+    byes = await service.store.byes(night_id)
+    assert len(byes) == 2 and byes[0][1] != byes[1][1]  # the bye rotated
+    # round 2 runs out of time: unfinished games are scored as they stand
+    clock.advance(minutes=31)
+    await service.tick()
+    assert len(gateway.time_called) == 2
+    assert gateway.posted("Time was called")
+    night = await service.store.get_night(night_id)
+    assert night is not None and night.status == "finished"
+    assert gateway.posted("night 1 results") and gateway.posted("season 1 standings")
+    rows, held = await service.standings_rows(league)
+    assert held == 1 and sum(r.games for r in rows) == 16
+    # the next week's night starts by itself: the event moved, check-in opens, the night starts
+    assert gateway.events[-1][1] is not None and gateway.events[-1][1].number == 2
+    clock.now = FIRST_START + timedelta(days=7, minutes=-30)
+    await service.tick()
+    assert len(gateway.checkin_posts) == 2
+
+
+async def test_dst_week_starts_at_local_20_00(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    await create(service, weeks=3)
+    # nights 1 and 2 pass without players (cancelled); night 3 is after the US DST change
+    for week in range(2):
+        clock.now = FIRST_START + timedelta(days=7 * week, minutes=-30)
+        await service.tick()
+        clock.now = FIRST_START + timedelta(days=7 * week, seconds=5)
+        await service.tick()
+    assert len(gateway.posted("not enough players")) == 2
+    third_start = datetime(2026, 11, 6, 1, 0, tzinfo=UTC)  # 20:00 EST
+    clock.now = third_start - timedelta(minutes=31)
+    await service.tick()
+    assert len(gateway.checkin_posts) == 2  # not yet: 19:29 local
+    clock.now = third_start - timedelta(minutes=30)
+    await service.tick()
+    assert len(gateway.checkin_posts) == 3
+
+
+async def test_restart_mid_round_resumes_and_nothing_fires_twice(
+    db: Storage, service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    await create(service)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 9):
+        await service.check_in(night_id, p)
+    clock.now = FIRST_START
+    await service.tick()
+    await finish_all(service, gateway, 1, night_id)
+    assert len(await service.store.round_tables(night_id, 2)) == 2
+    # "restart": a fresh service on the same database; one game of round 2 ended while it was down
+    r2 = await service.store.round_tables(night_id, 2)
+    assert r2[0].table_id is not None
+    gateway.finished[r2[0].table_id] = TableOutcome([500, 200], [0, 0], 0, complete=True)
+    fresh = LeagueService(LeagueStore(db), gateway, clock=clock)
+    other = LeagueService(LeagueStore(db), gateway, clock=clock)
+    opened_before = len(gateway.opened)
+    await asyncio.gather(fresh.tick(), other.tick())
+    assert len(gateway.opened) == opened_before  # nothing re-seated or re-opened
+    assert (await service.store.round_tables(night_id, 2))[0].status == "finished"
+    assert len(gateway.posted("round 1 results")) == 1
+    assert r2[1].table_id is not None
+    outcome = TableOutcome([300, 510], [0, 0], 1, complete=True)
+    gateway.finished[r2[1].table_id] = outcome
+    await asyncio.gather(
+        fresh.game_finished(r2[1].table_id, outcome), other.game_finished(r2[1].table_id, outcome)
+    )
+    assert len(gateway.posted("night 1 results")) == 1
+    assert len(gateway.posted("round 2 results")) == 1
+
+
+async def test_two_schedulers_open_check_in_once(db: Storage, gateway: FakeGateway, clock: Clock) -> None:
+    a = LeagueService(LeagueStore(db), gateway, clock=clock)
+    b = LeagueService(LeagueStore(db), gateway, clock=clock)
+    await create(a)
+    clock.now = FIRST_START - timedelta(minutes=30)
+    await asyncio.gather(a.tick(), b.tick(), a.tick())
+    assert len(gateway.checkin_posts) == 1
+
+
+async def test_missed_start_within_grace_runs_late_and_says_so(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    await create(service)
+    clock.now = FIRST_START + timedelta(minutes=10)  # the bot was down through check-in and the start
+    await service.tick()
+    ((_, night_id, content, _),) = gateway.checkin_posts
+    assert "offline" in content
+    night = await service.store.get_night(night_id)
+    assert night is not None and night.status == "checkin" and night.starts_at > FIRST_START.timestamp()
+
+
+async def test_missed_night_beyond_grace_extends_the_season_and_tells_admins(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    league = await create(service, weeks=2)
+    clock.now = FIRST_START + timedelta(hours=2)
+    await service.tick()
+    assert gateway.checkin_posts == []
+    assert gateway.admin_notes and "missed" in gateway.admin_notes[0]
+    league = (await service.store.leagues(GUILD))[0]
+    nights = service.schedule_of(league).nights()
+    assert [n.day.isoformat() for n in nights] == ["2026-10-29", "2026-11-05"]
+    await service.tick()
+    assert len(gateway.admin_notes) == 1  # said once
+
+
+async def test_season_ends_with_final_standings_and_champions(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    await create(service, weeks=1, rounds=1)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.now = FIRST_START
+    await service.tick()
+    await finish_all(service, gateway, 1, night_id)
+    await service.tick()
+    final = gateway.posted("final standings")
+    assert len(final) == 1 and "Champions" in final[0]
+    league = (await service.store.leagues(GUILD))[0]
+    assert league.status == "ended"
+    assert gateway.events[-1][1] is None  # the event is cancelled
+
+
+async def test_late_arrival_joins_the_next_round_after_reopen(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    league = await create(service)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.now = FIRST_START
+    await service.tick()
+    with pytest.raises(LeagueRefusal, match="re-open"):
+        await service.check_in(night_id, 5)
+    await service.reopen_checkin(league, ADMIN)
+    for p in (5, 6, 7, 8):
+        assert "next round" in await service.check_in(night_id, p)
+    await finish_all(service, gateway, 1, night_id)
+    r2 = await service.store.round_tables(night_id, 2)
+    assert sorted(p for t in r2 for p in t.players) == list(range(1, 9))
+
+
+async def test_fixed_teams_sign_up_by_invite(
+    service: LeagueService, clock: Clock, gateway: FakeGateway
+) -> None:
+    league = await create(service, fmt="fixed")
+    with pytest.raises(LeagueRefusal, match="invite"):
+        await service.sign_up(league, 1)
+    await service.invite(league, 1, 2, "Aces")
+    await service.invite(league, 3, 4, "Kings")
+    assert await service.answer_invite(league, 2, accept=True) == "Aces"
+    await service.answer_invite(league, 4, accept=True)
+    night_id = await open_checkin(service, clock)
+    for p in (1, 2, 3):  # 4 does not come: a bot partners 3
+        await service.check_in(night_id, p)
+    with pytest.raises(LeagueRefusal, match="fixed teams"):
+        await service.check_in(night_id, 9)
+    clock.now = FIRST_START
+    await service.tick()
+    (table,) = await service.store.round_tables(night_id, 1)
+    assert {frozenset(s) for s in table.sides} == {frozenset({1, 2}), frozenset({3, None})}
+    seats = gateway.opened[table.table_id]  # type: ignore[index]
+    # partners sit across: seats 0 and 2 are one side, 1 and 3 the other
+    assert {frozenset((seats[0], seats[2])), frozenset((seats[1], seats[3]))} == {
+        frozenset({1, 2}),
+        frozenset({3, None}),
+    }
+
+
+async def test_admin_tools(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
+    league = await create(service, rounds=1)
+    msg = await service.postpone(league, ADMIN, 15)
+    assert "now starts" in msg
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.now = FIRST_START + timedelta(minutes=1)
+    await service.tick()
+    assert await service.store.round_tables(night_id, 1) == []  # postponed: not yet
+    await service.start_now(league, ADMIN)  # an admin starts it anyway
+    (table,) = await service.store.round_tables(night_id, 1)
+    out_id = table.players[0]
+    assert "now plays for" in await service.substitute(league, ADMIN, out_id, 77, "had to leave")
+    assert 77 in gateway.opened[table.table_id] and out_id not in gateway.opened[table.table_id]  # type: ignore[index]
+    with pytest.raises(LeagueRefusal, match="not at a table"):
+        await service.substitute(league, ADMIN, 555, 78, None)
+    await finish_all(service, gateway, 1, night_id)
+    with pytest.raises(LeagueRefusal, match="reason"):
+        await service.correct(
+            league, ADMIN, night_number=1, round_no=1, table_no=1, scores=[1, 2], reason=" "
+        )
+    fixed = await service.correct(
+        league,
+        ADMIN,
+        night_number=1,
+        round_no=1,
+        table_no=1,
+        scores=[300, 510],
+        reason="scores entered the wrong way round",
+    )
+    assert fixed.winner_side == 1 and fixed.corrected
+    history = await service.history_text(league)
+    assert "wrong way round" in history and "corrected" in history
+    assert len(history) <= 2000
+    standings = await service.standings_text(league)
+    assert "<@77>" in standings
+
+
+async def test_pause_skip_resume(service: LeagueService, clock: Clock, gateway: FakeGateway) -> None:
+    league = await create(service, weeks=3)
+    league, last = await service.skip(league, ADMIN, "2026-10-29")
+    assert last.day.isoformat() == "2026-11-12"
+    with pytest.raises(LeagueRefusal, match="already skipped"):
+        await service.skip(league, ADMIN, "2026-10-29")
+    league = await service.pause(league, ADMIN)
+    clock.now = FIRST_START + timedelta(hours=1)
+    await service.tick()
+    assert gateway.checkin_posts == [] and gateway.admin_notes == []  # paused: nothing happens
+    league = await service.resume(league, ADMIN)
+    nights = service.schedule_of(league).nights()
+    assert nights[0].day.isoformat() == "2026-11-05"  # the date passed while paused is skipped
+    text = await service.schedule_text(league)
+    assert "skipped" in text
+
+
+async def test_me_and_schedule_texts(service: LeagueService, clock: Clock) -> None:
+    league = await create(service)
+    me = await service.me_text(league, 5)
+    assert "not signed up" in me
+    await service.sign_up(league, 5)
+    me = await service.me_text(league, 5)
+    assert "signed up" in me and "provisional" in me
+    sched = await service.schedule_text(league)
+    assert sched.count("Night ") == 8 and "America/New_York" in sched
+
+
+async def test_removed_player_cannot_sign_back_up_but_an_admin_can_add_them(
+    service: LeagueService, clock: Clock
+) -> None:
+    league = await create(service)
+    await service.sign_up(league, 5)
+    await service.remove(league, ADMIN, 5, "no-shows")
+    with pytest.raises(LeagueRefusal, match="took you off"):
+        await service.sign_up(league, 5)
+    night_id = await open_checkin(service, clock)
+    with pytest.raises(LeagueRefusal, match="took you off"):
+        await service.check_in(night_id, 5)
+    await service.add_member(league, ADMIN, 5)
+    assert "checked in" in await service.check_in(night_id, 5)
+    # a player who left by themselves may come back
+    await service.leave(league, 6) if await service.store.member(league.id, 6) else None
+    await service.sign_up(league, 6)
+    await service.leave(league, 6)
+    await service.sign_up(league, 6)
+
+
+async def test_retime_moves_scheduled_nights(service: LeagueService, clock: Clock) -> None:
+    league = await create(service)
+    await service.tick()  # night 1's row exists
+    night = await service.current_night(league)
+    assert night is not None and night.night_date == "2026-10-22"
+    league = await service.edit(league, ADMIN, weekday="tuesday", at="19:00")
+    night = await service.current_night(league)
+    assert night is not None and night.night_date == "2026-10-20" and night.status == "scheduled"
+    nights = await service.store.nights(league.id)
+    assert {n.night_date: n.status for n in nights}["2026-10-22"] == "cancelled"
+    with pytest.raises(LeagueRefusal, match="Nothing to change"):
+        await service.edit(league, ADMIN)
+
+
+async def test_a_process_runs_only_the_leagues_of_its_shards(
+    db: Storage, gateway: FakeGateway, clock: Clock
+) -> None:
+    mine = LeagueService(LeagueStore(db), gateway, clock=clock, owns=lambda guild: guild != GUILD)
+    await create(mine)
+    clock.now = FIRST_START - timedelta(minutes=30)
+    await mine.tick()
+    assert gateway.checkin_posts == []  # another process's guild
+    await LeagueService(LeagueStore(db), gateway, clock=clock).tick()
+    assert len(gateway.checkin_posts) == 1
+
+
+async def test_a_player_cannot_sit_in_two_leagues_at_once(service: LeagueService, clock: Clock) -> None:
+    a = await create(service)
+    b = await create(service, name="Other", channel_id=11)
+    clock.now = FIRST_START - timedelta(minutes=30)
+    await service.tick()
+    night_a = await service.current_night(a)
+    night_b = await service.current_night(b)
+    assert night_a is not None and night_b is not None
+    for p in (1, 2, 3, 4):
+        await service.check_in(night_a.id, p)
+    await service.check_in(night_b.id, 1)  # before the start: fine
+    for p in (5, 6, 7, 8):
+        await service.check_in(night_b.id, p)
+    clock.now = FIRST_START
+    await service.tick()
+    in_a = [p for t in await service.store.round_tables(night_a.id, 1) for p in t.players]
+    in_b = [p for t in await service.store.round_tables(night_b.id, 1) for p in t.players]
+    assert 1 in in_a and 1 not in in_b and sorted(in_b) == [5, 6, 7, 8]  # seated in one league only
+    await service.reopen_checkin(b, ADMIN)
+    with pytest.raises(LeagueRefusal, match="seated at a table of \\*\\*Spades Thursday\\*\\* right now"):
+        await service.check_in(night_b.id, 1)
+
+
+async def test_a_table_that_cannot_open_is_retried_and_admins_told_once(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    await create(service, rounds=1)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    real_open = gateway.open_table
+    fails = 0
+
+    async def refuse(**kw: Any) -> tuple[int, int] | None:
+        nonlocal fails
+        fails += 1
+        return None
+
+    gateway.open_table = refuse  # type: ignore[method-assign]
+    clock.now = FIRST_START
+    await service.tick()
+    await service.tick()
+    assert fails == 2 and len(gateway.admin_notes) == 1
+    gateway.open_table = real_open  # type: ignore[method-assign]
+    await service.tick()
+    (table,) = await service.store.round_tables(night_id, 1)
+    assert table.table_id is not None and table.status == "playing"
+
+
+async def test_one_player_is_not_a_night(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
+    await create(service, leftover="bot")
+    night_id = await open_checkin(service, clock)
+    await service.check_in(night_id, 1)
+    clock.now = FIRST_START
+    await service.tick()
+    assert gateway.opened == {} and gateway.posted("not enough players")
+    night = await service.store.get_night(night_id)
+    assert night is not None and night.status == "cancelled"
+
+
+async def test_a_substitute_plays_for_the_fixed_team(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    league = await create(service, fmt="fixed", rounds=1)
+    for captain, partner, name in ((1, 2, "Aces"), (3, 4, "Kings")):
+        await service.invite(league, captain, partner, name)
+        await service.answer_invite(league, partner, accept=True)
+    night_id = await open_checkin(service, clock)
+    for p in (1, 2, 3, 4):
+        await service.check_in(night_id, p)
+    clock.now = FIRST_START
+    await service.tick()
+    await service.substitute(league, ADMIN, 2, 9, "called away")
+    await finish_all(service, gateway, 1, night_id)
+    rows, _held = await service.standings_rows(league)
+    assert len(rows) == 2 and all(str(r.entrant).startswith("team:") for r in rows)
+    assert sorted(r.games for r in rows) == [1, 1]

@@ -1,0 +1,120 @@
+"""League standings: points per game, close losses, tiebreaks, attendance, dropped worst week."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.league.standings import GameResult, PointsError, PointsRule, champions, game_points, standings
+
+
+def g(
+    night: int, a: tuple[str, ...], b: tuple[str, ...], sa: int, sb: int, ba: int = 0, bb: int = 0
+) -> GameResult:
+    winner = 0 if sa > sb else 1 if sb > sa else None
+    return GameResult(night, (a, b), (sa, sb), (ba, bb), winner)
+
+
+def test_win_close_loss_and_loss_points() -> None:
+    rule = PointsRule()
+    assert game_points(g(1, ("a",), ("b",), 500, 460), rule) == [2, 1]
+    assert game_points(g(1, ("a",), ("b",), 500, 420), rule) == [2, 0]
+    assert game_points(g(1, ("a",), ("b",), 300, 300), rule) == [1, 1]  # time called level
+    custom = PointsRule(win=3, close_loss=1, close_margin=100)
+    assert game_points(g(1, ("a",), ("b",), 500, 420), custom) == [3, 1]
+
+
+def test_solo_game_points_close_to_the_winner() -> None:
+    game = GameResult(1, (("a",), ("b",), ("c",)), (300, 260, 100), (0, 0, 0), 0)
+    assert game_points(game, PointsRule()) == [2, 1, 0]
+
+
+def test_standings_order_by_points() -> None:
+    games = [
+        g(1, ("a", "b"), ("c", "d"), 500, 300),
+        g(1, ("a", "c"), ("b", "d"), 500, 470),
+    ]
+    rows = standings(games, PointsRule(), entrants=["a", "b", "c", "d", "e"])
+    by = {r.entrant: r for r in rows}
+    assert [r.entrant for r in rows][:1] == ["a"] and by["a"].points == 4 and by["a"].wins == 2
+    assert by["b"].points == 3 and by["b"].close_losses == 1
+    assert by["c"].points == 2 and by["d"].points == 1
+    assert by["e"].games == 0 and rows[-1].entrant == "e"
+
+
+def test_head_to_head_breaks_a_tie_before_point_differential() -> None:
+    # x and y both finish on 2 points; y beat x directly, x has the bigger point differential
+    games = [
+        g(1, ("x",), ("z",), 500, 0),  # x +500
+        g(1, ("y",), ("x",), 500, 300),  # y beats x
+        g(2, ("w",), ("y",), 500, 100),  # y loses big to w
+    ]
+    rows = standings(games, PointsRule())
+    # w, y and x are level on 2 points; head to head among them: w 2 (beat y), y 2 (beat x), x 0;
+    # w and y are still level, so the point differential puts w (+400) before y (-200)
+    assert [r.entrant for r in rows] == ["w", "y", "x", "z"]
+    assert rows[0].points == rows[1].points == rows[2].points == 2
+    assert rows[1].point_diff < rows[2].point_diff  # x's better differential did not help it
+
+
+def test_point_differential_then_fewest_bags() -> None:
+    games = [
+        g(1, ("p",), ("q",), 500, 100, ba=3),
+        g(1, ("r",), ("s",), 500, 100, ba=1),
+        g(1, ("t",), ("u",), 500, 200),
+    ]
+    rows = standings(games, PointsRule())
+    # p, r and t all have 2 points and met nobody tied: t has the smallest differential
+    assert [r.entrant for r in rows[:3]] == ["r", "p", "t"]
+    assert rows[0].bags == 1 and rows[1].bags == 3
+
+
+def test_a_complete_tie_shares_the_rank() -> None:
+    rows = standings([g(1, ("a",), ("c",), 500, 100), g(1, ("b",), ("d",), 500, 100)], PointsRule())
+    assert rows[0].rank == rows[1].rank == 1 and rows[0].tied
+    assert set(champions(rows)) == {"a", "b"}
+
+
+def test_attendance_counts_nights_played_and_byes() -> None:
+    games = [g(1, ("a",), ("b",), 500, 0), g(2, ("a",), ("c",), 500, 0)]
+    rows = {r.entrant: r for r in standings(games, PointsRule(bye=1), byes=[(2, "b")], nights_held=[1, 2, 3])}
+    assert rows["a"].attendance(3) == "2/3"
+    assert rows["b"].attendance(3) == "2/3" and rows["b"].byes == 1 and rows["b"].points == 1
+    assert rows["c"].attendance(3) == "1/3"
+
+
+def test_drop_the_worst_week() -> None:
+    games = [
+        g(1, ("a",), ("b",), 0, 500),  # a: 0 in week 1
+        g(2, ("a",), ("b",), 500, 0),
+        g(3, ("a",), ("b",), 500, 0),
+        # b missed nothing; c missed week 3 entirely
+        g(1, ("c",), ("d",), 500, 0),
+        g(2, ("c",), ("d",), 500, 0),
+    ]
+    rule = PointsRule(drop_worst_week=True)
+    rows = {r.entrant: r for r in standings(games, rule, nights_held=[1, 2, 3])}
+    assert rows["a"].dropped == 1 and rows["a"].total == 4
+    assert rows["c"].dropped == 3 and rows["c"].total == 4  # the missed week is the one dropped
+    assert rows["b"].total == 2
+
+
+def test_fixed_teams_rank_as_one_entrant() -> None:
+    games = [GameResult(1, (("team:1",), ("team:2",)), (510, 480), (2, 1), 0)]
+    rows = standings(games, PointsRule())
+    assert [r.entrant for r in rows] == ["team:1", "team:2"]
+    assert rows[1].points == 1
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"win": 0, "loss": 0}, {"close_loss": 3}, {"win": 11}, {"close_margin": -1}],
+)
+def test_bad_points_rules_are_refused(kwargs: dict[str, int]) -> None:
+    with pytest.raises(PointsError):
+        PointsRule(**kwargs)
+
+
+def test_points_rule_round_trips() -> None:
+    rule = PointsRule(win=3, close_loss=1, drop_worst_week=True)
+    assert PointsRule.from_dict(rule.to_dict()) == rule
+    assert "worst week" in rule.describe()

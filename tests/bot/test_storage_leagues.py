@@ -1,0 +1,325 @@
+"""League storage: leagues, roster and invites, nights by compare-and-set, check-ins, rounds,
+results and corrections with an audit log, and ratings computed once per game in order."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.league.ratings import rate_stored
+from bot.storage import FinishedGame, Storage
+from bot.storage.leagues import (
+    AlreadyCheckedIn,
+    AlreadyMember,
+    CheckinClosed,
+    InviteError,
+    LeagueNameTaken,
+    LeagueSlotTaken,
+    LeagueStore,
+    NotMember,
+    RemovedByAdmin,
+    StaleLeague,
+)
+
+GUILD, CHANNEL, ADMIN = 1, 10, 100
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await Storage.open(tmp_path / "spades.db")
+    yield storage
+    await storage.close()
+
+
+@pytest.fixture
+def store(db: Storage) -> LeagueStore:
+    return LeagueStore(db)
+
+
+async def make_league(
+    store: LeagueStore,
+    name: str = "Thursday",
+    slot: str = "3|20:00|America/New_York",
+    channel: int = CHANNEL,
+    fmt: str = "rotating",
+):  # type: ignore[no-untyped-def]
+    return await store.create_league(
+        guild_id=GUILD,
+        channel_id=channel,
+        name=name,
+        fmt=fmt,
+        ruleset={"name": "standard"},
+        settings={"rounds": 2},
+        schedule={"weekday": 3},
+        slot_key=slot,
+        created_by=ADMIN,
+    )
+
+
+async def test_league_names_and_slots_are_unique(store: LeagueStore) -> None:
+    league = await make_league(store)
+    assert league.status == "active" and league.season == 1
+    with pytest.raises(LeagueNameTaken):
+        await make_league(store, name="THURSDAY", slot="4|20:00|UTC")
+    with pytest.raises(LeagueSlotTaken):
+        await make_league(store, name="Other")
+    # another channel may meet at the same time
+    await make_league(store, name="Other", channel=11)
+    assert (await store.league_named(GUILD, " thursday ")).id == league.id  # type: ignore[union-attr]
+    # an archived league frees its name and slot
+    league.status = "archived"
+    await store.update_league(league, actor_id=ADMIN, action="archive")
+    await make_league(store)
+
+
+async def test_update_league_is_version_checked_and_audited(store: LeagueStore) -> None:
+    league = await make_league(store)
+    copy = await store.get_league(league.id)
+    league.settings["rounds"] = 3
+    await store.update_league(
+        league, actor_id=ADMIN, action="edit", detail={"rounds": 3}, reason="longer nights"
+    )
+    assert copy is not None
+    copy.status = "paused"
+    with pytest.raises(StaleLeague):
+        await store.update_league(copy, actor_id=ADMIN, action="pause")
+    log = await store.audit_log(league.id)
+    assert [e.action for e in log] == ["edit", "create"]
+    assert log[0].reason == "longer nights" and log[0].detail == {"rounds": 3}
+
+
+async def test_signup_remove_and_sign_up_again(store: LeagueStore) -> None:
+    league = await make_league(store)
+    await store.sign_up(league.id, 1)
+    with pytest.raises(AlreadyMember, match="already signed up"):
+        await store.sign_up(league.id, 1)
+    await store.remove_member(league.id, 1, actor_id=ADMIN, reason="left the server")
+    assert await store.members(league.id) == []
+    with pytest.raises(NotMember):
+        await store.remove_member(league.id, 1, actor_id=ADMIN)
+    with pytest.raises(RemovedByAdmin):
+        await store.sign_up(league.id, 1)  # removed by an admin: only an admin brings them back
+    await store.sign_up(league.id, 1, actor_id=ADMIN)
+    assert [m.user_id for m in await store.members(league.id)] == [1]
+    await store.remove_member(league.id, 1, actor_id=1)  # left by themselves: may come back
+    await store.sign_up(league.id, 1)
+
+
+async def test_team_invite_accept_and_decline(store: LeagueStore) -> None:
+    league = await make_league(store, fmt="fixed")
+    team = await store.invite(league.id, 1, 2, "Aces")
+    assert team.status == "pending"
+    assert [t.name for t in await store.teams(league.id)] == []
+    with pytest.raises(InviteError, match="already on a team"):
+        await store.invite(league.id, 3, 2, "Kings")
+    with pytest.raises(InviteError, match="no pending team invite"):
+        await store.answer_invite(league.id, 3, accept=True)
+    with pytest.raises(InviteError, match="your own partner"):
+        await store.invite(league.id, 3, 3, "Solo")
+    await store.answer_invite(league.id, 2, accept=True)
+    teams = await store.teams(league.id)
+    assert [(t.name, t.members) for t in teams] == [("Aces", [1, 2])]
+    # a declined invite dissolves the team and frees the captain
+    await store.invite(league.id, 3, 4, "Kings")
+    await store.answer_invite(league.id, 4, accept=False)
+    assert [t.name for t in await store.teams(league.id)] == ["Aces"]
+    assert await store.member(league.id, 4) is None
+    await store.invite(league.id, 3, 5, "Queens")  # the captain may invite someone else
+    with pytest.raises(InviteError, match="already in this league"):
+        await store.invite(league.id, 6, 7, "aces")
+
+
+async def test_night_transitions_fire_once(store: LeagueStore) -> None:
+    league = await make_league(store)
+    night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+    again = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2100, 1100)
+    assert again.id == night.id and again.starts_at == 2100  # a scheduled night follows a re-time
+    results = await asyncio.gather(*(store.transition(night.id, ["scheduled"], "checkin") for _ in range(5)))
+    assert sum(r is not None for r in results) == 1
+    assert (await store.get_night(night.id)).status == "checkin"  # type: ignore[union-attr]
+    # under way: ensure_night does not move it any more
+    moved = await store.ensure_night(league.id, 1, 1, "2026-10-22", 9999, 9000)
+    assert moved.starts_at == 2100 and moved.status == "checkin"
+    assert [n.id for n in await store.open_nights()] == [night.id]
+
+
+async def test_check_in_rules(store: LeagueStore) -> None:
+    league = await make_league(store)
+    night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+    with pytest.raises(CheckinClosed, match="not open yet"):
+        await store.check_in(night.id, 1)
+    await store.transition(night.id, ["scheduled"], "checkin")
+    assert await store.check_in(night.id, 1) is None
+    with pytest.raises(AlreadyCheckedIn):
+        await store.check_in(night.id, 1)
+    assert await store.check_in(night.id, 1, "out") == "in"
+    assert await store.check_in(night.id, 2) is None
+    assert await store.checkins(night.id) == {1: "out", 2: "in"}
+    await store.transition(night.id, ["checkin"], "playing")
+    with pytest.raises(CheckinClosed, match="closed"):
+        await store.check_in(night.id, 3)
+    # an admin re-opens check-in during the night: late arrivals join the next round
+    await store.transition(night.id, ["playing"], "playing", data={"late_checkin": True})
+    await store.check_in(night.id, 3)
+
+
+async def test_rounds_seat_once_and_results_are_recorded_once(store: LeagueStore) -> None:
+    league = await make_league(store)
+    night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+    await store.transition(night.id, ["scheduled"], "checkin")
+    sides = [[[1, 2], [3, 4]], [[5, 6], [7, None]]]
+    seated = await asyncio.gather(
+        store.start_round(night.id, 1, tables=sides, byes=[8], ends_at=5000),
+        store.start_round(night.id, 1, tables=sides, byes=[8], ends_at=5000),
+    )
+    assert sum(s is not None for s in seated) == 1
+    tables = await store.round_tables(night.id, 1)
+    assert [t.players for t in tables] == [[1, 2, 3, 4], [5, 6, 7]]
+    assert await store.byes(night.id) == [(1, 8)]
+    assert await store.busy_players([1, 8, 9]) == {1: league.id}
+    await store.link_table(tables[0].id, channel_id=555, table_id=None)  # type: ignore[arg-type]
+    assert await store.record_result(
+        tables[0].id, scores=[500, 300], bags=[2, 1], winner_side=0, complete=True
+    )
+    assert not await store.record_result(
+        tables[0].id, scores=[0, 0], bags=[0, 0], winner_side=1, complete=True
+    )
+    assert await store.record_result(
+        tables[1].id, scores=[220, 240], bags=[0, 3], winner_side=None, complete=False
+    )
+    results = await store.night_results(night.id)
+    assert [(r.scores, r.winner_side, r.complete) for r in results] == [
+        ([500, 300], 0, True),
+        ([220, 240], None, False),
+    ]
+    assert await store.finish_round(night.id, 1) and not await store.finish_round(night.id, 1)
+    assert await store.busy_players([1]) == {}
+    # round 2 may only follow round 1
+    assert await store.start_round(night.id, 3, tables=sides) is None
+    assert await store.start_round(night.id, 2, tables=sides) is not None
+
+
+async def test_correct_result_and_substitute_are_audited(store: LeagueStore) -> None:
+    league = await make_league(store)
+    night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+    await store.transition(night.id, ["scheduled"], "checkin")
+    (table,) = await store.start_round(night.id, 1, tables=[[[1, 2], [3, 4]]])  # type: ignore[misc]
+    sub = await store.substitute(table.id, 4, 9, league_id=league.id, actor_id=ADMIN, reason="4 had to leave")
+    assert sub.sides == [[1, 2], [3, 9]]
+    await store.record_result(table.id, scores=[500, 300], bags=[0, 0], winner_side=0, complete=True)
+    fixed = await store.correct_result(
+        table.id,
+        league_id=league.id,
+        scores=[300, 500],
+        winner_side=1,
+        actor_id=ADMIN,
+        reason="scores swapped",
+    )
+    assert fixed.corrected and fixed.winner_side == 1 and fixed.sides == [[1, 2], [3, 9]]
+    log = await store.audit_log(league.id, actions=["correct", "sub"])
+    assert [e.action for e in log] == ["correct", "sub"]
+    assert log[0].detail["before"]["scores"] == [500, 300] and log[0].reason == "scores swapped"
+
+
+async def _finished_game(
+    db: Storage,
+    channel: int,
+    players: list[tuple[int | None, int]],
+    winner: int,
+    finished_at: int,
+    scores: tuple[int, int] = (500, 200),
+) -> None:
+    row = await db.create_table(GUILD, channel, 1, {})
+    row.status = "finished"
+    game = FinishedGame(
+        table_id=row.id,
+        guild_id=GUILD,
+        channel_id=channel,
+        game_no=1,
+        ruleset={"name": "standard"},
+        hands=5,
+        winner_side=winner,
+        started_at=finished_at - 600,
+        finished_at=finished_at,
+        sides=[
+            {"seats": [0, 2], "score": scores[0], "bags": 0},
+            {"seats": [1, 3], "score": scores[1], "bags": 0},
+        ],
+        players=[
+            {"seat": i, "side": side, "user_id": uid, "is_bot": uid is None, "name": f"p{uid}"}
+            for i, (uid, side) in enumerate(players)
+        ],
+    )
+    await db.save_table(row, game=game)
+
+
+async def test_existing_games_are_rated_once_in_order(db: Storage, store: LeagueStore) -> None:
+    # 1 and 3 partner against 2 and 4; stored out of id order: the older game is rated first
+    await _finished_game(db, 20, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=2000)
+    await _finished_game(db, 21, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=1, finished_at=1000)
+    # one human with bots: looked at, not rated
+    await _finished_game(db, 22, [(5, 0), (None, 1), (None, 0), (None, 1)], winner=0, finished_at=3000)
+    assert await store.rate_pending_games(rate_stored) == 3
+    assert await store.rate_pending_games(rate_stored) == 0  # never twice
+    r = await store.ratings(GUILD)
+    assert set(r) == {1, 2, 3, 4} and all(x.games == 2 for x in r.values())
+    # lost then won (1, 3) ends above won then lost (2, 4): the later result weighs more
+    assert r[1].mu > r[2].mu and r[1].mu == r[3].mu
+    board = await store.rating_leaderboard(GUILD)
+    assert [row.user_id for row in board][:2] == [1, 3] and board[0].rank == 1
+    assert await store.rating_count(GUILD) == 4
+
+
+async def test_rating_two_callers_at_once_rates_each_game_once(db: Storage, store: LeagueStore) -> None:
+    for i in range(3):
+        await _finished_game(db, 30 + i, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000 + i)
+    await asyncio.gather(
+        store.rate_pending_games(rate_stored), LeagueStore(db).rate_pending_games(rate_stored)
+    )
+    assert all(x.games == 3 for x in (await store.ratings(GUILD)).values())
+
+
+async def test_game_for_table(db: Storage, store: LeagueStore) -> None:
+    await _finished_game(
+        db, 40, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=1, finished_at=1000, scores=(310, 520)
+    )
+    row = await db.latest_table_in(40)
+    assert row is not None
+    got = await store.game_for_table(row.id)
+    assert got is not None and got["scores"] == [310, 520] and got["winner_side"] == 1
+    other = await db.create_table(GUILD, 41, 1, {})
+    assert await store.game_for_table(other.id) is None
+
+
+async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: LeagueStore) -> None:
+    from cogs.stats import leaderboard_line
+
+    await _finished_game(db, 50, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000)
+    await _finished_game(db, 51, [(5, 0), (None, 1), (None, 0), (None, 1)], winner=0, finished_at=2000)
+    await store.rate_pending_games(rate_stored)
+    board = await db.leaderboard(GUILD, sort="rating", limit=10, humans_only=True)
+    assert [p.user_id for p in board][:2] in ([1, 3], [3, 1])
+    assert board[-1].user_id == 5 and board[-1].rating is None  # one human with bots: unrated
+    five = next(p for p in board if p.user_id == 5)
+    assert (five.games, five.wins, five.games_with_bots) == (0, 0, 1)  # the bot game is not counted
+    everything = await db.leaderboard(GUILD, sort="wins", limit=10)
+    assert next(p for p in everything if p.user_id == 5).wins == 1  # unless asked to
+    line = leaderboard_line(board[0], sort="rating")
+    assert "rating" in line and "?" in line and "(1 rated game)" in line
+
+
+async def test_forget_me_removes_league_and_rating_data(db: Storage, store: LeagueStore) -> None:
+    league = await make_league(store)
+    await store.sign_up(league.id, 1)
+    await _finished_game(db, 60, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000)
+    await store.rate_pending_games(rate_stored)
+    assert 1 in await store.ratings(GUILD)
+    export = await db.player_export(1)  # /spades mydata shows the league side too
+    assert export["ratings"][0]["rated_games"] == 1 and export["leagues"][0]["league"] == "Thursday"
+    await db.forget_player(1)
+    assert 1 not in await store.ratings(GUILD) and 2 in await store.ratings(GUILD)
+    assert await store.member(league.id, 1) is None
+    assert all(e.actor_id != 1 for e in await store.audit_log(league.id))

@@ -1,0 +1,257 @@
+"""League nights end to end through the fake Discord and its clock.
+
+The bot is the real SpadesBot with its real cogs and SQLite file; the league scheduler reads the
+fake Discord's clock (the world's time), and the tests move that clock forward to reach check-in,
+the start, a round's time limit and the next week. Everything happens through slash commands,
+button clicks and what the bot posts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.client import EXTENSIONS, SpadesBot
+from bot.config import Config
+from bot.league import schedule as sch
+from tests.e2e.conftest import Spades, answer_of
+from tests.fakediscord import Message, User
+
+LEAGUE = "Spades Thursday"
+WITH_LEAGUE = EXTENSIONS if "cogs.league" in EXTENSIONS else (*EXTENSIONS, "cogs.league")
+
+
+@asynccontextmanager
+async def running(spades: Spades, *, time_scale: float = 0.02) -> AsyncIterator[SpadesBot]:
+    """A bot process on the world's database whose league clock is the fake Discord's clock."""
+    config = Config(token="x", database_path=str(spades.db_path), time_scale=time_scale, deal_seed=7)
+    bot = SpadesBot(config, extensions=WITH_LEAGUE)
+    bot.league_clock = lambda: datetime.fromtimestamp(spades.fake.clock.now(), UTC)  # type: ignore[attr-defined]
+    spades.bot = bot
+    try:
+        async with spades.fake.run_bot(bot, sync_commands=False):
+            yield bot
+    finally:
+        spades.bot = None
+
+
+def now(spades: Spades) -> datetime:
+    return datetime.fromtimestamp(spades.fake.clock.now(), UTC)
+
+
+def advance_to(spades: Spades, when: datetime) -> None:
+    delta = (when - now(spades)).total_seconds()
+    assert delta >= 0, "the fake clock only moves forward"
+    spades.fake.advance_clock(delta)
+
+
+async def create(spades: Spades, user: User | None = None, **options: Any) -> str:
+    args: dict[str, Any] = {
+        "name": LEAGUE,
+        "weekday": "thursday",
+        "time": "8pm",
+        "timezone": "America/New_York",
+        "weeks": 8,
+    }
+    args.update(options)
+    r = await spades.fake.slash(user or spades.users["admin"], spades.channel, "league create", options=args)
+    assert r.ephemeral, "league answers are ephemeral"
+    return await answer_of(spades, r)
+
+
+async def ask(spades: Spades, user: User, command: str, **options: Any) -> str:
+    r = await spades.fake.slash(user, spades.channel, command, options=options)
+    assert r.ephemeral
+    return await answer_of(spades, r)
+
+
+def checkin_posts(spades: Spades) -> list[Message]:
+    return [
+        m
+        for m in spades.fake.public_messages(spades.channel)
+        if any(b.get("custom_id", "").startswith("lg:ci:") for b in m.buttons)
+        or "Check-in closed" in m.content
+    ]
+
+
+async def test_create_refusals_and_the_scheduled_event(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    async with running(spades) as bot:
+        # every bad input gets its own ephemeral answer and writes nothing
+        assert "Manage Server" in await create(spades, alice)
+        assert "not an IANA time zone" in await create(spades, timezone="New York")
+        assert "1 to 52 weeks" in await create(spades, weeks=0)
+        assert "in the past" in await create(spades, first_date="2020-01-02")
+        assert "partnerships" in await create(spades, format="solo")
+        assert await bot.leagues.store.leagues(spades.guild.id) == []  # type: ignore[attr-defined]
+        assert spades.guild.scheduled_events == {}
+        choices = await spades.fake.autocomplete(alice, spades.channel, "league create", "timezone", "new_y")
+        assert choices[0]["value"] == "America/New_York"
+
+        text = await create(spades)
+        assert f"**{LEAGUE}** is set" in text and "Thursdays at 20:00 America/New_York" in text
+        (event,) = spades.guild.scheduled_events.values()
+        assert event.data["name"] == f"{LEAGUE}: night 1"
+        start = datetime.fromisoformat(event.data["scheduled_start_time"])
+        assert start.astimezone(sch.parse_zone("America/New_York")).hour == 20
+        assert "second league" not in text
+        assert "already meets in this channel" in await create(spades, name="Other", time="20:30")
+        assert "already has a league called" in await create(spades, name=LEAGUE.lower(), time="10am")
+        # a schedule change moves the event; ending the season cancels it
+        assert "Saved" in await ask(spades, spades.users["admin"], "league edit", league=LEAGUE, time="21:00")
+        (event,) = spades.guild.scheduled_events.values()
+        moved = datetime.fromisoformat(event.data["scheduled_start_time"])
+        assert moved - start == timedelta(hours=1)
+        assert "Only server managers" in await ask(spades, alice, "league end", league=LEAGUE)
+        assert "season 1 is over" in await ask(spades, spades.users["admin"], "league end", league=LEAGUE)
+        assert event.data["status"] == 4  # cancelled
+    assert spades.fake.take_violations() == []
+
+
+async def test_signup_and_check_in_by_button(spades: Spades) -> None:
+    admin, alice, bob = spades.users["admin"], spades.users["alice"], spades.users["bob"]
+    async with running(spades) as bot:
+        await create(spades)
+        assert "signed up" in await ask(spades, alice, "league signup", league=LEAGUE)
+        assert "already signed up" in await ask(spades, alice, "league signup", league=LEAGUE)
+        assert "no league called" in await ask(spades, alice, "league signup", league="Nope")
+        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
+        first = bot.leagues.schedule_of(league).nights()[0]  # type: ignore[attr-defined]
+        advance_to(spades, first.start_utc - timedelta(minutes=30))
+        await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
+        (post,) = checkin_posts(spades)
+        assert "night 1" in post.content
+        r = await spades.fake.click(alice, post, label="Check in")
+        assert "checked in" in await answer_of(spades, r)
+        r = await spades.fake.click(alice, post, label="Check in")
+        assert "already checked in" in await answer_of(spades, r)
+        r = await spades.fake.click(bob, post, label="Check in")  # not signed up: signs up on the way
+        assert "checked in" in await answer_of(spades, r)
+        r = await spades.fake.click(admin, post, label="Can't make it")
+        assert "not signed up" in await answer_of(spades, r)
+        await spades.wait_for(lambda: "Checked in (2)" in post.content, what="the check-in list")
+        me = await ask(spades, alice, "league me", league=LEAGUE)
+        assert "signed up" in me and "checked in" in me
+    assert spades.fake.take_violations() == []
+
+
+def posts_with(spades: Spades, needle: str) -> list[Message]:
+    return [m for m in spades.fake.public_messages(spades.channel) if needle in m.content]
+
+
+async def test_a_league_night_end_to_end(spades: Spades) -> None:
+    """Nine players, five-handed solo: two tables and one bot seat; two short rounds played by the
+    bots for the absent humans; a restart in the middle of round 2; the next night after the US DST
+    change starts by itself at 20:00 New York time."""
+    admin = spades.users["admin"]
+    players = [spades.fake.add_user(f"player{i}") for i in range(9)]
+    ny = sch.parse_zone("America/New_York")
+    async with running(spades) as bot:
+        text = await create(
+            spades, format="solo", preset="five-player", rounds=2, round_minutes=30, target=50, hand_limit=1,
+            leftover="bot", first_date="2027-03-11", weeks=3,
+        )  # fmt: skip
+        assert "is set" in text, text
+        for p in players:
+            assert "signed up" in await ask(spades, p, "league signup", league=LEAGUE)
+        (event,) = spades.guild.scheduled_events.values()
+        assert event.data["scheduled_start_time"].startswith("2027-03-12T01:00:00")  # 20:00 EST
+        first = datetime(2027, 3, 12, 1, 0, tzinfo=UTC)
+        advance_to(spades, first - timedelta(minutes=30))
+        await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
+        (post,) = checkin_posts(spades)
+        for p in players:
+            r = await spades.fake.click(p, post, label="Check in")
+            assert "checked in" in await answer_of(spades, r)
+        r = await spades.fake.click(players[0], post, label="Check in")
+        assert "already checked in" in await answer_of(spades, r)
+        advance_to(spades, first + timedelta(seconds=1))
+        await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 2")), what="round 1's seating")
+        r = await spades.fake.click(admin, post, label="Check in") if post.buttons else None
+        if r is not None:
+            assert "closed" in await answer_of(spades, r)
+        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
+        night = await bot.leagues.current_night(league)  # type: ignore[attr-defined]
+        r1 = await bot.leagues.store.round_tables(night.id, 1)  # type: ignore[attr-defined]
+        assert len(r1) == 2 and sorted(len(t.players) for t in r1) == [4, 5]
+        assert sorted(p for t in r1 for p in t.players) == sorted(p.id for p in players)
+        threads = {t.channel_id for t in r1}
+        assert len(threads) == 2 and spades.channel.id not in threads  # a thread per table
+        await spades.wait_for(lambda: bool(posts_with(spades, "round 1 results")), timeout=90, what="round 1")
+        await spades.wait_for(lambda: bool(posts_with(spades, "round 2 of 2")), what="round 2's seating")
+    # the bot restarts in the middle of round 2
+    async with running(spades) as bot:
+        await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), timeout=90, what="night 1")
+        await spades.wait_for(lambda: bool(posts_with(spades, "season 1 standings")), what="the standings")
+        assert len(posts_with(spades, "round 1 of 2")) == 1 and len(posts_with(spades, "round 2 of 2")) == 1
+        assert len(posts_with(spades, "round 2 results")) == 1
+        standings = posts_with(spades, "season 1 standings")[0].content
+        assert all(f"<@{p.id}>" in standings for p in players)
+
+        # the event moved to night 2, after the DST change: 20:00 EDT is 00:00 UTC
+        def event_start() -> datetime | None:
+            live = [e for e in spades.guild.scheduled_events.values() if e.data["status"] == 1]
+            assert len(live) <= 1, "one scheduled event per league"
+            return datetime.fromisoformat(live[0].data["scheduled_start_time"]) if live else None
+
+        start2 = datetime(2027, 3, 19, 0, 0, tzinfo=UTC)
+        await spades.wait_for(lambda: event_start() == start2, what="the event moving to night 2")
+        assert start2.astimezone(ny).hour == 20
+        # next week's night starts by itself
+        advance_to(spades, start2 - timedelta(minutes=30))
+        await spades.wait_for(lambda: len(checkin_posts(spades)) == 2, what="night 2's check-in post")
+        post2 = checkin_posts(spades)[-1]
+        assert "night 2" in post2.content
+        for p in players[:5]:
+            await answer_of(spades, await spades.fake.click(p, post2, label="Check in"))
+        advance_to(spades, start2 + timedelta(seconds=1))
+        await spades.wait_for(
+            lambda: bool(posts_with(spades, "night 2, round 1 of 2")), what="night 2 seating"
+        )
+        r = await ask(spades, players[0], "league me", league=LEAGUE)
+        assert "Rank" in r and "nights 1/1" in r
+        # the bots played every human's seat tonight: no game was rated for anybody
+        assert await bot.leagues.store.ratings(spades.guild.id) == {}  # type: ignore[attr-defined]
+        assert "0 rated games" in r
+    assert spades.fake.take_violations() == []
+
+
+async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
+    """A round's time limit: unfinished games are stopped and scored as they stand; the post says so."""
+    players = [spades.fake.add_user(f"late{i}") for i in range(4)]
+    async with running(spades) as bot:
+        assert "is set" in await create(spades, rounds=1, round_minutes=5, target=500, weeks=2)
+        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
+        first = bot.leagues.schedule_of(league).nights()[0]  # type: ignore[attr-defined]
+        advance_to(spades, first.start_utc - timedelta(minutes=30))
+        await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
+        post = checkin_posts(spades)[0]
+        for p in players:
+            await answer_of(spades, await spades.fake.click(p, post, label="Check in"))
+        advance_to(spades, first.start_utc + timedelta(seconds=1))
+        await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="the seating")
+        night = await bot.leagues.current_night(league)  # type: ignore[attr-defined]
+        (table,) = await bot.leagues.store.round_tables(night.id, 1)  # type: ignore[attr-defined]
+        assert table.table_id is not None
+        # an admin substitutes a player mid-game: the newcomer takes the seat at the live table
+        sub = spades.fake.add_user("subby")
+        leaving = spades.fake.users[table.players[0]]
+        said_sub = await ask(
+            spades, spades.users["admin"], "league admin sub", league=LEAGUE, out=leaving, player=sub,
+            reason="had to leave",
+        )  # fmt: skip
+        assert "now plays for" in said_sub, said_sub
+        live = bot.tables.get(table.table_id)
+        assert live is not None and live.seat_of(sub.id) is not None and live.seat_of(leaving.id) is None
+        assert "had to leave" in await ask(spades, sub, "league history", league=LEAGUE)
+        spades.fake.advance_clock(minutes=6)
+        await spades.wait_for(lambda: bool(posts_with(spades, "Time was called")), what="time called")
+        await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), what="the night's results")
+        assert "scored as it stood" in posts_with(spades, "night 1 results")[0].content
+        live = bot.tables.get(table.table_id) or await bot.tables.load(table.table_id)
+        assert live is not None and live.status == "abandoned"
+        results = await bot.leagues.store.night_results(night.id)  # type: ignore[attr-defined]
+        assert len(results) == 1 and not results[0].complete
+    assert spades.fake.take_violations() == []

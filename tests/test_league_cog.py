@@ -1,0 +1,73 @@
+"""The /league extension loads into a real SpadesBot and its commands fit Discord's limits."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import SpadesBot
+from bot.config import Config
+from bot.storage import Storage
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[SpadesBot]:
+    storage = await Storage.open(tmp_path / "spades.db")
+    spades = SpadesBot(Config(token="t", database_path=str(tmp_path / "spades.db")), storage=storage)
+    yield spades
+    await spades.close()
+
+
+def _walk(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for o in options:
+        out.append(o)
+        out.extend(_walk(o.get("options", [])))
+    return out
+
+
+async def test_league_extension_loads_and_fits_discord_limits(bot: SpadesBot) -> None:
+    await bot.load_extension("cogs.league")
+    try:
+        assert hasattr(bot, "leagues")
+        (league,) = [c for c in await bot.command_payload() if c["name"] == "league"]
+        subs = league["options"]
+        assert len(subs) <= 25
+        names = {s["name"] for s in subs}
+        for required in (
+            "create",
+            "edit",
+            "pause",
+            "resume",
+            "skip",
+            "end",
+            "archive",
+            "signup",
+            "invite",
+            "accept",
+            "standings",
+            "schedule",
+            "history",
+            "me",
+            "admin",
+        ):
+            assert required in names
+        admin = next(s for s in subs if s["name"] == "admin")
+        assert {o["name"] for o in admin["options"]} >= {
+            "sub",
+            "remove",
+            "correct",
+            "reopen",
+            "start",
+            "postpone",
+        }
+        for item in _walk(subs):
+            assert 1 <= len(item["name"]) <= 32 and item["name"] == item["name"].lower()
+            assert 1 <= len(item.get("description", "x")) <= 100
+            assert len(item.get("options", [])) <= 25
+            assert len(item.get("choices", [])) <= 25
+    finally:
+        await bot.unload_extension("cogs.league")
