@@ -114,6 +114,9 @@ def _database_url(url: str) -> str:
     )
 
 
+FAULT_SAVE_ERRORS = ("storage", "unexpected")
+
+
 @dataclass
 class Faults:
     """Fault injection, for resilience tests and trying the bot out: all off by default.
@@ -148,6 +151,12 @@ class Config:
     discord_rate_limit: float = 50.0
     rate_limit_share: float | None = None  # None: computed as len(shard_ids) / shard_count
     health_seconds: float = 60.0  # one health line in the log this often (0: never)
+    # Fault injection for resilience tests and drills (README "Fault injection"); off by default.
+    # Seconds added before every table save (a slow disk or a busy database):
+    fault_storage_delay: float = 0.0
+    # Every table save fails: "storage" as a failing database does (the action is refused and
+    # nothing changes), "unexpected" as a bug would (the generic apology); None: off.
+    fault_save_error: str | None = None
     card_emojis: bool = True  # upload card faces as application emojis for the hand buttons
     faults: Faults = field(default_factory=Faults)  # testing only: slow storage on purpose
 
@@ -227,6 +236,12 @@ class Config:
             storage_read_delay=_float_setting(get, "FAULT_STORAGE_READ_DELAY", 0.0, minimum=0.0) or 0.0,
             storage_write_delay=_float_setting(get, "FAULT_STORAGE_WRITE_DELAY", 0.0, minimum=0.0) or 0.0,
         )
+        fault_delay = _float_setting(get, "SPADES_FAULT_STORAGE_DELAY", 0.0, minimum=0.0)
+        fault_error = get("SPADES_FAULT_SAVE_ERROR")
+        if fault_error is not None and fault_error not in FAULT_SAVE_ERRORS:
+            raise ConfigError(
+                f"SPADES_FAULT_SAVE_ERROR must be one of {', '.join(FAULT_SAVE_ERRORS)}, got {fault_error!r}"
+            )
         emojis_text = (get("CARD_EMOJIS") or "on").lower()
         if emojis_text not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
             raise ConfigError(f"CARD_EMOJIS must be on or off, got {emojis_text!r}")
@@ -246,6 +261,8 @@ class Config:
             rate_limit_share=share,
             health_seconds=health if health is not None else 60.0,
             faults=faults,
+            fault_storage_delay=fault_delay or 0.0,
+            fault_save_error=fault_error,
             card_emojis=emojis_text in ("on", "true", "1", "yes"),
         )
 

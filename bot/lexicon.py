@@ -321,6 +321,13 @@ def _whiz(m: re.Match[str]) -> Any:
     return _("In whiz you must bid the number of spades you hold (%(n)s).", n=m["n"])
 
 
+@_t(r"In (?P<which>whiz|mirrors) your bid is the number of spades you hold: look at your cards first\.")
+def _look_first(m: re.Match[str]) -> Any:
+    if m["which"] == "whiz":
+        return _("In whiz your bid is the number of spades you hold: look at your cards first.")
+    return _("In mirrors your bid is the number of spades you hold: look at your cards first.")
+
+
 @_t(r"In suicide exactly one partner bids nil: your partner bid nil, so you must bid a number\.")
 def _suicide_number(m: re.Match[str]) -> Any:
     return _("In suicide exactly one partner bids nil: your partner bid nil, so you must bid a number.")

@@ -65,6 +65,7 @@ from .events import (
 )
 from .game import Game, Phase
 from .record import replay
+from .rules_text import explain as explain_rules
 from .ruleset import PRESETS, Ruleset
 from .scoring import game_winner, score_hand
 from .view import View
@@ -126,6 +127,7 @@ __all__ = [
     "card_str",
     "cards_of",
     "count",
+    "explain_rules",
     "face",
     "game_winner",
     "hand_str",

@@ -118,6 +118,16 @@ def _lead_or(deficit: int, solo: bool) -> str:
     return f"you trail by only {deficit}"
 
 
+def _side_standing(deficit: int) -> str:
+    """``it leads by 43`` / ``the scores are level`` / ``it trails by 60``: the third-person
+    form for ``IllegalAction.rule``."""
+    if deficit < 0:
+        return f"it leads by {-deficit}"
+    if deficit == 0:
+        return "the scores are level"
+    return f"it trails by {deficit}"
+
+
 class Game:
     """One game of Spades. Create with ``Game.new(ruleset, seed=...)``."""
 
@@ -489,13 +499,9 @@ class Game:
         self.before_bags = list(self.bags)
         rs = self.rs
         if rs.blind_possible:
-            nil_from = (rs.blind_nil_min_deficit if rs.blind_nil_allowed and rs.nil_allowed
-                        else None)
-            bid_from = rs.blind_bid_min_deficit if rs.blind_bids else None
             for s in range(self.n):  # = not self._may_go_blind(s), the deficit computed once
                 d = self.deficit(s)
-                self.looked[s] = not ((nil_from is not None and d >= nil_from)
-                                      or (bid_from is not None and d >= bid_from))
+                self.looked[s] = not (rs.blind_nil_open(d) or rs.blind_bids_open(d))
         # else: _reset_hand_state already set every seat looked
 
     # -- small queries ---------------------------------------------------------------------
@@ -583,8 +589,7 @@ class Game:
         if not rs.blind_possible:
             return False
         d = self.deficit(seat)
-        return ((rs.blind_nil_allowed and rs.nil_allowed and d >= rs.blind_nil_min_deficit)
-                or (rs.blind_bids and d >= rs.blind_bid_min_deficit))
+        return rs.blind_nil_open(d) or rs.blind_bids_open(d)
 
     # -- legal moves -----------------------------------------------------------------------
     def legal_mask(self, seat: int) -> int:
@@ -628,7 +633,11 @@ class Game:
         top = self._t.hand_size
         nspades = (self.hands[seat] & self._t.suit_masks[SPADES]).bit_count()
         opts: list[Bid]
-        if rs.mirrors:
+        if (rs.mirrors or rs.whiz) and not self.looked[seat]:
+            # the number bid is the spade count: offering it would show an unlooked seat its
+            # cards, so it may only bid blind (or look first)
+            opts = []
+        elif rs.mirrors:
             opts = [Bid.tricks(nspades)] if nspades else [Bid.NIL]
         elif rs.whiz:
             if nspades:
@@ -660,9 +669,9 @@ class Game:
             return []
         d = self.deficit(seat)
         opts = []
-        if rs.blind_nil_allowed and rs.nil_allowed and d >= rs.blind_nil_min_deficit:
+        if rs.blind_nil_open(d):
             opts.append(Bid.BLIND_NIL)
-        if rs.blind_bids and d >= rs.blind_bid_min_deficit:
+        if rs.blind_bids_open(d):
             opts.extend(Bid.of("blind", i) for i in range(1, rs.blind_bid_max + 1))
         return opts
 
@@ -682,12 +691,13 @@ class Game:
             if not (rs.blind_nil_allowed and rs.nil_allowed):
                 return refuse("Blind nil isn't allowed at this table.", "blind nil is not allowed")
             d = self.deficit(seat)
-            if d < rs.blind_nil_min_deficit:
+            if not rs.blind_nil_open(d):
                 who = "you trail" if solo else "your team trails"
                 return refuse(
                     f"Blind nil is only allowed when {who} by {rs.blind_nil_min_deficit} or more "
                     f"({_lead_or(d, solo)}).",
-                    f"blind nil needs a deficit of {rs.blind_nil_min_deficit} (it is {d})")
+                    f"blind nil is only for a side behind by {rs.blind_nil_min_deficit} or more "
+                    f"({_side_standing(d)})")
         if bid.kind == "blind":
             if not rs.blind_bids:
                 return refuse("Blind bids aren't allowed at this table.", "blind bids are not allowed")
@@ -695,12 +705,13 @@ class Game:
                 return refuse(f"Blind bids go from 1 to {rs.blind_bid_max}.",
                               f"blind bids go up to {rs.blind_bid_max}")
             d = self.deficit(seat)
-            if d < rs.blind_bid_min_deficit:
+            if not rs.blind_bids_open(d):
                 who = "you trail" if solo else "your team trails"
                 return refuse(
                     f"Blind bids are only allowed when {who} by {rs.blind_bid_min_deficit} or more "
                     f"({_lead_or(d, solo)}).",
-                    f"blind bids need a deficit of {rs.blind_bid_min_deficit} (it is {d})")
+                    f"blind bids are only for a side behind by {rs.blind_bid_min_deficit} or more "
+                    f"({_side_standing(d)})")
         if bid.is_blind and self.looked[seat]:
             what = "blind nil" if bid.kind == "blind_nil" else "a blind bid"
             return refuse(f"You've already looked at your cards, so you can't bid {what}.",
@@ -710,6 +721,10 @@ class Game:
         if bid.kind == "tricks" and bid.n > top:
             low = "0 (nil)" if rs.nil_allowed else "0"
             return refuse(f"Bids go from {low} to {top}.", f"bids go up to {top}")
+        if (rs.mirrors or rs.whiz) and not bid.is_blind and not self.looked[seat]:
+            which = "mirrors" if rs.mirrors else "whiz"
+            return refuse(f"In {which} your bid is the number of spades you hold: look at your cards "
+                          "first.", f"{which}: it has not looked at its cards")
         if rs.mirrors and not bid.is_blind:
             if nspades:
                 return refuse(f"In mirrors you must bid the number of spades you hold ({nspades}).",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .ruleset import Ruleset
+from .ruleset import RANGES, Ruleset, fmt_int
 
 _ON = {"on", "true", "yes", "y", "1"}
 _OFF = {"off", "false", "no", "n", "0"}
@@ -74,6 +74,13 @@ def parse_house_rules(text: str) -> dict[str, Any]:
             )
         name, raw = token.split("=", 1)
         key = name.strip().lower().replace("-", "_")
+        if not key:
+            raise HouseRulesError(
+                f"`{token[:30]}` names no rule: write the rule's name before `=`, "
+                f"e.g. `bag_limit{token[:20]}`."
+            )
+        if not raw.strip():
+            raise HouseRulesError(f"`{token[:30]}` has no value after `=`: e.g. `{key[:30]}=5`.")
         if key not in kinds:
             raise HouseRulesError(f"`{name[:30]}` is not a rule. Rules: {', '.join(kinds)}.")
         out[key] = _rule_value(key, kinds[key], raw)
@@ -95,6 +102,15 @@ def format_rules(options: dict[str, Any]) -> str:
 
 def check_rules(preset: str, options: dict[str, Any]) -> Ruleset:
     """The ruleset for a preset with house rules; raises HouseRulesError saying what is wrong."""
+    for name, value in options.items():
+        bounds = RANGES.get(name)
+        if bounds is not None and isinstance(value, int) and not bounds[0] <= value <= bounds[1]:
+            lo, hi, what = bounds
+            shown = str(value) if len(str(value)) <= 12 else str(value)[:10] + "…"
+            raise HouseRulesError(
+                f"`{name}={shown}` is out of range: {what} must be from {fmt_int(lo)} to {fmt_int(hi)}"
+                + (" (or `off`)." if rule_kinds().get(name) == "int | None" else ".")
+            )
     try:
         return Ruleset.preset(preset, **options)
     except (ValueError, TypeError) as exc:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
@@ -143,6 +142,18 @@ class Ruleset:
         """Whether any blind bid (blind nil or blind n) exists under these rules."""
         return (self.blind_nil_allowed and self.nil_allowed) or self.blind_bids
 
+    # -- score conditions -------------------------------------------------------------------
+    def blind_nil_open(self, deficit: int) -> bool:
+        """Whether a side ``deficit`` points behind the leader (negative: ahead) may bid blind
+        nil. ``blind_nil_min_deficit`` 0 means no score condition at all; 100 means behind by
+        100 or more."""
+        return (self.blind_nil_allowed and self.nil_allowed
+                and (self.blind_nil_min_deficit == 0 or deficit >= self.blind_nil_min_deficit))
+
+    def blind_bids_open(self, deficit: int) -> bool:
+        """As ``blind_nil_open``, for blind number bids (``blind_bid_min_deficit``)."""
+        return self.blind_bids and (self.blind_bid_min_deficit == 0 or deficit >= self.blind_bid_min_deficit)
+
     # -- description and JSON ---------------------------------------------------------------
     def overrides(self) -> dict[str, Any]:
         """Options that differ from the preset this ruleset is named after."""
@@ -184,7 +195,7 @@ class Ruleset:
     def describe(self) -> str:
         """One short human line, e.g. ``standard: to 500 · nil ±100 · blind nil ±200 ·
         10 bags = −100``."""
-        parts = [f"{self.name}: to {self.target_score}"]
+        parts = [f"{self.name}: to {fmt_int(self.target_score)}"]
         if self.num_seats != 4 or not self.partnerships or self.team_size != 2:
             if not self.partnerships:
                 parts.append(f"{self.num_seats} players solo")
@@ -199,30 +210,32 @@ class Ruleset:
         if self.deuces_high:
             parts.append("deuces high" + (" (all four)" if self.deuces_high_all else ""))
         if self.nil_allowed:
-            nil = f"nil ±{self.nil_value}"
+            nil = f"nil ±{fmt_int(self.nil_value)}"
             if self.nil_pass and self.partnerships:
                 nil += f" (pass {self.nil_pass})"
             parts.append(nil)
         else:
             parts.append("no nil")
         if self.nil_allowed and self.blind_nil_allowed:
-            bn = f"blind nil ±{self.blind_nil_value}"
+            bn = f"blind nil ±{fmt_int(self.blind_nil_value)}"
             extra = []
             if self.blind_nil_pass and self.partnerships:
                 extra.append(f"pass {self.blind_nil_pass}")
             elif self.blind_nil_pass and self.two_player_draw:
                 extra.append(f"swap up to {self.blind_nil_pass}")
             if self.blind_nil_min_deficit:
-                extra.append(f"down {self.blind_nil_min_deficit}+")
+                extra.append(f"down {fmt_int(self.blind_nil_min_deficit)}+")
             if extra:
                 bn += " (" + ", ".join(extra) + ")"
             parts.append(bn)
         if self.blind_bids:
-            parts.append(f"blind bids to {self.blind_bid_max} (down {self.blind_bid_min_deficit}+)")
+            cond = f" (down {fmt_int(self.blind_bid_min_deficit)}+)" if self.blind_bid_min_deficit else ""
+            parts.append(f"blind bids to {self.blind_bid_max}{cond}")
         if self.bag_limit:
-            parts.append(f"{self.bag_limit} bags = −{self.bag_penalty}")
+            parts.append(f"{self.bag_limit} bags = {fmt_int(-self.bag_penalty)}")
         if self.bag_value != 1:
-            parts.append(f"bags {self.bag_value:+d} each" if self.bag_value else "bags worth 0")
+            sign = "+" if self.bag_value > 0 else ""
+            parts.append(f"bags {sign}{fmt_int(self.bag_value)} each" if self.bag_value else "bags worth 0")
         flags = [
             (self.whiz, "whiz"), (self.mirrors, "mirrors"), (self.suicide, "suicide"),
             (self.ten_for_200, "10 for 200"), (self.boston, "Boston wins"),
@@ -271,11 +284,57 @@ def _check_options(overrides: dict[str, Any]) -> None:
             raise RulesetError(f'Option "{key}" must be {want}, not {value!r}')
 
 
+# The sensible range of every numeric option that has no natural bound from the deck: what a
+# table or a server default may set (docs/RULES.md section 5, "Ranges"). Bounds that depend on the
+# deal (board, blind_bid_max, passes) and on another option (lose_score below the target) are
+# checked in ``_validate``. A value outside the range is refused with the range, so a stray
+# 20-digit number never reaches a game or a database column.
+RANGES: dict[str, tuple[int, int, str]] = {
+    "target_score": (50, 10_000, "the score that wins"),
+    "lose_score": (-10_000, 10_000, "the mercy score"),
+    "max_hands": (1, 1_000, "the number of hands"),
+    "nil_value": (0, 1_000, "the points for nil"),
+    "blind_nil_value": (0, 1_000, "the points for blind nil"),
+    "blind_nil_min_deficit": (0, 10_000, "how far behind a side must be to bid blind nil"),
+    "blind_bid_min_deficit": (0, 10_000, "how far behind a side must be to bid blind"),
+    "bag_limit": (1, 100, "the bags that cost a penalty"),
+    "bag_penalty": (0, 1_000, "the points a full set of bags costs"),
+    "bag_value": (-100, 100, "the points per bag"),
+    "board": (0, 26, "the smallest bid per side"),
+    "blind_bid_max": (1, 26, "the highest blind bid"),
+    # passing needs partners of two (13 or 17 cards each) or the two-player draw (13 cards), so
+    # 12 always leaves a card in the hand
+    "blind_nil_pass": (0, 12, "the cards passed after blind nil"),
+    "nil_pass": (0, 12, "the cards passed after nil"),
+}
+
+
+def fmt_int(value: int) -> str:
+    """A signed number for players: ``−200`` with a real minus sign, ``1,000``; a number too
+    long to read is cut (``12345678…``) so a message never carries 20 digits."""
+    text = f"{abs(value):,}"
+    if len(text) > 13:
+        text = text[:9] + "…"
+    return ("−" if value < 0 else "") + text
+
+
+def _check_ranges(rs: Ruleset) -> None:
+    for name, (lo, hi, what) in RANGES.items():
+        value = getattr(rs, name)
+        if value is None:
+            continue
+        if not lo <= value <= hi:
+            off = " (or off)" if name in ("lose_score", "max_hands", "bag_limit") else ""
+            raise RulesetError(f"{name} ({what}) must be from {fmt_int(lo)} to {fmt_int(hi)}{off}, "
+                               f"not {fmt_int(value)}")
+
+
 def _validate(rs: Ruleset) -> None:
     def bad(msg: str) -> None:
         raise RulesetError(msg)
 
     _check_options({f.name: getattr(rs, f.name) for f in fields(rs)})
+    _check_ranges(rs)
     n = rs.num_seats
     if not 2 <= n <= 6:
         bad("Spades is played by 2 to 6 players")
@@ -286,8 +345,6 @@ def _validate(rs: Ruleset) -> None:
     if rs.two_player_draw:
         if n != 2:
             bad("The draw-and-discard deal is for two players")
-        if rs.partnerships:
-            bad("Two-player Spades has no partnerships")
         if rs.decks != 1:
             bad("The draw-and-discard deal uses one deck")
         if rs.nil_pass:
@@ -298,8 +355,6 @@ def _validate(rs: Ruleset) -> None:
             rs.two_player_draw):
         bad("Cards are passed between two partners: set blind_nil_pass and nil_pass to 0 "
             "for solo play and teams of three")
-    if rs.blind_nil_pass < 0 or rs.nil_pass < 0:
-        bad("A pass can't be negative")
     if rs.blind_nil_allowed and not rs.nil_allowed:
         bad("Blind nil needs nil: set nil_allowed to true or blind_nil_allowed to false")
     if rs.deuces_high_all and not rs.deuces_high:
@@ -322,29 +377,16 @@ def _validate(rs: Ruleset) -> None:
             bad("Suicide and a board can't both apply (the nil partner's team could not reach the board)")
         if rs.whiz or rs.mirrors:
             bad("Suicide can't be combined with whiz or mirrors")
-    if rs.board < 0:
-        bad("The board can't be negative")
     if rs.board and (rs.whiz or rs.mirrors):
         bad("A board can't apply when bids are fixed by whiz or mirrors")
-    if rs.bag_limit is not None and rs.bag_limit < 1:
-        bad("bag_limit must be 1 or more, or null for no bag penalty")
-    if rs.target_score < 1:
-        bad("The target score must be positive")
     if rs.lose_score is not None and rs.lose_score >= rs.target_score:
-        bad("The losing score must be below the target")
-    if rs.max_hands is not None and rs.max_hands < 1:
-        bad("max_hands must be 1 or more, or null")
-    if rs.blind_bid_max < 1:
-        bad("blind_bid_max must be 1 or more")
+        bad(f"lose_score (the mercy score, {fmt_int(rs.lose_score)}) must be below the target "
+            f"({fmt_int(rs.target_score)})")
     t = _tables(n, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all, rs.two_player_draw)
-    if t.hand_size < 1:
-        bad("Not enough cards for that many players")
     if rs.board > t.hand_size:
         bad(f"The board can't be above {t.hand_size} tricks")
     if rs.blind_bid_max > t.hand_size:
         bad(f"blind_bid_max can't be above {t.hand_size}")
-    if (rs.nil_pass or rs.blind_nil_pass) and max(rs.nil_pass, rs.blind_nil_pass) >= t.hand_size:
-        bad("A pass must leave cards in the hand")
 
 
 # -- derived tables (cached per ruleset) -----------------------------------------------------
@@ -489,6 +531,3 @@ _ALIASES = {"classic": "classic-online", "online": "classic-online", "2p": "two-
             "5p": "five-player", "6p": "six-player", "jokers": "jokers-high",
             "deuces": "deuces-high"}
 
-
-def ruleset_json(rs: Ruleset) -> str:
-    return json.dumps(rs.to_dict(), sort_keys=True)

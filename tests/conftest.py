@@ -5,4 +5,5 @@ pytest_plugins = [
     "tests.fakediscord.netguard",
     "tests.postgres_server",
     "pytester",
+    "tests.coverage_floor",
 ]

@@ -50,6 +50,28 @@ async def test_all_extensions_together(bot: SpadesBot) -> None:
     for command in payload:
         assert 1 <= len(command["name"]) <= 32 and command["name"] == command["name"].lower()
         assert 1 <= len(command.get("description", "x")) <= 100
-    assert await bot.command_hash() == await bot.command_hash()  # stable within a process
-    assert hasattr(bot, "tables")
     assert isinstance(bot.tree.get_command("leaderboard"), discord.app_commands.Command)
+    # the cog answers through the very service the bot restores and closes
+    cog = bot.get_cog("TablesCog")
+    assert cog is not None and getattr(cog, "service", None) is bot.tables
+
+
+async def test_command_hash_follows_the_definition_not_the_instance(tmp_path: Path) -> None:
+    """Two bots built alike hash alike (so a restart does not resync), and any change to the
+    command tree changes the hash (so a new command is synced)."""
+    hashes = []
+    for i in range(2):
+        storage = await Storage.open(tmp_path / f"h{i}.db")
+        other = SpadesBot(Config(token="t", database_path=str(tmp_path / f"h{i}.db")), storage=storage)
+        try:
+            for name in EXTENSIONS:
+                await other.load_extension(name)
+            hashes.append(await other.command_hash())
+            await other.unload_extension("cogs.stats")
+            hashes.append(await other.command_hash())
+        finally:
+            await other.close()
+    full_a, partial_a, full_b, partial_b = hashes
+    assert full_a == full_b and partial_a == partial_b
+    assert full_a != partial_a
+    assert len(full_a) == 64 and int(full_a, 16) >= 0

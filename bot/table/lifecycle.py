@@ -93,6 +93,17 @@ class Lifecycle:
             shown = f"`{str(name)[:30]}`"
             return refuse(_("%(name)s is not a preset. Presets: %(presets)s.", name=shown, presets=presets))
         overrides: dict[str, Any] = dict(settings.get("options") or {}) if preset is None else {}
+        if overrides:
+            # stored server defaults are checked again when used: a row written before a range
+            # existed (or by hand) must not open a table the game can't save
+            try:
+                check_rules(name, dict(overrides))
+            except HouseRulesError as exc:
+                return refuse(
+                    f"This server's default house rules can't be used: {str(exc).rstrip('.')}. "
+                    "Someone with Manage Server can fix them with `/spades config rules:` "
+                    "(or pick a preset in `/spades new`)."
+                )
         overrides.update(options or {})
         if target is not None:
             overrides["target_score"] = target

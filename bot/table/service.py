@@ -63,7 +63,12 @@ class TableService:
         self._client = bot if isinstance(bot, discord.Client) else None
         # guild -> the language chosen with /spades config language (None: the server's own)
         self._languages: dict[int, str | None] = {}
-        self.store = TableStore(self.storage, time_scale=self.time_scale)
+        self.store = TableStore(
+            self.storage,
+            time_scale=self.time_scale,
+            fault_delay=float(getattr(config, "fault_storage_delay", 0.0) or 0.0),
+            fault_error=getattr(config, "fault_save_error", None),
+        )
         self.posts = TablePublisher(self.store, publisher, time_scale=self.time_scale)
         self.posts.language = self.language_of
         self.players = Players(self.storage)

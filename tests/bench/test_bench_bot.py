@@ -1,6 +1,7 @@
 """The bot load benchmark runs at its quick size and prints valid JSON: every key, consistent counts,
-and no interaction that missed Discord's 3 s deadline (its other numbers are not asserted: speed
-targets live in the benchmark's output, never in timed tests)."""
+and an exit status that agrees with its own verdict. No number that depends on the machine's speed
+is asserted (how many answers missed Discord's 3 s deadline included): speed targets live in the
+benchmark's output, never in timed tests."""
 
 from __future__ import annotations
 
@@ -31,8 +32,11 @@ def check_summary(s: dict[str, Any]) -> None:
 
 def test_quick_run_prints_every_measure() -> None:
     proc = run("--quick", "--seed", "3", "--validate")  # every request checked against the spec
-    assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
+    # the status is the benchmark's verdict: 1 when an answer missed 3 s (a slow machine can cause
+    # that), a request broke Discord's rules or a bot failed; the last two are checked below
+    verdict = bool(out["latency"]["over_3s"] or out["violations"] or out["bot_errors"])
+    assert proc.returncode == (1 if verdict else 0), proc.stderr
     assert out.keys() >= KEYS
     assert out["quick"] is True and out["validate"] is True
     assert out["tables"] == 2 and out["hands_limit"] == 1
@@ -40,7 +44,9 @@ def test_quick_run_prints_every_measure() -> None:
     assert out["hands"] == 2
     assert out["human_actions"] >= 2 * 14 and out["human_timeouts"] == 0
     lat = out["latency"]
-    assert lat["over_3s"] == 0 and lat["max_ms"] < 3000
+    # consistent with its own samples, whatever the machine's speed
+    assert 0 <= lat["over_3s"] <= lat["count"]
+    assert lat["max_ms"] <= 3000 or lat["over_3s"] >= 1  # (it also counts unanswered ones)
     assert 0 <= lat["deferred"] <= lat["count"]
     check_summary(lat)
     # every interaction is timed: two commands and one panel per table, then one per human action

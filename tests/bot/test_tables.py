@@ -215,7 +215,7 @@ async def test_live_message_is_posted_once_and_edited(service: TableService) -> 
     pub: RecordingPublisher = service.publisher  # type: ignore[assignment]
     for uid, name in ((BOB, "bob"), (CAROL, "carol")):
         await service.seating.join(CHANNEL, uid, name)
-    await asyncio.sleep(0.1)
+    await wait_until(lambda: service.posts.idle(t.id), "the live message to be posted and edited")
     t = service.tables[t.id]
     assert t.message_id is not None
     live = [m for m in pub.order if m not in pub.deleted]
@@ -267,7 +267,8 @@ async def test_a_concurrent_writer_is_detected(service: TableService, storage: S
     assert t.game is not None and t.row is not None
     seat = t.game.to_act
     user = t.seats[seat].user_id  # type: ignore[index, union-attr]
-    await asyncio.sleep(0.1)  # let the live message be posted (it saves its message id)
+    # let the live message be posted (it saves its message id)
+    await wait_until(lambda: service.posts.idle(t.id), "the live message to be posted")
     other = await storage.get_table(t.id)
     assert other is not None
     await storage.save_table(other)  # another process saved the table in between
@@ -310,12 +311,13 @@ async def test_live_message_edits_are_coalesced(storage: Storage) -> None:
     try:
         t = await open_table(svc)
         pub: RecordingPublisher = svc.publisher  # type: ignore[assignment]
-        await asyncio.sleep(0.4)
+        await wait_until(lambda: svc.posts.idle(t.id), "the first post")
         assert len(pub.order) == 1  # the first post
-        for _ in range(60):  # a burst of changes, as bots playing quickly would cause
+        burst_end = time.monotonic() + 1.2
+        while time.monotonic() < burst_end:  # a burst of changes, as bots playing quickly would cause
             svc.posts.render_soon(t.id)
             await asyncio.sleep(0.02)
-        await asyncio.sleep(1.5)
+        await wait_until(lambda: svc.posts.idle(t.id), "the burst to be drawn")
         post = pub.posts[pub.order[0]]
         assert 1 <= len(post.edits) <= 3
         gaps = [b - a for a, b in zip(post.edited_at, post.edited_at[1:], strict=False)]
@@ -344,14 +346,20 @@ async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, p
         options = {"jokers": True} if extra == "jokers" else None  # 18-card hands
         t = await open_table(svc, preset=name, options=options, play_seconds=600, bid_seconds=600)
         assert (await svc.lifecycle.start(t.id, ALICE, fill=True)).ok
-        for _ in range(3000):
+        table_id = t.id
+
+        def alice_or_done() -> bool:
+            cur = svc.tables[table_id]
+            assert cur.game is not None
+            humans = [cur.seats[s].user_id for s in humans_to_act(cur)]  # type: ignore[union-attr]
+            return cur.status != "playing" or bool(cur.game.hand_records) or ALICE in humans
+
+        while True:  # until the hand is over: each turn of Alice's, or the bots', in turn
+            await wait_until(alice_or_done, f"Alice's turn or the end of the {preset} hand", timeout=60)
             t = svc.tables[t.id]
             assert t.game is not None
             if t.status != "playing" or t.game.hand_records:
                 break
-            if ALICE not in [t.seats[s].user_id for s in humans_to_act(t)]:  # type: ignore[union-attr]
-                await asyncio.sleep(0.002)
-                continue
             content, view = hand_panel(svc.get(t.id), ALICE)
             assert len(content) <= 2000
             if view is not None:  # discord.py itself refuses a sixth row or a sixth button in a row
@@ -377,44 +385,85 @@ async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, p
 
 
 async def test_whatever_a_player_types_is_answered_and_changes_nothing(service: TableService) -> None:
-    """Typed bids and cards go through the engine's parsers: junk is refused, never raised."""
+    """Typed bids and cards go through the engine's parsers: junk is refused, never raised, and a
+    refused bid or card leaves the table as it was. The inputs are built to reach both parsers'
+    successes (cards and bids that parse but are not allowed now), not only their refusals."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
     t = await _four_humans(service)
     assert t.game is not None
-    seat = t.game.to_act
-    user = t.seats[seat].user_id  # type: ignore[index, union-attr]
-    snapshot = t.game.to_dict()
+    ranks = ["A", "K", "Q", "J", "10", "T", "9", "5", "2", "1", "11", "0", "x", ""]
+    suits = ["S", "h", "D", "c", "♠", "♥", "♦", "♣", "", "Z", "spades"]
+    card_like = st.builds(lambda r, s, pad: f"{pad}{r}{s}{pad}", st.sampled_from(ranks),
+                          st.sampled_from(suits),
+                          st.sampled_from(["", " ", "  "]))
+    bid_like = st.builds(lambda w, n: f"{w}{n}", st.sampled_from(["", "blind ", "b", "nil", "-", " "]),
+                         st.sampled_from(["", "0", "3", "13", "14", "99"]))
     texts: list[str] = []
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(st.text(max_size=12))
+    @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None,
+              derandomize=True)
+    @given(st.one_of(card_like, bid_like, st.text(max_size=12)))
     def collect(text: str) -> None:
         texts.append(text)
 
     collect()
-    for text in [*texts, "99", "-1", "blind 99", "nil nil", "♠♠", "10", "AS AS", "0"]:
-        try:
-            parsed = engine.parse_card(text)
-        except ValueError:
-            parsed = None
-        if parsed is not None:
-            res = await service.play.act(t.id, user, "play", parsed)  # bidding: playing is refused
-            assert not res.ok and res.message
-        try:
-            bid = engine.Bid.parse(text)
-        except ValueError:
-            continue
-        try:
-            t.game.clone().bid(seat, bid)  # type: ignore[arg-type]
-            continue  # a legal bid ("0" is nil, say) would count: keep the table as it is
-        except engine.IllegalAction:
-            pass
-        res = await service.play.act(t.id, user, "bid", bid)
-        assert not res.ok and res.message
+    fixed = ["99", "-1", "blind 99", "nil nil", "♠♠", "10", "AS AS", "0", "AS", "2C", "10♥", "qd", "BJ", "LJ"]
+    reached = {"card_refused": 0, "bid_refused": 0}
+
+    async def try_all(seat: int) -> None:
+        g0 = service.tables[t.id].game
+        assert g0 is not None
+        snapshot = g0.to_dict()
+        user = t.seats[seat].user_id  # type: ignore[union-attr]
+        for text in [*texts, *fixed]:
+            try:
+                card = engine.parse_card(text)
+            except ValueError:
+                card = None
+            if card is not None and not service.tables[t.id].game.clone().legal_mask(seat) >> card & 1:  # type: ignore[union-attr]
+                res = await service.play.act(t.id, user, "play", card)
+                assert not res.ok and res.message, text
+                reached["card_refused"] += 1
+            try:
+                bid = engine.Bid.parse(text)
+            except ValueError:
+                bid = None
+            if bid is not None:
+                try:
+                    service.tables[t.id].game.clone().bid(seat, bid)  # type: ignore[union-attr]
+                    bid = None  # a legal bid ("0" is nil, say) would count: keep the table as it is
+                except engine.IllegalAction:
+                    pass
+            if bid is not None:
+                res = await service.play.act(t.id, user, "bid", bid)
+                assert not res.ok and res.message, text
+                reached["bid_refused"] += 1
+            g = service.tables[t.id].game
+            assert g is not None and g.to_dict() == snapshot, text
+
+    # while bidding: every card is refused (it is not time to play), and bids out of range
+    seat = t.game.to_act
+    assert seat is not None
+    await try_all(seat)
+    assert reached["card_refused"] >= 20 and reached["bid_refused"] >= 10, reached
+    # while playing: cards not held, or not following suit, are refused; every bid is refused
+    while service.tables[t.id].game.phase.name == "BID":  # type: ignore[union-attr]
         g = service.tables[t.id].game
-        assert g is not None and g.to_dict() == snapshot
+        assert g is not None and g.to_act is not None
+        res = await service.play.act(t.id, t.seats[g.to_act].user_id, "bid", "3")  # type: ignore[union-attr]
+        assert res.ok, res.message
+    g = service.tables[t.id].game
+    assert g is not None and g.phase.name == "PLAY" and g.to_act is not None
+    leader = g.to_act
+    res = await service.play.act(t.id, t.seats[leader].user_id, "play", g.legal_cards(leader)[0])  # type: ignore[union-attr]
+    assert res.ok, res.message  # a trick is led: the next seat must follow suit if it can
+    before = dict(reached)
+    g = service.tables[t.id].game
+    assert g is not None and g.to_act is not None
+    await try_all(g.to_act)
+    assert reached["card_refused"] - before["card_refused"] >= 10, reached
 
 
 def test_house_rules_round_trip_and_suggestions_fit_discord() -> None:
@@ -566,3 +615,94 @@ async def test_listeners_hear_every_hand_and_the_game_after_they_are_saved(stora
         assert len(await storage.hand_records(tid)) == 2
     finally:
         await svc.close()
+
+
+async def test_a_player_is_marked_away_after_exactly_two_timeouts_in_a_row(storage: Storage) -> None:
+    """The first missed turn is only noted; the second marks the seat away (the bot plays on until
+    **I'm back**), as the channel and the stored seat show."""
+    svc = make_service(storage, time_scale=0.001)
+    pub: RecordingPublisher = svc.publisher  # type: ignore[assignment]
+    try:
+        t = await open_table(svc, play_seconds=15, bid_seconds=15)
+        assert (await svc.lifecycle.start(t.id, ALICE, fill=True)).ok
+
+        def notes() -> list[str]:
+            return [x for x in pub.texts() if x.startswith(("⏱", "💤"))]
+
+        await wait_until(lambda: len(notes()) >= 2, "two missed turns")
+        first, second = notes()[:2]
+        assert first == f"⏱ <@{ALICE}> ran out of time; the bot acted for them."
+        assert second == (f"💤 <@{ALICE}> missed two turns in a row and is marked away; the bot plays "
+                          "for them until they press **I'm back**.")
+        row = await storage.get_table(t.id)
+        assert row is not None
+        seat = Table.from_row(row).seats[0]
+        assert seat is not None and seat.user_id == ALICE and seat.away
+        # marked once: later turns are played for the away seat without another note
+        def hand_over() -> bool:
+            cur = svc.tables.get(t.id)
+            return cur is None or cur.game is None or bool(cur.game.hand_records)
+
+        await wait_until(hand_over, "the hand to end")
+        assert [x for x in notes() if x.startswith("💤")] == [second]
+    finally:
+        await svc.close()
+
+
+async def test_huge_house_rule_numbers_are_refused_where_they_are_typed(
+    service: TableService, storage: Storage
+) -> None:
+    """The value that used to stop a game for good at its first save (issue 8 item 4)."""
+    res = await service.lifecycle.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice",
+        rules="bag_value=9223372036854775808 bag_limit=off",
+    )
+    assert not res.ok
+    assert res.message == (
+        "`bag_value=9223372036…` is out of range: the points per bag must be from −100 to 100."
+    )
+    assert await storage.live_table_in(CHANNEL) is None  # nothing opened
+    res = await service.lifecycle.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", rules="=5"
+    )
+    assert not res.ok and res.message.startswith("`=5` names no rule")
+
+
+async def test_stored_server_defaults_are_checked_again_when_used(
+    service: TableService, storage: Storage
+) -> None:
+    """A default stored before ranges existed is refused with who can fix it, not saved into a game."""
+    await storage.set_guild_settings(GUILD, options={"nil_value": 10**20})
+    res = await service.lifecycle.create(guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice")
+    assert not res.ok
+    assert res.message.startswith("This server's default house rules can't be used: `nil_value=1000000000…` "
+                                  "is out of range")
+    assert "/spades config rules:" in res.message
+    assert await storage.live_table_in(CHANNEL) is None
+    # a preset named for the table leaves the server's house rules aside, so the table opens
+    res = await service.lifecycle.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", preset="standard"
+    )
+    assert res.ok, res.message
+
+
+async def test_a_damaged_settings_row_falls_back_to_the_defaults_and_is_logged(
+    service: TableService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server's settings row is damaged on disk (written by something else): /spades new still
+    opens a standard table, and the log names the server."""
+    import sqlite3
+
+    raw = sqlite3.connect(tmp_path / "spades.db")
+    try:
+        raw.execute(
+            "INSERT INTO guild_settings (guild_id, data, updated_at) VALUES (?, ?, ?)",
+            (GUILD, "{not json", 0),
+        )
+        raw.commit()
+    finally:
+        raw.close()
+    t = await open_table(service)
+    assert t.ruleset.name == "standard" and t.settings["play_seconds"] == 60
+    assert any(rec.getMessage() == f"reading settings of guild {GUILD} failed" and rec.exc_info
+               for rec in caplog.records)

@@ -56,9 +56,16 @@ class Spades:
     # ---- processes ------------------------------------------------------------------------
     @asynccontextmanager
     async def running(
-        self, *, time_scale: float = 0.02, seed: int | None = 7, card_emojis: bool = False
+        self,
+        *,
+        time_scale: float = 0.02,
+        seed: int | None = 7,
+        card_emojis: bool = False,
+        **settings: Any,
     ) -> AsyncIterator[SpadesBot]:
-        # card emojis are uploaded (55 requests) only by the tests that look at them
+        """The real bot on the fake Discord. ``settings`` are more ``Config`` fields, e.g. the
+        product's own fault injection (``fault_storage_delay``, ``fault_save_error``); card emojis
+        are uploaded (55 requests) only by the tests that look at them."""
         config = Config(
             token="x",
             database_path=self.db_path,
@@ -66,6 +73,7 @@ class Spades:
             deal_seed=seed,
             card_emojis=card_emojis,
             faults=self.faults,
+            **settings,
         )
         bot = SpadesBot(config)
         self.bot = bot

@@ -10,7 +10,7 @@ import pytest
 import engine
 from bot.model import MOVED_ON
 from bot.views import APOLOGY
-from tests.e2e.conftest import Spades, said
+from tests.e2e.conftest import Spades, answer_of, said
 
 
 async def _alice_and_bots(spades: Spades, **options: object) -> None:
@@ -152,52 +152,92 @@ async def test_an_open_hand_panel_wakes_up_when_the_turn_comes(spades: Spades) -
         assert "**Your turn**" in panel.content
 
 
+async def _to_alices_play_turn(spades: Spades) -> None:
+    alice = spades.users["alice"]
+    await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
+    while spades.table().game.phase != "play" or not spades.acting_humans():  # type: ignore[union-attr]
+        await spades.wait_turn()
+        if spades.table().game.phase != "play":  # type: ignore[union-attr]
+            await spades.decide(alice)
+
+
+async def _stored_stamp(spades: Spades, table_id: int) -> int:
+    async with spades.stored() as db:
+        row = await db.get_table(table_id)
+        assert row is not None
+        return int(row.data["stamp"])
+
+
 async def test_an_unexpected_failure_still_answers_and_changes_nothing(
-    spades: Spades, monkeypatch: pytest.MonkeyPatch
+    spades: Spades, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """A bug in the save path (the product's fault injection, SPADES_FAULT_SAVE_ERROR=unexpected):
+    the click still gets the apology, nothing changes, and the log keeps the cause."""
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
-        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
-        await spades.wait_turn()
+        await _to_alices_play_turn(spades)
+        table_id, before = spades.table().id, spades.table().stamp
+    async with spades.running(time_scale=0.01, fault_save_error="unexpected"):
         panel = await spades.panel(alice)
-        before = spades.table().stamp
-
-        async def boom(*args: object, **kwargs: object) -> None:
-            raise RuntimeError("unexpected")
-
-        monkeypatch.setattr(spades.service.play, "act", boom)
-        button = next(b for b in panel.buttons if not b.get("disabled")) if panel.buttons else None
-        if button is not None:
-            r = await spades.fake.click(alice, panel, custom_id=button["custom_id"])
-        else:
-            sel = panel.selects[0]
-            r = await spades.fake.select(
-                alice, panel, custom_id=sel["custom_id"], values=[sel["options"][0]["value"]]
-            )
+        seat = spades.seat_of(alice)
+        card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
+        r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
         assert r.ephemeral and said(r) == APOLOGY
+        assert engine.card_pretty(card) not in said(r)
         assert spades.table().stamp == before
+        assert any("SPADES_FAULT_SAVE_ERROR=unexpected" in (rec.exc_text or "") or
+                   (rec.exc_info and "SPADES_FAULT_SAVE_ERROR" in str(rec.exc_info[1]))
+                   for rec in caplog.records), "the cause is not in the log"
+    assert await _stored_stamp(spades, table_id) == before
+
+
+async def test_a_failing_database_refuses_the_action_and_changes_nothing(
+    spades: Spades, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every save fails (SPADES_FAULT_SAVE_ERROR=storage): the player is told plainly, the table is
+    as it was, and the log names the table and the real cause."""
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.01):
+        await _to_alices_play_turn(spades)
+        table_id, before = spades.table().id, spades.table().stamp
+    async with spades.running(time_scale=0.01, fault_save_error="storage"):
+        panel = await spades.panel(alice)
+        seat = spades.seat_of(alice)
+        card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
+        r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
+        answer = await answer_of(spades, r)
+        # the panel is redrawn under the plain answer (the player's own, private)
+        sorry = "⚠️ Sorry, I couldn't save that just now; nothing changed. Please try again.\n"
+        assert answer.startswith(sorry)
+        assert spades.table().stamp == before
+        failed = [rec for rec in caplog.records if rec.getMessage() == f"saving table {table_id} failed"]
+        assert failed and "disk I/O error" in str(failed[0].exc_info[1])  # type: ignore[index]
+    async with spades.running(time_scale=0.01):  # the fault gone, the same click goes through
+        panel = await spades.panel(alice)
+        r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
+        await spades.wait_for(
+            lambda: panel.content.startswith(f"You played {engine.card_pretty(card)}."), what="the play"
+        )
+    assert await _stored_stamp(spades, table_id) == before + 1
 
 
 async def test_a_slow_database_defers_then_answers(spades: Spades) -> None:
-    """When saving takes long, the click is acknowledged in time and the panel updated afterwards."""
+    """When saving takes longer than the defer threshold (SPADES_FAULT_STORAGE_DELAY), the click is
+    acknowledged in time and the panel updated afterwards."""
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
-        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
-        while spades.table().game.phase != "play" or not spades.acting_humans():  # type: ignore[union-attr]
-            await spades.wait_turn()
-            if spades.table().game.phase != "play":  # type: ignore[union-attr]
-                await spades.decide(alice)
+        await _to_alices_play_turn(spades)
+    async with spades.running(time_scale=0.01, fault_storage_delay=2.5):
         seat = spades.seat_of(alice)
         card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
         panel = await spades.panel(alice)
-        spades.faults.storage_write_delay = 1.5  # the bot's own fault injection: a slow disk
         r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
         assert r.type == 6  # acknowledged before the work was done (the panel is updated in place)
         await spades.wait_for(
             lambda: panel.content.startswith(f"You played {engine.card_pretty(card)}."),
             what="the panel update",
+            timeout=30,
         )
-        spades.faults.storage_write_delay = 0
 
 
 @pytest.mark.both_backends
@@ -221,3 +261,62 @@ async def test_turn_timers_survive_a_restart(spades: Spades) -> None:
             what="the timeout after the restart",
         )
         assert spades.table().stamp > stamp
+
+
+async def test_channel_post_and_edit_failures_are_logged_and_recovered(
+    spades: Spades, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord refuses the live message's edit (deleted by a moderator: 404; a permission taken
+    away: 403) and the re-post (403): each is logged with its status, the table message comes back
+    at the bottom of the channel once Discord accepts it again, and the game goes on."""
+    alice, bob, carol = spades.users["alice"], spades.users["bob"], spades.users["carol"]
+    edit_route = "/channels/{channel_id}/messages/{message_id}"
+    post_route = "/channels/{channel_id}/messages"
+    async with spades.running(time_scale=0.01):
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        first = spades.live()
+        spades.fake.fail_next("PATCH", edit_route, status=404)
+        r = await spades.slash(bob, "join")
+        assert said(r).startswith("You took seat")
+        await spades.settle()
+        second = spades.live()  # re-posted at the bottom: the lost one is not edited forever
+        assert second.id != first.id and f"<@{bob.id}>" in second.content
+        spades.fake.fail_next("PATCH", edit_route, status=403)
+        spades.fake.fail_next("POST", post_route, status=403)
+        r = await spades.slash(carol, "join")
+        assert said(r).startswith("You took seat")  # the action counts whatever the channel does
+        await spades.settle()
+        logged = caplog.text
+        assert f"editing message {second.id} failed: 403" in logged
+        assert f"posting in channel {spades.channel.id} failed: 403" in logged
+        r = await spades.slash(alice, "table")  # the next change (or /table) puts it back
+        await spades.settle()
+        live = spades.live()
+        assert f"<@{carol.id}>" in live.content and f"<@{bob.id}>" in live.content
+        assert spades.table().seat_of(carol.id) is not None
+
+
+async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(
+    spades: Spades, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Alice's turn runs out while every save fails (SPADES_FAULT_SAVE_ERROR=storage): the bot's move
+    for her is retried, never half-applied; once the database works again it goes through."""
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.01):
+        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)  # 6 s turns at this scale
+        await spades.wait_turn()
+        table_id, before = spades.table().id, spades.table().stamp
+        assert alice in spades.acting_humans()
+    async with spades.running(time_scale=0.01, fault_save_error="storage"):
+
+        def failures() -> int:
+            return sum(1 for rec in caplog.records if rec.getMessage() == f"saving table {table_id} failed")
+
+        await spades.wait_for(lambda: failures() >= 2, timeout=30, what="the bot's move to be retried")
+        assert spades.table().stamp == before  # nothing half-applied
+    assert await _stored_stamp(spades, table_id) == before
+    async with spades.running(time_scale=0.01):
+        await spades.wait_for(lambda: spades.table().stamp > before, timeout=30, what="the move once saved")
+        await spades.settle()
+        notes = [m.content for m in spades.fake.public_messages(spades.channel) if m.content.startswith("⏱")]
+        assert notes and notes[-1] == f"⏱ <@{alice.id}> ran out of time; the bot acted for them."

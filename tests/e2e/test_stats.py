@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from bot.sandbox.fake import Message, User
 from bot.storage import FinishedGame, Storage
-from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE
+from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE, WRONG_SERVER
 from tests.e2e.conftest import Spades, said
 
 pytestmark = pytest.mark.both_backends
@@ -33,6 +34,22 @@ async def seed_games(storage: Storage, guild_id: int, games: list[tuple[list[int
             players=players,
         )  # fmt: skip
         await storage.save_table(row, game=game)
+
+
+def model_ranking(record: dict[int, tuple[int, int]], sort: str) -> list[int]:
+    """The ranking as the leaderboard's help states it, from the seeded (wins, games) per player:
+    an independent model, never the storage query under test."""
+
+    def key(uid: int) -> tuple[Any, ...]:
+        wins, games = record[uid]
+        pct = Fraction(wins, games)
+        return {
+            "wins": (-wins, -pct, -games, uid),
+            "win_pct": (-pct, -games, -wins, uid),
+            "games": (-games, -wins, uid),
+        }[sort]
+
+    return sorted(record, key=key)
 
 
 def ranked_ids(message: Message) -> list[int]:
@@ -64,19 +81,24 @@ async def test_pages_sort_and_buttons_survive_a_restart(spades: Spades) -> None:
     # 23 players: user k plays k+1 games... keep it simple: player i wins i of its games
     players = [10_000 + i for i in range(23)]
     games: list[tuple[list[int | None], int]] = []
+    record: dict[int, tuple[int, int]] = {}
     for i, uid in enumerate(players):
         wins, losses = i % 7, 1 + i % 3
         others = [players[(i + k) % len(players)] for k in (1, 2, 3)]
         # wins at tables of four people (they count), losses with three bots (marked, not counted)
         games += [([uid, *others], 0)] * wins + [([uid, None, None, None], 1)] * losses
+    # the model: only games between people count; seats 0 and 2 are side 0
+    for seats, winner in games:
+        if None in seats:
+            continue
+        for s, u in enumerate(seats):
+            assert u is not None
+            w, g = record.get(u, (0, 0))
+            record[u] = (w + (s % 2 == winner), g + 1)
+    expected = model_ranking(record, "wins")
+    assert sorted(expected) == players
     async with spades.running() as bot:
         await seed_games(bot.storage, guild_id, games)
-        # the board counts games between people only
-        expected = [
-            p.user_id
-            for p in await bot.storage.leaderboard(guild_id, sort="wins", limit=100, humans_only=True)
-        ]
-        assert sorted(expected) == players
 
         r = await spades.slash(alice, "leaderboard")
         assert not r.ephemeral and r.message is not None
@@ -102,17 +124,13 @@ async def test_pages_sort_and_buttons_survive_a_restart(spades: Spades) -> None:
         sort = next(s for s in board.selects if s["custom_id"].startswith("lbsort:"))
         r = await spades.fake.select(alice, board, custom_id=sort["custom_id"], values=["win_pct"])
         assert r.type == 7
-        storage = spades.service.storage
-        pct = [p.user_id for p in await storage.leaderboard(guild_id, "win_pct", 100, humans_only=True)]
+        pct = model_ranking(record, "win_pct")
         assert pct != expected and ranked_ids(board) == pct[:PAGE_SIZE]
         assert "Sorted by win %" in board.embeds[0]["footer"]["text"]
         assert "page 1/3" in board.embeds[0]["footer"]["text"]
 
         r = await spades.slash(alice, "leaderboard", sort="games")
-        games_order = [
-            p.user_id
-            for p in await spades.service.storage.leaderboard(guild_id, "games", 100, humans_only=True)
-        ]
+        games_order = model_ranking(record, "games")
         assert r.message is not None and ranked_ids(r.message) == games_order[:PAGE_SIZE]
         await spades.settle()
 
@@ -220,3 +238,28 @@ async def test_leaderboard_counts_bot_games_only_when_asked(spades: Spades) -> N
         r = await spades.fake.select(alice, board, custom_id=sort["custom_id"], values=["games__all"])
         assert r.type == 7 and "Sorted by games played" in board.embeds[0]["footer"]["text"]
         assert "W/G count every game" in board.embeds[0]["footer"]["text"]
+
+
+async def test_a_leaderboard_button_from_another_server_is_refused(spades: Spades) -> None:
+    """A custom_id carries its server; an interaction from another server that carries it (a
+    crafted client, a copied message) is answered privately and never shows or edits the board."""
+    alice = spades.users["alice"]
+    players = [20_000 + i for i in range(PAGE_SIZE + 2)]  # two pages
+    games: list[tuple[list[int | None], int]] = [([uid, None, None, None], 0) for uid in players]
+    async with spades.running() as bot:
+        await seed_games(bot.storage, spades.guild.id, games)
+        r = await spades.slash(alice, "leaderboard")
+        assert r.message is not None
+        board = r.message
+        shown = board.embeds[0]["description"]
+        other = spades.fake.add_guild("Other club")
+        lounge = other.add_text_channel("lounge")
+        other.add_member(alice)
+        await spades.settle()
+        sort_id = next(s["custom_id"] for s in board.selects if s["custom_id"].startswith("lbsort:"))
+        for data in ({"custom_id": button(board, "▶")["custom_id"], "component_type": 2},
+                     {"custom_id": sort_id, "component_type": 3, "values": ["games"]}):
+            r = await spades.fake._component_interaction(alice, lounge, board, data)
+            assert r.ephemeral and said(r) == WRONG_SERVER, data
+            assert board.embeds[0]["description"] == shown  # the board did not move
+        assert spades.fake.public_messages(lounge) == []

@@ -128,8 +128,8 @@ def test_blind_nil_forbidden_by_deficit() -> None:
     rec = suits_record()
     rec["ruleset"] = {"preset": "standard", "blind_nil_min_deficit": 100}
     rec["bids"][2] = [2, "blind_nil"]
-    assert _refused(rec) == ("bids[2]: seat 2 may not bid blind_nil: blind nil needs a deficit of 100 "
-                             "(it is -34)")
+    assert _refused(rec) == ("bids[2]: seat 2 may not bid blind_nil: blind nil is only for a side "
+                             "behind by 100 or more (it leads by 34)")
 
 
 def test_passes_are_replayed_and_checked() -> None:
