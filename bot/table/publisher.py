@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 # in one channel, and the hand panels' refreshes go through other routes.
 EDIT_INTERVAL = 1.2
 PANEL_TTL = 14 * 60  # interaction tokens live 15 minutes
+REFUSALS_TO_STOP = 2  # posts refused in a row (403, or the channel gone) before a table stops there
 
 #: a post: text (lazy texts are rendered in the server's language) or a function of the language
 Content = Any
@@ -85,8 +86,9 @@ class DiscordPublisher:
 
     def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
-        # told the channel of a post Discord refused for a missing permission (403)
+        # told the channel where Discord refused posts for a missing permission (403) twice in a row
         self.on_forbidden: Callable[[int], None] | None = None
+        self._refusals: dict[int, int] = {}
 
     async def dm(self, user_id: int, content: str) -> bool:
         """A direct message (the host of a table the bot can no longer post at); False if refused."""
@@ -132,20 +134,26 @@ class DiscordPublisher:
                     exc.code,
                 )
                 return await self.send(channel_id, content, view=view, mention=mention)
-            # a permission taken away: the table cannot go on there
-            log.warning("posting in channel %s is refused (%s %s)", channel_id, exc.status, exc.code)
-            if self.on_forbidden is not None:
-                self.on_forbidden(channel_id)
+            log.warning("posting in channel %s failed: %s (%s)", channel_id, exc.status, exc.code)
+            self._refused(channel_id)
             return None
         except discord.NotFound as exc:  # the channel was deleted
-            log.warning("posting in channel %s failed: %s %s", channel_id, exc.status, exc.code)
-            if self.on_forbidden is not None:
-                self.on_forbidden(channel_id)
+            log.warning("posting in channel %s failed: %s (%s)", channel_id, exc.status, exc.code)
+            self._refused(channel_id)
             return None
         except discord.HTTPException as exc:
             log.warning("posting in channel %s failed: %s", channel_id, exc.status)
             return None
+        self._refusals.pop(channel_id, None)
         return msg.id
+
+    def _refused(self, channel_id: int) -> None:
+        """A post refused for a missing permission (or a deleted channel): once is a glitch, the
+        second time in a row the channel is lost to the bot and its table must stop."""
+        self._refusals[channel_id] = self._refusals.get(channel_id, 0) + 1
+        if self._refusals[channel_id] >= REFUSALS_TO_STOP and self.on_forbidden is not None:
+            self._refusals.pop(channel_id, None)
+            self.on_forbidden(channel_id)
 
     async def edit(
         self, channel_id: int, message_id: int, content: str, *, view: discord.ui.View | None = None
