@@ -141,7 +141,7 @@ async def run(config: Config) -> None:
     from .client import make_bot
 
     # the database first: a file or server the bot cannot use is reported before logging in
-    storage = await Storage.open(config.database_path)
+    storage = await Storage.open(config.database_path, faults=config.faults)
     bot = make_bot(config, storage=storage)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows

@@ -8,16 +8,16 @@ the store's commit, then the publisher) -> ``show_hand`` redraws the panel in pl
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
 
 from bot import render
+from bot.checks import cannot_run_table
 from bot.i18n import Text, _, join, user_language
-from bot.model import Result
-from bot.safe import safe_defer, safe_edit, safe_send
+from bot.model import Result, Table
+from bot.safe import on_ephemeral_message, safe_defer, safe_send, send_private, watch
 from bot.table.service import TableService
 from bot.views import (
     NOT_READY,
@@ -28,6 +28,7 @@ from bot.views import (
     PassSelect,
     TableButton,
     abandon_view,
+    card_id,
     fill_view,
     hand_panel,
     handles,
@@ -36,8 +37,8 @@ from bot.views import (
 
 T = TypeVar("T")
 
-#: Discord drops an interaction not answered within 3 s: slower work is deferred first.
-DEFER_AFTER = 2.0
+NOT_HERE = "That table belongs to another server."
+PANEL_ONLY = "Cards and bids are played from your own hand panel: press **My hand** on the table."
 
 
 def service_of(interaction: discord.Interaction) -> TableService | None:
@@ -59,32 +60,33 @@ def is_admin(interaction: discord.Interaction) -> bool:
 
 
 async def timely(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-    """Await ``work``; if it is not done after ``DEFER_AFTER`` s (a busy database, say), acknowledge
-    the interaction first so the answer can follow later (a component's message is then updated
-    in place, a command's answer arrives as a follow-up)."""
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done:
-        await safe_defer(interaction, ephemeral=True)
-    return await task
+    """Await ``work``; if the interaction is still unanswered after ``bot.safe.DEFER_AFTER`` s (a
+    busy database, say), it is acknowledged first so the answer can follow (``bot.safe.watch``,
+    which the client starts for every interaction: a panel is then updated in place, any other
+    answer arrives in an ephemeral message, never on the public table message)."""
+    watch(interaction)
+    return await work
 
 
 async def show_hand(
     interaction: discord.Interaction, table_id: int, *, in_place: bool, hint: Text = ""
 ) -> None:
-    """Send (or update in place) the user's hand panel (in their language) and remember it for
-    turn refreshes."""
+    """Send (or update in place, when the click came from the panel) the user's hand panel, in
+    their language, and remember it for turn refreshes. Written only to an ephemeral message
+    (``send_private``)."""
     service = await ready_service(interaction)
     if service is None:
         return
     lang = user_language(interaction)
     content, view = hand_panel(service.get(table_id), interaction.user.id, hint, lang)
-    if in_place:
-        done = await safe_edit(interaction, content, view=view)
-    else:
-        done = await safe_send(interaction, content, view=view, ephemeral=True)
-    if done and view is not None:
-        service.remember_panel(table_id, interaction.user.id, interaction)
+    written = await send_private(interaction, content, view=view, in_place=in_place)
+    if written is not None and view is not None:
+        service.remember_panel(table_id, interaction.user.id, written)
+
+
+def foreign(interaction: discord.Interaction, t: Table | None) -> bool:
+    """A table of another server than the interaction's (a custom_id is never trusted)."""
+    return t is not None and t.guild_id != interaction.guild_id
 
 
 async def answer(
@@ -95,6 +97,10 @@ async def answer(
     if result.show_hand and tid is not None:
         await show_hand(interaction, tid, in_place=in_place, hint=result.message)
         return
+    service = service_of(interaction)
+    if result.ok and tid is not None and service is not None:
+        # a typed /play or /bid: the panel the player keeps open must not offer that card again
+        service.posts.refresh_panel(tid, interaction.user.id)
     view = None
     lang = user_language(interaction)
     if result.data.get("offer_fill") and tid is not None:
@@ -118,14 +124,22 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
     if action not in TABLE_ACTIONS:
         await safe_send(interaction, _("That button is no longer in use."))
         return
+    # a finished table may have left memory: read it back
+    t = await timely(interaction, service.load(tid))
+    if t is None:
+        await safe_send(interaction, _("That table no longer exists. Open a new one with `/spades new`."))
+        return
+    if foreign(interaction, t):
+        await safe_send(interaction, NOT_HERE)
+        return
     if action == "rematch":
+        problem = cannot_run_table(interaction)
+        if problem is not None:
+            await safe_send(interaction, problem)
+            return
         await safe_defer(interaction, ephemeral=True, thinking=True)
         work = service.lifecycle.rematch(tid, user.id, user.display_name)
         await answer(interaction, await timely(interaction, work))
-        return
-    t = await service.load(tid)  # a finished table may have left memory: read it back
-    if t is None:
-        await safe_send(interaction, _("That table no longer exists. Open a new one with `/spades new`."))
         return
     if action == "hand":
         await show_hand(interaction, tid, in_place=False)
@@ -154,6 +168,9 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
 
 @handles(CardButton)
 async def on_card(interaction: discord.Interaction, item: CardButton) -> None:
+    if item.card is None:  # not a card of any deck: nothing to look up
+        await safe_send(interaction, "That is not a card of this game.")
+        return
     await panel_action(interaction, item.table_id, "play", item.card, item.stamp)
 
 
@@ -169,9 +186,12 @@ async def on_bid(interaction: discord.Interaction, item: BidSelect) -> None:
 @handles(PassSelect)
 async def on_pass(interaction: discord.Interaction, item: PassSelect) -> None:
     try:
-        cards = [int(v) for v in item.item.values]
+        cards = [card_id(v) for v in item.item.values]
     except ValueError:
         cards = []
+    if any(c is None for c in cards):
+        await safe_send(interaction, "That is not a card of this game.")
+        return
     await panel_action(interaction, item.table_id, "pass", cards, item.stamp)
 
 
@@ -189,6 +209,13 @@ async def panel_action(
     """A click in a hand panel: act, then redraw the same ephemeral message in place."""
     service = await ready_service(interaction)
     if service is None:
+        return
+    if not on_ephemeral_message(interaction):
+        # a panel's custom_id on a message others see: never act, never change that message
+        await safe_send(interaction, PANEL_ONLY)
+        return
+    if foreign(interaction, service.get(table_id)):
+        await safe_send(interaction, NOT_HERE)
         return
     work = service.play.act(table_id, interaction.user.id, action, arg, stamp=stamp)
     result = await timely(interaction, work)

@@ -12,11 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .checks import bad_option
 from .config import Config
 from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
 from .i18n import SpadesTranslator, translated_payload
 from .ratelimit import GlobalBudget
+from .safe import safe_send, watch
 from .sharding import ShardKeeper
 from .storage import Storage
 from .tasks import cancel_all
@@ -27,10 +29,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history", "cogs.league")
+UNKNOWN_COMPONENT = "That button or menu is no longer in use. `/table` shows the current table."
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):
-    """The one global error handler for slash commands."""
+    """The one global error handler for slash commands, and options checked before any runs."""
+
+    async def interaction_check(self, interaction: discord.Interaction[SpadesBot], /) -> bool:
+        problem = bad_option(interaction)
+        if problem is not None:
+            await safe_send(interaction, problem)
+            return False
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[SpadesBot], error: app_commands.AppCommandError
@@ -78,6 +88,7 @@ class SpadesBot(commands.Bot):
         self._storage = storage
         self.extension_names = extensions
         self._sync_lock = asyncio.Lock()
+        self._item_types: set[type[discord.ui.DynamicItem[Any]]] = set()
         self._emoji_task: asyncio.Task[Any] | None = None
         self.shard_keeper: ShardKeeper | None = None
         # this process's share of the token's global REST budget (docs/SHARDING.md): every
@@ -98,7 +109,7 @@ class SpadesBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self._storage is None:
-            self._storage = await Storage.open(self.config.database_path)
+            self._storage = await Storage.open(self.config.database_path, faults=self.config.faults)
         await self._take_shards()
         for name in self.extension_names:
             await self.load_extension(name)
@@ -181,6 +192,32 @@ class SpadesBot(commands.Bot):
                 log.info(self.health_line())
             except Exception:
                 log.exception("the health line failed")
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self._item_types.update(items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self._item_types.difference_update(items)
+
+    def handles_custom_id(self, custom_id: str) -> bool:
+        """Whether a registered component (a persistent DynamicItem) answers this custom_id."""
+        return any(
+            item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in self._item_types
+        )
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction is answered in time (``bot.safe.watch``); a component that no handler
+        claims (a custom_id from an old version, or made up) is told so at once."""
+        if interaction.type == discord.InteractionType.component:
+            data: dict[str, Any] = dict(interaction.data or {})
+            custom_id = str(data.get("custom_id", ""))
+            if not self.handles_custom_id(custom_id):
+                log.debug("no handler for custom_id %r", custom_id[:100])
+                await safe_send(interaction, UNKNOWN_COMPONENT)
+                return
+        watch(interaction)
 
     async def on_ready(self) -> None:
         user = self.user

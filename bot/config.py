@@ -117,6 +117,20 @@ def _database_url(url: str) -> str:
 FAULT_SAVE_ERRORS = ("storage", "unexpected")
 
 
+@dataclass
+class Faults:
+    """Fault injection, for resilience tests and trying the bot out: all off by default.
+
+    ``FAULT_STORAGE_READ_DELAY`` / ``FAULT_STORAGE_WRITE_DELAY``: seconds the database waits
+    before every read / every write transaction (as a busy disk or a distant server would). The
+    storage reads them at each operation, so whoever holds this object may change them while
+    the bot runs. Never set them in production.
+    """
+
+    storage_read_delay: float = 0.0
+    storage_write_delay: float = 0.0
+
+
 @dataclass(frozen=True, repr=False)
 class Config:
     """Everything the bot reads at start-up. ``token`` is kept out of ``repr``."""
@@ -144,6 +158,7 @@ class Config:
     # nothing changes), "unexpected" as a bug would (the generic apology); None: off.
     fault_save_error: str | None = None
     card_emojis: bool = True  # upload card faces as application emojis for the hand buttons
+    faults: Faults = field(default_factory=Faults)  # testing only: slow storage on purpose
 
     @classmethod
     def from_env(
@@ -217,6 +232,10 @@ class Config:
         if share is not None and not 0 < share <= 1:
             raise ConfigError(f"RATE_LIMIT_SHARE must be a fraction above 0 and at most 1, got {share}")
         health = _float_setting(get, "HEALTH_SECONDS", 60.0, minimum=0.0)
+        faults = Faults(
+            storage_read_delay=_float_setting(get, "FAULT_STORAGE_READ_DELAY", 0.0, minimum=0.0) or 0.0,
+            storage_write_delay=_float_setting(get, "FAULT_STORAGE_WRITE_DELAY", 0.0, minimum=0.0) or 0.0,
+        )
         fault_delay = _float_setting(get, "SPADES_FAULT_STORAGE_DELAY", 0.0, minimum=0.0)
         fault_error = get("SPADES_FAULT_SAVE_ERROR")
         if fault_error is not None and fault_error not in FAULT_SAVE_ERRORS:
@@ -241,6 +260,7 @@ class Config:
             discord_rate_limit=rate if rate is not None else 50.0,
             rate_limit_share=share,
             health_seconds=health if health is not None else 60.0,
+            faults=faults,
             fault_storage_delay=fault_delay or 0.0,
             fault_save_error=fault_error,
             card_emojis=emojis_text in ("on", "true", "1", "yes"),

@@ -4,6 +4,7 @@ redacted traceback and the generic apology. Used by the command tree and by comp
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -87,15 +88,26 @@ async def report_interaction_error(
     await answer_ephemeral(interaction, message)
 
 
+def _response_lock(interaction: Any) -> asyncio.Lock:
+    """The interaction's lock around its initial response (the same one ``bot.safe`` takes, so an
+    apology and a deferral in time never both try to be the first answer)."""
+    extras = getattr(interaction, "extras", None)
+    if not isinstance(extras, dict):
+        return asyncio.Lock()
+    lock: asyncio.Lock = extras.setdefault("spades.response_lock", asyncio.Lock())
+    return lock
+
+
 async def answer_ephemeral(interaction: discord.Interaction[Any], content: Text) -> bool:
     """Answer or follow up ephemerally (in the user's language); False if the interaction is gone."""
     content = render(content, user_language(interaction))
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True)
-        else:
-            await interaction.response.send_message(content, ephemeral=True)
-    except (discord.NotFound, discord.HTTPException) as exc:
-        log.debug("could not answer interaction %s: %s", interaction.id, exc)
-        return False
+    async with _response_lock(interaction):
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(content, ephemeral=True)
+            else:
+                await interaction.response.send_message(content, ephemeral=True)
+        except (discord.NotFound, discord.HTTPException) as exc:
+            log.debug("could not answer interaction %s: %s", interaction.id, exc)
+            return False
     return True

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from bot import lexicon
 from bot.i18n import DEFAULT, N_, ListOf, gettext, ngettext, render
+from bot.safe import clip_text
 from engine.fair import short
 from engine.house_rules import format_rules
 
@@ -27,7 +28,8 @@ SUIT_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: the engine's displ
 
 
 def clip(text: str, limit: int = MAX_MESSAGE) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """At most ``limit`` characters, never cutting a ``<@id>`` mention in half."""
+    return clip_text(text, limit)
 
 
 def label(t: Table, seat: int, lang: str = DEFAULT) -> str:

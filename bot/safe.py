@@ -1,15 +1,35 @@
-"""Interaction helpers that tolerate expired or already-answered interactions.
+"""Interaction helpers that tolerate expired or already-answered interactions, answer in time,
+and keep private panels private.
 
 Discord gives an interaction one initial response within 3 s and a follow-up webhook for 15 min.
 A double click, a slow event loop or a restart can make any of those calls fail; none of those
 failures may crash a command or leave a table half-updated, so every call here logs and returns a
 boolean instead of raising.
+
+**In time.** ``watch(interaction)`` (the client calls it for every interaction) acknowledges an
+interaction still unanswered after ``DEFER_AFTER`` seconds, however slow the storage, so the
+answer can follow. Its deferral keeps the answer where it was going: an ephemeral "thinking"
+message for a command or a button on a public message, an in-place update for a component on an
+ephemeral message (a hand panel) or on a message the handler said it updates (``answer_as``).
+One lock per interaction orders the initial response, so the watchdog and a handler never both
+answer.
+
+**Private.** A hand panel is only ever written to a message known to be ephemeral: its own
+follow-up (by message id), or an ``@original`` this module made ephemeral. After a component
+deferral ``@original`` is the message the component sits on, which may be the *public* table
+message; ``send_private`` is the one function that writes a panel, and ``PrivateMessage`` (what
+it returns, and what the publisher keeps to refresh panels) can only edit such a message.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any
+import re
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import discord
 
@@ -18,13 +38,155 @@ from bot.i18n import Lazy, render, resolve, user_language
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+T = TypeVar("T")
+
+#: An interaction still unanswered this long after it reached the bot is acknowledged, so slow work
+#: (a busy database) can answer later: Discord drops an interaction not answered within 3 s, and a
+#: loaded machine needs the margin.
+DEFER_AFTER = 1.0
+
+# kept in ``interaction.extras``
+_LOCK = "spades.response_lock"  # (bot.errors takes the same lock for its apologies)
+_ORIGINAL = "spades.original"  # what @original is: PRIVATE, PENDING (ephemeral "thinking"), PUBLIC
+_INTENT = "spades.answer"  # how the handler answers: EPHEMERAL, PUBLIC or UPDATE (in place)
+_SINCE = "spades.since"
+PRIVATE, PENDING, PUBLIC = "private", "pending", "public"
+EPHEMERAL, UPDATE = "ephemeral", "update"
+
+
+def _extras(interaction: Any) -> dict[str, Any]:
+    extras = getattr(interaction, "extras", None)
+    if isinstance(extras, dict):
+        return extras
+    try:  # (stand-in interactions of unit tests)
+        interaction.extras = extras = {}
+    except AttributeError:
+        return {}
+    return extras
+
+
+def _lock(interaction: Any) -> asyncio.Lock:
+    """The interaction's one lock around its initial response."""
+    extras = _extras(interaction)
+    lock = extras.get(_LOCK)
+    if lock is None:
+        lock = extras[_LOCK] = asyncio.Lock()
+    return lock
+
+
+def on_ephemeral_message(interaction: Any) -> bool:
+    """Whether the component that was used sits on an ephemeral message (a hand panel)."""
+    message = getattr(interaction, "message", None)
+    flags = getattr(message, "flags", None)
+    return bool(getattr(flags, "ephemeral", False))
+
+
+def _is_component(interaction: Any) -> bool:
+    return getattr(interaction, "type", None) in (
+        discord.InteractionType.component,
+        discord.InteractionType.modal_submit,
+    )
+
+
+def answer_as(interaction: Any, how: str) -> None:
+    """Declare how the handler answers (``PUBLIC`` for a message the channel sees, ``UPDATE`` for an
+    edit of the component's message), so a deferral in the meantime keeps that answer possible.
+    The default is an ephemeral message (or, on an ephemeral message, an update in place)."""
+    _extras(interaction)[_INTENT] = how
+
+
+def _record_initial(interaction: Any, kind: str, *, ephemeral: bool) -> None:
+    """Remember what ``@original`` became with the initial response."""
+    if kind in ("update", "defer_update"):
+        private = on_ephemeral_message(interaction)
+        _extras(interaction)[_ORIGINAL] = PRIVATE if private else PUBLIC
+    elif kind == "thinking":
+        _extras(interaction)[_ORIGINAL] = PENDING if ephemeral else PUBLIC
+    else:
+        _extras(interaction)[_ORIGINAL] = PRIVATE if ephemeral else PUBLIC
+
+
+def _filled(interaction: Any) -> None:
+    if _extras(interaction).get(_ORIGINAL) == PENDING:
+        _extras(interaction)[_ORIGINAL] = PRIVATE
+
+
+async def _defer_locked(interaction: Any, *, ephemeral: bool, thinking: bool) -> bool:
+    if interaction.response.is_done():
+        return False
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+    except _TOLERATED as exc:
+        log.debug("defer failed for interaction %s: %s", interaction.id, exc)
+        return False
+    kind = "thinking" if thinking or not _is_component(interaction) else "defer_update"
+    _record_initial(interaction, kind, ephemeral=ephemeral)
+    return True
+
+
+async def defer_in_time(interaction: Any) -> bool:
+    """Acknowledge an unanswered interaction the way its answer needs (see the module doc)."""
+    if getattr(interaction, "type", None) == discord.InteractionType.autocomplete:
+        return False  # cannot be deferred: autocomplete answers from memory, in time
+    intent = _extras(interaction).get(_INTENT, EPHEMERAL)
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            return False
+        if _is_component(interaction) and (intent == UPDATE or on_ephemeral_message(interaction)):
+            return await _defer_locked(interaction, ephemeral=True, thinking=False)
+        return await _defer_locked(interaction, ephemeral=intent != PUBLIC, thinking=True)
+
+
+def watch(interaction: Any, after: float | None = None) -> None:
+    """Make sure ``interaction`` is acknowledged within ``after`` (default ``DEFER_AFTER``) seconds
+    of now, whatever its handler waits for. Idempotent."""
+    extras = _extras(interaction)
+    if _SINCE in extras:
+        return
+    extras[_SINCE] = time.monotonic()
+    delay = DEFER_AFTER if after is None else after
+
+    async def watchdog() -> None:
+        await asyncio.sleep(delay)
+        if not interaction.response.is_done():
+            await defer_in_time(interaction)
+
+    task = asyncio.ensure_future(watchdog())
+    _watchdogs.add(task)
+    task.add_done_callback(_watchdogs.discard)
+
+
+_watchdogs: set[asyncio.Future[None]] = set()
+
+
+async def within(seconds: float, work: Awaitable[T]) -> T | None:
+    """``work``'s result, or None if it takes longer than ``seconds`` (it is then cancelled): for
+    answers that cannot be deferred (autocomplete)."""
+    try:
+        return await asyncio.wait_for(work, seconds)
+    except TimeoutError:
+        return None
+
+
+# a mention, a channel, a role, a custom emoji or a timestamp: cut in half it shows as raw text
+_TOKEN = re.compile(r"<[\w:@#!&-]*$")  # (an unclosed "<" at the cut: dropped whole)
+
+
+def clip_text(text: str, limit: int = MAX_CONTENT) -> str:
+    """``text`` cut to ``limit`` characters with "…", never in the middle of a ``<@id>`` mention
+    (or a channel, role, emoji or timestamp): such a token is dropped whole."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    start = cut.rfind("<")
+    if start != -1 and ">" not in cut[start:] and _TOKEN.match(cut[start:]):
+        cut = cut[:start]
+    return cut + "…"
 
 
 def _clip(content: str | None) -> str | None:
     """Discord refuses content over 2,000 characters: an answer that long is cut, never lost."""
-    if content is None or len(content) <= MAX_CONTENT:
-        return content
-    return content[: MAX_CONTENT - 1] + "…"
+    return None if content is None else clip_text(content)
 
 
 def _text(interaction: discord.Interaction, content: Any, *, ephemeral: bool) -> str | None:
@@ -43,14 +205,8 @@ async def safe_defer(
     interaction: discord.Interaction, *, ephemeral: bool = True, thinking: bool = False
 ) -> bool:
     """Acknowledge now, answer later (for work that may take more than a moment)."""
-    if interaction.response.is_done():
-        return False
-    try:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
-    except _TOLERATED as exc:
-        log.debug("defer failed for interaction %s: %s", interaction.id, exc)
-        return False
-    return True
+    async with _lock(interaction):
+        return await _defer_locked(interaction, ephemeral=ephemeral, thinking=thinking)
 
 
 async def safe_send(
@@ -62,42 +218,50 @@ async def safe_send(
     if kwargs.get("view") is None:
         kwargs.pop("view", None)
     content = _text(interaction, content, ephemeral=ephemeral)
-    try:
-        if not interaction.response.is_done():
-            await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
-        else:
-            await interaction.followup.send(content or "", ephemeral=ephemeral, **kwargs)
-    except _TOLERATED as exc:
-        log.debug("send failed for interaction %s: %s", interaction.id, exc)
-        return False
+    async with _lock(interaction):
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+                _record_initial(interaction, "message", ephemeral=ephemeral)
+            else:
+                await interaction.followup.send(content or "", ephemeral=ephemeral, **kwargs)
+                _filled(interaction)
+        except _TOLERATED as exc:
+            log.debug("send failed for interaction %s: %s", interaction.id, exc)
+            return False
     return True
 
 
 async def safe_edit(interaction: discord.Interaction, content: Any = None, **kwargs: Any) -> bool:
-    """Update the message a component sits on (in place), falling back to editing the original
-    (a lazy message in the user's language: the edited messages are their ephemeral panels)."""
+    """Update the message a component sits on (in place), or, once the interaction was answered,
+    its ``@original`` (the component's message after an update or an in-place deferral). A lazy
+    message is shown in the user's language."""
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
     content = _text(interaction, content, ephemeral=True)
-    try:
-        if not interaction.response.is_done():
-            await interaction.response.edit_message(content=content, **kwargs)
-        else:
-            await interaction.edit_original_response(content=content, **kwargs)
-    except _TOLERATED as exc:
-        log.debug("edit failed for interaction %s: %s", interaction.id, exc)
-        return False
+    async with _lock(interaction):
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.edit_message(content=content, **kwargs)
+                _record_initial(interaction, "update", ephemeral=False)
+            else:
+                await interaction.edit_original_response(content=content, **kwargs)
+                _filled(interaction)
+        except _TOLERATED as exc:
+            log.debug("edit failed for interaction %s: %s", interaction.id, exc)
+            return False
     return True
 
 
 async def safe_modal(interaction: discord.Interaction, modal: discord.ui.Modal) -> bool:
     """Open a modal if the interaction is still unanswered."""
-    if interaction.response.is_done():
-        return False
-    try:
-        await interaction.response.send_modal(modal)
-    except _TOLERATED as exc:
-        log.debug("modal failed for interaction %s: %s", interaction.id, exc)
-        return False
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            return False
+        try:
+            await interaction.response.send_modal(modal)
+        except _TOLERATED as exc:
+            log.debug("modal failed for interaction %s: %s", interaction.id, exc)
+            return False
     return True
 
 
@@ -113,3 +277,78 @@ async def safe_autocomplete(
         log.debug("autocomplete failed for interaction %s: %s", interaction.id, exc)
         return False
     return True
+
+
+# ---- private panels ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrivateMessage:
+    """An ephemeral message this bot wrote for one user, and how to edit it again (for 15 min).
+
+    Made only by ``send_private``: ``message_id`` is the ephemeral follow-up's own id, or None
+    for an ``@original`` known to be ephemeral. Never the message a component sits on unless that
+    message is itself ephemeral."""
+
+    interaction: discord.Interaction
+    message_id: int | None
+
+    async def edit(self, content: Any, *, view: discord.ui.View | None, text_only: bool = False) -> bool:
+        """Rewrite the message; ``text_only`` keeps its components as they are (cheaper to send)."""
+        kwargs: dict[str, Any] = {
+            "content": _text(self.interaction, content, ephemeral=True),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        if not text_only:
+            kwargs["view"] = view
+        try:
+            if self.message_id is None:
+                await self.interaction.edit_original_response(**kwargs)
+            else:
+                await self.interaction.followup.edit_message(self.message_id, **kwargs)
+        except _TOLERATED as exc:
+            log.debug("editing a private message of interaction %s failed: %s", self.interaction.id, exc)
+            return False
+        return True
+
+
+async def send_private(
+    interaction: discord.Interaction,
+    content: Any,
+    *,
+    view: discord.ui.View | None = None,
+    in_place: bool = False,
+) -> PrivateMessage | None:
+    """Show ``content`` to the interaction's user only: in place when the component used sits on an
+    ephemeral message and ``in_place``, else in the ephemeral answer (a "thinking" message
+    deferred for it included), else in a new ephemeral follow-up. The one way a hand panel is
+    written. None if Discord refused (the interaction expired, say)."""
+    content = _text(interaction, content, ephemeral=True) or "…"
+    # an edit without components removes the old ones (a panel with no card left); a new message
+    # simply has none
+    edit: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none(), "view": view}
+    new = {k: v for k, v in edit.items() if v is not None}
+    here = in_place and on_ephemeral_message(interaction)
+    async with _lock(interaction):
+        try:
+            if not interaction.response.is_done():
+                if here:
+                    await interaction.response.edit_message(content=content, **edit)
+                    _record_initial(interaction, "update", ephemeral=True)
+                else:
+                    await interaction.response.send_message(content, ephemeral=True, **new)
+                    _record_initial(interaction, "message", ephemeral=True)
+                return PrivateMessage(interaction, None)
+            state = _extras(interaction).get(_ORIGINAL)
+            if state == PENDING or (here and state == PRIVATE):
+                await interaction.edit_original_response(content=content, **edit)
+                _filled(interaction)
+                return PrivateMessage(interaction, None)
+            msg = await interaction.followup.send(content, ephemeral=True, wait=True, **new)
+        except _TOLERATED as exc:
+            log.debug("private answer to interaction %s failed: %s", interaction.id, exc)
+            return None
+    if not msg.flags.ephemeral:  # (Discord would have to ignore the flag): never keep it
+        log.error("a private answer to interaction %s was not ephemeral", interaction.id)
+        return None
+    return PrivateMessage(interaction, msg.id)

@@ -36,10 +36,12 @@ from bot.i18n import DEFAULT, Text, _, gettext, ngettext
 from bot.i18n import render as text_in
 from bot.model import Table
 from bot.safe import safe_send
+from engine.cards import COPY_OFFSET
 
 log = logging.getLogger(__name__)
 
 MAX_ROWS = 5
+MAX_ID = 2**63 - 1  # table ids are 64-bit database integers
 PER_ROW = 5
 TABLE_ACTIONS = (
     "join",
@@ -165,6 +167,12 @@ def card_rows(cards: list[int], rows: int) -> list[list[int]]:
     return [cards[i : i + PER_ROW] for i in range(0, len(cards), PER_ROW)]
 
 
+def _away_note(left: bool, lang: str) -> str:
+    if left:
+        return gettext(lang, "💤 You left the game: the bot plays for you. Press **I'm back** to take over.")
+    return gettext(lang, "💤 You're marked away: the bot plays for you. Press **I'm back** to take over.")
+
+
 def hand_panel(
     t: Table | None, user_id: int, hint: Text = "", lang: str = DEFAULT
 ) -> tuple[str, discord.ui.View | None]:
@@ -195,6 +203,11 @@ def hand_panel(
     phase = g.phase.name
     acting = set(t.seats_to_act())
     my_turn = seat in acting
+    if v.hand is None and (me.away or me.left):
+        # the bot bids for this seat until its player takes it back: "I'm back" first
+        text = render.clip(text + "\n" + _away_note(me.left, lang))
+        view.add_item(_button(t.id, "back", gettext(lang, "I'm back"), discord.ButtonStyle.success, row=0))
+        return text, view
     if v.hand is None:
         legal_bids = g.legal_bids(seat)
         blind_ok = any(b.kind == "blind_nil" for b in legal_bids)
@@ -227,15 +240,7 @@ def hand_panel(
     picker_rows = 0
     if me.away or me.left:
         # the bot plays this seat until its player takes it back
-        if me.left:
-            why = gettext(
-                lang, "💤 You left the game: the bot plays for you. Press **I'm back** to take over."
-            )
-        else:
-            why = gettext(
-                lang, "💤 You're marked away: the bot plays for you. Press **I'm back** to take over."
-            )
-        text = render.clip(text + "\n" + why)
+        text = render.clip(text + "\n" + _away_note(me.left, lang))
         view.add_item(_button(t.id, "back", gettext(lang, "I'm back"), discord.ButtonStyle.success, row=0))
         legal, picker_rows = set(), 1
     elif phase == "BID" and my_turn:
@@ -332,6 +337,9 @@ class _Guarded:
         if handler is None:
             await safe_send(interaction, NOT_READY)
             return
+        if not 0 < getattr(self, "table_id", 1) <= MAX_ID:  # (a made-up id no database could hold)
+            await safe_send(interaction, "That table no longer exists. Open a new one with `/spades new`.")
+            return
         await handler(interaction, self)
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -385,26 +393,38 @@ def _panel_select(
     return Select(custom_id=custom_id, placeholder=placeholder, options=options, min_values=n, max_values=n)
 
 
+def card_id(text: str) -> int | None:
+    """The card a custom_id names, or None for a number that is no card of any deck (52-53 are
+    the jokers, 64 and up the second deck's copies): refused without building anything."""
+    if len(text) > 3:
+        return None
+    card = int(text)
+    return card if card < 2 * COPY_OFFSET and card % COPY_OFFSET <= engine.BIG_JOKER else None
+
+
 class CardButton(
     _Guarded, DynamicItem[Button[Any]], template=r"sp:(?P<tid>\d+):c:(?P<stamp>\d+):(?P<card>\d+)$"
 ):
-    """A card in a hand panel: clicking plays it and updates the panel in place."""
+    """A card in a hand panel: clicking plays it and updates the panel in place. ``card`` is None
+    for a custom_id that names no card (made up: it is refused)."""
 
     def __init__(
         self,
         table_id: int,
         stamp: int,
-        card: int,
+        card: int | None,
         *,
         disabled: bool = False,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
     ) -> None:
-        custom_id = f"sp:{table_id}:c:{stamp}:{card}"
-        button = _panel_button(custom_id, engine.card_pretty(card), style, disabled)
+        custom_id = f"sp:{table_id}:c:{stamp}:{card if card is not None else 0}"
+        label = engine.card_pretty(card) if card is not None else "?"
+        button = _panel_button(custom_id, label, style, disabled)
         # the card's face as an application emoji, when uploaded; the text label stays for screen
         # readers and for clients that don't show the image
-        button.emoji = CARD_EMOJIS.for_card(card)
+        if card is not None:
+            button.emoji = CARD_EMOJIS.for_card(card)
         super().__init__(button, row=row)
         self.table_id, self.stamp, self.card = table_id, stamp, card
 
@@ -412,7 +432,7 @@ class CardButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> CardButton:
-        return cls(int(match["tid"]), int(match["stamp"]), int(match["card"]))
+        return cls(int(match["tid"]), int(match["stamp"]), card_id(match["card"]))
 
 
 class BidSelect(_Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):b:(?P<stamp>\d+)$"):

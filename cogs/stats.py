@@ -24,6 +24,7 @@ from bot.errors import report_interaction_error
 from bot.i18n import DEFAULT, Num, _, gettext, ngettext, resolve, user_language
 from bot.i18n import render as render_text
 from bot.league.ratings import PROVISIONAL_GAMES
+from bot.safe import PUBLIC, UPDATE, answer_as, safe_edit, safe_send
 from bot.storage import SORT_LABELS, SORTS, PlayerStats
 
 if TYPE_CHECKING:
@@ -288,14 +289,8 @@ async def leaderboard_payload(
 
 
 async def _reply(interaction: discord.Interaction[Any], content: Any) -> None:
-    content = render_text(content, user_language(interaction))  # always ephemeral
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True)
-        else:
-            await interaction.response.send_message(content, ephemeral=True)
-    except discord.HTTPException as exc:  # expired or already answered elsewhere
-        log.debug("could not answer interaction %s: %s", interaction.id, exc)
+    # (after a public deferral the answer takes the deferral's visibility: a refusal is short)
+    await safe_send(interaction, render_text(content, user_language(interaction)), ephemeral=True)
 
 
 async def show_page(interaction: discord.Interaction[Any], guild_id: int, sort: str, page: int) -> None:
@@ -307,6 +302,7 @@ async def show_page(interaction: discord.Interaction[Any], guild_id: int, sort: 
 
 
 async def _show_page(interaction: discord.Interaction[Any], guild_id: int, sort: str, page: int) -> None:
+    answer_as(interaction, UPDATE)  # (a slow read: the deferral keeps the page edit possible)
     if interaction.guild_id != guild_id:
         await _reply(interaction, WRONG_SERVER)
         return
@@ -318,16 +314,15 @@ async def _show_page(interaction: discord.Interaction[Any], guild_id: int, sort:
         await _reply(interaction, EMPTY_SERVER)
         return
     embed, view = payload
-    try:
-        await interaction.response.edit_message(embed=embed, view=view)
-    except discord.HTTPException as exc:
-        log.debug("could not edit leaderboard page: %s", exc)
+    await safe_edit(interaction, embed=embed, view=view)
 
 
 async def send_first_page(
     interaction: discord.Interaction[Any], guild_id: int, *, sort: str = "wins", ephemeral: bool = False
 ) -> None:
     """Answer with page 1 of ``guild_id``'s leaderboard (or why there is none)."""
+    if not ephemeral:
+        answer_as(interaction, PUBLIC)
     if interaction.guild_id is None:
         await _reply(interaction, NOT_IN_SERVER)
         return
@@ -341,9 +336,7 @@ async def send_first_page(
         await _reply(interaction, EMPTY_SERVER)
         return
     embed, view = payload
-    await interaction.response.send_message(
-        embed=embed, view=view, ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none()
-    )
+    await safe_send(interaction, embed=embed, view=view, ephemeral=ephemeral)
 
 
 def stats_embed(
@@ -433,6 +426,8 @@ class StatsCog(commands.Cog, name="Stats"):
         if interaction.guild_id is None:
             await _reply(interaction, NOT_IN_SERVER)
             return
+        if share:
+            answer_as(interaction, PUBLIC)
         target = user or interaction.user
         if target.bot:
             await _reply(interaction, BOTS_HAVE_NO_STATS)
@@ -457,9 +452,7 @@ class StatsCog(commands.Cog, name="Stats"):
         embed = stats_embed(
             found, name=target.display_name, total=total, avatar=target.display_avatar.url, lang=lang
         )
-        await interaction.response.send_message(
-            embed=embed, ephemeral=not share, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await safe_send(interaction, embed=embed, ephemeral=not share)
 
 
 async def setup(bot: SpadesBot) -> None:

@@ -11,11 +11,12 @@ from discord.ext import commands
 
 import engine
 from bot import lexicon, render
+from bot.checks import cannot_run_table
 from bot.clicks import answer, is_admin, show_hand, timely
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_language
 from bot.i18n import render as render_text
 from bot.model import NO_TABLE, SAVE_FAILED, refuse
-from bot.safe import safe_defer, safe_send
+from bot.safe import safe_defer, safe_send, within
 from bot.table.service import TableService
 from bot.table.thinker import level_or_default
 from bot.views import DYNAMIC_ITEMS
@@ -51,6 +52,7 @@ BOT_LEVEL_CHOICES = [
     app_commands.Choice(name="strong: thinks ahead over likely deals", value="strong"),
 ]
 
+AUTOCOMPLETE_READ = 1.0  # seconds an autocomplete may wait for storage before answering without it
 #: ``/spades config language``: each language in its own words, or the server's own language
 AUTO_LANGUAGE = "auto"
 
@@ -101,6 +103,10 @@ class TablesCog(commands.Cog):
         if interaction.guild_id is None or interaction.channel_id is None:
             await safe_send(interaction, _("Spades tables live in server channels."))
             return
+        problem = cannot_run_table(interaction)
+        if problem is not None:
+            await safe_send(interaction, problem)
+            return
         options: dict[str, Any] = {}
         if nil is not None:
             options["nil_allowed"] = nil
@@ -130,7 +136,9 @@ class TablesCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         preset = getattr(interaction.namespace, "preset", None)
         if not preset and interaction.guild_id is not None:
-            preset = (await self.bot.storage.guild_settings(interaction.guild_id)).get("default_preset")
+            # autocomplete cannot be deferred: a slow database must not make it miss Discord's 3 s
+            settings = await within(AUTOCOMPLETE_READ, self.bot.storage.guild_settings(interaction.guild_id))
+            preset = (settings or {}).get("default_preset")
         lang = user_language(interaction)
         return [
             app_commands.Choice(name=lexicon.rules_suggestion(n, lang), value=v)
@@ -167,6 +175,42 @@ class TablesCog(commands.Cog):
             ),
         )
         await answer(interaction, result)
+
+    @spades.command(name="removebot", description="Free a seat a bot took before the start (host)")
+    @app_commands.describe(seat="The bot's seat number")
+    async def removebot(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8]) -> None:
+        work = self.service.seating.remove_bot(
+            interaction.channel_id or 0, interaction.user.id, seat, is_admin=is_admin(interaction)
+        )
+        await answer(interaction, await timely(interaction, work))
+
+    @spades.command(name="kick", description="Remove a player from this channel's table (host or admin)")
+    @app_commands.describe(player="The player to remove (during a game a bot takes the seat)")
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        work = self.service.seating.kick(
+            interaction.channel_id or 0, interaction.user.id, player.id, is_admin=is_admin(interaction)
+        )
+        await answer(interaction, await timely(interaction, work))
+
+    @spades.command(
+        name="substitute", description="Seat a player in a bot's or an absent player's seat mid-game (host)"
+    )
+    @app_commands.describe(seat="The seat to take over", player="Who takes it over")
+    async def substitute(
+        self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8], player: discord.User
+    ) -> None:
+        if player.bot:
+            await safe_send(interaction, "Only people can take over a seat.")
+            return
+        work = self.service.seating.substitute(
+            interaction.channel_id or 0,
+            interaction.user.id,
+            seat,
+            player.id,
+            player.display_name,
+            is_admin=is_admin(interaction),
+        )
+        await answer(interaction, await timely(interaction, work))
 
     @spades.command(
         name="abandon", description="Close this channel's table without counting it (host or admin)"
@@ -294,6 +338,17 @@ class TablesCog(commands.Cog):
 
     config.autocomplete("preset")(_preset_ac)
     config.autocomplete("rules")(_rules_ac)
+
+    @spades.command(name="me", description="Your own settings, in every server (only you see them)")
+    @app_commands.describe(
+        no_blind_nil="I don't bid blind nil: show my cards as soon as a hand is dealt",
+        ping="Ping me when my turn starts (otherwise only shortly before the bot takes over)",
+    )
+    async def me(
+        self, interaction: discord.Interaction, no_blind_nil: bool | None = None, ping: bool | None = None
+    ) -> None:
+        work = self.service.set_player(interaction.user.id, no_blind_nil=no_blind_nil, turn_ping=ping)
+        await answer(interaction, await timely(interaction, work))
 
     @spades.command(
         name="sync", description="Force a sync of the bot's slash commands (owner or Manage Server)"
@@ -437,6 +492,10 @@ class TablesCog(commands.Cog):
     @app_commands.command(name="table", description="Repost the live table at the bottom of the channel")
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
+        problem = cannot_run_table(interaction)
+        if problem is not None and self.service.in_channel(interaction.channel_id or 0) is not None:
+            await safe_send(interaction, problem)
+            return
         await answer(
             interaction, await timely(interaction, self.service.lifecycle.repost(interaction.channel_id or 0))
         )

@@ -15,8 +15,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..config import Faults
 from . import stats
 from .backends import Backend, Session, open_backend
+from .backends.faults import SlowBackend
 from .history import HistoryMixin
 from .models import (
     LIVE_STATUSES,
@@ -131,12 +133,17 @@ class Storage(ShardLeases, HistoryMixin):
     # --- lifecycle ------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, target: str | Path, *, migrations_dir: Path | None = None) -> Storage:
+    async def open(
+        cls, target: str | Path, *, migrations_dir: Path | None = None, faults: Faults | None = None
+    ) -> Storage:
         """Open the database and apply pending migrations.
 
         ``target`` is a SQLite file (created if needed; WAL, foreign keys on) or a
-        ``postgresql://user:password@host/db`` URL."""
+        ``postgresql://user:password@host/db`` URL. ``faults`` (testing only, see
+        ``bot.config.Faults``) slows every later read and write down."""
         backend, applied = await open_backend(target, migrations_dir=migrations_dir, now=_now())
+        if faults is not None:
+            backend = SlowBackend(backend, faults)
         storage = cls(backend)
         storage.migrated = applied
         if applied:

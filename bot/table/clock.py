@@ -9,6 +9,7 @@ ran out of time is played by the normal bot at once. Every move goes through the
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import engine
 from bot import i18n
 from bot.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act, now
+from bot.table.players import Players
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
 from bot.table.thinker import Thinker, decide, level_or_default
@@ -42,8 +44,12 @@ class TurnClock:
         time_scale: float = 1.0,
         seed: int | None = None,
         thinker: Thinker | None = None,
+        players: Players | None = None,
     ) -> None:
         self.thinker = thinker if thinker is not None else Thinker()
+        self.players = players
+        self._pinged: dict[tuple[int, int], float] = {}  # (table, user) -> the turn's deadline
+        self._pings: dict[tuple[int, int], int] = {}  # (table, user) -> the ping's message
         self.store = store
         self.publisher = publisher
         self.time_scale = time_scale
@@ -56,6 +62,8 @@ class TurnClock:
         old = self._drivers.pop(t.id, None)
         if old is not None and not old.done() and old is not asyncio.current_task():
             old.cancel()
+        if self._pings and not self._closed:
+            self._clear_pings(t)
         if self._closed or t.status != "playing" or t.game is None or not t.seats_to_act():
             return
         self._drivers[t.id] = asyncio.create_task(self._drive(t.id, t.stamp), name=f"driver-{t.id}")
@@ -64,6 +72,8 @@ class TurnClock:
         t = self.store.get(table_id)
         if t is None or t.stamp != stamp:
             return
+        if self._pings:
+            self._clear_pings(t)
         auto = [s for s in t.seats_to_act() if (seat := t.seats[s]) is not None and seat.automatic]
         if auto:
             # bots take a human-like moment, unless every player has left: then nobody is watching
@@ -92,6 +102,7 @@ class TurnClock:
         if t.deadline is None:  # (only for tables saved without one) start the clock now
             t.deadline = now() + t.turn_seconds() * self.time_scale
         deadline = t.deadline  # the same for every table state with this stamp
+        self._ping_turns(t, humans, deadline)
         lead = min(15.0, t.turn_seconds() / 4) * self.time_scale
         remind_at = deadline - lead
         if now() < remind_at:
@@ -204,8 +215,44 @@ class TurnClock:
                 seat.away = True
         return True
 
+    def _ping_turns(self, t: Table, humans: list[int], deadline: float) -> None:
+        """Ping the players who asked for it (``/spades me``) once when their turn starts."""
+        if self.players is None:
+            return
+        for s in humans:
+            seat = t.seats[s]
+            uid = seat.user_id if seat is not None else None
+            if uid is None or not self.players.get(uid).turn_ping:
+                continue
+            if self._pinged.get((t.id, uid)) == deadline:
+                continue
+            self._pinged[(t.id, uid)] = deadline
+            if (t.id, uid) in self._pings:  # (the last turn's ping)
+                self.publisher.delete(t.id, t.channel_id, self._pings.pop((t.id, uid)))
+            self.publisher.post(
+                t.id,
+                t.channel_id,
+                f"🔔 <@{uid}>, your turn at table {t.id}.",
+                mention=uid,
+                sent=functools.partial(self._remember_ping, (t.id, uid)),
+            )
+
+    def _clear_pings(self, t: Table) -> None:
+        """Delete the pings whose turn is over: the channel keeps only the ones that matter now."""
+        acting = {seat.user_id for s in humans_to_act(t) if (seat := t.seats[s]) is not None}
+        for key in [k for k in self._pings if k[0] == t.id and k[1] not in acting]:
+            self.publisher.delete(t.id, t.channel_id, self._pings.pop(key))
+
+    def _remember_ping(self, key: tuple[int, int], message_id: int | None) -> None:
+        if message_id is not None:
+            self._pings[key] = message_id
+
     def drop(self, table_id: int) -> None:
         self._drivers.pop(table_id, None)
+        for key in [k for k in self._pings if k[0] == table_id]:
+            del self._pings[key]
+        for key in [k for k in self._pinged if k[0] == table_id]:
+            del self._pinged[key]
 
     def stop(self, table_id: int) -> None:
         """Cancel the table's driver (its shard went to another process) and forget it."""

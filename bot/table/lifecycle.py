@@ -42,6 +42,17 @@ from engine.house_rules import HouseRulesError, check_rules, parse_house_rules
 log = logging.getLogger(__name__)
 
 
+def stored_seconds(value: Any, default: int) -> int:
+    """A server's stored turn timer, checked again when used: anything that is not a whole number
+    of seconds in range (stored by an older version, say) falls back to the default."""
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if whole and MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
+        return int(value)
+    if value is not None:
+        log.warning("ignoring a stored turn timer out of range (%r s)", str(value)[:20])
+    return default
+
+
 def overrides(t: Table) -> dict[str, Any]:
     d = t.ruleset.to_dict()
     if isinstance(d, dict):
@@ -110,7 +121,7 @@ class Lifecycle:
             ("play_seconds", play_seconds, DEFAULT_PLAY_SECONDS),
             ("bid_seconds", bid_seconds, DEFAULT_BID_SECONDS),
         ):
-            v = value if value is not None else int(settings.get(key, default))
+            v = value if value is not None else stored_seconds(settings.get(key), default)
             if not MIN_TURN_SECONDS <= v <= MAX_TURN_SECONDS:
                 return refuse(
                     _(
@@ -375,6 +386,21 @@ class Lifecycle:
         post = _("🛑 Table %(table)s was abandoned by %(who)s.", table=t.id, who=f"<@{user_id}>")
         self.publisher.post(t.id, t.channel_id, post)
         return ok(_("Table %(table)s is abandoned.", table=t.id))
+
+    async def close_unreachable(self, table_id: int) -> Table | None:
+        """Close a live table whose channel the bot can no longer post in (not counted); the
+        closed table, or None if it was not live."""
+        async with self.store.lock(table_id):
+            t = self.store.get(table_id)
+            if t is None or t.status not in LIVE:
+                return None
+            new = t.copy()
+            new.status = "abandoned"
+            new.deadline = None
+            if await self.store.commit(t, new):
+                return None
+        log.warning("table %s closed: the bot can no longer post in channel %s", table_id, t.channel_id)
+        return new
 
     async def rematch(self, table_id: int, user_id: int, name: str) -> Result:
         """Open the rematch of a finished game (in memory or, once evicted, read from storage)."""

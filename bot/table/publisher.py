@@ -28,6 +28,7 @@ from bot.model import Table
 from bot.pictures import picture_name, score_chart_png, table_png
 from bot.ratelimit import BOTS, HUMAN, POSTS, GlobalBudget, Ticket, prepaid
 from bot.replays import game_series, hand_scene
+from bot.safe import PrivateMessage
 from bot.table.store import TableStore, event_kind
 from bot.tasks import cancel_all
 from bot.views import game_over_view, hand_panel, hand_post_view, table_view
@@ -48,6 +49,7 @@ RETRIES = 6
 # The budget's queue, in seconds of this process's share, beyond which a hand's end edits the
 # live message in place instead of posting it again at the bottom (a post and a delete).
 REPOST_BACKLOG = 1.0
+REFUSALS_TO_STOP = 2  # posts refused in a row (403, or the channel gone) before a table stops there
 
 #: a post: text (lazy texts are rendered in the server's language) or a function of the language
 Content = Any
@@ -140,6 +142,19 @@ class DiscordPublisher:
 
     def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
+        # told the channel where Discord refused posts for a missing permission (403) twice in a row
+        self.on_forbidden: Callable[[int], None] | None = None
+        self._refusals: dict[int, int] = {}
+
+    async def dm(self, user_id: int, content: str) -> bool:
+        """A direct message (the host of a table the bot can no longer post at); False if refused."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(content, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("could not message user %s: %s", user_id, exc.status)
+            return False
+        return True
 
     async def send(
         self,
@@ -167,19 +182,36 @@ class DiscordPublisher:
         try:
             msg = await channel.send(content, allowed_mentions=allowed, **extra)
         except discord.Forbidden as exc:
-            if not files:
-                log.warning("posting in channel %s failed: %s", channel_id, exc.status)
-                return None
-            # no Attach Files permission there: the post matters more than its picture
-            log.warning("posting pictures in channel %s is not allowed (%s): posting the text alone",
-                        channel_id, exc.code)
-            return await self.send(channel_id, content, view=view, mention=mention)
+            if files:
+                # no Attach Files permission there: the post matters more than its picture
+                log.warning(
+                    "posting pictures in channel %s is not allowed (%s): posting the text alone",
+                    channel_id,
+                    exc.code,
+                )
+                return await self.send(channel_id, content, view=view, mention=mention)
+            log.warning("posting in channel %s failed: %s (%s)", channel_id, exc.status, exc.code)
+            self._refused(channel_id)
+            return None
+        except discord.NotFound as exc:  # the channel was deleted
+            log.warning("posting in channel %s failed: %s (%s)", channel_id, exc.status, exc.code)
+            self._refused(channel_id)
+            return None
         except discord.HTTPException as exc:
             if _transient(exc):
                 raise Unsent(f"posting in channel {channel_id}: {exc.status}") from exc
             log.warning("posting in channel %s failed: %s", channel_id, exc.status)
             return None
+        self._refusals.pop(channel_id, None)
         return msg.id
+
+    def _refused(self, channel_id: int) -> None:
+        """A post refused for a missing permission (or a deleted channel): once is a glitch, the
+        second time in a row the channel is lost to the bot and its table must stop."""
+        self._refusals[channel_id] = self._refusals.get(channel_id, 0) + 1
+        if self._refusals[channel_id] >= REFUSALS_TO_STOP and self.on_forbidden is not None:
+            self._refusals.pop(channel_id, None)
+            self.on_forbidden(channel_id)
 
     async def edit(
         self, channel_id: int, message_id: int, content: str, *, view: discord.ui.View | None = None
@@ -238,7 +270,7 @@ class TablePublisher:
         self._outbox: dict[int, asyncio.Queue[Callable[[], Awaitable[None]]]] = {}
         self._posters: dict[int, asyncio.Task[None]] = {}
         # the latest ephemeral hand panel per (table, user), refreshed as the table changes
-        self._panels: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
+        self._panels: dict[tuple[int, int], tuple[PrivateMessage, float]] = {}
         self._panel_dirty: set[tuple[int, int]] = set()
         self._panel_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         # what a panel's buttons depended on when the bot last redrew them (see _panel_shape)
@@ -329,12 +361,13 @@ class TablePublisher:
         *,
         view: discord.ui.View | Callable[[str], discord.ui.View] | None = None,
         mention: int | None = None,
+        sent: Callable[[int | None], None] | None = None,
         pictures: Callable[[], list[Picture]] | None = None,
     ) -> None:
         """Queue a channel post behind the table's earlier ones. ``content`` (and ``view``) may be
         lazy: they are drawn in the server's language when the post goes out. ``pictures`` draws
         the files to attach; it runs in an executor (off the event loop), and a failure posts the
-        text alone."""
+        text alone. ``sent`` is told the post's message id (None if it failed)."""
 
         async def job() -> None:
             lang = await self.language(table_id)
@@ -349,14 +382,26 @@ class TablePublisher:
             extra: dict[str, Any] = {"files": files} if files else {}
             for attempt in range(RETRIES):
                 try:
-                    await self._paid(
+                    message_id = await self._paid(
                         POSTS, lambda: self.out.send(channel_id, text, view=shown, mention=mention, **extra)
                     )
+                    if sent is not None:
+                        sent(message_id)
                     return
                 except Unsent as exc:
                     log.warning("%s; trying again", exc)
                     await asyncio.sleep(RETRY_BASE * 2**attempt)
             log.error("a post for table %s could not be sent", table_id)
+            if sent is not None:
+                sent(None)
+
+        self._enqueue(table_id, job)
+
+    def delete(self, table_id: int, channel_id: int, message_id: int) -> None:
+        """Delete one of the table's posts, in order with its other posts."""
+
+        async def job() -> None:
+            await self.out.delete(channel_id, message_id)
 
         self._enqueue(table_id, job)
 
@@ -470,11 +515,31 @@ class TablePublisher:
                 await self.store.save_quietly(t)
 
     # ---- hand panels: each human's latest ephemeral follows the table ---------------------------
-    def remember_panel(self, table_id: int, user_id: int, interaction: discord.Interaction) -> None:
-        self._panels[(table_id, user_id)] = (interaction, time.monotonic())
+    def remember_panel(self, table_id: int, user_id: int, panel: PrivateMessage) -> None:
+        """Keep a user's latest panel: only a ``PrivateMessage`` (an ephemeral message, never the
+        public message a button sits on) can be remembered, so a refresh never shows a hand."""
+        if not isinstance(panel, PrivateMessage):
+            raise TypeError("only a private message (bot.safe.send_private) can hold a hand panel")
+        self._panels[(table_id, user_id)] = (panel, time.monotonic())
         self._panel_shapes.pop((table_id, user_id), None)  # drawn by the click: redraw all next time
         # the click that drew it showed the table as it is
         self.staleness.panel_shown(table_id, user_id, time.monotonic())
+
+    def refresh_panel(self, table_id: int, user_id: int) -> None:
+        """Redraw a user's remembered panel soon (they acted by a typed command: the panel still
+        shows the card they played)."""
+        key = (table_id, user_id)
+        remembered = self._panels.get(key)
+        if remembered is None or time.monotonic() - remembered[1] > PANEL_TTL:
+            return
+        self._panel_shapes.pop(key, None)
+        self._mark_panel(key)
+
+    def _mark_panel(self, key: tuple[int, int]) -> None:
+        self._panel_dirty.add(key)
+        task = self._panel_tasks.get(key)
+        if task is None or task.done():
+            self._panel_tasks[key] = asyncio.create_task(self._panel_loop(key), name=f"panel-{key}")
 
     def _refresh_panels(self, old: Table, new: Table, actor: int | None = None) -> None:
         """Every other human's remembered panel is redrawn (coalesced): their turn, the trick."""
@@ -488,10 +553,7 @@ class TablePublisher:
             if time.monotonic() - remembered[1] > PANEL_TTL:
                 del self._panels[key]
                 continue
-            self._panel_dirty.add(key)
-            task = self._panel_tasks.get(key)
-            if task is None or task.done():
-                self._panel_tasks[key] = asyncio.create_task(self._panel_loop(key), name=f"panel-{key}")
+            self._mark_panel(key)
 
     async def _panel_loop(self, key: tuple[int, int]) -> None:
         interval = PANEL_INTERVAL * min(self.time_scale, 1.0)
@@ -522,33 +584,24 @@ class TablePublisher:
         remembered = self._panels.get(key)
         if remembered is None:
             return
-        inter = remembered[0]
+        panel = remembered[0]
         drawn = time.monotonic()
         t = self.store.get(table_id)
-        lang = user_language(inter)
+        lang = user_language(panel.interaction)
         shape = self._panel_shape(t, user_id)
-        try:
-            if shape is not None and self._panel_shapes.get(key) == shape:
-                # the text only (the trick, the turn): drawing the buttons again costs ~10x more
-                assert t is not None
-                seat = t.seat_of(user_id)
-                assert seat is not None
-                await inter.edit_original_response(
-                    content=render.hand_panel_text(t, seat, lang=lang),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-            else:
-                content, view = hand_panel(t, user_id, lang=lang)
-                await inter.edit_original_response(
-                    content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
-                )
-                if shape is not None:
-                    self._panel_shapes[key] = shape
-        except discord.HTTPException as exc:
-            if _transient(exc):  # try again with the next change (or the next click)
-                self._panel_dirty.add((table_id, user_id))
-                return
-            if self._panels.get(key, (None,))[0] is inter:
+        if shape is not None and self._panel_shapes.get(key) == shape:
+            # the text only (the trick, the turn): drawing the buttons again costs ~10x more
+            assert t is not None
+            seat = t.seat_of(user_id)
+            assert seat is not None
+            ok = await panel.edit(render.hand_panel_text(t, seat, lang=lang), view=None, text_only=True)
+        else:
+            content, view = hand_panel(t, user_id, lang=lang)
+            ok = await panel.edit(content, view=view)
+            if ok and shape is not None:
+                self._panel_shapes[key] = shape
+        if not ok:
+            if self._panels.get(key, (None,))[0] is panel:
                 self._panels.pop(key, None)
                 self._panel_shapes.pop(key, None)
             return

@@ -260,3 +260,107 @@ class Seating:
         if refusal:
             return refusal
         return ok(message, show_hand=True, table=new)
+
+    # ---- host and admin commands: fix the seating -------------------------------------------
+    async def _hosted(self, channel_id: int, user_id: int, is_admin: bool, what: str) -> Table | Result:
+        t = self.store.in_channel(channel_id)
+        if t is None:
+            return refuse(NO_TABLE)
+        if user_id != t.host_id and not is_admin:
+            return refuse(f"Only the host (<@{t.host_id}>) or someone with Manage Server can {what}.")
+        return t
+
+    async def remove_bot(self, channel_id: int, user_id: int, seat: int, *, is_admin: bool = False) -> Result:
+        """Free a seat a bot took before the game starts (a bot seated by mistake)."""
+        found = await self._hosted(channel_id, user_id, is_admin, "remove bots")
+        if isinstance(found, Result):
+            return found
+        async with self.store.lock(found.id):
+            t = self.store.get(found.id) or found
+            if not 1 <= seat <= t.num_seats:
+                return refuse(f"Seats are numbered 1 to {t.num_seats}.")
+            s = t.seats[seat - 1]
+            if s is None or not s.bot:
+                return refuse(f"There is no bot in seat {seat}.")
+            if t.status != "open":
+                return refuse(
+                    "The game has started: a bot's seat can't stay empty. Put a player in it with "
+                    "`/spades substitute`."
+                )
+            new = t.copy()
+            new.seats[seat - 1] = None
+            refusal = await self.store.commit(t, new)
+            if refusal:
+                return refusal
+        self.publisher.post(t.id, t.channel_id, f"🤖 {s.name} left seat {seat} (removed by <@{user_id}>).")
+        return ok(f"🤖 {s.name} left seat {seat}: it is free again.")
+
+    async def kick(self, channel_id: int, user_id: int, target_id: int, *, is_admin: bool = False) -> Result:
+        """Remove a player: before the start their seat is free; during a game a bot takes it (for
+        good: a substitute can take it over with ``substitute``)."""
+        found = await self._hosted(channel_id, user_id, is_admin, "remove players")
+        if isinstance(found, Result):
+            return found
+        if target_id == user_id:
+            return refuse("To leave your own seat, use `/leave`.")
+        async with self.store.lock(found.id):
+            t = self.store.get(found.id) or found
+            seat = t.seat_of(target_id)
+            if seat is None:
+                return refuse(f"<@{target_id}> is not seated at this table.")
+            new = t.copy()
+            if t.status == "open":
+                new.seats[seat] = None
+                done = f"<@{target_id}> was removed from seat {seat + 1}"
+            else:
+                new.seats[seat] = bot_seat(new, seat)
+                new.seats[seat].acts = (t.seats[seat] or Seat(None, "")).acts  # type: ignore[union-attr]
+                done = f"<@{target_id}> was removed from seat {seat + 1}; 🤖 the bot plays it"
+            if target_id == t.host_id:
+                staying = [u for u in new.humans() if u != target_id]
+                new.host_id = user_id if user_id in staying or not staying else staying[0]
+            refusal = await self.store.commit(t, new, touched=[seat])
+            if refusal:
+                return refusal
+        self.publisher.post(t.id, t.channel_id, f"🚪 {done} (by <@{user_id}>).")
+        return ok(f"{done}.")
+
+    async def substitute(
+        self,
+        channel_id: int,
+        user_id: int,
+        seat: int,
+        player_id: int,
+        player_name: str,
+        *,
+        is_admin: bool = False,
+    ) -> Result:
+        """Seat ``player_id`` mid-game in a bot's seat or an absent (away or gone) player's seat:
+        they take over its hand as it stands."""
+        found = await self._hosted(channel_id, user_id, is_admin, "seat a substitute")
+        if isinstance(found, Result):
+            return found
+        async with self.store.lock(found.id):
+            t = self.store.get(found.id) or found
+            if t.status != "playing":
+                return refuse("Substitutes take over during a game: before the start, players use **Join**.")
+            if not 1 <= seat <= t.num_seats:
+                return refuse(f"Seats are numbered 1 to {t.num_seats}.")
+            if t.seat_of(player_id) is not None:
+                return refuse(f"<@{player_id}> already plays at this table.")
+            old = t.seats[seat - 1]
+            if old is None or not old.automatic:
+                return refuse(
+                    f"Seat {seat} is played by {t.label(seat - 1)}: only a bot's seat or an absent "
+                    "player's can be taken over."
+                )
+            new = t.copy()
+            new.seats[seat - 1] = Seat(player_id, player_name, acts=old.acts)
+            refusal = await self.store.commit(t, new, touched=[seat - 1])
+            if refusal:
+                return refusal
+        was = f"🤖 {old.name}" if old.bot else f"<@{old.user_id}>"
+        self.publisher.post(
+            t.id, t.channel_id, f"🔁 <@{player_id}> takes over seat {seat} from {was} (by <@{user_id}>)."
+        )
+        return ok(f"<@{player_id}> now plays seat {seat}: they see their cards with **My hand**.")

@@ -17,11 +17,13 @@ from typing import Any, Protocol
 import discord
 
 from bot.i18n import DEFAULT, LANGUAGES, server_language
-from bot.model import LIVE, Table, damaged_post, set_aside_post
+from bot.model import LIVE, Result, Table, damaged_post, ok, set_aside_post
+from bot.safe import PrivateMessage
 from bot.storage import Storage, shard_of
 from bot.table.clock import TurnClock
 from bot.table.lifecycle import Lifecycle
 from bot.table.play import Play
+from bot.table.players import Players
 from bot.table.publisher import DiscordPublisher, Publisher, TablePublisher
 from bot.table.seating import Seating
 from bot.table.store import GameListener, HandListener, TableStore
@@ -74,10 +76,17 @@ class TableService:
             self.store, publisher, time_scale=self.time_scale, budget=budget if publisher_is_discord else None
         )
         self.posts.language = self.language_of
-        self.clock = TurnClock(self.store, self.posts, time_scale=self.time_scale, seed=self.deal_seed)
+        self.players = Players(self.storage)
+        self.store.prepare.append(self.players.auto_look)
+        self.clock = TurnClock(
+            self.store, self.posts, time_scale=self.time_scale, seed=self.deal_seed, players=self.players
+        )
         self.lifecycle = Lifecycle(self.store, self.posts, seed=self.deal_seed)
         self.seating = Seating(self.store, self.posts)
         self.play = Play(self.store)
+        if isinstance(publisher, DiscordPublisher):
+            publisher.on_forbidden = self._cannot_post
+        self._background: set[asyncio.Task[None]] = set()
         self.store.changed.append(self._changed)
         self.store.reloaded.append(self._reloaded)
         self.store.closed.append(self._evict_soon)
@@ -108,9 +117,10 @@ class TableService:
     async def last_in_channel(self, channel_id: int) -> Table | None:
         return await self.store.last_in_channel(channel_id)
 
-    def remember_panel(self, table_id: int, user_id: int, interaction: discord.Interaction) -> None:
-        """Keep a user's latest hand panel to refresh it in place when their turn comes."""
-        self.posts.remember_panel(table_id, user_id, interaction)
+    def remember_panel(self, table_id: int, user_id: int, panel: PrivateMessage) -> None:
+        """Keep a user's latest hand panel (an ephemeral message) to refresh it in place when their
+        turn comes."""
+        self.posts.remember_panel(table_id, user_id, panel)
 
     # ---- the language of public messages ---------------------------------------------------------
     async def server_language(self, guild_id: int) -> str:
@@ -152,10 +162,79 @@ class TableService:
     def _changed(self, old: Table, new: Table, events: list[Any], actor: int | None) -> None:
         self.posts.after(old, new, events, actor)
         self.clock.schedule(new)
+        if new.status in LIVE and self.players.unknown(new.humans()):
+            self._in_background(self._read_players(new.id, new.humans()), f"players-{new.id}")
+
+    # ---- players' own settings (/spades me) ---------------------------------------------------
+    async def _read_players(self, table_id: int, user_ids: list[int]) -> None:
+        try:
+            await self.players.load(user_ids)
+        except Exception:
+            log.exception("reading player settings for table %s failed", table_id)
+            return
+        await self.apply_players(table_id)
+
+    async def apply_players(self, table_id: int) -> None:
+        """Apply what players' settings change at a table now (cards shown to a player who never
+        bids blind nil), saved like any change."""
+        async with self.store.lock(table_id):
+            t = self.store.get(table_id)
+            if t is None or t.status != "playing" or not self.players.auto_look(t, t.copy()):
+                return
+            await self.store.commit(t, t.copy())  # (the store's prepare step turns the cards)
+
+    async def set_player(
+        self, user_id: int, *, no_blind_nil: bool | None = None, turn_ping: bool | None = None
+    ) -> Result:
+        """``/spades me``: change (or, with no change, show) the user's own settings."""
+        if no_blind_nil is None and turn_ping is None:
+            await self.players.load([user_id])
+            now = self.players.get(user_id)
+        else:
+            now = await self.players.set(user_id, no_blind_nil=no_blind_nil, turn_ping=turn_ping)
+            for t in list(self.tables.values()):
+                if t.seat_of(user_id) is not None and t.status == "playing":
+                    await self.apply_players(t.id)
+
+        def on(flag: bool) -> str:
+            return "**on**" if flag else "**off**"
+
+        return ok(
+            f"Your settings (in every server): I don't bid blind nil, show my cards at once "
+            f"{on(now.no_blind_nil)}; ping me when my turn starts {on(now.turn_ping)}. "
+            "Change them with `/spades me`."
+        )
+
+    def _in_background(self, work: Any, name: str) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def _reloaded(self, table: Table) -> None:
         self.clock.schedule(table)
         self.posts.render_soon(table.id)
+
+    # ---- a channel the bot can no longer post in -------------------------------------------
+    def _cannot_post(self, channel_id: int) -> None:
+        """Discord refused a post for a missing permission: the channel's table stops rather than
+        run blind (bots playing on, players timing out on a table nobody sees)."""
+        t = self.in_channel(channel_id)
+        if t is None or self._closed:
+            return
+        self._in_background(self._close_unreachable(t.id), f"unreachable-{t.id}")
+
+    async def _close_unreachable(self, table_id: int) -> None:
+        t = await self.lifecycle.close_unreachable(table_id)
+        if t is None:
+            return
+        note = (
+            f"♠ I can no longer post in <#{t.channel_id}> (a permission was taken away), so I closed "
+            f"Spades table {t.id} there; it does not count. Someone who can manage that channel can give "
+            "my role View Channel, Send Messages, Embed Links and Read Message History there; then "
+            "`/spades new` opens a new table."
+        )
+        if isinstance(self.publisher, DiscordPublisher):
+            await self.publisher.dm(t.host_id, note)
 
     # ---- eviction: closed tables leave memory ---------------------------------------------
     def _evict_soon(self, table_id: int) -> None:
@@ -214,6 +293,16 @@ class TableService:
         wanted = self.held_shards() if shards is None else shards
         rows = await self.storage.live_tables(shards=(self.shard_count, wanted))
         restored: list[int] = []
+        humans = [
+            s["user_id"]
+            for row in rows
+            for s in (row.data.get("seats") or [])
+            if isinstance(s, dict) and not s.get("bot") and isinstance(s.get("user_id"), int)
+        ]
+        try:
+            await self.players.load(humans)
+        except Exception:
+            log.exception("reading player settings failed; the tables use the defaults")
         for row in rows:
             if row.id in self.store.tables:
                 continue
@@ -275,4 +364,4 @@ class TableService:
         self._closed = True
         await self.clock.close()
         await self.posts.close(drain=drain)
-        await cancel_all(self._evictions.values())
+        await cancel_all([*self._evictions.values(), *self._background])

@@ -61,6 +61,9 @@ class TableStore:
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        # called with (old, new) before every save: may change the working copy ``new`` (a player's
+        # settings applied to a new deal); returns the seats it changed
+        self.prepare: list[Callable[[Table, Table], list[int]]] = []
         self.changed: list[ChangeListener] = []
         self.reloaded: list[Callable[[Table], None]] = []  # a stale table re-read from storage
         self.closed: list[Callable[[int], None]] = []  # a table is no longer live
@@ -163,6 +166,8 @@ class TableStore:
         """
         events = list(events)
         touched = list(touched)
+        for prepare in self.prepare:
+            touched += [s for s in prepare(old, new) if s not in touched]
         new.stamp = old.stamp + 1
         for s in touched:
             seat = new.seats[s]

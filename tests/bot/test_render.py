@@ -338,6 +338,57 @@ def test_a_long_games_score_sheet_fits_and_says_what_it_left_out() -> None:
     assert [int(x.split(" · ")[0]) for x in shown_rows] == list(range(first, n + 1))
 
 
+def test_clip_never_cuts_a_mention_in_half() -> None:
+    """Issue 8, item 15: a cut inside ``<@id>`` showed raw text like ``<@1234``."""
+    for tail in ("<@123456789012345678> hi", "<#123456789012345678>", "<t:1796054743:R> x", "<@&42> y"):
+        for pad in range(1980, 2000):
+            text = "x" * pad + tail
+            out = render.clip(text)
+            assert len(out) <= 2000
+            if len(text) > 2000:
+                assert out.endswith("…")
+                body = out[:-1]
+                assert body.count("<") == body.count(">"), out[-30:]
+
+
+def test_an_away_player_who_has_not_looked_sees_i_am_back() -> None:
+    """Issue 8, item 15: the face-down panel of an away player offered only the blind-nil choice."""
+    from bot.views import hand_panel
+
+    t = _table("standard")
+    t.seats = [Seat(11 + s, f"p{s}") for s in range(4)]
+    t.status = "playing"
+    t.game = engine.Game.new(t.ruleset, seed=3)
+    seat = t.game.seats_to_act()[0]
+    assert t.game.view(seat).hand is None  # blind nil allowed: cards face down
+    me = t.seats[seat]
+    assert me is not None
+    me.away = True
+    content, view = hand_panel(t, 11 + seat)
+    assert view is not None
+    labels = [getattr(getattr(i, "item", i), "label", None) for i in view.children]
+    assert "I'm back" in labels and "Bid blind nil" not in labels
+    assert "I'm back" in content
+
+
+def test_the_readme_invite_url_asks_for_the_table_permissions() -> None:
+    """The README's invite link carries exactly the permissions ``bot.checks`` requires."""
+    import re
+    from pathlib import Path
+
+    from bot.checks import OPTIONAL_PERMISSIONS, TABLE_PERMISSIONS, THREAD_PERMISSIONS
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    found = re.search(
+        r"oauth2/authorize\?client_id=APPLICATION_ID&scope=bot\+applications\.commands&permissions=(\d+)",
+        readme,
+    )
+    assert found is not None
+    perms = discord.Permissions(int(found.group(1)))
+    wanted = set(TABLE_PERMISSIONS) | set(THREAD_PERMISSIONS) | set(OPTIONAL_PERMISSIONS)
+    assert perms.value == discord.Permissions(**dict.fromkeys(wanted, True)).value
+
+
 def test_hand_post_says_which_nil_was_made_and_which_failed() -> None:
     """The example record of docs/HAND_RECORD.md: seat 2 (Bea) made a blind nil, seat 4 (Dee)
     failed a nil with two tricks. The post says so in those words, with the worked totals."""

@@ -27,7 +27,7 @@ import pytest_asyncio
 
 import engine
 from bot.client import SpadesBot
-from bot.config import Config
+from bot.config import Config, Faults
 from bot.model import Table
 from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, User
 from bot.sandbox.fake.fake import GLOBAL_LIMIT
@@ -50,6 +50,8 @@ class Spades:
     checked: dict[int, int] = field(default_factory=dict)  # message id -> versions already checked
     public_checks: int = 0
     last_table: Table | None = None  # the newest table this harness has seen
+    # the bot's own fault-injection settings (bot.config.Faults): tests slow its storage down here
+    faults: Faults = field(default_factory=Faults)
 
     # ---- processes ------------------------------------------------------------------------
     @asynccontextmanager
@@ -70,6 +72,7 @@ class Spades:
             time_scale=time_scale,
             deal_seed=seed,
             card_emojis=card_emojis,
+            faults=self.faults,
             **settings,
         )
         bot = SpadesBot(config)

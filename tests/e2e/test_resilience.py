@@ -232,7 +232,7 @@ async def test_a_slow_database_defers_then_answers(spades: Spades) -> None:
         card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
         panel = await spades.panel(alice)
         r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
-        assert r.type == 6  # acknowledged before the work was done
+        assert r.type == 6  # acknowledged before the work was done (the panel is updated in place)
         await spades.wait_for(
             lambda: panel.content.startswith(f"You played {engine.card_pretty(card)}."),
             what="the panel update",

@@ -1,0 +1,133 @@
+"""Options checked on our side too: Discord checks a slash command's option types and ranges, but
+an interaction is only data, and a client or a stale command definition can send anything. A
+wrong type or a value out of range gets its specific answer here, before any command runs.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.enums import AppCommandOptionType as T
+
+_WHAT = {
+    T.string: "text",
+    T.integer: "a whole number",
+    T.number: "a number",
+    T.boolean: "true or false",
+    T.user: "a member",
+    T.channel: "a channel",
+    T.role: "a role",
+    T.mentionable: "a member or a role",
+    T.attachment: "a file",
+}
+_SNOWFLAKES = (T.user, T.channel, T.role, T.mentionable, T.attachment)
+
+
+def _leaves(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The options given to the command itself (inside its subcommand group and subcommand)."""
+    for opt in options:
+        if opt.get("type") in (1, 2):  # subcommand, subcommand group
+            return _leaves(list(opt.get("options") or []))
+    return options
+
+
+def _range(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f" from {low:g} to {high:g}"
+    if low is not None:
+        return f" of at least {low:g}"
+    if high is not None:
+        return f" of at most {high:g}"
+    return ""
+
+
+def check_value(param: app_commands.Parameter, value: Any) -> str | None:
+    """Why ``value`` does not fit the option ``param``, or None when it does."""
+    name, kind = param.display_name, param.type
+    low, high = param.min_value, param.max_value
+    what = _WHAT.get(kind, "a value")
+    if kind == T.string:
+        if not isinstance(value, str):
+            return f"`{name}` must be {what}."
+        if (low is not None and len(value) < low) or (high is not None and len(value) > high):
+            return f"`{name}` must be {what} of {low or 0} to {high or 6000} characters."
+    elif kind in (T.integer, T.number):
+        numeric = (int,) if kind == T.integer else (int, float)
+        if isinstance(value, bool) or not isinstance(value, numeric) or not math.isfinite(value):
+            return f"`{name}` must be {what}{_range(low, high)}."
+        if (low is not None and value < low) or (high is not None and value > high):
+            return f"`{name}` must be {what}{_range(low, high)}."
+    elif kind == T.boolean:
+        if not isinstance(value, bool):
+            return f"`{name}` must be {what}."
+    elif kind in _SNOWFLAKES and not str(value).isdigit():
+        return f"`{name}` must be {what}."
+    if param.choices and kind != T.boolean:
+        allowed = [c.value for c in param.choices]
+        if value not in allowed:
+            return f"`{name}` must be one of: " + ", ".join(f"`{c.name}`" for c in param.choices[:25]) + "."
+    return None
+
+
+def bad_option(interaction: discord.Interaction[Any]) -> str | None:
+    """The first problem with the options of a slash command, or None (also for anything that is
+    not a slash command: context menus and autocomplete are left alone)."""
+    if interaction.type != discord.InteractionType.application_command:
+        return None
+    data: dict[str, Any] = dict(interaction.data or {})
+    if data.get("type", 1) != 1:
+        return None
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return None  # (an unknown command: the tree answers that one)
+    params = {p.display_name: p for p in command.parameters}
+    for opt in _leaves(list(data.get("options") or [])):
+        if not isinstance(opt, dict):
+            return "This command changed since Discord loaded it. Please try again in a minute."
+        param = params.get(str(opt.get("name")))
+        if param is None:
+            return "This command changed since Discord loaded it. Please try again in a minute."
+        problem = check_value(param, opt.get("value"))
+        if problem is not None:
+            return problem
+    return None
+
+
+# ---- the bot's own permissions where a table runs ---------------------------------------------
+
+#: what the bot needs in a channel to run a table there (the README's invite link asks for them)
+TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "read_message_history")
+THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "embed_links", "read_message_history")
+#: used when granted, not required: without Attach Files the table pictures are left out
+OPTIONAL_PERMISSIONS = ("attach_files",)
+
+
+def permission_name(flag: str) -> str:
+    return flag.replace("_", " ").title().replace("In Threads", "in Threads")
+
+
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions the bot lacks in the interaction's channel to run a table there (Discord
+    sends the bot's permissions with every interaction: ``app_permissions``)."""
+    perms = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    needed = THREAD_PERMISSIONS if in_thread else TABLE_PERMISSIONS
+    return [p for p in needed if not getattr(perms, p, False)]
+
+
+def cannot_run_table(interaction: discord.Interaction[Any]) -> str | None:
+    """Why no table can run in this channel (naming the missing permissions and who can give
+    them), or None."""
+    missing = missing_permissions(interaction)
+    if not missing:
+        return None
+    names = ", ".join(f"**{permission_name(p)}**" for p in missing)
+    where = f"<#{interaction.channel_id}>" if interaction.channel_id else "this channel"
+    return (
+        f"I can't run a table in {where}: I'm missing {names} here. Someone who can manage this "
+        "channel (Manage Channels or Manage Roles, such as a server admin) can give my role these "
+        "permissions in the channel's settings (Edit Channel → Permissions)."
+    )

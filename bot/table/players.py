@@ -1,0 +1,66 @@
+"""Players' own settings as the tables use them (``/spades me``): read once per player and kept
+in memory, so a table never waits on storage to honour them.
+
+- ``no_blind_nil``: the player's cards are shown as soon as a hand is dealt (``auto_look``, run in
+  the store's commit before every save, so a new deal is saved already looked at);
+- ``turn_ping``: the turn clock pings the player when their turn starts.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import engine
+from bot.model import Table
+from bot.storage import Storage
+from bot.storage.players import DEFAULT, PlayerSettings, player_settings, set_player_settings
+
+log = logging.getLogger(__name__)
+
+
+class Players:
+    """The settings of the players this process has seen."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.known: dict[int, PlayerSettings] = {}
+
+    def get(self, user_id: int) -> PlayerSettings:
+        return self.known.get(user_id, DEFAULT)
+
+    def unknown(self, user_ids: list[int]) -> list[int]:
+        return [u for u in user_ids if u not in self.known]
+
+    async def load(self, user_ids: list[int]) -> bool:
+        """Read the settings of players not read yet; True if any was read."""
+        missing = self.unknown(user_ids)
+        if not missing:
+            return False
+        self.known.update(await player_settings(self.storage, missing))
+        return True
+
+    async def set(
+        self, user_id: int, *, no_blind_nil: bool | None = None, turn_ping: bool | None = None
+    ) -> PlayerSettings:
+        new = await set_player_settings(self.storage, user_id, no_blind_nil=no_blind_nil, turn_ping=turn_ping)
+        self.known[user_id] = new
+        return new
+
+    def auto_look(self, old: Table, new: Table) -> list[int]:
+        """Turn the cards of players who never bid blind nil face up (on the working copy ``new``);
+        the seats it changed."""
+        g = new.game
+        if g is None or new.status != "playing":
+            return []
+        looked = []
+        for seat, s in enumerate(new.seats):
+            if s is None or s.bot or s.user_id is None or not self.get(s.user_id).no_blind_nil:
+                continue
+            if g.has_looked(seat):
+                continue
+            try:
+                g.look(seat)
+            except (engine.IllegalAction, ValueError):
+                continue
+            looked.append(seat)
+        return looked
