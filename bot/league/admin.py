@@ -1,0 +1,360 @@
+"""League admin tools: create and edit a league, pause, resume, skip a night, end or start a season,
+archive, start now, postpone, substitute a player at a live table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import date
+from typing import Any
+
+from bot.storage.leagues import LeagueError, LeagueRow
+
+from . import schedule as sch
+from . import seating, standings, text
+from .gateway import LeagueRefusal, _unix, _utc
+from .nights import NightsMixin
+from .settings import LeagueSettings, SettingsError, check_format, check_name, slot_key
+
+
+class AdminMixin(NightsMixin):
+    """The commands of a league's admins."""
+
+    async def create_league(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        actor_id: int,
+        name: str,
+        weekday: str,
+        at: str,
+        zone: str,
+        weeks: int,
+        fmt: str = "rotating",
+        preset: str = "standard",
+        target: int | None = None,
+        hand_limit: int | None = None,
+        rounds: int = 2,
+        round_minutes: int = 45,
+        leftover: str = "bot",
+        first_date: str | None = None,
+        role_id: int | None = None,
+        admin_role_id: int | None = None,
+        points: standings.PointsRule | None = None,
+    ) -> LeagueRow:
+        """Validate everything first (LeagueRefusal with the reason), then write once."""
+        now = self.now()
+        try:
+            name = check_name(name)
+            wd = sch.parse_weekday(weekday)
+            local = sch.parse_time(at)
+            zone_key = sch.parse_zone(zone).key
+            sch.check_weeks(weeks)
+            first = sch.parse_date(first_date) if first_date else None
+            schedule = sch.Schedule.starting_after(
+                now, weekday=wd, at=local, zone_name=zone_key, weeks=weeks, first_day=first
+            )
+            ruleset = self._ruleset(preset, target, hand_limit)
+            fmt = check_format(fmt, ruleset)
+            settings = LeagueSettings(
+                rounds=rounds,
+                round_minutes=round_minutes,
+                leftover=leftover,
+                points=points or standings.PointsRule(),
+                role_id=role_id,
+                admin_role_id=admin_role_id,
+            )
+        except (sch.ScheduleError, SettingsError, standings.PointsError) as exc:
+            raise LeagueRefusal(str(exc)) from None
+        await self._check_clash(channel_id, schedule, settings, except_id=None, now=now)
+        try:
+            league = await self.store.create_league(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                name=name,
+                fmt=fmt,
+                ruleset=ruleset.to_dict(),
+                settings=settings.to_dict(),
+                schedule=sch.to_dict(schedule),
+                slot_key=slot_key(schedule),
+                created_by=actor_id,
+            )
+        except LeagueError as exc:
+            raise LeagueRefusal(str(exc)) from None
+        await self._sync_event(league)
+        self.poke()
+        return league
+
+    async def edit(
+        self,
+        league: LeagueRow,
+        actor_id: int,
+        *,
+        name: str | None = None,
+        weekday: str | None = None,
+        at: str | None = None,
+        zone: str | None = None,
+        weeks: int | None = None,
+        rounds: int | None = None,
+        round_minutes: int | None = None,
+        leftover: str | None = None,
+        role_id: int | None = None,
+        target: int | None = None,
+        hand_limit: int | None = None,
+        points: dict[str, Any] | None = None,
+    ) -> LeagueRow:
+        now = self.now()
+        changes: dict[str, Any] = {}
+        try:
+            settings = self.settings_of(league)
+            new_settings = settings.with_changes(
+                **{
+                    k: v
+                    for k, v in {
+                        "rounds": rounds,
+                        "round_minutes": round_minutes,
+                        "leftover": leftover,
+                        "role_id": role_id,
+                    }.items()
+                    if v is not None
+                }
+            )
+            if points:
+                new_settings = new_settings.with_changes(
+                    points=standings.PointsRule.from_dict({**settings.points.to_dict(), **points})
+                )
+            schedule = self.schedule_of(league)
+            if any(v is not None for v in (weekday, at, zone, weeks)):
+                if await self._open_night(league) is not None and any(
+                    v is not None for v in (weekday, at, zone)
+                ):
+                    raise LeagueRefusal("A night is under way: change the day or time after it ends.")
+                held = len(await self._held(league))
+                schedule = schedule.retime(
+                    now,
+                    weekday=sch.parse_weekday(weekday) if weekday else None,
+                    at=sch.parse_time(at) if at else None,
+                    zone_name=zone,
+                    weeks=weeks,
+                    held=held,
+                )
+                changes["schedule"] = sch.describe(schedule) + f", {schedule.total_weeks} weeks"
+            ruleset = self.ruleset_of(league)
+            if target is not None or hand_limit is not None:
+                overrides = {**ruleset.overrides()}
+                base = self._ruleset(
+                    ruleset.name,
+                    target if target is not None else overrides.get("target_score"),
+                    hand_limit if hand_limit is not None else overrides.get("max_hands"),
+                )
+                ruleset = base
+                changes["round"] = ruleset.describe()
+            if name is not None:
+                name = check_name(name)
+                changes["name"] = name
+        except (sch.ScheduleError, SettingsError, standings.PointsError) as exc:
+            raise LeagueRefusal(str(exc)) from None
+        if new_settings != settings:
+            changes["settings"] = {
+                k: v for k, v in new_settings.to_dict().items() if settings.to_dict().get(k) != v
+            }
+        if not changes:
+            raise LeagueRefusal("Nothing to change: give at least one new value.")
+        await self._check_clash(league.channel_id, schedule, new_settings, except_id=league.id, now=now)
+        league.settings = {**league.settings, **new_settings.to_dict()}
+        league.schedule = sch.to_dict(schedule)
+        league.slot_key = slot_key(schedule)
+        league.ruleset = ruleset.to_dict()
+        if name is not None:
+            league.name = name
+        league = await self._save(league, actor_id, "edit", changes)
+        await self._reconcile(league)
+        await self._sync_event(league)
+        self.poke()
+        return league
+
+    async def pause(self, league: LeagueRow, actor_id: int, reason: str | None = None) -> LeagueRow:
+        if league.status != "active":
+            raise LeagueRefusal(f"**{league.name}** is {league.status}, not running.")
+        if await self._open_night(league) is not None:
+            raise LeagueRefusal("A night is under way: pause the league after it ends.")
+        league.status = "paused"
+        league.settings = {**league.settings, "paused_at": _unix(self.now())}
+        league = await self._save(league, actor_id, "pause", reason=reason)
+        await self._sync_event(league)
+        return league
+
+    async def resume(self, league: LeagueRow, actor_id: int) -> LeagueRow:
+        if league.status != "paused":
+            raise LeagueRefusal(f"**{league.name}** is not paused.")
+        now = self.now()
+        paused_at = _utc(int(league.settings.get("paused_at") or _unix(now)))
+        held = {
+            date.fromisoformat(n.night_date)
+            for n in await self.store.nights(league.id, league.season)
+            if n.status not in ("scheduled",)
+        }
+        schedule = self.schedule_of(league).skip_between(paused_at, now, held)
+        league.schedule = sch.to_dict(schedule)
+        league.status = "active"
+        league.settings = {k: v for k, v in league.settings.items() if k != "paused_at"}
+        league = await self._save(
+            league, actor_id, "resume", {"skipped": sorted(d.isoformat() for d in schedule.skipped)}
+        )
+        await self._reconcile(league)
+        await self._sync_event(league)
+        self.poke()
+        return league
+
+    async def skip(
+        self, league: LeagueRow, actor_id: int, day: str, reason: str | None = None
+    ) -> tuple[LeagueRow, sch.Night]:
+        """Skip one date; the season gets one week longer. Returns the new last night."""
+        try:
+            d = sch.parse_date(day)
+            schedule = self.schedule_of(league).skip(d)
+        except sch.ScheduleError as exc:
+            raise LeagueRefusal(str(exc)) from None
+        nights = {n.night_date: n for n in await self.store.nights(league.id, league.season)}
+        row = nights.get(d.isoformat())
+        if row is not None and row.status != "scheduled":
+            raise LeagueRefusal(f"The night of {d.isoformat()} is {row.status}: it can't be skipped now.")
+        if row is not None:
+            await self.store.transition(row.id, ["scheduled"], "skipped")
+        league.schedule = sch.to_dict(schedule)
+        league = await self._save(league, actor_id, "skip", {"date": d.isoformat()}, reason)
+        await self._reconcile(league)
+        await self._sync_event(league)
+        self.poke()
+        return league, schedule.last_night
+
+    async def end_season(
+        self, league: LeagueRow, actor_id: int | None, reason: str | None = None
+    ) -> LeagueRow:
+        if league.status not in ("active", "paused"):
+            raise LeagueRefusal(f"**{league.name}**'s season is already over.")
+        if await self._open_night(league) is not None:
+            raise LeagueRefusal("A night is under way: end the season after it ends.")
+        for n in await self.store.nights(league.id, league.season):
+            if n.status == "scheduled":
+                await self.store.transition(n.id, ["scheduled"], "cancelled")
+        league.status = "ended"
+        league = await self._save(league, actor_id, "end", reason=reason)
+        await self._sync_event(league)
+        await self._post_final(league)
+        return league
+
+    async def new_season(self, league: LeagueRow, actor_id: int, *, weeks: int | None = None) -> LeagueRow:
+        if league.status != "ended":
+            raise LeagueRefusal("End the current season first (`/league end`).")
+        old = self.schedule_of(league)
+        try:
+            schedule = sch.Schedule.starting_after(
+                self.now(),
+                weekday=old.weekday,
+                at=old.at,
+                zone_name=old.zone_name,
+                weeks=weeks or old.total_weeks,
+                checkin_minutes=old.checkin_minutes,
+                grace_minutes=old.grace_minutes,
+            )
+        except sch.ScheduleError as exc:
+            raise LeagueRefusal(str(exc)) from None
+        await self._check_clash(
+            league.channel_id, schedule, self.settings_of(league), except_id=league.id, now=self.now()
+        )
+        league.schedule = sch.to_dict(schedule)
+        league.season += 1
+        league.status = "active"
+        league = await self._save(league, actor_id, "new_season", {"season": league.season})
+        await self._sync_event(league)
+        self.poke()
+        return league
+
+    async def archive(self, league: LeagueRow, actor_id: int) -> LeagueRow:
+        if league.status in ("active", "paused"):
+            raise LeagueRefusal("End the season first (`/league end`), then archive the league.")
+        league.status = "archived"
+        return await self._save(league, actor_id, "archive")
+
+    async def start_now(self, league: LeagueRow, actor_id: int) -> str:
+        """Start the next night now (early), opening check-in first if needed."""
+        if league.status != "active":
+            raise LeagueRefusal(f"**{league.name}** is {league.status}.")
+        async with self._lock:
+            night = await self.current_night(league)
+            if night is None:
+                raise LeagueRefusal("The season has no night left to start.")
+            if night.status == "playing":
+                raise LeagueRefusal("The night is already under way.")
+            now = _unix(self.now())
+            if night.status == "scheduled":
+                opened = await self._open_checkin(league, night, note="Check-in opened early by an admin.")
+                if opened is None:
+                    raise LeagueRefusal("Someone else just started this night.")
+                night = opened
+            await self.store.audit(
+                league.id,
+                actor_id=actor_id,
+                action="start_early",
+                night_id=night.id,
+                detail={"scheduled": night.starts_at, "now": now},
+            )
+            started = await self._start_night(league, night, force=True)
+        if not started:
+            raise LeagueRefusal("Not enough players are checked in to seat a table yet.")
+        return "The night has started: seats are drawn."
+
+    async def postpone(self, league: LeagueRow, actor_id: int, minutes: int) -> str:
+        """Start the current or next night later (check-in stays open until then)."""
+        if not 5 <= minutes <= 240:
+            raise LeagueRefusal("Postpone by 5 to 240 minutes.")
+        night = await self.current_night(league)
+        if night is None or night.status == "playing":
+            raise LeagueRefusal("Only a night that has not started can start later.")
+        new_start = night.starts_at + minutes * 60
+        moved = await self.store.transition(
+            night.id,
+            [night.status],
+            night.status,
+            starts_at=new_start,
+            data={"postponed": True, "late_note": f"Start moved to {text.ts(new_start, 't')} by an admin."},
+            audit=(actor_id, "start_late", {"minutes": minutes}, None),
+        )
+        if moved is None:
+            raise LeagueRefusal("The night just started.")
+        await self._refresh_checkin(league, moved)
+        self.poke()
+        return f"The night now starts {text.ts(new_start, 'F')}."
+
+    async def substitute(
+        self, league: LeagueRow, actor_id: int, out_id: int, in_id: int, reason: str | None
+    ) -> str:
+        night = await self._open_night(league)
+        if night is None or night.status != "playing" or night.round_no == 0:
+            raise LeagueRefusal("Substitutions are for a night under way.")
+        tables = await self.store.round_tables(night.id, night.round_no)
+        lt = next((t for t in tables if out_id in t.players and t.status in ("seated", "playing")), None)
+        if lt is None:
+            raise LeagueRefusal(f"<@{out_id}> is not at a table of this round.")
+        if any(in_id in t.players for t in tables if t.status in ("seated", "playing")):
+            raise LeagueRefusal(f"<@{in_id}> is already playing this round.")
+        busy = await self.store.busy_players([in_id], except_league=league.id)
+        if busy:
+            raise LeagueRefusal(f"<@{in_id}> is seated in another league's game right now.")
+        try:
+            await self.store.substitute(
+                lt.id, out_id, in_id, league_id=league.id, actor_id=actor_id, reason=reason
+            )
+        except LeagueError as exc:
+            raise LeagueRefusal(str(exc)) from None
+        if await self.store.member(league.id, in_id) is None and league.format != seating.FIXED:
+            with contextlib.suppress(LeagueError):
+                await self.store.sign_up(league.id, in_id, actor_id=actor_id)
+        live = ""
+        if lt.table_id is not None and not await self.gateway.substitute(
+            lt.table_id, out_id, in_id, guild_id=league.guild_id
+        ):
+            live = " (the game itself had just ended, so only the league's records changed)"
+        return f"<@{in_id}> now plays for <@{out_id}> at table {lt.table_no}{live}."

@@ -1,0 +1,152 @@
+"""Check-in to a league night: the check-in post, the players' answers, reopening it.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date
+
+from bot.storage.leagues import LeagueError, LeagueRow, NightRow
+
+from . import schedule as sch
+from . import seating, text
+from .core import ServiceCore
+from .gateway import LeagueRefusal, _utc
+
+log = logging.getLogger(__name__)
+
+
+class CheckinMixin(ServiceCore):
+    """Check-in: open it, record each player's answer, keep the post up to date."""
+
+    async def check_in(self, night_id: int, user_id: int, *, coming: bool = True) -> str:
+        """A player's Check in / Can't make it click; returns the confirmation text."""
+        async with self._lock:
+            night = await self.store.get_night(night_id)
+            if night is None:
+                raise LeagueRefusal("This league night no longer exists.")
+            league = await self.store.get_league(night.league_id)
+            if league is None or league.status == "archived":
+                raise LeagueRefusal("This league no longer exists.")
+            if night.status == "playing" and not night.data.get("late_checkin"):
+                raise LeagueRefusal(
+                    f"Check-in closed at {text.ts(night.starts_at, 't')}: the night has started. "
+                    "Ask an admin to re-open check-in; you'd join the next round."
+                )
+            member = await self.store.member(league.id, user_id)
+            if member is None or member.status != "active":
+                if not coming:
+                    raise LeagueRefusal(
+                        f"You're not signed up for **{league.name}**, so there's nothing to cancel."
+                    )
+                if league.format == seating.FIXED:
+                    raise LeagueRefusal(
+                        f"**{league.name}** plays in fixed teams: sign up with a partner (`/league"
+                        " invite`) first."
+                    )
+                try:
+                    await self.store.sign_up(league.id, user_id)
+                except LeagueError as exc:
+                    raise LeagueRefusal(str(exc)) from None
+            if coming:
+                busy = await self.store.busy_players([user_id], except_league=league.id)
+                if busy:
+                    other = await self.store.get_league(busy[user_id])
+                    raise LeagueRefusal(
+                        "You're seated at a table of"
+                        f" **{other.name if other else 'another league'}** right now; "
+                        "finish that game first."
+                    )
+            try:
+                await self.store.check_in(night_id, user_id, "in" if coming else "out")
+            except LeagueError as exc:
+                raise LeagueRefusal(str(exc)) from None
+            await self._refresh_checkin(league, night)
+        if coming:
+            if night.status == "playing":
+                return "You're checked in: you'll be seated from the next round."
+            return (
+                f"You're checked in for **{league.name}**. Seats are drawn at"
+                f" {text.ts(night.starts_at, 't')}."
+            )
+        return "Got it: you're marked as not coming tonight."
+
+    async def _refresh_checkin(self, league: LeagueRow, night: NightRow, *, closed: bool = False) -> None:
+        message_id = night.data.get("checkin_message_id")
+        if not message_id:
+            return
+        content = await self._checkin_text(league, night, closed=closed)
+        try:
+            await self.gateway.edit_checkin(
+                int(night.data.get("checkin_channel_id") or league.channel_id),
+                int(message_id),
+                night.id,
+                content,
+                closed=closed,
+            )
+        except Exception:
+            log.warning("league %s: could not edit the check-in message", league.id, exc_info=True)
+
+    async def _checkin_text(
+        self, league: LeagueRow, night: NightRow, *, closed: bool = False, late_note: str = ""
+    ) -> str:
+        answers = await self.store.checkins(night.id)
+        schedule = self.schedule_of(league)
+        entry = sch.Night(
+            night.number,
+            date.fromisoformat(night.night_date),
+            _utc(night.starts_at).astimezone(schedule.zone),
+        )
+        return text.checkin_post(
+            league.name,
+            entry,
+            _utc(night.starts_at),
+            [u for u, s in answers.items() if s == "in"],
+            cant=[u for u, s in answers.items() if s == "out"],
+            late_note=late_note or str(night.data.get("late_note", "")),
+            role_id=self.settings_of(league).role_id,
+            closed=closed,
+        )
+
+    async def _open_checkin(self, league: LeagueRow, night: NightRow, *, note: str = "") -> NightRow | None:
+        opened = await self.store.transition(
+            night.id, ["scheduled"], "checkin", data={"late_note": note} if note else None
+        )
+        if opened is None:
+            return None
+        settings = self.settings_of(league)
+        content = await self._checkin_text(league, opened, late_note=note)
+        msg = await self.gateway.post_checkin(league.channel_id, opened.id, content, role_id=settings.role_id)
+        if msg:
+            await self.store.update_night_data(
+                opened.id, checkin_message_id=msg, checkin_channel_id=league.channel_id
+            )
+            opened.data.update(checkin_message_id=msg, checkin_channel_id=league.channel_id)
+        return opened
+
+    async def reopen_checkin(self, league: LeagueRow, actor_id: int) -> str:
+        night = await self._open_night(league)
+        if night is None:
+            raise LeagueRefusal("No night is under way: check-in opens by itself before the next one.")
+        if night.status == "checkin":
+            raise LeagueRefusal("Check-in is already open.")
+        await self.store.transition(
+            night.id,
+            ["playing"],
+            "playing",
+            data={"late_checkin": True},
+            audit=(actor_id, "reopen_checkin", {}, None),
+        )
+        msg = await self.gateway.post_checkin(
+            league.channel_id,
+            night.id,
+            await self._checkin_text(
+                league, night, late_note="Check-in is open again: late arrivals join the next round."
+            ),
+            role_id=None,
+        )
+        if msg:
+            await self.store.update_night_data(
+                night.id, checkin_message_id=msg, checkin_channel_id=league.channel_id
+            )
+        return "Check-in is open again: whoever checks in now joins the next round."

@@ -1,0 +1,188 @@
+"""Results and standings of a league: the standings table, the schedule and history posts, a
+result correction by an admin, the season's final post.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+
+from bot.storage.leagues import LeagueError, LeagueRow, Result
+
+from . import seating, standings, text
+from .checkin import CheckinMixin
+from .gateway import LeagueRefusal, _audit_detail, seating_label
+
+
+class ResultsMixin(CheckinMixin):
+    """Standings, schedule and history posts, and result corrections."""
+
+    async def standings_rows(
+        self, league: LeagueRow, season: int | None = None
+    ) -> tuple[list[standings.Row], int]:
+        season = season or league.season
+        results = await self.store.season_results(league.id, season)
+        rule = self.settings_of(league).points
+        team_of: dict[int, Hashable] = {}
+        entrants: list[Hashable]
+        if league.format == seating.FIXED:
+            teams = await self.store.teams(league.id, statuses=("active", "removed"))
+            for t in teams:
+                for m in t.members:
+                    team_of[m] = f"team:{t.id}"
+            entrants = [f"team:{t.id}" for t in teams if t.status == "active"]
+        else:
+            entrants = [m.user_id for m in await self.store.members(league.id)]
+
+        def entrant(uid: int) -> Hashable:
+            return team_of.get(uid, uid) if league.format == seating.FIXED else uid
+
+        def side_entrants(side: list[int | None]) -> tuple[Hashable, ...]:
+            # fixed teams: a side is its team, also when a substitute played for one of its members
+            teams = [team_of[p] for p in side if p is not None and p in team_of]
+            if league.format == seating.FIXED and teams:
+                return tuple(dict.fromkeys(teams))
+            return tuple(dict.fromkeys(entrant(p) for p in side if p is not None))
+
+        games = []
+        for r in results:
+            sides = tuple(side_entrants(side) for side in r.sides)
+            games.append(
+                standings.GameResult(r.night_number, sides, tuple(r.scores), tuple(r.bags), r.winner_side)
+            )
+        nights = await self.store.nights(league.id, season)
+        held = [n.number for n in nights if n.status == "finished"]
+        byes = [(n, entrant(u)) for n, u in await self.store.season_byes(league.id, season)]
+        rows = standings.standings(games, rule, entrants=entrants, byes=byes, nights_held=held)
+        return rows, len(held)
+
+    async def entrant_names(self, league: LeagueRow) -> Callable[[Hashable], str]:
+        names: dict[Hashable, str] = {}
+        if league.format == seating.FIXED:
+            for t in await self.store.teams(league.id, statuses=("active", "removed")):
+                names[f"team:{t.id}"] = f"**{t.name}** ({' + '.join(text.mention(m) for m in t.members)})"
+
+        def name(e: Hashable) -> str:
+            return names.get(e) or (text.mention(e) if isinstance(e, int) else str(e))
+
+        return name
+
+    async def standings_text(self, league: LeagueRow, *, title: str | None = None) -> str:
+        rows, held = await self.standings_rows(league)
+        name = await self.entrant_names(league)
+        lines = text.standings_lines(rows, name, held)
+        rule = self.settings_of(league).points
+        head = title or f"🏅 **{league.name}: season {league.season} standings** (after {held} nights)"
+        return text.standings_post(
+            head, lines, f"-# Points: {rule.describe()}. Ties: head to head, point difference, fewest bags."
+        )
+
+    async def schedule_text(self, league: LeagueRow) -> str:
+        schedule = self.schedule_of(league)
+        held = {n.night_date: n.status for n in await self.store.nights(league.id, league.season)}
+        lines = text.schedule_lines(schedule, held, self.now())
+        settings = self.settings_of(league)
+        ruleset = self.ruleset_of(league)
+        foot = (
+            f"-# {seating_label(league.format)}, {settings.rounds} rounds of up to"
+            f" {settings.round_minutes} min "
+            f"({ruleset.describe()}); leftover players:"
+            f" {'a bot seat' if settings.leftover == 'bot' else 'a bye'}."
+        )
+        status = "" if league.status == "active" else f" ({league.status})"
+        return text.lines_within(text.schedule_header(league.name, schedule) + status, lines, foot)
+
+    async def history_text(self, league: LeagueRow) -> str:
+        nights = [
+            n for n in await self.store.nights(league.id) if n.status in ("finished", "missed", "cancelled")
+        ]
+        lines = []
+        for n in nights[-8:]:
+            results = await self.store.night_results(n.id)
+            label = f"**S{n.season} night {n.number}** ({n.night_date}): {n.status}"
+            lines.append(label)
+            for r in results[:8]:
+                lines.append(
+                    " "
+                    + text.result_line(
+                        r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected
+                    ).replace("Table", f"R{r.round_no} table", 1)
+                )
+        audit = await self.store.audit_log(
+            league.id,
+            limit=10,
+            actions=[
+                "correct",
+                "sub",
+                "remove",
+                "skip",
+                "start_early",
+                "start_late",
+                "reopen_checkin",
+                "missed",
+                "pause",
+                "resume",
+                "end",
+            ],
+        )
+        foot_lines = ["**Admin log**"] if audit else []
+        for e in audit:
+            who = text.mention(e.actor_id) if e.actor_id else "the bot"
+            reason = f": {e.reason}" if e.reason else ""
+            foot_lines.append(
+                f"{text.ts(e.at, 'd')} {who} {e.action.replace('_', ' ')}{_audit_detail(e.detail)}{reason}"
+            )
+        if not lines and not audit:
+            return f"📜 **{league.name}**: no nights played yet."
+        return text.lines_within(f"📜 **{league.name}: history**", lines + foot_lines)
+
+    async def correct(
+        self,
+        league: LeagueRow,
+        actor_id: int,
+        *,
+        night_number: int,
+        round_no: int,
+        table_no: int,
+        scores: Sequence[int],
+        reason: str,
+    ) -> Result:
+        if not reason.strip():
+            raise LeagueRefusal("Give a reason: it is kept in the league's history.")
+        nights = [n for n in await self.store.nights(league.id, league.season) if n.number == night_number]
+        if not nights:
+            raise LeagueRefusal(f"There is no night {night_number} in this season.")
+        tables = await self.store.round_tables(nights[0].id, round_no)
+        lt = next((t for t in tables if t.table_no == table_no), None)
+        if lt is None:
+            raise LeagueRefusal(f"Night {night_number} has no table {table_no} in round {round_no}.")
+        if len(scores) != len(lt.sides):
+            raise LeagueRefusal(
+                f"Give {len(lt.sides)} scores (one per side, in table order), like `420 380`."
+            )
+        top = max(scores)
+        leaders = [i for i, s in enumerate(scores) if s == top]
+        winner = leaders[0] if len(leaders) == 1 else None
+        try:
+            return await self.store.correct_result(
+                lt.id,
+                league_id=league.id,
+                scores=list(scores),
+                winner_side=winner,
+                actor_id=actor_id,
+                reason=reason.strip()[:200],
+            )
+        except LeagueError as exc:
+            raise LeagueRefusal(str(exc)) from None
+
+    async def _post_final(self, league: LeagueRow) -> None:
+        rows, held = await self.standings_rows(league)
+        name = await self.entrant_names(league)
+        champs = standings.champions(rows)
+        lines = text.standings_lines(rows, name, held)
+        head = f"🏆 **{league.name}: season {league.season} final standings**"
+        foot = (
+            ("Champions: " + ", ".join(name(c) for c in champs) + " 🎉")
+            if champs
+            else "No games were played."
+        )
+        await self.gateway.post(league.channel_id, text.standings_post(head, lines, foot))

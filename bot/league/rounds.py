@@ -1,0 +1,271 @@
+"""A league night's rounds: who is eligible, seating into tables, opening the tables, recording
+results as games finish or time is called, and closing the night after its last round.
+
+Each step is a compare-and-set on the stored night or round, so it runs once even when a tick and
+a game-finished callback race.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from bot.storage.leagues import LeagueRow, LeagueTable, NightRow
+from engine.ruleset import Ruleset
+
+from . import seating, text
+from .gateway import TableOutcome, _unix, _utc
+from .ratings import Rating
+from .results import ResultsMixin
+from .settings import team_size
+
+log = logging.getLogger(__name__)
+
+
+class RoundsMixin(ResultsMixin):
+    """Start a night, seat and open each round, record results, finish the night."""
+
+    async def _eligible(self, league: LeagueRow, night: NightRow) -> tuple[list[int], list[list[int]]]:
+        """Checked-in players who may be seated now (on the roster, not playing another league)."""
+        answers = await self.store.checkins(night.id)
+        members = {m.user_id: m for m in await self.store.members(league.id)}
+        ins = [u for u, s in answers.items() if s == "in" and u in members]
+        busy = await self.store.busy_players(ins, except_league=league.id)
+        ins = [u for u in ins if u not in busy]
+        teams: list[list[int]] = []
+        if league.format == seating.FIXED:
+            for t in await self.store.teams(league.id):
+                present = [m for m in t.members if m in ins]
+                if present:
+                    teams.append(present)
+        return ins, teams
+
+    async def _seat(self, league: LeagueRow, night: NightRow, round_no: int) -> seating.Seating | None:
+        ruleset = self.ruleset_of(league)
+        settings = self.settings_of(league)
+        players, teams = await self._eligible(league, night)
+        # a league game needs two people at least (one player and three bots is practice)
+        if len(players) < 2 or (league.format == seating.FIXED and len(teams) < 2):
+            return None
+        ratings = {
+            u: Rating(r.mu, r.sigma, r.games)
+            for u, r in (await self.store.ratings(league.guild_id, players)).items()
+        }
+        history = seating.History()
+        for night_id, _rnd, sides in await self.store.season_pairings(league.id, league.season):
+            plan = seating.TablePlan(tuple(tuple(s) for s in sides))
+            history.record(seating.Seating((plan,)), tonight=night_id == night.id)
+        for n_no, u in await self.store.season_byes(league.id, league.season):
+            history.byes_season[u] += 1
+            if n_no == night.number:
+                history.byes_tonight[u] += 1
+        try:
+            return seating.seat_round(
+                players=players,
+                teams=teams,
+                ratings={u: r.conservative for u, r in ratings.items()},
+                table_size=ruleset.num_seats,
+                team_size=team_size(league.format, ruleset),
+                fmt=league.format,
+                leftover=settings.leftover,
+                history=history,
+                seed=night.id * 100 + round_no,
+            )
+        except seating.SeatingError:
+            return None
+
+    async def _start_night(self, league: LeagueRow, night: NightRow, *, force: bool = False) -> bool:
+        plan = await self._seat(league, night, 1)
+        if plan is None:
+            if not force:
+                closed = await self.store.transition(
+                    night.id,
+                    ["checkin"],
+                    "cancelled",
+                    audit=(None, "cancelled", {"reason": "not enough players"}, None),
+                )
+                if closed is not None:
+                    await self._refresh_checkin(league, closed, closed=True)
+                    await self.gateway.post(
+                        league.channel_id,
+                        f"✖️ **{league.name}**: night {night.number} is off: not enough players checked in.",
+                    )
+                    await self._sync_event(league)
+            return False
+        await self._refresh_checkin(league, night, closed=True)
+        return await self._start_round(league, night, 1, plan)
+
+    async def _start_round(
+        self, league: LeagueRow, night: NightRow, round_no: int, plan: seating.Seating
+    ) -> bool:
+        settings = self.settings_of(league)
+        ruleset = self.ruleset_of(league)
+        ends_at = self.now() + timedelta(minutes=settings.round_minutes)
+        tables = await self.store.start_round(
+            night.id,
+            round_no,
+            tables=[t.sides for t in plan.tables],
+            byes=list(plan.byes),
+            ends_at=_unix(ends_at),
+        )
+        if tables is None:
+            return False  # someone else seated this round
+        if round_no > 1 and night.data.get("late_checkin"):
+            await self.store.transition(night.id, ["playing"], "playing", data={"late_checkin": False})
+        await self._open_tables(league, night, tables, ruleset)
+        fresh = await self.store.round_tables(night.id, round_no)
+        post = text.seating_post(
+            league.name,
+            night.number,
+            round_no,
+            settings.rounds,
+            [(t.table_no, t.sides, t.channel_id) for t in fresh],
+            plan.byes,
+            ends_at,
+        )
+        await self.gateway.post(league.channel_id, post)
+        return True
+
+    async def _open_tables(
+        self, league: LeagueRow, night: NightRow, tables: Sequence[LeagueTable], ruleset: Ruleset
+    ) -> None:
+        for lt in tables:
+            if lt.table_id is not None:
+                continue
+            plan = seating.TablePlan(tuple(tuple(s) for s in lt.sides))
+            seats = plan.seats(ruleset.sides)
+            try:
+                opened = await self.gateway.open_table(
+                    guild_id=league.guild_id,
+                    channel_id=league.channel_id,
+                    title=f"{league.name} · night {night.number} · round {lt.round_no} · table {lt.table_no}",
+                    seats=seats,
+                    ruleset=ruleset,
+                    league_table_id=lt.id,
+                )
+            except Exception:
+                log.exception("league %s: opening table %s failed", league.id, lt.id)
+                opened = None
+            if opened is None:
+                if lt.id not in self._told_open_failed:  # once, not at every retry
+                    self._told_open_failed.add(lt.id)
+                    await self.gateway.tell_admins(
+                        league,
+                        f"⚠️ **{league.name}**: I couldn't open table {lt.table_no} of round {lt.round_no} "
+                        "(can I create threads here?). I keep trying until the round's time is up.",
+                    )
+                continue
+            channel_id, table_id = opened
+            await self.store.link_table(lt.id, channel_id=channel_id, table_id=table_id)
+
+    async def _advance_round(self, league: LeagueRow, night: NightRow, now: datetime) -> None:
+        round_no = night.round_no
+        if round_no == 0:
+            return
+        info = await self.store.round_info(night.id, round_no)
+        if info is None or info["status"] != "playing":
+            # the round finished but the next one was not seated (a crash in between)
+            await self._after_round(league, night, round_no)
+            return
+        tables = await self.store.round_tables(night.id, round_no)
+        # tables not opened yet (a crash right after seating, or Discord refused): retry
+        pending = [t for t in tables if t.table_id is None and t.status == "seated"]
+        if pending:
+            await self._open_tables(league, night, pending, self.ruleset_of(league))
+            tables = await self.store.round_tables(night.id, round_no)
+        # results of games that ended while we were not listening
+        for t in tables:
+            if t.status == "playing" and t.table_id is not None:
+                outcome = await self.gateway.table_outcome(t.table_id)
+                if outcome is not None:
+                    await self._record(t, outcome)
+        timed_out = info["ends_at"] is not None and now >= _utc(info["ends_at"])
+        if timed_out:
+            for t in await self.store.round_tables(night.id, round_no):
+                if t.status != "playing" or t.table_id is None:
+                    continue
+                outcome = await self.gateway.call_time(t.table_id)
+                if outcome is not None:
+                    await self._record(t, outcome)
+        tables = await self.store.round_tables(night.id, round_no)
+        if all(t.status in ("finished", "void") for t in tables) or (
+            timed_out and not any(t.status == "playing" for t in tables)
+        ):
+            await self._finish_round(league, night, round_no, timed_out=timed_out)
+
+    async def _record(self, lt: LeagueTable, outcome: TableOutcome) -> bool:
+        return await self.store.record_result(
+            lt.id,
+            scores=outcome.scores,
+            bags=outcome.bags,
+            winner_side=outcome.winner_side,
+            complete=outcome.complete,
+            game_id=outcome.game_id,
+        )
+
+    async def game_finished(self, table_id: int, outcome: TableOutcome) -> None:
+        """The table machinery's callback: a league table's game is over."""
+        lt = await self.store.league_table_for(table_id)
+        if lt is None:
+            return
+        async with self._lock:
+            if await self._record(lt, outcome):
+                night = await self.store.get_night(lt.night_id)
+                if night is None:
+                    return
+                league = await self.store.get_league(night.league_id)
+                if league is None:
+                    return
+                await self._advance_round(league, night, self.now())
+
+    async def _finish_round(
+        self, league: LeagueRow, night: NightRow, round_no: int, *, timed_out: bool
+    ) -> None:
+        if not await self.store.finish_round(night.id, round_no):
+            return
+        results = [r for r in await self.store.night_results(night.id) if r.round_no == round_no]
+        lines = [
+            text.result_line(r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected)
+            for r in results
+        ]
+        settings = self.settings_of(league)
+        note = "Next round's seats follow." if round_no < settings.rounds else ""
+        if timed_out:
+            note = ("⏱️ Time was called: unfinished games were scored as they stood. " + note).strip()
+        await self.gateway.post(
+            league.channel_id,
+            text.round_results_post(league.name, night.number, round_no, lines, next_note=note),
+        )
+        await self._after_round(league, night, round_no)
+
+    async def _after_round(self, league: LeagueRow, night: NightRow, round_no: int) -> None:
+        settings = self.settings_of(league)
+        if round_no < settings.rounds:
+            plan = await self._seat(league, night, round_no + 1)
+            if plan is not None and await self._start_round(league, night, round_no + 1, plan):
+                return
+            if plan is not None:
+                return  # another caller seated it
+        await self._finish_night(league, night)
+
+    async def _finish_night(self, league: LeagueRow, night: NightRow) -> None:
+        done = await self.store.transition(night.id, ["playing"], "finished")
+        if done is None:
+            return
+        results = await self.store.night_results(night.id)
+        lines = [
+            text.result_line(r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected).replace(
+                "Table", f"R{r.round_no} table", 1
+            )
+            for r in results
+        ]
+        await self.gateway.post(
+            league.channel_id, text.lines_within(f"🌙 **{league.name}: night {night.number} results**", lines)
+        )
+        await self.gateway.post(league.channel_id, await self.standings_text(league))
+        fresh = await self.store.get_league(league.id)
+        if fresh is not None:
+            league = fresh
+        await self._sync_event(league)
+        self.poke()

@@ -1,0 +1,338 @@
+"""Leagues and their rosters: create, find and update a league (compare-and-set on its version),
+sign-up and removal of members, team invites and their answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .league_base import LeagueStoreBase
+from .league_rows import (
+    _LEAGUE_COLUMNS,
+    LEAGUE_STATUSES,
+    AlreadyMember,
+    InviteError,
+    LeagueNameTaken,
+    LeagueRow,
+    LeagueSlotTaken,
+    Member,
+    NotMember,
+    RemovedByAdmin,
+    StaleLeague,
+    Team,
+    _dumps,
+    _league,
+    _now,
+)
+
+
+class RostersMixin(LeagueStoreBase):
+    """Leagues, members and teams."""
+
+    async def create_league(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        fmt: str,
+        ruleset: dict[str, Any],
+        settings: dict[str, Any],
+        schedule: dict[str, Any],
+        slot_key: str,
+        created_by: int,
+    ) -> LeagueRow:
+        """Insert an active league; LeagueNameTaken / LeagueSlotTaken when the index refuses it."""
+        now = _now()
+        try:
+            async with self._tx() as conn:
+                league_id = await conn.fetchval(
+                    "INSERT INTO leagues (guild_id, channel_id, name, name_key, status, format, ruleset,"
+                    " settings, schedule, slot_key, season, version, created_by, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, 1, 1, ?, ?, ?) RETURNING id",
+                    (
+                        guild_id,
+                        channel_id,
+                        name,
+                        name.casefold(),
+                        fmt,
+                        _dumps(ruleset),
+                        _dumps(settings),
+                        _dumps(schedule),
+                        slot_key,
+                        created_by,
+                        now,
+                        now,
+                    ),
+                )
+                await self._audit(conn, league_id, None, created_by, "create", {"name": name}, None, now)
+        except Exception as exc:
+            if not self._unique(exc):
+                raise
+            if self._slot_conflict(exc):
+                raise LeagueSlotTaken("This channel already has a league night at that time.") from exc
+            raise LeagueNameTaken(f"This server already has a league called {name}.") from exc
+        assert league_id is not None
+        got = await self.get_league(league_id)
+        assert got is not None
+        return got
+
+    async def get_league(self, league_id: int) -> LeagueRow | None:
+        row = await self._one(f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE id = ?", (league_id,))
+        return _league(row) if row else None
+
+    async def league_named(self, guild_id: int, name: str) -> LeagueRow | None:
+        """The server's non-archived league with this name (case-insensitive)."""
+        row = await self._one(
+            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? AND name_key = ?"
+            " AND status <> 'archived'",
+            (guild_id, name.strip().casefold()),
+        )
+        return _league(row) if row else None
+
+    async def leagues(
+        self, guild_id: int | None = None, *, statuses: Sequence[str] = ("active", "paused", "ended")
+    ) -> list[LeagueRow]:
+        marks = ", ".join("?" for _ in statuses)
+        if guild_id is None:
+            rows = await self._all(
+                f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE status IN ({marks}) ORDER BY id",
+                tuple(statuses),
+            )
+        else:
+            rows = await self._all(
+                f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? AND status IN ({marks})"
+                " ORDER BY name_key",
+                (guild_id, *statuses),
+            )
+        return [_league(r) for r in rows]
+
+    async def leagues_in_channel(self, channel_id: int) -> list[LeagueRow]:
+        rows = await self._all(
+            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE channel_id = ? AND status IN ('active', 'paused')",
+            (channel_id,),
+        )
+        return [_league(r) for r in rows]
+
+    async def update_league(
+        self,
+        league: LeagueRow,
+        *,
+        actor_id: int | None,
+        action: str,
+        detail: dict[str, Any] | None = None,
+        reason: str | None = None,
+    ) -> LeagueRow:
+        """Write the league's mutable fields (status, name, settings, schedule, slot, season) and an
+        audit line in one transaction, if ``league.version`` is still current (else StaleLeague)."""
+        now = _now()
+        if league.status not in LEAGUE_STATUSES:
+            raise ValueError(f"bad league status {league.status!r}")
+        try:
+            async with self._tx() as conn:
+                changed = await conn.execute(
+                    "UPDATE leagues SET status = ?, name = ?, name_key = ?, settings = ?, schedule = ?,"
+                    " slot_key = ?, season = ?, channel_id = ?, ruleset = ?, format = ?,"
+                    " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+                    (
+                        league.status,
+                        league.name,
+                        league.name.casefold(),
+                        _dumps(league.settings),
+                        _dumps(league.schedule),
+                        league.slot_key,
+                        league.season,
+                        league.channel_id,
+                        _dumps(league.ruleset),
+                        league.format,
+                        now,
+                        league.id,
+                        league.version,
+                    ),
+                )
+                if changed != 1:
+                    raise StaleLeague("The league was changed at the same time; please try again.")
+                await self._audit(conn, league.id, None, actor_id, action, detail or {}, reason, now)
+        except Exception as exc:
+            if not self._unique(exc):
+                raise
+            if self._slot_conflict(exc):
+                raise LeagueSlotTaken("This channel already has a league night at that time.") from exc
+            raise LeagueNameTaken(f"This server already has a league called {league.name}.") from exc
+        league.version += 1
+        league.updated_at = now
+        return league
+
+    async def sign_up(self, league_id: int, user_id: int, *, actor_id: int | None = None) -> Member:
+        """Add a player (or bring back one who left); AlreadyMember if they are on the roster.
+
+        A player an admin removed can only be brought back by an admin (``actor_id`` not the player).
+        """
+        now = _now()
+        actor = user_id if actor_id is None else actor_id
+        async with self._tx() as conn:
+            found = await conn.fetchone(
+                "SELECT status, removed_by FROM league_members WHERE league_id = ? AND user_id = ?",
+                (league_id, user_id),
+            )
+            if found and found[0] != "removed":
+                if actor != user_id:
+                    raise AlreadyMember(f"<@{user_id}> is already on the roster.")
+                raise AlreadyMember(
+                    "You're already signed up." if found[0] == "active" else "You have a pending team invite."
+                )
+            if found and found[1] is not None and found[1] != user_id and actor == user_id:
+                raise RemovedByAdmin(
+                    "A league admin took you off this league's roster; ask them to add you back."
+                )
+            await conn.execute(
+                "INSERT INTO league_members (league_id, user_id, team_id, status, removed_by, joined_at)"
+                " VALUES (?, ?, NULL, 'active', NULL, ?)"
+                " ON CONFLICT (league_id, user_id) DO UPDATE SET status = 'active', team_id = NULL,"
+                " removed_by = NULL, joined_at = excluded.joined_at",
+                (league_id, user_id, now),
+            )
+            action = "signup" if actor == user_id else "add"
+            await self._audit(conn, league_id, None, actor, action, {"user": user_id}, None, now)
+        return Member(user_id, None, "active", now)
+
+    async def remove_member(
+        self, league_id: int, user_id: int, *, actor_id: int | None, reason: str | None = None
+    ) -> None:
+        """Take a player off the roster (their team too, in fixed format); NotMember otherwise."""
+        now = _now()
+        async with self._tx() as conn:
+            found = await conn.fetchone(
+                "SELECT team_id FROM league_members WHERE league_id = ? AND user_id = ? AND"
+                " status <> 'removed'",
+                (league_id, user_id),
+            )
+            if not found:
+                raise NotMember(f"<@{user_id}> is not on this league's roster.")
+            await conn.execute(
+                "UPDATE league_members SET status = 'removed', removed_by = ?"
+                " WHERE league_id = ? AND user_id = ?",
+                (actor_id if actor_id is not None else user_id, league_id, user_id),
+            )
+            if found[0] is not None:
+                await conn.execute("UPDATE league_teams SET status = 'removed' WHERE id = ?", (found[0],))
+                await conn.execute(
+                    "UPDATE league_members SET team_id = NULL,"
+                    " status = CASE WHEN status = 'invited' THEN 'removed' ELSE status END"
+                    " WHERE league_id = ? AND team_id = ?",
+                    (league_id, found[0]),
+                )
+            action = "leave" if actor_id == user_id else "remove"
+            await self._audit(conn, league_id, None, actor_id, action, {"user": user_id}, reason, now)
+
+    async def members(self, league_id: int, *, include_invited: bool = False) -> list[Member]:
+        statuses = ("active", "invited") if include_invited else ("active",)
+        rows = await self._all(
+            "SELECT user_id, team_id, status, joined_at FROM league_members WHERE league_id = ?"
+            f" AND status IN ({', '.join('?' for _ in statuses)}) ORDER BY joined_at, user_id",
+            (league_id, *statuses),
+        )
+        return [Member(*r) for r in rows]
+
+    async def member(self, league_id: int, user_id: int) -> Member | None:
+        row = await self._one(
+            "SELECT user_id, team_id, status, joined_at FROM league_members WHERE league_id"
+            " = ? AND user_id = ?",
+            (league_id, user_id),
+        )
+        return Member(*row) if row and row[2] != "removed" else None
+
+    async def invite(self, league_id: int, captain_id: int, partner_id: int, name: str) -> Team:
+        """Start a fixed team: the captain is signed up, the partner is invited until they accept."""
+        if captain_id == partner_id:
+            raise InviteError("Invite someone else: you can't be your own partner.")
+        now = _now()
+        async with self._tx() as conn:
+            for uid, who in ((captain_id, "You are"), (partner_id, f"<@{partner_id}> is")):
+                found = await conn.fetchone(
+                    "SELECT status, team_id FROM league_members WHERE league_id = ? AND user_id = ?",
+                    (league_id, uid),
+                )
+                if found and found[0] != "removed" and found[1] is not None:
+                    raise InviteError(f"{who} already on a team in this league.")
+            if await conn.fetchone(
+                "SELECT 1 FROM league_teams WHERE league_id = ? AND lower(name) = lower(?) AND"
+                " status <> 'removed'",
+                (league_id, name),
+            ):
+                raise InviteError(f"A team called {name} is already in this league.")
+            team_id = await conn.fetchval(
+                "INSERT INTO league_teams (league_id, name, status, captain_id, created_at)"
+                " VALUES (?, ?, 'pending', ?, ?) RETURNING id",
+                (league_id, name, captain_id, now),
+            )
+            for uid, status in ((captain_id, "active"), (partner_id, "invited")):
+                await conn.execute(
+                    "INSERT INTO league_members (league_id, user_id, team_id, status, joined_at)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (league_id, user_id) DO UPDATE SET"
+                    " team_id = excluded.team_id, status = excluded.status, joined_at = excluded.joined_at",
+                    (league_id, uid, team_id, status, now),
+                )
+            await self._audit(
+                conn, league_id, None, captain_id, "invite", {"team": name, "partner": partner_id}, None, now
+            )
+        assert team_id is not None
+        return Team(team_id, league_id, name, "pending", captain_id, [captain_id, partner_id])
+
+    async def answer_invite(self, league_id: int, user_id: int, *, accept: bool) -> Team:
+        """The invited partner accepts (the team becomes active) or declines (the team is dissolved)."""
+        now = _now()
+        async with self._tx() as conn:
+            found = await conn.fetchone(
+                "SELECT t.id, t.name, t.captain_id FROM league_members m JOIN league_teams t ON"
+                " t.id = m.team_id"
+                " WHERE m.league_id = ? AND m.user_id = ? AND m.status = 'invited' AND t.status = 'pending'",
+                (league_id, user_id),
+            )
+            if not found:
+                raise InviteError("You have no pending team invite in this league.")
+            team_id, name, captain = found
+            if accept:
+                await conn.execute(
+                    "UPDATE league_members SET status = 'active' WHERE league_id = ? AND user_id = ?",
+                    (league_id, user_id),
+                )
+                await conn.execute("UPDATE league_teams SET status = 'active' WHERE id = ?", (team_id,))
+            else:
+                await conn.execute(
+                    "UPDATE league_members SET status = 'removed', team_id = NULL"
+                    " WHERE league_id = ? AND user_id = ?",
+                    (league_id, user_id),
+                )
+                await conn.execute(
+                    "UPDATE league_members SET team_id = NULL WHERE league_id = ? AND team_id = ?",
+                    (league_id, team_id),
+                )
+                await conn.execute("UPDATE league_teams SET status = 'removed' WHERE id = ?", (team_id,))
+            await self._audit(
+                conn, league_id, None, user_id, "accept" if accept else "decline", {"team": name}, None, now
+            )
+        return Team(team_id, league_id, name, "active" if accept else "removed", captain, [captain, user_id])
+
+    async def teams(self, league_id: int, *, statuses: Sequence[str] = ("active",)) -> list[Team]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._all(
+            "SELECT id, name, status, captain_id FROM league_teams WHERE league_id = ? AND"
+            f" status IN ({marks})"
+            " ORDER BY id",
+            (league_id, *statuses),
+        )
+        members = await self._all(
+            "SELECT team_id, user_id FROM league_members WHERE league_id = ? AND team_id IS NOT NULL"
+            " AND status <> 'removed' ORDER BY joined_at, user_id",
+            (league_id,),
+        )
+        by_team: dict[int, list[int]] = {}
+        for team_id, uid in members:
+            by_team.setdefault(team_id, []).append(uid)
+        out = []
+        for tid, name, status, captain in rows:
+            ms = sorted(by_team.get(tid, []), key=lambda u: (u != captain, u))
+            out.append(Team(tid, league_id, name, status, captain, ms))
+        return out
