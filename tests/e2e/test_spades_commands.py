@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import engine
 from tests.e2e.conftest import Spades, answer_of
 from tests.fakediscord import InteractionResult, User
 
@@ -143,4 +144,62 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
         c = await spades.fake.click(admin, r.message, label="Yes, abandon the table")
         assert await answer_of(spades, c) == f"Table {tid} is abandoned."
         assert spades.service.in_channel(spades.channel.id) is None
+    assert spades.fake.take_violations() == []
+
+
+async def test_typed_bids_and_cards_with_autocomplete(spades: Spades) -> None:
+    fake = spades.fake
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    async with spades.running():
+        presets = await fake.autocomplete(alice, spades.channel, "spades new", "preset", "six")
+        assert [c["value"] for c in presets] == ["six-player", "six-player-threes", "six-player-solo"]
+        rules = await fake.autocomplete(alice, spades.channel, "spades new", "rules", "bag")
+        assert rules[0] == {"name": "bag_limit=… (now 10)", "value": "bag_limit="}
+        rules = await fake.autocomplete(alice, spades.channel, "spades config", "rules", "ten")
+        assert rules == [{"name": "ten_for_200=… (now off)", "value": "ten_for_200="}]
+
+        await spades.open_table(alice, nil=False, blind_nil=False, play_seconds=600, bid_seconds=600)
+        _, text = await ask(spades, alice, "rules")
+        assert (
+            "no nil" in text and "House rules over standard: nil_allowed=off · blind_nil_allowed=off" in text
+        )
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        await spades.wait_turn()
+        assert spades.acting_humans() == [alice]
+
+        bids = await fake.autocomplete(alice, spades.channel, "bid", "bid", "")
+        assert [c["value"] for c in bids] == [str(n) for n in range(14)]  # no nil at this table
+        allowed = "Allowed now: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13."
+        assert (await ask(spades, alice, "bid", bid="banana"))[1] == f"`banana` is not a bid. {allowed}"
+        assert (await ask(spades, alice, "bid", bid="   "))[1] == f"A blank is not a bid. {allowed}"
+        long = (await ask(spades, alice, "bid", bid="x" * 40))[1]
+        assert long == f"`{'x' * 20}…` is not a bid. {allowed}"
+        nil = (await ask(spades, alice, "bid", bid="nil"))[1]
+        assert nil == "Nil isn't allowed at this table: bid a number of tricks."
+        assert (await ask(spades, bob, "bid", bid="3"))[1] == "You're not playing at this table."
+        assert (await ask(spades, alice, "play", card="AS"))[
+            1
+        ] == "You can't play a card now: it's time to bid."
+        seat = spades.seat_of(alice)
+        assert spades.table().game.bids[seat] is None  # type: ignore[union-attr]
+        assert (await ask(spades, alice, "bid", bid="3"))[1] == "You bid 3."
+        assert spades.table().game.bids[seat].n == 3  # type: ignore[union-attr]
+
+        def my_lead() -> bool:
+            g = spades.table().game
+            return g is not None and g.phase.name == "PLAY" and spades.acting_humans() == [alice]
+
+        await spades.wait_for(my_lead, what="alice's lead")
+        cards = await fake.autocomplete(alice, spades.channel, "play", "card", "")
+        legal = [c["value"] for c in cards]
+        assert legal and all(not v.endswith("S") for v in legal)  # spades are not broken
+        _, text = await ask(spades, alice, "play", card="ZZ")
+        assert text.startswith("`ZZ` is not a card: write one like AS, 10H or QD. You can play ")
+        assert (await ask(spades, alice, "bid", bid="3"))[1] == "You can't bid now: the hand is being played."
+        card = engine.parse_card(legal[0])
+        assert card in engine.cards_of(spades.table().game.hand(seat))  # type: ignore[union-attr]
+        _, text = await ask(spades, alice, "play", card=legal[0])
+        assert text == f"You played {engine.card_pretty(card)}."
+        assert card not in engine.cards_of(spades.table().game.hand(seat))  # type: ignore[union-attr]
     assert spades.fake.take_violations() == []
