@@ -3,9 +3,11 @@ ephemeral and says what happened (or why nothing did), and what is stored follow
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
-from tests.e2e.conftest import Spades
+from bot.league import schedule as sch
+from tests.e2e.conftest import Spades, answer_of
 from tests.e2e.test_league import LEAGUE, ask, create, running
 from tests.fakediscord import User
 
@@ -132,4 +134,84 @@ async def test_schedule_roster_and_season_commands(spades: Spades) -> None:
         assert await say(admin, "league archive") == f"🗄️ **{LEAGUE}** is archived; its name is free again."
         assert await store.leagues(spades.guild.id) == []
         assert f"There is no league called `{LEAGUE}`" in await say(bob, "league signup")
+    assert spades.fake.take_violations() == []
+
+
+async def test_fixed_teams_skip_and_shared_standings(spades: Spades) -> None:
+    fake = spades.fake
+    admin, alice, bob, carol, dave = (spades.users[n] for n in ("admin", "alice", "bob", "carol", "dave"))
+    async with running(spades):
+        assert "(teams: `/league invite`)" in await create(spades, format="fixed")
+        choices = await fake.autocomplete(alice, spades.channel, "league signup", "league", "spa")
+        assert choices == [{"name": LEAGUE, "value": LEAGUE}]
+        assert "plays in fixed teams: invite your partner" in await ask(
+            spades, alice, "league signup", league=LEAGUE
+        )
+        sent = await ask(spades, alice, "league invite", league=LEAGUE, partner=bob, team="Aces")
+        assert sent == f"📨 Invite sent: <@{bob.id}> joins **Aces** with `/league accept league:{LEAGUE}`."
+        bot_user = fake.bot_user
+        assert "bots can't sign up" in await ask(
+            spades, carol, "league invite", league=LEAGUE, partner=bot_user, team="Bots"
+        )
+        assert "no pending team invite" in await ask(spades, carol, "league accept", league=LEAGUE)
+        assert (
+            await ask(spades, bob, "league accept", league=LEAGUE)
+            == f"🤝 You're on **Aces** in **{LEAGUE}**."
+        )
+        assert "joins **Kings**" in await ask(
+            spades, carol, "league invite", league=LEAGUE, partner=dave, team="Kings"
+        )
+        assert (
+            await ask(spades, dave, "league decline", league=LEAGUE)
+            == "You declined the invite to **Kings**."
+        )
+        me = await ask(spades, bob, "league me", league=LEAGUE)
+        assert "you're signed up" in me and "Team **Aces** (active)" in me and "Rank 1 of 1" in me
+
+        # people only: no bot on the roster, no bot as a substitute; no substitution without a night
+        assert "Bots can't sign up" in await ask(
+            spades, admin, "league admin add", league=LEAGUE, player=bot_user
+        )
+        assert "Substitute a person" in await ask(
+            spades, admin, "league admin sub", league=LEAGUE, out=alice, player=bot_user
+        )
+        assert (
+            await ask(spades, admin, "league admin sub", league=LEAGUE, out=alice, player=carol)
+            == "Substitutions are for a night under way."
+        )
+
+        # skipping the second night makes the season a week longer
+        schedule = await ask(spades, admin, "league schedule", league=LEAGUE)
+        stamps = [int(s.split(":")[0]) for s in schedule.split("<t:")[1:]]
+        second = datetime.fromtimestamp(stamps[1], sch.parse_zone("America/New_York")).date()
+        last = datetime.fromtimestamp(stamps[-1], sch.parse_zone("America/New_York")).date()
+        skipped = await ask(
+            spades, admin, "league skip", league=LEAGUE, date=second.isoformat(), reason="holiday"
+        )
+        assert skipped == (
+            f"⏭️ {second.isoformat()} is skipped. "
+            f"The season now ends on {(last + timedelta(days=7)).isoformat()}."
+        )
+        assert "is already skipped" in await ask(
+            spades, admin, "league skip", league=LEAGUE, date=second.isoformat()
+        )
+        log = await ask(spades, alice, "league history", league=LEAGUE)
+        assert f"skip ({second.isoformat()}): holiday" in log
+
+        # standings shared in the channel: public; a refusal stays private and leaves no public trace
+        before = len(fake.public_messages(spades.channel))
+        r = await fake.slash(
+            alice, spades.channel, "league standings", options={"league": "Nope", "share": True}
+        )
+        assert (await answer_of(spades, r)).startswith("There is no league called `Nope`. Leagues here: ")
+        await spades.fake.settle()
+        assert len(fake.public_messages(spades.channel)) == before
+        r = await fake.slash(
+            alice, spades.channel, "league standings", options={"league": LEAGUE, "share": True}
+        )
+        shared = await answer_of(spades, r)
+        assert not r.ephemeral
+        assert shared.startswith(f"🏅 **{LEAGUE}: season 1 standings**")
+        assert f"1. **Aces** (<@{alice.id}> + <@{bob.id}>): **0** pts" in shared
+        assert any(m.content == shared for m in fake.public_messages(spades.channel))
     assert spades.fake.take_violations() == []
