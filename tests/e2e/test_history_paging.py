@@ -102,3 +102,39 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         async with spades.stored() as db:
             assert await db.player_stats(spades.guild.id, alice.id) is not None
     assert fake.take_violations() == []
+
+
+async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
+    fake = spades.fake
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    async with spades.running(time_scale=0.01):
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        t = spades.table()
+
+        def hand_post() -> Message | None:
+            return next(
+                (m for m in fake.public_messages(spades.channel) if m.content.startswith("📋 **Hand 1")), None
+            )
+
+        await spades.play_until(lambda: hand_post() is not None, humans=[alice])
+        post = hand_post()
+        assert post is not None and spades.table().status == "playing"
+        r = await fake.click(bob, post, label="Replay hand")
+        text = await answer_of(spades, r)
+        assert text.startswith(f"🔁 **Replay · table {t.id} (game in progress) · hand 1 of 1**")
+        replay = r.followups[-1] if r.followups else r.message
+        assert replay is not None and replay.ephemeral
+        # the names are the table's seats; hand 2 is not over, so it can't be opened yet
+        assert "Alice" in text
+        nav = dict(labels(replay))
+        assert nav["Hand 2"]
+        async with spades.stored() as db:
+            assert (await db.recent_games(spades.guild.id)).games == []  # nothing finished yet
+        r = await spades.slash(bob, "history")
+        assert (
+            await answer_of(spades, r)
+            == f"📜 **Finished games** · <#{spades.channel.id}>\nNo finished games yet."
+        )
+    assert fake.take_violations() == []
