@@ -215,3 +215,20 @@ async def test_fixed_teams_skip_and_shared_standings(spades: Spades) -> None:
         assert f"1. **Aces** (<@{alice.id}> + <@{bob.id}>): **0** pts" in shared
         assert any(m.content == shared for m in fake.public_messages(spades.channel))
     assert spades.fake.take_violations() == []
+
+
+async def test_a_league_is_not_created_in_a_thread(spades: Spades) -> None:
+    thread = spades.channel.add_thread("side talk")
+    async with running(spades) as bot:
+        r = await spades.fake.slash(
+            spades.users["admin"],
+            thread,
+            "league create",
+            options={"name": LEAGUE, "weekday": "thursday", "time": "8pm", "timezone": "UTC", "weeks": 4},
+        )
+        assert r.ephemeral
+        assert await answer_of(spades, r) == (
+            "Create the league in a text channel, not a thread: tables get their own threads."
+        )
+        assert await bot.leagues.store.leagues(spades.guild.id) == []  # type: ignore[attr-defined]
+    assert spades.fake.take_violations() == []
