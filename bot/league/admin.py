@@ -255,7 +255,7 @@ class AdminMixin(NightsMixin):
                 weekday=old.weekday,
                 at=old.at,
                 zone_name=old.zone_name,
-                weeks=weeks or old.total_weeks,
+                weeks=old.total_weeks if weeks is None else weeks,
                 checkin_minutes=old.checkin_minutes,
                 grace_minutes=old.grace_minutes,
             )

@@ -1,0 +1,140 @@
+"""/history pages, /replay navigation and refusals, "forget me" cancelled: through the fake Discord."""
+
+from __future__ import annotations
+
+import re
+
+from bot.sandbox.fake import Message
+from tests.e2e.conftest import Spades, answer_of, said
+
+
+async def play_one_hand_game(spades: Spades) -> int:
+    alice = spades.users["alice"]
+    await spades.open_table(alice, rules="max_hands=1", play_seconds=600, bid_seconds=600)
+    await spades.slash(alice, "spades start", fill=True)
+    await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+    tid = spades.table().id
+    await spades.play_until(lambda: spades.table().status == "finished", humans=[alice])
+    await spades.settle()
+    return tid
+
+
+def labels(msg: Message) -> list[tuple[str, bool]]:
+    return [(str(b.get("label")), bool(b.get("disabled"))) for b in msg.buttons]
+
+
+async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> None:
+    fake = spades.fake
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    async with spades.running(time_scale=0.01):
+        r = await spades.slash(bob, "history")
+        assert r.ephemeral
+        empty = await answer_of(spades, r)
+        assert empty == f"📜 **Finished games** · <#{spades.channel.id}>\nNo finished games yet."
+        assert r.message is not None and r.message.buttons == [] and r.message.selects == []
+        r = await spades.slash(bob, "replay", game=5)
+        assert r.ephemeral and await answer_of(spades, r) == (
+            "There is no finished game #5 in this server. `/history` lists this server's games."
+        )
+
+        tables = [await play_one_hand_game(spades) for _ in range(9)]
+        assert len(set(tables)) == 9
+        async with spades.stored() as db:
+            ids = [g.id for g in (await db.recent_games(spades.guild.id, limit=20)).games]
+        assert len(ids) == 9  # newest first
+
+        # page 1 of 2: eight games, ◀ disabled, the position, ▶
+        r = await spades.slash(bob, "history", where="server")
+        text = await answer_of(spades, r)
+        assert text.startswith("📜 **Finished games** · this server · page 1 of 2 (9 games)")
+        assert [int(x) for x in re.findall(r"`#(\d+)`", text)] == ids[:8]
+        msg = r.message
+        assert msg is not None and msg.ephemeral
+        assert labels(msg) == [("◀", True), ("1 / 2", True), ("▶", False)]
+        (sel,) = msg.selects
+        assert [o["value"] for o in sel["options"]] == [str(i) for i in ids[:8]]
+        # ▶: page 2, in place, with the oldest game
+        c = await fake.click(bob, msg, label="▶")
+        assert c.error is None
+        await spades.wait_for(lambda: "page 2 of 2" in msg.content, what="page 2")
+        assert [int(x) for x in re.findall(r"`#(\d+)`", msg.content)] == ids[8:]
+        assert labels(msg) == [("◀", False), ("2 / 2", True), ("▶", True)]
+        # the oldest game's score sheet from page 2
+        (sel,) = msg.selects
+        r2 = await fake.select(bob, msg, custom_id=sel["custom_id"], values=[str(ids[8])])
+        assert (await answer_of(spades, r2)).startswith(f"📊 **Game #{ids[8]}**")
+        c = await fake.click(bob, msg, label="◀")
+        await spades.wait_for(lambda: "page 1 of 2" in msg.content, what="page 1 again")
+
+        # a player's games: Alice played them all, Bob none
+        r = await spades.slash(bob, "history", player=alice)
+        assert (await answer_of(spades, r)).startswith(f"📜 **Finished games** · <@{alice.id}> · page 1 of 2")
+        r = await spades.slash(bob, "history", player=bob)
+        assert await answer_of(spades, r) == f"📜 **Finished games** · <@{bob.id}>\nNo finished games yet."
+
+        # /replay of a one-hand game: no other hand to go to; Scoring, back to the deal, Verify deal
+        first = ids[-1]
+        r = await spades.slash(bob, "replay", game=first)
+        text = await answer_of(spades, r)
+        assert text.startswith(f"🔁 **Replay · game #{first} · hand 1 of 1**") and "**As dealt**" in text
+        replay = r.message
+        assert replay is not None and replay.ephemeral
+        nav = dict(labels(replay))
+        assert nav["Deal"] and nav["Previous"] and not nav["Next"] and not nav["Scoring"]
+        assert nav["Hand 2"]  # disabled: the game had one hand
+        await fake.click(bob, replay, label="Scoring")
+        await spades.wait_for(lambda: "**Scoring**" in replay.content, what="the scoring step")
+        nav = dict(labels(replay))
+        assert nav["Next"] and nav["Scoring"] and not nav["Previous"]
+        await fake.click(bob, replay, label="Deal")
+        await spades.wait_for(lambda: "**As dealt**" in replay.content, what="the deal again")
+        c = await fake.click(bob, replay, label="Verify deal")
+        verdict = await answer_of(spades, c)
+        assert verdict.startswith(f"✅ **Hand 1 at table {tables[0]}**: OK")
+        r = await spades.slash(bob, "replay", game=first, hand=2)
+        assert said(r) == f"Game #{first} has hands 1–1: pick one of those."
+
+        # forget me, cancelled: nothing changes
+        r = await spades.slash(alice, "spades forgetme")
+        assert r.message is not None
+        c = await fake.click(alice, r.message, label="Cancel")
+        assert await answer_of(spades, c) == "Nothing was changed: your data stays."
+        async with spades.stored() as db:
+            assert await db.player_stats(spades.guild.id, alice.id) is not None
+    assert fake.take_violations() == []
+
+
+async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
+    fake = spades.fake
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    async with spades.running(time_scale=0.01):
+        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        await spades.slash(alice, "spades start", fill=True)
+        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        t = spades.table()
+
+        def hand_post() -> Message | None:
+            return next(
+                (m for m in fake.public_messages(spades.channel) if m.content.startswith("📋 **Hand 1")), None
+            )
+
+        await spades.play_until(lambda: hand_post() is not None, humans=[alice])
+        post = hand_post()
+        assert post is not None and spades.table().status == "playing"
+        r = await fake.click(bob, post, label="Replay hand")
+        text = await answer_of(spades, r)
+        assert text.startswith(f"🔁 **Replay · table {t.id} (game in progress) · hand 1 of 1**")
+        replay = r.followups[-1] if r.followups else r.message
+        assert replay is not None and replay.ephemeral
+        # the names are the table's seats; hand 2 is not over, so it can't be opened yet
+        assert "Alice" in text
+        nav = dict(labels(replay))
+        assert nav["Hand 2"]
+        async with spades.stored() as db:
+            assert (await db.recent_games(spades.guild.id)).games == []  # nothing finished yet
+        r = await spades.slash(bob, "history")
+        assert (
+            await answer_of(spades, r)
+            == f"📜 **Finished games** · <#{spades.channel.id}>\nNo finished games yet."
+        )
+    assert fake.take_violations() == []
