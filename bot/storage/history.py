@@ -45,6 +45,9 @@ FORGET_STATEMENTS: list[str] = [
     "UPDATE league_audit SET actor_id = NULL WHERE actor_id = ?",
 ]
 
+# the keys of a league audit line's detail that hold a user id (bot/storage/league_*.py)
+AUDIT_USER_KEYS = frozenset({"user", "partner", "out", "in"})
+
 
 class PlayerSeated(StorageError):
     """``forget_player`` refused: the player sits at a live table (leave it first)."""
@@ -424,7 +427,31 @@ class HistoryMixin:
                      0 if host_id == user_id else host_id, table_id),
                 )
                 tables += 1
+            await self._forget_in_leagues(tx, user_id)
         return ForgetReport(games=counts[0], hands=counts[1], tables=tables)
+
+    async def _forget_in_leagues(self, tx: Session, user_id: int) -> None:
+        """The league rows whose JSON or text names the player: past seatings and the audit log
+        keep what happened, with the player's id replaced by 0 (Discord shows an unknown user)."""
+        like = f"%{user_id}%"
+        rows = await tx.fetchall("SELECT id, sides FROM league_tables WHERE sides LIKE ?", (like,))
+        for row_id, sides in rows:
+            scrubbed = [[0 if p == user_id else p for p in side] for side in json.loads(sides)]
+            sql = "UPDATE league_tables SET sides = ? WHERE id = ?"
+            await tx.execute(sql, (json.dumps(scrubbed), row_id))
+        rows = await tx.fetchall(
+            "SELECT id, detail, reason FROM league_audit WHERE detail LIKE ? OR reason LIKE ?", (like, like)
+        )
+        for row_id, detail, reason in rows:
+            data = json.loads(detail)
+            if isinstance(data, dict):
+                data = {k: 0 if v == user_id and k in AUDIT_USER_KEYS else v for k, v in data.items()}
+            text = reason
+            if text is not None:
+                for mention in (f"<@{user_id}>", f"<@!{user_id}>"):
+                    text = text.replace(mention, FORMER_PLAYER)
+            sql = "UPDATE league_audit SET detail = ?, reason = ? WHERE id = ?"
+            await tx.execute(sql, (json.dumps(data), text, row_id))
 
 
 __all__ = [
