@@ -10,14 +10,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .base import StorageBase
 from .models import LIVE_STATUSES, PlayerStats, StorageError
-
-if TYPE_CHECKING:
-    from .backends import Session
 
 FORMER_PLAYER = "a former player"
 EXPORT_FORMAT = "spades-mydata/1"
@@ -186,13 +183,10 @@ def _game(row: Any, players: Iterable[Any]) -> GameSummary:
     )
 
 
-class HistoryMixin:
-    """The history and your-data methods of ``Storage`` (which provides the connection helpers)."""
+class HistoryMixin(StorageBase):
+    """The history and your-data methods of ``Storage``."""
 
     if TYPE_CHECKING:
-        async def _fetchall(self, sql: str, params: Any = ()) -> list[Any]: ...
-        async def _fetchone(self, sql: str, params: Any = ()) -> Any: ...
-        def _transaction(self) -> AbstractAsyncContextManager[Session]: ...
         async def player_stats(
             self, guild_id: int, user_id: int, sort: str = "wins"
         ) -> PlayerStats | None: ...
