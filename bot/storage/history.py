@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .backends import Session
 from .base import StorageBase
 from .models import LIVE_STATUSES, PlayerStats, StorageError
 
