@@ -31,7 +31,7 @@ from aiohttp import web
 from discord.ext import commands
 
 from .fake import Channel, FakeDiscord, FakeDiscordUsageError, InteractionResult, Message, User
-from .fake.fake import GLOBAL_LIMIT
+from .fake.rest.ratelimits import GLOBAL_LIMIT
 
 log = logging.getLogger("bot.sandbox")
 

@@ -30,7 +30,7 @@ from bot.client import SpadesBot
 from bot.config import Config, Faults
 from bot.model import Table
 from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, User
-from bot.sandbox.fake.fake import GLOBAL_LIMIT
+from bot.sandbox.fake.rest.ratelimits import GLOBAL_LIMIT
 from bot.storage import Storage
 from bot.table.service import TableService
 from engine.bots import get_bot

@@ -9,7 +9,7 @@ import aiohttp
 import discord
 import pytest
 
-import bot.sandbox.fake.fake as fake_module
+import bot.sandbox.fake.rest.ratelimits as ratelimits
 from bot.sandbox.fake import FakeDiscord, RecordedRequest
 
 from .conftest import World
@@ -32,7 +32,7 @@ def peak_per_second(requests: list[RecordedRequest]) -> int:
 
 def test_the_global_limit_is_50_with_rate_limits_and_configurable() -> None:
     assert FakeDiscord().global_limit is None
-    assert FakeDiscord(rate_limits=True).global_limit == fake_module.GLOBAL_LIMIT == 50
+    assert FakeDiscord(rate_limits=True).global_limit == ratelimits.GLOBAL_LIMIT == 50
     assert FakeDiscord(global_limit=7).global_limit == 7
     assert FakeDiscord(rate_limits=True, global_limit=0).global_limit is None
 
@@ -109,7 +109,7 @@ async def test_interaction_routes_are_exempt_from_the_global_limit(world: World)
 async def test_invalid_requests_are_counted_and_a_ban_is_a_violation(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(fake_module, "INVALID_REQUEST_LIMIT", 4)
+    monkeypatch.setattr(ratelimits, "INVALID_REQUEST_LIMIT", 4)
     async with FakeDiscord(global_limit=1) as fake:
         fake.token = "right"
         guild = fake.add_guild()

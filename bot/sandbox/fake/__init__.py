@@ -8,6 +8,10 @@ as a violation that fails the test at teardown unless the test takes it.
 It ships with the bot: the tests drive it, and ``python -m bot --sandbox`` (``bot/sandbox``) puts a
 web page in front of it so anyone can try the bot without Discord.
 
+``FakeDiscord`` (``fake.py``) is put together from one mixin per job: the driver API below
+(``driver/``), the REST API the bot calls (``rest/``), the world, messages and interactions they
+share, the gateway and the models; ``docs/TESTING.md`` maps the modules.
+
 Example (pytest; the ``fake_discord`` fixture comes from ``tests/fakediscord/plugin.py``)::
 
     from bot.sandbox.fake import FakeDiscord

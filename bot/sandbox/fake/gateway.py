@@ -19,12 +19,11 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-if TYPE_CHECKING:
-    from .fake import FakeDiscord
+from .models import Guild, User
 
 _log = logging.getLogger(__name__)
 
@@ -77,6 +76,21 @@ class Session:
     wakeup: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+class GatewayHost(Protocol):
+    """What the gateway needs from the fake that serves it (``FakeDiscord`` is one): who may
+    IDENTIFY, and what READY and the GUILD_CREATEs describe."""
+
+    token: str | None
+    privileged_intents: bool
+    bot_user: User
+    guilds: dict[int, Guild]
+    application_id: int
+    application_flags: int
+
+    @property
+    def gateway_url(self) -> str: ...
+
+
 class Connection:
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
@@ -96,7 +110,7 @@ class Connection:
 class Gateway:
     """The fake's gateway endpoint and the bot's session."""
 
-    def __init__(self, fake: FakeDiscord, *, shard: tuple[int, int] | None = None) -> None:
+    def __init__(self, fake: GatewayHost, *, shard: tuple[int, int] | None = None) -> None:
         self.fake = fake
         self.shard = shard  # (id, count) for a shard's gateway; None for the endpoint itself
         self.shards: dict[int, Gateway] = {}  # the sharded sessions, by shard id (endpoint only)

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .models import Channel, DMChannel, Guild, Message, User
-
-Json = dict[str, Any]
+from .models import Channel, DMChannel, Guild, Json, Message, User
 
 
 class FakeDiscordUsageError(AssertionError):

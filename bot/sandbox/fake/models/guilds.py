@@ -1,128 +1,45 @@
-"""The fake's world: users, guilds, roles, members, channels, threads and messages.
+"""A server and what lives in it: roles, members (and the permissions they imply), channels and
+threads, scheduled events.
 
 Every object renders itself as the complete JSON payload Discord would send, because discord.py drops
 the gateway connection on a payload with a missing key (a member without ``flags``, for instance).
+A guild reaches the fake that owns it only through :class:`WorldHost`: the clock, new ids, and hooks
+that tell a connected bot about a change made by a test.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Protocol
 
 from discord import Permissions
 
-if TYPE_CHECKING:
-    from .fake import FakeDiscord
-
-Json = dict[str, Any]
-
-#: What a bot invited with the usual "send messages, embed links, read history" scopes gets.
-DEFAULT_BOT_PERMISSIONS = Permissions(
-    view_channel=True,
-    send_messages=True,
-    send_messages_in_threads=True,
-    create_public_threads=True,
-    embed_links=True,
-    attach_files=True,
-    read_message_history=True,
-    add_reactions=True,
-    use_external_emojis=True,
-    manage_messages=True,
-    manage_events=True,
-    create_events=True,
-    use_application_commands=True,
-).value
-
-#: @everyone in a freshly created server.
-DEFAULT_EVERYONE_PERMISSIONS = Permissions.general().value | Permissions.text().value
-DEFAULT_EVERYONE_PERMISSIONS &= ~(
-    Permissions(
-        manage_channels=True,
-        manage_roles=True,
-        manage_guild=True,
-        manage_webhooks=True,
-        manage_expressions=True,
-        view_audit_log=True,
-        view_guild_insights=True,
-        manage_messages=True,
-        manage_threads=True,
-        mention_everyone=True,
-        send_tts_messages=True,
-        administrator=True,
-        kick_members=True,
-        ban_members=True,
-        moderate_members=True,
-        manage_events=True,
-        create_expressions=True,
-    ).value
+from ..clock import FakeClock
+from .constants import (
+    ADMINISTRATOR,
+    DEFAULT_EVERYONE_PERMISSIONS,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    TEXT_CHANNEL,
+    Json,
 )
-#: What Discord reports as the app's permissions in a DM with the bot.
-DM_APP_PERMISSIONS = Permissions(
-    view_channel=True,
-    send_messages=True,
-    embed_links=True,
-    attach_files=True,
-    read_message_history=True,
-    add_reactions=True,
-    use_external_emojis=True,
-    use_application_commands=True,
-).value
-ADMINISTRATOR = Permissions(administrator=True).value
-MANAGE_GUILD = Permissions(manage_guild=True).value
-
-TEXT_CHANNEL = 0
-PUBLIC_THREAD = 11
-PRIVATE_THREAD = 12
-
-EPHEMERAL = 1 << 6
-LOADING = 1 << 7
-IS_COMPONENTS_V2 = 1 << 15
+from .messages import Message
+from .users import User
 
 
-@dataclass(eq=False)
-class User:
-    """A Discord account. ``global_name`` is the display name, ``username`` the unique handle."""
+class WorldHost(Protocol):
+    """What the guild objects need from the fake that owns them (``FakeDiscord`` is one)."""
 
-    id: int
-    username: str
-    global_name: str | None = None
-    bot: bool = False
-    locale: str = "en-US"
-    #: False: the user blocks DMs from server members (the bot's DMs answer 403/50007)
-    dms_open: bool = True
+    clock: FakeClock
 
-    @property
-    def display_name(self) -> str:
-        return self.global_name or self.username
-
-    @property
-    def mention(self) -> str:
-        return f"<@{self.id}>"
-
-    def payload(self) -> Json:
-        data: Json = {
-            "id": str(self.id),
-            "username": self.username,
-            "global_name": self.global_name,
-            "discriminator": "0",
-            "avatar": None,
-            "avatar_decoration_data": None,
-            "banner": None,
-            "accent_color": None,
-            "public_flags": 0,
-            "flags": 0,
-            "primary_guild": None,
-            "collectibles": None,
-            "display_name_styles": None,
-        }
-        if self.bot:
-            data["bot"] = True
-        return data
-
-    def __repr__(self) -> str:
-        return f"<User {self.username} id={self.id}>"
+    def _snowflake(self) -> int: ...
+    def _channel_created(self, channel: Channel) -> None: ...
+    def _channel_changed(self, channel: Channel) -> None: ...
+    def _channel_deleted(self, channel: Channel) -> None: ...
+    def _role_created(self, role: Role) -> None: ...
+    def _member_added(self, member: Member) -> None: ...
+    def _member_updated(self, member: Member) -> None: ...
+    def _member_removed(self, member: Member) -> None: ...
 
 
 @dataclass(eq=False)
@@ -251,6 +168,10 @@ class Channel:
         return self.type in (10, PUBLIC_THREAD, PRIVATE_THREAD)
 
     @property
+    def guild_id(self) -> int:
+        return self.guild.id
+
+    @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
@@ -323,34 +244,6 @@ class Channel:
 
 
 @dataclass(eq=False)
-class DMChannel:
-    """The bot's direct-message channel with one user."""
-
-    id: int
-    recipient: User
-    messages: list[Message] = field(default_factory=list)
-    type: int = 1
-    is_thread = False
-
-    @property
-    def name(self) -> str:
-        return f"DM with {self.recipient.username}"
-
-    def payload(self) -> Json:
-        last = next((m.id for m in reversed(self.messages) if not m.ephemeral and not m.deleted), None)
-        return {
-            "id": str(self.id),
-            "type": 1,
-            "last_message_id": None if last is None else str(last),
-            "recipients": [self.recipient.payload()],
-            "flags": 0,
-        }
-
-    def __repr__(self) -> str:
-        return f"<DMChannel with {self.recipient.username} id={self.id}>"
-
-
-@dataclass(eq=False)
 class ScheduledEvent:
     """A guild scheduled event as the bot created it (the stored payload is what the bot gets back)."""
 
@@ -366,7 +259,7 @@ class ScheduledEvent:
 class Guild:
     """A server. Create with :meth:`FakeDiscord.add_guild`; the bot joins it with its own role."""
 
-    def __init__(self, fake: FakeDiscord, id: int, name: str, owner: User, locale: str = "en-US") -> None:
+    def __init__(self, fake: WorldHost, id: int, name: str, owner: User, locale: str = "en-US") -> None:
         self.fake = fake
         self.id = id
         self.name = name
@@ -546,181 +439,3 @@ class Guild:
 
     def __repr__(self) -> str:
         return f"<Guild {self.name!r} id={self.id}>"
-
-
-@dataclass(eq=False)
-class Message:
-    """A message as users see it: edits are applied in place, ``history`` keeps earlier versions.
-
-    ``visible_to`` is the one user who sees an ephemeral message (``None`` for public messages).
-    """
-
-    id: int
-    channel: Channel | DMChannel | None
-    author: User
-    content: str = ""
-    embeds: list[Json] = field(default_factory=list)
-    components: list[Json] = field(default_factory=list)
-    flags: int = 0
-    type: int = 0
-    timestamp: str = ""
-    edited_timestamp: str | None = None
-    visible_to: User | None = None
-    webhook_id: int | None = None
-    application_id: int | None = None
-    interaction_metadata: Json | None = None
-    message_reference: Json | None = None
-    deleted: bool = False
-    history: list[Json] = field(default_factory=list)
-    bot_id: int = 0
-    #: Uploaded files: ``id``, ``filename``, ``size``, ``url``, ``content_type`` (no contents kept).
-    attachments: list[Json] = field(default_factory=list)
-    #: Users the content mentions (as ``allowed_mentions`` lets through), roles, @everyone.
-    mentions: list[User] = field(default_factory=list)
-    mention_roles: list[int] = field(default_factory=list)
-    mention_everyone: bool = False
-    #: Ids of the users this message notified when it was sent (edits never notify).
-    pinged: list[int] = field(default_factory=list)
-    #: emoji ("♠" or "name:id") -> ids of the users who reacted, in order
-    reactions: dict[str, list[int]] = field(default_factory=dict)
-
-    def reaction_payloads(self, me: int) -> list[Json]:
-        out = []
-        for emoji, users in self.reactions.items():
-            name, _, eid = emoji.partition(":")
-            out.append(
-                {
-                    "emoji": {"id": eid or None, "name": name},
-                    "count": len(users),
-                    "count_details": {"burst": 0, "normal": len(users)},
-                    "me": me in users,
-                    "me_burst": False,
-                    "burst_colors": [],
-                    "burst_count": 0,
-                }
-            )
-        return out
-
-    @property
-    def ephemeral(self) -> bool:
-        return bool(self.flags & EPHEMERAL)
-
-    @property
-    def loading(self) -> bool:
-        """A deferred response still "thinking" (not yet edited)."""
-        return bool(self.flags & LOADING)
-
-    @property
-    def edits(self) -> int:
-        return len(self.history)
-
-    @property
-    def text(self) -> str:
-        """Content plus every embed's visible text, for assertions that should not care where text sits."""
-        parts = [self.content] if self.content else []
-        for embed in self.embeds:
-            for key in ("title", "description"):
-                if embed.get(key):
-                    parts.append(str(embed[key]))
-            for f in embed.get("fields", []):
-                parts.append(f"{f.get('name', '')}\n{f.get('value', '')}")
-            if embed.get("author", {}).get("name"):
-                parts.append(embed["author"]["name"])
-            if embed.get("footer", {}).get("text"):
-                parts.append(embed["footer"]["text"])
-        for comp in iter_components(self.components):
-            if comp.get("type") == 10 and comp.get("content"):
-                parts.append(str(comp["content"]))
-        return "\n".join(parts)
-
-    def iter_components(self) -> Iterator[Json]:
-        return iter_components(self.components)
-
-    @property
-    def buttons(self) -> list[Json]:
-        return [c for c in self.iter_components() if c.get("type") == 2]
-
-    @property
-    def selects(self) -> list[Json]:
-        return [c for c in self.iter_components() if c.get("type") in (3, 5, 6, 7, 8)]
-
-    def find_component(
-        self, *, label: str | None = None, custom_id: str | None = None, type: int | None = None
-    ) -> Json:
-        """The one component matching ``label`` and/or ``custom_id`` (raises if none or several)."""
-        if label is None and custom_id is None:
-            raise ValueError("give a label or a custom_id")
-        found = [
-            c
-            for c in self.iter_components()
-            if (type is None or c.get("type") == type)
-            and (label is None or c.get("label") == label or c.get("placeholder") == label)
-            and (custom_id is None or c.get("custom_id") == custom_id)
-        ]
-        if not found:
-            what = f"label={label!r}" if label is not None else f"custom_id={custom_id!r}"
-            have = [
-                (c.get("label") or c.get("placeholder"), c.get("custom_id")) for c in self.iter_components()
-            ]
-            raise LookupError(f"message {self.id} has no component with {what}; it has {have}")
-        if len(found) > 1:
-            raise LookupError(f"message {self.id} has {len(found)} components matching; use custom_id")
-        return found[0]
-
-    def snapshot(self) -> Json:
-        return {
-            "content": self.content,
-            "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.components),
-            "flags": self.flags,
-            "edited_timestamp": self.edited_timestamp,
-            "attachments": copy.deepcopy(self.attachments),
-        }
-
-    def payload(self) -> Json:
-        channel_id = self.channel.id if self.channel is not None else 0
-        data: Json = {
-            "id": str(self.id),
-            "type": self.type,
-            "channel_id": str(channel_id),
-            "author": self.author.payload(),
-            "content": self.content,
-            "timestamp": self.timestamp,
-            "edited_timestamp": self.edited_timestamp,
-            "tts": False,
-            "mention_everyone": self.mention_everyone,
-            "mentions": [u.payload() for u in self.mentions],
-            "mention_roles": [str(r) for r in self.mention_roles],
-            "mention_channels": [],
-            "attachments": copy.deepcopy(self.attachments),
-            "embeds": copy.deepcopy(self.embeds),
-            "reactions": self.reaction_payloads(self.bot_id),
-            "pinned": False,
-            "flags": self.flags,
-            "components": copy.deepcopy(self.components),
-        }
-        if isinstance(self.channel, Channel):
-            data["guild_id"] = str(self.channel.guild.id)
-        if self.webhook_id is not None:
-            data["webhook_id"] = str(self.webhook_id)
-        if self.application_id is not None:
-            data["application_id"] = str(self.application_id)
-        if self.interaction_metadata is not None:
-            data["interaction_metadata"] = copy.deepcopy(self.interaction_metadata)
-        if self.message_reference is not None:
-            data["message_reference"] = copy.deepcopy(self.message_reference)
-        return data
-
-    def __repr__(self) -> str:
-        flags = " ephemeral" if self.ephemeral else ""
-        return f"<Message id={self.id}{flags} content={self.content[:40]!r} embeds={len(self.embeds)}>"
-
-
-def iter_components(components: list[Json]) -> Iterator[Json]:
-    """Every component, depth first, through action rows, sections, containers and accessories."""
-    for comp in components:
-        yield comp
-        if "components" in comp:
-            yield from iter_components(comp["components"])
-        if "accessory" in comp:
-            yield from iter_components([comp["accessory"]])

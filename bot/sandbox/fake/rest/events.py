@@ -1,0 +1,111 @@
+"""Guild scheduled events: created, read, edited (with the status changes Discord allows) and
+deleted by the bot, with their gateway events when it asked for them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discord import Permissions
+
+from .. import validation
+from ..gateway import INTENT_SCHEDULED_EVENTS
+from ..models import Guild, Json, ScheduledEvent
+from .checks import Checks
+from .wire import ApiError, Request, int_param
+
+
+class EventRoutes(Checks):
+    """``/guilds/{guild_id}/scheduled-events``."""
+
+    def _event(self, guild: Guild, req: Request) -> ScheduledEvent:
+        event = guild.scheduled_events.get(int_param(req.params["event_id"]))
+        if event is None:
+            raise ApiError(404, 10070, "Unknown Guild Scheduled Event")
+        return event
+
+    def _check_event(self, guild: Guild, data: Json) -> None:
+        errors = validation.check_limits("scheduled_event", data)
+        if data.get("entity_type") in (1, 2):
+            cid = int_param(data.get("channel_id") or 0)
+            if cid not in guild.channels:
+                errors.append("channel_id: a stage/voice event needs a channel of this guild")
+        start = data.get("scheduled_start_time")
+        if start and validation.parse_time(start) is not None and data.get("status", 1) == 1:
+            when = validation.parse_time(start)
+            if when is not None and when < self.clock.now():
+                errors.append("scheduled_start_time: Cannot schedule event in the past.")
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors=errors, violation=True)
+
+    async def _list_events(self, req: Request) -> tuple[int, Any]:
+        return 200, [e.data for e in self._guild(req).scheduled_events.values()]
+
+    async def _create_event(self, req: Request) -> tuple[int, Any]:
+        guild = self._guild(req)
+        self._check_body("POST", "/guilds/{guild_id}/scheduled-events", req.body)
+        have = guild.member(self.bot_user).base_permissions
+        if not have & (Permissions(manage_events=True).value | Permissions(create_events=True).value):
+            raise ApiError(403, 50013, "Missing Permissions (manage_events)")
+        body = req.body or {}
+        self._check_event(guild, body)
+        eid = self._snowflake()
+        data: Json = {
+            "id": str(eid),
+            "guild_id": str(guild.id),
+            "channel_id": body.get("channel_id"),
+            "creator_id": str(self.bot_user.id),
+            "creator": self.bot_user.payload(),
+            "name": body["name"],
+            "description": body.get("description"),
+            "scheduled_start_time": body["scheduled_start_time"],
+            "scheduled_end_time": body.get("scheduled_end_time"),
+            "privacy_level": body.get("privacy_level", 2),
+            "status": 1,
+            "entity_type": body["entity_type"],
+            "entity_id": None,
+            "entity_metadata": body.get("entity_metadata"),
+            "user_count": 0,
+            "image": None,
+            "recurrence_rule": body.get("recurrence_rule"),
+            "guild_scheduled_event_exceptions": [],
+        }
+        guild.scheduled_events[eid] = ScheduledEvent(id=eid, guild=guild, data=data)
+        if self.gateway.intents & INTENT_SCHEDULED_EVENTS:
+            self.gateway.dispatch("GUILD_SCHEDULED_EVENT_CREATE", data)
+        return 200, data
+
+    async def _get_event(self, req: Request) -> tuple[int, Any]:
+        guild = self._guild(req)
+        return 200, self._event(guild, req).data
+
+    async def _edit_event(self, req: Request) -> tuple[int, Any]:
+        guild = self._guild(req)
+        self._check_body("PATCH", "/guilds/{guild_id}/scheduled-events/{event_id}", req.body)
+        event = self._event(guild, req)
+        merged = dict(event.data) | (req.body or {})
+        if "status" in (req.body or {}):
+            old, new = event.data["status"], req.body["status"]
+            if (old, new) not in ((1, 2), (1, 4), (2, 3)) and old != new:
+                raise ApiError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    errors=[f"status: cannot go from {old} to {new}"],
+                    violation=True,
+                )
+        self._check_event(
+            guild,
+            merged | {"status": merged.get("status", 1) if "scheduled_start_time" in (req.body or {}) else 0},
+        )
+        event.data = merged
+        if self.gateway.intents & INTENT_SCHEDULED_EVENTS:
+            self.gateway.dispatch("GUILD_SCHEDULED_EVENT_UPDATE", merged)
+        return 200, merged
+
+    async def _delete_event(self, req: Request) -> tuple[int, Any]:
+        guild = self._guild(req)
+        event = self._event(guild, req)
+        del guild.scheduled_events[event.id]
+        if self.gateway.intents & INTENT_SCHEDULED_EVENTS:
+            self.gateway.dispatch("GUILD_SCHEDULED_EVENT_DELETE", event.data)
+        return 204, None
