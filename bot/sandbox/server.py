@@ -23,7 +23,6 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -32,6 +31,7 @@ from discord.ext import commands
 
 from .fake import Channel, FakeDiscord, FakeDiscordUsageError, InteractionResult, Message, User
 from .fake.rest.ratelimits import GLOBAL_LIMIT
+from .world import BOT_ID, GUILD_ID, build_world, message_json
 
 log = logging.getLogger("bot.sandbox")
 
@@ -44,21 +44,6 @@ POLL = 0.05
 KEEP_REQUESTS = 2000
 KEEP_VERSIONS = 5
 
-#: The sandbox world has fixed ids, so a table stored in ``sandbox.db`` by an earlier run finds its
-#: channel and players again after a restart.
-BOT_ID = 1_300_000_000_000_000_001
-GUILD_ID = 1_300_000_000_000_000_010
-CHANNELS = (("spades", 1_300_000_000_000_000_020), ("spades-2", 1_300_000_000_000_000_021))
-#: (username, display name, can manage the server)
-PLAYERS = (
-    ("alice", "Alice", True),
-    ("bob", "Bob", False),
-    ("carol", "Carol", False),
-    ("dave", "Dave", False),
-)
-PLAYER_ID_BASE = 1_300_000_000_000_000_100
-
-
 FAVICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><text y="14" font-size="14">♠</text></svg>'
 )
@@ -66,70 +51,6 @@ FAVICON = (
 
 class BadRequest(Exception):
     """What the page asked for is not possible; the message is shown to the user."""
-
-
-@dataclass
-class World:
-    guild_name: str
-    channels: list[Channel]
-    users: list[User]
-
-
-def build_world(fake: FakeDiscord) -> World:
-    guild = fake.add_guild("Sandbox server", id=GUILD_ID)
-    channels = [
-        guild.add_text_channel(name, topic="Try the Spades bot here", id=cid) for name, cid in CHANNELS
-    ]
-    users = [
-        fake.add_user(name, global_name=display, manage_guild=admin, id=PLAYER_ID_BASE + i)
-        for i, (name, display, admin) in enumerate(PLAYERS)
-    ]
-    return World(guild.name, channels, users)
-
-
-def command_name(data: Json) -> str:
-    """ "spades new" from an application command interaction's ``data`` (subcommands nest)."""
-    parts = [str(data.get("name", ""))]
-    options = data.get("options") or []
-    while options and options[0].get("type") in (1, 2):
-        parts.append(str(options[0].get("name", "")))
-        options = options[0].get("options") or []
-    return " ".join(parts)
-
-
-def message_json(m: Message, fake: FakeDiscord) -> Json:
-    """What the page draws for one message."""
-    meta = m.interaction_metadata or {}
-    if meta.get("type") != 2:
-        meta = {}  # Discord shows "x used /command" above slash command answers only
-    invoker = meta.get("user") or {}
-    record = fake.interactions.get(int(meta.get("id", 0) or 0))
-    name = command_name(record.payload.get("data") or {}) if record is not None else meta.get("name", "")
-    return {
-        "id": str(m.id),
-        "author": {
-            "id": str(m.author.id),
-            "name": m.author.display_name,
-            "bot": m.author.bot,
-        },
-        "content": m.content,
-        "embeds": m.embeds,
-        "components": m.components,
-        "ephemeral": m.ephemeral,
-        "loading": m.loading,
-        "edited": m.edited_timestamp is not None,
-        "timestamp": m.timestamp,
-        "interaction": (
-            {
-                "user": invoker.get("global_name") or invoker.get("username") or "",
-                "name": name,
-            }
-            if meta
-            else None
-        ),
-        "reactions": {emoji: len(users) for emoji, users in m.reactions.items()},
-        "attachments": [a.get("filename", "") for a in m.attachments],
-    }
 
 
 class Sandbox:

@@ -15,7 +15,8 @@ import pytest_asyncio
 from bot.client import SpadesBot
 from bot.config import Config
 from bot.sandbox import server
-from bot.sandbox.server import BOT_ID, CHANNELS, GUILD_ID, Sandbox
+from bot.sandbox.server import BOT_ID, GUILD_ID, Sandbox
+from bot.sandbox.world import CHANNELS
 
 
 @pytest_asyncio.fixture
