@@ -345,6 +345,24 @@ def timestamp(unix: float, style: str = "f") -> str:
     return f"<t:{int(unix)}:{style}>"
 
 
+def mention(user_id: int) -> str:
+    """A user mention (``<@id>``): a message parameter, never an f-string inside ``_()``."""
+    return f"<@{int(user_id)}>"
+
+
+def channel_mention(channel_id: int) -> str:
+    return f"<#{int(channel_id)}>"
+
+
+def role_mention(role_id: int) -> str:
+    return f"<@&{int(role_id)}>"
+
+
+def signed(value: int) -> str:
+    """A point change with its sign (``+10``, ``−30`` with a true minus sign)."""
+    return f"+{value}" if value >= 0 else f"−{abs(value)}"
+
+
 def language_name(lang: str) -> str:
     """A language's own name ("Polski"), as a Babel locale knows it when not in our table."""
     return LANGUAGE_NAMES.get(lang) or (BabelLocale.parse(lang).get_display_name(lang) or lang)

@@ -295,6 +295,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="pause", description="Pause a league: no nights until it is resumed")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", reason="Why (audit log)")
     async def pause(
         self,
         interaction: discord.Interaction[Any],
@@ -313,6 +314,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="resume", description="Resume a paused league")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def resume(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             lg = await self.service.resume(await self._admin_league(interaction, league), interaction.user.id)
@@ -321,7 +323,7 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @league.command(name="skip", description="Skip one night (the season gets a week longer)")
-    @app_commands.describe(date="The night's date, YYYY-MM-DD")
+    @app_commands.describe(league="The league", reason="Why (audit log)", date="The night's date, YYYY-MM-DD")
     @app_commands.autocomplete(league=league_autocomplete)
     async def skip(
         self,
@@ -340,6 +342,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="end", description="End the season now and post the final standings")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", reason="Why (audit log)")
     async def end(
         self,
         interaction: discord.Interaction[Any],
@@ -356,6 +359,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="season", description="Start a new season of an ended league")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", weeks="A new season length")
     async def season(
         self,
         interaction: discord.Interaction[Any],
@@ -372,6 +376,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="archive", description="Archive an ended league (its history stays)")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def archive(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             lg = await self.service.archive(
@@ -385,6 +390,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="signup", description="Sign up for a league")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def signup(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             lg = await self._league(interaction, league)
@@ -395,6 +401,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="leave", description="Leave a league")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def leave(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             lg = await self._league(interaction, league)
@@ -404,7 +411,7 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @league.command(name="invite", description="Fixed teams: invite your partner")
-    @app_commands.describe(partner="Your partner", team="Your team's name")
+    @app_commands.describe(league="The league", partner="Your partner", team="Your team's name")
     @app_commands.autocomplete(league=league_autocomplete)
     async def invite(
         self,
@@ -424,6 +431,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="accept", description="Fixed teams: accept your partner's invite")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def accept(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             lg = await self._league(interaction, league)
@@ -434,6 +442,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="decline", description="Fixed teams: decline an invite")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def decline(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             lg = await self._league(interaction, league)
@@ -443,7 +452,7 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @league.command(name="standings", description="The season's standings")
-    @app_commands.describe(share="Post them in the channel for everyone")
+    @app_commands.describe(league="The league", share="Post them in the channel for everyone")
     @app_commands.autocomplete(league=league_autocomplete)
     async def standings(
         self, interaction: discord.Interaction[Any], league: str, share: bool = False
@@ -455,6 +464,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="schedule", description="The season's nights")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def schedule(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             return await self.service.schedule_text(await self._league(interaction, league))
@@ -463,6 +473,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="history", description="Past nights, their results and the admin log")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def history(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             return await self.service.history_text(await self._league(interaction, league))
@@ -471,6 +482,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="me", description="Your standing, rating and next night")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def me(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             return await self.service.me_text(await self._league(interaction, league), interaction.user.id)
@@ -481,7 +493,10 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="sub", description="Substitute a player at their table tonight")
     @app_commands.describe(
-        out="The player leaving", player="The player taking the seat", reason="Why (audit log)"
+        league="The league",
+        out="The player leaving",
+        player="The player taking the seat",
+        reason="Why (audit log)",
     )
     @app_commands.autocomplete(league=league_autocomplete)
     async def sub(
@@ -504,6 +519,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="add", description="Put a player on the roster (also one removed before)")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", player="The player")
     async def add(self, interaction: discord.Interaction[Any], league: str, player: discord.Member) -> None:
         async def work() -> str:
             if player.bot:
@@ -516,6 +532,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="remove", description="Remove a player from the league")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", player="The player", reason="Why (audit log)")
     async def remove(
         self,
         interaction: discord.Interaction[Any],
@@ -532,6 +549,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="correct", description="Correct a table's result (kept in the history)")
     @app_commands.describe(
+        league="The league",
         night="Night number",
         round="Round number",
         table="Table number",
@@ -569,6 +587,7 @@ class LeagueCog(commands.Cog):
         name="reopen", description="Re-open check-in during a night (late arrivals join the next round)"
     )
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def reopen(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             return await self.service.reopen_checkin(
@@ -579,6 +598,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="start", description="Start the next night now")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def start(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> str:
             return await self.service.start_now(
@@ -589,6 +609,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="postpone", description="Start the next night later")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", minutes="How many minutes later")
     async def postpone(
         self,
         interaction: discord.Interaction[Any],
@@ -603,6 +624,7 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @admin.command(name="role", description="A server-wide role that may create and run leagues")
+    @app_commands.describe(role="The role (leave empty: server managers only)")
     async def admin_role(
         self, interaction: discord.Interaction[Any], role: discord.Role | None = None
     ) -> None:

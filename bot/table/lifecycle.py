@@ -11,7 +11,7 @@ from typing import Any
 
 import engine
 from bot import lexicon
-from bot.i18n import _, _n
+from bot.i18n import _, _n, mention
 from bot.model import (
     CLOSED,
     DEFAULT_BID_SECONDS,
@@ -317,7 +317,7 @@ class Lifecycle:
         if t.status != "open":
             return refuse(_("This game has already started."))
         if user_id != t.host_id:
-            return refuse(_("Only the host (%(host)s) can start the game.", host=f"<@{t.host_id}>"))
+            return refuse(_("Only the host (%(host)s) can start the game.", host=mention(t.host_id)))
         empty = t.empty_seats()
         if empty and not fill:
             return refuse(
@@ -365,7 +365,7 @@ class Lifecycle:
             return refuse(
                 _(
                     "Only the host (%(host)s) or someone with Manage Server can abandon this table.",
-                    host=f"<@{t.host_id}>",
+                    host=mention(t.host_id),
                 )
             )
         if not confirmed:
@@ -383,7 +383,7 @@ class Lifecycle:
             refusal = await self.store.commit(t, new)
             if refusal:
                 return refusal
-        post = _("🛑 Table %(table)s was abandoned by %(who)s.", table=t.id, who=f"<@{user_id}>")
+        post = _("🛑 Table %(table)s was abandoned by %(who)s.", table=t.id, who=mention(user_id))
         self.publisher.post(t.id, t.channel_id, post)
         return ok(_("Table %(table)s is abandoned.", table=t.id))
 

@@ -5,7 +5,7 @@ Every change goes through ``TableStore.commit`` under the table's lock.
 
 from __future__ import annotations
 
-from bot.i18n import Text, _
+from bot.i18n import Text, _, mention
 from bot.model import BOT_NAMES, CLOSED, LIVE, NO_TABLE, Result, Seat, Table, ok, refuse
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
@@ -209,7 +209,7 @@ class Seating:
         async with self.store.lock(t.id):
             t = self.store.get(t.id) or t
             if user_id != t.host_id and not is_admin:
-                return refuse(_("Only the host (%(host)s) can add bots.", host=f"<@{t.host_id}>"))
+                return refuse(_("Only the host (%(host)s) can add bots.", host=mention(t.host_id)))
             if t.status != "open":
                 return refuse(_("This game has already started."))
             empty = t.empty_seats()
