@@ -13,10 +13,11 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot import render
 from bot.checks import cannot_run_table
 from bot.i18n import Text, _, join, user_language
 from bot.model import Result, Table
+from bot.render.posts import score_sheet
+from bot.render.rules import rules_text
 from bot.safe import on_ephemeral_message, safe_defer, safe_send, send_private, watch
 from bot.table.service import TableService
 from bot.views import (
@@ -146,7 +147,7 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
         return
     if action in ("rules", "score"):
         lang = user_language(interaction)
-        text = render.rules_text(t, lang) if action == "rules" else render.score_sheet(t, lang)
+        text = rules_text(t, lang) if action == "rules" else score_sheet(t, lang)
         await safe_send(interaction, text)
         return
     # the rest act on the table; start and back may answer with the user's hand panel

@@ -30,11 +30,13 @@ import discord
 from discord.ui import Button, DynamicItem, Select
 
 import engine
-from bot import lexicon, render
+from bot import lexicon
 from bot.emojis import CARD_EMOJIS
 from bot.i18n import DEFAULT, Text, _, gettext, ngettext
 from bot.i18n import render as text_in
 from bot.model import Table
+from bot.render.panel import hand_panel_text
+from bot.render.pieces import clip
 from bot.safe import safe_send
 from engine.cards import COPY_OFFSET
 
@@ -195,7 +197,7 @@ def hand_panel(
     me = t.seats[seat]
     assert me is not None
     stamp = me.acts
-    text = render.hand_panel_text(t, seat, hint, lang=lang)
+    text = hand_panel_text(t, seat, hint, lang=lang)
     if t.status != "playing":
         return text, None
     view = discord.ui.View(timeout=None)
@@ -205,7 +207,7 @@ def hand_panel(
     my_turn = seat in acting
     if v.hand is None and (me.away or me.left):
         # the bot bids for this seat until its player takes it back: "I'm back" first
-        text = render.clip(text + "\n" + _away_note(me.left, lang))
+        text = clip(text + "\n" + _away_note(me.left, lang))
         view.add_item(_button(t.id, "back", gettext(lang, "I'm back"), discord.ButtonStyle.success, row=0))
         return text, view
     if v.hand is None:
@@ -231,7 +233,7 @@ def hand_panel(
             )
         )
         if not blind_ok and not my_turn:
-            text = render.clip(
+            text = clip(
                 text + "\n" + gettext(lang, "Blind nil can be bid when your turn to bid comes.")
             )
         return text, view
@@ -240,7 +242,7 @@ def hand_panel(
     picker_rows = 0
     if me.away or me.left:
         # the bot plays this seat until its player takes it back
-        text = render.clip(text + "\n" + _away_note(me.left, lang))
+        text = clip(text + "\n" + _away_note(me.left, lang))
         view.add_item(_button(t.id, "back", gettext(lang, "I'm back"), discord.ButtonStyle.success, row=0))
         legal, picker_rows = set(), 1
     elif phase == "BID" and my_turn:

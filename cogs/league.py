@@ -718,6 +718,13 @@ def league_clock(bot: Any) -> Callable[[], datetime]:
     return lambda: datetime.now(UTC)
 
 
+def owns_guild(bot: Any, guild_id: int) -> bool:
+    """Whether this process runs the guild's league nights now: it holds the guild's shard (asked at
+    every tick, so a shard lost to another process or taken back is followed within a tick)."""
+    keeper = getattr(bot, "shard_keeper", None)
+    return keeper is None or bool(keeper.owns_guild(guild_id))
+
+
 async def setup(bot: SpadesBot) -> None:
     store = LeagueStore(bot.storage)
     table_service = getattr(bot, "tables", None)  # set by cogs.tables, loaded first
@@ -726,9 +733,7 @@ async def setup(bot: SpadesBot) -> None:
     )
     language = table_service.server_language if table_service is not None else None
     gateway = DiscordLeagueGateway(bot, tables, language)
-    shards = getattr(bot, "shards", None)  # a ShardKeeper when the bot runs only some shards
-    owns = getattr(shards, "owns_guild", None)
-    service = LeagueService(store, gateway, clock=league_clock(bot), owns=owns)
+    service = LeagueService(store, gateway, clock=league_clock(bot), owns=lambda g: owns_guild(bot, g))
     if table_service is not None:
         listen(table_service, service)
     # games stored before ratings existed are rated once, oldest first

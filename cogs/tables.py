@@ -10,12 +10,14 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot import lexicon, render
+from bot import lexicon
 from bot.checks import cannot_run_table
 from bot.clicks import answer, is_admin, show_hand, timely
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_language
 from bot.i18n import render as render_text
 from bot.model import NO_TABLE, SAVE_FAILED, refuse
+from bot.render.posts import score_sheet
+from bot.render.rules import rules_text
 from bot.safe import safe_defer, safe_send, within
 from bot.table.service import TableService
 from bot.table.thinker import level_or_default
@@ -514,7 +516,7 @@ class TablesCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction) -> None:
         t = self.service.in_channel(interaction.channel_id or 0)
         lang = user_language(interaction)
-        await safe_send(interaction, render.rules_text(t, lang) if t is not None else NO_TABLE)
+        await safe_send(interaction, rules_text(t, lang) if t is not None else NO_TABLE)
 
     @app_commands.command(name="score", description="The score sheet of this channel's table")
     @app_commands.guild_only()
@@ -524,7 +526,7 @@ class TablesCog(commands.Cog):
         if t is None or (t.game is None and t.status not in ("open", "playing")):
             await safe_send(interaction, NO_TABLE)
             return
-        await safe_send(interaction, render.score_sheet(t, user_language(interaction)))
+        await safe_send(interaction, score_sheet(t, user_language(interaction)))
 
 
 async def setup(bot: SpadesBot) -> None:

@@ -3,7 +3,7 @@
 The contract is docs/BOT_STORAGE.md; every SQL statement of the bot lives in this package.
 """
 
-from .db import DEFAULT_GUILD_SETTINGS, Storage
+from .db import Storage
 from .history import (
     FORMER_PLAYER,
     ForgetReport,
@@ -28,6 +28,7 @@ from .models import (
     TableDamaged,
     TableRow,
 )
+from .settings import DEFAULT_GUILD_SETTINGS
 from .shards import Claim, Lease, NotOwner, ShardCountMismatch, gone_here, new_owner, shard_of
 from .stats import SORT_LABELS, SORTS
 

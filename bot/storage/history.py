@@ -10,14 +10,12 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .backends import Session
+from .base import StorageBase
 from .models import LIVE_STATUSES, PlayerStats, StorageError
-
-if TYPE_CHECKING:
-    from .backends import Session
 
 FORMER_PLAYER = "a former player"
 EXPORT_FORMAT = "spades-mydata/1"
@@ -44,6 +42,9 @@ FORGET_STATEMENTS: list[str] = [
     "UPDATE league_teams SET captain_id = 0 WHERE captain_id = ?",
     "UPDATE league_audit SET actor_id = NULL WHERE actor_id = ?",
 ]
+
+# the keys of a league audit line's detail that hold a user id (bot/storage/league_*.py)
+AUDIT_USER_KEYS = frozenset({"user", "partner", "out", "in"})
 
 
 class PlayerSeated(StorageError):
@@ -183,13 +184,10 @@ def _game(row: Any, players: Iterable[Any]) -> GameSummary:
     )
 
 
-class HistoryMixin:
-    """The history and your-data methods of ``Storage`` (which provides the connection helpers)."""
+class HistoryMixin(StorageBase):
+    """The history and your-data methods of ``Storage``."""
 
     if TYPE_CHECKING:
-        async def _fetchall(self, sql: str, params: Any = ()) -> list[Any]: ...
-        async def _fetchone(self, sql: str, params: Any = ()) -> Any: ...
-        def _transaction(self) -> AbstractAsyncContextManager[Session]: ...
         async def player_stats(
             self, guild_id: int, user_id: int, sort: str = "wins"
         ) -> PlayerStats | None: ...
@@ -424,7 +422,31 @@ class HistoryMixin:
                      0 if host_id == user_id else host_id, table_id),
                 )
                 tables += 1
+            await self._forget_in_leagues(tx, user_id)
         return ForgetReport(games=counts[0], hands=counts[1], tables=tables)
+
+    async def _forget_in_leagues(self, tx: Session, user_id: int) -> None:
+        """The league rows whose JSON or text names the player: past seatings and the audit log
+        keep what happened, with the player's id replaced by 0 (Discord shows an unknown user)."""
+        like = f"%{user_id}%"
+        rows = await tx.fetchall("SELECT id, sides FROM league_tables WHERE sides LIKE ?", (like,))
+        for row_id, sides in rows:
+            scrubbed = [[0 if p == user_id else p for p in side] for side in json.loads(sides)]
+            sql = "UPDATE league_tables SET sides = ? WHERE id = ?"
+            await tx.execute(sql, (json.dumps(scrubbed), row_id))
+        rows = await tx.fetchall(
+            "SELECT id, detail, reason FROM league_audit WHERE detail LIKE ? OR reason LIKE ?", (like, like)
+        )
+        for row_id, detail, reason in rows:
+            data = json.loads(detail)
+            if isinstance(data, dict):
+                data = {k: 0 if v == user_id and k in AUDIT_USER_KEYS else v for k, v in data.items()}
+            text = reason
+            if text is not None:
+                for mention in (f"<@{user_id}>", f"<@!{user_id}>"):
+                    text = text.replace(mention, FORMER_PLAYER)
+            sql = "UPDATE league_audit SET detail = ?, reason = ? WHERE id = ?"
+            await tx.execute(sql, (json.dumps(data), text, row_id))
 
 
 __all__ = [

@@ -24,8 +24,8 @@ import os
 import secrets
 import socket
 from dataclasses import dataclass
-from typing import Any
 
+from .base import StorageBase
 from .models import StorageError
 
 log = logging.getLogger(__name__)
@@ -96,11 +96,10 @@ class Claim:
     count: int
 
 
-class ShardLeases:
-    """Lease methods of ``Storage`` (mixed in; uses its backend)."""
+class ShardLeases(StorageBase):
+    """Lease methods of ``Storage``."""
 
-    backend: Any
-    claim: Claim | None
+    claim: Claim | None  # set: every table write is fenced by this process's leases
 
     def _now_ms(self) -> str:
         return str(self.backend.now_ms_sql)
@@ -173,7 +172,7 @@ class ShardLeases:
             await tx.execute("DELETE FROM shard_leases WHERE owner = ?", (owner,))
 
     async def shard_leases(self) -> list[Lease]:
-        rows = await self._fetchall(  # type: ignore[attr-defined]
+        rows = await self._fetchall(
             "SELECT shard_id, shard_count, owner, acquired_at, expires_at FROM shard_leases ORDER BY shard_id"
         )
         return [Lease(int(r[0]), int(r[1]), str(r[2]), int(r[3]), int(r[4])) for r in rows]

@@ -13,6 +13,7 @@ from typing import Any
 from bot.i18n import N_
 from engine.record import replay
 
+from .base import StorageBase
 from .models import PlayerStats
 
 log = logging.getLogger(__name__)
@@ -176,3 +177,44 @@ def stats_from_row(row: Any) -> PlayerStats:
     for k, v in zip(_FLOATS, cells[len(_COLUMNS) :], strict=True):
         values[k] = None if v is None else float(v)
     return PlayerStats(**values)
+
+
+class StatsMixin(StorageBase):
+    """The leaderboard methods of ``Storage``, over the queries above."""
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        sort: str = "wins",
+        limit: int = 10,
+        offset: int = 0,
+        *,
+        humans_only: bool = False,
+    ) -> list[PlayerStats]:
+        """One page of the server's humans, ranked by ``sort`` (see ``SORTS``); ``humans_only``
+        counts only games without bots in games and wins."""
+        sql = leaderboard_sql(sort, humans_only=humans_only)
+        sql += " ORDER BY rank LIMIT :limit OFFSET :offset"
+        rows = await self._fetchall(
+            sql, {"guild": guild_id, "limit": max(0, limit), "offset": max(0, offset)}
+        )
+        return [stats_from_row(r) for r in rows]
+
+    async def leaderboard_count(self, guild_id: int) -> int:
+        """How many humans have at least one finished hand or game in this server."""
+        row = await self._fetchone(
+            "SELECT COUNT(*) FROM (SELECT user_id FROM hand_players WHERE guild_id = :g AND is_bot = 0"
+            " AND user_id IS NOT NULL UNION SELECT user_id FROM game_players WHERE guild_id = :g"
+            " AND is_bot = 0 AND user_id IS NOT NULL) AS humans",
+            {"g": guild_id},
+        )
+        return int(row[0])
+
+    async def player_stats(
+        self, guild_id: int, user_id: int, sort: str = "wins", *, humans_only: bool = False
+    ) -> PlayerStats | None:
+        """One human's numbers in this server, with their rank under ``sort``; None if never played."""
+        inner = leaderboard_sql(sort, humans_only=humans_only)
+        sql = f"SELECT * FROM ({inner}) AS ranked WHERE user_id = :user"
+        row = await self._fetchone(sql, {"guild": guild_id, "user": user_id})
+        return stats_from_row(row) if row else None

@@ -323,3 +323,23 @@ async def test_forget_me_removes_league_and_rating_data(db: Storage, store: Leag
     assert 1 not in await store.ratings(GUILD) and 2 in await store.ratings(GUILD)
     assert await store.member(league.id, 1) is None
     assert all(e.actor_id != 1 for e in await store.audit_log(league.id))
+
+
+async def test_forget_me_leaves_no_id_in_past_seatings_or_the_audit_log(
+    db: Storage, store: LeagueStore
+) -> None:
+    gone, stays = 900000000000000009, 900000000000000004
+    league = await make_league(store)
+    night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+    await store.transition(night.id, ["scheduled"], "checkin")
+    (table,) = await store.start_round(night.id, 1, tables=[[[1, 2], [3, stays]]])  # type: ignore[misc]
+    await store.substitute(
+        table.id, stays, gone, league_id=league.id, actor_id=ADMIN, reason=f"<@{stays}> left, <@!{gone}> in"
+    )
+    await store.finish_round(night.id, 1)
+    await db.forget_player(gone)
+    after = await store.league_table(table.id)
+    assert after is not None and after.sides == [[1, 2], [3, 0]]
+    (sub,) = await store.audit_log(league.id, actions=["sub"])
+    assert sub.detail["in"] == 0 and sub.detail["out"] == stays  # what happened stays, who does not
+    assert sub.reason is not None and str(gone) not in sub.reason and f"<@{stays}>" in sub.reason

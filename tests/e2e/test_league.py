@@ -8,6 +8,7 @@ button clicks and what the bot posts.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -255,3 +256,30 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
         results = await bot.leagues.store.night_results(night.id)  # type: ignore[attr-defined]
         assert len(results) == 1 and not results[0].complete
     assert spades.fake.take_violations() == []
+
+
+async def test_only_the_process_holding_the_guilds_shard_runs_its_league_nights(spades: Spades) -> None:
+    """A process that lost the guild's shard to another process posts no check-in for it; once it
+    takes the shard back, the night it skipped opens (one process per night, never two)."""
+    async with running(spades) as bot:
+        await create(spades)
+        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
+        first = bot.leagues.schedule_of(league).nights()[0]  # type: ignore[attr-defined]
+        keeper = bot.shard_keeper
+        assert keeper is not None
+        async with bot.storage.backend.transaction() as tx:  # another process takes the shard
+            await tx.execute(
+                "UPDATE shard_leases SET owner = 'thief', expires_at = expires_at + 3600000"
+                " WHERE shard_id = 0"
+            )
+        await keeper.tick()
+        assert keeper.held == set()
+        advance_to(spades, first.start_utc - timedelta(minutes=30))
+        await asyncio.sleep(2.0)  # the scheduler looks every 0.6 s at this time scale
+        assert checkin_posts(spades) == []
+        async with bot.storage.backend.transaction() as tx:  # the other process stops
+            await tx.execute("DELETE FROM shard_leases WHERE owner = 'thief'")
+        await keeper.tick()
+        assert keeper.held == {0}
+        await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
+        assert len(checkin_posts(spades)) == 1

@@ -1,11 +1,10 @@
-"""The game's words in every language: bids, suits, a ruleset's one-line description, and the engine's
-refusals as lazy messages.
+"""The engine's refusals as lazy messages.
 
 The engine stays English and pure; its refusals carry a stable ``code`` and structured fields, and
 their English sentences follow fixed templates. :func:`explain` turns a refusal into a lazy message
 from those (English renders exactly as the engine wrote it); a sentence it does not know is shown as
-the engine wrote it.
-"""
+the engine wrote it. :func:`explain_rules` does the same for a house-rules refusal
+(``engine.house_rules``)."""
 
 from __future__ import annotations
 
@@ -14,178 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from bot.i18n import N_, Joined, ListOf, Msg, _, _n, gettext, join
-
-# ---- bids ------------------------------------------------------------------------------------
-
-
-def bid_label(bid: Any) -> Msg | str:
-    """A bid as players call it: ``4``, ``Nil``/``Zero``/``Ноль``, ``Blind nil``, ``Blind 6``.
-    Accepts an engine Bid or its hand-record form (``"nil"``, ``"blind_nil"``, ``"blind 6"``, 4)."""
-    if bid is None:
-        return "…"
-    kind = getattr(bid, "kind", None)
-    n = getattr(bid, "n", None)
-    if kind is None:
-        text = str(bid)
-        if text == "nil":
-            kind = "nil"
-        elif text == "blind_nil":
-            kind = "blind_nil"
-        elif text.startswith("blind "):
-            kind, n = "blind", int(text.split()[1])
-        else:
-            return text
-    if kind == "nil":
-        return _("Nil")
-    if kind == "blind_nil":
-        return _("Blind nil")
-    if kind == "blind":
-        return _("Blind %(n)s", n=n)
-    return str(n)
-
-
-# Words a player may type for a bid in each language (the engine reads the English ones).
-_BID_WORDS: dict[str, str] = {
-    # Polish
-    "zero": "nil",
-    "ślepe zero": "blind nil",
-    "slepe zero": "blind nil",
-    "zero w ciemno": "blind nil",
-    "w ciemno": "blind",
-    # Czech
-    "slepý nil": "blind nil",
-    "slepy nil": "blind nil",
-    "naslepo": "blind",
-    "nula": "nil",
-    # Russian
-    "ноль": "nil",
-    "нуль": "nil",
-    "слепой ноль": "blind nil",
-    "вслепую": "blind",
-    "втёмную": "blind",
-    "втемную": "blind",
-}
-
-
-def parse_bid(text: str) -> engine.Bid:
-    """A bid typed in any of the bot's languages (``zero``, ``ślepe zero``, ``slepý nil``,
-    ``слепой ноль``, ``w ciemno 5``, ``вслепую 6``) or the engine's own words."""
-    flat = " ".join(text.replace("_", " ").lower().split())
-    if flat in _BID_WORDS:
-        return engine.Bid.parse(_BID_WORDS[flat])
-    head, _sep, tail = flat.rpartition(" ")
-    if head in _BID_WORDS and _BID_WORDS[head] == "blind" and tail.isdigit():
-        return engine.Bid.parse(f"blind {tail}")
-    return engine.Bid.parse(text)
-
-
-def bid_matches(bid: engine.Bid, typed: str, lang: str) -> bool:
-    """For autocomplete: does what the player typed start this bid's label (in their language or
-    the engine's)?"""
-    cur = typed.strip().lower()
-    if not cur:
-        return True
-    label = bid_label(bid)
-    shown = label.render(lang) if isinstance(label, Msg) else str(label)
-    return shown.lower().startswith(cur) or str(label).lower().startswith(cur) or str(bid).startswith(cur)
-
-
-# ---- suits -----------------------------------------------------------------------------------
-
-SUIT_NAMES = (N_("clubs"), N_("diamonds"), N_("hearts"), N_("spades"))
-SUIT_A = (N_("a club"), N_("a diamond"), N_("a heart"), N_("a spade"))
-
-
-def suit_name(suit: int) -> Msg:
-    return _(SUIT_NAMES[suit])
-
-
-# ---- a ruleset in one line -------------------------------------------------------------------
-
-
-def describe(rs: Any) -> Joined:
-    """The ruleset's one-line description (``standard: to 500 · nil ±100 · …``) in any language; in
-    English exactly ``Ruleset.describe()``."""
-    parts: list[Any] = [_("%(name)s: to %(target)s", name=rs.name, target=rs.target_score)]
-    if rs.num_seats != 4 or not rs.partnerships or rs.team_size != 2:
-        if not rs.partnerships:
-            parts.append(_n("%(n)s player solo", "%(n)s players solo", rs.num_seats))
-        else:
-            parts.append(_("%(n)s players, teams of %(size)s", n=rs.num_seats, size=rs.team_size))
-    if rs.two_player_draw:
-        parts.append(_("draw to 13"))
-    if rs.decks == 2:
-        parts.append(_("two decks"))
-    if rs.jokers:
-        parts.append(_("jokers high"))
-    if rs.deuces_high:
-        parts.append(_("deuces high (all four)") if rs.deuces_high_all else _("deuces high"))
-    if rs.nil_allowed:
-        if rs.nil_pass and rs.partnerships:
-            parts.append(_("nil ±%(value)s (pass %(n)s)", value=rs.nil_value, n=rs.nil_pass))
-        else:
-            parts.append(_("nil ±%(value)s", value=rs.nil_value))
-    else:
-        parts.append(_("no nil"))
-    if rs.nil_allowed and rs.blind_nil_allowed:
-        extra: list[Any] = []
-        if rs.blind_nil_pass and rs.partnerships:
-            extra.append(_("pass %(n)s", n=rs.blind_nil_pass))
-        elif rs.blind_nil_pass and rs.two_player_draw:
-            extra.append(_("swap up to %(n)s", n=rs.blind_nil_pass))
-        if rs.blind_nil_min_deficit:
-            extra.append(_("down %(n)s+", n=rs.blind_nil_min_deficit))
-        bn = _("blind nil ±%(value)s", value=rs.blind_nil_value)
-        parts.append(join(bn, join("(", join(*extra, sep=", "), ")", sep=""), sep=" ") if extra else bn)
-    if rs.blind_bids:
-        parts.append(
-            _(
-                "blind bids to %(max)s (down %(n)s+)",
-                max=rs.blind_bid_max,
-                n=rs.blind_bid_min_deficit,
-            )
-        )
-    if rs.bag_limit:
-        # the English says "bags" for any number (as the engine does)
-        parts.append(
-            _n("%(n)s bags = −%(penalty)s", "%(n)s bags = −%(penalty)s", rs.bag_limit, penalty=rs.bag_penalty)
-        )
-    if rs.bag_value != 1:
-        signed = f"{rs.bag_value:+d}"
-        parts.append(_("bags %(value)s each", value=signed) if rs.bag_value else _("bags worth 0"))
-    flags = [
-        (rs.whiz, _("whiz")),
-        (rs.mirrors, _("mirrors")),
-        (rs.suicide, _("suicide")),
-        (rs.ten_for_200, _("10 for 200")),
-        (rs.boston, _("Boston wins")),
-        (rs.first_trick_two_clubs, _("2♣ leads")),
-        (rs.misdeal_no_spades, _("misdeal on no spades")),
-        (not rs.spades_must_be_broken, _("spades lead any time")),
-    ]
-    parts.extend(label for on, label in flags if on)
-    if rs.board:
-        parts.append(_("board %(n)s", n=rs.board))
-    if rs.lose_score is not None:
-        parts.append(_("mercy at %(score)s", score=rs.lose_score))
-    if rs.max_hands:
-        parts.append(_("%(n)s hands max", n=rs.max_hands))
-    return join(*parts, sep=" · ")
-
+from bot.i18n import N_, ListOf, _, _n
+from bot.lexicon.words import SUIT_A, bid_label, cards_list, suit_name
 
 # ---- the engine's refusals -------------------------------------------------------------------
-
-
-def cards_list(cards: Any, style: str = "standard") -> ListOf:
-    """Cards low to high within a suit, as a sentence in the reader's language (``7♥ and Q♥``)."""
-    ordered = sorted((int(c) for c in cards), key=lambda c: (engine.suit_of(c), engine.rank_of(c), c))
-    return ListOf(tuple(engine.card_pretty(c) for c in ordered), style)
-
-
-def _and_list(items: list[str]) -> Any:
-    return ListOf(tuple(items)) if len(items) != 1 else items[0]
-
 
 _CARD = r"(?P<card>\S+)"
 # (engine sentence, the same sentence as a lazy message); the groups become its parameters
@@ -507,19 +338,6 @@ _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
 ]
 
 
-def rules_suggestion(label: str, lang: str) -> str:
-    """A house-rules autocomplete label (``bag_limit=… (now 10)``, ``nil_value=100 (preset)``)
-    with its note in the reader's language; the option itself stays as it is typed."""
-    m = re.fullmatch(r"(?P<rule>.*) \(now (?P<value>[^)]*)\)", label)
-    if m:
-        note = gettext(lang, "(now %(value)s)", value=m["value"])
-        return f"{m['rule']} {note}"[:100]
-    if label.endswith(" (preset)"):
-        note = gettext(lang, "(preset)")
-        return f"{label[: -len(' (preset)')]} {note}"[:100]
-    return label
-
-
 def explain_rules(exc: Exception) -> Any:
     """A house-rules refusal (``HouseRulesError``) as a lazy message; the rule names stay as typed."""
     text = str(exc)
@@ -529,7 +347,3 @@ def explain_rules(exc: Exception) -> Any:
             return build(m)
     return text
 
-
-def english(lang: str, message: str) -> str:
-    """Render a marked constant (``N_``) in ``lang``."""
-    return gettext(lang, message)

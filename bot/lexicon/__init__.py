@@ -1,0 +1,32 @@
+"""The game's words in every language (``words``) and the engine's refusals as lazy messages
+(``refusals``); this package hands their public names on, so ``lexicon.explain`` and the like keep
+working."""
+
+from bot.lexicon.refusals import explain, explain_rules
+from bot.lexicon.words import (
+    SUIT_A,
+    SUIT_NAMES,
+    bid_label,
+    bid_matches,
+    cards_list,
+    describe,
+    english,
+    parse_bid,
+    rules_suggestion,
+    suit_name,
+)
+
+__all__ = [
+    "SUIT_A",
+    "SUIT_NAMES",
+    "bid_label",
+    "bid_matches",
+    "cards_list",
+    "describe",
+    "english",
+    "explain",
+    "explain_rules",
+    "parse_bid",
+    "rules_suggestion",
+    "suit_name",
+]

@@ -1,0 +1,188 @@
+"""Saving a table: ``save_table`` and the one writer task per process that writes every queued
+save in one transaction (group commit), with the table's finished hand or game."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from . import stats
+from .backends import Session
+from .base import _dumps, _now
+from .games import GamesMixin
+from .models import (
+    LIVE_STATUSES,
+    STATUSES,
+    ChannelBusy,
+    FinishedGame,
+    HandResult,
+    StaleTable,
+    StorageError,
+    TableRow,
+)
+from .shards import NotOwner, shard_of
+from .tables import TablesMixin
+
+_UPDATE_TABLE = (
+    "UPDATE tables SET status = ?, host_id = ?, data = ?, version = version + 1, updated_at = ?"
+    " WHERE id = ? AND version = ?"
+)
+
+
+class _Fallback(Exception):
+    """The batch's fast path met a stale or refused row: write the saves one by one."""
+
+
+@dataclass(eq=False)
+class _Save:
+    """One queued ``save_table`` call and the future its caller waits on."""
+
+    row: TableRow
+    blob: str
+    now: int
+    hand: HandResult | None
+    hand_result: dict[str, Any] | None
+    hand_rows: list[dict[str, Any]]
+    game: FinishedGame | None
+    done: asyncio.Future[TableRow]
+
+    def params(self, owner: str | None) -> tuple[Any, ...]:
+        r = self.row
+        base = (r.status, r.host_id, self.blob, self.now, r.id, r.version)
+        return base if owner is None else (*base, owner)
+
+
+class SavesMixin(TablesMixin, GamesMixin):
+    """The save path of ``Storage``: version-checked, fenced, batched."""
+
+    _queue: list[_Save]  # saves waiting for the writer
+    _writer: asyncio.Task[None] | None
+
+    @property
+    def queued_saves(self) -> int:
+        """Table saves waiting for the writer (the health line)."""
+        return len(self._queue)
+
+    async def save_table(
+        self,
+        row: TableRow,
+        *,
+        hand: HandResult | None = None,
+        game: FinishedGame | None = None,
+    ) -> TableRow:
+        """Write the row's status/host/data and, when given, a finished hand and/or game, atomically.
+
+        Raises StaleTable when ``row.version`` is not the stored version (nothing is written).
+        On success the same row object is updated in place (new ``version``, ``updated_at``) and
+        returned, so a caller may keep using it. Returns only once the write is committed.
+
+        Group commit: saves queued while another batch is being written go out together in the next
+        transaction (see ``_write_batch``); each caller still gets its own outcome.
+        """
+        if row.status not in STATUSES:
+            raise ValueError(f"bad table status {row.status!r}; expected one of {', '.join(STATUSES)}")
+        blob = _dumps(row.data)
+        # pure CPU work before queueing
+        hand_rows: list[dict[str, Any]] = []
+        hand_result: dict[str, Any] | None = None
+        if hand is not None:
+            hand_result = stats.replay_record(hand.record)
+            if hand_result is not None:
+                hand_rows = stats.hand_player_rows(hand_result, hand.players)
+        self._check_open()
+        save = _Save(
+            row, blob, _now(), hand, hand_result, hand_rows, game, asyncio.get_running_loop().create_future()
+        )
+        self._queue.append(save)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued(), name="storage-writer")
+        # A caller cancelled here may still see its save committed (its row object is then one
+        # version behind, and its next save is refused as stale); one not yet written is skipped.
+        return await save.done
+
+    async def _write_queued(self) -> None:
+        """The writer: while saves are queued, write all of them in one go."""
+        while self._queue:
+            batch, self._queue = [s for s in self._queue if not s.done.done()], []
+            if not batch:
+                continue
+            try:
+                self._check_open()
+                await self._write_batch(batch)
+            except BaseException as exc:  # every waiter gets an answer, whatever happened
+                for s in batch:
+                    if not s.done.done():
+                        failure = exc if isinstance(exc, Exception) else StorageError(repr(exc))
+                        s.done.set_exception(failure)
+                if not isinstance(exc, Exception):
+                    raise
+
+    async def _write_batch(self, batch: list[_Save]) -> None:
+        """One transaction for the whole batch. Fast path: one ``executemany`` UPDATE (version-checked)
+        for every row; if any row is stale or refused, roll back and write them one by one, so that a
+        stale table fails only its own save."""
+        if len(batch) > 1:
+            try:
+                async with self._transaction() as tx:
+                    batch = [s for s in batch if not s.done.done()]  # skip callers cancelled meanwhile
+                    owner = self.claim.owner if self.claim else None
+                    changed = await tx.executemany(
+                        _UPDATE_TABLE + self.fence_sql(), [s.params(owner) for s in batch]
+                    )
+                    if changed != len(batch):
+                        raise _Fallback
+                    for s in batch:
+                        await self._insert_results(tx, s)
+            except Exception:
+                pass  # stale, refused or failed: write them one by one below
+            else:
+                self._settle(batch)
+                return
+        written: list[_Save] = []
+        async with self._transaction() as tx:
+            for s in batch:
+                if s.done.done():
+                    continue
+                outcome = await self._write_one(tx, s)
+                if outcome is None:
+                    written.append(s)
+                else:
+                    s.done.set_exception(outcome)
+        self._settle(written)
+
+    async def _write_one(self, tx: Session, s: _Save) -> Exception | None:
+        """One save inside the batch's transaction (in a savepoint: PostgreSQL aborts a whole
+        transaction on a failed statement); returns its failure, nothing of it written."""
+        try:
+            async with tx.savepoint("save"):
+                owner = self.claim.owner if self.claim else None
+                changed = await tx.execute(_UPDATE_TABLE + self.fence_sql(), s.params(owner))
+                if changed != 1:
+                    found = await tx.fetchval("SELECT version FROM tables WHERE id = ?", (s.row.id,))
+                    if self.claim is not None and found is not None and int(found) == s.row.version:
+                        raise NotOwner(s.row.id, shard_of(s.row.guild_id, self.claim.count))
+                    raise StaleTable(s.row.id, s.row.version, None if found is None else int(found))
+                await self._insert_results(tx, s)
+        except Exception as exc:
+            if s.row.status in LIVE_STATUSES and self._live_channel_conflict(exc):
+                busy = ChannelBusy(s.row.channel_id)
+                busy.__cause__ = exc
+                return busy
+            return exc
+        return None
+
+    async def _insert_results(self, tx: Session, s: _Save) -> None:
+        if s.hand is not None:
+            await self._insert_hand(tx, s.row, s.hand, s.hand_result, s.hand_rows, s.now)
+        if s.game is not None:
+            await self._insert_game(tx, s.game)
+
+    @staticmethod
+    def _settle(saves: list[_Save]) -> None:
+        """Committed: bump each row in place and wake its caller."""
+        for s in saves:
+            s.row.version += 1
+            s.row.updated_at = s.now
+            if not s.done.done():
+                s.done.set_result(s.row)
