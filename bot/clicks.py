@@ -17,7 +17,7 @@ from bot.checks import cannot_run_table
 from bot.i18n import Text, _, join, user_language
 from bot.model import Result, Table
 from bot.render.posts import score_sheet
-from bot.render.rules import rules_text
+from bot.render.rules import rules_pages
 from bot.safe import on_ephemeral_message, safe_defer, safe_send, send_private, watch
 from bot.table.service import TableService
 from bot.views import (
@@ -147,8 +147,9 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
         return
     if action in ("rules", "score"):
         lang = user_language(interaction)
-        text = rules_text(t, lang) if action == "rules" else score_sheet(t, lang)
-        await safe_send(interaction, text)
+        pages = rules_pages(t, lang) if action == "rules" else [score_sheet(t, lang)]
+        for page in pages:  # long rule sets take more than one message
+            await safe_send(interaction, page)
         return
     # the rest act on the table; start and back may answer with the user's hand panel
     panel: int | None = None
