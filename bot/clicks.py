@@ -38,8 +38,8 @@ from bot.views import (
 
 T = TypeVar("T")
 
-NOT_HERE = "That table belongs to another server."
-PANEL_ONLY = "Cards and bids are played from your own hand panel: press **My hand** on the table."
+NOT_HERE = _("That table belongs to another server.")
+PANEL_ONLY = _("Cards and bids are played from your own hand panel: press **My hand** on the table.")
 
 
 def service_of(interaction: discord.Interaction) -> TableService | None:
@@ -171,7 +171,7 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
 @handles(CardButton)
 async def on_card(interaction: discord.Interaction, item: CardButton) -> None:
     if item.card is None:  # not a card of any deck: nothing to look up
-        await safe_send(interaction, "That is not a card of this game.")
+        await safe_send(interaction, _("That is not a card of this game."))
         return
     await panel_action(interaction, item.table_id, "play", item.card, item.stamp)
 
@@ -192,7 +192,7 @@ async def on_pass(interaction: discord.Interaction, item: PassSelect) -> None:
     except ValueError:
         cards = []
     if any(c is None for c in cards):
-        await safe_send(interaction, "That is not a card of this game.")
+        await safe_send(interaction, _("That is not a card of this game."))
         return
     await panel_action(interaction, item.table_id, "pass", cards, item.stamp)
 

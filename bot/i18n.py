@@ -321,6 +321,24 @@ def _command(lang: str, path: str) -> str:
     return "/" + " ".join(pgettext(lang, CTX_NAME, w) for w in words)
 
 
+class OptionName(Lazy):
+    """A slash-command option (or command word) as the reader's client names it (``play_seconds`` is
+    ``sekundy_na_zagranie`` in Polish)."""
+
+    word: str
+
+    def __new__(cls, word: str) -> OptionName:
+        self = super().__new__(cls, word)
+        self.word = word
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.word,)
+
+    def render(self, lang: str) -> str:
+        return pgettext(lang, CTX_NAME, self.word)
+
+
 #: any text the bot shows: a plain string, or a lazy one rendered in the reader's language
 Text: TypeAlias = str
 

@@ -34,6 +34,7 @@ from discord.ui import Button, DynamicItem, Select
 
 from bot.clicks import timely
 from bot.errors import report_interaction_error
+from bot.i18n import Msg, Text, _, _n, join
 from bot.pictures import picture_name, score_chart_png
 from bot.replays import (
     HandReplay,
@@ -58,18 +59,29 @@ log = logging.getLogger(__name__)
 PAGE_SIZE = 8
 MAX_EXPORT = 9 * 1024 * 1024  # bigger exports are gzipped (Discord's upload limit is 10 MiB)
 
-NOT_IN_SERVER = "History and replays belong to a server: use this in a server channel."
-OTHER_SERVER = "That game was played in another server: replays stay in the server they were played in."
-NO_GAME = "There is no finished game #{game} in this server. `/history` lists this server's games."
-NO_HAND = "Game #{game} has hands 1–{hands}: pick one of those."
-NOT_FINISHED = "Hand {hand} of that game is not over yet: it can be replayed once it is."
-BAD_RECORD = "That hand's record could not be replayed, so it can't be shown. Nothing else is affected."
-FORGET_ASK = (
+NOT_IN_SERVER = _("History and replays belong to a server: use this in a server channel.")
+OTHER_SERVER = _("That game was played in another server: replays stay in the server they were played in.")
+NO_TABLE_NOW = _("That table no longer exists.")
+BAD_RECORD = _("That hand's record could not be replayed, so it can't be shown. Nothing else is affected.")
+FORGET_ASK = _(
     "**Forget me?** Your name and Discord id are removed from every finished game, your stats and "
     "the leaderboards of every server this bot is in. The games stay as they were played, with "
     "your seat shown as *a former player*, so nobody else's results change. This can't be undone; "
     "`/spades mydata` first if you want a copy."
 )
+
+
+def no_game(game: int) -> Msg:
+    return _("There is no finished game #%(game)s in this server. `/history` lists this server's games.",
+             game=game)
+
+
+def no_hand(game: int, hands: int) -> Msg:
+    return _("Game #%(game)s has hands 1–%(hands)s: pick one of those.", game=game, hands=hands)
+
+
+def not_finished(hand: int) -> Msg:
+    return _("Hand %(hand)s of that game is not over yet: it can be replayed once it is.", hand=hand)
 
 
 def _mine(interaction: discord.Interaction[Any]) -> SpadesBot:
@@ -190,7 +202,7 @@ class _Sheet:
 async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int) -> _Sheet | str:
     game = await bot.storage.get_game(game_id)
     if game is None or game.guild_id != guild_id:
-        return OTHER_SERVER if game is not None else NO_GAME.format(game=game_id)
+        return OTHER_SERVER if game is not None else no_game(game_id)
     hands = await bot.storage.game_hands(game_id)
     text = score_sheet_text(game, hands)
     chart = None
@@ -264,12 +276,12 @@ async def _load_replay(bot: SpadesBot, guild_id: int, table_id: int, game_no: in
     storage = bot.storage
     owner = await storage.table_guild(table_id)
     if owner is None:
-        return "That table no longer exists."
+        return NO_TABLE_NOW
     if owner != guild_id:
         return OTHER_SERVER
     stored = await storage.table_hand(table_id, game_no, hand_no)
     if stored is None:
-        return NOT_FINISHED.format(hand=hand_no)
+        return not_finished(hand_no)
     try:
         hr = await _executor(hand_replay, stored.record)
     except RecordError:
@@ -340,13 +352,13 @@ async def start_replay_of_game(interaction: discord.Interaction[Any], game_id: i
     storage = _mine(interaction).storage
     game = await timely(interaction, storage.get_game(game_id))
     if game is None:
-        await safe_send(interaction, NO_GAME.format(game=game_id))
+        await safe_send(interaction, no_game(game_id))
         return
     if game.guild_id != interaction.guild_id:
         await safe_send(interaction, OTHER_SERVER)
         return
     if not 1 <= hand_no <= game.hands:
-        await safe_send(interaction, NO_HAND.format(game=game_id, hands=game.hands))
+        await safe_send(interaction, no_hand(game_id, game.hands))
         return
     await start_replay(interaction, game.table_id, game.game_no, hand_no, new_message=new_message)
 
@@ -388,29 +400,30 @@ class ReplayNav(
 # ---- verifying a deal -----------------------------------------------------------------------------
 
 async def verify_answer(bot: SpadesBot, guild_id: int, table_id: int, game_no: int,
-                        hand_no: int) -> tuple[str, discord.File | None]:
+                        hand_no: int) -> tuple[Text, discord.File | None]:
     owner = await bot.storage.table_guild(table_id)
     if owner is None or owner != guild_id:
-        return OTHER_SERVER if owner is not None else "That table no longer exists.", None
+        return OTHER_SERVER if owner is not None else NO_TABLE_NOW, None
     stored = await bot.storage.table_hand(table_id, game_no, hand_no)
     if stored is None:
-        return NOT_FINISHED.format(hand=hand_no), None
+        return not_finished(hand_no), None
     fair = stored.record.get("fair")
     if not isinstance(fair, dict):
-        return "That hand was dealt before deals were committed, so there is nothing to verify.", None
+        return _("That hand was dealt before deals were committed, so there is nothing to verify."), None
     verdict = await _executor(verify, stored.record)
     mark = "✅" if verdict.ok else "❌"
+    name = f"table-{table_id}-hand-{hand_no}.json"
+    commitment, full = short(str(fair.get("commitment"))), str(fair.get("commitment"))
     lines = [
-        f"{mark} **Hand {hand_no} at table {table_id}**: {verdict.message}",
-        f"Commitment shown before the bidding: `{short(str(fair.get('commitment')))}` "
-        f"(full: `{fair.get('commitment')}`)",
-        f"Revealed seed `{fair.get('seed')}` and salt `{fair.get('salt')}`.",
-        "Check it yourself with the attached record: `python -m engine verify "
-        f"table-{table_id}-hand-{hand_no}.json` (the shuffle is documented in docs/ENGINE_API.md).",
+        _("%(mark)s **Hand %(hand)s at table %(table)s**: %(verdict)s",
+          mark=mark, hand=hand_no, table=table_id, verdict=verdict.message),
+        _("Commitment shown before the bidding: `%(short)s` (full: `%(full)s`)", short=commitment, full=full),
+        _("Revealed seed `%(seed)s` and salt `%(salt)s`.", seed=fair.get("seed"), salt=fair.get("salt")),
+        _("Check it yourself with the attached record: `python -m engine verify %(file)s` (the shuffle is "
+          "documented in docs/ENGINE_API.md).", file=name),
     ]
     record = json.dumps(stored.record, indent=1).encode()
-    name = f"table-{table_id}-hand-{hand_no}.json"
-    return "\n".join(lines), discord.File(io.BytesIO(record), filename=name)
+    return join(*lines, sep="\n"), discord.File(io.BytesIO(record), filename=name)
 
 
 async def send_verdict(
@@ -492,9 +505,10 @@ async def send_mydata(interaction: discord.Interaction[Any]) -> None:
     games, hands = len(data["games"]), len(data["hands"])
     await safe_send(
         interaction,
-        f"Here is everything this bot keeps about you: {games} finished game{'s' if games != 1 else ''}, "
-        f"{hands} hand{'s' if hands != 1 else ''} and your stats in each server (JSON). "
-        "`/spades forgetme` removes it.",
+        _("Here is everything this bot keeps about you: %(games)s, %(hands)s and your stats in each server "
+          "(JSON). `/spades forgetme` removes it.",
+          games=_n("%(n)s finished game", "%(n)s finished games", games),
+          hands=_n("%(n)s hand", "%(n)s hands", hands)),
         file=file,
     )
 
@@ -524,10 +538,10 @@ class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<ans
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             if interaction.user.id != self.user_id:
-                await safe_send(interaction, "Only the player who asked can answer this.")
+                await safe_send(interaction, _("Only the player who asked can answer this."))
                 return
             if self.answer == "n":
-                await safe_edit(interaction, "Nothing was changed: your data stays.", view=None)
+                await safe_edit(interaction, _("Nothing was changed: your data stays."), view=None)
                 return
             storage = _mine(interaction).storage
             try:
@@ -536,17 +550,18 @@ class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<ans
                 tables = ", ".join(str(t) for t in seated.table_ids)
                 await safe_edit(
                     interaction,
-                    f"You're seated at table {tables}: leave it first (`/leave`), then `/spades forgetme` "
-                    "again. Nothing was changed.",
+                    _("You're seated at table %(tables)s: leave it first (`/leave`), then "
+                      "`/spades forgetme` again. Nothing was changed.", tables=tables),
                     view=None,
                 )
                 return
             log.info("a player asked to be forgotten: %d game seats, %d hands", report.games, report.hands)
             await safe_edit(
                 interaction,
-                f"Done. Your seat in {report.games} finished game{'s' if report.games != 1 else ''} now "
-                f"shows *a former player*, {report.hands} hand{'s' if report.hands != 1 else ''} no longer "
-                "count for you, and you're off every leaderboard. Playing again starts a new record.",
+                _("Done. Your seat in %(games)s now shows *a former player*, %(hands)s no longer count "
+                  "for you, and you're off every leaderboard. Playing again starts a new record.",
+                  games=_n("%(n)s finished game", "%(n)s finished games", report.games),
+                  hands=_n("%(n)s hand", "%(n)s hands", report.hands)),
                 view=None,
             )
         except Exception as exc:

@@ -202,7 +202,7 @@ class TablesCog(commands.Cog):
         self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8], player: discord.User
     ) -> None:
         if player.bot:
-            await safe_send(interaction, "Only people can take over a seat.")
+            await safe_send(interaction, _("Only people can take over a seat."))
             return
         work = self.service.seating.substitute(
             interaction.channel_id or 0,

@@ -11,7 +11,7 @@ from typing import Any
 
 import engine
 from bot import lexicon
-from bot.i18n import _, _n, mention
+from bot.i18n import _, _n, join, mention
 from bot.model import (
     CLOSED,
     DEFAULT_BID_SECONDS,
@@ -103,9 +103,14 @@ class Lifecycle:
                 check_rules(name, dict(overrides))
             except HouseRulesError as exc:
                 return refuse(
-                    f"This server's default house rules can't be used: {str(exc).rstrip('.')}. "
-                    "Someone with Manage Server can fix them with `/spades config rules:` "
-                    "(or pick a preset in `/spades new`)."
+                    join(
+                        _("This server's default house rules can't be used:"),
+                        lexicon.explain_rules(exc),
+                        _(
+                            "Someone with Manage Server can fix them with `/spades config"
+                            " rules:` (or pick a preset in `/spades new`)."
+                        ),
+                    )
                 )
         overrides.update(options or {})
         if target is not None:
