@@ -94,8 +94,12 @@ async def _executor(fn: Any, *args: Any) -> Any:
 
 # ---- history ----------------------------------------------------------------------------------
 
-def _scope_label(kind: str, ref: int) -> str:
-    return {"c": f"<#{ref}>", "s": "this server", "u": f"<@{ref}>"}.get(kind, "this server")
+def _scope_label(kind: str, ref: int) -> Text:
+    if kind == "c":
+        return f"<#{ref}>"
+    if kind == "u":
+        return f"<@{ref}>"
+    return _("this server")
 
 
 async def history_payload(
@@ -294,13 +298,14 @@ async def _load_replay(bot: SpadesBot, guild_id: int, table_id: int, game_no: in
         game = await storage.get_game(game_id)
         if game is not None:
             names = seat_names(game)
-        title = f"game #{game_id}"
+        title: Text = _("game #%(game)s", game=game_id)
     else:
         t = await bot.tables.load(table_id) if getattr(bot, "tables", None) else None
         if t is not None:
-            names = [s.name if s is not None else f"seat {i + 1}" for i, s in enumerate(t.seats)]
-        title = f"table {table_id} (game in progress)" if t is not None and t.status == "playing" else (
-            f"table {table_id}")
+            names = [s.name if s is not None else _("seat %(n)s", n=i + 1) for i, s in enumerate(t.seats)]
+        playing = t is not None and t.status == "playing"
+        title = _("table %(table)s (game in progress)", table=table_id) if playing else _(
+            "table %(table)s", table=table_id)
     return _Replay(table_id, game_no, stored, hr, names, title, total)
 
 
@@ -323,7 +328,7 @@ def replay_view(r: _Replay, step: int) -> discord.ui.View:
     return view
 
 
-def replay_message(r: _Replay, step: int) -> str:
+def replay_message(r: _Replay, step: int) -> Text:
     return replay_text(r.replay, step, names=r.names, title=r.title, hands_in_game=r.hands_in_game)
 
 
