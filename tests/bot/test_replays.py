@@ -149,7 +149,8 @@ def test_history_sheets_and_replays_follow_the_readers_language(lang: str, words
     game = summary(g)
     hr = hand_replay(json.loads(json.dumps(g.hand_records[0])))
     names = ["Alice", "Bob", "Carol", "Dmitri"]
-    steps = [render(replay_text(hr, i, names=names, title="#7", hands_in_game=2), lang) for i in range(hr.steps)]
+    steps = [render(replay_text(hr, i, names=names, title="#7", hands_in_game=2), lang)
+             for i in range(hr.steps)]
     long = play("short", seed=9, bot="heuristic")
     sheet = render(score_sheet_text(summary(long), stored(long) * 30), lang)
     page = render(history_text(HistoryPage([game], total=12, offset=0, limit=2), "#spades"), lang)
