@@ -34,7 +34,7 @@ from discord.ui import Button, DynamicItem, Select
 
 from bot.clicks import timely
 from bot.errors import report_interaction_error
-from bot.i18n import Msg, Text, _, _n, join
+from bot.i18n import DEFAULT, Msg, Text, _, _n, gettext, join, user_language
 from bot.pictures import picture_name, score_chart_png
 from bot.replays import (
     HandReplay,
@@ -103,7 +103,7 @@ def _scope_label(kind: str, ref: int) -> Text:
 
 
 async def history_payload(
-    bot: SpadesBot, guild_id: int, kind: str, ref: int, page: int
+    bot: SpadesBot, guild_id: int, kind: str, ref: int, page: int, lang: str = DEFAULT
 ) -> tuple[str, discord.ui.View | None]:
     storage = bot.storage
     channel_id = ref if kind == "c" else None
@@ -133,7 +133,7 @@ async def history_payload(
         players = ", ".join(p.name for p in g.players)[:100]
         about = f"{day} · {players}"[:100]
         options.append(discord.SelectOption(label=label, value=str(g.id), description=about))
-    view.add_item(HistorySelect(guild_id, kind, ref, p, options))
+    view.add_item(HistorySelect(guild_id, kind, ref, p, options, lang=lang))
     return text, view
 
 
@@ -160,8 +160,9 @@ class HistoryPage(
             if interaction.guild_id != self.guild_id:
                 await safe_send(interaction, OTHER_SERVER)
                 return
+            lang = user_language(interaction)
             text, view = await timely(interaction, history_payload(
-                _mine(interaction), self.guild_id, self.kind, self.ref, self.page))
+                _mine(interaction), self.guild_id, self.kind, self.ref, self.page, lang))
             await safe_edit(interaction, text, view=view)
         except Exception as exc:
             await report_interaction_error(interaction, exc, "history page")
@@ -174,9 +175,10 @@ class HistorySelect(
     """Pick a game of the page: its score sheet and score chart, with a hand picker to replay."""
 
     def __init__(self, guild_id: int, kind: str, ref: int, page: int,
-                 options: list[discord.SelectOption] | None = None) -> None:
+                 options: list[discord.SelectOption] | None = None, *, lang: str = DEFAULT) -> None:
         select: Select[Any] = Select(
-            custom_id=f"hisel:{guild_id}:{kind}:{ref}:{page}", placeholder="Open a game's score sheet…",
+            custom_id=f"hisel:{guild_id}:{kind}:{ref}:{page}",
+            placeholder=gettext(lang, "Open a game's score sheet…"),
             options=(options or [discord.SelectOption(label="—", value="0")])[:25],
         )
         super().__init__(select)
@@ -203,7 +205,7 @@ class _Sheet:
     chart: bytes | None
 
 
-async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int) -> _Sheet | str:
+async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int, lang: str = DEFAULT) -> _Sheet | str:
     game = await bot.storage.get_game(game_id)
     if game is None or game.guild_id != guild_id:
         return OTHER_SERVER if game is not None else no_game(game_id)
@@ -217,9 +219,10 @@ async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int) -> _Sheet | s
         chart = await _executor(score_chart_png, series)
     view = discord.ui.View(timeout=None)
     shown = hands[-25:]
-    options = [discord.SelectOption(label=f"Hand {h.hand_no}", value=str(h.hand_no)) for h in shown]
+    options = [discord.SelectOption(label=gettext(lang, "Hand %(n)s", n=h.hand_no), value=str(h.hand_no))
+               for h in shown]
     if options:
-        view.add_item(GameHandSelect(game_id, options))
+        view.add_item(GameHandSelect(game_id, options, lang=lang))
     return _Sheet(text, view if options else None, chart)
 
 
@@ -227,7 +230,8 @@ async def send_game_sheet(interaction: discord.Interaction[Any], game_id: int) -
     if interaction.guild_id is None:
         await safe_send(interaction, NOT_IN_SERVER)
         return
-    sheet = await timely(interaction, _game_sheet(_mine(interaction), interaction.guild_id, game_id))
+    sheet = await timely(interaction, _game_sheet(_mine(interaction), interaction.guild_id, game_id,
+                                                  user_language(interaction)))
     if isinstance(sheet, str):
         await safe_send(interaction, sheet)
         return
@@ -242,8 +246,9 @@ async def send_game_sheet(interaction: discord.Interaction[Any], game_id: int) -
 class GameHandSelect(DynamicItem[Select[Any]], template=r"hig:(?P<game>\d+)$"):
     """Under a game's score sheet: pick a hand to replay."""
 
-    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
-        super().__init__(Select(custom_id=f"hig:{game_id}", placeholder="Replay a hand…",
+    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None, *,
+                 lang: str = DEFAULT) -> None:
+        super().__init__(Select(custom_id=f"hig:{game_id}", placeholder=gettext(lang, "Replay a hand…"),
                                 options=(options or [discord.SelectOption(label="—", value="1")])[:25]))
         self.game_id = game_id
 
@@ -309,22 +314,23 @@ async def _load_replay(bot: SpadesBot, guild_id: int, table_id: int, game_no: in
     return _Replay(table_id, game_no, stored, hr, names, title, total)
 
 
-def replay_view(r: _Replay, step: int) -> discord.ui.View:
+def replay_view(r: _Replay, step: int, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     last = r.replay.steps - 1
     step = max(0, min(step, last))
     t, g, h = r.table_id, r.game_no, r.replay.hand_no
-    nav = (("f", 0, "⏮", "Deal"), ("p", step - 1, "◀", "Previous"), ("n", step + 1, "▶", "Next"),
-           ("l", last, "⏭", "Scoring"))
+    nav = (("f", 0, "⏮", gettext(lang, "Deal")), ("p", step - 1, "◀", gettext(lang, "Previous")),
+           ("n", step + 1, "▶", gettext(lang, "Next")), ("l", last, "⏭", gettext(lang, "Scoring")))
     for tag, target, emoji, label in nav:
         off = (tag in "fp" and step == 0) or (tag in "nl" and step == last)
         view.add_item(ReplayNav(t, g, h, max(0, min(target, last)), tag, label=label, emoji=emoji,
                                 disabled=off, row=0))
-    view.add_item(ReplayNav(t, g, h - 1, 0, "hp", label=f"Hand {h - 1}", emoji="⬅", disabled=h <= 1, row=1))
-    view.add_item(ReplayNav(t, g, h + 1, 0, "hn", label=f"Hand {h + 1}", emoji="➡",
+    view.add_item(ReplayNav(t, g, h - 1, 0, "hp", label=gettext(lang, "Hand %(n)s", n=h - 1), emoji="⬅",
+                            disabled=h <= 1, row=1))
+    view.add_item(ReplayNav(t, g, h + 1, 0, "hn", label=gettext(lang, "Hand %(n)s", n=h + 1), emoji="➡",
                             disabled=h >= r.hands_in_game, row=1))
     if r.hand.record.get("fair"):
-        view.add_item(VerifyButton(t, g, h, row=1))
+        view.add_item(VerifyButton(t, g, h, row=1, lang=lang))
     return view
 
 
@@ -342,7 +348,7 @@ async def start_replay(interaction: discord.Interaction[Any], table_id: int, gam
     if isinstance(loaded, str):
         await safe_send(interaction, loaded)
         return
-    text, view = replay_message(loaded, 0), replay_view(loaded, 0)
+    text, view = replay_message(loaded, 0), replay_view(loaded, 0, user_language(interaction))
     if new_message:
         await safe_send(interaction, text, view=view)
     else:
@@ -396,7 +402,8 @@ class ReplayNav(
             if isinstance(loaded, str):
                 await safe_send(interaction, loaded)
                 return
-            text, view = replay_message(loaded, self.step), replay_view(loaded, self.step)
+            text, view = replay_message(loaded, self.step), replay_view(loaded, self.step,
+                                                                        user_language(interaction))
             await safe_edit(interaction, text, view=view)
         except Exception as exc:
             await report_interaction_error(interaction, exc, "replay step")
@@ -448,8 +455,10 @@ async def send_verdict(
 class VerifyButton(DynamicItem[Button[Any]], template=r"rpv:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+)$"):
     """🔐 Verify deal in a replay: recompute the deal from the revealed key (ephemeral answer)."""
 
-    def __init__(self, table_id: int, game_no: int, hand_no: int, *, row: int | None = None) -> None:
-        super().__init__(Button(label="Verify deal", emoji="🔐", style=discord.ButtonStyle.success,
+    def __init__(self, table_id: int, game_no: int, hand_no: int, *, row: int | None = None,
+                 lang: str = DEFAULT) -> None:
+        super().__init__(Button(label=gettext(lang, "Verify deal"), emoji="🔐",
+                                style=discord.ButtonStyle.success,
                                 custom_id=f"rpv:{table_id}:{game_no}:{hand_no}"), row=row)
         self.table_id, self.game_no, self.hand_no = table_id, game_no, hand_no
 
@@ -520,17 +529,18 @@ async def send_mydata(interaction: discord.Interaction[Any]) -> None:
 
 async def ask_forget(interaction: discord.Interaction[Any]) -> None:
     view = discord.ui.View(timeout=None)
-    view.add_item(ForgetButton(interaction.user.id, "y"))
-    view.add_item(ForgetButton(interaction.user.id, "n"))
+    lang = user_language(interaction)
+    view.add_item(ForgetButton(interaction.user.id, "y", lang))
+    view.add_item(ForgetButton(interaction.user.id, "n", lang))
     await safe_send(interaction, FORGET_ASK, view=view)
 
 
 class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<answer>[yn])$"):
     """Yes, forget me / Cancel (only the player who asked may answer)."""
 
-    def __init__(self, user_id: int, answer: str) -> None:
+    def __init__(self, user_id: int, answer: str, lang: str = DEFAULT) -> None:
         yes = answer == "y"
-        super().__init__(Button(label="Yes, forget me" if yes else "Cancel",
+        super().__init__(Button(label=gettext(lang, "Yes, forget me") if yes else gettext(lang, "Cancel"),
                                 style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
                                 custom_id=f"fg:{user_id}:{answer}"))
         self.user_id, self.answer = user_id, answer
@@ -607,7 +617,8 @@ class HistoryCog(commands.Cog, name="History"):
             kind, ref = "s", 0
         else:
             kind, ref = "c", interaction.channel_id or 0
-        text, view = await timely(interaction, history_payload(self.bot, interaction.guild_id, kind, ref, 0))
+        text, view = await timely(interaction, history_payload(self.bot, interaction.guild_id, kind, ref, 0,
+                                                                 user_language(interaction)))
         if view is not None:
             await safe_send(interaction, text, view=view)
         else:
