@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
-from bot.i18n import N_, Msg, OptionName, Text, _, channel_mention
+from bot.i18n import N_, Msg, OptionName, Text, _, channel_mention, join
 
 _WHAT = {
     T.string: N_("text"),
@@ -117,7 +117,21 @@ THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "embed_links",
 OPTIONAL_PERMISSIONS = ("attach_files",)
 
 
-def permission_name(flag: str) -> str:
+# the permissions as Discord's settings name them (each client shows them in its own language)
+_PERMISSION_NAMES = {
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "embed_links": N_("Embed Links"),
+    "read_message_history": N_("Read Message History"),
+    "attach_files": N_("Attach Files"),
+}
+
+
+def permission_name(flag: str) -> Text:
+    known = _PERMISSION_NAMES.get(flag)
+    if known is not None:
+        return Msg(known)
     return flag.replace("_", " ").title().replace("In Threads", "in Threads")
 
 
@@ -136,7 +150,7 @@ def cannot_run_table(interaction: discord.Interaction[Any]) -> Text | None:
     missing = missing_permissions(interaction)
     if not missing:
         return None
-    names = ", ".join(f"**{permission_name(p)}**" for p in missing)
+    names = join(*(join("**", permission_name(p), "**", sep="") for p in missing), sep=", ")
     where = channel_mention(interaction.channel_id) if interaction.channel_id else _("this channel")
     return _(
         "I can't run a table in %(where)s: I'm missing %(perms)s here. Someone who can manage this "
