@@ -467,7 +467,7 @@ class LeagueCog(commands.Cog):
             lg = await self._league(interaction, league)
             await self.service.invite(lg, interaction.user.id, partner.id, team, partner_is_bot=partner.bot)
             return _(
-                "📨 Invite sent: %(partner)s joins **%(team)s** with `/league accept` (league: %(league)s).",
+                "📨 Invite sent: %(partner)s joins **%(team)s** with `/league accept league:%(league)s`.",
                 partner=mention(partner.id),
                 team=team,
                 league=lg.name,
