@@ -42,7 +42,17 @@ def _rulesets() -> list[engine.Ruleset]:
     out.append(check_rules("standard", parse_house_rules(HEAVY)))
     out.append(check_rules("two-player", parse_house_rules("blind_nil_min_deficit=50 board=2")))
     out.append(check_rules("cutthroat", parse_house_rules("blind_bids=on boston=on lose_score=-200")))
+    out.append(engine.Ruleset.preset("classic-online", nil_allowed=False))
+    out.append(engine.Ruleset.preset("deuces-high", deuces_high_all=True))
+    out.append(engine.Ruleset.preset("six-player", six_player_first_wins=False))
+    out.append(engine.Ruleset.preset("standard", spades_must_be_broken=False, bag_limit=None, bag_value=0))
+    out.append(engine.Ruleset.preset("solo", bag_value=-10, board=3, blind_nil_min_deficit=50))
     return out
+
+
+def test_the_rule_sets_tested_here_use_every_rule_key() -> None:
+    used = {line.key for rs in _rulesets() for line in explain_lines(rs)}
+    assert used == set(RULE_KEYS), set(RULE_KEYS) - used
 
 
 # words of the English template that must never show in a translation (an untranslated line)
