@@ -12,16 +12,18 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
+from bot.i18n import N_, Msg, OptionName, Text, _, channel_mention, join
+
 _WHAT = {
-    T.string: "text",
-    T.integer: "a whole number",
-    T.number: "a number",
-    T.boolean: "true or false",
-    T.user: "a member",
-    T.channel: "a channel",
-    T.role: "a role",
-    T.mentionable: "a member or a role",
-    T.attachment: "a file",
+    T.string: N_("text"),
+    T.integer: N_("a whole number"),
+    T.number: N_("a number"),
+    T.boolean: N_("true or false"),
+    T.user: N_("a member"),
+    T.channel: N_("a channel"),
+    T.role: N_("a role"),
+    T.mentionable: N_("a member or a role"),
+    T.attachment: N_("a file"),
 }
 _SNOWFLAKES = (T.user, T.channel, T.role, T.mentionable, T.attachment)
 
@@ -34,45 +36,55 @@ def _leaves(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return options
 
 
-def _range(low: float | None, high: float | None) -> str:
-    if low is not None and high is not None:
-        return f" from {low:g} to {high:g}"
-    if low is not None:
-        return f" of at least {low:g}"
-    if high is not None:
-        return f" of at most {high:g}"
-    return ""
+def _number(name: Text, what: Text, low: float | None, high: float | None) -> Msg:
+    """`` `play_seconds` must be a whole number from 15 to 600.`` (the range Discord was told)."""
+    lo = "" if low is None else format(low, "g")
+    hi = "" if high is None else format(high, "g")
+    if lo and hi:
+        return _("`%(name)s` must be %(what)s from %(min)s to %(max)s.", name=name, what=what, min=lo, max=hi)
+    if lo:
+        return _("`%(name)s` must be %(what)s of at least %(min)s.", name=name, what=what, min=lo)
+    if hi:
+        return _("`%(name)s` must be %(what)s of at most %(max)s.", name=name, what=what, max=hi)
+    return _("`%(name)s` must be %(what)s.", name=name, what=what)
 
 
-def check_value(param: app_commands.Parameter, value: Any) -> str | None:
-    """Why ``value`` does not fit the option ``param``, or None when it does."""
-    name, kind = param.display_name, param.type
+def check_value(param: app_commands.Parameter, value: Any) -> Text | None:
+    """Why ``value`` does not fit the option ``param``, or None when it does (a lazy message: the
+    option is named as the user's client shows it)."""
+    name, kind = OptionName(param.display_name), param.type
     low, high = param.min_value, param.max_value
-    what = _WHAT.get(kind, "a value")
+    what = Msg(_WHAT.get(kind, N_("a value")))
     if kind == T.string:
         if not isinstance(value, str):
-            return f"`{name}` must be {what}."
+            return _("`%(name)s` must be %(what)s.", name=name, what=what)
         if (low is not None and len(value) < low) or (high is not None and len(value) > high):
-            return f"`{name}` must be {what} of {low or 0} to {high or 6000} characters."
+            return _(
+                "`%(name)s` must be text of %(min)s to %(max)s characters.",
+                name=name,
+                min=low or 0,
+                max=high or 6000,
+            )
     elif kind in (T.integer, T.number):
         numeric = (int,) if kind == T.integer else (int, float)
         if isinstance(value, bool) or not isinstance(value, numeric) or not math.isfinite(value):
-            return f"`{name}` must be {what}{_range(low, high)}."
+            return _number(name, what, low, high)
         if (low is not None and value < low) or (high is not None and value > high):
-            return f"`{name}` must be {what}{_range(low, high)}."
+            return _number(name, what, low, high)
     elif kind == T.boolean:
         if not isinstance(value, bool):
-            return f"`{name}` must be {what}."
+            return _("`%(name)s` must be %(what)s.", name=name, what=what)
     elif kind in _SNOWFLAKES and not str(value).isdigit():
-        return f"`{name}` must be {what}."
+        return _("`%(name)s` must be %(what)s.", name=name, what=what)
     if param.choices and kind != T.boolean:
         allowed = [c.value for c in param.choices]
         if value not in allowed:
-            return f"`{name}` must be one of: " + ", ".join(f"`{c.name}`" for c in param.choices[:25]) + "."
+            choices = ", ".join(f"`{c.name}`" for c in param.choices[:25])
+            return _("`%(name)s` must be one of: %(choices)s.", name=name, choices=choices)
     return None
 
 
-def bad_option(interaction: discord.Interaction[Any]) -> str | None:
+def bad_option(interaction: discord.Interaction[Any]) -> Text | None:
     """The first problem with the options of a slash command, or None (also for anything that is
     not a slash command: context menus and autocomplete are left alone)."""
     if interaction.type != discord.InteractionType.application_command:
@@ -86,10 +98,10 @@ def bad_option(interaction: discord.Interaction[Any]) -> str | None:
     params = {p.display_name: p for p in command.parameters}
     for opt in _leaves(list(data.get("options") or [])):
         if not isinstance(opt, dict):
-            return "This command changed since Discord loaded it. Please try again in a minute."
+            return _("This command changed since Discord loaded it. Please try again in a minute.")
         param = params.get(str(opt.get("name")))
         if param is None:
-            return "This command changed since Discord loaded it. Please try again in a minute."
+            return _("This command changed since Discord loaded it. Please try again in a minute.")
         problem = check_value(param, opt.get("value"))
         if problem is not None:
             return problem
@@ -105,7 +117,21 @@ THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "embed_links",
 OPTIONAL_PERMISSIONS = ("attach_files",)
 
 
-def permission_name(flag: str) -> str:
+# the permissions as Discord's settings name them (each client shows them in its own language)
+_PERMISSION_NAMES = {
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "embed_links": N_("Embed Links"),
+    "read_message_history": N_("Read Message History"),
+    "attach_files": N_("Attach Files"),
+}
+
+
+def permission_name(flag: str) -> Text:
+    known = _PERMISSION_NAMES.get(flag)
+    if known is not None:
+        return Msg(known)
     return flag.replace("_", " ").title().replace("In Threads", "in Threads")
 
 
@@ -118,16 +144,18 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     return [p for p in needed if not getattr(perms, p, False)]
 
 
-def cannot_run_table(interaction: discord.Interaction[Any]) -> str | None:
+def cannot_run_table(interaction: discord.Interaction[Any]) -> Text | None:
     """Why no table can run in this channel (naming the missing permissions and who can give
     them), or None."""
     missing = missing_permissions(interaction)
     if not missing:
         return None
-    names = ", ".join(f"**{permission_name(p)}**" for p in missing)
-    where = f"<#{interaction.channel_id}>" if interaction.channel_id else "this channel"
-    return (
-        f"I can't run a table in {where}: I'm missing {names} here. Someone who can manage this "
+    names = join(*(join("**", permission_name(p), "**", sep="") for p in missing), sep=", ")
+    where = channel_mention(interaction.channel_id) if interaction.channel_id else _("this channel")
+    return _(
+        "I can't run a table in %(where)s: I'm missing %(perms)s here. Someone who can manage this "
         "channel (Manage Channels or Manage Roles, such as a server admin) can give my role these "
-        "permissions in the channel's settings (Edit Channel → Permissions)."
+        "permissions in the channel's settings (Edit Channel → Permissions).",
+        where=where,
+        perms=names,
     )

@@ -17,7 +17,7 @@ from bot.checks import cannot_run_table
 from bot.i18n import Text, _, join, user_language
 from bot.model import Result, Table
 from bot.render.posts import score_sheet
-from bot.render.rules import rules_text
+from bot.render.rules import rules_pages
 from bot.safe import on_ephemeral_message, safe_defer, safe_send, send_private, watch
 from bot.table.service import TableService
 from bot.views import (
@@ -38,8 +38,8 @@ from bot.views import (
 
 T = TypeVar("T")
 
-NOT_HERE = "That table belongs to another server."
-PANEL_ONLY = "Cards and bids are played from your own hand panel: press **My hand** on the table."
+NOT_HERE = _("That table belongs to another server.")
+PANEL_ONLY = _("Cards and bids are played from your own hand panel: press **My hand** on the table.")
 
 
 def service_of(interaction: discord.Interaction) -> TableService | None:
@@ -147,8 +147,9 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
         return
     if action in ("rules", "score"):
         lang = user_language(interaction)
-        text = rules_text(t, lang) if action == "rules" else score_sheet(t, lang)
-        await safe_send(interaction, text)
+        pages = rules_pages(t, lang) if action == "rules" else [score_sheet(t, lang)]
+        for page in pages:  # long rule sets take more than one message
+            await safe_send(interaction, page)
         return
     # the rest act on the table; start and back may answer with the user's hand panel
     panel: int | None = None
@@ -170,7 +171,7 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
 @handles(CardButton)
 async def on_card(interaction: discord.Interaction, item: CardButton) -> None:
     if item.card is None:  # not a card of any deck: nothing to look up
-        await safe_send(interaction, "That is not a card of this game.")
+        await safe_send(interaction, _("That is not a card of this game."))
         return
     await panel_action(interaction, item.table_id, "play", item.card, item.stamp)
 
@@ -191,7 +192,7 @@ async def on_pass(interaction: discord.Interaction, item: PassSelect) -> None:
     except ValueError:
         cards = []
     if any(c is None for c in cards):
-        await safe_send(interaction, "That is not a card of this game.")
+        await safe_send(interaction, _("That is not a card of this game."))
         return
     await panel_action(interaction, item.table_id, "pass", cards, item.stamp)
 

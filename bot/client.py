@@ -16,7 +16,7 @@ from .checks import bad_option
 from .config import Config
 from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
-from .i18n import SpadesTranslator, translated_payload
+from .i18n import SpadesTranslator, _, translated_payload
 from .ratelimit import GlobalBudget
 from .safe import safe_send, watch
 from .sharding import ShardKeeper
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.stats", "cogs.history", "cogs.league")
-UNKNOWN_COMPONENT = "That button or menu is no longer in use. `/table` shows the current table."
+UNKNOWN_COMPONENT = _("That button or menu is no longer in use. `/table` shows the current table.")
 
 
 class SpadesTree(app_commands.CommandTree["SpadesBot"]):
@@ -126,7 +126,7 @@ class SpadesBot(commands.Bot):
         """The process that runs shard 0 uploads missing card faces; the others only learn them,
         looking again for a while until the uploads are there (names are unique per application)."""
         uploader = 0 in self.config.shards[1]
-        for _ in range(EMOJI_LOOKS):
+        for _look in range(EMOJI_LOOKS):
             report = await CARD_EMOJIS.sync(self, upload=uploader)
             if uploader or not report.waiting or report.error:
                 return

@@ -321,6 +321,24 @@ def _command(lang: str, path: str) -> str:
     return "/" + " ".join(pgettext(lang, CTX_NAME, w) for w in words)
 
 
+class OptionName(Lazy):
+    """A slash-command option (or command word) as the reader's client names it (``play_seconds`` is
+    ``sekundy_na_zagranie`` in Polish)."""
+
+    word: str
+
+    def __new__(cls, word: str) -> OptionName:
+        self = super().__new__(cls, word)
+        self.word = word
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.word,)
+
+    def render(self, lang: str) -> str:
+        return pgettext(lang, CTX_NAME, self.word)
+
+
 #: any text the bot shows: a plain string, or a lazy one rendered in the reader's language
 Text: TypeAlias = str
 
@@ -343,6 +361,24 @@ def join(*parts: Any, sep: str = " ") -> Joined:
 def timestamp(unix: float, style: str = "f") -> str:
     """A Discord timestamp: every client shows it in its own language and time zone."""
     return f"<t:{int(unix)}:{style}>"
+
+
+def mention(user_id: int) -> str:
+    """A user mention (``<@id>``): a message parameter, never an f-string inside ``_()``."""
+    return f"<@{int(user_id)}>"
+
+
+def channel_mention(channel_id: int) -> str:
+    return f"<#{int(channel_id)}>"
+
+
+def role_mention(role_id: int) -> str:
+    return f"<@&{int(role_id)}>"
+
+
+def signed(value: int) -> str:
+    """A point change with its sign (``+10``, ``−30`` with a true minus sign)."""
+    return f"+{value}" if value >= 0 else f"−{abs(value)}"
 
 
 def language_name(lang: str) -> str:

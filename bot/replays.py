@@ -2,7 +2,8 @@
 
 Pure functions over stored data (hand records, ``GameSummary``): no service, no discord. Everything
 here is about hands that are over, so showing every seat's cards is fine. Texts stay under
-Discord's 2,000 characters.
+Discord's 2,000 characters. Texts are lazy messages (``bot.i18n``): the answer that shows them
+renders them in the reader's language.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import Text, _, _n, join, timestamp
 from bot.pictures import ScoreSeries, SeatInfo, SideInfo, TableScene
 from bot.storage.history import GameSummary, HistoryPage, StoredHand
 from engine import Bid, Ruleset, card_pretty, hand_str, parse_card
@@ -42,43 +44,54 @@ def ruleset_of(record_or_game: Any) -> Ruleset:
         return Ruleset.preset("standard")
 
 
+def _seat(s: int) -> Text:
+    return _("seat %(n)s", n=s + 1)
+
+
 def seat_names(game: GameSummary) -> list[str]:
     names = {p.seat: p.name for p in game.players}
     n = max(names, default=-1) + 1
-    return [names.get(s, f"seat {s + 1}") for s in range(n)]
+    return [names.get(s, _seat(s)) for s in range(n)]
 
 
-def side_label(rs: Ruleset, names: Sequence[str], side: int) -> str:
+def side_label(rs: Ruleset, names: Sequence[str], side: int) -> Text:
     """``Alice & Carol`` for a team, the player's name in solo play."""
-    return " & ".join(names[s] if s < len(names) else f"seat {s + 1}" for s in rs.sides[side])
+    return join(*(names[s] if s < len(names) else _seat(s) for s in rs.sides[side]), sep=" & ")
 
 
 # ---- the history list ---------------------------------------------------------------------------
 
-def game_line(g: GameSummary) -> str:
+def game_line(g: GameSummary) -> Text:
     """One game in the history: id, date, sides with scores (winner first, 🏆), preset, hands."""
     rs = ruleset_of(g.ruleset)
     names = seat_names(g)
     order = sorted(range(len(g.sides)), key=lambda i: (i != g.winner_side, i))
     parts = []
     for i in order:
-        who = side_label(rs, names, i) if i < rs.num_sides else f"side {i + 1}"
+        who = side_label(rs, names, i) if i < rs.num_sides else _("side %(n)s", n=i + 1)
         trophy = "🏆 " if i == g.winner_side else ""
-        parts.append(f"{trophy}{who} {g.sides[i].get('score', '?')}")
-    hands = f"{g.hands} hand{'s' if g.hands != 1 else ''}"
-    return f"`#{g.id}` <t:{g.finished_at}:d> · {' – '.join(parts)} · {g.preset} · {hands}"
+        parts.append(join(join(trophy, who, sep=""), str(g.sides[i].get("score", "?"))))
+    hands = _n("%(n)s hand", "%(n)s hands", g.hands)
+    return join(f"`#{g.id}` <t:{g.finished_at}:d>", join(*parts, sep=" – "), g.preset, hands, sep=" · ")
 
 
-def history_text(page: HistoryPage, scope: str) -> str:
+def history_text(page: HistoryPage, scope: Text) -> Text:
     """A page of the history list (``scope``: "this channel", "this server", "@alice")."""
-    head = f"📜 **Finished games** · {scope}"
+    head = _("📜 **Finished games** · %(scope)s", scope=scope)
     if not page.total:
-        return f"{head}\nNo finished games yet."
-    lines = [f"{head} · page {page.page} of {page.pages} ({page.total} games)"]
+        return join(head, _("No finished games yet."), sep="\n")
+    lines: list[Text] = [
+        join(
+            head,
+            _n("page %(page)s of %(pages)s (%(n)s game)", "page %(page)s of %(pages)s (%(n)s games)",
+               page.total, page=page.page, pages=page.pages),
+            sep=" · ",
+        )
+    ]
     for g in page.games:
         lines.append(game_line(g))
-    lines.append("Pick a game below for its score sheet; `/replay game:<id>` replays its hands.")
-    return clip("\n".join(lines))
+    lines.append(_("Pick a game below for its score sheet; `/replay game:<id>` replays its hands."))
+    return join(*lines, sep="\n")
 
 
 # ---- a game's score sheet -------------------------------------------------------------------------
@@ -88,8 +101,11 @@ def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
     rs = ruleset_of(game.ruleset)
     names = seat_names(game)
     sides = [side_label(rs, names, i) for i in range(rs.num_sides)]
-    head = [f"📊 **Game #{game.id}** · {game.preset} · finished <t:{game.finished_at}:f>",
-            " · ".join(f"**{i + 1}** {s}" for i, s in enumerate(sides))]
+    head: list[Text] = [
+        _("📊 **Game #%(game)s** · %(preset)s · finished %(when)s", game=game.id, preset=game.preset,
+          when=timestamp(game.finished_at, "f")),
+        join(*(join(f"**{i + 1}**", s) for i, s in enumerate(sides)), sep=" · "),
+    ]
     rows = []
     for h in hands:
         res = h.result or h.record.get("result") or {}
@@ -105,16 +121,21 @@ def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
             total = scores[i] if i < len(scores) else "?"
             cells.append(f"{bid}/{took} {int(pts):+d} → **{total}**")
         rows.append(f"`{h.hand_no:>2}` " + " · ".join(cells))
-    tail = []
+    tail: list[Text] = []
     if game.winner_side is not None and game.winner_side < len(sides):
         final = " – ".join(str(s.get("score")) for s in game.sides)
-        tail.append(f"🏆 {sides[game.winner_side]} won {final} after {game.hands} hands.")
-    tail.append(f"Cells: bid/took, points, total. `/replay game:{game.id} hand:<n>` replays a hand.")
+        tail.append(_n("🏆 %(side)s won %(final)s after %(n)s hand.",
+                       "🏆 %(side)s won %(final)s after %(n)s hands.",
+                       game.hands, side=sides[game.winner_side], final=final))
+    tail.append(_("Cells: bid/took, points, total. `/replay game:%(game)s hand:<n>` replays a hand.",
+                  game=game.id))
     dropped = 0
-    while dropped < len(rows) - 1 and len("\n".join([*head, "…", *rows[dropped:], *tail])) > MAX_MESSAGE - 20:
+    # room for a longer translation of the header and footer: the rows are mostly numbers
+    room = MAX_MESSAGE - 250
+    while dropped < len(rows) - 1 and len("\n".join([*head, "…", *rows[dropped:], *tail])) > room:
         dropped += 1
-    gap = [f"… hands 1–{dropped} not shown"] if dropped else []
-    return clip("\n".join(head + gap + rows[dropped:] + tail))
+    gap: list[Text] = [_("… hands 1–%(n)s not shown", n=dropped)] if dropped else []
+    return join(*head, *gap, *rows[dropped:], *tail, sep="\n")
 
 
 # ---- replays ---------------------------------------------------------------------------------------
@@ -197,78 +218,109 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def replay_text(hr: HandReplay, step: int, *, names: Sequence[str], title: str,
-                hands_in_game: int | None = None) -> str:
+def replay_text(
+    hr: HandReplay, step: int, *, names: Sequence[str], title: Text, hands_in_game: int | None = None
+) -> Text:
     """One step of a replay: 0 the deal and bids, 1..T trick by trick, T+1 the scoring.
     ``title`` names the game ("game #41", "table 12"), ``names`` the seats."""
     names = list(names)
     while len(names) < hr.ruleset.num_seats:
-        names.append(f"seat {len(names) + 1}")
+        names.append(_seat(len(names)))
     step = max(0, min(step, hr.steps - 1))
-    of = f" of {hands_in_game}" if hands_in_game else ""
-    head = (f"🔁 **Replay · {title} · hand {hr.hand_no}{of}** · {hr.ruleset.name} · "
-            f"step {step + 1} of {hr.steps}")
-    lines = [head]
+    if hands_in_game:
+        which = _("hand %(n)s of %(total)s", n=hr.hand_no, total=hands_in_game)
+    else:
+        which = _("hand %(n)s", n=hr.hand_no)
+    head = _(
+        "🔁 **Replay · %(title)s · %(which)s** · %(rules)s · step %(step)s of %(steps)s",
+        title=title, which=which, rules=hr.ruleset.name, step=step + 1, steps=hr.steps,
+    )
+    lines: list[Text] = [head]
     if step == 0:
         fair = hr.record.get("fair") or {}
-        lines.append(f"Dealer: {names[hr.dealer]}"
-                     + (f" · commitment `{short(fair['commitment'])}`" if fair.get("commitment") else ""))
-        lines.append("**As dealt**" + (" (after the draw)" if hr.ruleset.two_player_draw else ""))
+        dealer: Text = _("Dealer: %(name)s", name=names[hr.dealer])
+        if fair.get("commitment"):
+            dealer = join(dealer, _("commitment `%(short)s`", short=short(fair["commitment"])), sep=" · ")
+        lines.append(dealer)
+        lines.append(_("**As dealt** (after the draw)") if hr.ruleset.two_player_draw else _("**As dealt**"))
         for s in range(hr.ruleset.num_seats):
-            lines.append(f"{names[s]}: {hand_str(hr.dealt[s]) or '—'}")
-        lines.append("**Bids**: " + " · ".join(f"{names[s]} {b}" for s, b in hr.bids))
+            lines.append(join(names[s], hand_str(hr.dealt[s]) or "—", sep=": "))
+        lines.append(join(_("**Bids**:"), join(*(join(names[s], b) for s, b in hr.bids), sep=" · ")))
         for seat, cards in hr.passes:
             partner = hr.ruleset.partner_of(seat)
-            to = f" to {names[partner]}" if partner is not None and not hr.ruleset.two_player_draw else ""
-            verb = "exchanged" if hr.ruleset.two_player_draw else "passed"
-            lines.append(f"{names[seat]} {verb} {' '.join(card_pretty(c) for c in cards)}{to}")
-        return clip("\n".join(lines))
+            shown = " ".join(card_pretty(c) for c in cards)
+            if hr.ruleset.two_player_draw:
+                lines.append(_("%(name)s exchanged %(cards)s", name=names[seat], cards=shown))
+            elif partner is not None:
+                lines.append(_("%(name)s passed %(cards)s to %(partner)s", name=names[seat], cards=shown,
+                               partner=names[partner]))
+            else:
+                lines.append(_("%(name)s passed %(cards)s", name=names[seat], cards=shown))
+        return join(*lines, sep="\n")
     if step <= len(hr.tricks):
         t = hr.tricks[step - 1]
         held = hr.held_before(t.no)
         lead = names[t.plays[0][0]] if t.plays else "?"
-        plays = " · ".join(f"{names[s]} {card_pretty(c)}" for s, c in t.plays)
-        lines.append(f"**Trick {t.no} of {len(hr.tricks)}** (led by {lead}): {plays} → **{names[t.winner]}**")
+        plays = join(*(join(names[s], card_pretty(c)) for s, c in t.plays), sep=" · ")
+        lines.append(_("**Trick %(n)s of %(total)s** (led by %(lead)s): %(plays)s → **%(winner)s**",
+                       n=t.no, total=len(hr.tricks), lead=lead, plays=plays, winner=names[t.winner]))
         taken = [0] * hr.ruleset.num_seats
         for x in hr.tricks[: t.no]:
             taken[x.winner] += 1
         bids = dict(hr.bids)
-        lines.append("Tricks so far: " + " · ".join(
-            f"{names[s]} {taken[s]}/{bids.get(s, '?')}" for s in range(hr.ruleset.num_seats)))
-        lines.append("_Held before this trick:_")
+        seats = range(hr.ruleset.num_seats)
+        so_far = join(*(join(names[s], f"{taken[s]}/{bids.get(s, '?')}") for s in seats), sep=" · ")
+        lines.append(_("Tricks so far: %(tricks)s", tricks=so_far))
+        lines.append(_("_Held before this trick:_"))
         for s in range(hr.ruleset.num_seats):
-            lines.append(f"{names[s]}: {hand_str(held[s]) or '—'}")
-        return clip("\n".join(lines))
+            lines.append(join(names[s], hand_str(held[s]) or "—", sep=": "))
+        return join(*lines, sep="\n")
     # the scoring
     res = hr.result
-    lines.append("**Scoring**")
+    lines.append(_("**Scoring**"))
     for b in res.get("breakdown", []):
         side = int(b.get("side", 0))
         who = side_label(hr.ruleset, names, side)
-        parts = []
+        parts: list[Text] = []
         for nil in b.get("nils", []):
-            kind = "blind nil" if nil.get("kind") == "blind_nil" else "nil"
-            parts.append(f"{names[int(nil['seat'])]}'s {kind} {'made' if nil.get('made') else 'failed'} "
-                         f"{int(nil.get('points', 0)):+d}")
+            name, points = names[int(nil["seat"])], f"{int(nil.get('points', 0)):+d}"
+            blind = nil.get("kind") == "blind_nil"
+            if nil.get("made"):
+                parts.append(_("%(name)s's blind nil made %(points)s", name=name, points=points) if blind
+                             else _("%(name)s's nil made %(points)s", name=name, points=points))
+            else:
+                parts.append(_("%(name)s's blind nil failed %(points)s", name=name, points=points) if blind
+                             else _("%(name)s's nil failed %(points)s", name=name, points=points))
         if b.get("made") is not None:
-            verdict = "made" if b.get("made") else "set"
-            parts.append(f"contract {b.get('bid')} {verdict} with {b.get('tricks')} "
-                         f"{int(b.get('contract_points', 0)):+d}")
+            points = f"{int(b.get('contract_points', 0)):+d}"
+            if b.get("made"):
+                parts.append(_("contract %(bid)s made with %(tricks)s %(points)s", bid=b.get("bid"),
+                               tricks=b.get("tricks"), points=points))
+            else:
+                parts.append(_("contract %(bid)s set with %(tricks)s %(points)s", bid=b.get("bid"),
+                               tricks=b.get("tricks"), points=points))
         if b.get("bag_points"):
-            plural = "s" if b.get("bags") != 1 else ""
-            parts.append(f"{b.get('bags', 0)} bag{plural} {int(b['bag_points']):+d}")
+            points = f"{int(b['bag_points']):+d}"
+            bags = int(b.get("bags", 0))
+            parts.append(_n("%(n)s bag %(points)s", "%(n)s bags %(points)s", bags, points=points))
         if b.get("bag_penalty"):
-            parts.append(f"bag penalty {int(b['bag_penalty'])}")
+            parts.append(_("bag penalty %(points)s", points=int(b["bag_penalty"])))
         if b.get("bonus_points"):
-            parts.append(f"bonus {int(b['bonus_points']):+d}")
+            points = f"{int(b['bonus_points']):+d}"
+            parts.append(_("bonus %(points)s", points=points))
         total = int(b.get("total", b.get("points", 0)))
-        lines.append(f"{who}: {', '.join(parts) or 'no points'} → {total:+d} "
-                     f"({b.get('score_before', '?')} → {b.get('score_after', '?')})")
+        what = join(*parts, sep=", ") if parts else _("no points")
+        lines.append(_("%(who)s: %(what)s → %(total)s (%(before)s → %(after)s)", who=who, what=what,
+                       total=format(total, "+d"), before=b.get("score_before", "?"),
+                       after=b.get("score_after", "?")))
     fair = hr.record.get("fair")
     if fair:
-        lines.append(f"🔐 Deal key revealed: seed `{fair.get('seed')}` salt `{fair.get('salt')}` "
-                     f"(commitment `{short(str(fair.get('commitment')))}`…). **Verify** recomputes the deal.")
-    return clip("\n".join(lines))
+        lines.append(_(
+            "🔐 Deal key revealed: seed `%(seed)s` salt `%(salt)s` (commitment `%(short)s`…). **Verify** "
+            "recomputes the deal.",
+            seed=fair.get("seed"), salt=fair.get("salt"), short=short(str(fair.get("commitment"))),
+        ))
+    return join(*lines, sep="\n")
 
 
 # ---- the pictures' data -------------------------------------------------------------------------

@@ -340,7 +340,7 @@ class _Guarded:
             await safe_send(interaction, NOT_READY)
             return
         if not 0 < getattr(self, "table_id", 1) <= MAX_ID:  # (a made-up id no database could hold)
-            await safe_send(interaction, "That table no longer exists. Open a new one with `/spades new`.")
+            await safe_send(interaction, _("That table no longer exists. Open a new one with `/spades new`."))
             return
         await handler(interaction, self)
 

@@ -34,6 +34,7 @@ from discord.ui import Button, DynamicItem, Select
 
 from bot.clicks import timely
 from bot.errors import report_interaction_error
+from bot.i18n import DEFAULT, Msg, Text, _, _n, gettext, join, user_language
 from bot.pictures import picture_name, score_chart_png
 from bot.replays import (
     HandReplay,
@@ -58,18 +59,29 @@ log = logging.getLogger(__name__)
 PAGE_SIZE = 8
 MAX_EXPORT = 9 * 1024 * 1024  # bigger exports are gzipped (Discord's upload limit is 10 MiB)
 
-NOT_IN_SERVER = "History and replays belong to a server: use this in a server channel."
-OTHER_SERVER = "That game was played in another server: replays stay in the server they were played in."
-NO_GAME = "There is no finished game #{game} in this server. `/history` lists this server's games."
-NO_HAND = "Game #{game} has hands 1–{hands}: pick one of those."
-NOT_FINISHED = "Hand {hand} of that game is not over yet: it can be replayed once it is."
-BAD_RECORD = "That hand's record could not be replayed, so it can't be shown. Nothing else is affected."
-FORGET_ASK = (
+NOT_IN_SERVER = _("History and replays belong to a server: use this in a server channel.")
+OTHER_SERVER = _("That game was played in another server: replays stay in the server they were played in.")
+NO_TABLE_NOW = _("That table no longer exists.")
+BAD_RECORD = _("That hand's record could not be replayed, so it can't be shown. Nothing else is affected.")
+FORGET_ASK = _(
     "**Forget me?** Your name and Discord id are removed from every finished game, your stats and "
     "the leaderboards of every server this bot is in. The games stay as they were played, with "
     "your seat shown as *a former player*, so nobody else's results change. This can't be undone; "
     "`/spades mydata` first if you want a copy."
 )
+
+
+def no_game(game: int) -> Msg:
+    return _("There is no finished game #%(game)s in this server. `/history` lists this server's games.",
+             game=game)
+
+
+def no_hand(game: int, hands: int) -> Msg:
+    return _("Game #%(game)s has hands 1–%(hands)s: pick one of those.", game=game, hands=hands)
+
+
+def not_finished(hand: int) -> Msg:
+    return _("Hand %(hand)s of that game is not over yet: it can be replayed once it is.", hand=hand)
 
 
 def _mine(interaction: discord.Interaction[Any]) -> SpadesBot:
@@ -82,12 +94,16 @@ async def _executor(fn: Any, *args: Any) -> Any:
 
 # ---- history ----------------------------------------------------------------------------------
 
-def _scope_label(kind: str, ref: int) -> str:
-    return {"c": f"<#{ref}>", "s": "this server", "u": f"<@{ref}>"}.get(kind, "this server")
+def _scope_label(kind: str, ref: int) -> Text:
+    if kind == "c":
+        return f"<#{ref}>"
+    if kind == "u":
+        return f"<@{ref}>"
+    return _("this server")
 
 
 async def history_payload(
-    bot: SpadesBot, guild_id: int, kind: str, ref: int, page: int
+    bot: SpadesBot, guild_id: int, kind: str, ref: int, page: int, lang: str = DEFAULT
 ) -> tuple[str, discord.ui.View | None]:
     storage = bot.storage
     channel_id = ref if kind == "c" else None
@@ -117,7 +133,7 @@ async def history_payload(
         players = ", ".join(p.name for p in g.players)[:100]
         about = f"{day} · {players}"[:100]
         options.append(discord.SelectOption(label=label, value=str(g.id), description=about))
-    view.add_item(HistorySelect(guild_id, kind, ref, p, options))
+    view.add_item(HistorySelect(guild_id, kind, ref, p, options, lang=lang))
     return text, view
 
 
@@ -144,8 +160,9 @@ class HistoryPage(
             if interaction.guild_id != self.guild_id:
                 await safe_send(interaction, OTHER_SERVER)
                 return
+            lang = user_language(interaction)
             text, view = await timely(interaction, history_payload(
-                _mine(interaction), self.guild_id, self.kind, self.ref, self.page))
+                _mine(interaction), self.guild_id, self.kind, self.ref, self.page, lang))
             await safe_edit(interaction, text, view=view)
         except Exception as exc:
             await report_interaction_error(interaction, exc, "history page")
@@ -158,9 +175,10 @@ class HistorySelect(
     """Pick a game of the page: its score sheet and score chart, with a hand picker to replay."""
 
     def __init__(self, guild_id: int, kind: str, ref: int, page: int,
-                 options: list[discord.SelectOption] | None = None) -> None:
+                 options: list[discord.SelectOption] | None = None, *, lang: str = DEFAULT) -> None:
         select: Select[Any] = Select(
-            custom_id=f"hisel:{guild_id}:{kind}:{ref}:{page}", placeholder="Open a game's score sheet…",
+            custom_id=f"hisel:{guild_id}:{kind}:{ref}:{page}",
+            placeholder=gettext(lang, "Open a game's score sheet…"),
             options=(options or [discord.SelectOption(label="—", value="0")])[:25],
         )
         super().__init__(select)
@@ -187,10 +205,10 @@ class _Sheet:
     chart: bytes | None
 
 
-async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int) -> _Sheet | str:
+async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int, lang: str = DEFAULT) -> _Sheet | str:
     game = await bot.storage.get_game(game_id)
     if game is None or game.guild_id != guild_id:
-        return OTHER_SERVER if game is not None else NO_GAME.format(game=game_id)
+        return OTHER_SERVER if game is not None else no_game(game_id)
     hands = await bot.storage.game_hands(game_id)
     text = score_sheet_text(game, hands)
     chart = None
@@ -201,9 +219,10 @@ async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int) -> _Sheet | s
         chart = await _executor(score_chart_png, series)
     view = discord.ui.View(timeout=None)
     shown = hands[-25:]
-    options = [discord.SelectOption(label=f"Hand {h.hand_no}", value=str(h.hand_no)) for h in shown]
+    options = [discord.SelectOption(label=gettext(lang, "Hand %(n)s", n=h.hand_no), value=str(h.hand_no))
+               for h in shown]
     if options:
-        view.add_item(GameHandSelect(game_id, options))
+        view.add_item(GameHandSelect(game_id, options, lang=lang))
     return _Sheet(text, view if options else None, chart)
 
 
@@ -211,7 +230,8 @@ async def send_game_sheet(interaction: discord.Interaction[Any], game_id: int) -
     if interaction.guild_id is None:
         await safe_send(interaction, NOT_IN_SERVER)
         return
-    sheet = await timely(interaction, _game_sheet(_mine(interaction), interaction.guild_id, game_id))
+    sheet = await timely(interaction, _game_sheet(_mine(interaction), interaction.guild_id, game_id,
+                                                  user_language(interaction)))
     if isinstance(sheet, str):
         await safe_send(interaction, sheet)
         return
@@ -226,8 +246,9 @@ async def send_game_sheet(interaction: discord.Interaction[Any], game_id: int) -
 class GameHandSelect(DynamicItem[Select[Any]], template=r"hig:(?P<game>\d+)$"):
     """Under a game's score sheet: pick a hand to replay."""
 
-    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
-        super().__init__(Select(custom_id=f"hig:{game_id}", placeholder="Replay a hand…",
+    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None, *,
+                 lang: str = DEFAULT) -> None:
+        super().__init__(Select(custom_id=f"hig:{game_id}", placeholder=gettext(lang, "Replay a hand…"),
                                 options=(options or [discord.SelectOption(label="—", value="1")])[:25]))
         self.game_id = game_id
 
@@ -264,12 +285,12 @@ async def _load_replay(bot: SpadesBot, guild_id: int, table_id: int, game_no: in
     storage = bot.storage
     owner = await storage.table_guild(table_id)
     if owner is None:
-        return "That table no longer exists."
+        return NO_TABLE_NOW
     if owner != guild_id:
         return OTHER_SERVER
     stored = await storage.table_hand(table_id, game_no, hand_no)
     if stored is None:
-        return NOT_FINISHED.format(hand=hand_no)
+        return not_finished(hand_no)
     try:
         hr = await _executor(hand_replay, stored.record)
     except RecordError:
@@ -282,36 +303,38 @@ async def _load_replay(bot: SpadesBot, guild_id: int, table_id: int, game_no: in
         game = await storage.get_game(game_id)
         if game is not None:
             names = seat_names(game)
-        title = f"game #{game_id}"
+        title: Text = _("game #%(game)s", game=game_id)
     else:
         t = await bot.tables.load(table_id) if getattr(bot, "tables", None) else None
         if t is not None:
-            names = [s.name if s is not None else f"seat {i + 1}" for i, s in enumerate(t.seats)]
-        title = f"table {table_id} (game in progress)" if t is not None and t.status == "playing" else (
-            f"table {table_id}")
+            names = [s.name if s is not None else _("seat %(n)s", n=i + 1) for i, s in enumerate(t.seats)]
+        playing = t is not None and t.status == "playing"
+        title = _("table %(table)s (game in progress)", table=table_id) if playing else _(
+            "table %(table)s", table=table_id)
     return _Replay(table_id, game_no, stored, hr, names, title, total)
 
 
-def replay_view(r: _Replay, step: int) -> discord.ui.View:
+def replay_view(r: _Replay, step: int, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     last = r.replay.steps - 1
     step = max(0, min(step, last))
     t, g, h = r.table_id, r.game_no, r.replay.hand_no
-    nav = (("f", 0, "⏮", "Deal"), ("p", step - 1, "◀", "Previous"), ("n", step + 1, "▶", "Next"),
-           ("l", last, "⏭", "Scoring"))
+    nav = (("f", 0, "⏮", gettext(lang, "Deal")), ("p", step - 1, "◀", gettext(lang, "Previous")),
+           ("n", step + 1, "▶", gettext(lang, "Next")), ("l", last, "⏭", gettext(lang, "Scoring")))
     for tag, target, emoji, label in nav:
         off = (tag in "fp" and step == 0) or (tag in "nl" and step == last)
         view.add_item(ReplayNav(t, g, h, max(0, min(target, last)), tag, label=label, emoji=emoji,
                                 disabled=off, row=0))
-    view.add_item(ReplayNav(t, g, h - 1, 0, "hp", label=f"Hand {h - 1}", emoji="⬅", disabled=h <= 1, row=1))
-    view.add_item(ReplayNav(t, g, h + 1, 0, "hn", label=f"Hand {h + 1}", emoji="➡",
+    view.add_item(ReplayNav(t, g, h - 1, 0, "hp", label=gettext(lang, "Hand %(n)s", n=h - 1), emoji="⬅",
+                            disabled=h <= 1, row=1))
+    view.add_item(ReplayNav(t, g, h + 1, 0, "hn", label=gettext(lang, "Hand %(n)s", n=h + 1), emoji="➡",
                             disabled=h >= r.hands_in_game, row=1))
     if r.hand.record.get("fair"):
-        view.add_item(VerifyButton(t, g, h, row=1))
+        view.add_item(VerifyButton(t, g, h, row=1, lang=lang))
     return view
 
 
-def replay_message(r: _Replay, step: int) -> str:
+def replay_message(r: _Replay, step: int) -> Text:
     return replay_text(r.replay, step, names=r.names, title=r.title, hands_in_game=r.hands_in_game)
 
 
@@ -325,7 +348,7 @@ async def start_replay(interaction: discord.Interaction[Any], table_id: int, gam
     if isinstance(loaded, str):
         await safe_send(interaction, loaded)
         return
-    text, view = replay_message(loaded, 0), replay_view(loaded, 0)
+    text, view = replay_message(loaded, 0), replay_view(loaded, 0, user_language(interaction))
     if new_message:
         await safe_send(interaction, text, view=view)
     else:
@@ -340,13 +363,13 @@ async def start_replay_of_game(interaction: discord.Interaction[Any], game_id: i
     storage = _mine(interaction).storage
     game = await timely(interaction, storage.get_game(game_id))
     if game is None:
-        await safe_send(interaction, NO_GAME.format(game=game_id))
+        await safe_send(interaction, no_game(game_id))
         return
     if game.guild_id != interaction.guild_id:
         await safe_send(interaction, OTHER_SERVER)
         return
     if not 1 <= hand_no <= game.hands:
-        await safe_send(interaction, NO_HAND.format(game=game_id, hands=game.hands))
+        await safe_send(interaction, no_hand(game_id, game.hands))
         return
     await start_replay(interaction, game.table_id, game.game_no, hand_no, new_message=new_message)
 
@@ -379,7 +402,8 @@ class ReplayNav(
             if isinstance(loaded, str):
                 await safe_send(interaction, loaded)
                 return
-            text, view = replay_message(loaded, self.step), replay_view(loaded, self.step)
+            text, view = replay_message(loaded, self.step), replay_view(loaded, self.step,
+                                                                        user_language(interaction))
             await safe_edit(interaction, text, view=view)
         except Exception as exc:
             await report_interaction_error(interaction, exc, "replay step")
@@ -388,29 +412,30 @@ class ReplayNav(
 # ---- verifying a deal -----------------------------------------------------------------------------
 
 async def verify_answer(bot: SpadesBot, guild_id: int, table_id: int, game_no: int,
-                        hand_no: int) -> tuple[str, discord.File | None]:
+                        hand_no: int) -> tuple[Text, discord.File | None]:
     owner = await bot.storage.table_guild(table_id)
     if owner is None or owner != guild_id:
-        return OTHER_SERVER if owner is not None else "That table no longer exists.", None
+        return OTHER_SERVER if owner is not None else NO_TABLE_NOW, None
     stored = await bot.storage.table_hand(table_id, game_no, hand_no)
     if stored is None:
-        return NOT_FINISHED.format(hand=hand_no), None
+        return not_finished(hand_no), None
     fair = stored.record.get("fair")
     if not isinstance(fair, dict):
-        return "That hand was dealt before deals were committed, so there is nothing to verify.", None
+        return _("That hand was dealt before deals were committed, so there is nothing to verify."), None
     verdict = await _executor(verify, stored.record)
     mark = "✅" if verdict.ok else "❌"
+    name = f"table-{table_id}-hand-{hand_no}.json"
+    commitment, full = short(str(fair.get("commitment"))), str(fair.get("commitment"))
     lines = [
-        f"{mark} **Hand {hand_no} at table {table_id}**: {verdict.message}",
-        f"Commitment shown before the bidding: `{short(str(fair.get('commitment')))}` "
-        f"(full: `{fair.get('commitment')}`)",
-        f"Revealed seed `{fair.get('seed')}` and salt `{fair.get('salt')}`.",
-        "Check it yourself with the attached record: `python -m engine verify "
-        f"table-{table_id}-hand-{hand_no}.json` (the shuffle is documented in docs/ENGINE_API.md).",
+        _("%(mark)s **Hand %(hand)s at table %(table)s**: %(verdict)s",
+          mark=mark, hand=hand_no, table=table_id, verdict=verdict.message),
+        _("Commitment shown before the bidding: `%(short)s` (full: `%(full)s`)", short=commitment, full=full),
+        _("Revealed seed `%(seed)s` and salt `%(salt)s`.", seed=fair.get("seed"), salt=fair.get("salt")),
+        _("Check it yourself with the attached record: `python -m engine verify %(file)s` (the shuffle is "
+          "documented in docs/ENGINE_API.md).", file=name),
     ]
     record = json.dumps(stored.record, indent=1).encode()
-    name = f"table-{table_id}-hand-{hand_no}.json"
-    return "\n".join(lines), discord.File(io.BytesIO(record), filename=name)
+    return join(*lines, sep="\n"), discord.File(io.BytesIO(record), filename=name)
 
 
 async def send_verdict(
@@ -430,8 +455,10 @@ async def send_verdict(
 class VerifyButton(DynamicItem[Button[Any]], template=r"rpv:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+)$"):
     """🔐 Verify deal in a replay: recompute the deal from the revealed key (ephemeral answer)."""
 
-    def __init__(self, table_id: int, game_no: int, hand_no: int, *, row: int | None = None) -> None:
-        super().__init__(Button(label="Verify deal", emoji="🔐", style=discord.ButtonStyle.success,
+    def __init__(self, table_id: int, game_no: int, hand_no: int, *, row: int | None = None,
+                 lang: str = DEFAULT) -> None:
+        super().__init__(Button(label=gettext(lang, "Verify deal"), emoji="🔐",
+                                style=discord.ButtonStyle.success,
                                 custom_id=f"rpv:{table_id}:{game_no}:{hand_no}"), row=row)
         self.table_id, self.game_no, self.hand_no = table_id, game_no, hand_no
 
@@ -492,26 +519,28 @@ async def send_mydata(interaction: discord.Interaction[Any]) -> None:
     games, hands = len(data["games"]), len(data["hands"])
     await safe_send(
         interaction,
-        f"Here is everything this bot keeps about you: {games} finished game{'s' if games != 1 else ''}, "
-        f"{hands} hand{'s' if hands != 1 else ''} and your stats in each server (JSON). "
-        "`/spades forgetme` removes it.",
+        _("Here is everything this bot keeps about you: %(games)s, %(hands)s and your stats in each server "
+          "(JSON). `/spades forgetme` removes it.",
+          games=_n("%(n)s finished game", "%(n)s finished games", games),
+          hands=_n("%(n)s hand", "%(n)s hands", hands)),
         file=file,
     )
 
 
 async def ask_forget(interaction: discord.Interaction[Any]) -> None:
     view = discord.ui.View(timeout=None)
-    view.add_item(ForgetButton(interaction.user.id, "y"))
-    view.add_item(ForgetButton(interaction.user.id, "n"))
+    lang = user_language(interaction)
+    view.add_item(ForgetButton(interaction.user.id, "y", lang))
+    view.add_item(ForgetButton(interaction.user.id, "n", lang))
     await safe_send(interaction, FORGET_ASK, view=view)
 
 
 class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<answer>[yn])$"):
     """Yes, forget me / Cancel (only the player who asked may answer)."""
 
-    def __init__(self, user_id: int, answer: str) -> None:
+    def __init__(self, user_id: int, answer: str, lang: str = DEFAULT) -> None:
         yes = answer == "y"
-        super().__init__(Button(label="Yes, forget me" if yes else "Cancel",
+        super().__init__(Button(label=gettext(lang, "Yes, forget me") if yes else gettext(lang, "Cancel"),
                                 style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
                                 custom_id=f"fg:{user_id}:{answer}"))
         self.user_id, self.answer = user_id, answer
@@ -524,10 +553,10 @@ class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<ans
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             if interaction.user.id != self.user_id:
-                await safe_send(interaction, "Only the player who asked can answer this.")
+                await safe_send(interaction, _("Only the player who asked can answer this."))
                 return
             if self.answer == "n":
-                await safe_edit(interaction, "Nothing was changed: your data stays.", view=None)
+                await safe_edit(interaction, _("Nothing was changed: your data stays."), view=None)
                 return
             storage = _mine(interaction).storage
             try:
@@ -536,17 +565,18 @@ class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<ans
                 tables = ", ".join(str(t) for t in seated.table_ids)
                 await safe_edit(
                     interaction,
-                    f"You're seated at table {tables}: leave it first (`/leave`), then `/spades forgetme` "
-                    "again. Nothing was changed.",
+                    _("You're seated at table %(tables)s: leave it first (`/leave`), then "
+                      "`/spades forgetme` again. Nothing was changed.", tables=tables),
                     view=None,
                 )
                 return
             log.info("a player asked to be forgotten: %d game seats, %d hands", report.games, report.hands)
             await safe_edit(
                 interaction,
-                f"Done. Your seat in {report.games} finished game{'s' if report.games != 1 else ''} now "
-                f"shows *a former player*, {report.hands} hand{'s' if report.hands != 1 else ''} no longer "
-                "count for you, and you're off every leaderboard. Playing again starts a new record.",
+                _("Done. Your seat in %(games)s now shows *a former player*, %(hands)s no longer count "
+                  "for you, and you're off every leaderboard. Playing again starts a new record.",
+                  games=_n("%(n)s finished game", "%(n)s finished games", report.games),
+                  hands=_n("%(n)s hand", "%(n)s hands", report.hands)),
                 view=None,
             )
         except Exception as exc:
@@ -587,7 +617,8 @@ class HistoryCog(commands.Cog, name="History"):
             kind, ref = "s", 0
         else:
             kind, ref = "c", interaction.channel_id or 0
-        text, view = await timely(interaction, history_payload(self.bot, interaction.guild_id, kind, ref, 0))
+        text, view = await timely(interaction, history_payload(self.bot, interaction.guild_id, kind, ref, 0,
+                                                                 user_language(interaction)))
         if view is not None:
             await safe_send(interaction, text, view=view)
         else:

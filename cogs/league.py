@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from bot.i18n import Text, _, _n, join, mention, render, resolve, role_mention, timestamp
 from bot.league import schedule as sch
 from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables
 from bot.league.service import TICK_SECONDS, LeagueRefusal, LeagueService
@@ -33,8 +34,8 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-NOT_ADMIN = "Only server managers (Manage Server) or the league's admin role can do that."
-APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
+NOT_ADMIN = _("Only server managers (Manage Server) or the league's admin role can do that.")
+APOLOGY = _("Sorry, something went wrong on my side; nothing was changed. Please try again.")
 
 FORMAT_CHOICES = [
     app_commands.Choice(name="Rotating partners (individual standings)", value="rotating"),
@@ -57,7 +58,7 @@ def _scores(text: str) -> list[int]:
     try:
         return [int(p) for p in parts if p]
     except ValueError:
-        raise LeagueRefusal("Scores are whole numbers separated by spaces, like `420 380`.") from None
+        raise LeagueRefusal(_("Scores are whole numbers separated by spaces, like `420 380`.")) from None
 
 
 class LeagueCog(commands.Cog):
@@ -76,28 +77,40 @@ class LeagueCog(commands.Cog):
     async def _run(
         self,
         interaction: discord.Interaction[Any],
-        work: Callable[[], Awaitable[str | None]],
+        work: Callable[[], Awaitable[Text | None]],
         *,
         public: bool = False,
     ) -> None:
-        """Defer, run, answer: a refusal is answered with its reason, a bug with an apology."""
+        """Defer, run, answer: a refusal is answered with its reason, a bug with an apology. Answers
+        are lazy texts: a private one is shown in the user's language, a public one in the server's."""
         await safe_defer(interaction, ephemeral=not public, thinking=True)
+        message: Text | None
         try:
             message = await work()
         except LeagueRefusal as exc:
             if public:
                 # the deferral was public; say the refusal privately and drop the public "thinking"
-                await safe_send(interaction, str(exc), ephemeral=True)
+                await safe_send(interaction, exc.message, ephemeral=True)
                 await _delete_original(interaction)
                 return
-            message = str(exc)
+            message = exc.message
         except Exception:
             log.exception(
                 "/league %s failed", interaction.command.qualified_name if interaction.command else "?"
             )
             message = APOLOGY
+        if message and public:
+            message = render(message, await self._server_language(interaction))
         if message:
             await safe_send(interaction, message, ephemeral=not public)
+
+    async def _server_language(self, interaction: discord.Interaction[Any]) -> str:
+        """The language of the server's public messages (``/spades config language``)."""
+        tables = getattr(self.bot, "tables", None)
+        if tables is not None and interaction.guild_id is not None:
+            with contextlib.suppress(Exception):
+                return str(await tables.server_language(interaction.guild_id))
+        return resolve(getattr(interaction, "guild_locale", None))
 
     async def _league(self, interaction: discord.Interaction[Any], name: str) -> LeagueRow:
         assert interaction.guild_id is not None
@@ -181,13 +194,13 @@ class LeagueCog(commands.Cog):
         role: discord.Role | None = None,
         admin_role: discord.Role | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             if not await self._is_admin(interaction, None):
                 raise LeagueRefusal(NOT_ADMIN)
             assert interaction.guild_id is not None and interaction.channel_id is not None
             if isinstance(interaction.channel, discord.Thread):
                 raise LeagueRefusal(
-                    "Create the league in a text channel, not a thread: tables get their own threads."
+                    _("Create the league in a text channel, not a thread: tables get their own threads.")
                 )
             league = await self.service.create_league(
                 guild_id=interaction.guild_id,
@@ -211,12 +224,26 @@ class LeagueCog(commands.Cog):
             )
             schedule = self.service.schedule_of(league)
             first = schedule.nights()[0]
-            return (
-                f"✅ **{league.name}** is set: {sch.describe(schedule)}, {schedule.weeks} weeks, first night "
-                f"<t:{int(first.start_utc.timestamp())}:F>. Players join with `/league signup`"
-                f"{' (teams: `/league invite`)' if league.format == 'fixed' else ''}; check-in opens "
-                f"{schedule.checkin_minutes} minutes before each night."
+            set_up = _n(
+                "✅ **%(league)s** is set: %(schedule)s, %(n)s week, first night %(first)s.",
+                "✅ **%(league)s** is set: %(schedule)s, %(n)s weeks, first night %(first)s.",
+                schedule.weeks,
+                league=league.name,
+                schedule=sch.describe(schedule),
+                first=timestamp(first.start_utc.timestamp(), "F"),
             )
+            if league.format == "fixed":
+                join_how = _(
+                    "Teams join with `/league invite`; check-in opens %(minutes)s minutes before each night.",
+                    minutes=schedule.checkin_minutes,
+                )
+            else:
+                join_how = _(
+                    "Players join with `/league signup`; check-in opens %(minutes)s minutes before"
+                    " each night.",
+                    minutes=schedule.checkin_minutes,
+                )
+            return join(set_up, join_how)
 
         await self._run(interaction, work)
 
@@ -261,7 +288,7 @@ class LeagueCog(commands.Cog):
         close_margin: app_commands.Range[int, -10000, 10000] | None = None,
         drop_worst_week: bool | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self._admin_league(interaction, league)
             points = {
                 k: v
@@ -289,39 +316,42 @@ class LeagueCog(commands.Cog):
                 hand_limit=hand_limit,
                 points=points or None,
             )
-            return "✅ Saved.\n" + await self.service.schedule_text(lg)
+            return join(_("✅ Saved."), await self.service.schedule_text(lg), sep="\n")
 
         await self._run(interaction, work)
 
     @league.command(name="pause", description="Pause a league: no nights until it is resumed")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", reason="Why (audit log)")
     async def pause(
         self,
         interaction: discord.Interaction[Any],
         league: str,
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self.service.pause(
                 await self._admin_league(interaction, league), interaction.user.id, reason
             )
-            return (
-                f"⏸️ **{lg.name}** is paused. Nights that pass while paused are skipped; `/league resume` it."
+            return _(
+                "⏸️ **%(league)s** is paused. Nights that pass while paused are skipped; `/league resume` it.",
+                league=lg.name,
             )
 
         await self._run(interaction, work)
 
     @league.command(name="resume", description="Resume a paused league")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def resume(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self.service.resume(await self._admin_league(interaction, league), interaction.user.id)
-            return "▶️ Resumed.\n" + await self.service.schedule_text(lg)
+            return join(_("▶️ Resumed."), await self.service.schedule_text(lg), sep="\n")
 
         await self._run(interaction, work)
 
     @league.command(name="skip", description="Skip one night (the season gets a week longer)")
-    @app_commands.describe(date="The night's date, YYYY-MM-DD")
+    @app_commands.describe(league="The league", reason="Why (audit log)", date="The night's date, YYYY-MM-DD")
     @app_commands.autocomplete(league=league_autocomplete)
     async def skip(
         self,
@@ -330,54 +360,69 @@ class LeagueCog(commands.Cog):
         date: app_commands.Range[str, 1, 20],
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             _league, last = await self.service.skip(
                 await self._admin_league(interaction, league), interaction.user.id, date, reason
             )
-            return f"⏭️ {date} is skipped. The season now ends on {last.day.isoformat()}."
+            return _(
+                "⏭️ %(date)s is skipped. The season now ends on %(last)s.",
+                date=date,
+                last=last.day.isoformat(),
+            )
 
         await self._run(interaction, work)
 
     @league.command(name="end", description="End the season now and post the final standings")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", reason="Why (audit log)")
     async def end(
         self,
         interaction: discord.Interaction[Any],
         league: str,
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self.service.end_season(
                 await self._admin_league(interaction, league), interaction.user.id, reason
             )
-            return f"🏁 **{lg.name}**'s season {lg.season} is over; the final standings are posted."
+            return _(
+                "🏁 **%(league)s**'s season %(season)s is over; the final standings are posted.",
+                league=lg.name,
+                season=lg.season,
+            )
 
         await self._run(interaction, work)
 
     @league.command(name="season", description="Start a new season of an ended league")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", weeks="A new season length")
     async def season(
         self,
         interaction: discord.Interaction[Any],
         league: str,
         weeks: app_commands.Range[int, -1000, 1000] | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self.service.new_season(
                 await self._admin_league(interaction, league), interaction.user.id, weeks=weeks
             )
-            return f"🆕 Season {lg.season} of **{lg.name}**.\n" + await self.service.schedule_text(lg)
+            return join(
+                _("🆕 Season %(season)s of **%(league)s**.", season=lg.season, league=lg.name),
+                await self.service.schedule_text(lg),
+                sep="\n",
+            )
 
         await self._run(interaction, work)
 
     @league.command(name="archive", description="Archive an ended league (its history stays)")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def archive(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self.service.archive(
                 await self._admin_league(interaction, league), interaction.user.id
             )
-            return f"🗄️ **{lg.name}** is archived; its name is free again."
+            return _("🗄️ **%(league)s** is archived; its name is free again.", league=lg.name)
 
         await self._run(interaction, work)
 
@@ -385,26 +430,31 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="signup", description="Sign up for a league")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def signup(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self._league(interaction, league)
             await self.service.sign_up(lg, interaction.user.id)
-            return f"✅ You're signed up for **{lg.name}**. Check in on the bot's post before each night."
+            return _(
+                "✅ You're signed up for **%(league)s**. Check in on the bot's post before each night.",
+                league=lg.name,
+            )
 
         await self._run(interaction, work)
 
     @league.command(name="leave", description="Leave a league")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def leave(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self._league(interaction, league)
             await self.service.leave(lg, interaction.user.id)
-            return f"You've left **{lg.name}**."
+            return _("You've left **%(league)s**.", league=lg.name)
 
         await self._run(interaction, work)
 
     @league.command(name="invite", description="Fixed teams: invite your partner")
-    @app_commands.describe(partner="Your partner", team="Your team's name")
+    @app_commands.describe(league="The league", partner="Your partner", team="Your team's name")
     @app_commands.autocomplete(league=league_autocomplete)
     async def invite(
         self,
@@ -413,66 +463,74 @@ class LeagueCog(commands.Cog):
         partner: discord.Member,
         team: app_commands.Range[str, 1, 50],
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self._league(interaction, league)
             await self.service.invite(lg, interaction.user.id, partner.id, team, partner_is_bot=partner.bot)
-            return (
-                f"📨 Invite sent: {partner.mention} joins **{team}** with `/league accept league:{lg.name}`."
+            return _(
+                "📨 Invite sent: %(partner)s joins **%(team)s** with `/league accept league:%(league)s`.",
+                partner=mention(partner.id),
+                team=team,
+                league=lg.name,
             )
 
         await self._run(interaction, work)
 
     @league.command(name="accept", description="Fixed teams: accept your partner's invite")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def accept(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self._league(interaction, league)
             name = await self.service.answer_invite(lg, interaction.user.id, accept=True)
-            return f"🤝 You're on **{name}** in **{lg.name}**."
+            return _("🤝 You're on **%(team)s** in **%(league)s**.", team=name, league=lg.name)
 
         await self._run(interaction, work)
 
     @league.command(name="decline", description="Fixed teams: decline an invite")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def decline(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self._league(interaction, league)
             name = await self.service.answer_invite(lg, interaction.user.id, accept=False)
-            return f"You declined the invite to **{name}**."
+            return _("You declined the invite to **%(team)s**.", team=name)
 
         await self._run(interaction, work)
 
     @league.command(name="standings", description="The season's standings")
-    @app_commands.describe(share="Post them in the channel for everyone")
+    @app_commands.describe(league="The league", share="Post them in the channel for everyone")
     @app_commands.autocomplete(league=league_autocomplete)
     async def standings(
         self, interaction: discord.Interaction[Any], league: str, share: bool = False
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             return await self.service.standings_text(await self._league(interaction, league))
 
         await self._run(interaction, work, public=share)
 
     @league.command(name="schedule", description="The season's nights")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def schedule(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             return await self.service.schedule_text(await self._league(interaction, league))
 
         await self._run(interaction, work)
 
     @league.command(name="history", description="Past nights, their results and the admin log")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def history(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             return await self.service.history_text(await self._league(interaction, league))
 
         await self._run(interaction, work)
 
     @league.command(name="me", description="Your standing, rating and next night")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def me(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             return await self.service.me_text(await self._league(interaction, league), interaction.user.id)
 
         await self._run(interaction, work)
@@ -481,7 +539,10 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="sub", description="Substitute a player at their table tonight")
     @app_commands.describe(
-        out="The player leaving", player="The player taking the seat", reason="Why (audit log)"
+        league="The league",
+        out="The player leaving",
+        player="The player taking the seat",
+        reason="Why (audit log)",
     )
     @app_commands.autocomplete(league=league_autocomplete)
     async def sub(
@@ -492,10 +553,10 @@ class LeagueCog(commands.Cog):
         player: discord.Member,
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             if player.bot:
                 raise LeagueRefusal(
-                    "Substitute a person; to let a bot play, the player can just leave the table."
+                    _("Substitute a person; to let a bot play, the player can just leave the table.")
                 )
             lg = await self._admin_league(interaction, league)
             return await self.service.substitute(lg, interaction.user.id, out.id, player.id, reason)
@@ -504,18 +565,22 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="add", description="Put a player on the roster (also one removed before)")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", player="The player")
     async def add(self, interaction: discord.Interaction[Any], league: str, player: discord.Member) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             if player.bot:
-                raise LeagueRefusal("Bots can't sign up for a league: they fill empty seats by themselves.")
+                raise LeagueRefusal(
+                    _("Bots can't sign up for a league: they fill empty seats by themselves.")
+                )
             lg = await self._admin_league(interaction, league)
             await self.service.add_member(lg, interaction.user.id, player.id)
-            return f"{player.mention} is on **{lg.name}**'s roster."
+            return _("%(player)s is on **%(league)s**'s roster.", player=mention(player.id), league=lg.name)
 
         await self._run(interaction, work)
 
     @admin.command(name="remove", description="Remove a player from the league")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", player="The player", reason="Why (audit log)")
     async def remove(
         self,
         interaction: discord.Interaction[Any],
@@ -523,15 +588,20 @@ class LeagueCog(commands.Cog):
         player: discord.Member,
         reason: app_commands.Range[str, 1, 200],
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self._admin_league(interaction, league)
             await self.service.remove(lg, interaction.user.id, player.id, reason)
-            return f"{player.mention} is off **{lg.name}**'s roster (their results stay in the standings)."
+            return _(
+                "%(player)s is off **%(league)s**'s roster (their results stay in the standings).",
+                player=mention(player.id),
+                league=lg.name,
+            )
 
         await self._run(interaction, work)
 
     @admin.command(name="correct", description="Correct a table's result (kept in the history)")
     @app_commands.describe(
+        league="The league",
         night="Night number",
         round="Round number",
         table="Table number",
@@ -549,7 +619,7 @@ class LeagueCog(commands.Cog):
         scores: app_commands.Range[str, 1, 60],
         reason: app_commands.Range[str, 1, 200],
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             lg = await self._admin_league(interaction, league)
             result = await self.service.correct(
                 lg,
@@ -561,7 +631,13 @@ class LeagueCog(commands.Cog):
                 reason=reason,
             )
             scores_text = " – ".join(map(str, result.scores))
-            return f"✏️ Corrected night {night}, round {round}, table {table}: {scores_text}."
+            return _(
+                "✏️ Corrected night %(night)s, round %(round)s, table %(table)s: %(scores)s.",
+                night=night,
+                round=round,
+                table=table,
+                scores=scores_text,
+            )
 
         await self._run(interaction, work)
 
@@ -569,8 +645,9 @@ class LeagueCog(commands.Cog):
         name="reopen", description="Re-open check-in during a night (late arrivals join the next round)"
     )
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def reopen(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             return await self.service.reopen_checkin(
                 await self._admin_league(interaction, league), interaction.user.id
             )
@@ -579,8 +656,9 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="start", description="Start the next night now")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league")
     async def start(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             return await self.service.start_now(
                 await self._admin_league(interaction, league), interaction.user.id
             )
@@ -589,13 +667,14 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="postpone", description="Start the next night later")
     @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", minutes="How many minutes later")
     async def postpone(
         self,
         interaction: discord.Interaction[Any],
         league: str,
         minutes: app_commands.Range[int, -1000, 1000],
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             return await self.service.postpone(
                 await self._admin_league(interaction, league), interaction.user.id, minutes
             )
@@ -603,21 +682,24 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @admin.command(name="role", description="A server-wide role that may create and run leagues")
+    @app_commands.describe(role="The role (leave empty: server managers only)")
     async def admin_role(
         self, interaction: discord.Interaction[Any], role: discord.Role | None = None
     ) -> None:
-        async def work() -> str:
+        async def work() -> Text:
             perms = getattr(interaction, "permissions", None)
             if not (perms and (perms.manage_guild or perms.administrator)):
-                raise LeagueRefusal("Only server managers (Manage Server) can choose the league admin role.")
+                raise LeagueRefusal(
+                    _("Only server managers (Manage Server) can choose the league admin role.")
+                )
             assert interaction.guild_id is not None
             await self.bot.storage.set_guild_settings(
                 interaction.guild_id, league_admin_role_id=role.id if role else None
             )
             return (
-                f"League admins: {role.mention} and server managers."
+                _("League admins: %(role)s and server managers.", role=role_mention(role.id))
                 if role
-                else "League admins: server managers."
+                else _("League admins: server managers.")
             )
 
         await self._run(interaction, work)
@@ -649,7 +731,8 @@ async def setup(bot: SpadesBot) -> None:
     tables: LeagueTables | None = (
         ServiceTables(bot, table_service, store) if table_service is not None else None
     )
-    gateway = DiscordLeagueGateway(bot, tables)
+    language = table_service.server_language if table_service is not None else None
+    gateway = DiscordLeagueGateway(bot, tables, language)
     service = LeagueService(store, gateway, clock=league_clock(bot), owns=lambda g: owns_guild(bot, g))
     if table_service is not None:
         listen(table_service, service)

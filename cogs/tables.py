@@ -17,7 +17,7 @@ from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_lan
 from bot.i18n import render as render_text
 from bot.model import NO_TABLE, SAVE_FAILED, refuse
 from bot.render.posts import score_sheet
-from bot.render.rules import rules_text
+from bot.render.rules import rules_pages
 from bot.safe import safe_defer, safe_send, within
 from bot.table.service import TableService
 from bot.table.thinker import level_or_default
@@ -202,7 +202,7 @@ class TablesCog(commands.Cog):
         self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8], player: discord.User
     ) -> None:
         if player.bot:
-            await safe_send(interaction, "Only people can take over a seat.")
+            await safe_send(interaction, _("Only people can take over a seat."))
             return
         work = self.service.seating.substitute(
             interaction.channel_id or 0,
@@ -516,7 +516,11 @@ class TablesCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction) -> None:
         t = self.service.in_channel(interaction.channel_id or 0)
         lang = user_language(interaction)
-        await safe_send(interaction, rules_text(t, lang) if t is not None else NO_TABLE)
+        if t is None:
+            await safe_send(interaction, NO_TABLE)
+            return
+        for page in rules_pages(t, lang):  # long rule sets take more than one message
+            await safe_send(interaction, page)
 
     @app_commands.command(name="score", description="The score sheet of this channel's table")
     @app_commands.guild_only()

@@ -65,7 +65,9 @@ from .events import (
 )
 from .game import Game, Phase
 from .record import replay
+from .rules_text import RULE_KEYS, RuleLine
 from .rules_text import explain as explain_rules
+from .rules_text import explain_lines as explain_rule_lines
 from .ruleset import PRESETS, Ruleset
 from .scoring import game_winner, score_hand
 from .view import View
@@ -77,6 +79,7 @@ __all__ = [
     "HEARTS",
     "LITTLE_JOKER",
     "PRESETS",
+    "RULE_KEYS",
     "SPADES",
     "Action",
     "AlreadyLooked",
@@ -114,6 +117,7 @@ __all__ = [
     "Phase",
     "PlayAction",
     "RecordError",
+    "RuleLine",
     "Ruleset",
     "RulesetError",
     "SideScore",
@@ -127,6 +131,7 @@ __all__ = [
     "card_str",
     "cards_of",
     "count",
+    "explain_rule_lines",
     "explain_rules",
     "face",
     "game_winner",

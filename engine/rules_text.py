@@ -1,15 +1,39 @@
-"""The rules of a table in plain words (``explain(ruleset)``), for ``/rules`` and for players.
+"""The rules of a table in plain words, for ``/rules`` and for players.
 
 Each line is built from the ruleset's own numbers, so house rules read as they are played;
-docs/RULES.md is the longer reference these lines follow.
+docs/RULES.md is the longer reference these lines follow. :func:`explain_lines` gives each line as a
+:class:`RuleLine`: a stable ``key`` naming the rule, its ``params`` (plain numbers, booleans, seat
+numbers and card names) and the English ``text``, so a translation can say the same from the key and
+the parameters; :func:`explain` is the English text alone (the engine's CLI prints it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import BIG_JOKER, COPY_OFFSET, LITTLE_JOKER, card_pretty, join_words
 from .ruleset import Ruleset, fmt_int, tables
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """One rule of a table: a stable key, its parameters, and the English sentence."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+
+#: every key :func:`explain_lines` can give (a translation must know each)
+RULE_KEYS: tuple[str, ...] = (
+    "players_solo", "partners_opposite", "partners_alternate", "draw", "deal", "two_decks",
+    "jokers", "deuces_all", "deuces", "goal", "max_hands", "mercy", "bidding", "whiz", "mirrors",
+    "suicide", "board", "nil", "nil_pass", "no_nil", "blind_nil", "blind_bids", "misdeal", "play",
+    "first_trick", "spades_broken", "spades_any", "scoring", "bag_limit", "no_bag_penalty",
+    "ten_for_200", "boston",
+)
 
 
 def _seats(seats: Sequence[int]) -> str:
@@ -23,21 +47,38 @@ def _plural(n: int, word: str) -> str:
 def explain(rs: Ruleset) -> list[str]:
     """The rules of a table in plain words, one line per rule: every preset and house rule that
     is on gets a line, with this ruleset's own numbers (docs/RULES.md is the longer reference)."""
+    return [line.text for line in explain_lines(rs)]
+
+
+def explain_lines(rs: Ruleset) -> list[RuleLine]:
+    """:func:`explain` as structured lines (key, parameters, English text), in the same order."""
     t = tables(rs)
     n, top = rs.num_seats, t.hand_size
     teams = rs.partnerships
     side_word = "side" if teams else "player"
-    lines: list[str] = []
+    lines: list[RuleLine] = []
+
+    def add(key: str, text: str, **params: Any) -> None:
+        assert key in RULE_KEYS, key
+        lines.append(RuleLine(key, {"teams": teams, **params}, text))
+
     # who plays with whom
     if not teams:
-        lines.append(f"{n} players, every player for themselves.")
+        add("players_solo", f"{n} players, every player for themselves.", n=n)
     else:
         k = rs.num_sides
         which = {2: "two", 3: "three"}.get(k, str(k))
         of = "two" if rs.team_size == 2 else "three"
         teams_text = " against ".join(f"seats {_seats(side)}" for side in rs.sides)
         where = "opposite each other" if rs.team_size == 2 else "in every other seat"
-        lines.append(f"{n} players in {which} teams of {of}, partners sit {where}: {teams_text}.")
+        add(
+            "partners_opposite" if rs.team_size == 2 else "partners_alternate",
+            f"{n} players in {which} teams of {of}, partners sit {where}: {teams_text}.",
+            n=n,
+            sides=k,
+            size=rs.team_size,
+            seats=[[x + 1 for x in side] for side in rs.sides],
+        )
     # the cards
     full = [f + COPY_OFFSET * d for d in range(rs.decks)
             for f in list(range(52)) + ([LITTLE_JOKER, BIG_JOKER] if rs.jokers else [])]
@@ -46,70 +87,76 @@ def explain(rs: Ruleset) -> list[str]:
     if rs.jokers:
         deck += " and both jokers"
     out = ""
+    faces = [card_pretty(c & 63) for c in removed]
+    both = len(set(faces)) == 1 and len(faces) == 2
     if removed:
-        faces = [card_pretty(c & 63) for c in removed]
-        out = (", both " + faces[0] if len(set(faces)) == 1 and len(faces) == 2
-               else ", the " + join_words(faces)) + " taken out"
+        out = (", both " + faces[0] if both else ", the " + join_words(faces)) + " taken out"
     if rs.two_player_draw:
-        lines.append(
+        add("draw",
             "No deal: players take turns at the face-down deck. Keep the top card and throw the next "
             "away unseen, or throw the top card away and keep the next, until both hold 13 cards; the "
             "other 26 sit out the hand. The player who did not draw first bids first and leads.")
     else:
-        lines.append(f"Cards: {deck}{out}, {top} cards each; the deal moves one seat to the left "
-                     "every hand.")
+        add("deal", f"Cards: {deck}{out}, {top} cards each; the deal moves one seat to the left "
+                    "every hand.",
+            decks=rs.decks, jokers=rs.jokers, removed=sorted(set(faces)) if both else faces, both=both,
+            cards=top)
     if rs.decks == 2:
         which_wins = "first" if rs.six_player_first_wins else "later"
-        lines.append(f"When two identical cards fall on one trick, the {which_wins} one played wins.")
+        add("two_decks", f"When two identical cards fall on one trick, the {which_wins} one played wins.",
+            first=rs.six_player_first_wins)
     if rs.jokers:
-        lines.append("Jokers high: the big joker and then the little joker are the two highest spades, "
-                     "above the ace of spades.")
+        add("jokers", "Jokers high: the big joker and then the little joker are the two highest spades, "
+                      "above the ace of spades.")
     if rs.deuces_high:
         if rs.deuces_high_all:
-            lines.append("Deuces high: all four 2s are spades above the ace of spades: from the top "
-                         "2♠, 2♦, 2♣, 2♥.")
+            add("deuces_all", "Deuces high: all four 2s are spades above the ace of spades: from the top "
+                              "2♠, 2♦, 2♣, 2♥.")
         else:
-            lines.append("Deuces high: the 2♠ and then the 2♦ rank above the ace of spades; the 2♦ "
-                         "counts as a spade.")
+            add("deuces", "Deuces high: the 2♠ and then the 2♦ rank above the ace of spades; the 2♦ "
+                          "counts as a spade.")
     # the goal
-    goal = (f"The first {side_word} to {fmt_int(rs.target_score)} points wins; if more than one gets "
-            "there in the same hand the higher score wins, and a tie plays another hand.")
-    lines.append(goal)
+    add("goal", f"The first {side_word} to {fmt_int(rs.target_score)} points wins; if more than one gets "
+                "there in the same hand the higher score wins, and a tie plays another hand.",
+        target=rs.target_score)
     if rs.max_hands:
-        lines.append(f"The game ends after {_plural(rs.max_hands, 'hand')} at the latest; the higher "
-                     "score wins (a tie plays on).")
+        add("max_hands", f"The game ends after {_plural(rs.max_hands, 'hand')} at the latest; the higher "
+                         "score wins (a tie plays on).", n=rs.max_hands)
     if rs.lose_score is not None:
-        lines.append(f"Mercy: a {side_word} at {fmt_int(rs.lose_score)} points or below ends the game at "
-                     "once, and the highest score wins.")
+        add("mercy", f"Mercy: a {side_word} at {fmt_int(rs.lose_score)} points or below ends the game at "
+                     "once, and the highest score wins.", score=rs.lose_score)
     # bidding
     start = "" if rs.two_player_draw else " from the player after the dealer"
     if teams:
-        lines.append(f"Bidding: one round{start}; everyone bids 0 to {top} tricks, and partners' bids "
-                     "add up to their side's contract.")
+        add("bidding", f"Bidding: one round{start}; everyone bids 0 to {top} tricks, and partners' bids "
+                       "add up to their side's contract.", cards=top, draw=rs.two_player_draw)
     else:
-        lines.append(f"Bidding: one round{start}; everyone bids 0 to {top} tricks as their own contract.")
+        add("bidding", f"Bidding: one round{start}; everyone bids 0 to {top} tricks as their own contract.",
+            cards=top, draw=rs.two_player_draw)
     if rs.whiz:
         nil = ", or nil" if rs.nil_allowed else ""
-        lines.append(f"Whiz: you bid exactly the number of spades you hold{nil}; with no spade you bid "
-                     + ("nil." if rs.nil_allowed else "0."))
+        add("whiz", f"Whiz: you bid exactly the number of spades you hold{nil}; with no spade you bid "
+                    + ("nil." if rs.nil_allowed else "0."), nil=rs.nil_allowed)
     if rs.mirrors:
-        lines.append("Mirrors: you bid exactly the number of spades you hold; with no spade you bid nil.")
+        add("mirrors", "Mirrors: you bid exactly the number of spades you hold; with no spade you bid nil.")
     if rs.suicide:
-        lines.append("Suicide: in each partnership exactly one partner bids nil and the other bids a number.")
+        add("suicide", "Suicide: in each partnership exactly one partner bids nil and the other bids a "
+                       "number.")
     if rs.board:
         who = "Each side" if teams else "Each player"
-        lines.append(f"Board: {who.lower()} must bid at least {rs.board} tricks in total; the last "
+        add("board", f"Board: {who.lower()} must bid at least {rs.board} tricks in total; the last "
                      "partner to bid makes up the difference." if teams else
-                     f"Board: {who.lower()} must bid at least {rs.board} tricks.")
+                     f"Board: {who.lower()} must bid at least {rs.board} tricks.", n=rs.board)
     if rs.nil_allowed:
         mine = " (it doesn't count for your partner's contract)" if teams else ""
-        lines.append(f"Nil: bid to take no trick at all: +{fmt_int(rs.nil_value)} if you take none, "
-                     f"{fmt_int(-rs.nil_value)} if you take any; each trick you take is a bag{mine}.")
+        add("nil", f"Nil: bid to take no trick at all: +{fmt_int(rs.nil_value)} if you take none, "
+                   f"{fmt_int(-rs.nil_value)} if you take any; each trick you take is a bag{mine}.",
+            value=rs.nil_value)
         if rs.nil_pass and teams:
-            lines.append(f"After a nil bid, the nil bidder and their partner each pass "
-                         f"{_plural(rs.nil_pass, 'card')} to the other, face down.")
+            add("nil_pass", f"After a nil bid, the nil bidder and their partner each pass "
+                            f"{_plural(rs.nil_pass, 'card')} to the other, face down.", n=rs.nil_pass)
     else:
-        lines.append("No nil: a bid of 0 is a contract to take no trick, scored like any other bid.")
+        add("no_nil", "No nil: a bid of 0 is a contract to take no trick, scored like any other bid.")
     if rs.nil_allowed and rs.blind_nil_allowed:
         cond = (f" Only a {side_word} behind by {fmt_int(rs.blind_nil_min_deficit)} points or more may "
                 "bid it." if rs.blind_nil_min_deficit else " It may be bid whatever the score.")
@@ -119,47 +166,54 @@ def explain(rs: Ruleset) -> list[str]:
             how = "bid nil before looking at your cards"
         value = f"+{fmt_int(rs.blind_nil_value)} / {fmt_int(-rs.blind_nil_value)}"
         text = f"Blind nil: {how}, for {value}.{cond}"
+        exchange = passing = 0
         if rs.blind_nil_pass and rs.two_player_draw:
+            exchange = rs.blind_nil_pass
             text += (f" After the draw you may throw away up to {_plural(rs.blind_nil_pass, 'card')} "
                      "and take as many at random from the discards.")
         elif rs.blind_nil_pass and teams:
+            passing = rs.blind_nil_pass
             text += (f" Then you and your partner each pass {_plural(rs.blind_nil_pass, 'card')} to the "
                      "other, face down (nobody passes if you both bid blind nil).")
-        lines.append(text)
+        add("blind_nil", text, value=rs.blind_nil_value, deficit=rs.blind_nil_min_deficit or 0,
+            draw=rs.two_player_draw, exchange=exchange, passing=passing)
     if rs.blind_bids:
         cond = (f"a {side_word} behind by {fmt_int(rs.blind_bid_min_deficit)} points or more may"
                 if rs.blind_bid_min_deficit else "anyone may")
-        lines.append(f"Blind bids: {cond} bid 1 to {rs.blind_bid_max} tricks before looking at their "
-                     "cards; a blind contract made scores 20 per blind trick, a set one loses 10 per trick.")
+        add("blind_bids", f"Blind bids: {cond} bid 1 to {rs.blind_bid_max} tricks before looking at their "
+                          "cards; a blind contract made scores 20 per blind trick, a set one loses 10 per "
+                          "trick.", deficit=rs.blind_bid_min_deficit or 0, max=rs.blind_bid_max)
     if rs.misdeal_no_spades:
-        lines.append("Misdeal: a player dealt no spade may show their hand and call a new deal before "
-                     + ("their side bids." if teams else "they bid."))
+        add("misdeal", "Misdeal: a player dealt no spade may show their hand and call a new deal before "
+                       + ("their side bids." if teams else "they bid."))
     # play
-    lines.append("Play: follow the suit led if you can, otherwise play any card. The highest spade "
-                 "wins the trick, or the highest card of the suit led if no spade was played.")
+    add("play", "Play: follow the suit led if you can, otherwise play any card. The highest spade "
+                "wins the trick, or the highest card of the suit led if no spade was played.")
     if rs.first_trick_two_clubs:
-        lines.append(f"First trick: whoever holds the {card_pretty(t.lowest_club[0] & 63)} leads it, and "
-                     "nobody may play a spade on that trick unless they hold nothing else.")
+        card = card_pretty(t.lowest_club[0] & 63)
+        add("first_trick", f"First trick: whoever holds the {card} leads it, and "
+                           "nobody may play a spade on that trick unless they hold nothing else.", card=card)
     if rs.spades_must_be_broken:
-        lines.append("Spades can't be led until one has been played on another suit, unless you hold "
-                     "only spades.")
+        add("spades_broken", "Spades can't be led until one has been played on another suit, unless you "
+                             "hold only spades.")
     else:
-        lines.append("Spades may be led at any time.")
+        add("spades_any", "Spades may be led at any time.")
     # scoring
     worth = abs(rs.bag_value)
     bag = "no points" if not worth else _plural(worth, "point")
     verb = "costs" if rs.bag_value < 0 else "scores"
-    lines.append(f"Scoring: a contract made scores 10 per trick bid, and each extra trick (a bag) {verb} "
-                 f"{bag}; a contract set loses 10 per trick bid.")
+    add("scoring", f"Scoring: a contract made scores 10 per trick bid, and each extra trick (a bag) {verb} "
+                   f"{bag}; a contract set loses 10 per trick bid.", bag=rs.bag_value)
     if rs.bag_limit:
-        lines.append(f"Bags add up over the game: every {rs.bag_limit} bags cost "
-                     f"{_plural(rs.bag_penalty, 'point')}, and the rest carry over.")
+        add("bag_limit", f"Bags add up over the game: every {rs.bag_limit} bags cost "
+                         f"{_plural(rs.bag_penalty, 'point')}, and the rest carry over.",
+            n=rs.bag_limit, penalty=rs.bag_penalty)
     else:
-        lines.append("Bags never cost a penalty.")
+        add("no_bag_penalty", "Bags never cost a penalty.")
     if rs.ten_for_200:
-        lines.append("10 for 200: a side that bids 10 or more tricks scores +200 if it makes them and "
-                     "−200 if not, instead of 10 per trick.")
+        add("ten_for_200", "10 for 200: a side that bids 10 or more tricks scores +200 if it makes them and "
+                           "−200 if not, instead of 10 per trick.")
     if rs.boston:
-        lines.append(f"Boston: a {side_word} that bids all {top} tricks and takes them all wins the game "
-                     "on the spot.")
+        add("boston", f"Boston: a {side_word} that bids all {top} tricks and takes them all wins the game "
+                      "on the spot.", cards=top)
     return lines

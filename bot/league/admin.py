@@ -8,11 +8,12 @@ import contextlib
 from datetime import date
 from typing import Any
 
+from bot.i18n import Text, _, channel_mention, join, mention
 from bot.storage.leagues import LeagueError, LeagueRow
 
 from . import schedule as sch
 from . import seating, standings, text
-from .gateway import LeagueRefusal, _unix, _utc
+from .gateway import LeagueRefusal, _unix, _utc, night_status, status_text
 from .nights import NightsMixin
 from .settings import LeagueSettings, SettingsError, check_format, check_name, slot_key
 
@@ -66,7 +67,7 @@ class AdminMixin(NightsMixin):
                 admin_role_id=admin_role_id,
             )
         except (sch.ScheduleError, SettingsError, standings.PointsError) as exc:
-            raise LeagueRefusal(str(exc)) from None
+            raise LeagueRefusal.of(exc) from None
         await self._check_clash(channel_id, schedule, settings, except_id=None, now=now)
         try:
             league = await self.store.create_league(
@@ -81,7 +82,7 @@ class AdminMixin(NightsMixin):
                 created_by=actor_id,
             )
         except LeagueError as exc:
-            raise LeagueRefusal(str(exc)) from None
+            raise LeagueRefusal.of(exc) from None
         await self._sync_event(league)
         self.poke()
         return league
@@ -129,7 +130,7 @@ class AdminMixin(NightsMixin):
                 if await self._open_night(league) is not None and any(
                     v is not None for v in (weekday, at, zone)
                 ):
-                    raise LeagueRefusal("A night is under way: change the day or time after it ends.")
+                    raise LeagueRefusal(_("A night is under way: change the day or time after it ends."))
                 held = len(await self._held(league))
                 schedule = schedule.retime(
                     now,
@@ -139,7 +140,7 @@ class AdminMixin(NightsMixin):
                     weeks=weeks,
                     held=held,
                 )
-                changes["schedule"] = sch.describe(schedule) + f", {schedule.total_weeks} weeks"
+                changes["schedule"] = f"{sch.describe(schedule)}, {schedule.total_weeks} weeks"
             ruleset = self.ruleset_of(league)
             if target is not None or hand_limit is not None:
                 overrides = {**ruleset.overrides()}
@@ -154,13 +155,13 @@ class AdminMixin(NightsMixin):
                 name = check_name(name)
                 changes["name"] = name
         except (sch.ScheduleError, SettingsError, standings.PointsError) as exc:
-            raise LeagueRefusal(str(exc)) from None
+            raise LeagueRefusal.of(exc) from None
         if new_settings != settings:
             changes["settings"] = {
                 k: v for k, v in new_settings.to_dict().items() if settings.to_dict().get(k) != v
             }
         if not changes:
-            raise LeagueRefusal("Nothing to change: give at least one new value.")
+            raise LeagueRefusal(_("Nothing to change: give at least one new value."))
         await self._check_clash(league.channel_id, schedule, new_settings, except_id=league.id, now=now)
         league.settings = {**league.settings, **new_settings.to_dict()}
         league.schedule = sch.to_dict(schedule)
@@ -176,9 +177,9 @@ class AdminMixin(NightsMixin):
 
     async def pause(self, league: LeagueRow, actor_id: int, reason: str | None = None) -> LeagueRow:
         if league.status != "active":
-            raise LeagueRefusal(f"**{league.name}** is {league.status}, not running.")
+            raise LeagueRefusal(join(status_text(league), _("It can only be paused while it runs.")))
         if await self._open_night(league) is not None:
-            raise LeagueRefusal("A night is under way: pause the league after it ends.")
+            raise LeagueRefusal(_("A night is under way: pause the league after it ends."))
         league.status = "paused"
         league.settings = {**league.settings, "paused_at": _unix(self.now())}
         league = await self._save(league, actor_id, "pause", reason=reason)
@@ -187,7 +188,7 @@ class AdminMixin(NightsMixin):
 
     async def resume(self, league: LeagueRow, actor_id: int) -> LeagueRow:
         if league.status != "paused":
-            raise LeagueRefusal(f"**{league.name}** is not paused.")
+            raise LeagueRefusal(_("**%(league)s** is not paused.", league=league.name))
         now = self.now()
         paused_at = _utc(int(league.settings.get("paused_at") or _unix(now)))
         held = {
@@ -215,11 +216,17 @@ class AdminMixin(NightsMixin):
             d = sch.parse_date(day)
             schedule = self.schedule_of(league).skip(d)
         except sch.ScheduleError as exc:
-            raise LeagueRefusal(str(exc)) from None
+            raise LeagueRefusal.of(exc) from None
         nights = {n.night_date: n for n in await self.store.nights(league.id, league.season)}
         row = nights.get(d.isoformat())
         if row is not None and row.status != "scheduled":
-            raise LeagueRefusal(f"The night of {d.isoformat()} is {row.status}: it can't be skipped now.")
+            raise LeagueRefusal(
+                _(
+                    "The night of %(date)s is %(status)s: it can't be skipped now.",
+                    date=d.isoformat(),
+                    status=night_status(row.status),
+                )
+            )
         if row is not None:
             await self.store.transition(row.id, ["scheduled"], "skipped")
         league.schedule = sch.to_dict(schedule)
@@ -233,9 +240,9 @@ class AdminMixin(NightsMixin):
         self, league: LeagueRow, actor_id: int | None, reason: str | None = None
     ) -> LeagueRow:
         if league.status not in ("active", "paused"):
-            raise LeagueRefusal(f"**{league.name}**'s season is already over.")
+            raise LeagueRefusal(_("**%(league)s**'s season is already over.", league=league.name))
         if await self._open_night(league) is not None:
-            raise LeagueRefusal("A night is under way: end the season after it ends.")
+            raise LeagueRefusal(_("A night is under way: end the season after it ends."))
         for n in await self.store.nights(league.id, league.season):
             if n.status == "scheduled":
                 await self.store.transition(n.id, ["scheduled"], "cancelled")
@@ -247,7 +254,7 @@ class AdminMixin(NightsMixin):
 
     async def new_season(self, league: LeagueRow, actor_id: int, *, weeks: int | None = None) -> LeagueRow:
         if league.status != "ended":
-            raise LeagueRefusal("End the current season first (`/league end`).")
+            raise LeagueRefusal(_("End the current season first (`/league end`)."))
         old = self.schedule_of(league)
         try:
             schedule = sch.Schedule.starting_after(
@@ -260,7 +267,7 @@ class AdminMixin(NightsMixin):
                 grace_minutes=old.grace_minutes,
             )
         except sch.ScheduleError as exc:
-            raise LeagueRefusal(str(exc)) from None
+            raise LeagueRefusal.of(exc) from None
         await self._check_clash(
             league.channel_id, schedule, self.settings_of(league), except_id=league.id, now=self.now()
         )
@@ -274,26 +281,28 @@ class AdminMixin(NightsMixin):
 
     async def archive(self, league: LeagueRow, actor_id: int) -> LeagueRow:
         if league.status in ("active", "paused"):
-            raise LeagueRefusal("End the season first (`/league end`), then archive the league.")
+            raise LeagueRefusal(_("End the season first (`/league end`), then archive the league."))
         league.status = "archived"
         return await self._save(league, actor_id, "archive")
 
-    async def start_now(self, league: LeagueRow, actor_id: int) -> str:
+    async def start_now(self, league: LeagueRow, actor_id: int) -> Text:
         """Start the next night now (early), opening check-in first if needed."""
         if league.status != "active":
-            raise LeagueRefusal(f"**{league.name}** is {league.status}.")
+            raise LeagueRefusal(status_text(league))
+        opened_early = False
         async with self._lock:
             night = await self.current_night(league)
             if night is None:
-                raise LeagueRefusal("The season has no night left to start.")
+                raise LeagueRefusal(_("The season has no night left to start."))
             if night.status == "playing":
-                raise LeagueRefusal("The night is already under way.")
+                raise LeagueRefusal(_("The night is already under way."))
             now = _unix(self.now())
             if night.status == "scheduled":
-                opened = await self._open_checkin(league, night, note="Check-in opened early by an admin.")
+                opened = await self._open_checkin(league, night, note="early")
                 if opened is None:
-                    raise LeagueRefusal("Someone else just started this night.")
+                    raise LeagueRefusal(_("Someone else just started this night."))
                 night = opened
+                opened_early = True
             await self.store.audit(
                 league.id,
                 actor_id=actor_id,
@@ -303,58 +312,108 @@ class AdminMixin(NightsMixin):
             )
             started = await self._start_night(league, night, force=True)
         if not started:
-            raise LeagueRefusal("Not enough players are checked in to seat a table yet.")
-        return "The night has started: seats are drawn."
+            players, teams = await self._eligible(league, night)
+            raise LeagueRefusal(
+                self._too_few(league, night.starts_at, players, teams, opened_early=opened_early)
+            )
+        return _("The night has started: seats are drawn.")
+
+    def _too_few(
+        self,
+        league: LeagueRow,
+        starts_at: int,
+        players: list[int],
+        teams: list[list[int]],
+        *,
+        opened_early: bool,
+    ) -> Text:
+        """Why ``/league admin start`` could not seat anyone yet, and what the admin can do."""
+        if league.format == seating.FIXED:
+            count: Text = _(
+                "Not enough teams are checked in to start the night: %(n)s of the two a night needs"
+                " at least.",
+                n=len(teams),
+            )
+        else:
+            count = _(
+                "Not enough players are checked in to seat a table: %(n)s, and a night needs two at least.",
+                n=len(players),
+            )
+        where = channel_mention(league.channel_id)
+        if opened_early:
+            state: Text = _(
+                "I opened check-in early: players check in with the button on the check-in post in"
+                " %(channel)s.",
+                channel=where,
+            )
+        else:
+            state = _(
+                "Check-in is open: players check in with the button on the check-in post in %(channel)s.",
+                channel=where,
+            )
+        options = _(
+            "Run `/league admin start` again once they have, or let the night start by itself at %(time)s;"
+            " `/league admin postpone` gives everyone more time.",
+            time=text.ts(starts_at, "t"),
+        )
+        return join(count, state, options, sep="\n")
 
     async def postpone(self, league: LeagueRow, actor_id: int, minutes: int) -> str:
         """Start the current or next night later (check-in stays open until then)."""
         if not 5 <= minutes <= 240:
-            raise LeagueRefusal("Postpone by 5 to 240 minutes.")
+            raise LeagueRefusal(_("Postpone by 5 to 240 minutes."))
         night = await self.current_night(league)
         if night is None or night.status == "playing":
-            raise LeagueRefusal("Only a night that has not started can start later.")
+            raise LeagueRefusal(_("Only a night that has not started can start later."))
         new_start = night.starts_at + minutes * 60
         moved = await self.store.transition(
             night.id,
             [night.status],
             night.status,
             starts_at=new_start,
-            data={"postponed": True, "late_note": f"Start moved to {text.ts(new_start, 't')} by an admin."},
+            data={"postponed": True, "late_note": {"moved_to": new_start}},
             audit=(actor_id, "start_late", {"minutes": minutes}, None),
         )
         if moved is None:
-            raise LeagueRefusal("The night just started.")
+            raise LeagueRefusal(_("The night just started."))
         await self._refresh_checkin(league, moved)
         self.poke()
-        return f"The night now starts {text.ts(new_start, 'F')}."
+        return _("The night now starts %(time)s.", time=text.ts(new_start, "F"))
 
     async def substitute(
         self, league: LeagueRow, actor_id: int, out_id: int, in_id: int, reason: str | None
-    ) -> str:
+    ) -> Text:
         night = await self._open_night(league)
         if night is None or night.status != "playing" or night.round_no == 0:
-            raise LeagueRefusal("Substitutions are for a night under way.")
+            raise LeagueRefusal(_("Substitutions are for a night under way."))
         tables = await self.store.round_tables(night.id, night.round_no)
         lt = next((t for t in tables if out_id in t.players and t.status in ("seated", "playing")), None)
         if lt is None:
-            raise LeagueRefusal(f"<@{out_id}> is not at a table of this round.")
+            raise LeagueRefusal(_("%(user)s is not at a table of this round.", user=mention(out_id)))
         if any(in_id in t.players for t in tables if t.status in ("seated", "playing")):
-            raise LeagueRefusal(f"<@{in_id}> is already playing this round.")
+            raise LeagueRefusal(_("%(user)s is already playing this round.", user=mention(in_id)))
         busy = await self.store.busy_players([in_id], except_league=league.id)
         if busy:
-            raise LeagueRefusal(f"<@{in_id}> is seated in another league's game right now.")
+            raise LeagueRefusal(
+                _("%(user)s is seated in another league's game right now.", user=mention(in_id))
+            )
         try:
             await self.store.substitute(
                 lt.id, out_id, in_id, league_id=league.id, actor_id=actor_id, reason=reason
             )
         except LeagueError as exc:
-            raise LeagueRefusal(str(exc)) from None
+            raise LeagueRefusal.of(exc) from None
         if await self.store.member(league.id, in_id) is None and league.format != seating.FIXED:
             with contextlib.suppress(LeagueError):
                 await self.store.sign_up(league.id, in_id, actor_id=actor_id)
-        live = ""
+        done = _(
+            "%(player)s now plays for %(out)s at table %(n)s.",
+            player=mention(in_id),
+            out=mention(out_id),
+            n=lt.table_no,
+        )
         if lt.table_id is not None and not await self.gateway.substitute(
             lt.table_id, out_id, in_id, guild_id=league.guild_id
         ):
-            live = " (the game itself had just ended, so only the league's records changed)"
-        return f"<@{in_id}> now plays for <@{out_id}> at table {lt.table_no}{live}."
+            return join(done, _("The game itself had just ended, so only the league's records changed."))
+        return done

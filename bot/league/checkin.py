@@ -1,11 +1,12 @@
-"""Check-in to a league night: the check-in post, the players' answers, reopening it.
-"""
+"""Check-in to a league night: the check-in post, the players' answers, reopening it."""
 
 from __future__ import annotations
 
 import logging
 from datetime import date
+from typing import Any
 
+from bot.i18n import N_, Msg, Text, _
 from bot.storage.leagues import LeagueError, LeagueRow, NightRow
 
 from . import schedule as sch
@@ -15,61 +16,95 @@ from .gateway import LeagueRefusal, _utc
 
 log = logging.getLogger(__name__)
 
+#: notes on a check-in post, kept by code in the night's data (rendered in the server's language)
+NOTES: dict[str, str] = {
+    "early": N_("Check-in opened early by an admin."),
+    "offline_start": N_(
+        "The bot was offline when check-in should have opened: check in now, the night starts shortly."
+    ),
+    "offline": N_("Check-in opened late (the bot was offline)."),
+    "reopened": N_("Check-in is open again: late arrivals join the next round."),
+}
+
+
+def late_note_text(value: Any) -> Text:
+    """A stored note: a code of :data:`NOTES`, a moved start, or (older rows) an English text."""
+    if isinstance(value, dict) and "moved_to" in value:
+        return _("Start moved to %(time)s by an admin.", time=text.ts(int(value["moved_to"]), "t"))
+    if isinstance(value, str) and value in NOTES:
+        return Msg(NOTES[value])
+    return str(value or "")
+
 
 class CheckinMixin(ServiceCore):
     """Check-in: open it, record each player's answer, keep the post up to date."""
 
-    async def check_in(self, night_id: int, user_id: int, *, coming: bool = True) -> str:
+    async def check_in(self, night_id: int, user_id: int, *, coming: bool = True) -> Text:
         """A player's Check in / Can't make it click; returns the confirmation text."""
         async with self._lock:
             night = await self.store.get_night(night_id)
             if night is None:
-                raise LeagueRefusal("This league night no longer exists.")
+                raise LeagueRefusal(_("This league night no longer exists."))
             league = await self.store.get_league(night.league_id)
             if league is None or league.status == "archived":
-                raise LeagueRefusal("This league no longer exists.")
+                raise LeagueRefusal(_("This league no longer exists."))
             if night.status == "playing" and not night.data.get("late_checkin"):
                 raise LeagueRefusal(
-                    f"Check-in closed at {text.ts(night.starts_at, 't')}: the night has started. "
-                    "Ask an admin to re-open check-in; you'd join the next round."
+                    _(
+                        "Check-in closed at %(time)s: the night has started. "
+                        "Ask an admin to re-open check-in; you'd join the next round.",
+                        time=text.ts(night.starts_at, "t"),
+                    )
                 )
             member = await self.store.member(league.id, user_id)
             if member is None or member.status != "active":
                 if not coming:
                     raise LeagueRefusal(
-                        f"You're not signed up for **{league.name}**, so there's nothing to cancel."
+                        _(
+                            "You're not signed up for **%(league)s**, so there's nothing to cancel.",
+                            league=league.name,
+                        )
                     )
                 if league.format == seating.FIXED:
                     raise LeagueRefusal(
-                        f"**{league.name}** plays in fixed teams: sign up with a partner (`/league"
-                        " invite`) first."
+                        _(
+                            "**%(league)s** plays in fixed teams: sign up with a partner (`/league"
+                            " invite`) first.",
+                            league=league.name,
+                        )
                     )
                 try:
                     await self.store.sign_up(league.id, user_id)
                 except LeagueError as exc:
-                    raise LeagueRefusal(str(exc)) from None
+                    raise LeagueRefusal.of(exc) from None
             if coming:
                 busy = await self.store.busy_players([user_id], except_league=league.id)
                 if busy:
                     other = await self.store.get_league(busy[user_id])
+                    if other is None:
+                        raise LeagueRefusal(
+                            _("You're seated at a table of another league right now; finish that game first.")
+                        )
                     raise LeagueRefusal(
-                        "You're seated at a table of"
-                        f" **{other.name if other else 'another league'}** right now; "
-                        "finish that game first."
+                        _(
+                            "You're seated at a table of **%(league)s** right now; finish that game first.",
+                            league=other.name,
+                        )
                     )
             try:
                 await self.store.check_in(night_id, user_id, "in" if coming else "out")
             except LeagueError as exc:
-                raise LeagueRefusal(str(exc)) from None
+                raise LeagueRefusal.of(exc) from None
             await self._refresh_checkin(league, night)
         if coming:
             if night.status == "playing":
-                return "You're checked in: you'll be seated from the next round."
-            return (
-                f"You're checked in for **{league.name}**. Seats are drawn at"
-                f" {text.ts(night.starts_at, 't')}."
+                return _("You're checked in: you'll be seated from the next round.")
+            return _(
+                "You're checked in for **%(league)s**. Seats are drawn at %(time)s.",
+                league=league.name,
+                time=text.ts(night.starts_at, "t"),
             )
-        return "Got it: you're marked as not coming tonight."
+        return _("Got it: you're marked as not coming tonight.")
 
     async def _refresh_checkin(self, league: LeagueRow, night: NightRow, *, closed: bool = False) -> None:
         message_id = night.data.get("checkin_message_id")
@@ -89,7 +124,8 @@ class CheckinMixin(ServiceCore):
 
     async def _checkin_text(
         self, league: LeagueRow, night: NightRow, *, closed: bool = False, late_note: str = ""
-    ) -> str:
+    ) -> Text:
+        """The check-in post; ``late_note`` is a code of :data:`NOTES` (else the night's own note)."""
         answers = await self.store.checkins(night.id)
         schedule = self.schedule_of(league)
         entry = sch.Night(
@@ -103,7 +139,7 @@ class CheckinMixin(ServiceCore):
             _utc(night.starts_at),
             [u for u, s in answers.items() if s == "in"],
             cant=[u for u, s in answers.items() if s == "out"],
-            late_note=late_note or str(night.data.get("late_note", "")),
+            late_note=late_note_text(late_note or night.data.get("late_note", "")),
             role_id=self.settings_of(league).role_id,
             closed=closed,
         )
@@ -124,12 +160,12 @@ class CheckinMixin(ServiceCore):
             opened.data.update(checkin_message_id=msg, checkin_channel_id=league.channel_id)
         return opened
 
-    async def reopen_checkin(self, league: LeagueRow, actor_id: int) -> str:
+    async def reopen_checkin(self, league: LeagueRow, actor_id: int) -> Text:
         night = await self._open_night(league)
         if night is None:
-            raise LeagueRefusal("No night is under way: check-in opens by itself before the next one.")
+            raise LeagueRefusal(_("No night is under way: check-in opens by itself before the next one."))
         if night.status == "checkin":
-            raise LeagueRefusal("Check-in is already open.")
+            raise LeagueRefusal(_("Check-in is already open."))
         await self.store.transition(
             night.id,
             ["playing"],
@@ -140,13 +176,11 @@ class CheckinMixin(ServiceCore):
         msg = await self.gateway.post_checkin(
             league.channel_id,
             night.id,
-            await self._checkin_text(
-                league, night, late_note="Check-in is open again: late arrivals join the next round."
-            ),
+            await self._checkin_text(league, night, late_note="reopened"),
             role_id=None,
         )
         if msg:
             await self.store.update_night_data(
                 night.id, checkin_message_id=msg, checkin_channel_id=league.channel_id
             )
-        return "Check-in is open again: whoever checks in now joins the next round."
+        return _("Check-in is open again: whoever checks in now joins the next round.")

@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from bot import lexicon
+from bot.i18n import _, join
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow
 from engine.ruleset import Ruleset, RulesetError
 
@@ -88,16 +90,18 @@ class ServiceCore:
         overrides: dict[str, Any] = {}
         if target is not None:
             if not 50 <= target <= 1000:
-                raise SettingsError(f"A round's target score is 50 to 1000 (you gave {target}).")
+                raise SettingsError(_("A round's target score is 50 to 1000 (you gave %(n)s).", n=target))
             overrides["target_score"] = target
         if hand_limit is not None:
             if not 1 <= hand_limit <= 30:
-                raise SettingsError(f"A round's hand limit is 1 to 30 hands (you gave {hand_limit}).")
+                raise SettingsError(
+                    _("A round's hand limit is 1 to 30 hands (you gave %(n)s).", n=hand_limit)
+                )
             overrides["max_hands"] = hand_limit
         try:
             return Ruleset.preset(preset, **overrides)
         except RulesetError as exc:
-            raise SettingsError(str(exc)) from None
+            raise SettingsError(lexicon.explain(exc)) from None
 
     async def _check_clash(
         self,
@@ -116,7 +120,11 @@ class ServiceCore:
         name = clash(schedule, settings.night_length, others, now=now)
         if name is not None:
             raise LeagueRefusal(
-                f"**{name}** already meets in this channel at that time; choose another time or channel."
+                _(
+                    "**%(league)s** already meets in this channel at that time; choose another time"
+                    " or channel.",
+                    league=name,
+                )
             )
 
     async def league(self, guild_id: int, name: str) -> LeagueRow:
@@ -125,8 +133,12 @@ class ServiceCore:
         if found is not None:
             return found
         names = [lg.name for lg in await self.store.leagues(guild_id)]
-        hint = f" Leagues here: {', '.join(names[:10])}." if names else " This server has no league yet."
-        raise LeagueRefusal(f"There is no league called `{name[:50]}`.{hint}")
+        hint = (
+            _("Leagues here: %(names)s.", names=", ".join(names[:10]))
+            if names
+            else _("This server has no league yet.")
+        )
+        raise LeagueRefusal(join(_("There is no league called `%(name)s`.", name=name[:50]), hint))
 
     async def league_names(self, guild_id: int, prefix: str = "") -> list[str]:
         p = prefix.casefold()
@@ -145,7 +157,7 @@ class ServiceCore:
                 league, actor_id=actor_id, action=action, detail=detail, reason=reason
             )
         except LeagueError as exc:
-            raise LeagueRefusal(str(exc)) from None
+            raise LeagueRefusal.of(exc) from None
 
     async def _held(self, league: LeagueRow) -> list[NightRow]:
         return [n for n in await self.store.nights(league.id, league.season) if n.status in ("finished",)]

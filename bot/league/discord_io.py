@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -17,7 +18,8 @@ import discord
 from discord.http import Route
 from discord.ui import Button, DynamicItem
 
-from bot.safe import safe_defer, safe_send
+from bot.i18n import DEFAULT, Text, _, gettext, mention, render, resolve, role_mention
+from bot.safe import clip_text, safe_defer, safe_send
 from bot.storage.leagues import LeagueRow
 from engine.ruleset import Ruleset
 
@@ -26,7 +28,7 @@ from .service import LeagueRefusal, LeagueService, TableOutcome
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
+APOLOGY = _("Sorry, something went wrong on my side; nothing was changed. Please try again.")
 EVENT_DESCRIPTION_MAX = 1000
 
 
@@ -38,7 +40,7 @@ class LeagueTables(Protocol):
         *,
         guild_id: int,
         channel_id: int,
-        title: str,
+        title: Text,
         seats: list[int | None],
         ruleset: Ruleset,
         league_table_id: int,
@@ -58,11 +60,11 @@ def league_service(interaction: discord.Interaction[Any]) -> LeagueService | Non
 class CheckinButton(DynamicItem[Button[Any]], template=r"lg:ci:(?P<night>\d+):(?P<answer>in|out)$"):
     """Check in / Can't make it, on the check-in post of one night."""
 
-    def __init__(self, night_id: int, answer: str) -> None:
+    def __init__(self, night_id: int, answer: str, lang: str = DEFAULT) -> None:
         coming = answer == "in"
         super().__init__(
             Button(
-                label="Check in" if coming else "Can't make it",
+                label=gettext(lang, "Check in") if coming else gettext(lang, "Can't make it"),
                 emoji="✅" if coming else "✖️",
                 style=discord.ButtonStyle.success if coming else discord.ButtonStyle.secondary,
                 custom_id=f"lg:ci:{night_id}:{answer}",
@@ -80,13 +82,13 @@ class CheckinButton(DynamicItem[Button[Any]], template=r"lg:ci:(?P<night>\d+):(?
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         service = league_service(interaction)
         if service is None:
-            await safe_send(interaction, "League nights are not running right now; try again in a minute.")
+            await safe_send(interaction, _("League nights are not running right now; try again in a minute."))
             return
         await safe_defer(interaction, ephemeral=True, thinking=True)
         try:
             message = await service.check_in(self.night_id, interaction.user.id, coming=self.answer == "in")
         except LeagueRefusal as exc:
-            message = str(exc)
+            message = exc.message
         except Exception:
             log.exception("league check-in failed (night %s)", self.night_id)
             message = APOLOGY
@@ -96,10 +98,10 @@ class CheckinButton(DynamicItem[Button[Any]], template=r"lg:ci:(?P<night>\d+):(?
 DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (CheckinButton,)
 
 
-def checkin_view(night_id: int) -> discord.ui.View:
+def checkin_view(night_id: int, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(CheckinButton(night_id, "in"))
-    view.add_item(CheckinButton(night_id, "out"))
+    view.add_item(CheckinButton(night_id, "in", lang))
+    view.add_item(CheckinButton(night_id, "out", lang))
     return view
 
 
@@ -110,9 +112,33 @@ def _iso(dt: datetime) -> str:
 class DiscordLeagueGateway:
     """League posts and scheduled events through discord.py; tables through ``tables``."""
 
-    def __init__(self, client: discord.Client, tables: LeagueTables | None = None) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        tables: LeagueTables | None = None,
+        language: Callable[[int], Awaitable[str]] | None = None,
+    ) -> None:
         self.client = client
         self.tables = tables
+        # a server's language for its public posts (the table service's, with /spades config language)
+        self.language = language
+
+    async def _language(self, guild_id: int | None) -> str:
+        if guild_id is None:
+            return DEFAULT
+        if self.language is not None:
+            try:
+                return await self.language(guild_id)
+            except Exception:
+                log.warning("league: the language of server %s is unknown", guild_id, exc_info=True)
+        guild = self.client.get_guild(guild_id)
+        return resolve(getattr(guild, "preferred_locale", None))
+
+    async def _text(self, channel: Any, content: Text) -> tuple[str, str]:
+        """``content`` in the language of the channel's server (and that language)."""
+        guild = getattr(channel, "guild", None)
+        lang = await self._language(getattr(guild, "id", None) or getattr(channel, "guild_id", None))
+        return clip_text(render(content, lang)), lang
 
     async def _channel(self, channel_id: int) -> Any:
         channel = self.client.get_channel(channel_id)
@@ -120,49 +146,52 @@ class DiscordLeagueGateway:
             channel = await self.client.fetch_channel(channel_id)
         return channel
 
-    async def post(self, channel_id: int, content: str, *, role_id: int | None = None) -> int | None:
+    async def post(self, channel_id: int, content: Text, *, role_id: int | None = None) -> int | None:
         try:
             channel = await self._channel(channel_id)
             mentions = discord.AllowedMentions(
                 everyone=False, users=False, roles=[discord.Object(role_id)] if role_id else False
             )
-            msg = await channel.send(content[:2000], allowed_mentions=mentions)
+            shown, _lang = await self._text(channel, content)
+            msg = await channel.send(shown, allowed_mentions=mentions)
         except discord.HTTPException:
             log.warning("league post to channel %s failed", channel_id, exc_info=True)
             return None
         return int(msg.id)
 
     async def post_checkin(
-        self, channel_id: int, night_id: int, content: str, *, role_id: int | None
+        self, channel_id: int, night_id: int, content: Text, *, role_id: int | None
     ) -> int | None:
         try:
             channel = await self._channel(channel_id)
             mentions = discord.AllowedMentions(
                 everyone=False, users=False, roles=[discord.Object(role_id)] if role_id else False
             )
-            msg = await channel.send(content[:2000], view=checkin_view(night_id), allowed_mentions=mentions)
+            shown, lang = await self._text(channel, content)
+            msg = await channel.send(shown, view=checkin_view(night_id, lang), allowed_mentions=mentions)
         except discord.HTTPException:
             log.warning("league check-in post to channel %s failed", channel_id, exc_info=True)
             return None
         return int(msg.id)
 
     async def edit_checkin(
-        self, channel_id: int, message_id: int, night_id: int, content: str, *, closed: bool
+        self, channel_id: int, message_id: int, night_id: int, content: Text, *, closed: bool
     ) -> None:
         channel = await self._channel(channel_id)
         message = channel.get_partial_message(message_id)
+        shown, lang = await self._text(channel, content)
         try:
             await message.edit(
-                content=content[:2000],
-                view=None if closed else checkin_view(night_id),
+                content=shown,
+                view=None if closed else checkin_view(night_id, lang),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
             log.warning("editing league check-in message %s failed", message_id, exc_info=True)
 
-    async def tell_admins(self, league: LeagueRow, content: str) -> None:
+    async def tell_admins(self, league: LeagueRow, content: Text) -> None:
         role_id = league.settings.get("admin_role_id")
-        who = f"<@&{role_id}>" if role_id else f"<@{league.created_by}>"
+        who = role_mention(int(role_id)) if role_id else mention(league.created_by)
         try:
             channel = await self._channel(league.channel_id)
             mentions = discord.AllowedMentions(
@@ -170,26 +199,34 @@ class DiscordLeagueGateway:
                 roles=[discord.Object(role_id)] if role_id else False,
                 users=[discord.Object(league.created_by)] if not role_id else False,
             )
-            await channel.send(f"{who} (league admins): {content}"[:2000], allowed_mentions=mentions)
+            note = _("%(who)s (league admins): %(message)s", who=who, message=content)
+            shown, _lang = await self._text(channel, note)
+            await channel.send(shown, allowed_mentions=mentions)
         except discord.HTTPException:
             log.warning("telling league %s's admins failed", league.id, exc_info=True)
 
     # --- scheduled events ---------------------------------------------------------------------
 
     def event_payload(
-        self, league: LeagueRow, night: sch.Night, recurrence: dict[str, Any] | None
+        self, league: LeagueRow, night: sch.Night, recurrence: dict[str, Any] | None, lang: str = DEFAULT
     ) -> dict[str, Any]:
         rounds = int(league.settings.get("rounds", 2))
         minutes = int(league.settings.get("round_minutes", 45))
         end = night.start + timedelta(minutes=rounds * minutes)
         schedule = sch.from_dict(league.schedule)
-        description = (
-            f"Spades league night {night.number} of {schedule.total_weeks} ({sch.describe(schedule)}). "
-            f"Check in on the bot's post in the league channel before {night.start:%H:%M} "
-            f"{schedule.zone_name}; seats are drawn at the start."
+        description = gettext(
+            lang,
+            "Spades league night %(n)s of %(total)s (%(schedule)s). Check in on the bot's post in the league"
+            " channel before %(time)s %(zone)s; seats are drawn at the start.",
+            n=night.number,
+            total=schedule.total_weeks,
+            schedule=sch.describe(schedule),
+            time=night.start.strftime("%H:%M"),
+            zone=schedule.zone_name,
         )
+        name = gettext(lang, "%(league)s: night %(n)s", league=league.name, n=night.number)
         payload: dict[str, Any] = {
-            "name": f"{league.name}: night {night.number}"[:100],
+            "name": name[:100],
             "description": description[:EVENT_DESCRIPTION_MAX],
             "scheduled_start_time": _iso(night.start),
             "scheduled_end_time": _iso(end),
@@ -233,7 +270,7 @@ class DiscordLeagueGateway:
                     log.warning("cancelling scheduled event %s failed", event_id, exc_info=True)
                     return event_id
             return None
-        payload = self.event_payload(league, night, recurrence)
+        payload = self.event_payload(league, night, recurrence, await self._language(league.guild_id))
         if event_id is not None:
             try:
                 data = await http.request(

@@ -6,10 +6,13 @@ is the user-facing refusal the cog answers ephemerally.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from bot.i18n import N_, Lazy, Msg, Text, _, mention
 from bot.storage.leagues import LeagueRow, NightRow
 from engine.ruleset import Ruleset
 
@@ -19,7 +22,105 @@ TICK_SECONDS = 30.0
 
 
 class LeagueRefusal(Exception):
-    """A user-facing refusal: the message is answered ephemerally as is."""
+    """A user-facing refusal, answered ephemerally in the user's language: ``message`` is a lazy
+    text (``bot.i18n``); ``str()`` of the exception is its English."""
+
+    def __init__(self, message: Any) -> None:
+        super().__init__(message)
+        self.message = message
+
+    @classmethod
+    def of(cls, exc: BaseException) -> LeagueRefusal:
+        """A refusal carrying another error's message whole: a lazy one as it is, the storage's
+        English refusals as the same message in the catalogs (``storage_message``)."""
+        if exc.args and isinstance(exc.args[0], Lazy):
+            return cls(exc.args[0])
+        return cls(storage_message(str(exc)))
+
+
+_USER = r"<@(?P<user>\d+)>"
+# The league storage's refusals (English, written for the user) and the same texts as messages.
+_STORAGE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Msg]], ...] = tuple(
+    (re.compile(pattern + "$"), build)
+    for pattern, build in (
+        (r"That table no longer exists\.", lambda m: _("That table no longer exists.")),
+        (
+            _USER + r" is not seated at that table\.",
+            lambda m: _("%(user)s is not seated at that table.", user=mention(int(m["user"]))),
+        ),
+        (
+            _USER + r" is already seated at that table\.",
+            lambda m: _("%(user)s is already seated at that table.", user=mention(int(m["user"]))),
+        ),
+        (
+            r"Give (?P<n>\d+) scores, one per side\.",
+            lambda m: _("Give %(n)s scores, one per side.", n=m["n"]),
+        ),
+        (
+            r"Invite someone else: you can't be your own partner\.",
+            lambda m: _("Invite someone else: you can't be your own partner."),
+        ),
+        (
+            r"You are already on a team in this league\.",
+            lambda m: _("You are already on a team in this league."),
+        ),
+        (
+            _USER + r" is already on a team in this league\.",
+            lambda m: _("%(user)s is already on a team in this league.", user=mention(int(m["user"]))),
+        ),
+        (
+            r"A team called (?P<name>.+) is already in this league\.",
+            lambda m: _("A team called %(name)s is already in this league.", name=m["name"]),
+        ),
+        (
+            r"You have no pending team invite in this league\.",
+            lambda m: _("You have no pending team invite in this league."),
+        ),
+        (
+            r"This channel already has a league night at that time\.",
+            lambda m: _("This channel already has a league night at that time."),
+        ),
+        (
+            r"This server already has a league called (?P<name>.+)\.",
+            lambda m: _("This server already has a league called %(name)s.", name=m["name"]),
+        ),
+        (
+            r"The league was changed at the same time; please try again\.",
+            lambda m: _("The league was changed at the same time; please try again."),
+        ),
+        (
+            _USER + r" is already on the roster\.",
+            lambda m: _("%(user)s is already on the roster.", user=mention(int(m["user"]))),
+        ),
+        (r"You're already signed up\.", lambda m: _("You're already signed up.")),
+        (r"You have a pending team invite\.", lambda m: _("You have a pending team invite.")),
+        (
+            r"A league admin took you off this league's roster; ask them to add you back\.",
+            lambda m: _("A league admin took you off this league's roster; ask them to add you back."),
+        ),
+        (
+            _USER + r" is not on this league's roster\.",
+            lambda m: _("%(user)s is not on this league's roster.", user=mention(int(m["user"]))),
+        ),
+        (r"This league night no longer exists\.", lambda m: _("This league night no longer exists.")),
+        (r"Check-in for this night is closed\.", lambda m: _("Check-in for this night is closed.")),
+        (
+            r"Check-in for this night is not open yet\.",
+            lambda m: _("Check-in for this night is not open yet."),
+        ),
+        (r"You're already checked in\.", lambda m: _("You're already checked in.")),
+        (r"You already said you can't make it\.", lambda m: _("You already said you can't make it.")),
+    )
+)
+
+
+def storage_message(text: str) -> Text:
+    """One of the league storage's English refusals as a message (any other text as it is)."""
+    for pattern, build in _STORAGE:
+        m = pattern.match(text)
+        if m:
+            return build(m)
+    return text
 
 
 @dataclass(frozen=True)
@@ -102,22 +203,94 @@ def _unix(dt: datetime) -> int:
     return int(dt.timestamp())
 
 
-def seating_label(fmt: str) -> str:
-    return {"fixed": "Fixed partners", "rotating": "Rotating partners", "solo": "Solo"}.get(fmt, fmt)
+def seating_label(fmt: str) -> Text:
+    labels = {"fixed": _("Fixed partners"), "rotating": _("Rotating partners"), "solo": _("Solo")}
+    return labels.get(fmt, fmt)
 
 
-def _audit_detail(detail: dict[str, Any]) -> str:
+def _audit_detail(detail: dict[str, Any]) -> Text:
     if not detail:
         return ""
     if "after" in detail:
-        return (
-            f" (round {detail.get('round')}, table {detail.get('table')}: now"
-            f" {detail['after'].get('scores')})"
+        scores = detail["after"].get("scores")
+        shown = " – ".join(map(str, scores)) if isinstance(scores, list) else str(scores)
+        return _(
+            " (round %(round)s, table %(table)s: now %(scores)s)",
+            round=detail.get("round"),
+            table=detail.get("table"),
+            scores=shown,
         )
     if "out" in detail:
-        return f" (<@{detail['out']}> → <@{detail['in']}>)"
+        return f" ({mention(detail['out'])} → {mention(detail['in'])})"
     if "date" in detail:
         return f" ({detail['date']})"
     if "user" in detail:
-        return f" (<@{detail['user']}>)"
+        return f" ({mention(detail['user'])})"
     return ""
+
+
+#: the audit log's actions as the league history shows them
+AUDIT_ACTIONS: dict[str, str] = {
+    "correct": N_("result corrected"),
+    "sub": N_("substitution"),
+    "remove": N_("player removed"),
+    "skip": N_("night skipped"),
+    "start_early": N_("night started early"),
+    "start_late": N_("start moved"),
+    "reopen_checkin": N_("check-in re-opened"),
+    "missed": N_("night missed"),
+    "pause": N_("league paused"),
+    "resume": N_("league resumed"),
+    "end": N_("season ended"),
+}
+
+
+def audit_action(action: str) -> Text:
+    known = AUDIT_ACTIONS.get(action)
+    return Msg(known) if known else action.replace("_", " ")
+
+
+_NIGHT_STATUS = {
+    "scheduled": N_("scheduled"),
+    "checkin": N_("checking in"),
+    "playing": N_("under way"),
+    "finished": N_("finished"),
+    "missed": N_("missed"),
+    "cancelled": N_("cancelled"),
+    "skipped": N_("skipped"),
+}
+_TEAM_STATUS = {"active": N_("active"), "pending": N_("invite pending"), "removed": N_("removed")}
+
+
+def night_status(status: str) -> Text:
+    known = _NIGHT_STATUS.get(status)
+    return Msg(known) if known else status
+
+
+def team_status(status: str) -> Text:
+    known = _TEAM_STATUS.get(status)
+    return Msg(known) if known else status
+
+
+def status_text(league: LeagueRow) -> Text:
+    """Why a league that is not running refuses: paused, ended or archived."""
+    if league.status == "paused":
+        return _("**%(league)s** is paused (`/league resume`).", league=league.name)
+    if league.status == "ended":
+        return _("**%(league)s**'s season is over (`/league season` starts a new one).", league=league.name)
+    if league.status == "archived":
+        return _("**%(league)s** is archived.", league=league.name)
+    return _("**%(league)s** is running.", league=league.name)
+
+
+_LEAGUE_STATUS = {
+    "active": N_("running"),
+    "paused": N_("paused"),
+    "ended": N_("season over"),
+    "archived": N_("archived"),
+}
+
+
+def league_status(status: str) -> Text:
+    known = _LEAGUE_STATUS.get(status)
+    return Msg(known) if known else status

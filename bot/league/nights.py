@@ -12,11 +12,12 @@ import logging
 from collections.abc import Hashable
 from datetime import date, datetime, timedelta
 
+from bot.i18n import Text, _, _n, join
 from bot.storage.leagues import LeagueError, LeagueRow, NightRow
 
 from . import schedule as sch
 from . import seating, text
-from .gateway import TICK_SECONDS, _unix, _utc
+from .gateway import TICK_SECONDS, _unix, _utc, team_status
 from .ratings import Rating
 from .rounds import RoundsMixin
 
@@ -89,12 +90,9 @@ class NightsMixin(RoundsMixin):
             late = sch.lateness(_utc(night.checkin_at), now, grace)
             note = ""
             if late != sch.ON_TIME and now >= _utc(night.starts_at) - timedelta(minutes=1):
-                note = (
-                    "The bot was offline when check-in should have opened: check in now, the"
-                    " night starts shortly."
-                )
+                note = "offline_start"
             elif late != sch.ON_TIME:
-                note = "Check-in opened late (the bot was offline)."
+                note = "offline"
             opened = await self._open_checkin(league, night, note=note)
             if opened is None:
                 return
@@ -115,7 +113,7 @@ class NightsMixin(RoundsMixin):
                 return
         if night.status == "checkin" and now >= _utc(night.starts_at):
             if sch.lateness(_utc(night.starts_at), now, grace) == sch.MISSED:
-                await self._miss(league, night, "the bot was not running at the start")
+                await self._miss(league, night, _("the bot was not running at the start"))
                 return
             await self._start_night(league, night)
             return
@@ -146,12 +144,12 @@ class NightsMixin(RoundsMixin):
                     league.id, league.season, n.number, n.key, row.starts_at, row.checkin_at
                 )
             if row.status == "scheduled" and now > _utc(row.starts_at) + grace:
-                await self._miss(league, row, "the bot was not running at the start")
+                await self._miss(league, row, _("the bot was not running at the start"))
                 continue
             return row
         return None
 
-    async def _miss(self, league: LeagueRow, night: NightRow, why: str) -> None:
+    async def _miss(self, league: LeagueRow, night: NightRow, why: Text) -> None:
         missed = await self.store.transition(
             night.id,
             ["scheduled", "checkin"],
@@ -173,11 +171,15 @@ class NightsMixin(RoundsMixin):
                 )
                 league.schedule, league.version = fresh.schedule, fresh.version
         last = schedule.last_night
-        msg = (
-            f"⚠️ **{league.name}**: night {night.number} ({night.night_date}) was"
-            f" missed: {why}, and the grace "
-            f"period of {schedule.grace_minutes} minutes is over. The season now ends on"
-            f" {last.day.isoformat()}."
+        msg = _(
+            "⚠️ **%(league)s**: night %(n)s (%(date)s) was missed: %(why)s, and the grace period of"
+            " %(minutes)s minutes is over. The season now ends on %(last)s.",
+            league=league.name,
+            n=night.number,
+            date=night.night_date,
+            why=why,
+            minutes=schedule.grace_minutes,
+            last=last.day.isoformat(),
         )
         await self.gateway.post(league.channel_id, msg)
         await self.gateway.tell_admins(league, msg)
@@ -204,43 +206,64 @@ class NightsMixin(RoundsMixin):
         nights = [n for n in await self.store.nights(league.id, league.season) if n.status == "scheduled"]
         return nights[0] if nights else await self._ensure_next(league)
 
-    async def me_text(self, league: LeagueRow, user_id: int) -> str:
+    async def me_text(self, league: LeagueRow, user_id: int) -> Text:
         member = await self.store.member(league.id, user_id)
         rows, held = await self.standings_rows(league)
         entrant: Hashable = user_id
-        team_line = ""
+        team_line: Text = ""
         if league.format == seating.FIXED:
             teams = await self.store.teams(league.id, statuses=("active", "pending"))
             team = next((t for t in teams if user_id in t.members), None)
             if team is not None:
                 entrant = f"team:{team.id}"
-                team_line = f"Team **{team.name}** ({team.status})\n"
+                team_line = _(
+                    "Team **%(team)s** (%(status)s)", team=team.name, status=team_status(team.status)
+                )
         row = next((r for r in rows if r.entrant == entrant), None)
         stored = (await self.store.ratings(league.guild_id, [user_id])).get(user_id)
         rating = Rating(stored.mu, stored.sigma, stored.games) if stored else Rating()
         night = await self.current_night(league)
-        answer = ""
+        answer: Text = ""
         if night is not None:
             ans = (await self.store.checkins(night.id)).get(user_id)
-            answer = {"in": "checked in", "out": "not coming"}.get(ans or "", "not checked in")
-            answer = f"\nNext night: {text.ts(night.starts_at)}: {answer}"
+            if ans == "in":
+                answer = _("Next night: %(start)s: checked in", start=text.ts(night.starts_at))
+            elif ans == "out":
+                answer = _("Next night: %(start)s: not coming", start=text.ts(night.starts_at))
+            else:
+                answer = _("Next night: %(start)s: not checked in", start=text.ts(night.starts_at))
         if member is None:
-            head = f"You're not signed up for **{league.name}**."
+            head = _("You're not signed up for **%(league)s**.", league=league.name)
+        elif member.status == "invited":
+            head = _("**%(league)s**: you're invited to a team.", league=league.name)
         else:
-            head = (
-                f"**{league.name}**: you're"
-                f" {'invited to a team' if member.status == 'invited' else 'signed up'}."
-            )
+            head = _("**%(league)s**: you're signed up.", league=league.name)
         if row is None:
-            stats = "No league games yet."
+            stats: Text = _("No league games yet.")
         else:
-            stats = (
-                f"Rank {row.rank} of {len(rows)} · {row.total} pts · {row.wins}W"
-                f" {row.close_losses}CL {row.losses}L"
-                f" · nights {row.attendance(held)}"
+            stats = _(
+                "Rank %(rank)s of %(count)s · %(total)s pts · %(wins)sW %(close)sCL %(losses)sL ·"
+                " nights %(nights)s",
+                rank=row.rank,
+                count=len(rows),
+                total=row.total,
+                wins=row.wins,
+                close=row.close_losses,
+                losses=row.losses,
+                nights=row.attendance(held),
             )
-        rated = (
-            f"Rating {rating.display()} ({rating.games} rated"
-            f" games{', provisional' if rating.provisional else ''})"
-        )
-        return text.clip(f"{head}\n{team_line}{stats}\n{rated}{answer}")
+        if rating.provisional:
+            rated = _n(
+                "Rating %(rating)s (%(n)s rated game, provisional)",
+                "Rating %(rating)s (%(n)s rated games, provisional)",
+                rating.games,
+                rating=rating.display(),
+            )
+        else:
+            rated = _n(
+                "Rating %(rating)s (%(n)s rated game)",
+                "Rating %(rating)s (%(n)s rated games)",
+                rating.games,
+                rating=rating.display(),
+            )
+        return join(head, team_line, stats, rated, answer, sep="\n")

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 
+from bot import lexicon
+from bot.i18n import Text, _, _n, join
 from bot.storage.leagues import LeagueError, LeagueRow, Result
 
 from . import seating, standings, text
 from .checkin import CheckinMixin
-from .gateway import LeagueRefusal, _audit_detail, seating_label
+from .gateway import LeagueRefusal, _audit_detail, audit_action, league_status, night_status, seating_label
 
 
 class ResultsMixin(CheckinMixin):
@@ -55,58 +57,81 @@ class ResultsMixin(CheckinMixin):
         rows = standings.standings(games, rule, entrants=entrants, byes=byes, nights_held=held)
         return rows, len(held)
 
-    async def entrant_names(self, league: LeagueRow) -> Callable[[Hashable], str]:
+    async def entrant_names(self, league: LeagueRow) -> Callable[[Hashable], Text]:
         names: dict[Hashable, str] = {}
         if league.format == seating.FIXED:
             for t in await self.store.teams(league.id, statuses=("active", "removed")):
                 names[f"team:{t.id}"] = f"**{t.name}** ({' + '.join(text.mention(m) for m in t.members)})"
 
-        def name(e: Hashable) -> str:
+        def name(e: Hashable) -> Text:
             return names.get(e) or (text.mention(e) if isinstance(e, int) else str(e))
 
         return name
 
-    async def standings_text(self, league: LeagueRow, *, title: str | None = None) -> str:
+    async def standings_text(self, league: LeagueRow, *, title: Text | None = None) -> Text:
         rows, held = await self.standings_rows(league)
         name = await self.entrant_names(league)
         lines = text.standings_lines(rows, name, held)
         rule = self.settings_of(league).points
-        head = title or f"🏅 **{league.name}: season {league.season} standings** (after {held} nights)"
+        head = title or _n(
+            "🏅 **%(league)s: season %(season)s standings** (after %(n)s night)",
+            "🏅 **%(league)s: season %(season)s standings** (after %(n)s nights)",
+            held,
+            league=league.name,
+            season=league.season,
+        )
         return text.standings_post(
-            head, lines, f"-# Points: {rule.describe()}. Ties: head to head, point difference, fewest bags."
+            head,
+            lines,
+            _(
+                "-# Points: %(points)s. Ties: head to head, point difference, fewest bags.",
+                points=rule.describe(),
+            ),
         )
 
-    async def schedule_text(self, league: LeagueRow) -> str:
+    async def schedule_text(self, league: LeagueRow) -> Text:
         schedule = self.schedule_of(league)
         held = {n.night_date: n.status for n in await self.store.nights(league.id, league.season)}
         lines = text.schedule_lines(schedule, held, self.now())
         settings = self.settings_of(league)
         ruleset = self.ruleset_of(league)
-        foot = (
-            f"-# {seating_label(league.format)}, {settings.rounds} rounds of up to"
-            f" {settings.round_minutes} min "
-            f"({ruleset.describe()}); leftover players:"
-            f" {'a bot seat' if settings.leftover == 'bot' else 'a bye'}."
+        leftover = _("a bot seat") if settings.leftover == "bot" else _("a bye")
+        foot = _n(
+            "-# %(format)s, %(n)s round of up to %(minutes)s min (%(rules)s); leftover players:"
+            " %(leftover)s.",
+            "-# %(format)s, %(n)s rounds of up to %(minutes)s min (%(rules)s); leftover players:"
+            " %(leftover)s.",
+            settings.rounds,
+            format=seating_label(league.format),
+            minutes=settings.round_minutes,
+            rules=lexicon.describe(ruleset),
+            leftover=leftover,
         )
-        status = "" if league.status == "active" else f" ({league.status})"
-        return text.lines_within(text.schedule_header(league.name, schedule) + status, lines, foot)
+        header: Text = text.schedule_header(league.name, schedule)
+        if league.status != "active":
+            header = join(header, join("(", league_status(league.status), ")", sep=""))
+        return text.lines_within(header, lines, foot)
 
-    async def history_text(self, league: LeagueRow) -> str:
+    async def history_text(self, league: LeagueRow) -> Text:
         nights = [
             n for n in await self.store.nights(league.id) if n.status in ("finished", "missed", "cancelled")
         ]
-        lines = []
+        lines: list[Text] = []
         for n in nights[-8:]:
             results = await self.store.night_results(n.id)
-            label = f"**S{n.season} night {n.number}** ({n.night_date}): {n.status}"
+            label = _(
+                "**S%(season)s night %(n)s** (%(date)s): %(status)s",
+                season=n.season,
+                n=n.number,
+                date=n.night_date,
+                status=night_status(n.status),
+            )
             lines.append(label)
             for r in results[:8]:
-                lines.append(
-                    " "
-                    + text.result_line(
-                        r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected
-                    ).replace("Table", f"R{r.round_no} table", 1)
+                line = text.result_line(
+                    r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
                 )
+                lines.append(join(" ", line, sep=""))
         audit = await self.store.audit_log(
             league.id,
             limit=10,
@@ -124,16 +149,25 @@ class ResultsMixin(CheckinMixin):
                 "end",
             ],
         )
-        foot_lines = ["**Admin log**"] if audit else []
+        foot_lines: list[Text] = [_("**Admin log**")] if audit else []
         for e in audit:
-            who = text.mention(e.actor_id) if e.actor_id else "the bot"
-            reason = f": {e.reason}" if e.reason else ""
-            foot_lines.append(
-                f"{text.ts(e.at, 'd')} {who} {e.action.replace('_', ' ')}{_audit_detail(e.detail)}{reason}"
+            who = text.mention(e.actor_id) if e.actor_id else _("the bot")
+            entry = join(
+                _(
+                    "%(when)s %(who)s: %(action)s",
+                    when=text.ts(e.at, "d"),
+                    who=who,
+                    action=audit_action(e.action),
+                ),
+                _audit_detail(e.detail),
+                sep="",
             )
+            if e.reason:
+                entry = join(entry, f": {e.reason}", sep="")
+            foot_lines.append(entry)
         if not lines and not audit:
-            return f"📜 **{league.name}**: no nights played yet."
-        return text.lines_within(f"📜 **{league.name}: history**", lines + foot_lines)
+            return _("📜 **%(league)s**: no nights played yet.", league=league.name)
+        return text.lines_within(_("📜 **%(league)s: history**", league=league.name), lines + foot_lines)
 
     async def correct(
         self,
@@ -147,17 +181,24 @@ class ResultsMixin(CheckinMixin):
         reason: str,
     ) -> Result:
         if not reason.strip():
-            raise LeagueRefusal("Give a reason: it is kept in the league's history.")
+            raise LeagueRefusal(_("Give a reason: it is kept in the league's history."))
         nights = [n for n in await self.store.nights(league.id, league.season) if n.number == night_number]
         if not nights:
-            raise LeagueRefusal(f"There is no night {night_number} in this season.")
+            raise LeagueRefusal(_("There is no night %(n)s in this season.", n=night_number))
         tables = await self.store.round_tables(nights[0].id, round_no)
         lt = next((t for t in tables if t.table_no == table_no), None)
         if lt is None:
-            raise LeagueRefusal(f"Night {night_number} has no table {table_no} in round {round_no}.")
+            raise LeagueRefusal(
+                _(
+                    "Night %(n)s has no table %(table)s in round %(round)s.",
+                    n=night_number,
+                    table=table_no,
+                    round=round_no,
+                )
+            )
         if len(scores) != len(lt.sides):
             raise LeagueRefusal(
-                f"Give {len(lt.sides)} scores (one per side, in table order), like `420 380`."
+                _("Give %(n)s scores (one per side, in table order), like `420 380`.", n=len(lt.sides))
             )
         top = max(scores)
         leaders = [i for i, s in enumerate(scores) if s == top]
@@ -172,17 +213,19 @@ class ResultsMixin(CheckinMixin):
                 reason=reason.strip()[:200],
             )
         except LeagueError as exc:
-            raise LeagueRefusal(str(exc)) from None
+            raise LeagueRefusal.of(exc) from None
 
     async def _post_final(self, league: LeagueRow) -> None:
         rows, held = await self.standings_rows(league)
         name = await self.entrant_names(league)
         champs = standings.champions(rows)
         lines = text.standings_lines(rows, name, held)
-        head = f"🏆 **{league.name}: season {league.season} final standings**"
+        head = _(
+            "🏆 **%(league)s: season %(season)s final standings**", league=league.name, season=league.season
+        )
         foot = (
-            ("Champions: " + ", ".join(name(c) for c in champs) + " 🎉")
+            _("Champions: %(names)s 🎉", names=join(*(name(c) for c in champs), sep=", "))
             if champs
-            else "No games were played."
+            else _("No games were played.")
         )
         await self.gateway.post(league.channel_id, text.standings_post(head, lines, foot))

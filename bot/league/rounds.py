@@ -11,6 +11,7 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from bot.i18n import Text, _, join
 from bot.storage.leagues import LeagueRow, LeagueTable, NightRow
 from engine.ruleset import Ruleset
 
@@ -89,7 +90,11 @@ class RoundsMixin(ResultsMixin):
                     await self._refresh_checkin(league, closed, closed=True)
                     await self.gateway.post(
                         league.channel_id,
-                        f"✖️ **{league.name}**: night {night.number} is off: not enough players checked in.",
+                        _(
+                            "✖️ **%(league)s**: night %(n)s is off: not enough players checked in.",
+                            league=league.name,
+                            n=night.number,
+                        ),
                     )
                     await self._sync_event(league)
             return False
@@ -139,7 +144,13 @@ class RoundsMixin(ResultsMixin):
                 opened = await self.gateway.open_table(
                     guild_id=league.guild_id,
                     channel_id=league.channel_id,
-                    title=f"{league.name} · night {night.number} · round {lt.round_no} · table {lt.table_no}",
+                    title=_(
+                        "%(league)s · night %(night)s · round %(round)s · table %(table)s",
+                        league=league.name,
+                        night=night.number,
+                        round=lt.round_no,
+                        table=lt.table_no,
+                    ),
                     seats=seats,
                     ruleset=ruleset,
                     league_table_id=lt.id,
@@ -152,8 +163,14 @@ class RoundsMixin(ResultsMixin):
                     self._told_open_failed.add(lt.id)
                     await self.gateway.tell_admins(
                         league,
-                        f"⚠️ **{league.name}**: I couldn't open table {lt.table_no} of round {lt.round_no} "
-                        "(can I create threads here?). I keep trying until the round's time is up.",
+                        _(
+                            "⚠️ **%(league)s**: I couldn't open table %(table)s of round %(round)s"
+                            " (can I create"
+                            " threads here?). I keep trying until the round's time is up.",
+                            league=league.name,
+                            table=lt.table_no,
+                            round=lt.round_no,
+                        ),
                     )
                 continue
             channel_id, table_id = opened
@@ -230,9 +247,9 @@ class RoundsMixin(ResultsMixin):
             for r in results
         ]
         settings = self.settings_of(league)
-        note = "Next round's seats follow." if round_no < settings.rounds else ""
+        note: Text = _("Next round's seats follow.") if round_no < settings.rounds else ""
         if timed_out:
-            note = ("⏱️ Time was called: unfinished games were scored as they stood. " + note).strip()
+            note = join(_("⏱️ Time was called: unfinished games were scored as they stood."), note)
         await self.gateway.post(
             league.channel_id,
             text.round_results_post(league.name, night.number, round_no, lines, next_note=note),
@@ -255,14 +272,13 @@ class RoundsMixin(ResultsMixin):
             return
         results = await self.store.night_results(night.id)
         lines = [
-            text.result_line(r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected).replace(
-                "Table", f"R{r.round_no} table", 1
+            text.result_line(
+                r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
             )
             for r in results
         ]
-        await self.gateway.post(
-            league.channel_id, text.lines_within(f"🌙 **{league.name}: night {night.number} results**", lines)
-        )
+        head = _("🌙 **%(league)s: night %(n)s results**", league=league.name, n=night.number)
+        await self.gateway.post(league.channel_id, text.lines_within(head, lines))
         await self.gateway.post(league.channel_id, await self.standings_text(league))
         fresh = await self.store.get_league(league.id)
         if fresh is not None:

@@ -16,7 +16,24 @@ from functools import lru_cache
 from itertools import pairwise
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from bot.i18n import N_, Msg, Text, _, join
+
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+# the weekdays' names in a sentence (the same words as the /league create choices)
+_WEEKDAY_NAMES = (
+    N_("Monday"),
+    N_("Tuesday"),
+    N_("Wednesday"),
+    N_("Thursday"),
+    N_("Friday"),
+    N_("Saturday"),
+    N_("Sunday"),
+)
+
+
+def weekday_name(weekday: int) -> Msg:
+    return Msg(_WEEKDAY_NAMES[weekday])
+
 
 MAX_WEEKS = 52
 DEFAULT_CHECKIN_MINUTES = 30
@@ -49,19 +66,23 @@ def parse_zone(name: str) -> ZoneInfo:
     """The IANA zone for ``name`` (case-insensitive); ScheduleError with suggestions otherwise."""
     text = (name or "").strip()
     if not text:
-        raise ScheduleError("Give a time zone such as America/New_York or Europe/London.")
+        raise ScheduleError(_("Give a time zone such as America/New_York or Europe/London."))
     lookup = {z.lower(): z for z in _zone_names()}
     canonical = lookup.get(text.lower().replace(" ", "_"))
     if canonical is None:
         hints = zone_suggestions(text, limit=3)
-        hint = f" Did you mean {', '.join(hints)}?" if hints else ""
-        raise ScheduleError(
-            f"`{text[:60]}` is not an IANA time zone (like America/New_York or Europe/Berlin).{hint}"
+        refusal: Text = _(
+            "`%(zone)s` is not an IANA time zone (like America/New_York or Europe/Berlin).", zone=text[:60]
         )
+        if hints:
+            refusal = join(refusal, _("Did you mean %(zones)s?", zones=", ".join(hints)))
+        raise ScheduleError(refusal)
     try:
         return ZoneInfo(canonical)
     except ZoneInfoNotFoundError:  # pragma: no cover - listed but unreadable
-        raise ScheduleError(f"The time zone {canonical} is not available on this server.") from None
+        raise ScheduleError(
+            _("The time zone %(zone)s is not available on this server.", zone=canonical)
+        ) from None
 
 
 def zone_suggestions(text: str, limit: int = 25) -> list[str]:
@@ -93,15 +114,17 @@ def parse_time(text: str) -> time:
     """``20:00``, ``8pm``, ``8:30 pm``, ``20h30`` → a local wall-clock time."""
     m = _TIME.match(text or "")
     if not m:
-        raise ScheduleError(f"`{(text or '')[:40]}` is not a time: write it like 20:00 or 8pm.")
+        raise ScheduleError(
+            _("`%(text)s` is not a time: write it like 20:00 or 8pm.", text=(text or "")[:40])
+        )
     hour, minute = int(m.group(1)), int(m.group(2) or 0)
     ampm = (m.group(3) or "").lower()
     if ampm:
         if not 1 <= hour <= 12:
-            raise ScheduleError("With am/pm the hour is 1 to 12 (8pm, 11:30am).")
+            raise ScheduleError(_("With am/pm the hour is 1 to 12 (8pm, 11:30am)."))
         hour = hour % 12 + (12 if ampm == "p" else 0)
     if not (0 <= hour <= 23 and 0 <= minute <= 59):
-        raise ScheduleError("The hour is 0 to 23 and the minutes 0 to 59 (20:00, 7:30).")
+        raise ScheduleError(_("The hour is 0 to 23 and the minutes 0 to 59 (20:00, 7:30)."))
     return time(hour, minute)
 
 
@@ -112,7 +135,7 @@ def parse_weekday(text: str) -> int:
         for i, name in enumerate(WEEKDAYS):
             if name.lower().startswith(t):
                 return i
-    raise ScheduleError(f"`{(text or '')[:20]}` is not a weekday: choose Monday to Sunday.")
+    raise ScheduleError(_("`%(text)s` is not a weekday: choose Monday to Sunday.", text=(text or "")[:20]))
 
 
 def parse_date(text: str) -> date:
@@ -120,12 +143,16 @@ def parse_date(text: str) -> date:
     try:
         return date.fromisoformat((text or "").strip())
     except ValueError:
-        raise ScheduleError(f"`{(text or '')[:20]}` is not a date: write it as YYYY-MM-DD.") from None
+        raise ScheduleError(
+            _("`%(text)s` is not a date: write it as YYYY-MM-DD.", text=(text or "")[:20])
+        ) from None
 
 
 def check_weeks(weeks: int) -> int:
     if not 1 <= weeks <= MAX_WEEKS:
-        raise ScheduleError(f"A season is 1 to {MAX_WEEKS} weeks long (you gave {weeks}).")
+        raise ScheduleError(
+            _("A season is 1 to %(max)s weeks long (you gave %(weeks)s).", max=MAX_WEEKS, weeks=weeks)
+        )
     return weeks
 
 
@@ -187,16 +214,20 @@ class Schedule:
 
     def __post_init__(self) -> None:
         if not 0 <= self.weekday <= 6:
-            raise ScheduleError("The weekday is 0 (Monday) to 6 (Sunday).")
+            raise ScheduleError(_("The weekday is 0 (Monday) to 6 (Sunday)."))
         if self.first_day.weekday() != self.weekday:
             raise ScheduleError(
-                f"The first night {self.first_day.isoformat()} is not a {WEEKDAYS[self.weekday]}."
+                _(
+                    "The first night (%(date)s) is not on the league's weekday (%(weekday)s).",
+                    date=self.first_day.isoformat(),
+                    weekday=weekday_name(self.weekday),
+                )
             )
         check_weeks(self.weeks)
         if not 0 <= self.checkin_minutes <= 24 * 60:
-            raise ScheduleError("Check-in opens 0 to 1440 minutes before the start.")
+            raise ScheduleError(_("Check-in opens 0 to 1440 minutes before the start."))
         if not 0 <= self.grace_minutes <= 24 * 60:
-            raise ScheduleError("The grace period is 0 to 1440 minutes.")
+            raise ScheduleError(_("The grace period is 0 to 1440 minutes."))
         parse_zone(self.zone_name)
 
     @property
@@ -231,11 +262,20 @@ class Schedule:
             day = first_day
             if day.weekday() != weekday:
                 raise ScheduleError(
-                    f"{day.isoformat()} is a {WEEKDAYS[day.weekday()]}, not a {WEEKDAYS[weekday]}."
+                    _(
+                        "%(date)s is not on the league's weekday (%(weekday)s).",
+                        date=day.isoformat(),
+                        weekday=weekday_name(weekday),
+                    )
                 )
             if local_instant(day, at, zone) <= local_now:
                 raise ScheduleError(
-                    f"{day.isoformat()} at {at:%H:%M} ({zone.key}) is in the past; choose a later date."
+                    _(
+                        "%(date)s at %(time)s (%(zone)s) is in the past; choose a later date.",
+                        date=day.isoformat(),
+                        time=at.strftime("%H:%M"),
+                        zone=zone.key,
+                    )
                 )
         return cls(
             weekday=weekday,
@@ -292,18 +332,22 @@ class Schedule:
         """Skip one night (the season gets one date longer). ScheduleError if not a league date."""
         if day.weekday() != self.weekday or day < self.first_day:
             raise ScheduleError(
-                f"{day.isoformat()} is not a night of this league (it meets on {WEEKDAYS[self.weekday]}s "
-                f"from {self.first_day.isoformat()})."
+                _(
+                    "%(date)s is not a night of this league (it meets on %(weekday)s from %(first)s).",
+                    date=day.isoformat(),
+                    weekday=weekday_name(self.weekday),
+                    first=self.first_day.isoformat(),
+                )
             )
         if day in self.skipped:
-            raise ScheduleError(f"{day.isoformat()} is already skipped.")
+            raise ScheduleError(_("%(date)s is already skipped.", date=day.isoformat()))
         if self.night_on(day) is None:
-            raise ScheduleError(f"{day.isoformat()} is after the end of the season.")
+            raise ScheduleError(_("%(date)s is after the end of the season.", date=day.isoformat()))
         return replace(self, skipped=self.skipped | {day})
 
     def unskip(self, day: date) -> Schedule:
         if day not in self.skipped:
-            raise ScheduleError(f"{day.isoformat()} is not skipped.")
+            raise ScheduleError(_("%(date)s is not skipped.", date=day.isoformat()))
         return replace(self, skipped=self.skipped - {day})
 
     def skip_between(self, start: datetime, end: datetime, held: Iterable[date] = ()) -> Schedule:
@@ -426,9 +470,23 @@ def recurrence_rule(schedule: Schedule, after: datetime) -> dict[str, object] | 
     }
 
 
-def describe(schedule: Schedule) -> str:
+#: "every Thursday at 20:00 America/New_York", one text per weekday (the day's form differs per language)
+WEEKLY: tuple[str, ...] = (
+    N_("Mondays at %(time)s %(zone)s"),
+    N_("Tuesdays at %(time)s %(zone)s"),
+    N_("Wednesdays at %(time)s %(zone)s"),
+    N_("Thursdays at %(time)s %(zone)s"),
+    N_("Fridays at %(time)s %(zone)s"),
+    N_("Saturdays at %(time)s %(zone)s"),
+    N_("Sundays at %(time)s %(zone)s"),
+)
+
+
+def describe(schedule: Schedule) -> Msg:
     """``Thursdays at 20:00 America/New_York``."""
-    return f"{WEEKDAYS[schedule.weekday]}s at {schedule.at:%H:%M} {schedule.zone_name}"
+    return Msg(
+        WEEKLY[schedule.weekday], params={"time": schedule.at.strftime("%H:%M"), "zone": schedule.zone_name}
+    )
 
 
 def to_dict(schedule: Schedule) -> dict[str, object]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.i18n import _
 from engine.ruleset import Ruleset
 
 from .schedule import Schedule, ScheduleError
@@ -42,14 +43,20 @@ class LeagueSettings:
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= MAX_ROUNDS:
-            raise SettingsError(f"A night has 1 to {MAX_ROUNDS} rounds (you gave {self.rounds}).")
+            raise SettingsError(
+                _("A night has 1 to %(max)s rounds (you gave %(n)s).", max=MAX_ROUNDS, n=self.rounds)
+            )
         if not MIN_ROUND_MINUTES <= self.round_minutes <= MAX_ROUND_MINUTES:
             raise SettingsError(
-                f"A round lasts {MIN_ROUND_MINUTES} to {MAX_ROUND_MINUTES} minutes"
-                f" (you gave {self.round_minutes})."
+                _(
+                    "A round lasts %(min)s to %(max)s minutes (you gave %(n)s).",
+                    min=MIN_ROUND_MINUTES,
+                    max=MAX_ROUND_MINUTES,
+                    n=self.round_minutes,
+                )
             )
         if self.leftover not in LEFTOVERS:
-            raise SettingsError("Leftover players get a bot seat (`bot`) or a rotating bye (`bye`).")
+            raise SettingsError(_("Leftover players get a bot seat (`bot`) or a rotating bye (`bye`)."))
 
     @property
     def night_length(self) -> timedelta:
@@ -88,11 +95,13 @@ _MENTION = re.compile(r"<[@#&!:a-z]*\d+>|@everyone|@here", re.IGNORECASE)
 def check_name(name: str) -> str:
     text = " ".join((name or "").split())
     if not text:
-        raise SettingsError("Give the league a name, like `Spades Thursday`.")
+        raise SettingsError(_("Give the league a name, like `Spades Thursday`."))
     if len(text) > NAME_MAX:
-        raise SettingsError(f"A league name is at most {NAME_MAX} characters (that one has {len(text)}).")
+        raise SettingsError(
+            _("A name is at most %(max)s characters (that one has %(n)s).", max=NAME_MAX, n=len(text))
+        )
     if _MENTION.search(text):
-        raise SettingsError("A league name cannot contain mentions.")
+        raise SettingsError(_("A name cannot contain mentions."))
     return text
 
 
@@ -100,15 +109,21 @@ def check_format(fmt: str, ruleset: Ruleset) -> str:
     """The format must fit the preset: partners need a partnership preset, solo a solo one."""
     fmt = (fmt or "").strip().lower()
     if fmt not in FORMATS:
-        raise SettingsError("The format is `fixed` (teams sign up together), `rotating` or `solo`.")
+        raise SettingsError(_("The format is `fixed` (teams sign up together), `rotating` or `solo`."))
     if fmt == SOLO and ruleset.partnerships:
         raise SettingsError(
-            f"The {ruleset.name} preset is played in partnerships: choose `fixed` or `rotating` partners,"
-            " or a solo preset (solo, cutthroat, five-player, six-player-solo)."
+            _(
+                "The %(preset)s preset is played in partnerships: choose `fixed` or `rotating` partners,"
+                " or a solo preset (solo, cutthroat, five-player, six-player-solo).",
+                preset=ruleset.name,
+            )
         )
     if fmt in (FIXED, ROTATING) and not ruleset.partnerships:
         raise SettingsError(
-            f"The {ruleset.name} preset has no partners: use the `solo` format, or a partnership preset."
+            _(
+                "The %(preset)s preset has no partners: use the `solo` format, or a partnership preset.",
+                preset=ruleset.name,
+            )
         )
     return fmt
 
@@ -146,4 +161,4 @@ def clash(
 
 def check_schedule(schedule: Schedule, now: datetime) -> None:
     if schedule.next_night(now) is None:
-        raise ScheduleError("Every night of that season is already in the past.")
+        raise ScheduleError(_("Every night of that season is already in the past."))

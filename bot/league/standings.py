@@ -17,6 +17,8 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import Text, _, join
+
 Entrant = Hashable
 
 
@@ -40,13 +42,15 @@ class PointsRule:
         for name in ("win", "close_loss", "loss", "draw", "bye"):
             v = getattr(self, name)
             if not 0 <= v <= 10:
-                raise PointsError(f"League points are 0 to 10 per game ({name} was {v}).")
+                raise PointsError(
+                    _("League points are 0 to 10 per game (%(name)s was %(value)s).", name=name, value=v)
+                )
         if not self.win > self.loss:
-            raise PointsError("A win must be worth more league points than a loss.")
+            raise PointsError(_("A win must be worth more league points than a loss."))
         if not self.loss <= self.close_loss <= self.win:
-            raise PointsError("A close loss is worth between a loss and a win.")
+            raise PointsError(_("A close loss is worth between a loss and a win."))
         if not 0 <= self.close_margin <= 1000:
-            raise PointsError("The close-loss margin is 0 to 1000 game points.")
+            raise PointsError(_("The close-loss margin is 0 to 1000 game points."))
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -56,12 +60,18 @@ class PointsRule:
         d = d or {}
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
-    def describe(self) -> str:
-        text = f"win {self.win}, loss by ≤{self.close_margin} {self.close_loss}, loss {self.loss}"
+    def describe(self) -> Text:
+        text: Text = _(
+            "win %(win)s, loss by ≤%(margin)s %(close)s, loss %(loss)s",
+            win=self.win,
+            margin=self.close_margin,
+            close=self.close_loss,
+            loss=self.loss,
+        )
         if self.bye:
-            text += f", bye {self.bye}"
+            text = join(text, _(", bye %(bye)s", bye=self.bye), sep="")
         if self.drop_worst_week:
-            text += "; each entrant's worst week is dropped"
+            text = join(text, _("; each entrant's worst week is dropped"), sep="")
         return text
 
 

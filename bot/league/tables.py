@@ -13,6 +13,8 @@ from typing import Any
 
 import discord
 
+from bot.i18n import Text, _, render
+from bot.i18n import mention as user_mention
 from bot.model import LIVE, Seat, Table
 from bot.storage import FinishedGame
 from bot.storage.leagues import LeagueStore
@@ -80,7 +82,7 @@ class ServiceTables:
         *,
         guild_id: int,
         channel_id: int,
-        title: str,
+        title: Text,
         seats: list[int | None],
         ruleset: Ruleset,
         league_table_id: int,
@@ -93,8 +95,9 @@ class ServiceTables:
         create_thread = getattr(channel, "create_thread", None)
         if create_thread is not None:
             try:
+                lang = await self.tables.server_language(guild_id)
                 thread = await create_thread(
-                    name=title[:100],
+                    name=render(title, lang)[:100],
                     type=discord.ChannelType.public_thread,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )
@@ -120,8 +123,9 @@ class ServiceTables:
             log.warning("league table %s could not open: %s", league_table_id, result.message)
             return None
         if where != channel_id:
-            mentions = " ".join(f"<@{u}>" for u in seats if u is not None)
-            self.tables.posts.post(result.table.id, where, f"🃏 {title}: {mentions}, your table is ready.")
+            mentions = " ".join(user_mention(u) for u in seats if u is not None)
+            ready = _("🃏 %(title)s: %(players)s, your table is ready.", title=title, players=mentions)
+            self.tables.posts.post(result.table.id, where, ready)
         return where, result.table.id
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:

@@ -1,14 +1,20 @@
 """Texts of the league posts: check-in, seating, round and night results, standings, schedule.
 
-Every text is clipped to Discord's 2,000 characters; long lists say how many entries they left out.
-Players are shown as mentions (rendered by Discord, never pinging: the gateway sends them with
-mentions disabled except the league role on the check-in post).
+Every text is a lazy message (``bot.i18n``): a post is rendered in the server's language, an answer
+in the user's. Long lists are fitted to Discord's 2,000 characters in the language they are shown
+in, and say how many entries they left out. Players are shown as mentions (rendered by Discord,
+never pinging: the gateway sends them with mentions disabled except the league role on the
+check-in post).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime
+from typing import Any
+
+from bot.i18n import Lazy, Text, _, _n, channel_mention, join, ngettext, render, role_mention
+from bot.i18n import mention as user_mention
 
 from .schedule import Night, Schedule, describe
 from .standings import Row
@@ -26,30 +32,59 @@ def ts(when: datetime | int | float, style: str = "F") -> str:
     return f"<t:{seconds}:{style}>"
 
 
-def mention(user_id: int | None) -> str:
-    return "🤖 bot" if user_id is None else f"<@{user_id}>"
+def mention(user_id: int | None) -> Text:
+    return _("🤖 bot") if user_id is None else user_mention(user_id)
 
 
-def side_text(side: Sequence[int | None]) -> str:
-    return " + ".join(mention(p) for p in side)
+def side_text(side: Sequence[int | None]) -> Text:
+    return join(*(mention(p) for p in side), sep=" + ")
 
 
-def lines_within(header: str, lines: Sequence[str], footer: str = "", limit: int = MAX_MESSAGE) -> str:
-    """Header, as many lines as fit, a "…and N more" line, then the footer."""
-    out = [header]
-    size = len(header) + len(footer) + 40
+def _fit(lang: str, header: Any, lines: Sequence[Any], footer: Any, limit: int) -> str:
+    head, foot = render(header, lang), render(footer, lang)
+    out = [head]
+    size = len(head) + len(foot) + 40
     shown = 0
     for line in lines:
-        if size + len(line) + 1 > limit:
+        text = render(line, lang)
+        if size + len(text) + 1 > limit:
             break
-        out.append(line)
-        size += len(line) + 1
+        out.append(text)
+        size += len(text) + 1
         shown += 1
     if shown < len(lines):
-        out.append(f"…and {len(lines) - shown} more")
-    if footer:
-        out.append(footer)
+        left = len(lines) - shown
+        out.append(ngettext(lang, "…and %(n)s more", "…and %(n)s more", left))
+    if foot:
+        out.append(foot)
     return clip("\n".join(out), limit)
+
+
+class LinesWithin(Lazy):
+    """Header, as many lines as fit in the reader's language, a "…and N more" line, the footer."""
+
+    header: Any
+    lines: tuple[Any, ...]
+    footer: Any
+    limit: int
+
+    def __new__(
+        cls, header: Any, lines: Sequence[Any], footer: Any = "", limit: int = MAX_MESSAGE
+    ) -> LinesWithin:
+        self = super().__new__(cls, _fit("en", header, lines, footer, limit))
+        self.header, self.lines, self.footer, self.limit = header, tuple(lines), footer, limit
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.header, self.lines, self.footer, self.limit)
+
+    def render(self, lang: str) -> str:
+        return _fit(lang, self.header, self.lines, self.footer, self.limit)
+
+
+def lines_within(header: Any, lines: Sequence[Any], footer: Any = "", limit: int = MAX_MESSAGE) -> Text:
+    """Header, as many lines as fit, a "…and N more" line, then the footer."""
+    return LinesWithin(header, lines, footer, limit)
 
 
 def checkin_post(
@@ -58,26 +93,35 @@ def checkin_post(
     closes_at: datetime,
     checked_in: Sequence[int],
     *,
-    late_note: str = "",
+    late_note: Text = "",
     role_id: int | None = None,
     closed: bool = False,
     cant: Sequence[int] = (),
-) -> str:
-    head = f"🃏 **{league_name}: night {night.number}** starts {ts(night.start)} ({ts(night.start, 'R')})."
+) -> Text:
+    head: Text = _(
+        "🃏 **%(league)s: night %(n)s** starts %(start)s (%(relative)s).",
+        league=league_name,
+        n=night.number,
+        start=ts(night.start),
+        relative=ts(night.start, "R"),
+    )
     if role_id:
-        head = f"<@&{role_id}> " + head
+        head = join(role_mention(role_id), head)
     if closed:
-        status = f"Check-in closed at {ts(closes_at, 't')}."
+        status = _("Check-in closed at %(time)s.", time=ts(closes_at, "t"))
     else:
-        status = f"Check in below before {ts(closes_at, 't')}; seats are drawn at the start."
-    lines = [head, status]
+        status = _("Check in below before %(time)s; seats are drawn at the start.", time=ts(closes_at, "t"))
+    lines: list[Text] = [head, status]
     if late_note:
-        lines.append(f"⚠️ {late_note}")
-    who = ", ".join(mention(u) for u in checked_in) if checked_in else "nobody yet"
-    lines.append(f"**Checked in ({len(checked_in)}):** {who}")
+        lines.append(join("⚠️", late_note))
+    if checked_in:
+        who: Text = ", ".join(user_mention(u) for u in checked_in)
+    else:
+        who = _("nobody yet")
+    lines.append(_("**Checked in (%(count)s):** %(who)s", count=len(checked_in), who=who))
     if cant:
-        lines.append(f"Can't make it: {len(cant)}")
-    return clip("\n".join(lines))
+        lines.append(_("Can't make it: %(count)s", count=len(cant)))
+    return LinesWithin(lines[0], lines[1:])
 
 
 def seating_post(
@@ -89,22 +133,41 @@ def seating_post(
     byes: Sequence[int],
     ends_at: datetime | None,
     *,
-    note: str = "",
-) -> str:
+    note: Text = "",
+) -> Text:
     """``tables``: (table number, sides, channel or thread id)."""
-    head = f"🪑 **{league_name}: night {night_number}, round {round_no} of {rounds}**"
+    head: Text = _(
+        "🪑 **%(league)s: night %(night)s, round %(round)s of %(rounds)s**",
+        league=league_name,
+        night=night_number,
+        round=round_no,
+        rounds=rounds,
+    )
     if ends_at is not None:
-        head += f"; time is called {ts(ends_at, 't')}"
-    lines = []
+        head = join(head, _("; time is called %(time)s", time=ts(ends_at, "t")), sep="")
+    lines: list[Text] = []
+    versus = _(" vs ")
     for no, sides, where in tables:
-        place = f" in <#{where}>" if where else ""
-        lines.append(f"Table {no}{place}: " + " vs ".join(side_text(s) for s in sides))
-    footer = ""
+        players = join(*(side_text(s) for s in sides), sep=versus)
+        if where:
+            lines.append(
+                _(
+                    "Table %(n)s in %(where)s: %(players)s",
+                    n=no,
+                    where=channel_mention(where),
+                    players=players,
+                )
+            )
+        else:
+            lines.append(_("Table %(n)s: %(players)s", n=no, players=players))
+    parts: list[Text] = []
     if byes:
-        footer = "Sitting out this round (bye): " + ", ".join(mention(u) for u in byes)
+        parts.append(
+            _("Sitting out this round (bye): %(players)s", players=", ".join(user_mention(u) for u in byes))
+        )
     if note:
-        footer = (footer + "\n" if footer else "") + note
-    return lines_within(head, lines, footer)
+        parts.append(note)
+    return lines_within(head, lines, join(*parts, sep="\n"))
 
 
 def result_line(
@@ -114,68 +177,117 @@ def result_line(
     winner: int | None,
     complete: bool,
     corrected: bool = False,
-) -> str:
+    round_no: int | None = None,
+) -> Text:
     parts = []
     for i, side in enumerate(sides):
         mark = "🏆 " if winner == i else ""
-        parts.append(f"{mark}{side_text(side)} **{scores[i]}**")
-    tail = ""
+        parts.append(join(join(mark, side_text(side), sep=""), f"**{scores[i]}**"))
+    tail: list[Text] = []
     if not complete:
-        tail = " (time called: scored as it stood)"
+        tail.append(_(" (time called: scored as it stood)"))
     if corrected:
-        tail += " (corrected by an admin)"
-    return f"Table {table_no}: " + " vs ".join(parts) + tail
+        tail.append(_(" (corrected by an admin)"))
+    players = join(*parts, sep=_(" vs "))
+    if round_no is None:
+        line = _("Table %(n)s: %(players)s", n=table_no, players=players)
+    else:
+        line = _("R%(round)s table %(n)s: %(players)s", round=round_no, n=table_no, players=players)
+    return join(line, *tail, sep="")
 
 
 def round_results_post(
-    league_name: str, night_number: int, round_no: int, lines: Sequence[str], *, next_note: str = ""
-) -> str:
-    head = f"📋 **{league_name}: night {night_number}, round {round_no} results**"
+    league_name: str, night_number: int, round_no: int, lines: Sequence[Text], *, next_note: Text = ""
+) -> Text:
+    head = _(
+        "📋 **%(league)s: night %(night)s, round %(round)s results**",
+        league=league_name,
+        night=night_number,
+        round=round_no,
+    )
     return lines_within(head, lines, next_note)
 
 
 def standings_lines(
-    rows: Sequence[Row], name: Callable[[Hashable], str], nights_held: int, *, limit_rows: int = 25
-) -> list[str]:
-    out = []
+    rows: Sequence[Row], name: Callable[[Hashable], Text], nights_held: int, *, limit_rows: int = 25
+) -> list[Text]:
+    out: list[Text] = []
     for r in rows[:limit_rows]:
-        tie = "=" if r.tied else ""
-        dropped = f", week {r.dropped} dropped" if r.dropped is not None else ""
-        out.append(
-            f"{tie}{r.rank}. {name(r.entrant)}: **{r.total}** pts ({r.wins}W {r.close_losses}CL {r.losses}L"
-            f"{' ' + str(r.draws) + 'D' if r.draws else ''}, diff {r.point_diff:+.0f}, bags {r.bags},"
-            f" nights {r.attendance(nights_held)}{dropped})"
+        rank = f"{'=' if r.tied else ''}{r.rank}"
+        diff = f"{r.point_diff:+.0f}"
+        record = (
+            _(
+                "%(wins)sW %(close)sCL %(losses)sL %(draws)sD",
+                wins=r.wins,
+                close=r.close_losses,
+                losses=r.losses,
+                draws=r.draws,
+            )
+            if r.draws
+            else _("%(wins)sW %(close)sCL %(losses)sL", wins=r.wins, close=r.close_losses, losses=r.losses)
         )
+        line = _(
+            "%(rank)s. %(name)s: **%(total)s** pts (%(record)s, diff %(diff)s, bags %(bags)s,"
+            " nights %(nights)s)",
+            rank=rank,
+            name=name(r.entrant),
+            total=r.total,
+            record=record,
+            diff=diff,
+            bags=r.bags,
+            nights=r.attendance(nights_held),
+        )
+        if r.dropped is not None:
+            line = _(
+                "%(rank)s. %(name)s: **%(total)s** pts (%(record)s, diff %(diff)s, bags %(bags)s, "
+                "nights %(nights)s, week %(week)s dropped)",
+                rank=rank,
+                name=name(r.entrant),
+                total=r.total,
+                record=record,
+                diff=diff,
+                bags=r.bags,
+                nights=r.attendance(nights_held),
+                week=r.dropped,
+            )
+        out.append(line)
     if len(rows) > limit_rows:
-        out.append(f"…and {len(rows) - limit_rows} more")
+        out.append(_n("…and %(n)s more", "…and %(n)s more", len(rows) - limit_rows))
     return out
 
 
-def standings_post(title: str, lines: Sequence[str], footer: str = "") -> str:
+def standings_post(title: Text, lines: Sequence[Text], footer: Text = "") -> Text:
     if not lines:
-        return clip(f"{title}\nNo results yet.")
+        return join(title, _("No results yet."), sep="\n")
     return lines_within(title, lines, footer)
 
 
-def schedule_lines(schedule: Schedule, held: dict[str, str], now: datetime) -> list[str]:
+def schedule_lines(schedule: Schedule, held: dict[str, str], now: datetime) -> list[Text]:
     """One line per night of the season; ``held`` maps a night's date to its status."""
-    out = []
+    out: list[Text] = []
+    marks: dict[str, Text] = {
+        "finished": "✅",
+        "missed": _("⚠️ missed"),
+        "cancelled": _("✖️ cancelled"),
+        "playing": _("▶️ now"),
+        "checkin": _("📝 check-in open"),
+    }
     for n in schedule.nights():
         status = held.get(n.key)
-        mark = {
-            "finished": "✅",
-            "missed": "⚠️ missed",
-            "cancelled": "✖️ cancelled",
-            "playing": "▶️ now",
-            "checkin": "📝 check-in open",
-        }.get(status or "", "")
+        mark: Text = marks.get(status or "", "")
         if not mark and n.start_utc < now:
             mark = "—"
-        out.append(f"Night {n.number}: {ts(n.start)} {mark}".rstrip())
+        out.append(join(_("Night %(n)s: %(start)s", n=n.number, start=ts(n.start)), mark))
     for d in sorted(schedule.skipped):
-        out.append(f"~~{d.isoformat()}~~ skipped")
+        out.append(_("~~%(date)s~~ skipped", date=d.isoformat()))
     return out
 
 
-def schedule_header(name: str, schedule: Schedule) -> str:
-    return f"📅 **{name}**: {describe(schedule)}, {schedule.total_weeks} weeks"
+def schedule_header(name: str, schedule: Schedule) -> Text:
+    return _n(
+        "📅 **%(league)s**: %(schedule)s, %(n)s week",
+        "📅 **%(league)s**: %(schedule)s, %(n)s weeks",
+        schedule.total_weeks,
+        league=name,
+        schedule=describe(schedule),
+    )

@@ -29,7 +29,7 @@ from bot.render.pieces import (
     trick_line,
 )
 from bot.render.posts import game_post, hand_post, score_sheet
-from bot.render.rules import rules_text
+from bot.render.rules import rule_lines, rules_pages, rules_text
 
 __all__ = [
     "MAX_MESSAGE",
@@ -42,7 +42,9 @@ __all__ = [
     "hand_post",
     "house_rules",
     "label",
+    "rule_lines",
     "rules_line",
+    "rules_pages",
     "rules_text",
     "score_sheet",
     "short_commitment",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import engine
-from bot.i18n import DEFAULT, gettext, ngettext
+from bot.i18n import DEFAULT, gettext, mention, ngettext
 from bot.render.pieces import (
     bid_label,
     clip,
@@ -121,7 +121,7 @@ def _seating(t: Table, lang: str = DEFAULT) -> str:
         names = " + ".join(f"{s + 1}. {t.label(s) if t.seats[s] else empty}" for s in seats)
         lines.append(gettext(lang, "Team %(n)s: %(names)s", n=i + 1, names=names) if multi else names)
     free = len(t.empty_seats())
-    host = gettext(lang, "Host: %(host)s", host=f"<@{t.host_id}>")
+    host = gettext(lang, "Host: %(host)s", host=mention(t.host_id))
     seats_free = ngettext(lang, "%(n)s free seat", "%(n)s free seats", free)
     timers = gettext(
         lang,

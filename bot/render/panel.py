@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import engine
-from bot.i18n import DEFAULT, ListOf, gettext, ngettext, render
+from bot.i18n import DEFAULT, ListOf, channel_mention, gettext, ngettext, render
 from bot.render.pieces import bid_label, clip, countdown, label, trick_line
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def hand_panel_text(t: Table, seat: int, hint: str = "", lang: str = DEFAULT) ->
         lang,
         "**Table %(table)s** in %(channel)s · hand %(n)s",
         table=t.id,
-        channel=f"<#{t.channel_id}>",
+        channel=channel_mention(t.channel_id),
         n=v.hand_no,
     )
     if phase == "PLAY":

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import lexicon
-from bot.i18n import DEFAULT, gettext, render
+from bot.i18n import DEFAULT, gettext, render, timestamp
 from bot.safe import clip_text
 from engine.fair import short
 from engine.house_rules import format_rules
@@ -55,7 +55,7 @@ def countdown(t: Table, lang: str = DEFAULT) -> str:
     """`` · bot takes over in 40 seconds`` (a Discord timestamp) while a seat's clock runs, else empty."""
     if not t.deadline:
         return ""
-    return gettext(lang, " · bot takes over %(when)s", when=f"<t:{int(t.deadline)}:R>")
+    return gettext(lang, " · bot takes over %(when)s", when=timestamp(t.deadline, "R"))
 
 
 def trick_line(t: Table, v: Any, *, me: int | None = None, lang: str = DEFAULT) -> str:

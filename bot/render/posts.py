@@ -73,13 +73,16 @@ def hand_post(t: Table, ev: Any, lang: str = DEFAULT) -> str:
                 parts.append(gettext(lang, "contract %(bid)s set %(points)s", bid=contract, points=points))
         bag_points = _get(b, "bag_points", 0) or 0
         if bag_points:
-            parts.append(gettext(lang, "bags %(points)s", points=f"{bag_points:+d}"))
+            shown = f"{bag_points:+d}"
+            parts.append(gettext(lang, "bags %(points)s", points=shown))
         penalty = _get(b, "bag_penalty", 0) or 0
         if penalty:
-            parts.append(gettext(lang, "bag penalty %(points)s", points=f"−{abs(penalty)}"))
+            shown = f"−{abs(penalty)}"
+            parts.append(gettext(lang, "bag penalty %(points)s", points=shown))
         bonus = _get(b, "bonus_points", 0) or 0
         if bonus:
-            parts.append(gettext(lang, "bonus %(points)s", points=f"{bonus:+d}"))
+            shown = f"{bonus:+d}"
+            parts.append(gettext(lang, "bonus %(points)s", points=shown))
         total = int(_get(b, "total", 0) or 0)
         before, after = _get(b, "score_before", None), _get(b, "score_after", None)
         run = f" ({before} → {after})" if before is not None and after is not None else ""

@@ -118,9 +118,9 @@ class TurnClock:
                         t.channel_id,
                         i18n._(
                             "⏰ %(user)s, it's your turn at table %(table)s: the bot plays for you %(when)s.",
-                            user=f"<@{seat.user_id}>",
+                            user=i18n.mention(seat.user_id),
                             table=t.id,
-                            when=f"<t:{int(deadline)}:R>",
+                            when=i18n.timestamp(deadline, "R"),
                         ),
                         mention=seat.user_id,
                     )

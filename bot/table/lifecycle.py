@@ -11,7 +11,7 @@ from typing import Any
 
 import engine
 from bot import lexicon
-from bot.i18n import _, _n
+from bot.i18n import _, _n, join, mention
 from bot.model import (
     CLOSED,
     DEFAULT_BID_SECONDS,
@@ -103,9 +103,14 @@ class Lifecycle:
                 check_rules(name, dict(overrides))
             except HouseRulesError as exc:
                 return refuse(
-                    f"This server's default house rules can't be used: {str(exc).rstrip('.')}. "
-                    "Someone with Manage Server can fix them with `/spades config rules:` "
-                    "(or pick a preset in `/spades new`)."
+                    join(
+                        _("This server's default house rules can't be used:"),
+                        lexicon.explain_rules(exc),
+                        _(
+                            "Someone with Manage Server can fix them with `/spades config"
+                            " rules:` (or pick a preset in `/spades new`)."
+                        ),
+                    )
                 )
         overrides.update(options or {})
         if target is not None:
@@ -317,7 +322,7 @@ class Lifecycle:
         if t.status != "open":
             return refuse(_("This game has already started."))
         if user_id != t.host_id:
-            return refuse(_("Only the host (%(host)s) can start the game.", host=f"<@{t.host_id}>"))
+            return refuse(_("Only the host (%(host)s) can start the game.", host=mention(t.host_id)))
         empty = t.empty_seats()
         if empty and not fill:
             return refuse(
@@ -365,7 +370,7 @@ class Lifecycle:
             return refuse(
                 _(
                     "Only the host (%(host)s) or someone with Manage Server can abandon this table.",
-                    host=f"<@{t.host_id}>",
+                    host=mention(t.host_id),
                 )
             )
         if not confirmed:
@@ -383,7 +388,7 @@ class Lifecycle:
             refusal = await self.store.commit(t, new)
             if refusal:
                 return refusal
-        post = _("🛑 Table %(table)s was abandoned by %(who)s.", table=t.id, who=f"<@{user_id}>")
+        post = _("🛑 Table %(table)s was abandoned by %(who)s.", table=t.id, who=mention(user_id))
         self.publisher.post(t.id, t.channel_id, post)
         return ok(_("Table %(table)s is abandoned.", table=t.id))
 

@@ -5,7 +5,7 @@ Every change goes through ``TableStore.commit`` under the table's lock.
 
 from __future__ import annotations
 
-from bot.i18n import Text, _
+from bot.i18n import Text, _, mention
 from bot.model import BOT_NAMES, CLOSED, LIVE, NO_TABLE, Result, Seat, Table, ok, refuse
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
@@ -209,7 +209,7 @@ class Seating:
         async with self.store.lock(t.id):
             t = self.store.get(t.id) or t
             if user_id != t.host_id and not is_admin:
-                return refuse(_("Only the host (%(host)s) can add bots.", host=f"<@{t.host_id}>"))
+                return refuse(_("Only the host (%(host)s) can add bots.", host=mention(t.host_id)))
             if t.status != "open":
                 return refuse(_("This game has already started."))
             empty = t.empty_seats()
@@ -267,7 +267,18 @@ class Seating:
         if t is None:
             return refuse(NO_TABLE)
         if user_id != t.host_id and not is_admin:
-            return refuse(f"Only the host (<@{t.host_id}>) or someone with Manage Server can {what}.")
+            host = mention(t.host_id)
+            if what == "remove bots":
+                return refuse(
+                    _("Only the host (%(host)s) or someone with Manage Server can remove bots.", host=host)
+                )
+            if what == "remove players":
+                return refuse(
+                    _("Only the host (%(host)s) or someone with Manage Server can remove players.", host=host)
+                )
+            return refuse(
+                _("Only the host (%(host)s) or someone with Manage Server can seat a substitute.", host=host)
+            )
         return t
 
     async def remove_bot(self, channel_id: int, user_id: int, seat: int, *, is_admin: bool = False) -> Result:
@@ -278,22 +289,27 @@ class Seating:
         async with self.store.lock(found.id):
             t = self.store.get(found.id) or found
             if not 1 <= seat <= t.num_seats:
-                return refuse(f"Seats are numbered 1 to {t.num_seats}.")
+                return refuse(_("Seats are numbered 1 to %(n)s.", n=t.num_seats))
             s = t.seats[seat - 1]
             if s is None or not s.bot:
-                return refuse(f"There is no bot in seat {seat}.")
+                return refuse(_("There is no bot in seat %(seat)s.", seat=seat))
             if t.status != "open":
                 return refuse(
-                    "The game has started: a bot's seat can't stay empty. Put a player in it with "
-                    "`/spades substitute`."
+                    _(
+                        "The game has started: a bot's seat can't stay empty. Put a player in it with "
+                        "`/spades substitute`."
+                    )
                 )
             new = t.copy()
             new.seats[seat - 1] = None
             refusal = await self.store.commit(t, new)
             if refusal:
                 return refusal
-        self.publisher.post(t.id, t.channel_id, f"🤖 {s.name} left seat {seat} (removed by <@{user_id}>).")
-        return ok(f"🤖 {s.name} left seat {seat}: it is free again.")
+        post = _(
+            "🤖 %(bot)s left seat %(seat)s (removed by %(who)s).", bot=s.name, seat=seat, who=mention(user_id)
+        )
+        self.publisher.post(t.id, t.channel_id, post)
+        return ok(_("🤖 %(bot)s left seat %(seat)s: it is free again.", bot=s.name, seat=seat))
 
     async def kick(self, channel_id: int, user_id: int, target_id: int, *, is_admin: bool = False) -> Result:
         """Remove a player: before the start their seat is free; during a game a bot takes it (for
@@ -302,28 +318,35 @@ class Seating:
         if isinstance(found, Result):
             return found
         if target_id == user_id:
-            return refuse("To leave your own seat, use `/leave`.")
+            return refuse(_("To leave your own seat, use `/leave`."))
         async with self.store.lock(found.id):
             t = self.store.get(found.id) or found
             seat = t.seat_of(target_id)
             if seat is None:
-                return refuse(f"<@{target_id}> is not seated at this table.")
+                return refuse(_("%(player)s is not seated at this table.", player=mention(target_id)))
             new = t.copy()
+            who = mention(target_id)
             if t.status == "open":
                 new.seats[seat] = None
-                done = f"<@{target_id}> was removed from seat {seat + 1}"
+                done = _("%(player)s was removed from seat %(seat)s", player=who, seat=seat + 1)
             else:
                 new.seats[seat] = bot_seat(new, seat)
                 new.seats[seat].acts = (t.seats[seat] or Seat(None, "")).acts  # type: ignore[union-attr]
-                done = f"<@{target_id}> was removed from seat {seat + 1}; 🤖 the bot plays it"
+                done = _(
+                    "%(player)s was removed from seat %(seat)s; 🤖 the bot plays it",
+                    player=who,
+                    seat=seat + 1,
+                )
             if target_id == t.host_id:
                 staying = [u for u in new.humans() if u != target_id]
                 new.host_id = user_id if user_id in staying or not staying else staying[0]
             refusal = await self.store.commit(t, new, touched=[seat])
             if refusal:
                 return refusal
-        self.publisher.post(t.id, t.channel_id, f"🚪 {done} (by <@{user_id}>).")
-        return ok(f"{done}.")
+        self.publisher.post(
+            t.id, t.channel_id, _("🚪 %(done)s (by %(who)s).", done=done, who=mention(user_id))
+        )
+        return ok(_("%(done)s.", done=done))
 
     async def substitute(
         self,
@@ -343,24 +366,42 @@ class Seating:
         async with self.store.lock(found.id):
             t = self.store.get(found.id) or found
             if t.status != "playing":
-                return refuse("Substitutes take over during a game: before the start, players use **Join**.")
+                return refuse(
+                    _("Substitutes take over during a game: before the start, players use **Join**.")
+                )
             if not 1 <= seat <= t.num_seats:
-                return refuse(f"Seats are numbered 1 to {t.num_seats}.")
+                return refuse(_("Seats are numbered 1 to %(n)s.", n=t.num_seats))
             if t.seat_of(player_id) is not None:
-                return refuse(f"<@{player_id}> already plays at this table.")
+                return refuse(_("%(player)s already plays at this table.", player=mention(player_id)))
             old = t.seats[seat - 1]
             if old is None or not old.automatic:
                 return refuse(
-                    f"Seat {seat} is played by {t.label(seat - 1)}: only a bot's seat or an absent "
-                    "player's can be taken over."
+                    _(
+                        "Seat %(seat)s is played by %(player)s: only a bot's seat or an absent"
+                        " player's can be "
+                        "taken over.",
+                        seat=seat,
+                        player=t.label(seat - 1),
+                    )
                 )
             new = t.copy()
             new.seats[seat - 1] = Seat(player_id, player_name, acts=old.acts)
             refusal = await self.store.commit(t, new, touched=[seat - 1])
             if refusal:
                 return refusal
-        was = f"🤖 {old.name}" if old.bot else f"<@{old.user_id}>"
-        self.publisher.post(
-            t.id, t.channel_id, f"🔁 <@{player_id}> takes over seat {seat} from {was} (by <@{user_id}>)."
+        was = f"🤖 {old.name}" if old.bot else mention(old.user_id or 0)
+        post = _(
+            "🔁 %(player)s takes over seat %(seat)s from %(was)s (by %(who)s).",
+            player=mention(player_id),
+            seat=seat,
+            was=was,
+            who=mention(user_id),
         )
-        return ok(f"<@{player_id}> now plays seat {seat}: they see their cards with **My hand**.")
+        self.publisher.post(t.id, t.channel_id, post)
+        return ok(
+            _(
+                "%(player)s now plays seat %(seat)s: they see their cards with **My hand**.",
+                player=mention(player_id),
+                seat=seat,
+            )
+        )

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.i18n import DEFAULT, LANGUAGES, server_language
+from bot.i18n import DEFAULT, LANGUAGES, _, channel_mention, render, server_language
 from bot.model import LIVE, Result, Table, damaged_post, ok, set_aside_post
 from bot.safe import PrivateMessage
 from bot.storage import Storage, shard_of
@@ -196,13 +196,16 @@ class TableService:
                 if t.seat_of(user_id) is not None and t.status == "playing":
                     await self.apply_players(t.id)
 
-        def on(flag: bool) -> str:
-            return "**on**" if flag else "**off**"
+        def on(flag: bool) -> Any:
+            return _("**on**") if flag else _("**off**")
 
         return ok(
-            f"Your settings (in every server): I don't bid blind nil, show my cards at once "
-            f"{on(now.no_blind_nil)}; ping me when my turn starts {on(now.turn_ping)}. "
-            "Change them with `/spades me`."
+            _(
+                "Your settings (in every server): I don't bid blind nil, show my cards at once %(no_blind)s; "
+                "ping me when my turn starts %(ping)s. Change them with `/spades me`.",
+                no_blind=on(now.no_blind_nil),
+                ping=on(now.turn_ping),
+            )
         )
 
     def _in_background(self, work: Any, name: str) -> None:
@@ -227,14 +230,16 @@ class TableService:
         t = await self.lifecycle.close_unreachable(table_id)
         if t is None:
             return
-        note = (
-            f"♠ I can no longer post in <#{t.channel_id}> (a permission was taken away), so I closed "
-            f"Spades table {t.id} there; it does not count. Someone who can manage that channel can give "
-            "my role View Channel, Send Messages, Embed Links and Read Message History there; then "
-            "`/spades new` opens a new table."
+        note = _(
+            "♠ I can no longer post in %(channel)s (a permission was taken away), so I closed Spades table "
+            "%(table)s there; it does not count. Someone who can manage that channel can give my role View "
+            "Channel, Send Messages, Embed Links and Read Message History there; then `/spades new` opens a "
+            "new table.",
+            channel=channel_mention(t.channel_id),
+            table=t.id,
         )
         if isinstance(self.publisher, DiscordPublisher):
-            await self.publisher.dm(t.host_id, note)
+            await self.publisher.dm(t.host_id, render(note, await self.server_language(t.guild_id)))
 
     # ---- eviction: closed tables leave memory ---------------------------------------------
     def _evict_soon(self, table_id: int) -> None:

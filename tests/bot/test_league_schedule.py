@@ -90,7 +90,7 @@ def test_starting_after_picks_the_next_weekday_and_refuses_the_past() -> None:
         Schedule.starting_after(
             now, weekday=3, at=time(20, 0), zone_name=NY, weeks=8, first_day=date(2026, 10, 22)
         )
-    with pytest.raises(ScheduleError, match="not a Thursday"):
+    with pytest.raises(ScheduleError, match=r"not on the league.s weekday \(Thursday\)"):
         Schedule.starting_after(
             now, weekday=3, at=time(20, 0), zone_name=NY, weeks=8, first_day=date(2026, 10, 30)
         )

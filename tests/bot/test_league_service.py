@@ -613,3 +613,64 @@ async def test_a_substitute_plays_for_the_fixed_team(
     rows, _held = await service.standings_rows(league)
     assert len(rows) == 2 and all(str(r.entrant).startswith("team:") for r in rows)
     assert sorted(r.games for r in rows) == [1, 1]
+
+
+async def test_starting_a_night_with_too_few_players_says_what_the_admin_can_do(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """Issue 8: `/league admin start` with nobody checked in opens check-in early and says so, with
+    the admin's options, in the admin's language."""
+    from bot.i18n import render
+
+    league = await create(service, rounds=1)
+    await service.sign_up(league, 1)
+    with pytest.raises(LeagueRefusal) as refused:
+        await service.start_now(league, ADMIN)
+    english = render(refused.value.message, "en")
+    assert "Not enough players are checked in" in english and ": 0," in english
+    assert "I opened check-in early" in english and f"<#{CHANNEL}>" in english
+    assert "`/league admin start`" in english and "`/league admin postpone`" in english
+    assert len(gateway.checkin_posts) == 1  # check-in really is open now
+    night = await service.current_night(league)
+    assert night is not None and night.status == "checkin"
+    polish = render(refused.value.message, "pl")
+    assert "Otworzyłem zgłoszenia wcześniej" in polish and "`/liga admin start`" in polish
+    assert "`/liga admin przesuń`" in polish and "Run `" not in polish
+    # a second try, with check-in already open and one player in, says check-in is open
+    await service.check_in(night.id, 1)
+    with pytest.raises(LeagueRefusal) as again:
+        await service.start_now(league, ADMIN)
+    text = render(again.value.message, "cs")
+    assert ": 1," in text and "Přihlašování je otevřené" in text and "`/liga admin start`" in text
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs", "ru"])
+async def test_league_posts_and_answers_follow_the_language(
+    service: LeagueService, gateway: FakeGateway, clock: Clock, lang: str
+) -> None:
+    """Posts and answers are lazy texts: rendered in another language, none of the English template
+    is left and no placeholder is unfilled; long lists still fit Discord's 2,000 characters."""
+    from bot.i18n import render
+
+    league = await create(service, rounds=1, leftover="bot")
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.now = FIRST_START + timedelta(minutes=1)
+    await service.tick()
+    await finish_all(service, gateway, 1, night_id)
+    texts = [
+        gateway.checkin_posts[0][2],
+        *(c for _, c in gateway.posts),
+        await service.standings_text(league),
+        await service.schedule_text(league),
+        await service.history_text(league),
+        await service.me_text(league, 1),
+    ]
+    assert any("seats are drawn" in t for t in texts)  # the check-in post, in English as a str
+    for t in texts:
+        shown = render(t, lang)
+        assert shown != str(t), t
+        assert "%(" not in shown and len(shown) <= 2000
+        for english in ("night ", "round ", "Table ", "Check in", "standings", "Rating", "Next night"):
+            assert english not in shown, (lang, english, shown)

@@ -193,14 +193,14 @@ def test_rules_text_uses_the_tables_own_numbers() -> None:
         "standard", parse_house_rules("bag_limit=off nil_value=50 blind_nil_value=300 max_hands=10")
     )
     text = render.rules_text(t)
-    assert "+50 (−50 if you take one)" in text and "±300" in text
-    assert "None" not in text and "no bag penalty" in text
-    assert "or 10 hands" in text
+    assert "+50 if you take none, −50 if you take any" in text and "+300 / −300" in text
+    assert "None" not in text and "Bags never cost a penalty" in text
+    assert "after 10 hands at the latest" in text
     t.ruleset = engine.Ruleset.preset("short")
     text = render.rules_text(t)
-    assert "Play to 250 points" in text and "every 5 bags cost 50 points" in text
+    assert "The first side to 250 points wins" in text and "every 5 bags cost 50 points" in text
     t.ruleset = engine.Ruleset.preset("house")
-    assert "-200 or below loses" in render.rules_text(t)
+    assert "Mercy: a side at −200 points or below" in "\n".join(render.rules_pages(t))
 
 
 def test_a_17_card_panel_with_a_misdeal_button_stays_within_five_rows() -> None:

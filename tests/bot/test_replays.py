@@ -130,3 +130,33 @@ def test_pictures_from_records() -> None:
     assert score_chart_png(series)[:4] == b"\x89PNG"
 
 
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("pl", ("**Lewa 5 z 13**", "**Punktacja**", "krok 1 z 15", "Zakończone gry", "strona 1 z 6")),
+        ("cs", ("**Zdvih 5 z 13**", "**Bodování**", "krok 1 z 15", "Dohrané hry", "strana 1 z 6")),
+        ("ru", ("**Взятка 5 из 13**", "**Подсчёт**", "шаг 1 из 15", "Завершённые игры", "страница 1 из 6")),
+    ],
+)
+def test_history_sheets_and_replays_follow_the_readers_language(lang: str, words: tuple[str, ...]) -> None:
+    """The texts are lazy: the answer renders them in the reader's language, and a long score sheet
+    still fits once translated."""
+    from bot.i18n import render
+
+    g = play("standard", seed=5, hands=2)
+    game = summary(g)
+    hr = hand_replay(json.loads(json.dumps(g.hand_records[0])))
+    names = ["Alice", "Bob", "Carol", "Dmitri"]
+    steps = [render(replay_text(hr, i, names=names, title="#7", hands_in_game=2), lang)
+             for i in range(hr.steps)]
+    long = play("short", seed=9, bot="heuristic")
+    sheet = render(score_sheet_text(summary(long), stored(long) * 30), lang)
+    page = render(history_text(HistoryPage([game], total=12, offset=0, limit=2), "#spades"), lang)
+    text = "\n".join([*steps, sheet, page])
+    for word in words:
+        assert word in text, word
+    assert len(sheet) <= 2000 and all(len(s) <= 2000 for s in steps)
+    for english in ("Trick ", "Scoring", "step ", "Finished games", "Dealer", "Bids", "not shown", "won "):
+        assert english not in text, english

@@ -47,9 +47,9 @@ async def test_rules_score_repost_and_abandon(spades: Spades) -> None:
     async with spades.running():
         await spades.open_table(alice, target=250, play_seconds=600, bid_seconds=600)
         r = await spades.slash(bob, "rules")
-        assert r.ephemeral and "Play to 250 points" in said(r)
+        assert r.ephemeral and "The first side to 250 points wins" in said(r)
         r = await spades.fake.click(bob, spades.live(), label="Rules")
-        assert r.ephemeral and "Play to 250 points" in said(r)
+        assert r.ephemeral and "The first side to 250 points wins" in said(r)
         await spades.slash(alice, "spades start", fill=True)
         await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
         r = await spades.slash(bob, "score")

@@ -203,3 +203,40 @@ async def test_commands_are_synced_with_their_translations(fake_discord: FakeDis
     assert nil["name_localizations"] == {"pl": "ślepe_zero", "cs": "slepý_nil", "ru": "слепой_ноль"}
     sort = next(o for o in commands["leaderboard"]["options"] if o["name"] == "sort")
     assert {c["name_localizations"]["cs"] for c in sort["choices"]} >= {"Výhry", "Přesnost nabídek"}
+
+
+async def test_rules_explain_every_house_rule_in_the_readers_language(world: Spades) -> None:
+    """Issue 8 item 14: `/rules` states each rule of the table (house rules too) in the reader's
+    language, split into messages of at most 2,000 characters when it is long."""
+    piotr, ivan = world.users["piotr"], world.users["ivan"]
+    heavy = (
+        "jokers=on deuces_high=on blind_bids=on ten_for_200=on boston=on lose_score=-300 max_hands=12 "
+        "board=4 misdeal_no_spades=on first_trick_two_clubs=on blind_nil_min_deficit=100 bag_limit=7"
+    )
+    async with world.running():
+        r = await world.slash(piotr, "spades new", rules=heavy)
+        assert world.table().ruleset.boston
+        r = await world.slash(ivan, "rules")
+        await world.wait_for(lambda: bool(r.followups), what="the rules' second message")
+        pages = [said(r), *(m.content for m in r.followups)]
+        assert r.ephemeral and len(pages) >= 2 and all(len(p) <= 2000 for p in pages)
+        text = "\n".join(pages)
+        for needle in (
+            "**Правила",
+            "Джокеры старшие",
+            "Старшие двойки",
+            "Ставки вслепую",
+            "10 за 200",
+            "Бостон",
+            "Пощада",
+            "не позже чем через 12 раздач",
+            "отстающая на 100 очков",
+            "каждые 7 мешков",
+        ):
+            assert needle in text, (needle, text)
+        assert "Blind" not in text and "Boston" not in text
+        await world.settle()
+        r = await world.fake.click(piotr, live(world, "pl"), label="Zasady")  # type: ignore[arg-type]
+        await world.wait_for(lambda: bool(r.followups), what="the rules' second message")
+        text = "\n".join([said(r), *(m.content for m in r.followups)])
+        assert "Ślepe zero" in text and "Deklaracje w ciemno" in text and "Litość" in text

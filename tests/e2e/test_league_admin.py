@@ -50,7 +50,8 @@ async def test_admin_tools_refuse_non_admins_and_the_admin_role_lets_them(spades
         spades.guild.set_roles(alice, [role])
         paused = await ask(spades, alice, "league pause", league=LEAGUE, reason="holiday")
         assert paused.startswith(f"⏸️ **{LEAGUE}** is paused")
-        assert "is paused, not running" in await ask(spades, alice, "league pause", league=LEAGUE)
+        refused = await ask(spades, alice, "league pause", league=LEAGUE)
+        assert "is paused (`/league resume`). It can only be paused while it runs." in refused
         (league,) = await store.leagues(spades.guild.id)
         assert league.status == "paused"
         # the role is taken away: alice is refused again
@@ -62,7 +63,7 @@ async def test_admin_tools_refuse_non_admins_and_the_admin_role_lets_them(spades
         (league,) = await store.leagues(spades.guild.id)
         assert league.status == "active"
         log = await ask(spades, bob, "league history", league=LEAGUE)
-        assert f"<@{alice.id}> pause: holiday" in log and f"<@{admin.id}> resume" in log
+        assert f"<@{alice.id}>: league paused: holiday" in log and f"<@{admin.id}>: league resumed" in log
     assert spades.fake.take_violations() == []
 
 
@@ -141,7 +142,7 @@ async def test_fixed_teams_skip_and_shared_standings(spades: Spades) -> None:
     fake = spades.fake
     admin, alice, bob, carol, dave = (spades.users[n] for n in ("admin", "alice", "bob", "carol", "dave"))
     async with running(spades):
-        assert "(teams: `/league invite`)" in await create(spades, format="fixed")
+        assert "Teams join with `/league invite`" in await create(spades, format="fixed")
         choices = await fake.autocomplete(alice, spades.channel, "league signup", "league", "spa")
         assert choices == [{"name": LEAGUE, "value": LEAGUE}]
         assert "plays in fixed teams: invite your partner" in await ask(
@@ -196,7 +197,7 @@ async def test_fixed_teams_skip_and_shared_standings(spades: Spades) -> None:
             spades, admin, "league skip", league=LEAGUE, date=second.isoformat()
         )
         log = await ask(spades, alice, "league history", league=LEAGUE)
-        assert f"skip ({second.isoformat()}): holiday" in log
+        assert f"night skipped ({second.isoformat()}): holiday" in log
 
         # standings shared in the channel: public; a refusal stays private and leaves no public trace
         before = len(fake.public_messages(spades.channel))

@@ -111,7 +111,7 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
 
         _, text = await ask(spades, alice, "rules")
         assert text.startswith(f"**Rules at table {spades.table().id}**: standard: to 500")
-        assert "team 1 = seats 1 + 3" in text
+        assert "partners sit opposite each other: seats 1 + 3 against seats 2 + 4" in text
         tid = spades.table().id
         assert (await ask(spades, alice, "score"))[1] == f"No hand has finished at table {tid} yet."
         before = len(spades.fake.public_messages(spades.channel))
