@@ -19,6 +19,12 @@ follow-up (by message id), or an ``@original`` this module made ephemeral. After
 deferral ``@original`` is the message the component sits on, which may be the *public* table
 message; ``send_private`` is the one function that writes a panel, and ``PrivateMessage`` (what
 it returns, and what the publisher keeps to refresh panels) can only edit such a message.
+
+**Public.** The other way round, ``acknowledge_public`` answers a click on a *public* message (a
+table's live message) with a deferred update (type 6): the click's token then edits that public
+message for 15 min through the interaction route, which Discord's global rate limit does not count.
+What it returns is a ``PublicMessage``, a separate type the publisher only ever draws the table
+into; ``send_private`` and ``PrivateMessage`` never take one, so a panel cannot go there.
 """
 
 from __future__ import annotations
@@ -352,3 +358,46 @@ async def send_private(
         log.error("a private answer to interaction %s was not ephemeral", interaction.id)
         return None
     return PrivateMessage(interaction, msg.id)
+
+
+# ---- public messages edited through an interaction token ------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class PublicMessage:
+    """A public message (a table's live message) that a click on it lets this bot edit through the
+    click's interaction token (``@original`` after a deferred update) until the token expires: an
+    edit that does not count towards the bot token's global rate limit.
+
+    Made only by ``acknowledge_public``. Never written with a hand: only the table's public view goes
+    here (the publisher's live message); panels go through ``send_private``."""
+
+    interaction: discord.Interaction
+    message_id: int
+    since: float  # time.monotonic() when the click was acknowledged (the token lives 15 min)
+
+    async def edit(self, content: str, *, view: discord.ui.View | None) -> bool:
+        """Rewrite the public message; False if Discord refused (the token expired, the message is
+        gone, rate limited past discord.py's retries): the caller then edits it another way."""
+        try:
+            await self.interaction.edit_original_response(
+                content=_clip(content), view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except _TOLERATED as exc:
+            log.debug("editing public message %s through a token failed: %s", self.message_id, exc)
+            return False
+        return True
+
+
+async def acknowledge_public(interaction: discord.Interaction) -> PublicMessage | None:
+    """Acknowledge a click on a public message with a deferred update (type 6; the message is not
+    changed), so ``@original`` is that public message; the answer then goes in an ephemeral
+    follow-up (``safe_send``, ``send_private``). None if the interaction was answered already, is not
+    a click on a public message, or Discord refused."""
+    message = getattr(interaction, "message", None)
+    if message is None or on_ephemeral_message(interaction) or not _is_component(interaction):
+        return None
+    async with _lock(interaction):
+        if not await _defer_locked(interaction, ephemeral=False, thinking=False):
+            return None
+    return PublicMessage(interaction, int(message.id), time.monotonic())
