@@ -9,6 +9,7 @@ the engine wrote it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -106,7 +107,20 @@ def suit_name(suit: int) -> Msg:
 
 def describe(rs: Any) -> Joined:
     """The ruleset's one-line description (``standard: to 500 · nil ±100 · …``) in any language; in
-    English exactly ``Ruleset.describe()``."""
+    English exactly ``Ruleset.describe()``. A ruleset is frozen: described once (the live message
+    shows it on every redraw)."""
+    try:
+        return _describe_cached(rs)
+    except TypeError:  # (an unhashable stand-in)
+        return _describe(rs)
+
+
+@functools.lru_cache(maxsize=256)
+def _describe_cached(rs: Any) -> Joined:
+    return _describe(rs)
+
+
+def _describe(rs: Any) -> Joined:
     parts: list[Any] = [_("%(name)s: to %(target)s", name=rs.name, target=rs.target_score)]
     if rs.num_seats != 4 or not rs.partnerships or rs.team_size != 2:
         if not rs.partnerships:

@@ -376,13 +376,16 @@ class PublicMessage:
     message_id: int
     since: float  # time.monotonic() when the click was acknowledged (the token lives 15 min)
 
-    async def edit(self, content: str, *, view: discord.ui.View | None) -> bool:
-        """Rewrite the public message; False if Discord refused (the token expired, the message is
-        gone, rate limited past discord.py's retries): the caller then edits it another way."""
+    async def edit(self, content: str, *, view: discord.ui.View | None, text_only: bool = False) -> bool:
+        """Rewrite the public message (``text_only``: its buttons stay as they are); False if Discord
+        refused (the token expired, the message is gone, rate limited past discord.py's retries):
+        the caller then edits it another way."""
+        kwargs: dict[str, Any] = {"content": _clip(content)}
+        kwargs["allowed_mentions"] = discord.AllowedMentions.none()
+        if not text_only:
+            kwargs["view"] = view
         try:
-            await self.interaction.edit_original_response(
-                content=_clip(content), view=view, allowed_mentions=discord.AllowedMentions.none()
-            )
+            await self.interaction.edit_original_response(**kwargs)
         except _TOLERATED as exc:
             log.debug("editing public message %s through a token failed: %s", self.message_id, exc)
             return False

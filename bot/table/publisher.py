@@ -29,6 +29,7 @@ from bot.model import Table
 from bot.ratelimit import BOTS, HUMAN, POSTS, GlobalBudget, Ticket, prepaid
 from bot.safe import PrivateMessage, PublicMessage
 from bot.table.outbound import DiscordPublisher, Picture, Publisher, Unsent
+from bot.table.outbox import Outbox
 from bot.table.panels import PANEL_INTERVAL, PANEL_TTL, HandPanels
 from bot.table.post_pictures import _record_of, game_pictures, hand_pictures
 from bot.table.staleness import Staleness
@@ -62,6 +63,10 @@ RETRIES = 6
 # The budget's queue, in seconds of this process's share, beyond which a hand's end edits the
 # live message in place instead of posting it again at the bottom (a post and a delete).
 REPOST_BACKLOG = 1.0
+# Live messages redrawn per second through clicks' tokens, all tables together. Discord does not
+# count them, but each costs the event loop ~1-2 ms (drawing, sending, reading the answer): past
+# this the public messages lag (most urgent tables first) instead of every answer at every table.
+REDRAWS_PER_SECOND = 100.0
 
 #: a post: text (lazy texts are rendered in the server's language) or a function of the language
 Content = Any
@@ -114,10 +119,14 @@ class TablePublisher:
         self._repost: set[int] = set()
         self._last_edit: dict[int, float] = {}
         self._tickets: dict[int, Ticket] = {}
-        self._outbox: dict[int, asyncio.Queue[Callable[[], Awaitable[None]]]] = {}
-        self._posters: dict[int, asyncio.Task[None]] = {}
+        self.outbox = Outbox()  # each table's posts, in order
+        self._posters = self.outbox.tasks
         self.panels = HandPanels(store, self.staleness, time_scale=time_scale)
         self.tokens = PublicTokens()  # tokens of clicks on the live messages (public edits)
+        # the event loop's share for those redraws (the same priority queue as the bot token's)
+        self.redraws = GlobalBudget(REDRAWS_PER_SECOND)
+        # what the live message's buttons depended on when last sent (None: send them again)
+        self._live_shapes: dict[int, tuple[Any, ...]] = {}
         self._closed = False
         self.pictures = True  # attach the table picture and score chart to hand and game posts
         #: the language of a table's public messages (the service sets the server's)
@@ -172,11 +181,15 @@ class TablePublisher:
                 return HUMAN
         return BOTS
 
-    async def _slot(self, level: int, table_id: int | None = None) -> None:
-        """Wait for a request slot at ``level`` (no budget: at once)."""
-        if self.budget is None:
+    async def _slot(
+        self, level: int, table_id: int | None = None, budget: GlobalBudget | None = None
+    ) -> None:
+        """Wait for a request slot at ``level`` of the bot token's budget (or of ``budget``; no
+        budget: at once)."""
+        budget = budget or self.budget
+        if budget is None:
             return
-        ticket = self.budget.ticket(level)
+        ticket = budget.ticket(level)
         if table_id is not None:
             self._tickets[table_id] = ticket
         try:
@@ -259,24 +272,8 @@ class TablePublisher:
         return job
 
     def _enqueue(self, table_id: int, job: Callable[[], Awaitable[None]]) -> None:
-        if self._closed:
-            return
-        q = self._outbox.setdefault(table_id, asyncio.Queue())
-        q.put_nowait(job)
-        task = self._posters.get(table_id)
-        if task is None or task.done():
-            self._posters[table_id] = asyncio.create_task(self._drain(table_id), name=f"outbox-{table_id}")
-
-    async def _drain(self, table_id: int) -> None:
-        q = self._outbox[table_id]
-        while not q.empty():
-            job = q.get_nowait()
-            try:
-                await job()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("a post for table %s failed", table_id)
+        if not self._closed:
+            self.outbox.put(table_id, job)
 
     # ---- the live message ----------------------------------------------------------------------
     def render_soon(self, table_id: int, *, repost: bool = False) -> None:
@@ -305,6 +302,8 @@ class TablePublisher:
             wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if self._has_token(table_id):  # (the event loop's share of redraws, then a token)
+                await self._slot(self.level(table_id), table_id, self.redraws)
             public = self._token(table_id)
             if public is None:
                 await self._slot(self.level(table_id), table_id)
@@ -330,6 +329,16 @@ class TablePublisher:
                 log.exception("rendering table %s failed", table_id)
             self._last_edit[table_id] = time.monotonic()
 
+    def _has_token(self, table_id: int) -> bool:
+        t = self.store.get(table_id)
+        return t is not None and table_id not in self._repost and self.tokens.has(table_id, t.message_id)
+
+    @staticmethod
+    def _shape(t: Table, lang: str) -> tuple[Any, ...]:
+        """What ``table_view`` depends on: the same shape, the same buttons."""
+        back = any(s is not None and not s.bot and (s.away or s.left) for s in t.seats)
+        return (t.message_id, t.status, back, lang)
+
     def _token(self, table_id: int) -> PublicMessage | None:
         """A fresh token of a click on the table's live message, unless it is to be posted again."""
         t = self.store.get(table_id)
@@ -349,7 +358,15 @@ class TablePublisher:
             self.tokens.discard(table_id, public)
             return False
         drawn = time.monotonic()
-        if await public.edit(render.table_message(t, lang), view=table_view(t, lang)):
+        shape = self._shape(t, lang)
+        if self._live_shapes.get(table_id) == shape:  # the text only: the buttons stay as they are
+            edited = await public.edit(render.table_message(t, lang), view=None, text_only=True)
+        else:
+            self._live_shapes.pop(table_id, None)
+            edited = await public.edit(render.table_message(t, lang), view=table_view(t, lang))
+            if edited:
+                self._live_shapes[table_id] = shape
+        if edited:
             self.tokens.edits += 1
             self.staleness.public_shown(table_id, drawn)
             return True
@@ -374,9 +391,11 @@ class TablePublisher:
             with prepaid() if budget is not None else contextlib.nullcontext():
                 edited = await self.out.edit(t.channel_id, t.message_id, content, view=view)
             if edited:
+                self._live_shapes[table_id] = self._shape(t, lang)
                 self.staleness.public_shown(table_id, drawn)
                 return
             await self._slot(self.level(table_id))  # the message is gone: a post takes another slot
+        self._live_shapes.pop(table_id, None)
         # (re)post at the bottom of the channel; the old one is removed to keep one live message
         old_id, channel_id = t.message_id, t.channel_id
         with prepaid() if budget is not None else contextlib.nullcontext():
@@ -435,16 +454,16 @@ class TablePublisher:
         """Whether anything is still kept for the table (eviction tests)."""
         return (
             table_id in self._renders
-            or table_id in self._posters
-            or table_id in self._outbox
+            or self.outbox.holds(table_id)
             or table_id in self._last_edit
+            or table_id in self._live_shapes
             or self.panels.holds(table_id)
             or self.tokens.holds(table_id)
         )
 
     def queued(self) -> int:
         """Channel posts waiting to go out, all tables (the health line)."""
-        return sum(q.qsize() for q in self._outbox.values())
+        return self.outbox.queued()
 
     def stop(self, table_id: int) -> None:
         """Cancel the table's pending posts and edits (its shard went to another process) and forget it."""
@@ -458,9 +477,9 @@ class TablePublisher:
         self._dirty.discard(table_id)
         self._repost.discard(table_id)
         self._last_edit.pop(table_id, None)
-        self._outbox.pop(table_id, None)
-        self._posters.pop(table_id, None)
+        self.outbox.drop(table_id)
         self._tickets.pop(table_id, None)
+        self._live_shapes.pop(table_id, None)
         self.panels.drop(table_id)
         self.tokens.drop(table_id)
 

@@ -61,5 +61,8 @@ async def test_a_click_on_the_live_message_redraws_it_through_its_token_with_no_
         # the click's token wrote nothing but the table's public view (no panel, no hand)
         assert all(q.json["content"].startswith("♠ **Spades**") for q in public_edits)
         assert all(":c:" not in str(q.json.get("components")) for q in public_edits)
+        # the buttons did not change: the redraws send the text alone (cheaper), the buttons stay
+        assert all("components" not in q.json for q in public_edits)
+        assert [b.get("label") for b in live.buttons][0] == "My hand"
         spades.check_public()
     assert fake.rate_limit_hits == []
