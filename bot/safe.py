@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import discord
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context, handle_message_parameters
 
 from bot.i18n import Lazy, render, resolve, user_language
 
@@ -288,6 +290,47 @@ async def safe_autocomplete(
 # ---- private panels ---------------------------------------------------------------------------
 
 
+async def _edit_by_token(interaction: Any, message_id: int | None, **kwargs: Any) -> None:
+    """Edit the interaction's ``@original`` (``message_id`` None) or one of its follow-ups, as
+    ``edit_original_response`` / ``followup.edit_message`` do, without reading Discord's answer
+    back into a discord.py ``Message``: parsing every button of a hand panel cost more than drawing
+    it, on every refresh. (The components are ``DynamicItem``s, dispatched by their custom_id, so
+    no view needs storing per message.)"""
+    if not isinstance(interaction, discord.Interaction):  # (stand-ins of unit tests)
+        if message_id is None:
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.followup.edit_message(message_id, **kwargs)
+        return
+    state = interaction._state
+    view = kwargs.get("view", MISSING)
+    with handle_message_parameters(
+        content=kwargs.get("content", MISSING),
+        view=view,
+        allowed_mentions=kwargs.get("allowed_mentions"),
+        previous_allowed_mentions=state.allowed_mentions,
+    ) as params:
+        adapter = async_context.get()
+        http = state.http
+        common: dict[str, Any] = {
+            "session": interaction._session,
+            "proxy": http.proxy,
+            "proxy_auth": http.proxy_auth,
+            "payload": params.payload,
+            "multipart": params.multipart,
+            "files": params.files,
+        }
+        if message_id is None:
+            await adapter.edit_original_interaction_response(
+                interaction.application_id, interaction.token, **common
+            )
+        else:
+            common["with_components"] = bool(view)
+            await adapter.edit_webhook_message(
+                interaction.application_id, interaction.token, message_id, **common
+            )
+
+
 @dataclass(frozen=True)
 class PrivateMessage:
     """An ephemeral message this bot wrote for one user, and how to edit it again (for 15 min).
@@ -308,10 +351,7 @@ class PrivateMessage:
         if not text_only:
             kwargs["view"] = view
         try:
-            if self.message_id is None:
-                await self.interaction.edit_original_response(**kwargs)
-            else:
-                await self.interaction.followup.edit_message(self.message_id, **kwargs)
+            await _edit_by_token(self.interaction, self.message_id, **kwargs)
         except _TOLERATED as exc:
             log.debug("editing a private message of interaction %s failed: %s", self.interaction.id, exc)
             return False
@@ -385,7 +425,7 @@ class PublicMessage:
         if not text_only:
             kwargs["view"] = view
         try:
-            await self.interaction.edit_original_response(**kwargs)
+            await _edit_by_token(self.interaction, None, **kwargs)
         except _TOLERATED as exc:
             log.debug("editing public message %s through a token failed: %s", self.message_id, exc)
             return False
