@@ -117,7 +117,20 @@ def describe(rs: Any) -> Joined:
 
 @functools.lru_cache(maxsize=256)
 def _describe_cached(rs: Any) -> Joined:
-    return _describe(rs)
+    line = _describe(rs)
+    return _Remembered(line.parts, line.sep)
+
+
+class _Remembered(Joined):
+    """A ``Joined`` that keeps its rendering in each language (a ruleset's line, shown unchanged on
+    every redraw of its table's live message)."""
+
+    def render(self, lang: str) -> str:
+        cache: dict[str, str] = self.__dict__.setdefault("_rendered", {})
+        text = cache.get(lang)
+        if text is None:
+            text = cache[lang] = super().render(lang)
+        return text
 
 
 def _describe(rs: Any) -> Joined:
