@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 from bot import safe
+from bot.storage import Storage
 from bot.table import tokens
 from bot.table.tokens import PublicTokens
+
+CHANNEL = 2000
 
 
 def public(message_id: int = 7, since: float | None = None) -> safe.PublicMessage:
@@ -57,3 +62,49 @@ def test_the_pool_keeps_the_newest() -> None:
     assert seen == {id(second), id(third)}
     pool.drop(1)
     assert not pool.holds(1)
+
+
+class StubInteraction:
+    """An interaction whose ``@original`` is the live message: records edits, or refuses them."""
+
+    def __init__(self) -> None:
+        self.edits: list[str] = []
+        self.refuse = False
+
+    async def edit_original_response(self, **kw: Any) -> None:
+        if self.refuse:
+            raise discord.HTTPException(SimpleNamespace(status=401, reason="Unauthorized"), "expired")
+        self.edits.append(kw["content"])
+
+
+async def test_the_live_message_goes_through_a_token_and_back_to_the_bot_token_when_refused(
+    tmp_path: Path,
+) -> None:
+    from tests.bot.test_tables import BOB, CAROL, make_service, open_table
+
+    db = await Storage.open(tmp_path / "spades.db")
+    svc = make_service(db)
+    try:
+        t = await open_table(svc)
+        await svc.posts.wait_sent(t.id)
+        out: Any = svc.posts.out
+        live_id = svc.get(t.id).message_id  # type: ignore[union-attr]
+        assert live_id is not None
+        edits_before = len(out.posts[live_id].edits)
+        stub = StubInteraction()
+        svc.posts.remember_public(t.id, safe.PublicMessage(stub, live_id, time.monotonic()))  # type: ignore[arg-type]
+
+        assert (await svc.seating.join(CHANNEL, BOB, "bob", table_id=t.id)).ok
+        await svc.posts.wait_sent(t.id)
+        assert stub.edits and f"<@{BOB}>" in stub.edits[-1]  # redrawn through the click's token
+        assert len(out.posts[live_id].edits) == edits_before  # and not with the bot token
+        assert svc.posts.tokens.edits == len(stub.edits)
+
+        stub.refuse = True  # the token expired: the bot token takes over, nothing is lost
+        assert (await svc.seating.join(CHANNEL, CAROL, "carol", table_id=t.id)).ok
+        await svc.posts.wait_sent(t.id)
+        assert f"<@{CAROL}>" in out.posts[live_id].content
+        assert svc.posts.tokens.refused == 1 and not svc.posts.tokens.holds(t.id)
+    finally:
+        await svc.close()
+        await db.close()
