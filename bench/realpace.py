@@ -243,7 +243,15 @@ class Driver:
         r = await self.fake.slash(h.user, h.channel, "spades start", fill=True)
         if r.error:
             raise RuntimeError(f"/spades start: {r.error}")
-        await self.open_panel(h)
+        for attempt in range(3):  # an overloaded bot may miss 3 s: the player clicks again
+            try:
+                await self.open_panel(h)
+                return
+            except RuntimeError:
+                h.errors += 1
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(2.0)
 
     async def open_panel(self, h: Human) -> None:
         def ready() -> bool:
@@ -295,7 +303,10 @@ class Driver:
             if what is None:
                 if time.monotonic() - quiet_since > 30:  # nothing to do for long: look again
                     h.reopen += 1
-                    await self.open_panel(h)
+                    try:
+                        await self.open_panel(h)
+                    except RuntimeError:  # not answered in time (counted as late by the fake)
+                        h.errors += 1  # keep the old panel and try again later
                     quiet_since = time.monotonic()
                 await asyncio.sleep(0.25)  # (the driver's CPU is the fake's: keep the polling light)
                 continue
