@@ -242,9 +242,14 @@ class Bench:
         assert live is not None
         r = await self.fake.click(run.user, live, label="My hand")
         run.panel_opens += 1
-        if r.message is None or not r.ephemeral:
+        panel = r.message
+        if r.type == 6 and r.error is None:
+            # a deferred update of the live message (its token redraws it); the panel follows
+            await self.wait_for(lambda: bool(r.followups), "the panel's follow-up")
+            panel = r.followups[-1]
+        if panel is None or not panel.ephemeral:
             raise BenchError(f"My hand did not answer with a panel: {r.error or r.content}")
-        return r.message
+        return panel
 
     def done(self, run: TableRun) -> bool:
         t = self.table(run)

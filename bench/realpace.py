@@ -80,6 +80,21 @@ def rss_bytes() -> int:
 # ---- the child: the bot alone ---------------------------------------------------------------------
 
 
+async def panel_of(r: InteractionResult, timeout: float = 10.0) -> Message | None:
+    """The ephemeral panel a My hand click answered with: the response itself, or (after a deferred
+    update of the live message, whose token the bot keeps to redraw it) the follow-up."""
+    if r.error is not None:
+        return None
+    if r.type == 6:
+        end = time.monotonic() + timeout
+        while not r.followups and time.monotonic() < end:
+            await asyncio.sleep(0.02)
+        msg = r.followups[-1] if r.followups else None
+    else:
+        msg = r.message
+    return msg if msg is not None and msg.ephemeral else None
+
+
 async def child(args: argparse.Namespace) -> None:
     import yarl
     from discord.gateway import DiscordWebSocket
@@ -132,6 +147,7 @@ async def child(args: argparse.Namespace) -> None:
     lags.clear()
     budget = bot.budget
     sent0, levels0, peak_wait = budget.sent, list(budget.sent_by_level), 0
+    token_edits0, token_refused0 = posts.tokens.edits, posts.tokens.refused
     cpu0, wall0 = time.process_time(), time.monotonic()
 
     async def watch_queue() -> None:
@@ -171,6 +187,12 @@ async def child(args: argparse.Namespace) -> None:
                                          strict=True)),
             "peak_waiting": peak_wait,
             "held_back_at_send": budget.held_back,
+        },
+        # the live messages redrawn through a click's token (exempt), in the window
+        "public_tokens": {
+            "edits_per_s": round((posts.tokens.edits - token_edits0) / wall, 1),
+            "refused": posts.tokens.refused - token_refused0,
+            "tables_holding_one": posts.tokens.tables(),
         },
     }
     print(json.dumps(out), flush=True)
@@ -221,7 +243,15 @@ class Driver:
         r = await self.fake.slash(h.user, h.channel, "spades start", fill=True)
         if r.error:
             raise RuntimeError(f"/spades start: {r.error}")
-        await self.open_panel(h)
+        for attempt in range(3):  # an overloaded bot may miss 3 s: the player clicks again
+            try:
+                await self.open_panel(h)
+                return
+            except RuntimeError:
+                h.errors += 1
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(2.0)
 
     async def open_panel(self, h: Human) -> None:
         def ready() -> bool:
@@ -232,9 +262,10 @@ class Driver:
         live = self.live(h)
         assert live is not None
         r = await self.fake.click(h.user, live, label="My hand")
-        if r.message is None or not r.ephemeral:
+        panel = await panel_of(r)
+        if panel is None:
             raise RuntimeError(f"My hand: {r.error or r.content}")
-        h.panel = r.message
+        h.panel = panel
 
     def choice(self, h: Human) -> tuple[str, list[str] | None] | None:
         """What the panel lets the human do now: a custom_id (and select values), or None."""
@@ -272,7 +303,10 @@ class Driver:
             if what is None:
                 if time.monotonic() - quiet_since > 30:  # nothing to do for long: look again
                     h.reopen += 1
-                    await self.open_panel(h)
+                    try:
+                        await self.open_panel(h)
+                    except RuntimeError:  # not answered in time (counted as late by the fake)
+                        h.errors += 1  # keep the old panel and try again later
                     quiet_since = time.monotonic()
                 await asyncio.sleep(0.25)  # (the driver's CPU is the fake's: keep the polling light)
                 continue
@@ -492,9 +526,9 @@ async def restore(args: argparse.Namespace) -> dict[str, Any]:
             c0 = time.monotonic()
             r = await fake.click(h.user, live, label="My hand")
             # the hand panel, drawn from the restored table: its cards (or the bid, or Show my cards)
-            panel = r.message
+            panel = await panel_of(r)
             ok = bool(
-                r.ephemeral and r.error is None and panel is not None
+                r.error is None and panel is not None
                 and (panel.selects or any(CARD_ID.match(b.get("custom_id", "")) for b in panel.buttons)
                      or any(b.get("label") == "Show my cards" for b in panel.buttons))
             )

@@ -18,7 +18,7 @@ from bot.i18n import Text, _, join, user_language
 from bot.model import Result, Table
 from bot.render.posts import score_sheet
 from bot.render.rules import rules_pages
-from bot.safe import on_ephemeral_message, safe_defer, safe_send, send_private, watch
+from bot.safe import acknowledge_public, on_ephemeral_message, safe_defer, safe_send, send_private, watch
 from bot.table.service import TableService
 from bot.views import (
     NOT_READY,
@@ -74,15 +74,36 @@ async def show_hand(
 ) -> None:
     """Send (or update in place, when the click came from the panel) the user's hand panel, in
     their language, and remember it for turn refreshes. Written only to an ephemeral message
-    (``send_private``)."""
+    (``send_private``). A click on the table's live message is first acknowledged with a deferred
+    update, whose token the publisher keeps to redraw that public message (``remember_public``)."""
     service = await ready_service(interaction)
     if service is None:
         return
     lang = user_language(interaction)
-    content, view = hand_panel(service.get(table_id), interaction.user.id, hint, lang)
+    t = service.get(table_id)
+    content, view = hand_panel(t, interaction.user.id, hint, lang)
+    if not in_place and view is not None and on_live_message(interaction, t):
+        # a deferred update first: the click's token can then redraw the public live message
+        # (exempt from the global rate limit) and the panel goes in an ephemeral follow-up
+        public = await acknowledge_public(interaction)
+        if public is not None:
+            service.posts.remember_public(table_id, public)
     written = await send_private(interaction, content, view=view, in_place=in_place)
     if written is not None and view is not None:
         service.remember_panel(table_id, interaction.user.id, written)
+
+
+def on_live_message(interaction: discord.Interaction, t: Table | None) -> bool:
+    """A click on the table's public live message (not a panel, a hand post or an old message)."""
+    message = getattr(interaction, "message", None)
+    return (
+        t is not None
+        and message is not None
+        and t.message_id is not None
+        and message.id == t.message_id
+        and not on_ephemeral_message(interaction)
+        and not interaction.response.is_done()
+    )
 
 
 def foreign(interaction: discord.Interaction, t: Table | None) -> bool:

@@ -19,6 +19,12 @@ follow-up (by message id), or an ``@original`` this module made ephemeral. After
 deferral ``@original`` is the message the component sits on, which may be the *public* table
 message; ``send_private`` is the one function that writes a panel, and ``PrivateMessage`` (what
 it returns, and what the publisher keeps to refresh panels) can only edit such a message.
+
+**Public.** The other way round, ``acknowledge_public`` answers a click on a *public* message (a
+table's live message) with a deferred update (type 6): the click's token then edits that public
+message for 15 min through the interaction route, which Discord's global rate limit does not count.
+What it returns is a ``PublicMessage``, a separate type the publisher only ever draws the table
+into; ``send_private`` and ``PrivateMessage`` never take one, so a panel cannot go there.
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import discord
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context, handle_message_parameters
 
 from bot.i18n import Lazy, render, resolve, user_language
 
@@ -282,6 +290,47 @@ async def safe_autocomplete(
 # ---- private panels ---------------------------------------------------------------------------
 
 
+async def _edit_by_token(interaction: Any, message_id: int | None, **kwargs: Any) -> None:
+    """Edit the interaction's ``@original`` (``message_id`` None) or one of its follow-ups, as
+    ``edit_original_response`` / ``followup.edit_message`` do, without reading Discord's answer
+    back into a discord.py ``Message``: parsing every button of a hand panel cost more than drawing
+    it, on every refresh. (The components are ``DynamicItem``s, dispatched by their custom_id, so
+    no view needs storing per message.)"""
+    if not isinstance(interaction, discord.Interaction):  # (stand-ins of unit tests)
+        if message_id is None:
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.followup.edit_message(message_id, **kwargs)
+        return
+    state = interaction._state
+    view = kwargs.get("view", MISSING)
+    with handle_message_parameters(
+        content=kwargs.get("content", MISSING),
+        view=view,
+        allowed_mentions=kwargs.get("allowed_mentions"),
+        previous_allowed_mentions=state.allowed_mentions,
+    ) as params:
+        adapter = async_context.get()
+        http = state.http
+        common: dict[str, Any] = {
+            "session": interaction._session,
+            "proxy": http.proxy,
+            "proxy_auth": http.proxy_auth,
+            "payload": params.payload,
+            "multipart": params.multipart,
+            "files": params.files,
+        }
+        if message_id is None:
+            await adapter.edit_original_interaction_response(
+                interaction.application_id, interaction.token, **common
+            )
+        else:
+            common["with_components"] = bool(view)
+            await adapter.edit_webhook_message(
+                interaction.application_id, interaction.token, message_id, **common
+            )
+
+
 @dataclass(frozen=True)
 class PrivateMessage:
     """An ephemeral message this bot wrote for one user, and how to edit it again (for 15 min).
@@ -302,10 +351,7 @@ class PrivateMessage:
         if not text_only:
             kwargs["view"] = view
         try:
-            if self.message_id is None:
-                await self.interaction.edit_original_response(**kwargs)
-            else:
-                await self.interaction.followup.edit_message(self.message_id, **kwargs)
+            await _edit_by_token(self.interaction, self.message_id, **kwargs)
         except _TOLERATED as exc:
             log.debug("editing a private message of interaction %s failed: %s", self.interaction.id, exc)
             return False
@@ -352,3 +398,49 @@ async def send_private(
         log.error("a private answer to interaction %s was not ephemeral", interaction.id)
         return None
     return PrivateMessage(interaction, msg.id)
+
+
+# ---- public messages edited through an interaction token ------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class PublicMessage:
+    """A public message (a table's live message) that a click on it lets this bot edit through the
+    click's interaction token (``@original`` after a deferred update) until the token expires: an
+    edit that does not count towards the bot token's global rate limit.
+
+    Made only by ``acknowledge_public``. Never written with a hand: only the table's public view goes
+    here (the publisher's live message); panels go through ``send_private``."""
+
+    interaction: discord.Interaction
+    message_id: int
+    since: float  # time.monotonic() when the click was acknowledged (the token lives 15 min)
+
+    async def edit(self, content: str, *, view: discord.ui.View | None, text_only: bool = False) -> bool:
+        """Rewrite the public message (``text_only``: its buttons stay as they are); False if Discord
+        refused (the token expired, the message is gone, rate limited past discord.py's retries):
+        the caller then edits it another way."""
+        kwargs: dict[str, Any] = {"content": _clip(content)}
+        kwargs["allowed_mentions"] = discord.AllowedMentions.none()
+        if not text_only:
+            kwargs["view"] = view
+        try:
+            await _edit_by_token(self.interaction, None, **kwargs)
+        except _TOLERATED as exc:
+            log.debug("editing public message %s through a token failed: %s", self.message_id, exc)
+            return False
+        return True
+
+
+async def acknowledge_public(interaction: discord.Interaction) -> PublicMessage | None:
+    """Acknowledge a click on a public message with a deferred update (type 6; the message is not
+    changed), so ``@original`` is that public message; the answer then goes in an ephemeral
+    follow-up (``safe_send``, ``send_private``). None if the interaction was answered already, is not
+    a click on a public message, or Discord refused."""
+    message = getattr(interaction, "message", None)
+    if message is None or on_ephemeral_message(interaction) or not _is_component(interaction):
+        return None
+    async with _lock(interaction):
+        if not await _defer_locked(interaction, ephemeral=False, thinking=False):
+            return None
+    return PublicMessage(interaction, int(message.id), time.monotonic())

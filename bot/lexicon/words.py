@@ -3,6 +3,7 @@ ruleset's one-line description, and the notes of the house-rules autocomplete.""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -105,7 +106,33 @@ def cards_list(cards: Any, style: str = "standard") -> ListOf:
 
 def describe(rs: Any) -> Joined:
     """The ruleset's one-line description (``standard: to 500 · nil ±100 · …``) in any language; in
-    English exactly ``Ruleset.describe()``."""
+    English exactly ``Ruleset.describe()``. A ruleset is frozen: described once (the live message
+    shows it on every redraw)."""
+    try:
+        return _describe_cached(rs)
+    except TypeError:  # (an unhashable stand-in)
+        return _describe(rs)
+
+
+@functools.lru_cache(maxsize=256)
+def _describe_cached(rs: Any) -> Joined:
+    line = _describe(rs)
+    return _Remembered(line.parts, line.sep)
+
+
+class _Remembered(Joined):
+    """A ``Joined`` that keeps its rendering in each language (a ruleset's line, shown unchanged on
+    every redraw of its table's live message)."""
+
+    def render(self, lang: str) -> str:
+        cache: dict[str, str] = self.__dict__.setdefault("_rendered", {})
+        text = cache.get(lang)
+        if text is None:
+            text = cache[lang] = super().render(lang)
+        return text
+
+
+def _describe(rs: Any) -> Joined:
     parts: list[Any] = [_("%(name)s: to %(target)s", name=rs.name, target=rs.target_score)]
     if rs.num_seats != 4 or not rs.partnerships or rs.team_size != 2:
         if not rs.partnerships:

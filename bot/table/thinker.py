@@ -115,8 +115,10 @@ class Thinker:
         loop = asyncio.get_running_loop()
         self.in_flight += 1
         try:
+            data = game.to_dict()
+            data["hand_records"] = []  # (the past hands' records: the search never reads them)
             fut = loop.run_in_executor(
-                self._executor(), plan_in_worker, game.to_dict(), seat, level, seed, time.time(), budget
+                self._executor(), plan_in_worker, data, seat, level, seed, time.time(), budget
             )
             # the search checks its clock between sampled deals; allow it a generous overrun (a
             # worker's first decision also starts its process)

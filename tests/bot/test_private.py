@@ -11,7 +11,9 @@ import discord
 import pytest
 
 from bot import safe
+from bot.table.panels import HandPanels
 from bot.table.publisher import TablePublisher
+from bot.table.tokens import PublicTokens
 
 T = discord.InteractionResponseType
 
@@ -129,9 +131,12 @@ async def test_the_watchdog_acknowledges_only_what_is_still_unanswered() -> None
 
 def test_only_a_private_message_can_hold_a_panel() -> None:
     posts = TablePublisher.__new__(TablePublisher)
-    posts._panels = {}
+    posts.panels = HandPanels.__new__(HandPanels)
+    posts.tokens = PublicTokens()
     with pytest.raises(TypeError):
         posts.remember_panel(1, 2, interaction(on_ephemeral=False))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):  # nor a public-message token a panel, nor a panel a token
+        posts.remember_public(1, safe.PrivateMessage(interaction(on_ephemeral=True), None))  # type: ignore[arg-type]
 
 
 async def test_a_panel_with_no_card_left_loses_its_old_buttons() -> None:
@@ -140,3 +145,21 @@ async def test_a_panel_with_no_card_left_loses_its_old_buttons() -> None:
     await safe.send_private(i, "no cards left", view=None, in_place=True)
     [(kind, kwargs)] = i.response.calls
     assert kind == "update" and "view" in kwargs and kwargs["view"] is None
+
+
+async def test_a_click_on_the_public_message_gives_a_public_token_and_the_panel_a_followup() -> None:
+    """``acknowledge_public``: a deferred update, so @original is the public message; the panel
+    that follows goes to an ephemeral follow-up, and the token edits only the public message."""
+    i = interaction(on_ephemeral=False)
+    public = await safe.acknowledge_public(i)
+    assert isinstance(public, safe.PublicMessage) and public.message_id == 42
+    assert i.response.calls == [("defer", {"ephemeral": False, "thinking": False})]
+    panel = await safe.send_private(i, "your cards")
+    assert panel is not None and panel.message_id == 555
+    assert i.log == [("followup", True)]
+    assert await public.edit("the table", view=None)
+    assert i.log[-1] == ("edit", "@original")
+    # answered already, or a panel (an ephemeral message): no public token
+    assert await safe.acknowledge_public(i) is None
+    assert await safe.acknowledge_public(interaction(on_ephemeral=True)) is None
+    assert await safe.acknowledge_public(interaction(on_ephemeral=False, component=False)) is None

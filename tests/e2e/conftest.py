@@ -203,8 +203,19 @@ class Spades:
 
         await self.wait_for(ready, what="the My hand button")
         r = await self.fake.click(user, self.live(), label="My hand")
-        assert r.ephemeral and r.message is not None, r.content
-        return r.message
+        return await self.panel_of(r)
+
+    async def panel_of(self, r: InteractionResult) -> Message:
+        """The ephemeral panel a click on the live message answered with: a deferred update of the
+        live message (its token redraws that public message) and the panel in a follow-up."""
+        assert r.error is None, r.error
+        if r.type == 6:
+            await self.wait_for(lambda: bool(r.followups), what="the panel's follow-up")
+            msg = r.followups[-1]
+        else:
+            msg = r.message  # type: ignore[assignment]
+        assert msg is not None and msg.ephemeral, r.content
+        return msg
 
     async def decide(self, user: User, panel: Message | None = None) -> InteractionResult:
         """Do what the heuristic bot would do in ``user``'s seat, through the panel's components."""

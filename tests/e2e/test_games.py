@@ -95,7 +95,7 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
             r = await spades.fake.click(u, spades.live(), label="Join")
             assert r.ephemeral
         r = await spades.fake.click(users[0], spades.live(), label="Start")
-        assert r.ephemeral
+        assert (await spades.panel_of(r)).ephemeral  # the host's hand, in a private follow-up
         await spades.play_until(lambda: spades.table().status == "finished", humans=users)
         t = spades.table()
         assert t.game is not None and t.game.winner is not None

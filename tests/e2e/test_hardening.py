@@ -135,7 +135,9 @@ async def test_my_hand_answers_at_once_with_slow_storage(spades: Spades) -> None
         await spades.settle()
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = SLOW
         r = await spades.fake.click(alice, spades.live(), label="My hand")
-        assert r.type == 4 and r.ephemeral and r.message is not None
+        # a deferred update of the live message (no hand there), the panel in an ephemeral follow-up
+        assert r.type == 6 and not r.ephemeral
+        assert (await panel_answer(spades, r)).ephemeral
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = 0
         await play_some(spades, 8)
         assert public_hands(spades) == []

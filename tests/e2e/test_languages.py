@@ -54,8 +54,7 @@ async def panel(world: Spades, user: User) -> Message:
     tid = world.table().id
     msg = next(m for m in reversed(world.fake.public_messages(world.channel)) if _has(m, f"sp:{tid}:hand"))
     r = await world.fake.click(user, msg, custom_id=f"sp:{tid}:hand")
-    assert r.ephemeral and r.message is not None, r.content
-    return r.message
+    return await world.panel_of(r)
 
 
 def _has(msg: Message, custom_id: str) -> bool:

@@ -25,7 +25,7 @@ async def test_seating_refusals(spades: Spades) -> None:
             f"Only the host (<@{alice.id}>) or someone with Manage Server"
         )
         r = await spades.fake.click(alice, spades.live(), label="Start")
-        assert r.ephemeral
+        assert (await spades.panel_of(r)).ephemeral  # her hand, in a private follow-up
         await spades.wait_for(lambda: any(b.get("label") == "My hand" for b in spades.live().buttons))
         r = await spades.slash(erin, "join")
         assert (

@@ -197,7 +197,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         r = await spades.fake.click(bob, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
         await spades.settle()
         r = await spades.fake.click(bob, spades.live(), label="I'm back")
-        assert said(r).startswith("Welcome back! The bot hands your seat back to you.")
+        assert (await answer_of(spades, r)).startswith("Welcome back! The bot hands your seat back to you.")
         # he leaves for good; the game goes on and still counts for him
         r = await spades.slash(bob, "leave")
         await spades.fake.click(bob, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
@@ -437,7 +437,7 @@ async def test_two_tables_in_two_channels_with_one_player_at_both(spades: Spades
         for tid, channel in channels.items():
             live = [m for m in spades.fake.public_messages(channel) if f"· table {tid} ·" in m.content][-1]
             r = await spades.fake.click(alice, live, label="My hand")
-            assert said(r).startswith(f"**Table {tid}** in <#{channel.id}> · hand 1")
+            assert (await answer_of(spades, r)).startswith(f"**Table {tid}** in <#{channel.id}> · hand 1")
         assert not any(f"table {t2.id} " in m.content for m in spades.fake.public_messages(spades.channel))
         assert not any(f"table {t1.id} " in m.content for m in spades.fake.public_messages(other))
 

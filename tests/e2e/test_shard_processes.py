@@ -114,6 +114,9 @@ class Seat:
         assert live is not None
         r = await self.fake.click(self.user, live, label="My hand")
         assert r.error is None and r.message is not None, r.error
+        if r.type == 6:  # a deferred update of the live message; the panel is the follow-up
+            await wait_for(lambda: bool(r.followups), what="the panel")
+            return r.followups[-1]
         return r.message
 
     async def my_turn(self) -> Table | None:

@@ -1,0 +1,146 @@
+"""Each human's latest hand panel (an ephemeral message), redrawn as the table changes.
+
+A panel is edited through its player's interaction token (not counted by the global rate limit)
+and follows every card, a few coalesced into one edit, so nobody at a table waits on the public
+live message. Only a ``bot.safe.PrivateMessage`` (made by ``send_private``, an ephemeral message)
+can be kept here: a refresh can never write a hand to a public message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from bot import render
+from bot.i18n import user_language
+from bot.model import Table
+from bot.safe import PrivateMessage
+from bot.table.staleness import Staleness
+from bot.table.store import TableStore
+from bot.views import hand_panel
+
+PANEL_TTL = 14 * 60  # interaction tokens live 15 minutes
+# Seconds between two refreshes of one hand panel: Discord lets an interaction token edit about
+# 5 times per 2 s; a panel follows the trick card by card, a few coalesced into one edit.
+PANEL_INTERVAL = 0.45
+
+Key = tuple[int, int]  # (table id, user id)
+
+
+class HandPanels:
+    """The latest ephemeral hand panel per (table, user), refreshed as the table changes."""
+
+    def __init__(self, store: TableStore, staleness: Staleness, *, time_scale: float = 1.0) -> None:
+        self.store = store
+        self.staleness = staleness
+        self.time_scale = time_scale
+        self._panels: dict[Key, tuple[PrivateMessage, float]] = {}
+        self._dirty: set[Key] = set()
+        self.tasks: dict[Key, asyncio.Task[None]] = {}
+        # what a panel's buttons depended on when the bot last redrew them (see _shape)
+        self._shapes: dict[Key, tuple[Any, ...]] = {}
+
+    def remember(self, table_id: int, user_id: int, panel: PrivateMessage) -> None:
+        """Keep a user's latest panel: only a ``PrivateMessage`` (an ephemeral message, never the
+        public message a button sits on) can be remembered, so a refresh never shows a hand."""
+        if not isinstance(panel, PrivateMessage):
+            raise TypeError("only a private message (bot.safe.send_private) can hold a hand panel")
+        self._panels[(table_id, user_id)] = (panel, time.monotonic())
+        self._shapes.pop((table_id, user_id), None)  # drawn by the click: redraw all next time
+        # the click that drew it showed the table as it is
+        self.staleness.panel_shown(table_id, user_id, time.monotonic())
+
+    def refresh(self, table_id: int, user_id: int) -> None:
+        """Redraw a user's remembered panel soon (they acted by a typed command: the panel still
+        shows the card they played)."""
+        key = (table_id, user_id)
+        remembered = self._panels.get(key)
+        if remembered is None or time.monotonic() - remembered[1] > PANEL_TTL:
+            return
+        self._shapes.pop(key, None)
+        self._mark(key)
+
+    def changed(self, new: Table, actor: int | None = None) -> None:
+        """Every other human's remembered panel is redrawn (coalesced): their turn, the trick."""
+        for s in new.seats:
+            if s is None or s.bot or s.user_id is None or s.user_id == actor:
+                continue
+            key = (new.id, s.user_id)
+            remembered = self._panels.get(key)
+            if remembered is None:
+                continue
+            if time.monotonic() - remembered[1] > PANEL_TTL:
+                del self._panels[key]
+                continue
+            self._mark(key)
+
+    def _mark(self, key: Key) -> None:
+        self._dirty.add(key)
+        task = self.tasks.get(key)
+        if task is None or task.done():
+            self.tasks[key] = asyncio.create_task(self._loop(key), name=f"panel-{key}")
+
+    async def _loop(self, key: Key) -> None:
+        interval = PANEL_INTERVAL * min(self.time_scale, 1.0)
+        while key in self._dirty and key in self._panels:
+            self._dirty.discard(key)
+            await self._redraw(*key)
+            await asyncio.sleep(interval)
+        self.tasks.pop(key, None)
+
+    @staticmethod
+    def _shape(t: Table | None, user_id: int) -> tuple[Any, ...] | None:
+        """While a card is played, what a player's panel buttons depend on; None outside the
+        simple case (play phase, the player at the table, cards in view). Other players' cards
+        change only the text: the buttons (this seat's stamp, cards, turn) stay as drawn."""
+        if t is None or t.status != "playing" or t.game is None:
+            return None
+        seat = t.seat_of(user_id)
+        if seat is None:
+            return None
+        me = t.seats[seat]
+        g = t.game
+        if me is None or me.away or me.left or g.phase.name != "PLAY":
+            return None
+        return (g.hand_no, me.acts, seat in t.seats_to_act())
+
+    async def _redraw(self, table_id: int, user_id: int) -> None:
+        key = (table_id, user_id)
+        remembered = self._panels.get(key)
+        if remembered is None:
+            return
+        panel = remembered[0]
+        drawn = time.monotonic()
+        t = self.store.get(table_id)
+        lang = user_language(panel.interaction)
+        shape = self._shape(t, user_id)
+        if shape is not None and self._shapes.get(key) == shape:
+            # the text only (the trick, the turn): drawing the buttons again costs ~10x more
+            assert t is not None
+            seat = t.seat_of(user_id)
+            assert seat is not None
+            ok = await panel.edit(render.hand_panel_text(t, seat, lang=lang), view=None, text_only=True)
+        else:
+            content, view = hand_panel(t, user_id, lang=lang)
+            ok = await panel.edit(content, view=view)
+            if ok and shape is not None:
+                self._shapes[key] = shape
+        if not ok:
+            if self._panels.get(key, (None,))[0] is panel:
+                self._panels.pop(key, None)
+                self._shapes.pop(key, None)
+            return
+        self.staleness.panel_shown(table_id, user_id, drawn)
+
+    def holds(self, table_id: int) -> bool:
+        return any(k[0] == table_id for k in self._panels) or any(k[0] == table_id for k in self.tasks)
+
+    def drop(self, table_id: int) -> None:
+        for key in [k for k in self._panels if k[0] == table_id]:
+            del self._panels[key]
+        self._dirty = {k for k in self._dirty if k[0] != table_id}
+        for key in [k for k in self._shapes if k[0] == table_id]:
+            del self._shapes[key]
+        for key in [k for k in self.tasks if k[0] == table_id]:
+            self.tasks.pop(key).cancel()
