@@ -50,7 +50,8 @@ class Spades:
     checked: dict[int, int] = field(default_factory=dict)  # message id -> versions already checked
     public_checks: int = 0
     last_table: Table | None = None  # the newest table this harness has seen
-    # the bot's own fault-injection settings (bot.config.Faults): tests slow its storage down here
+    # the bot's own fault-injection settings (bot.config.Faults, the FAULT_* settings): a test sets
+    # them before ``running()`` or while the bot runs (they are read at each operation)
     faults: Faults = field(default_factory=Faults)
 
     # ---- processes ------------------------------------------------------------------------
@@ -63,9 +64,9 @@ class Spades:
         card_emojis: bool = False,
         **settings: Any,
     ) -> AsyncIterator[SpadesBot]:
-        """The real bot on the fake Discord. ``settings`` are more ``Config`` fields, e.g. the
-        product's own fault injection (``fault_storage_delay``, ``fault_save_error``); card emojis
-        are uploaded (55 requests) only by the tests that look at them."""
+        """The real bot on the fake Discord. ``settings`` are more ``Config`` fields; the product's
+        own fault injection is ``self.faults``; card emojis are uploaded (55 requests) only by the
+        tests that look at them."""
         config = Config(
             token="x",
             database_path=self.db_path,

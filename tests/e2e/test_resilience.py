@@ -171,13 +171,14 @@ async def _stored_stamp(spades: Spades, table_id: int) -> int:
 async def test_an_unexpected_failure_still_answers_and_changes_nothing(
     spades: Spades, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A bug in the save path (the product's fault injection, SPADES_FAULT_SAVE_ERROR=unexpected):
+    """A bug in the save path (the product's fault injection, FAULT_SAVE_ERROR=unexpected):
     the click still gets the apology, nothing changes, and the log keeps the cause."""
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
         await _to_alices_play_turn(spades)
         table_id, before = spades.table().id, spades.table().stamp
-    async with spades.running(time_scale=0.01, fault_save_error="unexpected"):
+    spades.faults.save_error = "unexpected"
+    async with spades.running(time_scale=0.01):
         panel = await spades.panel(alice)
         seat = spades.seat_of(alice)
         card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
@@ -185,22 +186,25 @@ async def test_an_unexpected_failure_still_answers_and_changes_nothing(
         assert r.ephemeral and said(r) == APOLOGY
         assert engine.card_pretty(card) not in said(r)
         assert spades.table().stamp == before
-        assert any("SPADES_FAULT_SAVE_ERROR=unexpected" in (rec.exc_text or "") or
-                   (rec.exc_info and "SPADES_FAULT_SAVE_ERROR" in str(rec.exc_info[1]))
-                   for rec in caplog.records), "the cause is not in the log"
+        assert any(
+            "FAULT_SAVE_ERROR=unexpected" in (rec.exc_text or "")
+            or (rec.exc_info and "FAULT_SAVE_ERROR" in str(rec.exc_info[1]))
+            for rec in caplog.records
+        ), "the cause is not in the log"
     assert await _stored_stamp(spades, table_id) == before
 
 
 async def test_a_failing_database_refuses_the_action_and_changes_nothing(
     spades: Spades, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Every save fails (SPADES_FAULT_SAVE_ERROR=storage): the player is told plainly, the table is
+    """Every save fails (FAULT_SAVE_ERROR=storage): the player is told plainly, the table is
     as it was, and the log names the table and the real cause."""
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
         await _to_alices_play_turn(spades)
         table_id, before = spades.table().id, spades.table().stamp
-    async with spades.running(time_scale=0.01, fault_save_error="storage"):
+    spades.faults.save_error = "storage"
+    async with spades.running(time_scale=0.01):
         panel = await spades.panel(alice)
         seat = spades.seat_of(alice)
         card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
@@ -212,6 +216,7 @@ async def test_a_failing_database_refuses_the_action_and_changes_nothing(
         assert spades.table().stamp == before
         failed = [rec for rec in caplog.records if rec.getMessage() == f"saving table {table_id} failed"]
         assert failed and "disk I/O error" in str(failed[0].exc_info[1])  # type: ignore[index]
+    spades.faults.save_error = None
     async with spades.running(time_scale=0.01):  # the fault gone, the same click goes through
         panel = await spades.panel(alice)
         r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
@@ -222,15 +227,16 @@ async def test_a_failing_database_refuses_the_action_and_changes_nothing(
 
 
 async def test_a_slow_database_defers_then_answers(spades: Spades) -> None:
-    """When saving takes longer than the defer threshold (SPADES_FAULT_STORAGE_DELAY), the click is
+    """When saving takes longer than the defer threshold (FAULT_STORAGE_WRITE_DELAY), the click is
     acknowledged in time and the panel updated afterwards."""
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
         await _to_alices_play_turn(spades)
-    async with spades.running(time_scale=0.01, fault_storage_delay=2.5):
+    async with spades.running(time_scale=0.01):
         seat = spades.seat_of(alice)
         card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
         panel = await spades.panel(alice)
+        spades.faults.storage_write_delay = 2.5  # every write from now on (read at each one)
         r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
         assert r.type == 6  # acknowledged before the work was done (the panel is updated in place)
         await spades.wait_for(
@@ -238,6 +244,7 @@ async def test_a_slow_database_defers_then_answers(spades: Spades) -> None:
             what="the panel update",
             timeout=30,
         )
+        spades.faults.storage_write_delay = 0
 
 
 @pytest.mark.both_backends
@@ -299,7 +306,7 @@ async def test_channel_post_and_edit_failures_are_logged_and_recovered(
 async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(
     spades: Spades, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Alice's turn runs out while every save fails (SPADES_FAULT_SAVE_ERROR=storage): the bot's move
+    """Alice's turn runs out while every save fails (FAULT_SAVE_ERROR=storage): the bot's move
     for her is retried, never half-applied; once the database works again it goes through."""
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
@@ -307,7 +314,8 @@ async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(
         await spades.wait_turn()
         table_id, before = spades.table().id, spades.table().stamp
         assert alice in spades.acting_humans()
-    async with spades.running(time_scale=0.01, fault_save_error="storage"):
+    spades.faults.save_error = "storage"
+    async with spades.running(time_scale=0.01):
 
         def failures() -> int:
             return sum(1 for rec in caplog.records if rec.getMessage() == f"saving table {table_id} failed")
@@ -315,6 +323,7 @@ async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(
         await spades.wait_for(lambda: failures() >= 2, timeout=30, what="the bot's move to be retried")
         assert spades.table().stamp == before  # nothing half-applied
     assert await _stored_stamp(spades, table_id) == before
+    spades.faults.save_error = None
     async with spades.running(time_scale=0.01):
         await spades.wait_for(lambda: spades.table().stamp > before, timeout=30, what="the move once saved")
         await spades.settle()
