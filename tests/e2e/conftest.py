@@ -31,7 +31,7 @@ from bot.config import Config, Faults
 from bot.model import Table
 from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, User
 from bot.sandbox.fake.fake import GLOBAL_LIMIT
-from bot.storage import Storage
+from bot.storage import Storage, TableRow
 from bot.table.service import TableService
 from engine.bots import get_bot
 
@@ -93,6 +93,13 @@ class Spades:
             yield db
         finally:
             await db.close()
+
+    async def stored_table(self, table_id: int) -> TableRow:
+        """A table as stored in the bot's database (read on a connection of its own)."""
+        async with self.stored() as db:
+            row = await db.get_table(table_id)
+        assert row is not None, f"table {table_id} is not stored"
+        return row
 
     @property
     def service(self) -> TableService:
