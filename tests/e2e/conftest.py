@@ -456,6 +456,31 @@ async def open_and_start(spades: Spades, channel: Channel, humans: list[User], *
 
 
 async def play_from_panel(spades: Spades, game: SeenGame, user: User) -> int:
+    """``user`` plays their seat until the game post (see ``_panel_loop``); the actions taken."""
+    actions, _ = await _panel_loop(spades, game, user, stop_at_card=False)
+    return actions
+
+
+async def panel_with_a_card(spades: Spades, game: SeenGame, user: User) -> Message:
+    """``user`` plays (as ``play_from_panel``) until their panel offers a card to play; that panel."""
+    _, panel = await _panel_loop(spades, game, user, stop_at_card=True)
+    assert panel is not None, "the game ended before a card was to play"
+    return panel
+
+
+def playable_cards(panel: Message) -> list[tuple[int, str]]:
+    """(card, custom_id) of the card buttons the panel lets its player click now."""
+    out = []
+    for b in panel.buttons:
+        m = CARD_ID.match(b.get("custom_id", ""))
+        if m and not b.get("disabled"):
+            out.append((int(m.group(1)), str(b["custom_id"])))
+    return out
+
+
+async def _panel_loop(
+    spades: Spades, game: SeenGame, user: User, *, stop_at_card: bool
+) -> tuple[int, Message | None]:
     """``user`` plays their seat until the game post, from their private panel alone, as a simple
     player would: looks at the cards, bids 3 (or the first bid offered), passes the first cards
     asked for, plays the first card the panel lets them. Returns the actions taken.
@@ -502,6 +527,8 @@ async def play_from_panel(spades: Spades, game: SeenGame, user: User) -> int:
                     panel = r.message if r.ephemeral and r.message is not None else panel
             continue
         assert panel is not None
+        if stop_at_card and card is not None and look is None and pick is None:
+            return actions, panel
         if look is not None:
             r = await spades.fake.click(user, panel, label="Show my cards")
         elif pick is not None and ":b:" in pick["custom_id"]:
@@ -521,4 +548,4 @@ async def play_from_panel(spades: Spades, game: SeenGame, user: User) -> int:
         if r.message is not None and r.ephemeral:
             panel = r.message
         acted_on = (panel.id, len(panel.history))
-    return actions
+    return actions, None
