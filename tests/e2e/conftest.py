@@ -35,7 +35,7 @@ import pytest_asyncio
 import engine
 from bot.client import SpadesBot
 from bot.config import Config, Faults
-from bot.model import Table
+from bot.model import NO_TABLE, Table
 from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, User
 from bot.sandbox.fake.fake import GLOBAL_LIMIT
 from bot.storage import Storage, TableRow
@@ -107,6 +107,11 @@ class Spades:
             row = await db.get_table(table_id)
         assert row is not None, f"table {table_id} is not stored"
         return row
+
+    async def no_table_in(self, channel: Channel | None = None) -> bool:
+        """What anyone sees: /table in ``channel`` answers that there is no table there."""
+        r = await self.fake.slash(self.users["admin"], channel or self.channel, "table")
+        return await answer_of(self, r) == NO_TABLE
 
     @property
     def service(self) -> TableService:
