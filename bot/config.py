@@ -115,20 +115,29 @@ def _database_url(url: str) -> str:
 
 
 FAULT_SAVE_ERRORS = ("storage", "unexpected")
+# the fault settings' earlier names: refused with the new one rather than silently ignored
+RENAMED_FAULTS = {
+    "SPADES_FAULT_STORAGE_DELAY": "FAULT_STORAGE_WRITE_DELAY",
+    "SPADES_FAULT_SAVE_ERROR": "FAULT_SAVE_ERROR",
+}
 
 
 @dataclass
 class Faults:
-    """Fault injection, for resilience tests and trying the bot out: all off by default.
+    """The bot's one fault-injection seam, for resilience tests and drills: all off by default.
 
-    ``FAULT_STORAGE_READ_DELAY`` / ``FAULT_STORAGE_WRITE_DELAY``: seconds the database waits
-    before every read / every write transaction (as a busy disk or a distant server would). The
-    storage reads them at each operation, so whoever holds this object may change them while
-    the bot runs. Never set them in production.
+    - ``FAULT_STORAGE_READ_DELAY`` / ``FAULT_STORAGE_WRITE_DELAY``: seconds the database waits
+      before every read / every write transaction (a busy disk, a distant server).
+    - ``FAULT_SAVE_ERROR``: every table save fails, ``storage`` as a failing database does (the
+      action is refused and nothing changes), ``unexpected`` as a bug would (the generic apology).
+
+    The storage and the table store read these at each operation, so whoever holds this object
+    (the sandbox, a test) may change them while the bot runs. Never set them in production.
     """
 
     storage_read_delay: float = 0.0
     storage_write_delay: float = 0.0
+    save_error: str | None = None  # None, or one of FAULT_SAVE_ERRORS
 
 
 @dataclass(frozen=True, repr=False)
@@ -151,14 +160,9 @@ class Config:
     discord_rate_limit: float = 50.0
     rate_limit_share: float | None = None  # None: computed as len(shard_ids) / shard_count
     health_seconds: float = 60.0  # one health line in the log this often (0: never)
-    # Fault injection for resilience tests and drills (README "Fault injection"); off by default.
-    # Seconds added before every table save (a slow disk or a busy database):
-    fault_storage_delay: float = 0.0
-    # Every table save fails: "storage" as a failing database does (the action is refused and
-    # nothing changes), "unexpected" as a bug would (the generic apology); None: off.
-    fault_save_error: str | None = None
     card_emojis: bool = True  # upload card faces as application emojis for the hand buttons
-    faults: Faults = field(default_factory=Faults)  # testing only: slow storage on purpose
+    # fault injection for resilience tests and drills (docs/TESTING.md); off by default
+    faults: Faults = field(default_factory=Faults)
 
     @classmethod
     def from_env(
@@ -232,16 +236,19 @@ class Config:
         if share is not None and not 0 < share <= 1:
             raise ConfigError(f"RATE_LIMIT_SHARE must be a fraction above 0 and at most 1, got {share}")
         health = _float_setting(get, "HEALTH_SECONDS", 60.0, minimum=0.0)
+        for old, new in RENAMED_FAULTS.items():
+            if get(old) is not None:
+                raise ConfigError(f"{old} is now {new} (see docs/TESTING.md, fault injection)")
+        save_error = get("FAULT_SAVE_ERROR")
+        if save_error is not None and save_error not in FAULT_SAVE_ERRORS:
+            raise ConfigError(
+                f"FAULT_SAVE_ERROR must be one of {', '.join(FAULT_SAVE_ERRORS)}, got {save_error!r}"
+            )
         faults = Faults(
             storage_read_delay=_float_setting(get, "FAULT_STORAGE_READ_DELAY", 0.0, minimum=0.0) or 0.0,
             storage_write_delay=_float_setting(get, "FAULT_STORAGE_WRITE_DELAY", 0.0, minimum=0.0) or 0.0,
+            save_error=save_error,
         )
-        fault_delay = _float_setting(get, "SPADES_FAULT_STORAGE_DELAY", 0.0, minimum=0.0)
-        fault_error = get("SPADES_FAULT_SAVE_ERROR")
-        if fault_error is not None and fault_error not in FAULT_SAVE_ERRORS:
-            raise ConfigError(
-                f"SPADES_FAULT_SAVE_ERROR must be one of {', '.join(FAULT_SAVE_ERRORS)}, got {fault_error!r}"
-            )
         emojis_text = (get("CARD_EMOJIS") or "on").lower()
         if emojis_text not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
             raise ConfigError(f"CARD_EMOJIS must be on or off, got {emojis_text!r}")
@@ -261,8 +268,6 @@ class Config:
             rate_limit_share=share,
             health_seconds=health if health is not None else 60.0,
             faults=faults,
-            fault_storage_delay=fault_delay or 0.0,
-            fault_save_error=fault_error,
             card_emojis=emojis_text in ("on", "true", "1", "yes"),
         )
 

@@ -67,8 +67,7 @@ class TableService:
         self.store = TableStore(
             self.storage,
             time_scale=self.time_scale,
-            fault_delay=float(getattr(config, "fault_storage_delay", 0.0) or 0.0),
-            fault_error=getattr(config, "fault_save_error", None),
+            faults=getattr(config, "faults", None),
         )
         # the bot's one REST budget (bot/ratelimit.py), when it has one: channel posts and edits queue there
         budget = getattr(bot, "budget", None)

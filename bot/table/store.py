@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from bot.config import Faults
 from bot.i18n import _
 from bot.model import (
     CLOSED,
@@ -50,14 +51,12 @@ class TableStore:
         storage: Storage,
         *,
         time_scale: float = 1.0,
-        fault_delay: float = 0.0,
-        fault_error: str | None = None,
+        faults: Faults | None = None,
     ) -> None:
         self.storage = storage
         self.time_scale = time_scale
-        # the configured fault injection (Config.fault_*; off unless set)
-        self.fault_delay = fault_delay
-        self.fault_error = fault_error
+        # the configured fault injection (Config.faults; off unless set), read at every save
+        self.faults = faults if faults is not None else Faults()
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -192,13 +191,12 @@ class TableStore:
             new.deadline = next_deadline(old, new, touched, self.time_scale)
         assert old.row is not None
         row = dataclasses.replace(old.row, status=new.status, data=new.to_data(), host_id=new.host_id)
-        if self.fault_delay:
-            await asyncio.sleep(self.fault_delay)
-        if self.fault_error == "unexpected":
-            raise RuntimeError("injected fault (SPADES_FAULT_SAVE_ERROR=unexpected)")
+        fault = self.faults.save_error
+        if fault == "unexpected":
+            raise RuntimeError("injected fault (FAULT_SAVE_ERROR=unexpected)")
         try:
-            if self.fault_error == "storage":
-                raise OSError("disk I/O error (injected: SPADES_FAULT_SAVE_ERROR=storage)")
+            if fault == "storage":
+                raise OSError("disk I/O error (injected: FAULT_SAVE_ERROR=storage)")
             new.row = await self.storage.save_table(row, hand=hand, game=game_done)
         except StaleTable:
             log.warning("table %s changed under us; reloading", old.id)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import MISSING_TOKEN_MESSAGE, Config, ConfigError, MissingToken
+from bot.config import MISSING_TOKEN_MESSAGE, Config, ConfigError, Faults, MissingToken
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -202,3 +202,43 @@ def test_python_m_bot_migrate_needs_no_token_and_runs_once(db_target: str, tmp_p
     assert second.returncode == 0 and "up to date" in second.stdout
     bad = _run(tmp_path, ["migrat"], env)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_fault_injection_is_one_setting_group_off_by_default(tmp_path: Path) -> None:
+    """FAULT_STORAGE_READ_DELAY, FAULT_STORAGE_WRITE_DELAY and FAULT_SAVE_ERROR fill the one
+    ``Config.faults``; unset, nothing waits and nothing fails."""
+    absent = tmp_path / "absent.env"
+    off = Config.from_env({"DISCORD_TOKEN": "x"}, dotenv_path=absent).faults
+    assert off == Faults() and (off.storage_read_delay, off.storage_write_delay, off.save_error) == (
+        0,
+        0,
+        None,
+    )
+    env = {
+        "DISCORD_TOKEN": "x",
+        "FAULT_STORAGE_READ_DELAY": "0.5",
+        "FAULT_STORAGE_WRITE_DELAY": "2.5",
+        "FAULT_SAVE_ERROR": "storage",
+    }
+    assert Config.from_env(env, dotenv_path=absent).faults == Faults(0.5, 2.5, "storage")
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "says"),
+    [
+        (
+            "FAULT_SAVE_ERROR",
+            "sometimes",
+            "FAULT_SAVE_ERROR must be one of storage, unexpected, got 'sometimes'",
+        ),
+        ("FAULT_STORAGE_WRITE_DELAY", "-1", "FAULT_STORAGE_WRITE_DELAY must be a number of at least 0"),
+        ("FAULT_STORAGE_READ_DELAY", "soon", "FAULT_STORAGE_READ_DELAY must be a number, got 'soon'"),
+        # the earlier names are refused with the new one, never silently ignored
+        ("SPADES_FAULT_STORAGE_DELAY", "2.5", "SPADES_FAULT_STORAGE_DELAY is now FAULT_STORAGE_WRITE_DELAY"),
+        ("SPADES_FAULT_SAVE_ERROR", "storage", "SPADES_FAULT_SAVE_ERROR is now FAULT_SAVE_ERROR"),
+    ],
+)
+def test_fault_settings_are_checked(tmp_path: Path, name: str, value: str, says: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        Config.from_env({"DISCORD_TOKEN": "x", name: value}, dotenv_path=tmp_path / "absent.env")
+    assert says in str(err.value)

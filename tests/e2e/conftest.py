@@ -7,8 +7,15 @@ real PostgreSQL server the tests start (tests/postgres_server.py).
 ``spades`` gives a world (a server, a channel, five users and an admin) and ``spades.running()``
 starts a bot process on the world's database file; leaving it closes that process, so a second
 ``running()`` on the same world is a restart. The helpers act only through Discord (slash commands,
-clicks, selects); they *read* the table service's state to know whose turn it is and to check
-invariants, never to change it.
+clicks, selects), in two ways:
+
+- ``open_and_start`` / ``play_from_panel`` / ``game_posts`` (the end of this file) know only what
+  Discord shows: the channel's messages and a player's own panel. Prefer them.
+- ``Spades.decide`` / ``play_until`` / ``wait_turn`` (older) *read* the table service's state to
+  know whose turn it is and to choose a move as the heuristic bot would; they never change it.
+
+``check_public`` reads which cards are held to check that no public message shows one (an
+invariant about what Discord shows); ``stored_table`` reads what is stored, on its own connection.
 """
 
 from __future__ import annotations
@@ -28,10 +35,10 @@ import pytest_asyncio
 import engine
 from bot.client import SpadesBot
 from bot.config import Config, Faults
-from bot.model import Table
+from bot.model import NO_TABLE, Table
 from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, User
 from bot.sandbox.fake.rest.ratelimits import GLOBAL_LIMIT
-from bot.storage import Storage
+from bot.storage import Storage, TableRow
 from bot.table.service import TableService
 from engine.bots import get_bot
 
@@ -50,7 +57,8 @@ class Spades:
     checked: dict[int, int] = field(default_factory=dict)  # message id -> versions already checked
     public_checks: int = 0
     last_table: Table | None = None  # the newest table this harness has seen
-    # the bot's own fault-injection settings (bot.config.Faults): tests slow its storage down here
+    # the bot's own fault-injection settings (bot.config.Faults, the FAULT_* settings): a test sets
+    # them before ``running()`` or while the bot runs (they are read at each operation)
     faults: Faults = field(default_factory=Faults)
 
     # ---- processes ------------------------------------------------------------------------
@@ -63,9 +71,9 @@ class Spades:
         card_emojis: bool = False,
         **settings: Any,
     ) -> AsyncIterator[SpadesBot]:
-        """The real bot on the fake Discord. ``settings`` are more ``Config`` fields, e.g. the
-        product's own fault injection (``fault_storage_delay``, ``fault_save_error``); card emojis
-        are uploaded (55 requests) only by the tests that look at them."""
+        """The real bot on the fake Discord. ``settings`` are more ``Config`` fields; the product's
+        own fault injection is ``self.faults``; card emojis are uploaded (55 requests) only by the
+        tests that look at them."""
         config = Config(
             token="x",
             database_path=self.db_path,
@@ -92,6 +100,18 @@ class Spades:
             yield db
         finally:
             await db.close()
+
+    async def stored_table(self, table_id: int) -> TableRow:
+        """A table as stored in the bot's database (read on a connection of its own)."""
+        async with self.stored() as db:
+            row = await db.get_table(table_id)
+        assert row is not None, f"table {table_id} is not stored"
+        return row
+
+    async def no_table_in(self, channel: Channel | None = None) -> bool:
+        """What anyone sees: /table in ``channel`` answers that there is no table there."""
+        r = await self.fake.slash(self.users["admin"], channel or self.channel, "table")
+        return await answer_of(self, r) == NO_TABLE
 
     @property
     def service(self) -> TableService:
@@ -373,3 +393,175 @@ async def spades(fake_discord: FakeDiscord, e2e_database: str) -> AsyncIterator[
     users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave", "erin")}
     users["admin"] = fake.add_user("root", manage_guild=True)
     yield Spades(fake, guild, channel, users, e2e_database)
+
+
+# ---- playing as users do: only what Discord shows ---------------------------------------------------
+#
+# ``Spades.decide``/``play_until`` above pick moves with the heuristic bot from the table's state;
+# the helpers below know only what the channel and a player's own panel show. New tests should use
+# these (tests/e2e/test_stats.py, test_games.py do).
+
+OPENED = re.compile(r"Table (\d+) is open")
+LOBBY_SEAT = re.compile(r"(\d+)\. <@(\d+)>")
+STALL = 60.0  # seconds without anything to click before a player's loop gives up
+
+
+@dataclass
+class SeenGame:
+    """A table as its channel showed it: who sat where (seat index -> user id, from the lobby
+    message; the other seats are bots) and where its posts are."""
+
+    channel: Channel
+    table_id: int
+    lobby_id: int  # the table's message (its first version lists who sits where)
+    seats: dict[int, int]
+    with_bots: bool
+
+
+def live_message(spades: Spades, channel: Channel, table_id: int) -> Message | None:
+    """The newest table message of ``table_id`` in ``channel``."""
+    msgs = [
+        m
+        for m in spades.fake.public_messages(channel)
+        if m.content.startswith(LIVE_PREFIX) and f"table {table_id} " in m.content
+    ]
+    return msgs[-1] if msgs else None
+
+
+def game_posts(spades: Spades, game: SeenGame) -> tuple[list[str], str | None]:
+    """The table's hand posts and its game post (None while the game is on): the posts after its
+    lobby message (the game post names no table; an earlier table's is older than the lobby)."""
+    hands, final = [], None
+    for m in spades.fake.public_messages(game.channel):
+        if m.id <= game.lobby_id:
+            continue
+        if m.content.startswith("📋 ") and f"· table {game.table_id}\n" in m.content:
+            hands.append(m.content)
+        elif m.content.startswith("🏁 ") or (
+            m.content.startswith("🏆 ") and "Rematch" in {b.get("label") for b in m.buttons}
+        ):
+            final = m.content
+    return hands, final
+
+
+async def open_and_start(spades: Spades, channel: Channel, humans: list[User], **options: Any) -> SeenGame:
+    """The first human opens a table in ``channel`` (``/spades new`` with ``options``), the others
+    /join, the host starts (bots take the seats left); who sits where is read from the lobby."""
+    host = humans[0]
+    r = await spades.fake.slash(host, channel, "spades new", **options)
+    opened = OPENED.search(said(r))
+    assert opened is not None, said(r)
+    table_id = int(opened.group(1))
+    for user in humans[1:]:
+        r = await spades.fake.slash(user, channel, "join")
+        assert said(r).startswith("You took seat"), said(r)
+
+    def seated() -> bool:
+        m = live_message(spades, channel, table_id)
+        return m is not None and len(LOBBY_SEAT.findall(m.content)) == len(humans)
+
+    await spades.wait_for(seated, what="everyone seated on the lobby message")
+    lobby = live_message(spades, channel, table_id)
+    assert lobby is not None
+    seats = {int(n) - 1: int(uid) for n, uid in LOBBY_SEAT.findall(lobby.content)}
+    assert set(seats.values()) == {u.id for u in humans}
+    fill = len(humans) < 4
+    r = await spades.fake.slash(host, channel, "spades start", fill=fill)
+    assert r.error is None, r.error
+    return SeenGame(channel, table_id, lobby.id, seats, with_bots=fill)
+
+
+async def play_from_panel(spades: Spades, game: SeenGame, user: User) -> int:
+    """``user`` plays their seat until the game post (see ``_panel_loop``); the actions taken."""
+    actions, _ = await _panel_loop(spades, game, user, stop_at_card=False)
+    return actions
+
+
+async def panel_with_a_card(spades: Spades, game: SeenGame, user: User) -> Message:
+    """``user`` plays (as ``play_from_panel``) until their panel offers a card to play; that panel."""
+    _, panel = await _panel_loop(spades, game, user, stop_at_card=True)
+    assert panel is not None, "the game ended before a card was to play"
+    return panel
+
+
+def playable_cards(panel: Message) -> list[tuple[int, str]]:
+    """(card, custom_id) of the card buttons the panel lets its player click now."""
+    out = []
+    for b in panel.buttons:
+        m = CARD_ID.match(b.get("custom_id", ""))
+        if m and not b.get("disabled"):
+            out.append((int(m.group(1)), str(b["custom_id"])))
+    return out
+
+
+async def _panel_loop(
+    spades: Spades, game: SeenGame, user: User, *, stop_at_card: bool
+) -> tuple[int, Message | None]:
+    """``user`` plays their seat until the game post, from their private panel alone, as a simple
+    player would: looks at the cards, bids 3 (or the first bid offered), passes the first cards
+    asked for, plays the first card the panel lets them. Returns the actions taken.
+
+    Nothing here reads the bot's state: the panel follows the table (the bot edits it) and is
+    opened again with "My hand" when it shows nothing to do for a moment."""
+    actions = 0
+    panel: Message | None = None
+    acted_on: tuple[int, int] | None = None  # the panel version last acted on: wait for a newer one
+    progress = time.monotonic()
+
+    def over() -> bool:
+        return game_posts(spades, game)[1] is not None
+
+    def choices(
+        m: Message | None,
+    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]:
+        """(look button, bid or pass select, playable card) the panel offers now."""
+        if m is None or (m.id, len(m.history)) == acted_on:
+            return None, None, None
+        look = next(
+            (b for b in m.buttons if b.get("label") == "Show my cards" and not b.get("disabled")), None
+        )
+        pick = next((s for s in m.selects if ":b:" in s["custom_id"] or ":p:" in s["custom_id"]), None)
+        card = next(
+            (b for b in m.buttons if CARD_ID.match(b.get("custom_id", "")) and not b.get("disabled")), None
+        )
+        return look, pick, card
+
+    while not over():
+        assert time.monotonic() - progress < STALL, f"{user.username} had nothing to do for {STALL} s"
+        look, pick, card = choices(panel)
+        if look is None and pick is None and card is None:
+            try:  # the bot edits the panel as the table moves; open it again if nothing shows up
+                await spades.wait_for(
+                    lambda shown=panel: over() or any(choices(shown)),  # type: ignore[misc]
+                    timeout=0.5,
+                    what="the panel",
+                )
+            except AssertionError:
+                live = live_message(spades, game.channel, game.table_id)
+                if live is not None and any(b.get("label") == "My hand" for b in live.buttons):
+                    r = await spades.fake.click(user, live, label="My hand")
+                    panel = r.message if r.ephemeral and r.message is not None else panel
+            continue
+        assert panel is not None
+        if stop_at_card and card is not None and look is None and pick is None:
+            return actions, panel
+        if look is not None:
+            r = await spades.fake.click(user, panel, label="Show my cards")
+        elif pick is not None and ":b:" in pick["custom_id"]:
+            values = [o["value"] for o in pick["options"]]
+            choice = "3" if "3" in values else values[0]
+            r = await spades.fake.select(user, panel, custom_id=pick["custom_id"], values=[choice])
+        elif pick is not None:
+            values = [o["value"] for o in pick["options"]][: int(pick.get("max_values", 1))]
+            r = await spades.fake.select(user, panel, custom_id=pick["custom_id"], values=values)
+        else:
+            assert card is not None
+            r = await spades.fake.click(user, panel, custom_id=card["custom_id"])
+        assert r.error is None, r.error
+        spades.check_public()
+        actions += 1
+        progress = time.monotonic()
+        if r.message is not None and r.ephemeral:
+            panel = r.message
+        acted_on = (panel.id, len(panel.history))
+    return actions, None

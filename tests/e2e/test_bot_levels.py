@@ -4,8 +4,9 @@ loop: a slow decision at one table does not hold up another table's answers."""
 from __future__ import annotations
 
 import asyncio
+import re
 
-from tests.e2e.conftest import Spades
+from tests.e2e.conftest import Spades, said
 
 
 async def test_server_level_and_table_option_choose_the_bots(spades: Spades) -> None:
@@ -15,11 +16,10 @@ async def test_server_level_and_table_option_choose_the_bots(spades: Spades) -> 
     async def level_of_new_table(channel_no: int, **options: object) -> str:
         ch = channels[channel_no]
         r = await spades.fake.slash(alice, ch, "spades new", **options)
-        assert r.error is None, r.error
-        await spades.wait_for(lambda: spades.service.in_channel(ch.id) is not None, what="the table")
-        t = spades.service.in_channel(ch.id)
-        assert t is not None
-        return str(t.settings["bot_level"])
+        opened = re.search(r"Table (\d+) is open", said(r))
+        assert opened is not None, said(r)
+        row = await spades.stored_table(int(opened.group(1)))  # what is stored (saved before the answer)
+        return str(row.data["settings"]["bot_level"])
 
     async with spades.running():
         assert await level_of_new_table(0) == "strong"  # the default: the strongest within the budget
@@ -30,11 +30,11 @@ async def test_server_level_and_table_option_choose_the_bots(spades: Spades) -> 
         assert await level_of_new_table(1) == "easy"
         assert await level_of_new_table(2, bots="normal") == "normal"  # the table's option wins
         # a table at the chosen level plays: the bots act until alice has to
-        await spades.open_table(alice, bots="easy")
+        t = await spades.open_table(alice, bots="easy")
         await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_turn()
-        assert spades.table().status == "playing"
-        assert spades.table().settings["bot_level"] == "easy"
+        await spades.wait_for(lambda: f"➜ <@{alice.id}> to " in spades.live().content, what="alice's turn")
+        row = await spades.stored_table(t.id)
+        assert row.status == "playing" and row.data["settings"]["bot_level"] == "easy"
 
 
 async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: Spades) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.model import NO_TABLE
 from tests.e2e.conftest import LIVE_PREFIX, Spades, answer_of, said
 
@@ -71,7 +73,7 @@ async def test_rules_score_repost_and_abandon(spades: Spades) -> None:
         assert confirm is not None
         r = await spades.fake.click(admin, confirm, label="Yes, abandon the table")
         assert (await answer_of(spades, r)) == f"Table {spades.table().id} is abandoned."
-        assert spades.service.in_channel(spades.channel.id) is None
+        assert await spades.no_table_in()
         await spades.settle()
         assert any(m.content.startswith("🛑 Table") for m in spades.fake.public_messages(spades.channel))
         r = await spades.slash(bob, "spades new")
@@ -117,4 +119,5 @@ async def test_a_table_in_a_thread_and_one_per_channel(spades: Spades) -> None:
         assert len(live) == 1 and "to 200" in live[0].content
         r = await spades.fake.click(alice, live[0], label="Join")
         assert said(r).startswith("You took seat 2")
-        assert spades.service.in_channel(thread.id) is not spades.service.in_channel(spades.channel.id)
+        tables = [re.search(r"table (\d+) ", m.content) for m in (live[0], spades.live())]
+        assert tables[0] and tables[1] and tables[0].group(1) != tables[1].group(1)  # two tables

@@ -189,27 +189,28 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
     alice, bob, admin = spades.users["alice"], spades.users["bob"], spades.users["admin"]
     async with spades.running(time_scale=0.05):
         r = await fake.slash(zed, far, "spades new")
-        assert "is open" in await answer_of(spades, r)
-        theirs = spades.service.in_channel(far.id)
-        assert theirs is not None
+        opened = re.search(r"Table (\d+) is open", await answer_of(spades, r))
+        assert opened is not None
+        theirs = int(opened.group(1))
         # a table of another server: neither joined nor abandoned from here
-        msg = plant(spades, [button(f"sp:{theirs.id}:join"), button(f"sp:{theirs.id}:abandon")])
-        r = await fake.click(alice, msg, custom_id=f"sp:{theirs.id}:join")
+        msg = plant(spades, [button(f"sp:{theirs}:join"), button(f"sp:{theirs}:abandon")])
+        r = await fake.click(alice, msg, custom_id=f"sp:{theirs}:join")
         assert await answer_of(spades, r) == NOT_HERE and r.ephemeral
-        r = await fake.click(admin, msg, custom_id=f"sp:{theirs.id}:abandon")
+        r = await fake.click(admin, msg, custom_id=f"sp:{theirs}:abandon")
         assert await answer_of(spades, r) == NOT_HERE
-        theirs = spades.service.get(theirs.id)
-        assert theirs is not None and theirs.status == "open" and theirs.seat_of(alice.id) is None
+        row = await spades.stored_table(theirs)  # as stored: still open, alice not seated
+        assert row.status == "open" and alice.id not in {s["user_id"] for s in row.data["seats"] if s}
 
         # our own game: card and bid ids on a public message, cards outside the deck
         t = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
         await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
         await spades.settle()
-        t = spades.table()
-        stamp = t.seats[0].acts  # type: ignore[union-attr]
+        # her seat's stamp, as her own panel's custom_ids carry it
+        ids = [str(c.get("custom_id", "")) for c in (*(await spades.panel(alice)).buttons,)]
+        stamp = int(next(m.group(1) for i in ids if (m := re.match(rf"sp:{t.id}:\w+:(\d+)", i))))
+        await spades.settle()
         live = spades.live()
-        before = (t.stamp, live.content, len(live.history))
+        before = (await spades.stored_table(t.id)).data["stamp"], live.content, len(live.history)
         public = plant(
             spades,
             [button(f"sp:{t.id}:c:{stamp}:0"), button(f"sp:{t.id}:look:{stamp}")],
@@ -235,8 +236,8 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
         r = await fake.click(bob, stray, custom_id=f"sp:{t.id}:nosuch")
         assert "no longer in use" in await answer_of(spades, r)
         await spades.settle()
-        t = spades.table()
-        assert (t.stamp, spades.live().content, len(spades.live().history)) == before
+        stored = (await spades.stored_table(t.id)).data["stamp"]
+        assert (stored, spades.live().content, len(spades.live().history)) == before
 
 
 async def test_a_typed_play_refreshes_the_open_panel(spades: Spades) -> None:
@@ -330,13 +331,13 @@ async def test_no_table_where_the_bot_cannot_post_and_a_lost_permission_closes_i
         r = await spades.slash(alice, "spades new")
         text = await answer_of(spades, r)
         assert "I'm missing **Send Messages**, **Embed Links**" in text and "Manage Channels" in text
-        assert spades.service.in_channel(spades.channel.id) is None
+        assert await spades.no_table_in()
         # in a thread, Send Messages in Threads is what counts
         spades.channel.set_permissions(fake.bot_user, deny=SEND_IN_THREADS)
         thread = spades.channel.add_thread("game night")
         r = await fake.slash(alice, thread, "spades new")
         assert "I'm missing **Send Messages in Threads**" in await answer_of(spades, r)
-        assert spades.service.in_channel(thread.id) is None
+        assert await spades.no_table_in(thread)
         spades.channel.set_permissions(fake.bot_user)  # back to the role's permissions
         assert bot_member is not None
 
@@ -353,7 +354,7 @@ async def test_no_table_where_the_bot_cannot_post_and_a_lost_permission_closes_i
         )
         await spades.wait_for(lambda: bool(fake.dm_messages(alice)), what="the host told")
         assert "can no longer post" in fake.dm_messages(alice)[-1].content
-        assert spades.service.in_channel(spades.channel.id) is None  # the channel is free again
+        assert await spades.no_table_in()  # the channel is free again
         fake.take_violations()
 
 

@@ -244,15 +244,14 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
             reason="had to leave",
         )  # fmt: skip
         assert "now plays for" in said_sub, said_sub
-        live = bot.tables.get(table.table_id)
-        assert live is not None and live.seat_of(sub.id) is not None and live.seat_of(leaving.id) is None
+        seated = {s["user_id"] for s in (await spades.stored_table(table.table_id)).data["seats"] if s}
+        assert sub.id in seated and leaving.id not in seated  # as stored (saved before the answer)
         assert "had to leave" in await ask(spades, sub, "league history", league=LEAGUE)
         spades.fake.advance_clock(minutes=6)
         await spades.wait_for(lambda: bool(posts_with(spades, "Time was called")), what="time called")
         await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), what="the night's results")
         assert "scored as it stood" in posts_with(spades, "night 1 results")[0].content
-        live = bot.tables.get(table.table_id) or await bot.tables.load(table.table_id)
-        assert live is not None and live.status == "abandoned"
+        assert (await spades.stored_table(table.table_id)).status == "abandoned"
         results = await bot.leagues.store.night_results(night.id)  # type: ignore[attr-defined]
         assert len(results) == 1 and not results[0].complete
     assert spades.fake.take_violations() == []

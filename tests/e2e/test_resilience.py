@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 
 import pytest
 
 import engine
 from bot.model import MOVED_ON
+from bot.sandbox.fake import Message, User
 from bot.views import APOLOGY
-from tests.e2e.conftest import Spades, answer_of, said
+from tests.e2e.conftest import (
+    SeenGame,
+    Spades,
+    answer_of,
+    live_message,
+    open_and_start,
+    panel_with_a_card,
+    playable_cards,
+    said,
+)
 
 
 async def _alice_and_bots(spades: Spades, **options: object) -> None:
@@ -151,69 +162,91 @@ async def test_an_open_hand_panel_wakes_up_when_the_turn_comes(spades: Spades) -
         assert "**Your turn**" in panel.content
 
 
-async def _to_alices_play_turn(spades: Spades) -> None:
+async def _to_alices_play_turn(spades: Spades) -> SeenGame:
+    """alice (with three bots) plays from her panel until it offers her a card to play."""
     alice = spades.users["alice"]
-    await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
-    while spades.table().game.phase != "play" or not spades.acting_humans():  # type: ignore[union-attr]
-        await spades.wait_turn()
-        if spades.table().game.phase != "play":  # type: ignore[union-attr]
-            await spades.decide(alice)
+    game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
+    await panel_with_a_card(spades, game, alice)
+    await spades.settle()
+    return game
 
 
 async def _stored_stamp(spades: Spades, table_id: int) -> int:
-    async with spades.stored() as db:
-        row = await db.get_table(table_id)
-        assert row is not None
-        return int(row.data["stamp"])
+    return int((await spades.stored_table(table_id)).data["stamp"])
+
+
+async def _my_hand(spades: Spades, game: SeenGame, user: User) -> Message:
+    """``user`` clicks "My hand" on the table message: a fresh panel."""
+    live = live_message(spades, game.channel, game.table_id)
+    assert live is not None
+    r = await spades.fake.click(user, live, label="My hand")
+    assert r.ephemeral and r.message is not None, r.content
+    return r.message
+
+
+def _table_text(spades: Spades, game: SeenGame) -> str:
+    live = live_message(spades, game.channel, game.table_id)
+    assert live is not None
+    return live.content
 
 
 async def test_an_unexpected_failure_still_answers_and_changes_nothing(
     spades: Spades, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A bug in the save path (the product's fault injection, SPADES_FAULT_SAVE_ERROR=unexpected):
+    """A bug in the save path (the product's fault injection, FAULT_SAVE_ERROR=unexpected):
     the click still gets the apology, nothing changes, and the log keeps the cause."""
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
-        await _to_alices_play_turn(spades)
-        table_id, before = spades.table().id, spades.table().stamp
-    async with spades.running(time_scale=0.01, fault_save_error="unexpected"):
-        panel = await spades.panel(alice)
-        seat = spades.seat_of(alice)
-        card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
-        r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
+        game = await _to_alices_play_turn(spades)
+    before = await _stored_stamp(spades, game.table_id)
+    spades.faults.save_error = "unexpected"
+    async with spades.running(time_scale=0.01):
+        await spades.settle()
+        panel = await _my_hand(spades, game, alice)
+        card, custom_id = playable_cards(panel)[0]
+        shown = _table_text(spades, game)
+        r = await spades.fake.click(alice, panel, custom_id=custom_id)
         assert r.ephemeral and said(r) == APOLOGY
         assert engine.card_pretty(card) not in said(r)
-        assert spades.table().stamp == before
-        assert any("SPADES_FAULT_SAVE_ERROR=unexpected" in (rec.exc_text or "") or
-                   (rec.exc_info and "SPADES_FAULT_SAVE_ERROR" in str(rec.exc_info[1]))
-                   for rec in caplog.records), "the cause is not in the log"
-    assert await _stored_stamp(spades, table_id) == before
+        await spades.settle()
+        assert _table_text(spades, game) == shown  # nothing moved on the table
+        assert card in dict(playable_cards(await _my_hand(spades, game, alice)))  # still hers to play
+        assert any("FAULT_SAVE_ERROR=unexpected" in (rec.exc_text or "") or
+                   (rec.exc_info and "FAULT_SAVE_ERROR" in str(rec.exc_info[1]))
+                   for rec in caplog.records), "the cause is not in the log"  # fmt: skip
+    assert await _stored_stamp(spades, game.table_id) == before
 
 
 async def test_a_failing_database_refuses_the_action_and_changes_nothing(
     spades: Spades, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Every save fails (SPADES_FAULT_SAVE_ERROR=storage): the player is told plainly, the table is
+    """Every save fails (FAULT_SAVE_ERROR=storage): the player is told plainly, the table is
     as it was, and the log names the table and the real cause."""
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
-        await _to_alices_play_turn(spades)
-        table_id, before = spades.table().id, spades.table().stamp
-    async with spades.running(time_scale=0.01, fault_save_error="storage"):
-        panel = await spades.panel(alice)
-        seat = spades.seat_of(alice)
-        card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
-        r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
+        game = await _to_alices_play_turn(spades)
+    table_id = game.table_id
+    before = await _stored_stamp(spades, table_id)
+    spades.faults.save_error = "storage"
+    async with spades.running(time_scale=0.01):
+        await spades.settle()
+        panel = await _my_hand(spades, game, alice)
+        card, custom_id = playable_cards(panel)[0]
+        shown = _table_text(spades, game)
+        r = await spades.fake.click(alice, panel, custom_id=custom_id)
         answer = await answer_of(spades, r)
         # the panel is redrawn under the plain answer (the player's own, private)
         sorry = "⚠️ Sorry, I couldn't save that just now; nothing changed. Please try again.\n"
         assert answer.startswith(sorry)
-        assert spades.table().stamp == before
+        await spades.settle()
+        assert _table_text(spades, game) == shown  # nothing moved on the table
         failed = [rec for rec in caplog.records if rec.getMessage() == f"saving table {table_id} failed"]
         assert failed and "disk I/O error" in str(failed[0].exc_info[1])  # type: ignore[index]
+    assert await _stored_stamp(spades, table_id) == before
+    spades.faults.save_error = None
     async with spades.running(time_scale=0.01):  # the fault gone, the same click goes through
-        panel = await spades.panel(alice)
-        r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
+        panel = await _my_hand(spades, game, alice)
+        r = await spades.fake.click(alice, panel, custom_id=dict(playable_cards(panel))[card])
         await spades.wait_for(
             lambda: panel.content.startswith(f"You played {engine.card_pretty(card)}."), what="the play"
         )
@@ -221,45 +254,56 @@ async def test_a_failing_database_refuses_the_action_and_changes_nothing(
 
 
 async def test_a_slow_database_defers_then_answers(spades: Spades) -> None:
-    """When saving takes longer than the defer threshold (SPADES_FAULT_STORAGE_DELAY), the click is
+    """When saving takes longer than the defer threshold (FAULT_STORAGE_WRITE_DELAY), the click is
     acknowledged in time and the panel updated afterwards."""
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
-        await _to_alices_play_turn(spades)
-    async with spades.running(time_scale=0.01, fault_storage_delay=2.5):
-        seat = spades.seat_of(alice)
-        card = spades.table().game.legal_cards(seat)[0]  # type: ignore[union-attr]
-        panel = await spades.panel(alice)
-        r = await spades.fake.click(alice, panel, custom_id=spades.card_custom_id(panel, card))
+        game = await _to_alices_play_turn(spades)
+    async with spades.running(time_scale=0.01):
+        panel = await _my_hand(spades, game, alice)
+        card, custom_id = playable_cards(panel)[0]
+        spades.faults.storage_write_delay = 2.5  # every write from now on (read at each one)
+        r = await spades.fake.click(alice, panel, custom_id=custom_id)
         assert r.type == 6  # acknowledged before the work was done (the panel is updated in place)
         await spades.wait_for(
             lambda: panel.content.startswith(f"You played {engine.card_pretty(card)}."),
             what="the panel update",
             timeout=30,
         )
+        spades.faults.storage_write_delay = 0
 
 
 @pytest.mark.both_backends
 async def test_turn_timers_survive_a_restart(spades: Spades) -> None:
+    """A turn's deadline is stored: when it passes while the bot is down, the restarted bot acts
+    for the absent player at once, not a fresh full turn after it came back.
+
+    No step depends on how fast the machine is: the bot stops well inside alice's turn, the test
+    waits (bot down) until the stored deadline has passed, and a restarted clock would take a whole
+    turn more than the bound checked."""
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.1):  # 1.5 s turns
-        await _alice_and_bots(spades, play_seconds=15, bid_seconds=15)
-        await spades.wait_turn()
-        t = spades.table()
-        deadline, stamp = t.deadline, t.stamp
-        assert deadline is not None
+    turn = 6.0  # 60 s turns at time scale 0.1
+
+    def timeouts() -> int:
+        note = f"⏱ <@{alice.id}> ran out of time"
+        return sum(m.content.startswith(note) for m in spades.fake.public_messages(spades.channel))
+
     async with spades.running(time_scale=0.1):
-        t = spades.table()
-        assert t.deadline == deadline and t.stamp == stamp  # the clock was stored, not restarted
-        await spades.wait_for(
-            lambda: any(
-                m.content.startswith(f"⏱ <@{alice.id}> ran out of time")
-                for m in spades.fake.public_messages(spades.channel)
-            ),
-            timeout=10,
-            what="the timeout after the restart",
-        )
-        assert spades.table().stamp > stamp
+        await _alice_and_bots(spades, play_seconds=60, bid_seconds=60)
+        await spades.wait_turn()
+        table_id = spades.table().id
+        assert alice in spades.acting_humans()
+    before = timeouts()
+    async with spades.stored() as db:  # what is stored: the turn's deadline (unix seconds)
+        row = await db.get_table(table_id)
+    assert row is not None and row.status == "playing"
+    deadline = row.data["deadline"]
+    assert deadline is not None and deadline > time.time(), "alice's turn ran out before the restart"
+    await spades.wait_for(lambda: time.time() > deadline, timeout=turn + 5, what="the stored deadline")
+    started = time.monotonic()
+    async with spades.running(time_scale=0.1):
+        await spades.wait_for(lambda: timeouts() > before, timeout=30, what="the timeout after the restart")
+        assert time.monotonic() - started < turn, "the restarted bot gave alice a new full turn"
 
 
 async def test_channel_post_and_edit_failures_are_logged_and_recovered(
@@ -298,24 +342,31 @@ async def test_channel_post_and_edit_failures_are_logged_and_recovered(
 async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(
     spades: Spades, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Alice's turn runs out while every save fails (SPADES_FAULT_SAVE_ERROR=storage): the bot's move
+    """Alice's turn runs out while every save fails (FAULT_SAVE_ERROR=storage): the bot's move
     for her is retried, never half-applied; once the database works again it goes through."""
     alice = spades.users["alice"]
+    note = f"⏱ <@{alice.id}> ran out of time; the bot acted for them."
+
+    def timeouts() -> int:
+        return sum(m.content == note for m in spades.fake.public_messages(spades.channel))
+
     async with spades.running(time_scale=0.01):
-        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)  # 6 s turns at this scale
-        await spades.wait_turn()
-        table_id, before = spades.table().id, spades.table().stamp
-        assert alice in spades.acting_humans()
-    async with spades.running(time_scale=0.01, fault_save_error="storage"):
+        # 6 s turns at this scale; alice never acts
+        game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
+        await spades.wait_for(lambda: f"➜ <@{alice.id}> to " in _table_text(spades, game), what="her turn")
+    table_id = game.table_id
+    before = await _stored_stamp(spades, table_id)
+    spades.faults.save_error = "storage"
+    async with spades.running(time_scale=0.01):
 
         def failures() -> int:
             return sum(1 for rec in caplog.records if rec.getMessage() == f"saving table {table_id} failed")
 
         await spades.wait_for(lambda: failures() >= 2, timeout=30, what="the bot's move to be retried")
-        assert spades.table().stamp == before  # nothing half-applied
-    assert await _stored_stamp(spades, table_id) == before
-    async with spades.running(time_scale=0.01):
-        await spades.wait_for(lambda: spades.table().stamp > before, timeout=30, what="the move once saved")
         await spades.settle()
-        notes = [m.content for m in spades.fake.public_messages(spades.channel) if m.content.startswith("⏱")]
-        assert notes and notes[-1] == f"⏱ <@{alice.id}> ran out of time; the bot acted for them."
+        assert timeouts() == 0 and f"➜ <@{alice.id}> to " in _table_text(spades, game)  # nothing half-applied
+    assert await _stored_stamp(spades, table_id) == before
+    spades.faults.save_error = None
+    async with spades.running(time_scale=0.01):
+        await spades.wait_for(lambda: timeouts() == 1, timeout=30, what="the move once saved")
+    assert await _stored_stamp(spades, table_id) > before

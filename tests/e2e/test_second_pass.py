@@ -4,12 +4,13 @@ mid-game, the hand panel's header, and a QA sweep (two tables, strangers, absurd
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 
 import engine
 from bot.sandbox.fake import User
-from tests.e2e.conftest import Spades, answer_of, said
+from tests.e2e.conftest import Spades, answer_of, live_message, open_and_start, said
 
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
 
@@ -94,7 +95,7 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
             r = await spades.slash(alice, "spades new", rules=rules)
             assert r.ephemeral and said(r).startswith(answer), said(r)
             assert "\n" not in said(r)
-        assert spades.service.in_channel(spades.channel.id) is None
+        assert await spades.no_table_in()
         # a table with house rules: the live message says what differs from the preset
         r = await spades.slash(
             alice, "spades new", rules="bag_limit=5 lose_score=-200 ten_for_200=on first_trick_two_clubs=on"
@@ -114,7 +115,8 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
         r = await spades.fake.click(
             alice, spades.fake.ephemeral_messages(alice)[-1], label="Yes, abandon the table"
         )
-        await spades.wait_for(lambda: spades.service.in_channel(spades.channel.id) is None, what="abandon")
+        assert (await answer_of(spades, r)).endswith("is abandoned.")
+        assert await spades.no_table_in()
         # server defaults: checked against the default preset, shown, used by the next table
         r = await spades.slash(admin, "spades config", rules="whiz=on mirrors=on")
         assert said(r).startswith("Those rules don't go together: ")
@@ -146,8 +148,8 @@ async def test_a_host_leaving_before_the_start_hands_over_then_closes(spades: Sp
         r = await spades.slash(bob, "leave")
         assert said(r) == "You left and the table is closed (nobody else was seated)."
         await spades.wait_for(lambda: "🛑 This table was abandoned." in spades.live().content, what="closed")
-        assert spades.service.in_channel(spades.channel.id) is None
-        assert spades.service.get(t.id).status == "abandoned"  # type: ignore[union-attr]
+        assert await spades.no_table_in()
+        assert (await spades.stored_table(t.id)).status == "abandoned"
 
 
 async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spades: Spades) -> None:
@@ -381,65 +383,83 @@ async def test_abandon_mid_hand_then_a_new_table_in_the_same_channel(spades: Spa
 
 
 async def test_two_tables_in_two_channels_with_one_player_at_both(spades: Spades) -> None:
-    from engine.bots import get_bot
-
+    """alice sits at a table in each of two channels (bob at the second). Whoever's turn the table
+    message shows types /bid or /play in that channel (what the command's autocomplete offers); each of
+    alice's actions counts at the table of the channel she typed in, and only there (as stored)."""
     alice, bob = spades.users["alice"], spades.users["bob"]
     other = spades.guild.add_text_channel("spades-2")
     async with spades.running(time_scale=0.02):
-        t1 = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
-        r = await spades.fake.slash(bob, other, "spades new", play_seconds=600, bid_seconds=600)
-        t2 = spades.service.in_channel(other.id)
-        assert t2 is not None and t2.id != t1.id
-        r = await spades.fake.slash(alice, other, "join")
-        assert said(r) == "You took seat 2 (team 2, partner: an empty seat)."
-        await spades.slash(alice, "spades start", fill=True)
-        r = await spades.fake.slash(bob, other, "spades start", fill=True)
-        channels = {t1.id: spades.channel, t2.id: other}
-        done = {t1.id: 0, t2.id: 0}
-        for _ in range(400):
-            if min(done.values()) >= 6:
-                break
-            await asyncio.sleep(0.01)
-            for tid, channel in channels.items():
-                t = spades.service.get(tid)
-                assert t is not None and t.game is not None and t.status == "playing"
-                for s in t.seats_to_act():
-                    seat = t.seats[s]
-                    if seat is None or seat.automatic:
-                        continue
-                    user = spades.fake.users[seat.user_id]  # type: ignore[index]
-                    action = get_bot("heuristic", 1).act(t.game.view(s))
-                    kind = type(action).__name__
-                    before = {
-                        k: spades.service.get(k).seats[spades.service.get(k).seat_of(alice.id)].acts
-                        for k in channels
-                    }  # type: ignore[union-attr, index]
-                    if kind == "PlayAction":
-                        r = await spades.fake.slash(user, channel, "play", card=engine.card_str(action.card))
-                        assert said(r) == f"You played {engine.card_pretty(action.card)}."
-                    elif kind in ("BidAction", "Look"):
-                        bid = "3" if kind == "Look" or action.bid.is_blind else str(action.bid)
-                        r = await spades.fake.slash(user, channel, "bid", bid=bid)
-                        assert said(r).startswith("You bid "), said(r)
-                    else:
-                        continue
-                    if user is alice:  # her action counted at this table only
-                        after = {
-                            k: spades.service.get(k).seats[spades.service.get(k).seat_of(alice.id)].acts
-                            for k in channels
-                        }  # type: ignore[union-attr, index]
-                        assert after[tid] == before[tid] + 1
-                        assert all(after[k] == before[k] for k in channels if k != tid)
-                        done[tid] += 1
-                    break
-        assert min(done.values()) >= 6
+        options = {"play_seconds": 600, "bid_seconds": 600}
+        g1 = await open_and_start(spades, spades.channel, [alice], **options)
+        g2 = await open_and_start(spades, other, [bob, alice], **options)
+        t1, t2 = g1.table_id, g2.table_id
+        assert t1 != t2
+        games = {t1: g1, t2: g2}
+
+        async def acts() -> dict[int, int]:
+            """alice's actions at each table, as stored (her seat's counter)."""
+            out = {}
+            for tid in games:
+                seats = (await spades.stored_table(tid)).data["seats"]
+                out[tid] = next(s["acts"] for s in seats if s and s["user_id"] == alice.id)
+            return out
+
+        done = {t1: 0, t2: 0}
+        seen: dict[int, tuple[int, int]] = {}  # table -> the table message version last looked at
+        progress = time.monotonic()
+        while min(done.values()) < 6:
+            assert time.monotonic() - progress < 60, f"no turn to take for 60 s; done {done}"
+            for tid, game in games.items():
+                live = live_message(spades, game.channel, tid)
+                if live is None or (live.id, len(live.history)) == seen.get(tid):
+                    continue
+                seen[tid] = (live.id, len(live.history))
+                turn = re.search(r"➜ (.+) to (bid|play)", live.content)
+                user = next((u for u in (alice, bob) if turn and f"<@{u.id}>" in turn.group(1)), None)
+                if turn is None or user is None:
+                    continue
+                # what is legal now, as the command box's autocomplete offers it (no message stays open)
+                kind = turn.group(2)
+                offered = await spades.fake.autocomplete(
+                    user, game.channel, kind, "bid" if kind == "bid" else "card", ""
+                )
+                legal = [str(c["value"]) for c in offered]
+                if not legal:
+                    continue  # the table message is a moment behind: look again
+                before = await acts()
+                if kind == "play":
+                    card = engine.parse_card(legal[0])
+                    r = await spades.fake.slash(user, game.channel, "play", card=legal[0])
+                    assert said(r) == f"You played {engine.card_pretty(card)}."
+                else:
+                    r = await spades.fake.slash(
+                        user, game.channel, "bid", bid="3" if "3" in legal else legal[0]
+                    )
+                    assert said(r).startswith("You bid "), said(r)
+                progress = time.monotonic()
+                if user is alice:  # her action counted at this table only
+                    after = await acts()
+                    assert after[tid] == before[tid] + 1
+                    assert all(after[k] == before[k] for k in games if k != tid)
+                    done[tid] += 1
+            with contextlib.suppress(AssertionError):  # until a table message changes
+                await asyncio.sleep(0)  # (always let the bot run between two looks)
+                await spades.wait_for(
+                    lambda: any(
+                        (m := live_message(spades, g.channel, k)) is not None
+                        and (m.id, len(m.history)) != seen.get(k)
+                        for k, g in games.items()
+                    ),
+                    timeout=0.5,
+                )
+        channels = {t1: spades.channel, t2: other}
         # her hand panel at each table is that table's, in that channel
         for tid, channel in channels.items():
             live = [m for m in spades.fake.public_messages(channel) if f"· table {tid} ·" in m.content][-1]
             r = await spades.fake.click(alice, live, label="My hand")
             assert (await answer_of(spades, r)).startswith(f"**Table {tid}** in <#{channel.id}> · hand 1")
-        assert not any(f"table {t2.id} " in m.content for m in spades.fake.public_messages(spades.channel))
-        assert not any(f"table {t1.id} " in m.content for m in spades.fake.public_messages(other))
+        assert not any(f"table {t2} " in m.content for m in spades.fake.public_messages(spades.channel))
+        assert not any(f"table {t1} " in m.content for m in spades.fake.public_messages(other))
 
 
 async def test_settle_waits_for_an_edit_the_bot_still_owes_after_a_stall(spades: Spades) -> None:

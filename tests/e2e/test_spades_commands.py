@@ -128,11 +128,11 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
         assert text == f"Only the host ({host}) or someone with Manage Server can abandon this table."
         r, text = await ask(spades, alice, "spades abandon")
         assert text == f"Abandon table {tid}? The game so far is not counted."
-        assert spades.service.in_channel(spades.channel.id) is not None  # only asked so far
+        assert (await spades.stored_table(tid)).status != "abandoned"  # only asked so far
         assert r.message is not None
         c = await spades.fake.click(alice, r.message, label="Yes, abandon the table")
         assert await answer_of(spades, c) == f"Table {tid} is abandoned."
-        assert spades.service.in_channel(spades.channel.id) is None
+        assert (await spades.stored_table(tid)).status == "abandoned"
         assert (await ask(spades, admin, "spades abandon"))[1] == NO_TABLE
 
         # a server manager may abandon someone else's table
@@ -143,7 +143,7 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
         assert r.message is not None
         c = await spades.fake.click(admin, r.message, label="Yes, abandon the table")
         assert await answer_of(spades, c) == f"Table {tid} is abandoned."
-        assert spades.service.in_channel(spades.channel.id) is None
+        assert await spades.no_table_in()
     assert spades.fake.take_violations() == []
 
 

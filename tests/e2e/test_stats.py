@@ -1,55 +1,130 @@
-"""/leaderboard and /stats through the fake Discord: empty server, pages, sort, restart, real games."""
+"""/leaderboard and /stats through the fake Discord, after games played through it.
+
+Every game these tests count is played through the bot as users would: a host opens a table in a
+channel, players /join, the host starts it (bots fill the empty seats when asked), and each human
+either plays from the private panel's buttons or, as a player who walks away does, lets the turn
+timer hand the seat to the bot (the product's own TIME_SCALE keeps that fast). The expected
+numbers come from an independent model built from what the channel showed (who sat where, the hand
+posts, the game post), never from the storage code under test.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from bot.sandbox.fake import Message, User
-from bot.storage import FinishedGame, Storage
 from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE, WRONG_SERVER
-from tests.e2e.conftest import Spades, said
+from tests.e2e.conftest import SeenGame, Spades, game_posts, open_and_start, play_from_panel, said
 
 pytestmark = pytest.mark.both_backends
 
 MENTION = re.compile(r"<@(\d+)>")
+SIDE_LINE = re.compile(r"^Team (\d+): bid (.+?), took (\d+)(?:: (.*))?$")
+BOARD_LINE = re.compile(
+    r"<@(\d+)> · (\d+) W / (\d+) G(?: \(🤖 (\d+)\))? · win [^·]+ · "
+    r"bids (?:–|[^(]+\((\d+)/(\d+)\)) · nils (\d+)/(\d+)"
+)
+NILS = ("Nil", "Blind nil")
+SIDES = ((0, 2), (1, 3))  # partners sit opposite (the standard rules these tables play)
+FAST = {"play_seconds": 15, "bid_seconds": 15, "bots": "easy", "rules": "max_hands=1"}
 
 
-async def seed_games(storage: Storage, guild_id: int, games: list[tuple[list[int | None], int]]) -> None:
-    """Store finished games as the table service would at game end (each in its own channel)."""
-    for n, (seats, winner) in enumerate(games):
-        row = await storage.create_table(guild_id, 900_000 + n, seats[0] or 1, {})
-        row.status = "finished"
-        players = [
-            {"seat": s, "side": s % 2, "user_id": u, "is_bot": u is None, "name": f"p{u}"}
-            for s, u in enumerate(seats)
-        ]
-        game = FinishedGame(
-            table_id=row.id, guild_id=guild_id, channel_id=row.channel_id, game_no=1, ruleset="standard",
-            hands=5, winner_side=winner, started_at=1_700_000_000 + n, finished_at=1_700_000_600 + n,
-            sides=[{"seats": [0, 2], "score": 500, "bags": 2}, {"seats": [1, 3], "score": 300, "bags": 4}],
-            players=players,
-        )  # fmt: skip
-        await storage.save_table(row, game=game)
+# ---- the model: what the channel showed ------------------------------------------------------------
 
 
-def model_ranking(record: dict[int, tuple[int, int]], sort: str) -> list[int]:
-    """The ranking as the leaderboard's help states it, from the seeded (wins, games) per player:
-    an independent model, never the storage query under test."""
+@dataclass
+class Record:
+    games: int = 0  # games between people only (the board's default count)
+    wins: int = 0
+    all_games: int = 0  # every game, bots or not (the board with bots:True, /stats)
+    all_wins: int = 0
+    with_bots: int = 0
+    hands: int = 0
+    contracts_bid: int = 0
+    contracts_made: int = 0
+    nils_tried: int = 0
+    nils_made: int = 0
 
-    def key(uid: int) -> tuple[Any, ...]:
-        wins, games = record[uid]
-        pct = Fraction(wins, games)
-        return {
-            "wins": (-wins, -pct, -games, uid),
-            "win_pct": (-pct, -games, -wins, uid),
-            "games": (-games, -wins, uid),
-        }[sort]
 
-    return sorted(record, key=key)
+@dataclass
+class Model:
+    players: dict[int, Record] = field(default_factory=dict)
+
+    def of(self, uid: int) -> Record:
+        return self.players.setdefault(uid, Record())
+
+    def add_game(self, seats: dict[int, int], with_bots: bool, hand_posts: list[str], game_post: str) -> None:
+        """One finished game: ``seats`` (seat index -> user id of the people; the rest are bots),
+        its hand posts and its final post, as the channel showed them."""
+        winners = {int(u) for u in MENTION.findall(game_post)} if game_post.startswith("🏆") else set()
+        for uid in seats.values():
+            rec = self.of(uid)
+            won = uid in winners
+            rec.all_games += 1
+            rec.all_wins += won
+            rec.with_bots += with_bots
+            if not with_bots:
+                rec.games += 1
+                rec.wins += won
+        for post in hand_posts:
+            sides = [m for line in post.splitlines() if (m := SIDE_LINE.match(line))]
+            assert len(sides) == 2, post
+            for m in sides:
+                side = SIDES[int(m.group(1)) - 1]
+                bids = m.group(2).split(" + ")
+                parts = m.group(4) or ""
+                contract = re.search(r"contract \d+ (made|set)", parts)
+                for seat, bid in zip(side, bids, strict=True):
+                    person = seats.get(seat)
+                    if person is None:  # a bot's seat
+                        continue
+                    rec = self.of(person)
+                    rec.hands += 1
+                    if bid in NILS:
+                        rec.nils_tried += 1
+                        rec.nils_made += bool(re.search(rf"nil by <@{person}> made", parts))
+                    elif contract is not None:
+                        rec.contracts_bid += 1
+                        rec.contracts_made += contract.group(1) == "made"
+
+    def ranking(self, sort: str, *, bots: bool = False) -> list[int]:
+        """The order the leaderboard's help states (ties by user id), from this model alone."""
+
+        def key(uid: int) -> tuple[Any, ...]:
+            r = self.players[uid]
+            games, wins = (r.all_games, r.all_wins) if bots else (r.games, r.wins)
+            pct = Fraction(wins, games) if games else Fraction(-1)  # no games: last (NULLS LAST)
+            acc = Fraction(r.contracts_made, r.contracts_bid) if r.contracts_bid else Fraction(-1)
+            return {
+                "wins": (-wins, -pct, -games, uid),
+                "win_pct": (-pct, -games, -wins, uid),
+                "games": (-games, -wins, uid),
+                "bid_accuracy": (-acc, -r.contracts_bid, uid),
+            }[sort]
+
+        return sorted(self.players, key=key)
+
+    def line(self, uid: int, *, bots: bool = False) -> tuple[int, ...]:
+        """What a leaderboard line should say: W, G, 🤖, contracts made/bid, nils made/tried."""
+        r = self.players[uid]
+        games, wins = (r.all_games, r.all_wins) if bots else (r.games, r.wins)
+        return (wins, games, r.with_bots, r.contracts_made, r.contracts_bid, r.nils_made, r.nils_tried)
+
+
+def board_lines(message: Message) -> dict[int, tuple[int, ...]]:
+    out = {}
+    for text in message.embeds[0]["description"].splitlines():
+        m = BOARD_LINE.search(text)
+        assert m is not None, text
+        uid, *numbers = m.groups()
+        out[int(uid)] = tuple(int(n or 0) for n in numbers)
+    return out
 
 
 def ranked_ids(message: Message) -> list[int]:
@@ -59,6 +134,29 @@ def ranked_ids(message: Message) -> list[int]:
 
 def button(message: Message, label: str) -> dict[str, Any]:
     return next(b for b in message.buttons if b.get("label") == label)
+
+
+# ---- playing through Discord ---------------------------------------------------------------------
+
+
+async def finish(spades: Spades, game: SeenGame, model: Model, timeout: float = 60.0) -> None:
+    """Wait for the game post, then add what the channel showed to ``model``."""
+    await spades.wait_for(lambda: game_posts(spades, game)[1] is not None, timeout, "the game post")
+    hands, final = game_posts(spades, game)
+    assert final is not None and hands
+    model.add_game(game.seats, game.with_bots, hands, final)
+
+
+async def play_rounds(spades: Spades, rounds: list[list[list[User]]]) -> Model:
+    """Each round's tables run at once, one channel each; every human lets the timer play."""
+    model = Model()
+    channels = [spades.guild.add_text_channel(f"table-{n}") for n in range(max(map(len, rounds)))]
+    await spades.fake.settle()
+    for tables in rounds:
+        games = [await open_and_start(spades, channels[n], humans, **FAST) for n, humans in enumerate(tables)]
+        for game in games:
+            await finish(spades, game, model)
+    return model
 
 
 async def test_empty_server_is_answered_helpfully(spades: Spades) -> None:
@@ -75,191 +173,132 @@ async def test_empty_server_is_answered_helpfully(spades: Spades) -> None:
         assert spades.fake.public_messages(spades.channel) == []  # nothing posted for the channel
 
 
-async def test_pages_sort_and_buttons_survive_a_restart(spades: Spades) -> None:
-    alice = spades.users["alice"]
-    guild_id = spades.guild.id
-    # 23 players: user k plays k+1 games... keep it simple: player i wins i of its games
-    players = [10_000 + i for i in range(23)]
-    games: list[tuple[list[int | None], int]] = []
-    record: dict[int, tuple[int, int]] = {}
-    for i, uid in enumerate(players):
-        wins, losses = i % 7, 1 + i % 3
-        others = [players[(i + k) % len(players)] for k in (1, 2, 3)]
-        # wins at tables of four people (they count), losses with three bots (marked, not counted)
-        games += [([uid, *others], 0)] * wins + [([uid, None, None, None], 1)] * losses
-    # the model: only games between people count; seats 0 and 2 are side 0
-    for seats, winner in games:
-        if None in seats:
-            continue
-        for s, u in enumerate(seats):
-            assert u is not None
-            w, g = record.get(u, (0, 0))
-            record[u] = (w + (s % 2 == winner), g + 1)
-    expected = model_ranking(record, "wins")
-    assert sorted(expected) == players
-    async with spades.running() as bot:
-        await seed_games(bot.storage, guild_id, games)
+async def test_leaderboard_pages_sorts_and_bot_games_after_games_played(spades: Spades) -> None:
+    """Twelve people play six one-hand games in two rounds (tables side by side in their own
+    channels; two of the games have bots in the empty seats); the board then matches the model on
+    every page, sort and count, its buttons work after a restart, and a button carried into another
+    server is refused."""
+    p = [spades.fake.add_user(f"p{i:02d}", guild=spades.guild) for i in range(12)]
+    rounds = [
+        [p[0:4], p[4:8], p[8:12]],
+        [[p[0], p[4], p[8], p[5]], [p[1]], [p[2], p[9]]],  # the last two with bots
+    ]
+    async with spades.running(time_scale=0.002):
+        model = await play_rounds(spades, rounds)
+        assert sorted(model.players) == sorted(u.id for u in p)
+        assert sum(r.with_bots for r in model.players.values()) == 3  # p1, p2 and p9
+        await spades.settle()
 
+        alice = spades.users["alice"]  # never played: she only looks
         r = await spades.slash(alice, "leaderboard")
         assert not r.ephemeral and r.message is not None
         board = r.message
+        expected = model.ranking("wins")
         assert ranked_ids(board) == expected[:PAGE_SIZE]
-        assert "page 1/3" in board.embeds[0]["footer"]["text"]
-        assert "🤖" in board.embeds[0]["description"]  # every game had bots: marked
+        assert board_lines(board) == {u: model.line(u) for u in expected[:PAGE_SIZE]}
+        footer = board.embeds[0]["footer"]["text"]
+        assert "page 1/2" in footer and "(not counted)" in footer  # games with bots are only marked
         assert button(board, "◀")["disabled"] is True and not button(board, "▶").get("disabled")
 
         r = await spades.fake.click(alice, board, label="▶")
         assert r.type == 7 and r.message is board  # edited in place
-        assert ranked_ids(board) == expected[PAGE_SIZE : 2 * PAGE_SIZE]
-        assert "page 2/3" in board.embeds[0]["footer"]["text"]
+        assert ranked_ids(board) == expected[PAGE_SIZE:]
         assert "**11.**" in board.embeds[0]["description"]
-
-    async with spades.running():  # a new process: the old message's buttons still work
-        r = await spades.fake.click(alice, board, label="▶")
-        assert r.type == 7
-        assert ranked_ids(board) == expected[2 * PAGE_SIZE :]
-        assert len(ranked_ids(board)) == 3
         assert button(board, "▶")["disabled"] is True and not button(board, "◀").get("disabled")
 
-        sort = next(s for s in board.selects if s["custom_id"].startswith("lbsort:"))
-        r = await spades.fake.select(alice, board, custom_id=sort["custom_id"], values=["win_pct"])
-        assert r.type == 7
-        pct = model_ranking(record, "win_pct")
-        assert pct != expected and ranked_ids(board) == pct[:PAGE_SIZE]
-        assert "Sorted by win %" in board.embeds[0]["footer"]["text"]
-        assert "page 1/3" in board.embeds[0]["footer"]["text"]
+    async with spades.running(time_scale=0.002):  # a new process: the old message's buttons still work
+        r = await spades.fake.click(alice, board, label="◀")
+        assert r.type == 7 and ranked_ids(board) == expected[:PAGE_SIZE]
+        for sort in ("win_pct", "games"):
+            select = next(s for s in board.selects if s["custom_id"].startswith("lbsort:"))
+            r = await spades.fake.select(alice, board, custom_id=select["custom_id"], values=[sort])
+            assert r.type == 7
+            assert ranked_ids(board) == model.ranking(sort)[:PAGE_SIZE], sort
+            assert "page 1/2" in board.embeds[0]["footer"]["text"]
+        assert "Sorted by games played" in board.embeds[0]["footer"]["text"]
 
-        r = await spades.slash(alice, "leaderboard", sort="games")
-        games_order = model_ranking(record, "games")
-        assert r.message is not None and ranked_ids(r.message) == games_order[:PAGE_SIZE]
-        await spades.settle()
+        r = await spades.slash(alice, "leaderboard", sort="bid_accuracy")
+        assert r.message is not None and ranked_ids(r.message) == model.ranking("bid_accuracy")[:PAGE_SIZE]
 
-
-async def play_a_game(spades: Spades, host: User, others: list[User]) -> int:
-    """Open a short table in the channel, seat ``others`` on the other team, fill with bots, play it out."""
-    t = await spades.open_table(host, target=50, play_seconds=600, bid_seconds=600)
-    for user in others:
-        r = await spades.slash(user, "join", team=2)
-        assert said(r).startswith("You took seat")
-    await spades.slash(host, "spades start", fill=True)
-    await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-    await spades.play_until(lambda: spades.table().status == "finished", humans=[host, *others])
-    await spades.settle()
-    return t.id
-
-
-async def test_leaderboard_and_stats_after_real_games(spades: Spades) -> None:
-    alice, bob, carol = spades.users["alice"], spades.users["bob"], spades.users["carol"]
-    async with spades.running(time_scale=0.01) as bot:
-        first = await play_a_game(spades, alice, [bob])  # alice (team 1) against bob (team 2), 2 bots
-        second = await play_a_game(spades, alice, [])  # alice with three bots
-        storage = bot.storage
-
-        # what the finished games say, from the stored records (not from the stats tables)
-        records = {tid: await storage.hand_records(tid) for tid in (first, second)}
-        games = await storage.finished_games(spades.guild.id)
-        assert [g["table_id"] for g in games] == [second, first] and all(g["with_bots"] for g in games)
-        alice_wins = sum(1 for g in games for p in g["players"] if p["user_id"] == alice.id and p["won"])
-        bob_won = any(p["won"] for g in games for p in g["players"] if p["user_id"] == bob.id)
-
-        r = await spades.slash(carol, "leaderboard")
-        assert not r.ephemeral and r.message is not None
-        board = r.message
-        assert set(ranked_ids(board)) == {alice.id, bob.id}  # bots never on the board; carol never played
-        text = board.embeds[0]["description"]
-        alice_line = next(line for line in text.splitlines() if f"<@{alice.id}>" in line)
-        # both games had bots: the board does not count them as wins or games (one human with three
-        # bots must not farm the top spot), it only marks them
-        assert "0 W / 0 G (🤖 2)" in alice_line
-        assert board.buttons == []  # one page: no ◀ ▶
-        assert "page 1/1" in board.embeds[0]["footer"]["text"]
-
-        r = await spades.slash(alice, "stats")
-        assert r.ephemeral and r.message is not None  # a personal lookup stays private
-        fields = {f["name"]: f["value"] for f in r.message.embeds[0]["fields"]}
-        assert fields["Games"] == f"2 ({alice_wins} W · {2 - alice_wins} L)"
-        assert fields["🤖 Games with bots"] == "2 of 2 (they count)"
-        hands = len(records[first]) + len(records[second])
-        assert fields["Bags"].endswith(f"in {hands} hands)")
-        alice_seat = 0  # the host sits in seat 1
-        nil_bids = sum(
-            1
-            for recs in records.values()
-            for rec in recs
-            for seat, bid in rec["bids"]
-            if seat == alice_seat and bid in ("nil", "blind_nil")
-        )
-        assert fields["Nils"].endswith(f"made of {nil_bids}")
-        mine = await storage.player_stats(spades.guild.id, alice.id)
-        assert mine is not None and mine.hands == hands and mine.contracts_bid == hands - nil_bids
-
-        r = await spades.fake.slash(carol, spades.channel, "stats", options={"user": bob, "share": True})
-        assert not r.ephemeral and r.message is not None
-        assert r.message.embeds[0]["fields"][1]["value"].startswith(f"1 ({int(bob_won)} W")
-
-        r = await spades.slash(carol, "leaderboard", sort="bid_accuracy")
-        order = [
-            p.user_id for p in await storage.leaderboard(spades.guild.id, "bid_accuracy", humans_only=True)
-        ]
-        assert r.message is not None and ranked_ids(r.message) == order
-
-        # another server has its own (empty) leaderboard
-        other = spades.fake.add_guild("Other club")
-        lounge = other.add_text_channel("lounge")
-        other.add_member(alice)
-        await spades.settle()
-        r = await spades.fake.slash(alice, lounge, "leaderboard")
-        assert r.ephemeral and said(r) == EMPTY_SERVER
-
-
-async def test_leaderboard_counts_bot_games_only_when_asked(spades: Spades) -> None:
-    alice = spades.users["alice"]
-    guild_id = spades.guild.id
-    players = [20_000 + i for i in range(12)]
-    # each player wins once at a table of people and loses twice with three bots
-    games: list[tuple[list[int | None], int]] = []
-    for i, uid in enumerate(players):
-        games += [([uid, *(players[(i + k) % 12] for k in (1, 2, 3))], 0)]
-        games += [([uid, None, None, None], 1)] * 2
-    async with spades.running() as bot:
-        await seed_games(bot.storage, guild_id, games)
-        r = await spades.slash(alice, "leaderboard")
-        board = r.message
-        assert board is not None and "(not counted)" in board.embeds[0]["footer"]["text"]
-        line = board.embeds[0]["description"].splitlines()[0]
-        assert " / 4 G (🤖 2)" in line  # 4 games with people; the 2 with bots are marked, not counted
+        # bots:True counts every game; the next page and a new sort keep counting them
         r = await spades.slash(alice, "leaderboard", bots=True)
-        board = r.message
-        assert board is not None and "W/G count every game" in board.embeds[0]["footer"]["text"]
-        assert " / 6 G (🤖 2)" in board.embeds[0]["description"].splitlines()[0]
-        r = await spades.fake.click(alice, board, label="▶")  # the next page keeps counting them
-        assert r.type == 7 and "W/G count every game" in board.embeds[0]["footer"]["text"]
-        sort = next(s for s in board.selects if s["custom_id"].startswith("lbsort:"))
-        r = await spades.fake.select(alice, board, custom_id=sort["custom_id"], values=["games__all"])
-        assert r.type == 7 and "Sorted by games played" in board.embeds[0]["footer"]["text"]
-        assert "W/G count every game" in board.embeds[0]["footer"]["text"]
-
-
-async def test_a_leaderboard_button_from_another_server_is_refused(spades: Spades) -> None:
-    """A custom_id carries its server; an interaction from another server that carries it (a
-    crafted client, a copied message) is answered privately and never shows or edits the board."""
-    alice = spades.users["alice"]
-    players = [20_000 + i for i in range(PAGE_SIZE + 2)]  # two pages
-    games: list[tuple[list[int | None], int]] = [([uid, None, None, None], 0) for uid in players]
-    async with spades.running() as bot:
-        await seed_games(bot.storage, spades.guild.id, games)
-        r = await spades.slash(alice, "leaderboard")
         assert r.message is not None
         board = r.message
+        assert "W/G count every game" in board.embeds[0]["footer"]["text"]
+        every = model.ranking("wins", bots=True)
+        assert ranked_ids(board) == every[:PAGE_SIZE]
+        assert board_lines(board) == {u: model.line(u, bots=True) for u in every[:PAGE_SIZE]}
+        r = await spades.fake.click(alice, board, label="▶")
+        assert r.type == 7 and "W/G count every game" in board.embeds[0]["footer"]["text"]
+        assert board_lines(board) == {u: model.line(u, bots=True) for u in every[PAGE_SIZE:]}
+        select = next(s for s in board.selects if s["custom_id"].startswith("lbsort:"))
+        r = await spades.fake.select(alice, board, custom_id=select["custom_id"], values=["games__all"])
+        assert r.type == 7 and "Sorted by games played" in board.embeds[0]["footer"]["text"]
+        assert "W/G count every game" in board.embeds[0]["footer"]["text"]
+        assert ranked_ids(board) == model.ranking("games", bots=True)[:PAGE_SIZE]
+
+        # the board's custom_ids carry its server: the same interaction from another server (a
+        # crafted client, a copied message) is answered privately and never shows or edits it
         shown = board.embeds[0]["description"]
         other = spades.fake.add_guild("Other club")
         lounge = other.add_text_channel("lounge")
         other.add_member(alice)
         await spades.settle()
         sort_id = next(s["custom_id"] for s in board.selects if s["custom_id"].startswith("lbsort:"))
-        for data in ({"custom_id": button(board, "▶")["custom_id"], "component_type": 2},
-                     {"custom_id": sort_id, "component_type": 3, "values": ["games"]}):
+        for data in ({"custom_id": button(board, "◀")["custom_id"], "component_type": 2},
+                     {"custom_id": sort_id, "component_type": 3, "values": ["games"]}):  # fmt: skip
+            # (the fake's own interaction builder: no client would show another server's button)
             r = await spades.fake._component_interaction(alice, lounge, board, data)
             assert r.ephemeral and said(r) == WRONG_SERVER, data
             assert board.embeds[0]["description"] == shown  # the board did not move
         assert spades.fake.public_messages(lounge) == []
+        r = await spades.fake.slash(alice, lounge, "leaderboard")  # that server has its own (empty) board
+        assert r.ephemeral and said(r) == EMPTY_SERVER
+
+
+async def test_leaderboard_and_stats_after_games_played_from_the_panel(spades: Spades) -> None:
+    """alice and bob play their seats from their private panels (alice against bob, two bots),
+    then alice plays with three bots; /stats and /leaderboard match what the posts showed."""
+    alice, bob, carol = spades.users["alice"], spades.users["bob"], spades.users["carol"]
+    model = Model()
+    options = {"target": 50, "play_seconds": 600, "bid_seconds": 600, "bots": "easy"}
+    async with spades.running(time_scale=0.01):
+        for humans in ([alice, bob], [alice]):
+            game = await open_and_start(spades, spades.channel, humans, **options)
+            played = await asyncio.gather(*(play_from_panel(spades, game, u) for u in humans))
+            assert all(played)
+            await finish(spades, game, model)
+            await spades.settle()
+        assert model.of(alice.id).all_games == 2 and model.of(bob.id).all_games == 1
+
+        r = await spades.slash(carol, "leaderboard")
+        assert not r.ephemeral and r.message is not None
+        board = r.message
+        assert set(ranked_ids(board)) == {alice.id, bob.id}  # bots never on the board; carol never played
+        # both games had bots: the board does not count them as wins or games (one human with three
+        # bots must not farm the top spot), it only marks them
+        assert board_lines(board) == {u: model.line(u) for u in (alice.id, bob.id)}
+        assert model.line(alice.id)[:3] == (0, 0, 2)
+        assert board.buttons == []  # one page: no ◀ ▶
+        assert "page 1/1" in board.embeds[0]["footer"]["text"]
+
+        r = await spades.slash(alice, "stats")
+        assert r.ephemeral and r.message is not None  # a personal lookup stays private
+        fields = {f["name"]: f["value"] for f in r.message.embeds[0]["fields"]}
+        mine = model.of(alice.id)
+        assert fields["Games"] == f"2 ({mine.all_wins} W · {2 - mine.all_wins} L)"
+        assert fields["🤖 Games with bots"] == "2 of 2 (they count)"
+        assert fields["Bags"].endswith(f"in {mine.hands} hand{'s' * (mine.hands != 1)})")
+        assert fields["Nils"] == f"{mine.nils_made} made of {mine.nils_tried}"
+        if mine.contracts_bid:
+            assert fields["Bid accuracy"].endswith(
+                f"({mine.contracts_made}/{mine.contracts_bid} contracts made)"
+            )
+
+        r = await spades.fake.slash(carol, spades.channel, "stats", options={"user": bob, "share": True})
+        assert not r.ephemeral and r.message is not None
+        fields = {f["name"]: f["value"] for f in r.message.embeds[0]["fields"]}
+        assert fields["Games"] == f"1 ({model.of(bob.id).all_wins} W · {1 - model.of(bob.id).all_wins} L)"
+
+        r = await spades.slash(carol, "leaderboard", sort="bid_accuracy")
+        assert r.message is not None and ranked_ids(r.message) == model.ranking("bid_accuracy")

@@ -137,8 +137,10 @@ class DemoCog(commands.GroupCog, group_name="demo", group_description="Fake Disc
         text = " ".join([f"hello {name}"] * times)
         if who is not None:
             text += f" and {who.display_name}"
-        await interaction.response.send_message(text.upper() if loud else text, ephemeral=True)
+        # kept before answering: the fake returns from ``slash`` as soon as the answer arrives,
+        # which can be before this coroutine resumes (on a loaded machine, it often is)
         self.bot.seen.append(interaction)
+        await interaction.response.send_message(text.upper() if loud else text, ephemeral=True)
 
     @app_commands.command(name="table", description="Open a table with a Join button")
     async def table(self, interaction: discord.Interaction) -> None:
