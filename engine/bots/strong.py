@@ -124,7 +124,7 @@ class StrongBot(ExpertBot):
                  time_limit: float | None = 0.25, margin: float = 1.0, bid_worlds: int | None = None,
                  explore: float = 0.05, win_bonus: float = 100.0, blind_deficit: int = 150,
                  confidence: float = 1.0, nil_penalty: float = 20.0, play_debt: float = 1.0,
-                 bid_debt: float = 1.0, safe_debt: float = 1.0, set_risk: float = 10.0,
+                 bid_debt: float = 1.0, safe_debt: float = 1.0, set_risk: float = 15.0,
                  contract_first: bool = True, **options: Any) -> None:
         """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
         least / the cap in seconds (None: no cap, always ``worlds``); ``bid_worlds``: deals per
@@ -143,7 +143,8 @@ class StrongBot(ExpertBot):
         then compared: the contract first, then the bags); ``set_risk``: in bidding, points per
         trick bid counted on top of the rules' 10 in a sampled deal where the side is set (risk
         aversion: the sampled deals are optimistic about the side's play, and a set costs more
-        than its points in a game); ``contract_first``: in card play
+        than its points in a game; halved when ``blind_deficit`` or more behind, where the side
+        must take chances); ``contract_first``: in card play
         never prefer a card with which the side is set in more sampled deals than with the
         heuristic's card (see `_pick`). Measured choices: bench/README.md."""
         super().__init__(seed, worlds=worlds, min_worlds=min_worlds,
@@ -323,10 +324,15 @@ class StrongBot(ExpertBot):
                      for o in options]
         return self._bid_compare(view, options, base, start, penalties)
 
+    def bid_set_risk(self, view: View) -> float:
+        """`set_risk` in this score situation: half of it when far behind."""
+        deficit, _ = self._deficit(view)
+        return self.set_risk / 2 if deficit >= self.blind_deficit else self.set_risk
+
     def _bid_compare(self, view: View, options: Sequence[Any], base: Any,
                      start: Callable[[Game, Any], None], penalties: Sequence[float]) -> Any:
         """`_compare` for a bid: the bidding shares of bag debt and set risk in force."""
-        self._debt, self._set_risk, self._contract_first = self.bid_debt, self.set_risk, False
+        self._debt, self._set_risk, self._contract_first = self.bid_debt, self.bid_set_risk(view), False
         try:
             return self._compare(view, options, base, start, self.bid_worlds, penalties)
         finally:

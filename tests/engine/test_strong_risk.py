@@ -106,3 +106,12 @@ def test_bags_are_debt_in_card_play_only_once_made_or_safe() -> None:
     bot.act(g.view(g.to_act))
     assert seen == [(1.0, 0.0)]
     assert bot._debt == 1.0 and bot._safe_debt == 0.0  # restored after each search
+
+
+def test_set_risk_is_halved_when_far_behind() -> None:
+    g = bid_game([])
+    bot = StrongBot(1, set_risk=12.0)
+    assert bot.bid_set_risk(g.view(0)) == 12.0
+    g.scores = [100, 300]  # side 0 trails by 200
+    assert bot.bid_set_risk(g.view(0)) == 6.0
+    assert bot.bid_set_risk(g.view(1)) == 12.0
