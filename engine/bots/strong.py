@@ -7,9 +7,10 @@ choices, and replaces that default when the search over sampled deals finds bett
   not hopeless for it) are each tried in the same sampled deals (the hidden hands drawn from what
   this seat knows): the other seats still to bid bid as the heuristic does, the nil exchange is
   made, the hand is played out, and the hand is scored with the real scoring (sets, bags and the
-  bag penalty, nils; with ``bag_debt`` each bag carried counts as its share of the bag penalty).
-  A game decided by this hand adds ``win_bonus`` (score situation: near the target, near the bag limit, far
-  behind all show up in the scored points).
+  bag penalty, nils), each bag carried counting as its share of the bag penalty (``bid_debt``)
+  and a set costing ``set_risk`` points per trick bid on top of the rules' (risk aversion).
+  A game decided by this hand adds ``win_bonus`` (score situation: near the target, near the bag
+  limit, far behind all show up in the scored points and the debt).
 - **Blind nil** (`_search_blind`): only when far enough behind for it to matter; the same search
   with this seat's own hand unknown too, blind nil against looking and bidding as the heuristic.
 - **Cards** (`_play_card`): every distinct legal card in the same sampled worlds and roll-outs
@@ -20,6 +21,10 @@ choices, and replaces that default when the search over sampled deals finds bett
   the heuristic: a choice must not look good because the model's opponents blunder).
   Sampling uses what play has shown: voids (a seat that did not
   follow), the cards passed, spades led before they were broken (`Game.from_view`).
+- **The contract first, then the bags**: a card with which the side is set in more sampled
+  deals than with the heuristic's card is never taken; once the contract is made, or while the
+  heuristic's card makes it in every sampled deal, a bag counts as its share of the bag penalty
+  (``play_debt``, ``safe_debt``), so the search ducks tricks the side does not need.
 - **Sure things first** (`forced_candidates`): as last player to a trick the result of each card
   is known, so it never overtakes its partner's winning card, never rescues an opponent's nil it
   can set with a losing card, and never ducks when its side still needs tricks and a card wins.
@@ -89,14 +94,38 @@ def rollout_view(g: Game, seat: int) -> View:
     return cast(View, _RolloutView(g, seat))
 
 
+def _set_bid(g: Game, side: int) -> int:
+    """The tricks ``side`` bid in the hand just played out in ``g`` if it was set there, else 0.
+    (A searched world is made with ``next_hand=False``: its bids and tricks stay after scoring.)"""
+    bid = took = 0
+    for s in g.rs.sides[side]:
+        b = g.bids[s]
+        if b is not None and not b.is_nil:
+            bid += b.n
+            took += g.tricks[s]
+    return bid if took < bid else 0
+
+
+def _side_made(view: View, side: int) -> bool:
+    """Whether ``side`` has already taken the tricks its numbered bids promise."""
+    bid = took = 0
+    for s in view.ruleset.sides[side]:
+        b = view.bids[s]
+        if b is not None and not b.is_nil:
+            bid += b.n
+            took += view.tricks[s]
+    return bid > 0 and took >= bid
+
+
 class StrongBot(ExpertBot):
     name = "strong"
 
     def __init__(self, seed: int | str | None = None, *, worlds: int = 24, min_worlds: int = 4,
                  time_limit: float | None = 0.25, margin: float = 1.0, bid_worlds: int | None = None,
                  explore: float = 0.05, win_bonus: float = 100.0, blind_deficit: int = 150,
-                 confidence: float = 1.0, nil_penalty: float = 20.0, bag_debt: bool = False,
-                 **options: Any) -> None:
+                 confidence: float = 1.0, nil_penalty: float = 20.0, play_debt: float = 1.0,
+                 bid_debt: float = 1.0, safe_debt: float = 1.0, set_risk: float = 15.0,
+                 contract_first: bool = True, **options: Any) -> None:
         """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
         least / the cap in seconds (None: no cap, always ``worlds``); ``bid_worlds``: deals per
         bid or blind nil decision (default ``4 * worlds``, at least 16); ``margin``: points per
@@ -106,9 +135,18 @@ class StrongBot(ExpertBot):
         ``blind_deficit``: how far behind before blind nil is searched at all; ``confidence``:
         standard errors by which a choice must beat the heuristic's (see `_pick`);
         ``nil_penalty``: points a nil or blind nil must gain on top (the model's partner covers
-        better than a real one may); ``bag_debt``: count each bag carried as its share of the bag
-        penalty (measured: fewer bags and better nils, but more sets and a smaller edge over the
-        heuristic: off by default, see bench/README.md)."""
+        better than a real one may); ``play_debt`` / ``bid_debt``: the share of its bag debt
+        (each bag carried brings the bag penalty a ``bag_limit``-th nearer) counted against a bag
+        in card play once the side's contract is made / in bidding (0: a bag is worth its +1);
+        ``safe_debt``: before the contract is made, the share counted when the heuristic's card
+        makes the contract in every sampled deal (only cards that also make it in every deal are
+        then compared: the contract first, then the bags); ``set_risk``: in bidding, points per
+        trick bid counted on top of the rules' 10 in a sampled deal where the side is set (risk
+        aversion: the sampled deals are optimistic about the side's play, and a set costs more
+        than its points in a game; halved when ``blind_deficit`` or more behind, where the side
+        must take chances); ``contract_first``: in card play
+        never prefer a card with which the side is set in more sampled deals than with the
+        heuristic's card (see `_pick`). Measured choices: bench/README.md."""
         super().__init__(seed, worlds=worlds, min_worlds=min_worlds,
                          time_limit=1e9 if time_limit is None else time_limit, margin=margin,
                          **options)
@@ -119,25 +157,36 @@ class StrongBot(ExpertBot):
         self.blind_deficit = blind_deficit
         self.confidence = confidence
         self.nil_penalty = nil_penalty
-        self.bag_debt = bag_debt
+        self.play_debt = play_debt
+        self.bid_debt = bid_debt
+        self.set_risk = set_risk
+        self._debt = self.play_debt  # the share in force for the decision being searched
+        self._set_risk = 0.0  # set_risk while a bid is searched
+        self.contract_first = contract_first
+        self._contract_first = contract_first  # off while a bid is searched
+        self.safe_debt = safe_debt
+        self._safe_debt = 0.0  # the debt share of a card search before the contract is made
         self.model = HeuristicBot(self.seed)  # how the other seats are assumed to bid and pass
         self.stats: dict[str, int] = {}
 
     # -- values ------------------------------------------------------------------------------
-    def _value(self, view: View, g: Game) -> float:
+    def _value(self, view: View, g: Game, debt_share: float | None = None) -> float:
         seat = view.seat
         assert seat is not None
         rs = view.ruleset
         side = rs.side_of(seat)
-        # With ``bag_debt`` bags carried are a debt: each brings the bag penalty a tenth nearer
-        # (without it a bag looks like +1 point unless the penalty falls in this very hand).
-        debt = rs.bag_penalty / rs.bag_limit if rs.bag_limit and self.bag_debt else 0.0
+        # Bags carried are a debt: each brings the bag penalty a tenth nearer (without the debt
+        # a bag looks like +1 point unless the penalty falls in this very hand).
+        share = self._debt if debt_share is None else debt_share
+        debt = share * rs.bag_penalty / rs.bag_limit if rs.bag_limit else 0.0
         deltas = [(a - debt * ab) - (b - debt * bb)
                   for a, b, ab, bb in zip(g.scores, view.scores, g.bags, view.bags, strict=True)]
         others = [d for i, d in enumerate(deltas) if i != side]
         v = deltas[side] - (sum(others) / len(others) if others else 0.0)
         if g.winner is not None:
             v += self.win_bonus if g.winner == side else -self.win_bonus
+        if self._set_risk:
+            v -= self._set_risk * _set_bid(g, side)
         return v
 
     def _policy(self, rng: random.Random, me: int) -> Callable[[Game, int, int], int]:
@@ -181,6 +230,12 @@ class StrongBot(ExpertBot):
         rng = self.rng_for(view)
         deadline = time.perf_counter() + self.time_limit
         values: list[list[float]] = [[] for _ in options]
+        sets = [0] * len(options)  # sampled deals in which the side is set, with contract_first
+        side = view.ruleset.side_of(view.seat or 0)
+        count_sets = self._contract_first
+        # Before the contract is made, bags count as debt only if it looks safe (see `_pick`).
+        safe_debt = count_sets and self._safe_debt > 0
+        debt_values: list[list[float]] = [[] for _ in options]
         n = 0
         last = 0.0
         for _ in range(worlds):
@@ -194,23 +249,34 @@ class StrongBot(ExpertBot):
                 start(g, opt)
                 self._finish(g, roll, view.seat or 0)
                 values[i].append(self._value(view, g))
+                if count_sets and _set_bid(g, side):
+                    sets[i] += 1
+                if safe_debt:
+                    debt_values[i].append(self._value(view, g, self._safe_debt))
             n += 1
             last = time.perf_counter() - t0
         self.stats["worlds"] = self.stats.get("worlds", 0) + n
-        return options[self._pick(values, options.index(base), n, penalties)]
+        bi = options.index(base)
+        if safe_debt and sets[bi] == 0:
+            # The contract made in every sampled deal with the base card: ducking the bags is
+            # worth it, but only with cards that also make it in every deal.
+            return options[self._pick(debt_values, bi, n, penalties, sets)]
+        return options[self._pick(values, bi, n, penalties, sets if count_sets else None)]
 
     def _pick(self, values: list[list[float]], bi: int, n: int,
-              penalties: Sequence[float] | None = None) -> int:
+              penalties: Sequence[float] | None = None, sets: Sequence[int] | None = None) -> int:
         """The option to take: the base unless another's mean beats it by ``margin`` and by
         ``confidence`` standard errors of the paired difference (the best of several noisy means
         is optimistic: without the test a few sampled deals pick long shots, such as a nil that
-        happened to make in 5 of 6 deals)."""
+        happened to make in 5 of 6 deals). With ``sets`` (per option, the sampled deals in which
+        the side was set) the contract comes first: an option set in more deals than the base is
+        never taken, however many bags it saves."""
         if n < 2:
             return bi
         base_vals = values[bi]
         best_i, best_score = bi, 0.0
         for i, vals in enumerate(values):
-            if i == bi:
+            if i == bi or (sets is not None and sets[i] > sets[bi]):
                 continue
             diffs = [a - b for a, b in zip(vals, base_vals, strict=True)]
             mean = sum(diffs) / n
@@ -256,7 +322,22 @@ class StrongBot(ExpertBot):
 
         penalties = [self.nil_penalty if isinstance(o, BidAction) and o.bid.is_nil and o is not base else 0.0
                      for o in options]
-        return self._compare(view, options, base, start, self.bid_worlds, penalties)
+        return self._bid_compare(view, options, base, start, penalties)
+
+    def bid_set_risk(self, view: View) -> float:
+        """`set_risk` in this score situation: half of it when far behind."""
+        deficit, _ = self._deficit(view)
+        return self.set_risk / 2 if deficit >= self.blind_deficit else self.set_risk
+
+    def _bid_compare(self, view: View, options: Sequence[Any], base: Any,
+                     start: Callable[[Game, Any], None], penalties: Sequence[float]) -> Any:
+        """`_compare` for a bid: the bidding shares of bag debt and set risk in force."""
+        self._debt, self._set_risk, self._contract_first = self.bid_debt, self.bid_set_risk(view), False
+        try:
+            return self._compare(view, options, base, start, self.bid_worlds, penalties)
+        finally:
+            self._debt, self._set_risk = self.play_debt, 0.0
+            self._contract_first = self.contract_first
 
     def _look_or_blind(self, view: View, legal: Sequence[Action]) -> Action:
         base = super()._look_or_blind(view, legal)
@@ -271,7 +352,7 @@ class StrongBot(ExpertBot):
         # Searching a look means bidding after it: the heuristic's bid on the sampled hand.
         options: list[Action] = [look, blind]
         penalties = [0.0 if o is base else self.nil_penalty if o is blind else 0.0 for o in options]
-        return self._compare(view, options, base, self._start_look_or_blind, self.bid_worlds, penalties)
+        return self._bid_compare(view, options, base, self._start_look_or_blind, penalties)
 
     def _start_look_or_blind(self, g: Game, opt: Action) -> None:
         # The sampled world has every hand looked at (its own hand was sampled too).
@@ -292,7 +373,15 @@ class StrongBot(ExpertBot):
         def start(g: Game, card: int) -> None:
             g.play_fast(card)
 
-        return int(self._compare(view, cards, base, start, self.worlds))
+        # Bags count as debt only once the contract is made: ducking cannot set the side then.
+        side = view.ruleset.side_of(view.seat or 0)
+        made = _side_made(view, side)
+        self._debt = self.play_debt if made else 0.0
+        self._safe_debt = 0.0 if made else self.safe_debt
+        try:
+            return int(self._compare(view, cards, base, start, self.worlds))
+        finally:
+            self._debt, self._safe_debt = self.play_debt, 0.0
 
     def act(self, view: View) -> Action:
         action = super().act(view)
