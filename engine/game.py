@@ -79,6 +79,8 @@ from .events import (
     bid_made,
 )
 from .fair import DealKey
+from .playout import fits as playout_fits
+from .playout import random_tricks
 from .ruleset import Ruleset, Tables, tables, winning_play
 from .scoring import game_winner, hand_totals, score_hand
 from .view import View, seated_plays
@@ -921,6 +923,11 @@ class Game:
     def _close_bidding(self) -> list[Event]:
         # bidding is over: every seat has a bid (no None left)
         events: list[Event] = [BiddingDone(tuple(self.bids))]  # type: ignore[arg-type]
+        self._end_bidding()
+        return events
+
+    def _end_bidding(self) -> None:
+        """Every seat has bid: the passes, or the play."""
         for s in range(self.n):
             self.looked[s] = True  # blind bidders see their cards once bidding is over
         self._setup_passes()
@@ -929,7 +936,6 @@ class Game:
             self.to_act = None
         else:
             self._begin_play()
-        return events
 
     def _predraw_blind_nil(self, seat: int, bid: Bid | int | str) -> list[Event]:
         """Two-player: blind nil is declared before the seat draws its first card."""
@@ -1025,10 +1031,16 @@ class Game:
             bad = min(c for c in cards if not hand >> c & 1)
             raise CardNotHeld(f"You don't hold {card_pretty(bad)}.", seat=seat,
                               rule=f"{card_str(bad)} is not held by seat {seat}", card=bad)
-        self.hands[seat] = hand ^ mask
+        if self._give(seat, mask):
+            return [CardsPassed(seat, k), PassingDone()]
+        return [CardsPassed(seat, k)]
+
+    def _give(self, seat: int, mask: int) -> bool:
+        """A legal nil-exchange pass of ``mask`` by ``seat``; the partners swap once both gave.
+        True when the passing is over (the play has begun)."""
+        self.hands[seat] ^= mask
         self.given[seat] = mask
         self.pass_log.append((seat, mask))
-        events: list[Event] = [CardsPassed(seat, k)]
         partner = self.rs.partner_of(seat)
         assert partner is not None
         if self.given[partner]:
@@ -1036,10 +1048,10 @@ class Game:
             self.hands[partner] |= mask
             self.received[seat] = self.given[partner]
             self.received[partner] = mask
-        if not self.seats_to_act():
-            events.append(PassingDone())
-            self._begin_play()
-        return events
+        if self.seats_to_act():
+            return False
+        self._begin_play()
+        return True
 
     def _swap(self, seat: int, cards: Iterable[int]) -> list[Event]:
         """Two-player blind nil: discard up to ``blind_nil_pass`` cards and take as many random
@@ -1275,14 +1287,37 @@ class Game:
             if self.phase is _OVER or self.hand_no != hand_no:
                 return
             if self.phase is _BID and lean_bids:
-                self._random_bid(rng)
+                self._random_bids(rng)
+                continue
+            if self.phase is _PASS and not rs.two_player_draw:
+                self._random_pass(rng)
                 continue
             legal = self.legal_actions(self.seats_to_act()[0])
             self.apply(legal[int(rng.random() * len(legal))])
         if self.hand_no != hand_no:
             return
         if policy is None:
-            self._playout_random(rng)
+            if rs.decks == 1 and not rs.jokers and not rs.deuces_high:
+                # the plain deck: cards one by one up to the next trick to lead (past the first
+                # trick's two-of-clubs rule), then the rest in the fast loop of engine.playout
+                rnd = rng.random
+                while self.phase is _PLAY and self.hand_no == hand_no:
+                    if playout_fits(self):
+                        random_tricks(self, rnd)
+                        return
+                    if not self.trick and not (self._first_lead >= 0 and self.trick_no == 0):
+                        break  # uneven hands at a trick to lead: the general loop
+                    m = self.legal_mask(self.to_act)  # type: ignore[arg-type]  # set in PLAY
+                    k = m.bit_count()
+                    if k > 1:
+                        for _ in range(int(rnd() * k)):
+                            m &= m - 1
+                    self.play_fast((m & -m).bit_length() - 1)
+                else:
+                    return
+                self._playout_random(rng)
+            else:
+                self._playout_random(rng)
             return
         while self.phase is _PLAY and self.hand_no == hand_no:
             seat = self.to_act
@@ -1295,24 +1330,51 @@ class Game:
                 raise self._not_held(seat, card)
             self.play_fast(card)
 
-    def _random_bid(self, rng: random.Random) -> None:
-        """One step of ``legal_actions(seat)[rng.randrange(len)]`` in the BID phase without
-        building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
+    def _random_bids(self, rng: random.Random) -> None:
+        """The rest of the bidding, each step ``legal_actions(seat)[int(rng.random() * len)]``
+        without building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
         suicide, board or misdeal): the list is [look] + plain bids + [blind bids] as there."""
+        plain = _plain_bids(self.rs, self._t.hand_size)[0]
+        k = len(plain)
+        n = self.n
+        bids, log, looked = self.bids, self.bid_log, self.looked
+        rnd = rng.random
         seat = self.to_act
         assert seat is not None  # in the BID phase one seat is always to act
-        plain = _plain_bids(self.rs, self._t.hand_size)[0]
-        if self.looked[seat]:
-            self._commit_bid(seat, plain[int(rng.random() * len(plain))])
-            return
-        blind = self._blind_options(seat)
-        i = int(rng.random() * (1 + len(plain) + len(blind)))
-        if i == 0:
-            self.looked[seat] = True
-        elif i <= len(plain):
-            self._commit_bid(seat, plain[i - 1])
-        else:
-            self._commit_bid(seat, blind[i - 1 - len(plain)])
+        while True:
+            if looked[seat]:
+                b = plain[int(rnd() * k)]
+            else:
+                blind = self._blind_options(seat)
+                i = int(rnd() * (1 + k + len(blind)))
+                if i == 0:  # look
+                    looked[seat] = True
+                    continue
+                if i <= k:
+                    b = plain[i - 1]
+                    looked[seat] = True  # a seen bid: the seat looks (as ``_commit_bid``)
+                else:
+                    b = blind[i - 1 - k]
+            bids[seat] = b
+            log.append((seat, b))
+            if len(log) >= n:
+                break
+            seat = (seat + 1) % n
+            while bids[seat] is not None:  # two-player: a pre-draw blind nil already bid
+                seat = (seat + 1) % n
+            self.to_act = seat
+        self._end_bidding()
+
+    def _random_pass(self, rng: random.Random) -> None:
+        """One nil-exchange pass (not the two-player swap), as
+        ``legal_actions(seat)[int(rng.random() * len)]`` for ``seats_to_act()[0]``."""
+        seat = self.seats_to_act()[0]
+        k = self.pass_sizes[seat]
+        cards = bits(self.hands[seat])
+        mask = 0
+        for c in _unrank(cards, k, int(rng.random() * comb(len(cards), k))):
+            mask |= 1 << c
+        self._give(seat, mask)
 
     def _playout_random(self, rng: random.Random) -> None:
         """The rest of the hand with uniform random legal cards: one pass per trick, the trick
@@ -1811,6 +1873,22 @@ def result_dict(tricks: list[int], scores: list[int], bags: list[int], winner: i
 __all__ = ["RECORD_FORMAT", "STATE_FORMAT", "Game", "Phase", "result_dict"]
 
 
+def _unrank(cards: list[int], k: int, i: int) -> list[int]:
+    """The ``i``-th ``k``-combination of ``cards`` in lexicographic order (``PassChoices``)."""
+    n = len(cards)
+    out: list[int] = []
+    start = 0
+    for left in range(k, 0, -1):
+        for j in range(start, n):
+            c = comb(n - j - 1, left - 1)
+            if i < c:
+                out.append(cards[j])
+                start = j + 1
+                break
+            i -= c
+    return out
+
+
 class PassChoices(Sequence[PassAction]):
     """Every way to pass ``k`` of ``cards`` for each ``k`` in ``ks``, built on demand
     (C(13,3) = 286 actions otherwise)."""
@@ -1845,18 +1923,7 @@ class PassChoices(Sequence[PassAction]):
             if i >= size:
                 i -= size
                 continue
-            # unrank the i-th k-combination in lexicographic order
-            out: list[int] = []
-            start = 0
-            for left in range(k, 0, -1):
-                for j in range(start, n):
-                    c = comb(n - j - 1, left - 1)
-                    if i < c:
-                        out.append(cards[j])
-                        start = j + 1
-                        break
-                    i -= c
-            return PassAction(self.seat, tuple(out))
+            return PassAction(self.seat, tuple(_unrank(cards, k, i)))
         raise IndexError("pass choice out of range")  # pragma: no cover
 
     def __iter__(self) -> Iterator[PassAction]:
