@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import random
 import secrets
+from _random import Random as _CRandom
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
-from itertools import combinations
+from functools import lru_cache
+from hashlib import sha512
+from itertools import combinations, starmap
 from math import comb
+from operator import itemgetter
 from typing import Any, cast, overload
 
 from . import fair
@@ -86,6 +90,7 @@ from .scoring import game_winner, hand_totals, score_hand
 from .view import View, seated_plays
 
 _BIT = tuple(1 << c for c in range(128))
+_NO_ARGS = ((),) * 128  # starmap(f, _NO_ARGS[:k]): k calls f() without a Python loop
 
 RECORD_FORMAT = "spades-hand/1"
 STATE_FORMAT = "spades-game/1"
@@ -458,12 +463,19 @@ class Game:
         self._first_lead = -1
         self.first_leader = None
 
-    def _rng(self) -> random.Random:
+    def _rng(self) -> Callable[[], float]:
+        """``random`` of this hand's shuffle: ``random.Random(f"{seed}|{salt}|{hand_no}|{redeals}")``
+        (``secrets.SystemRandom`` without a seed)."""
         if self.seed is None:
-            return secrets.SystemRandom()
-        return random.Random(f"{self.seed}|{self.salt}|{self.hand_no}|{self.redeals}")
+            return secrets.SystemRandom().random
+        # Random(text) seeds with int.from_bytes(text + sha512(text)) (seed version 2); seeding
+        # the C generator with that int directly gives the same stream without the Python-level
+        # seed() and the os.urandom seeding of a fresh Random (a measurable share of a playout)
+        b = f"{self.seed}|{self.salt}|{self.hand_no}|{self.redeals}".encode()
+        return _CRandom(int.from_bytes(b + sha512(b).digest(), "big")).random
 
-    def _start_hand(self) -> list[Event]:
+    def _start_hand(self, quiet: bool = False) -> list[Event]:
+        """Deal the hand (``quiet``: no ``HandDealt`` event, for playouts)."""
         self._reset_hand_state()
         src = self._t.deck
         if self.deal_key is not None:  # fair deal: a new key per hand (a redeal keeps it)
@@ -472,10 +484,9 @@ class Game:
                                  else fair.derived_key(self.seed, self.salt, self.hand_no))
             deck = fair.deal_order(self.deal_key.seed, src, self.redeals)
         else:
-            rnd = self._rng().random
             # the same order as ``sorted(src, key=lambda _: rnd())`` (one key per card, in deck
             # order, stable), without a Python call per card
-            keys = [rnd() for _ in src]
+            keys = list(starmap(self._rng(), _NO_ARGS[:len(src)]))
             order = sorted(range(len(src)), key=keys.__getitem__)
             deck = order if src[-1] == len(src) - 1 else [src[i] for i in order]  # src: sorted ids
         n = self.n
@@ -485,14 +496,14 @@ class Game:
             self.to_act = self.dealer
             for s in range(n):
                 self.looked[s] = not self._may_go_blind(s)  # blind nil is declared before drawing
-            return [HandDealt(self.hand_no, self.dealer)]
+            return [] if quiet else [HandDealt(self.hand_no, self.dealer)]
         k = self._t.hand_size
-        bit = _BIT.__getitem__
-        hands = [sum(map(bit, deck[i * k:(i + 1) * k])) for i in range(n)]  # distinct bits: sum == or
+        # distinct bits: sum == or
+        hands = [sum(itemgetter(*deck[i:i + k])(_BIT)) for i in range(0, n * k, k)]
         self.hands = hands
         self.dealt = list(hands)
         self._begin_bidding()
-        return [HandDealt(self.hand_no, self.dealer)]
+        return [] if quiet else [HandDealt(self.hand_no, self.dealer)]
 
     def _begin_bidding(self) -> None:
         self.phase = _BID
@@ -501,9 +512,13 @@ class Game:
         self.before_bags = list(self.bags)
         rs = self.rs
         if rs.blind_possible:
-            for s in range(self.n):  # = not self._may_go_blind(s), the deficit computed once
-                d = self.deficit(s)
-                self.looked[s] = not (rs.blind_nil_open(d) or rs.blind_bids_open(d))
+            # = not self._may_go_blind(s), once per side
+            looked = self.looked
+            for side, seats in enumerate(rs.sides):
+                d = self._side_deficit(side)
+                seen = not (rs.blind_nil_open(d) or rs.blind_bids_open(d))
+                for s in seats:
+                    looked[s] = seen
         # else: _reset_hand_state already set every seat looked
 
     # -- small queries ---------------------------------------------------------------------
@@ -579,12 +594,14 @@ class Game:
 
     def deficit(self, seat: int) -> int:
         """How far the seat's side trails the best other side (negative when it leads)."""
-        side = self.rs.side_of(seat)
+        return self._side_deficit(self.rs.side_of(seat))
+
+    def _side_deficit(self, side: int) -> int:
         scores = self.scores
         if len(scores) == 2:
             return scores[1 - side] - scores[side]
         others = [sc for i, sc in enumerate(scores) if i != side]
-        return max(others) - self.scores[side]
+        return max(others) - scores[side]
 
     def _may_go_blind(self, seat: int) -> bool:
         rs = self.rs
@@ -664,18 +681,13 @@ class Game:
                 opts = [b for b in opts if have + b.n >= rs.board]
         return opts
 
-    def _blind_options(self, seat: int) -> list[Bid]:
+    def _blind_options(self, seat: int) -> tuple[Bid, ...]:
         """Blind bids open to ``seat`` by the rules and the score (whether it looked aside)."""
         rs = self.rs
         if not rs.blind_possible:
-            return []
+            return ()
         d = self.deficit(seat)
-        opts = []
-        if rs.blind_nil_open(d):
-            opts.append(Bid.BLIND_NIL)
-        if rs.blind_bids_open(d):
-            opts.extend(Bid.of("blind", i) for i in range(1, rs.blind_bid_max + 1))
-        return opts
+        return _blind_bids(rs.blind_nil_open(d), rs.blind_bid_max if rs.blind_bids_open(d) else 0)
 
     def _bid_refusal(self, seat: int, bid: Bid) -> IllegalAction:
         """Explain why ``bid`` is not in ``_bid_options(seat)``."""
@@ -1555,7 +1567,7 @@ class Game:
         self.hand_no += 1
         self.redeals = 0
         self.dealer = (self.dealer + 1) % self.n
-        events.extend(self._start_hand())
+        events.extend(self._start_hand(quiet))
         return events
 
     # -- views -----------------------------------------------------------------------------
@@ -1791,6 +1803,12 @@ def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAc
         members: frozenset[Bid | int] = frozenset(opts) | frozenset(id(b) for b in opts)
         entry = _PLAIN_BIDS[id(rs)] = (rs, opts, acts, members)
     return entry[1], entry[2], entry[3]
+
+
+@lru_cache(maxsize=64)
+def _blind_bids(nil: bool, top: int) -> tuple[Bid, ...]:
+    """Blind nil (when ``nil``), then blind 1..``top``."""
+    return ((Bid.BLIND_NIL,) if nil else ()) + tuple(Bid.of("blind", i) for i in range(1, top + 1))
 
 
 def _ruleset(rs: Ruleset | str | None) -> Ruleset:

@@ -16,6 +16,7 @@ none when only one card is legal; the game is left as ``play`` would leave it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from math import floor
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,15 @@ def _lane_table() -> tuple[tuple[int, ...], ...]:
 
 
 RANKS = _lane_table()
+
+
+@lru_cache(maxsize=8)
+def _seat_tables(n: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """For ``n`` seats: ``after[4 * seat]``, 4 * each seat after it in a trick it leads, and
+    ``order[seat]``, the seats of a trick it leads."""
+    after = [tuple((i + 4 * j) % (4 * n) for j in range(1, n)) for i in range(4 * n)]
+    order = [tuple((s + j) % n for j in range(n)) for s in range(n)]
+    return after, order
 
 
 def fits(g: Game) -> bool:
@@ -63,8 +73,7 @@ def random_tricks(g: Game, rnd: Callable[[], float]) -> None:
         dealt |= h
         lists += (list(ranks[h & LANE]), list(ranks[h >> 13 & LANE]), list(ranks[h >> 26 & LANE]),
                   list(ranks[h >> 39]))
-    nxt = [(i + 4) % (4 * n) for i in range(4 * n)]  # 4 * seat -> 4 * next seat
-    followers = range(n - 1)
+    after, order = _seat_tables(n)
     must_break = g.rs.spades_must_be_broken
     broken = g.broken
     plays = g.plays
@@ -106,8 +115,7 @@ def random_tricks(g: Game, rnd: Callable[[], float]) -> None:
         play(base + high)
         trump = -1  # the highest spade rank played on a trick led in another suit
         win = at
-        at = nxt[at]
-        for _ in followers:
+        for at in after[lead_at]:
             cards = lists[at + led]
             if cards:  # follow suit
                 k = len(cards)
@@ -139,18 +147,16 @@ def random_tricks(g: Game, rnd: Callable[[], float]) -> None:
                                 trump = r
                                 high = 13
                                 win = at
-            at = nxt[at]
         won(win)
         at = win
         left -= 1
     # write back what ``play`` would have left
     tricks = g.tricks
-    for w in winners:
-        tricks[w >> 2] += 1
-    g.trick_winners += [w >> 2 for w in winners]
-    last = plays[-n:]
-    first = lead_at >> 2
-    g.last_trick = tuple(((first + i) % n, last[i]) for i in range(n))
+    seats = [w >> 2 for w in winners]
+    for s in range(n):
+        tricks[s] += seats.count(s)
+    g.trick_winners += seats
+    g.last_trick = tuple(zip(order[lead_at >> 2], plays[-n:], strict=True))
     for s in range(n):
         hands[s] = 0
     g.played |= dealt
