@@ -1353,11 +1353,13 @@ class Game:
         rnd = rng.random
         seat = self.to_act
         assert seat is not None  # in the BID phase one seat is always to act
+        blinds: dict[int, tuple[Bid, ...]] = {}  # per side: they depend on its deficit only
         while True:
             if looked[seat]:
                 b = plain[int(rnd() * k)]
             else:
-                blind = self._blind_options(seat)
+                side = self.rs.side_of(seat)
+                blind = blinds.get(side) or blinds.setdefault(side, self._blind_options(seat))
                 i = int(rnd() * (1 + k + len(blind)))
                 if i == 0:  # look
                     looked[seat] = True
@@ -1530,10 +1532,14 @@ class Game:
         the breakdown, the ``HandScored`` event and the record are built only when read."""
         scored: HandScored | int | None
         breakdown: list[SideScore] | None
-        if quiet and not self.rs.boston:
-            self.scores, self.bags = hand_totals(self.rs, self.bids, self.tricks, self.scores, self.bags)
+        rs = self.rs
+        if quiet and not rs.boston:
+            self.scores, self.bags = hand_totals(rs, self.bids, self.tricks, self.scores, self.bags)
             breakdown = None
-            winner, reason = game_winner(self.rs, self.scores, (), self.hand_no)
+            if max(self.scores) < rs.target_score and rs.lose_score is None and rs.max_hands is None:
+                winner = reason = None  # what game_winner says when no end condition can hold
+            else:
+                winner, reason = game_winner(rs, self.scores, (), self.hand_no)
             scored = len(self._records)  # index of the lazy record
             events: list[Event] = []
         else:
