@@ -57,7 +57,7 @@ def fits(g: Game) -> bool:
     if g._first_lead >= 0 and g.trick_no == 0:
         return False
     left = g._t.hand_size - g.trick_no
-    return left > 0 and all(h.bit_count() == left for h in g.hands)
+    return left > 0 and list(map(int.bit_count, g.hands)).count(left) == g.n
 
 
 def random_tricks(g: Game, rnd: Callable[[], float]) -> None:
