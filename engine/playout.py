@@ -93,20 +93,23 @@ def random_tricks(g: Game, rnd: Callable[[], float]) -> None:
                 k = left
         i = floor(rnd() * k) if k > 1 else 0
         cards = lists[at]
-        if i < len(cards):
+        m = len(cards)
+        if i < m:
             led = 0
         else:
-            i -= len(cards)
+            i -= m
             cards = lists[at + 1]
-            if i < len(cards):
+            m = len(cards)
+            if i < m:
                 led = 1
             else:
-                i -= len(cards)
+                i -= m
                 cards = lists[at + 2]
-                if i < len(cards):
+                m = len(cards)
+                if i < m:
                     led = 2
                 else:
-                    i -= len(cards)
+                    i -= m
                     cards = lists[at + 3]
                     led = 3
                     broken = True
@@ -127,20 +130,23 @@ def random_tricks(g: Game, rnd: Callable[[], float]) -> None:
             else:  # void in the led suit: any card (it holds ``left`` cards)
                 i = floor(rnd() * left) if left > 1 else 0
                 cards = lists[at]
-                if i < len(cards):
+                m = len(cards)
+                if i < m:
                     play(cards.pop(i))
                 else:
-                    i -= len(cards)
+                    i -= m
                     cards = lists[at + 1]
-                    if i < len(cards):
+                    m = len(cards)
+                    if i < m:
                         play(13 + cards.pop(i))
                     else:
-                        i -= len(cards)
+                        i -= m
                         cards = lists[at + 2]
-                        if i < len(cards):
+                        m = len(cards)
+                        if i < m:
                             play(26 + cards.pop(i))
                         else:
-                            r = lists[at + 3].pop(i - len(cards))
+                            r = lists[at + 3].pop(i - m)
                             play(39 + r)
                             broken = True
                             if r > trump:
