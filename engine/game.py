@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import lru_cache
 from hashlib import sha512
 from itertools import combinations, starmap
-from math import comb
+from math import comb, floor
 from operator import itemgetter
 from typing import Any, cast, overload
 
@@ -1351,16 +1351,17 @@ class Game:
         n = self.n
         bids, log, looked = self.bids, self.bid_log, self.looked
         rnd = rng.random
+        side_of = self.rs.side_of
         seat = self.to_act
         assert seat is not None  # in the BID phase one seat is always to act
         blinds: dict[int, tuple[Bid, ...]] = {}  # per side: they depend on its deficit only
         while True:
             if looked[seat]:
-                b = plain[int(rnd() * k)]
+                b = plain[floor(rnd() * k)]
             else:
-                side = self.rs.side_of(seat)
+                side = side_of(seat)
                 blind = blinds.get(side) or blinds.setdefault(side, self._blind_options(seat))
-                i = int(rnd() * (1 + k + len(blind)))
+                i = floor(rnd() * (1 + k + len(blind)))  # floor: int() of a float >= 0, faster
                 if i == 0:  # look
                     looked[seat] = True
                     continue
