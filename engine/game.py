@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import random
 import secrets
+from _random import Random as _CRandom
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
-from itertools import combinations
-from math import comb
+from functools import lru_cache
+from hashlib import sha512
+from itertools import combinations, starmap
+from math import comb, floor
+from operator import itemgetter
 from typing import Any, cast, overload
 
 from . import fair
@@ -79,11 +83,14 @@ from .events import (
     bid_made,
 )
 from .fair import DealKey
+from .playout import fits as playout_fits
+from .playout import random_tricks
 from .ruleset import Ruleset, Tables, tables, winning_play
 from .scoring import game_winner, hand_totals, score_hand
 from .view import View, seated_plays
 
 _BIT = tuple(1 << c for c in range(128))
+_NO_ARGS = ((),) * 128  # starmap(f, _NO_ARGS[:k]): k calls f() without a Python loop
 
 RECORD_FORMAT = "spades-hand/1"
 STATE_FORMAT = "spades-game/1"
@@ -456,12 +463,19 @@ class Game:
         self._first_lead = -1
         self.first_leader = None
 
-    def _rng(self) -> random.Random:
+    def _rng(self) -> Callable[[], float]:
+        """``random`` of this hand's shuffle: ``random.Random(f"{seed}|{salt}|{hand_no}|{redeals}")``
+        (``secrets.SystemRandom`` without a seed)."""
         if self.seed is None:
-            return secrets.SystemRandom()
-        return random.Random(f"{self.seed}|{self.salt}|{self.hand_no}|{self.redeals}")
+            return secrets.SystemRandom().random
+        # Random(text) seeds with int.from_bytes(text + sha512(text)) (seed version 2); seeding
+        # the C generator with that int directly gives the same stream without the Python-level
+        # seed() and the os.urandom seeding of a fresh Random (a measurable share of a playout)
+        b = f"{self.seed}|{self.salt}|{self.hand_no}|{self.redeals}".encode()
+        return _CRandom(int.from_bytes(b + sha512(b).digest(), "big")).random
 
-    def _start_hand(self) -> list[Event]:
+    def _start_hand(self, quiet: bool = False) -> list[Event]:
+        """Deal the hand (``quiet``: no ``HandDealt`` event, for playouts)."""
         self._reset_hand_state()
         src = self._t.deck
         if self.deal_key is not None:  # fair deal: a new key per hand (a redeal keeps it)
@@ -470,10 +484,9 @@ class Game:
                                  else fair.derived_key(self.seed, self.salt, self.hand_no))
             deck = fair.deal_order(self.deal_key.seed, src, self.redeals)
         else:
-            rnd = self._rng().random
             # the same order as ``sorted(src, key=lambda _: rnd())`` (one key per card, in deck
             # order, stable), without a Python call per card
-            keys = [rnd() for _ in src]
+            keys = list(starmap(self._rng(), _NO_ARGS[:len(src)]))
             order = sorted(range(len(src)), key=keys.__getitem__)
             deck = order if src[-1] == len(src) - 1 else [src[i] for i in order]  # src: sorted ids
         n = self.n
@@ -483,14 +496,14 @@ class Game:
             self.to_act = self.dealer
             for s in range(n):
                 self.looked[s] = not self._may_go_blind(s)  # blind nil is declared before drawing
-            return [HandDealt(self.hand_no, self.dealer)]
+            return [] if quiet else [HandDealt(self.hand_no, self.dealer)]
         k = self._t.hand_size
-        bit = _BIT.__getitem__
-        hands = [sum(map(bit, deck[i * k:(i + 1) * k])) for i in range(n)]  # distinct bits: sum == or
+        # distinct bits: sum == or
+        hands = [sum(itemgetter(*deck[i:i + k])(_BIT)) for i in range(0, n * k, k)]
         self.hands = hands
         self.dealt = list(hands)
         self._begin_bidding()
-        return [HandDealt(self.hand_no, self.dealer)]
+        return [] if quiet else [HandDealt(self.hand_no, self.dealer)]
 
     def _begin_bidding(self) -> None:
         self.phase = _BID
@@ -499,9 +512,13 @@ class Game:
         self.before_bags = list(self.bags)
         rs = self.rs
         if rs.blind_possible:
-            for s in range(self.n):  # = not self._may_go_blind(s), the deficit computed once
-                d = self.deficit(s)
-                self.looked[s] = not (rs.blind_nil_open(d) or rs.blind_bids_open(d))
+            # = not self._may_go_blind(s), once per side
+            looked = self.looked
+            for side, seats in enumerate(rs.sides):
+                d = self._side_deficit(side)
+                seen = not (rs.blind_nil_open(d) or rs.blind_bids_open(d))
+                for s in seats:
+                    looked[s] = seen
         # else: _reset_hand_state already set every seat looked
 
     # -- small queries ---------------------------------------------------------------------
@@ -577,12 +594,14 @@ class Game:
 
     def deficit(self, seat: int) -> int:
         """How far the seat's side trails the best other side (negative when it leads)."""
-        side = self.rs.side_of(seat)
+        return self._side_deficit(self.rs.side_of(seat))
+
+    def _side_deficit(self, side: int) -> int:
         scores = self.scores
         if len(scores) == 2:
             return scores[1 - side] - scores[side]
         others = [sc for i, sc in enumerate(scores) if i != side]
-        return max(others) - self.scores[side]
+        return max(others) - scores[side]
 
     def _may_go_blind(self, seat: int) -> bool:
         rs = self.rs
@@ -662,18 +681,13 @@ class Game:
                 opts = [b for b in opts if have + b.n >= rs.board]
         return opts
 
-    def _blind_options(self, seat: int) -> list[Bid]:
+    def _blind_options(self, seat: int) -> tuple[Bid, ...]:
         """Blind bids open to ``seat`` by the rules and the score (whether it looked aside)."""
         rs = self.rs
         if not rs.blind_possible:
-            return []
+            return ()
         d = self.deficit(seat)
-        opts = []
-        if rs.blind_nil_open(d):
-            opts.append(Bid.BLIND_NIL)
-        if rs.blind_bids_open(d):
-            opts.extend(Bid.of("blind", i) for i in range(1, rs.blind_bid_max + 1))
-        return opts
+        return _blind_bids(rs.blind_nil_open(d), rs.blind_bid_max if rs.blind_bids_open(d) else 0)
 
     def _bid_refusal(self, seat: int, bid: Bid) -> IllegalAction:
         """Explain why ``bid`` is not in ``_bid_options(seat)``."""
@@ -921,6 +935,11 @@ class Game:
     def _close_bidding(self) -> list[Event]:
         # bidding is over: every seat has a bid (no None left)
         events: list[Event] = [BiddingDone(tuple(self.bids))]  # type: ignore[arg-type]
+        self._end_bidding()
+        return events
+
+    def _end_bidding(self) -> None:
+        """Every seat has bid: the passes, or the play."""
         for s in range(self.n):
             self.looked[s] = True  # blind bidders see their cards once bidding is over
         self._setup_passes()
@@ -929,7 +948,6 @@ class Game:
             self.to_act = None
         else:
             self._begin_play()
-        return events
 
     def _predraw_blind_nil(self, seat: int, bid: Bid | int | str) -> list[Event]:
         """Two-player: blind nil is declared before the seat draws its first card."""
@@ -1025,10 +1043,16 @@ class Game:
             bad = min(c for c in cards if not hand >> c & 1)
             raise CardNotHeld(f"You don't hold {card_pretty(bad)}.", seat=seat,
                               rule=f"{card_str(bad)} is not held by seat {seat}", card=bad)
-        self.hands[seat] = hand ^ mask
+        if self._give(seat, mask):
+            return [CardsPassed(seat, k), PassingDone()]
+        return [CardsPassed(seat, k)]
+
+    def _give(self, seat: int, mask: int) -> bool:
+        """A legal nil-exchange pass of ``mask`` by ``seat``; the partners swap once both gave.
+        True when the passing is over (the play has begun)."""
+        self.hands[seat] ^= mask
         self.given[seat] = mask
         self.pass_log.append((seat, mask))
-        events: list[Event] = [CardsPassed(seat, k)]
         partner = self.rs.partner_of(seat)
         assert partner is not None
         if self.given[partner]:
@@ -1036,10 +1060,10 @@ class Game:
             self.hands[partner] |= mask
             self.received[seat] = self.given[partner]
             self.received[partner] = mask
-        if not self.seats_to_act():
-            events.append(PassingDone())
-            self._begin_play()
-        return events
+        if self.seats_to_act():
+            return False
+        self._begin_play()
+        return True
 
     def _swap(self, seat: int, cards: Iterable[int]) -> list[Event]:
         """Two-player blind nil: discard up to ``blind_nil_pass`` cards and take as many random
@@ -1275,14 +1299,37 @@ class Game:
             if self.phase is _OVER or self.hand_no != hand_no:
                 return
             if self.phase is _BID and lean_bids:
-                self._random_bid(rng)
+                self._random_bids(rng)
+                continue
+            if self.phase is _PASS and not rs.two_player_draw:
+                self._random_pass(rng)
                 continue
             legal = self.legal_actions(self.seats_to_act()[0])
             self.apply(legal[int(rng.random() * len(legal))])
         if self.hand_no != hand_no:
             return
         if policy is None:
-            self._playout_random(rng)
+            if rs.decks == 1 and not rs.jokers and not rs.deuces_high:
+                # the plain deck: cards one by one up to the next trick to lead (past the first
+                # trick's two-of-clubs rule), then the rest in the fast loop of engine.playout
+                rnd = rng.random
+                while self.phase is _PLAY and self.hand_no == hand_no:
+                    if playout_fits(self):
+                        random_tricks(self, rnd)
+                        return
+                    if not self.trick and not (self._first_lead >= 0 and self.trick_no == 0):
+                        break  # uneven hands at a trick to lead: the general loop
+                    m = self.legal_mask(self.to_act)  # type: ignore[arg-type]  # set in PLAY
+                    k = m.bit_count()
+                    if k > 1:
+                        for _ in range(int(rnd() * k)):
+                            m &= m - 1
+                    self.play_fast((m & -m).bit_length() - 1)
+                else:
+                    return
+                self._playout_random(rng)
+            else:
+                self._playout_random(rng)
             return
         while self.phase is _PLAY and self.hand_no == hand_no:
             seat = self.to_act
@@ -1295,24 +1342,54 @@ class Game:
                 raise self._not_held(seat, card)
             self.play_fast(card)
 
-    def _random_bid(self, rng: random.Random) -> None:
-        """One step of ``legal_actions(seat)[rng.randrange(len)]`` in the BID phase without
-        building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
+    def _random_bids(self, rng: random.Random) -> None:
+        """The rest of the bidding, each step ``legal_actions(seat)[int(rng.random() * len)]``
+        without building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
         suicide, board or misdeal): the list is [look] + plain bids + [blind bids] as there."""
+        plain = _plain_bids(self.rs, self._t.hand_size)[0]
+        k = len(plain)
+        n = self.n
+        bids, log, looked = self.bids, self.bid_log, self.looked
+        rnd = rng.random
+        side_of = self.rs.side_of
         seat = self.to_act
         assert seat is not None  # in the BID phase one seat is always to act
-        plain = _plain_bids(self.rs, self._t.hand_size)[0]
-        if self.looked[seat]:
-            self._commit_bid(seat, plain[int(rng.random() * len(plain))])
-            return
-        blind = self._blind_options(seat)
-        i = int(rng.random() * (1 + len(plain) + len(blind)))
-        if i == 0:
-            self.looked[seat] = True
-        elif i <= len(plain):
-            self._commit_bid(seat, plain[i - 1])
-        else:
-            self._commit_bid(seat, blind[i - 1 - len(plain)])
+        blinds: dict[int, tuple[Bid, ...]] = {}  # per side: they depend on its deficit only
+        while True:
+            if looked[seat]:
+                b = plain[floor(rnd() * k)]
+            else:
+                side = side_of(seat)
+                blind = blinds.get(side) or blinds.setdefault(side, self._blind_options(seat))
+                i = floor(rnd() * (1 + k + len(blind)))  # floor: int() of a float >= 0, faster
+                if i == 0:  # look
+                    looked[seat] = True
+                    continue
+                if i <= k:
+                    b = plain[i - 1]
+                    looked[seat] = True  # a seen bid: the seat looks (as ``_commit_bid``)
+                else:
+                    b = blind[i - 1 - k]
+            bids[seat] = b
+            log.append((seat, b))
+            if len(log) >= n:
+                break
+            seat = (seat + 1) % n
+            while bids[seat] is not None:  # two-player: a pre-draw blind nil already bid
+                seat = (seat + 1) % n
+            self.to_act = seat
+        self._end_bidding()
+
+    def _random_pass(self, rng: random.Random) -> None:
+        """One nil-exchange pass (not the two-player swap), as
+        ``legal_actions(seat)[int(rng.random() * len)]`` for ``seats_to_act()[0]``."""
+        seat = self.seats_to_act()[0]
+        k = self.pass_sizes[seat]
+        cards = bits(self.hands[seat])
+        mask = 0
+        for c in _unrank(cards, k, int(rng.random() * comb(len(cards), k))):
+            mask |= 1 << c
+        self._give(seat, mask)
 
     def _playout_random(self, rng: random.Random) -> None:
         """The rest of the hand with uniform random legal cards: one pass per trick, the trick
@@ -1456,10 +1533,14 @@ class Game:
         the breakdown, the ``HandScored`` event and the record are built only when read."""
         scored: HandScored | int | None
         breakdown: list[SideScore] | None
-        if quiet and not self.rs.boston:
-            self.scores, self.bags = hand_totals(self.rs, self.bids, self.tricks, self.scores, self.bags)
+        rs = self.rs
+        if quiet and not rs.boston:
+            self.scores, self.bags = hand_totals(rs, self.bids, self.tricks, self.scores, self.bags)
             breakdown = None
-            winner, reason = game_winner(self.rs, self.scores, (), self.hand_no)
+            if max(self.scores) < rs.target_score and rs.lose_score is None and rs.max_hands is None:
+                winner = reason = None  # what game_winner says when no end condition can hold
+            else:
+                winner, reason = game_winner(rs, self.scores, (), self.hand_no)
             scored = len(self._records)  # index of the lazy record
             events: list[Event] = []
         else:
@@ -1493,7 +1574,7 @@ class Game:
         self.hand_no += 1
         self.redeals = 0
         self.dealer = (self.dealer + 1) % self.n
-        events.extend(self._start_hand())
+        events.extend(self._start_hand(quiet))
         return events
 
     # -- views -----------------------------------------------------------------------------
@@ -1731,6 +1812,12 @@ def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAc
     return entry[1], entry[2], entry[3]
 
 
+@lru_cache(maxsize=64)
+def _blind_bids(nil: bool, top: int) -> tuple[Bid, ...]:
+    """Blind nil (when ``nil``), then blind 1..``top``."""
+    return ((Bid.BLIND_NIL,) if nil else ()) + tuple(Bid.of("blind", i) for i in range(1, top + 1))
+
+
 def _ruleset(rs: Ruleset | str | None) -> Ruleset:
     if rs is None:
         return Ruleset()
@@ -1811,6 +1898,22 @@ def result_dict(tricks: list[int], scores: list[int], bags: list[int], winner: i
 __all__ = ["RECORD_FORMAT", "STATE_FORMAT", "Game", "Phase", "result_dict"]
 
 
+def _unrank(cards: list[int], k: int, i: int) -> list[int]:
+    """The ``i``-th ``k``-combination of ``cards`` in lexicographic order (``PassChoices``)."""
+    n = len(cards)
+    out: list[int] = []
+    start = 0
+    for left in range(k, 0, -1):
+        for j in range(start, n):
+            c = comb(n - j - 1, left - 1)
+            if i < c:
+                out.append(cards[j])
+                start = j + 1
+                break
+            i -= c
+    return out
+
+
 class PassChoices(Sequence[PassAction]):
     """Every way to pass ``k`` of ``cards`` for each ``k`` in ``ks``, built on demand
     (C(13,3) = 286 actions otherwise)."""
@@ -1845,18 +1948,7 @@ class PassChoices(Sequence[PassAction]):
             if i >= size:
                 i -= size
                 continue
-            # unrank the i-th k-combination in lexicographic order
-            out: list[int] = []
-            start = 0
-            for left in range(k, 0, -1):
-                for j in range(start, n):
-                    c = comb(n - j - 1, left - 1)
-                    if i < c:
-                        out.append(cards[j])
-                        start = j + 1
-                        break
-                    i -= c
-            return PassAction(self.seat, tuple(out))
+            return PassAction(self.seat, tuple(_unrank(cards, k, i)))
         raise IndexError("pass choice out of range")  # pragma: no cover
 
     def __iter__(self) -> Iterator[PassAction]:

@@ -413,8 +413,9 @@ def winning_play(trick: Sequence[tuple[int, int]], suit: Sequence[int], power: S
 
     The one statement of the rule: ``Game`` closes each trick with it and the bots read the
     trick in progress with it. ``Game._playout_random`` keeps its own copy, resolving the trick
-    card by card as it plays (same comparisons, same order), because a call per card there costs
-    a measurable share of every playout."""
+    card by card as it plays (same comparisons, same order), and so does ``engine.playout`` for
+    the plain deck (by rank within the suit), because a call per card there costs a measurable
+    share of every playout."""
     win = trick[0]
     win_suit, win_power = suit[win[1]], power[win[1]]
     for i in range(1, len(trick)):

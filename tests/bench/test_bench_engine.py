@@ -56,3 +56,10 @@ def test_bad_sizes_exit_2() -> None:
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "engine.py"), "--hands", "0"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "sizes must be 1 or more" in proc.stderr
+
+
+def test_cpu_time_clock_is_reported() -> None:
+    wall = run_bench("--no-openspiel", "--hands", "3")
+    cpu = run_bench("--no-openspiel", "--hands", "3", "--cpu-time")
+    assert wall["clock"] == "wall" and cpu["clock"] == "cpu"
+    assert cpu["playout_hands"]["hands"] == 3 and cpu["playout_hands"]["hands_per_second"] > 0

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import CardNotHeld, Game, IllegalAction, MustFollowSuit, Phase, Ruleset, SpadesNotBroken
+from engine import CardNotHeld, Game, IllegalAction, MustFollowSuit, Phase, Ruleset, SpadesNotBroken, card_str
+from engine.actions import BidAction, DrawAction, Look, PlayAction
 from engine.bids import Bid
 from engine.game import Game as GameClass
 from engine.ruleset import tables
@@ -192,3 +193,117 @@ def test_quiet_hand_reads_the_same_in_any_order_and_round_trips(name: str) -> No
     assert second.last_hand == slow.last_hand  # the last hand first, then the record
     assert second.hand_records == slow.hand_records
     assert Game.from_dict(fast.to_dict()).to_dict() == slow.to_dict()
+
+
+def replay_hand(g: Game, rec: dict) -> None:
+    """Finish ``g``'s hand with the bids, passes, draws and cards of its hand record that are
+    still to come, each found in ``legal_actions`` (so each was legal) and applied with ``apply``."""
+    bids = [(s, Bid.parse(b)) for s, b in rec["bids"]][len(g.bid_log):]
+    passes = [(s, sorted(cs)) for s, cs in rec["passes"]][len(g.pass_log):]
+    keeps = rec.get("draw", {}).get("keeps", [])[len(g.draw_keeps):]
+    plays = rec["plays"][len(g.plays):]
+    hand_no = g.hand_no
+    while g.hand_no == hand_no and g.phase is not Phase.GAME_OVER:
+        seat = g.seats_to_act()[0]
+        legal = g.legal_actions(seat)
+        bid = next((a for a in legal if isinstance(a, BidAction) and bids and bids[0] == (seat, a.bid)), None)
+        if g.phase is Phase.PLAY:
+            want = plays.pop(0)
+            action = next(a for a in legal if isinstance(a, PlayAction) and card_str(a.card) == want)
+        elif g.phase is Phase.PASS:
+            s, cs = passes.pop(0)
+            assert s == seat
+            action = next(a for a in legal if sorted(card_str(c) for c in a.cards) == cs)
+        elif bid is not None:
+            bids.pop(0)
+            action = bid
+        elif g.phase is Phase.DRAW and keeps:
+            keep = keeps.pop(0)
+            action = next(a for a in legal if isinstance(a, DrawAction) and a.keep == keep)
+        else:  # a seen bid (mirrors, whiz) from a seat that has not looked: it looked first
+            action = next(a for a in legal if isinstance(a, Look))
+        g.apply(action)
+    assert not plays and not passes and not bids and not keeps
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 60), rnd=st.randoms(use_true_random=False))
+def test_playout_equals_a_replay_of_its_choices(name: str, seed: int, steps: int, rnd: random.Random) -> None:
+    """From any point of a hand (bidding, passing, the start of a trick or inside one), the hand
+    ``playout`` plays replays move by move through ``legal_actions``/``apply`` to the same game:
+    every card it chose was legal and the state, scores and record are those of the step API."""
+    rs = VARIANTS[name]
+    g = Game.new(rs, seed=seed, dealer=seed % rs.num_seats)
+    hand_no = g.hand_no
+    for _ in range(steps):  # walk some way into the hand at random
+        if g.phase is Phase.GAME_OVER or g.hand_no != hand_no:
+            return
+        seat = g.seats_to_act()[0]
+        legal = g.legal_actions(seat)
+        g.apply(legal[rnd.randrange(len(legal))])
+    if g.hand_no != hand_no:
+        return
+    stepped = g.clone()
+    records = len(g.hand_records)
+    g.playout(random.Random(rnd.getrandbits(32)))
+    rec = g.hand_records[records]
+    replay_hand(stepped, rec)
+    assert stepped.to_dict() == g.to_dict()
+    assert stepped.hand_records == g.hand_records
+    assert stepped.last_hand == g.last_hand
+
+
+@pytest.mark.parametrize("name", ["standard", "cutthroat", "five-player", "first-trick-2c", "no-nil"])
+def test_playout_from_a_view_inside_a_trick_matches_play(name: str) -> None:
+    """The search case: a game rebuilt from a view, a trick in progress; the fast card loop takes
+    over at the next trick and leaves what the validated path leaves with the same draws."""
+    rs = VARIANTS[name]
+    for seed in range(15):
+        g = Game.new(rs, seed=seed)
+        rng = random.Random(seed)
+        inside = 1 + seed % (rs.num_seats - 1)  # cards on the trick when the view is taken
+        while g.phase is not Phase.PLAY or len(g.trick) != inside or g.trick_no < seed % 5:
+            legal = g.legal_actions(g.seats_to_act()[0])
+            g.apply(legal[rng.randrange(len(legal))])
+        seat = g.to_act
+        assert seat is not None
+        sim = Game.from_view(g.view(seat), rng=random.Random(seed))
+        slow = sim.clone()
+        sim.playout(random.Random(seed + 1))
+        reference_hand(slow, random.Random(seed + 1))
+        assert sim.to_dict() == slow.to_dict()
+        assert sim.hand_records == slow.hand_records
+
+
+def test_fast_card_loop_takes_the_plain_decks_only() -> None:
+    from engine.playout import fits
+
+    for name, rs in VARIANTS.items():
+        g = Game.new(rs, seed=4)
+        rng = random.Random(4)
+        while g.phase is not Phase.PLAY:
+            legal = g.legal_actions(g.seats_to_act()[0])
+            g.apply(legal[rng.randrange(len(legal))])
+        plain = rs.decks == 1 and not rs.jokers and not rs.deuces_high
+        assert fits(g) == (plain and not rs.first_trick_two_clubs), name
+        if g.trick_no == 0 and not g.trick and rs.num_seats > 1:
+            seat = g.to_act
+            assert seat is not None
+            g.play(seat, g.legal_cards(seat)[0])
+            assert not fits(g)  # inside a trick: card by card until the next lead
+
+
+@pytest.mark.parametrize("seed", [0, 7, "table:42", "x" * 40])
+def test_deal_generator_is_random_random_of_the_seed_text(seed: int | str) -> None:
+    """Seeded games deal as ``random.Random(f"{seed}|{salt}|{hand_no}|{redeals}")`` shuffles: the
+    generator seeded directly must give that exact stream (seeded deals are replayed)."""
+    g = Game.new("standard", seed=seed, salt="s")
+    g.hand_no, g.redeals = 3, 1
+    ref = random.Random(f"{seed}|s|3|1")
+    rnd = g._rng()
+    assert [rnd() for _ in range(60)] == [ref.random() for _ in range(60)]
+    first = Game.new("standard", seed=seed, salt="s", dealer=0)
+    r = random.Random(f"{seed}|s|1|0").random
+    order = sorted(range(52), key=lambda _: r())
+    assert first.dealt == [sum(1 << c for c in order[i * 13:(i + 1) * 13]) for i in range(4)]
