@@ -180,8 +180,7 @@ async def _my_hand(spades: Spades, game: SeenGame, user: User) -> Message:
     live = live_message(spades, game.channel, game.table_id)
     assert live is not None
     r = await spades.fake.click(user, live, label="My hand")
-    assert r.ephemeral and r.message is not None, r.content
-    return r.message
+    return await spades.panel_of(r)  # (an update of the table message, the panel in a follow-up)
 
 
 def _table_text(spades: Spades, game: SeenGame) -> str:
