@@ -1,6 +1,6 @@
 """What a click or a command's result does for the user who acted: answer within Discord's 3 s,
 show a ``Result``, show (or refresh in place) their hand panel, and the handlers of the table and
-hand-panel components (registered with ``bot.views.handles`` when this module is imported).
+hand-panel components (registered with ``bot.views.registry.handles`` when this module is imported).
 
 A card click: ``CardButton`` -> ``on_card`` -> ``service.play.act`` (engine, then storage through
 the store's commit, then the publisher) -> ``show_hand`` redraws the panel in place.
@@ -20,21 +20,18 @@ from bot.render.posts import score_sheet
 from bot.render.rules import rules_pages
 from bot.safe import acknowledge_public, on_ephemeral_message, safe_defer, safe_send, send_private, watch
 from bot.table.service import TableService
-from bot.views import (
-    NOT_READY,
+from bot.views.buttons import abandon_view, fill_view, leave_view
+from bot.views.items import (
     TABLE_ACTIONS,
     BidSelect,
     CardButton,
     PanelButton,
     PassSelect,
     TableButton,
-    abandon_view,
     card_id,
-    fill_view,
-    hand_panel,
-    handles,
-    leave_view,
 )
+from bot.views.panel import hand_panel
+from bot.views.registry import NOT_READY, handles
 
 T = TypeVar("T")
 

@@ -11,7 +11,7 @@ Custom ids (persistent ``DynamicItem``s, well under 100 characters):
 - ``hig:<game>``: pick a hand of that game to replay;
 - ``rp:<table>:<game_no>:<hand>:<step>:<tag>``: replay navigation; ``rpv:<table>:<game_no>:<hand>``:
   verify that hand's deal;
-- ``hv:<table>:<game_no>:<hand>:<r|v>``: the hand post's Replay / Verify (``bot.views.HAND_POST_ID``);
+- ``hv:<table>:<game_no>:<hand>:<r|v>``: the hand post's Replay / Verify (``bot.views.buttons.HAND_POST_ID``);
 - ``fg:<user>:<y|n>``: forget-me confirmation.
 """
 

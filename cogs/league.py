@@ -22,6 +22,7 @@ import engine
 from bot.i18n import Text, _, _n, join, mention, render, resolve, role_mention, timestamp
 from bot.league import schedule as sch
 from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables
+from bot.league.schedule_input import WEEKDAYS, zone_suggestions
 from bot.league.service import TICK_SECONDS, LeagueRefusal, LeagueService
 from bot.league.tables import ServiceTables, listen
 from bot.safe import safe_defer, safe_send
@@ -46,7 +47,7 @@ LEFTOVER_CHOICES = [
     app_commands.Choice(name="A bot fills the empty seats (unrated)", value="bot"),
     app_commands.Choice(name="Leftover players sit out a rotating bye", value="bye"),
 ]
-WEEKDAY_CHOICES = [app_commands.Choice(name=d, value=d.lower()) for d in sch.WEEKDAYS]
+WEEKDAY_CHOICES = [app_commands.Choice(name=d, value=d.lower()) for d in WEEKDAYS]
 
 
 def _preset_choices() -> list[app_commands.Choice[str]]:
@@ -149,7 +150,7 @@ class LeagueCog(commands.Cog):
     async def zone_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=z, value=z) for z in sch.zone_suggestions(current)]
+        return [app_commands.Choice(name=z, value=z) for z in zone_suggestions(current)]
 
     # ---- creating and changing -----------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from bot.render.rules import rules_pages
 from bot.safe import safe_defer, safe_send, within
 from bot.table.service import TableService
 from bot.table.thinker import level_or_default
-from bot.views import DYNAMIC_ITEMS
+from bot.views.items import DYNAMIC_ITEMS
 from cogs.history import ask_forget, send_mydata
 from engine import Ruleset
 from engine.house_rules import (

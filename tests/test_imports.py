@@ -35,7 +35,7 @@ def test_a_broken_contract_fails(tmp_path: Path) -> None:
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     with (tmp_path / "engine" / "errors.py").open("a") as f:
         f.write("\nimport asyncio  # noqa\n")
-    with (tmp_path / "bot" / "views.py").open("a") as f:
+    with (tmp_path / "bot" / "views" / "panel.py").open("a") as f:
         f.write("\nfrom bot.table.service import TableService  # noqa\n")
     result = lint(tmp_path)
     assert result.returncode != 0

@@ -15,6 +15,7 @@ from . import schedule as sch
 from . import seating, standings, text
 from .gateway import LeagueRefusal, _unix, _utc, night_status, status_text
 from .nights import NightsMixin
+from .schedule_input import ScheduleError, check_weeks, parse_date, parse_time, parse_weekday, parse_zone
 from .settings import LeagueSettings, SettingsError, check_format, check_name, slot_key
 
 
@@ -48,11 +49,11 @@ class AdminMixin(NightsMixin):
         now = self.now()
         try:
             name = check_name(name)
-            wd = sch.parse_weekday(weekday)
-            local = sch.parse_time(at)
-            zone_key = sch.parse_zone(zone).key
-            sch.check_weeks(weeks)
-            first = sch.parse_date(first_date) if first_date else None
+            wd = parse_weekday(weekday)
+            local = parse_time(at)
+            zone_key = parse_zone(zone).key
+            check_weeks(weeks)
+            first = parse_date(first_date) if first_date else None
             schedule = sch.Schedule.starting_after(
                 now, weekday=wd, at=local, zone_name=zone_key, weeks=weeks, first_day=first
             )
@@ -66,7 +67,7 @@ class AdminMixin(NightsMixin):
                 role_id=role_id,
                 admin_role_id=admin_role_id,
             )
-        except (sch.ScheduleError, SettingsError, standings.PointsError) as exc:
+        except (ScheduleError, SettingsError, standings.PointsError) as exc:
             raise LeagueRefusal.of(exc) from None
         await self._check_clash(channel_id, schedule, settings, except_id=None, now=now)
         try:
@@ -134,8 +135,8 @@ class AdminMixin(NightsMixin):
                 held = len(await self._held(league))
                 schedule = schedule.retime(
                     now,
-                    weekday=sch.parse_weekday(weekday) if weekday else None,
-                    at=sch.parse_time(at) if at else None,
+                    weekday=parse_weekday(weekday) if weekday else None,
+                    at=parse_time(at) if at else None,
                     zone_name=zone,
                     weeks=weeks,
                     held=held,
@@ -154,7 +155,7 @@ class AdminMixin(NightsMixin):
             if name is not None:
                 name = check_name(name)
                 changes["name"] = name
-        except (sch.ScheduleError, SettingsError, standings.PointsError) as exc:
+        except (ScheduleError, SettingsError, standings.PointsError) as exc:
             raise LeagueRefusal.of(exc) from None
         if new_settings != settings:
             changes["settings"] = {
@@ -213,9 +214,9 @@ class AdminMixin(NightsMixin):
     ) -> tuple[LeagueRow, sch.Night]:
         """Skip one date; the season gets one week longer. Returns the new last night."""
         try:
-            d = sch.parse_date(day)
+            d = parse_date(day)
             schedule = self.schedule_of(league).skip(d)
-        except sch.ScheduleError as exc:
+        except ScheduleError as exc:
             raise LeagueRefusal.of(exc) from None
         nights = {n.night_date: n for n in await self.store.nights(league.id, league.season)}
         row = nights.get(d.isoformat())
@@ -266,7 +267,7 @@ class AdminMixin(NightsMixin):
                 checkin_minutes=old.checkin_minutes,
                 grace_minutes=old.grace_minutes,
             )
-        except sch.ScheduleError as exc:
+        except ScheduleError as exc:
             raise LeagueRefusal.of(exc) from None
         await self._check_clash(
             league.channel_id, schedule, self.settings_of(league), except_id=league.id, now=self.now()

@@ -9,16 +9,13 @@ import dataclasses
 import logging
 from typing import Any
 
-import engine
 from bot import lexicon
-from bot.i18n import _, _n, join, mention
+from bot.i18n import _, _n, mention
 from bot.model import (
     CLOSED,
     DEFAULT_BID_SECONDS,
     DEFAULT_PLAY_SECONDS,
     LIVE,
-    MAX_TURN_SECONDS,
-    MIN_TURN_SECONDS,
     MOVING,
     NO_TABLE,
     SAVE_FAILED,
@@ -31,26 +28,13 @@ from bot.model import (
     unix_now,
 )
 from bot.storage import ChannelBusy, NotOwner, TableDamaged
+from bot.table.options import table_options
 from bot.table.publisher import TablePublisher
 from bot.table.seating import bot_seat, seat_list
 from bot.table.store import TableStore
-from bot.table.thinker import level_or_default
 from engine import Game, Ruleset
-from engine.bots import LEVELS
-from engine.house_rules import HouseRulesError, check_rules, parse_house_rules
 
 log = logging.getLogger(__name__)
-
-
-def stored_seconds(value: Any, default: int) -> int:
-    """A server's stored turn timer, checked again when used: anything that is not a whole number
-    of seconds in range (stored by an older version, say) falls back to the default."""
-    whole = isinstance(value, int) and not isinstance(value, bool)
-    if whole and MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
-        return int(value)
-    if value is not None:
-        log.warning("ignoring a stored turn timer out of range (%r s)", str(value)[:20])
-    return default
 
 
 def overrides(t: Table) -> dict[str, Any]:
@@ -87,66 +71,19 @@ class Lifecycle:
     ) -> Result:
         """Open a table in a channel with the host seated (or ``seats`` for a rematch).
         ``rules`` is the house-rules text (``bag_limit=5 ten_for_200=on``) over the preset."""
-        settings = await self._guild_settings(guild_id)
-        name = preset or settings.get("default_preset") or "standard"
-        try:
-            name = Ruleset.preset(name).name  # aliases and spellings ("Classic Online") are fine
-        except (ValueError, TypeError):
-            presets = ", ".join(engine.PRESETS)
-            shown = f"`{str(name)[:30]}`"
-            return refuse(_("%(name)s is not a preset. Presets: %(presets)s.", name=shown, presets=presets))
-        overrides: dict[str, Any] = dict(settings.get("options") or {}) if preset is None else {}
-        if overrides:
-            # stored server defaults are checked again when used: a row written before a range
-            # existed (or by hand) must not open a table the game can't save
-            try:
-                check_rules(name, dict(overrides))
-            except HouseRulesError as exc:
-                return refuse(
-                    join(
-                        _("This server's default house rules can't be used:"),
-                        lexicon.explain_rules(exc),
-                        _(
-                            "Someone with Manage Server can fix them with `/spades config"
-                            " rules:` (or pick a preset in `/spades new`)."
-                        ),
-                    )
-                )
-        overrides.update(options or {})
-        if target is not None:
-            overrides["target_score"] = target
-        try:
-            if rules:
-                overrides.update(parse_house_rules(rules))
-            ruleset = check_rules(name, overrides)
-        except HouseRulesError as exc:
-            return refuse(lexicon.explain_rules(exc))
-        timers: dict[str, Any] = {}
-        for key, value, default in (
-            ("play_seconds", play_seconds, DEFAULT_PLAY_SECONDS),
-            ("bid_seconds", bid_seconds, DEFAULT_BID_SECONDS),
-        ):
-            v = value if value is not None else stored_seconds(settings.get(key), default)
-            if not MIN_TURN_SECONDS <= v <= MAX_TURN_SECONDS:
-                return refuse(
-                    _(
-                        "Turn timers must be between %(min)s and %(max)s seconds (you asked for %(asked)s).",
-                        min=MIN_TURN_SECONDS,
-                        max=MAX_TURN_SECONDS,
-                        asked=v,
-                    )
-                )
-            timers[key] = v
-        level = bot_level if bot_level is not None else settings.get("bot_level")
-        if level is not None and level not in LEVELS:
-            return refuse(
-                _(
-                    "`%(level)s` is not a bot level. Levels: %(levels)s.",
-                    level=str(level)[:20],
-                    levels=", ".join(LEVELS),
-                )
-            )
-        timers["bot_level"] = level_or_default(level)
+        chosen = table_options(
+            await self._guild_settings(guild_id),
+            preset=preset,
+            target=target,
+            play_seconds=play_seconds,
+            bid_seconds=bid_seconds,
+            options=options,
+            rules=rules,
+            bot_level=bot_level,
+        )
+        if isinstance(chosen, Result):
+            return chosen
+        name, ruleset, timers = chosen.preset, chosen.ruleset, dict(chosen.settings)
         n = ruleset.num_seats
         if seats is None:
             seat_list: list[Seat | None] = [None] * n

@@ -18,7 +18,7 @@ from bot.model import Table
 from bot.safe import PrivateMessage
 from bot.table.staleness import Staleness
 from bot.table.store import TableStore
-from bot.views import hand_panel
+from bot.views.panel import hand_panel
 
 PANEL_TTL = 14 * 60  # interaction tokens live 15 minutes
 # Seconds between two refreshes of one hand panel: Discord lets an interaction token edit about

@@ -36,7 +36,7 @@ from bot.table.staleness import Staleness
 from bot.table.store import TableStore, event_kind
 from bot.table.tokens import PublicTokens
 from bot.tasks import cancel_all
-from bot.views import game_over_view, hand_post_view, table_view
+from bot.views.buttons import game_over_view, hand_post_view, table_view
 
 __all__ = [
     "PANEL_INTERVAL",

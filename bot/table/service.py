@@ -86,6 +86,10 @@ class TableService:
         if isinstance(publisher, DiscordPublisher):
             publisher.on_forbidden = self._cannot_post
         self._background: set[asyncio.Task[None]] = set()
+        # after every saved change, in this order: the publisher (posts, the live message, panels),
+        # then the clock and the players' settings (each listener on its own: one failing stops
+        # none of the others)
+        self.store.changed.append(self.posts.after)
         self.store.changed.append(self._changed)
         self.store.reloaded.append(self._reloaded)
         self.store.closed.append(self._evict_soon)
@@ -159,7 +163,7 @@ class TableService:
 
     # ---- wiring -----------------------------------------------------------------------------
     def _changed(self, old: Table, new: Table, events: list[Any], actor: int | None) -> None:
-        self.posts.after(old, new, events, actor)
+        """Restart the table's turn clock; read the settings of players not seen before."""
         self.clock.schedule(new)
         if new.status in LIVE and self.players.unknown(new.humans()):
             self._in_background(self._read_players(new.id, new.humans()), f"players-{new.id}")

@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime, time, timedelta
 import pytest
 
 from bot.league import schedule as sch
+from bot.league import schedule_input as typed
 from bot.league.schedule import LATE, MISSED, ON_TIME, Schedule, ScheduleError
 
 NY = "America/New_York"
@@ -104,18 +105,18 @@ def test_season_length_bounds(weeks: int) -> None:
 
 def test_unknown_zone_is_refused_with_suggestions() -> None:
     with pytest.raises(ScheduleError, match="not an IANA time zone") as e:
-        sch.parse_zone("New York")
+        typed.parse_zone("New York")
     assert "America/New_York" in str(e.value)
     with pytest.raises(ScheduleError):
-        sch.parse_zone("Mars/Olympus")
-    assert sch.parse_zone("europe/london").key == "Europe/London"
+        typed.parse_zone("Mars/Olympus")
+    assert typed.parse_zone("europe/london").key == "Europe/London"
 
 
 def test_zone_suggestions_for_autocomplete() -> None:
-    assert sch.zone_suggestions("america/new")[0] == "America/New_York"
-    assert "Europe/Berlin" in sch.zone_suggestions("berl")
-    assert len(sch.zone_suggestions("a")) <= 25
-    assert "UTC" in sch.zone_suggestions("")
+    assert typed.zone_suggestions("america/new")[0] == "America/New_York"
+    assert "Europe/Berlin" in typed.zone_suggestions("berl")
+    assert len(typed.zone_suggestions("a")) <= 25
+    assert "UTC" in typed.zone_suggestions("")
 
 
 @pytest.mark.parametrize(
@@ -131,23 +132,23 @@ def test_zone_suggestions_for_autocomplete() -> None:
     ],
 )
 def test_parse_time(text: str, expected: time) -> None:
-    assert sch.parse_time(text) == expected
+    assert typed.parse_time(text) == expected
 
 
 @pytest.mark.parametrize("text", ["25:00", "13pm", "noon", "", "20:75"])
 def test_parse_time_refuses(text: str) -> None:
     with pytest.raises(ScheduleError):
-        sch.parse_time(text)
+        typed.parse_time(text)
 
 
 def test_parse_weekday() -> None:
-    assert sch.parse_weekday("Thursday") == 3
-    assert sch.parse_weekday("thu") == 3
-    assert sch.parse_weekday("su") == 6
+    assert typed.parse_weekday("Thursday") == 3
+    assert typed.parse_weekday("thu") == 3
+    assert typed.parse_weekday("su") == 6
     with pytest.raises(ScheduleError):
-        sch.parse_weekday("t")  # Tuesday or Thursday?
+        typed.parse_weekday("t")  # Tuesday or Thursday?
     with pytest.raises(ScheduleError):
-        sch.parse_weekday("someday")
+        typed.parse_weekday("someday")
 
 
 def test_lateness_within_and_beyond_the_grace() -> None:

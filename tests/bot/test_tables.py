@@ -617,6 +617,33 @@ async def test_listeners_hear_every_hand_and_the_game_after_they_are_saved(stora
         await svc.close()
 
 
+async def test_a_failing_publisher_does_not_stop_the_turn_clock(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The publisher and the clock hear each saved change separately: a bug drawing the panels
+    is logged, and the bots still play the game to its end."""
+    svc = make_service(storage, time_scale=0.001)
+
+    def broken(table: Table, actor: int | None) -> None:
+        raise RuntimeError("a panel bug")
+
+    monkeypatch.setattr(svc.posts.panels, "changed", broken)
+    games: list[Any] = []
+    svc.on_game_finished(lambda table, game: games.append(game))
+    try:
+        bots = [Seat(None, n, bot=True) for n in ("Bea", "Ray", "Kit", "Max")]
+        rs = engine.Ruleset.preset("standard", max_hands=1)
+        res = await svc.lifecycle.open_seated(
+            guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, seats=bots, ruleset=rs
+        )
+        assert res.ok and res.table is not None
+        await wait_until(lambda: bool(games), "the bots to finish the game")
+        row = await storage.get_table(res.table.id)
+        assert row is not None and row.status == "finished"
+    finally:
+        await svc.close()
+
+
 async def test_a_player_is_marked_away_after_exactly_two_timeouts_in_a_row(storage: Storage) -> None:
     """The first missed turn is only noted; the second marks the seat away (the bot plays on until
     **I'm back**), as the channel and the stored seat show."""

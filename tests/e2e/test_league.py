@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.client import EXTENSIONS, SpadesBot
 from bot.config import Config
-from bot.league import schedule as sch
+from bot.league.schedule_input import parse_zone
 from tests.e2e.conftest import Spades, answer_of
 from tests.fakediscord import Message, User
 
@@ -96,7 +96,7 @@ async def test_create_refusals_and_the_scheduled_event(spades: Spades) -> None:
         (event,) = spades.guild.scheduled_events.values()
         assert event.data["name"] == f"{LEAGUE}: night 1"
         start = datetime.fromisoformat(event.data["scheduled_start_time"])
-        assert start.astimezone(sch.parse_zone("America/New_York")).hour == 20
+        assert start.astimezone(parse_zone("America/New_York")).hour == 20
         assert "second league" not in text
         assert "already meets in this channel" in await create(spades, name="Other", time="20:30")
         assert "already has a league called" in await create(spades, name=LEAGUE.lower(), time="10am")
@@ -148,7 +148,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
     change starts by itself at 20:00 New York time."""
     admin = spades.users["admin"]
     players = [spades.fake.add_user(f"player{i}") for i in range(9)]
-    ny = sch.parse_zone("America/New_York")
+    ny = parse_zone("America/New_York")
     async with running(spades) as bot:
         text = await create(
             spades, format="solo", preset="five-player", rounds=2, round_minutes=30, target=50, hand_limit=1,

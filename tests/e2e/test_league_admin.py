@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.league import schedule as sch
+from bot.league.schedule_input import parse_zone
 from tests.e2e.conftest import Spades, answer_of
 from tests.e2e.test_league import LEAGUE, ask, create, running
 from tests.fakediscord import User
@@ -184,8 +184,8 @@ async def test_fixed_teams_skip_and_shared_standings(spades: Spades) -> None:
         # skipping the second night makes the season a week longer
         schedule = await ask(spades, admin, "league schedule", league=LEAGUE)
         stamps = [int(s.split(":")[0]) for s in schedule.split("<t:")[1:]]
-        second = datetime.fromtimestamp(stamps[1], sch.parse_zone("America/New_York")).date()
-        last = datetime.fromtimestamp(stamps[-1], sch.parse_zone("America/New_York")).date()
+        second = datetime.fromtimestamp(stamps[1], parse_zone("America/New_York")).date()
+        last = datetime.fromtimestamp(stamps[-1], parse_zone("America/New_York")).date()
         skipped = await ask(
             spades, admin, "league skip", league=LEAGUE, date=second.isoformat(), reason="holiday"
         )

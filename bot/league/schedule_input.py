@@ -1,0 +1,144 @@
+"""What a user types for a league's schedule, read or refused: an IANA time zone (and suggestions
+for an autocomplete box), a wall-clock time, a weekday, a date, a season's length in weeks.
+
+A refusal is a ``ScheduleError`` whose message says what is allowed; ``bot.league.schedule`` raises
+it too, for a schedule that does not hold together. Pure: no I/O beyond the zone database.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, time
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from bot.i18n import N_, Msg, Text, _, join
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+# the weekdays' names in a sentence (the same words as the /league create choices)
+_WEEKDAY_NAMES = (
+    N_("Monday"),
+    N_("Tuesday"),
+    N_("Wednesday"),
+    N_("Thursday"),
+    N_("Friday"),
+    N_("Saturday"),
+    N_("Sunday"),
+)
+
+
+def weekday_name(weekday: int) -> Msg:
+    return Msg(_WEEKDAY_NAMES[weekday])
+
+
+MAX_WEEKS = 52
+
+
+class ScheduleError(ValueError):
+    """A schedule input a user typed is not valid; the message says what is allowed."""
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> tuple[str, ...]:
+    # the "posix/" and "right/" copies and bare abbreviations are noise in an autocomplete list
+    return tuple(
+        sorted(
+            z
+            for z in available_timezones()
+            if not z.startswith(("posix/", "right/", "Etc/GMT")) and ("/" in z or z == "UTC")
+        )
+    )
+
+
+def parse_zone(name: str) -> ZoneInfo:
+    """The IANA zone for ``name`` (case-insensitive); ScheduleError with suggestions otherwise."""
+    text = (name or "").strip()
+    if not text:
+        raise ScheduleError(_("Give a time zone such as America/New_York or Europe/London."))
+    lookup = {z.lower(): z for z in _zone_names()}
+    canonical = lookup.get(text.lower().replace(" ", "_"))
+    if canonical is None:
+        hints = zone_suggestions(text, limit=3)
+        refusal: Text = _(
+            "`%(zone)s` is not an IANA time zone (like America/New_York or Europe/Berlin).", zone=text[:60]
+        )
+        if hints:
+            refusal = join(refusal, _("Did you mean %(zones)s?", zones=", ".join(hints)))
+        raise ScheduleError(refusal)
+    try:
+        return ZoneInfo(canonical)
+    except ZoneInfoNotFoundError:  # pragma: no cover - listed but unreadable
+        raise ScheduleError(
+            _("The time zone %(zone)s is not available on this server.", zone=canonical)
+        ) from None
+
+
+def zone_suggestions(text: str, limit: int = 25) -> list[str]:
+    """Zone names for an autocomplete box: prefix matches first, then names containing the text."""
+    needle = (text or "").strip().lower().replace(" ", "_")
+    names = _zone_names()
+    if not needle:
+        common = [
+            "America/New_York",
+            "America/Chicago",
+            "America/Denver",
+            "America/Los_Angeles",
+            "Europe/London",
+            "Europe/Berlin",
+            "Australia/Sydney",
+            "UTC",
+        ]
+        return common[:limit]
+    starts = [z for z in names if z.lower().startswith(needle)]
+    city = [z for z in names if z not in starts and z.lower().rsplit("/", 1)[-1].startswith(needle)]
+    inside = [z for z in names if z not in starts and z not in city and needle in z.lower()]
+    return (starts + city + inside)[:limit]
+
+
+_TIME = re.compile(r"^\s*(\d{1,2})(?:[:.h](\d{2}))?\s*([ap])?\.?\s*m?\.?\s*$", re.IGNORECASE)
+
+
+def parse_time(text: str) -> time:
+    """``20:00``, ``8pm``, ``8:30 pm``, ``20h30`` → a local wall-clock time."""
+    m = _TIME.match(text or "")
+    if not m:
+        raise ScheduleError(
+            _("`%(text)s` is not a time: write it like 20:00 or 8pm.", text=(text or "")[:40])
+        )
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    ampm = (m.group(3) or "").lower()
+    if ampm:
+        if not 1 <= hour <= 12:
+            raise ScheduleError(_("With am/pm the hour is 1 to 12 (8pm, 11:30am)."))
+        hour = hour % 12 + (12 if ampm == "p" else 0)
+    if not (0 <= hour <= 23 and 0 <= minute <= 59):
+        raise ScheduleError(_("The hour is 0 to 23 and the minutes 0 to 59 (20:00, 7:30)."))
+    return time(hour, minute)
+
+
+def parse_weekday(text: str) -> int:
+    """``thursday``/``thu``/``Thurs`` → 3 (Monday is 0)."""
+    t = (text or "").strip().lower()
+    if len(t) >= 2:
+        for i, name in enumerate(WEEKDAYS):
+            if name.lower().startswith(t):
+                return i
+    raise ScheduleError(_("`%(text)s` is not a weekday: choose Monday to Sunday.", text=(text or "")[:20]))
+
+
+def parse_date(text: str) -> date:
+    """An ISO date, ``2026-12-24``."""
+    try:
+        return date.fromisoformat((text or "").strip())
+    except ValueError:
+        raise ScheduleError(
+            _("`%(text)s` is not a date: write it as YYYY-MM-DD.", text=(text or "")[:20])
+        ) from None
+
+
+def check_weeks(weeks: int) -> int:
+    if not 1 <= weeks <= MAX_WEEKS:
+        raise ScheduleError(
+            _("A season is 1 to %(max)s weeks long (you gave %(weeks)s).", max=MAX_WEEKS, weeks=weeks)
+        )
+    return weeks
