@@ -32,60 +32,43 @@ class Interactions(FakeState):
     def _interaction_base(
         self, type_: int, user: User, channel: Channel | DMChannel, data: Json
     ) -> InteractionRecord:
+        iid = self._snowflake()
+        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
+        payload: Json = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": type_,
+            "data": data,
+            "channel_id": str(channel.id),
+            "token": token,
+            "version": 1,
+            "locale": user.locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": 10485760,
+        }
         if isinstance(channel, DMChannel):
-            return self._dm_interaction_base(type_, user, channel, data)
+            payload |= {
+                "channel": channel.payload(),
+                "user": user.payload(),
+                "app_permissions": str(DM_APP_PERMISSIONS),
+                "authorizing_integration_owners": {"0": "0"},
+                "context": 1,
+            }
+            return self._register(iid, token, type_, user, channel, None, payload)
         guild = channel.guild
         member = guild.member(user)
-        bot_member = guild.member(self.bot_user)
-        iid = self._snowflake()
-        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
-        payload: Json = {
-            "id": str(iid),
-            "application_id": str(self.application_id),
-            "type": type_,
-            "data": data,
+        payload |= {
             "guild_id": str(guild.id),
             "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
-            "channel_id": str(channel.id),
             "channel": channel.payload() | {"permissions": str(member.permissions_in(channel))},
             "member": member.payload(permissions_in=channel),
-            "token": token,
-            "version": 1,
-            "app_permissions": str(bot_member.permissions_in(channel)),
-            "locale": user.locale,
+            "app_permissions": str(guild.member(self.bot_user).permissions_in(channel)),
             "guild_locale": guild.preferred_locale,
-            "entitlements": [],
-            "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
-            "attachment_size_limit": 10485760,
         }
         return self._register(iid, token, type_, user, channel, guild, payload)
-
-    def _dm_interaction_base(
-        self, type_: int, user: User, channel: DMChannel, data: Json
-    ) -> InteractionRecord:
-        iid = self._snowflake()
-        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
-        payload: Json = {
-            "id": str(iid),
-            "application_id": str(self.application_id),
-            "type": type_,
-            "data": data,
-            "channel_id": str(channel.id),
-            "channel": channel.payload(),
-            "user": user.payload(),
-            "token": token,
-            "version": 1,
-            "app_permissions": str(DM_APP_PERMISSIONS),
-            "locale": user.locale,
-            "entitlements": [],
-            "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": "0"},
-            "context": 1,
-            "attachment_size_limit": 10485760,
-        }
-        return self._register(iid, token, type_, user, channel, None, payload)
 
     def _register(
         self,

@@ -81,18 +81,26 @@ class RateLimits(FakeState):
             self._global_window.append(now)
             return None
         retry_after = round(max(self._global_window[0] + 1.0 - now, 0.001), 3)
+        return self._too_many(
+            record, now, retry_after, {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
+        )
+
+    def _too_many(
+        self, record: RecordedRequest, now: float, retry_after: float, scope: dict[str, str]
+    ) -> web.Response:
+        """Discord's 429: recorded, the retry it allows remembered (a retry before it is invalid),
+        ``global`` in the body when the scope header says so."""
         self.rate_limit_hits.append(record)
         record.status = 429
-        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": True}
+        is_global = "X-RateLimit-Global" in scope
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         record.response = body
         self._retries_due[(record.method, record.path)] = now + retry_after + 1.0
         headers = {
             "Content-Type": "application/json",
             "Via": "1.1 google",
             "Retry-After": str(max(1, int(retry_after + 0.999))),
-            "X-RateLimit-Global": "true",
-            "X-RateLimit-Scope": "global",
-        }
+        } | scope
         return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
 
     def _rate_limit(self, record: RecordedRequest, template: str) -> dict[str, str] | web.Response:
@@ -110,19 +118,9 @@ class RateLimits(FakeState):
         bucket = f"{abs(hash((record.method, template))):x}"
         if count >= limit:
             retry_after = round(reset_at - now, 3)
-            self.rate_limit_hits.append(record)
-            record.status = 429
-            body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
-            record.response = body
-            self._retries_due[(record.method, record.path)] = now + retry_after + 1.0
-            headers = {
-                "Content-Type": "application/json",
-                "Via": "1.1 google",
-                "Retry-After": str(max(1, int(retry_after + 0.999))),
-                "X-RateLimit-Scope": "user",
-                "X-RateLimit-Bucket": bucket,
-            }
-            return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
+            return self._too_many(
+                record, now, retry_after, {"X-RateLimit-Scope": "user", "X-RateLimit-Bucket": bucket}
+            )
         self._buckets[key] = (reset_at, count + 1)
         reset_after = max(reset_at - now, 0.001)
         return {
