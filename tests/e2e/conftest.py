@@ -541,7 +541,11 @@ async def _panel_loop(
                 live = live_message(spades, game.channel, game.table_id)
                 if live is not None and any(b.get("label") == "My hand" for b in live.buttons):
                     r = await spades.fake.click(user, live, label="My hand")
-                    panel = r.message if r.ephemeral and r.message is not None else panel
+                    if r.type == 6:  # a deferred update of the table message, the panel in a follow-up
+                        await spades.wait_for(lambda r=r: bool(r.followups), what="the panel")  # type: ignore[misc]
+                        panel = r.followups[-1]
+                    elif r.ephemeral and r.message is not None:
+                        panel = r.message
             continue
         assert panel is not None
         if stop_at_card and card is not None and look is None and pick is None:
@@ -581,7 +585,7 @@ def opened_table(r: InteractionResult) -> int:
     return int(found.group(1))
 
 
-def turn_of(spades: Spades, game: SeenGame, user: User) -> bool:
+def turn_shown(spades: Spades, game: SeenGame, user: User) -> bool:
     """The table message says it is ``user``'s turn ("➜ @user to ...")."""
     live = live_message(spades, game.channel, game.table_id)
     return live is not None and f"➜ <@{user.id}> to " in live.content
@@ -642,10 +646,9 @@ async def play_from_panel_until(
             player.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await player
-        await spades.fake.settle()
 
 
-async def wait_stored(
+async def until_stored(
     spades: Spades, pred: Callable[[TableRow], bool], table_id: int, timeout: float = 20.0, what: str = ""
 ) -> TableRow:
     """Until the table as stored (read on a connection of its own) satisfies ``pred``; that row."""
