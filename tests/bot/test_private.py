@@ -4,6 +4,7 @@ answered the interaction first (issue 8, item 1), and the watchdog's deferral ke
 from __future__ import annotations
 
 import asyncio
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -124,7 +125,13 @@ async def test_the_watchdog_acknowledges_only_what_is_still_unanswered() -> None
     safe.watch(slow, after=0.01)
     safe.watch(quick, after=0.01)
     await safe.safe_send(quick, "at once")
-    await asyncio.sleep(0.05)
+    # the slow one's watchdog acknowledges it; the quick one's (due at the same time) then had its
+    # chance too: waited for, not a fixed sleep
+    end = time.monotonic() + 5.0
+    while not slow.response.calls:
+        assert time.monotonic() < end, "the watchdog never acknowledged the slow interaction"
+        await asyncio.sleep(0.005)
+    await asyncio.sleep(0)
     assert [c[0] for c in slow.response.calls] == ["defer"]
     assert [c[0] for c in quick.response.calls] == ["send"]
 

@@ -37,6 +37,15 @@ def seats(users: list[int | None]) -> list[dict[str, Any]]:
             for i, u in enumerate(users)]
 
 
+def hands_played(*, seed: int, preset: str = "short") -> int:
+    """How many hands ``play_game``'s game of ``seed`` has: the same engine game, no storage."""
+    g = Game.new(preset, seed=seed, fair=True)
+    bot = get_bot("heuristic", seed=seed)
+    while not g.over:
+        g.apply(bot.act(g.view(g.seats_to_act()[0])))
+    return len(g.hand_records)
+
+
 async def play_game(db: Storage, guild: int, channel: int, users: list[int | None], *, seed: int,
                     finished_at: int, finish: bool = True, preset: str = "short") -> TableRow:
     """A real game through the engine, every hand saved as the table service saves it."""
@@ -136,8 +145,9 @@ async def test_export_holds_the_players_games_hands_and_stats(db: Storage) -> No
     assert [(g["guild_id"], g["seat"]) for g in data["games"]] == [(GUILD, 0), (OTHER_GUILD, 1)]
     assert all(sum(p["you"] for p in g["players"]) == 1 for g in data["games"])
     assert {s["guild_id"] for s in data["stats"]} == {GUILD, OTHER_GUILD}
-    expected_hands = sum(g["hands"] for g in data["games"])
-    assert len(data["hands"]) == expected_hands
+    # every hand of the two games user 10 played, counted by playing them again without storage
+    assert len(data["hands"]) == hands_played(seed=1) + hands_played(seed=2)
+    assert [g["hands"] for g in data["games"]] == [hands_played(seed=1), hands_played(seed=2)]
     h = data["hands"][0]
     assert h["seat"] == 0 and len(h["dealt"]) == 13 and h["bid"] is not None
     assert data["games"][0]["game_id"] == h["game_id"]

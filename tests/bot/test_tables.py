@@ -524,6 +524,10 @@ async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: St
         assert not any(svc.holds(tid) for tid in finished)
         rows = [await storage.get_table(tid) for tid in finished]
         assert [r.status if r else None for r in rows] == ["finished"] * 3
+        for r in rows:  # marked away at her second missed turn (not a third): the bots played on
+            assert r is not None
+            (alice,) = [s for s in r.data["seats"] if s and s["user_id"] == ALICE]
+            assert alice["away"] and alice["timeouts"] == 2, alice
         # the last game's post: its score sheet, /score in the channel, a stale card click
         last = await svc.load(finished[-1])
         assert last is not None and last.game is not None and last.status == "finished"

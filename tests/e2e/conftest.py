@@ -21,6 +21,7 @@ invariant about what Discord shows); ``stored_table`` reads what is stored, on i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from collections.abc import AsyncIterator, Callable
@@ -566,3 +567,93 @@ async def _panel_loop(
             panel = r.message
         acted_on = (panel.id, len(panel.history))
     return actions, None
+
+
+# ---- more Discord-only helpers (test_history.py, test_history_paging.py, test_bot_levels.py,
+# test_storage_faults.py, test_shard_ownership.py, test_shard_processes.py) --------------------------
+
+PANEL_BID = "3"  # what a simple player bids when the panel offers it
+
+
+def opened_table(r: InteractionResult) -> int:
+    """The table id a ``/spades new`` answer names ("Table N is open")."""
+    found = OPENED.search(said(r))
+    assert found is not None, said(r)
+    return int(found.group(1))
+
+
+def turn_shown(spades: Spades, game: SeenGame, user: User) -> bool:
+    """The table message says it is ``user``'s turn ("➜ @user to ...")."""
+    live = live_message(spades, game.channel, game.table_id)
+    return live is not None and f"➜ <@{user.id}> to " in live.content
+
+
+async def open_panel(spades: Spades, game: SeenGame, user: User) -> Message:
+    """``user`` clicks "My hand" on the table message: their private panel."""
+
+    def ready() -> bool:
+        m = live_message(spades, game.channel, game.table_id)
+        return m is not None and any(b.get("label") == "My hand" for b in m.buttons)
+
+    await spades.wait_for(ready, what="the My hand button")
+    live = live_message(spades, game.channel, game.table_id)
+    assert live is not None
+    r = await spades.fake.click(user, live, label="My hand")
+    return await spades.panel_of(r)
+
+
+async def act_from_panel(
+    fake: FakeDiscord, user: User, panel: Message
+) -> tuple[InteractionResult, str, int | None] | None:
+    """One action, the first the panel offers (as ``_panel_loop`` picks): look at the cards, bid 3
+    (or the first bid offered), pass the first cards asked for, or play the first playable card.
+    (result, "look" | "bid" | "pass" | "play", the card played); None if the panel offers nothing."""
+    look = next(
+        (b for b in panel.buttons if b.get("label") == "Show my cards" and not b.get("disabled")), None
+    )
+    pick = next((s for s in panel.selects if ":b:" in s["custom_id"] or ":p:" in s["custom_id"]), None)
+    cards = playable_cards(panel)
+    if look is not None:
+        return await fake.click(user, panel, label="Show my cards"), "look", None
+    if pick is not None and ":b:" in pick["custom_id"]:
+        values = [o["value"] for o in pick["options"]]
+        choice = PANEL_BID if PANEL_BID in values else values[0]
+        return await fake.select(user, panel, custom_id=pick["custom_id"], values=[choice]), "bid", None
+    if pick is not None:
+        values = [o["value"] for o in pick["options"]][: int(pick.get("max_values", 1))]
+        return await fake.select(user, panel, custom_id=pick["custom_id"], values=values), "pass", None
+    if cards:
+        card, custom_id = cards[0]
+        return await fake.click(user, panel, custom_id=custom_id), "play", card
+    return None
+
+
+async def play_from_panel_until(
+    spades: Spades, game: SeenGame, user: User, done: Callable[[], bool], timeout: float = 120.0
+) -> None:
+    """``user`` plays as ``play_from_panel`` does until ``done()`` (or the game post); then stops."""
+    player = asyncio.create_task(play_from_panel(spades, game, user))
+    try:
+        await spades.wait_for(lambda: done() or player.done(), timeout, "the condition while playing")
+        if player.done():
+            player.result()  # its failure, if any
+        assert done(), "the game ended first"
+    finally:
+        if not player.done():
+            player.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await player
+
+
+async def until_stored(
+    spades: Spades, pred: Callable[[TableRow], bool], table_id: int, timeout: float = 20.0, what: str = ""
+) -> TableRow:
+    """Until the table as stored (read on a connection of its own) satisfies ``pred``; that row."""
+    end = time.monotonic() + timeout
+    while True:
+        row = await spades.stored_table(table_id)
+        if pred(row):
+            return row
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what or 'the stored table'}")
+        await asyncio.sleep(0.05)

@@ -14,7 +14,19 @@ from bot.sandbox.fake import Message
 from bot.storage import FORMER_PLAYER
 from engine.fair import SHORT_LEN, commitment
 from engine.verify import verify
-from tests.e2e.conftest import LIVE_PREFIX, Spades, answer_of, said
+from tests.e2e.conftest import (
+    LIVE_PREFIX,
+    SeenGame,
+    Spades,
+    answer_of,
+    live_message,
+    open_and_start,
+    open_panel,
+    play_from_panel,
+    play_from_panel_until,
+    said,
+    until_stored,
+)
 
 COMMITTED = re.compile(r"🔐 deal `([0-9a-f]{16})`")
 
@@ -36,21 +48,21 @@ def hand_posts(spades: Spades) -> list[Message]:
     return [m for m in spades.fake.public_messages(spades.channel) if m.content.startswith("📋 **Hand")]
 
 
-async def play_a_game(spades: Spades, commitments: dict[int, str]) -> None:
-    """Alice and three bots play to 100; every commitment the live message shows is noted."""
-    alice = spades.users["alice"]
+def commitments_shown(spades: Spades) -> dict[int, str]:
+    """Every hand's commitment as the table message showed it (any version of it, by hand)."""
+    shown: dict[int, str] = {}
+    for m in spades.fake.public_messages(spades.channel):
+        for text in [*(h.get("content", "") for h in m.history), m.content]:
+            hand = re.search(r"Hand (\d+)", text)
+            found = COMMITTED.search(text)
+            if hand and found and text.startswith(LIVE_PREFIX):
+                shown.setdefault(int(hand.group(1)), found.group(1))
+    return shown
 
-    def seen() -> bool:
-        for m in spades.fake.public_messages(spades.channel):
-            for text in [*(h.get("content", "") for h in m.history), m.content]:
-                hand = re.search(r"Hand (\d+)", text)
-                found = COMMITTED.search(text)
-                if hand and found and text.startswith(LIVE_PREFIX):
-                    commitments.setdefault(int(hand.group(1)), found.group(1))
-        return spades.table().status == "finished"
 
-    await spades.play_until(seen, humans=[alice])
-    seen()
+def live_text(spades: Spades, game: SeenGame) -> str:
+    live = live_message(spades, game.channel, game.table_id)
+    return live.content if live is not None else ""
 
 
 async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) -> None:
@@ -58,22 +70,23 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
     alice, bob = spades.users["alice"], spades.users["bob"]
     async with spades.running(time_scale=0.01, card_emojis=True):
         await spades.wait_for(lambda: len(fake.app_emojis) == 54, what="the card emojis")
-        await spades.open_table(alice, target=100, play_seconds=600, bid_seconds=600)
-        await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        t = spades.table()
-        assert t.game is not None and t.game.commitment is not None
-        await spades.settle()
-        # the live message commits to the deal before anyone bids; the key itself is nowhere
-        live = spades.live().content
-        assert f"🔐 deal `{t.game.commitment[:SHORT_LEN]}`" in live
-        key = t.game.deal_key
-        assert key is not None
+        seen = await open_and_start(
+            spades, spades.channel, [alice], target=100, play_seconds=600, bid_seconds=600
+        )
+        row = await until_stored(
+            spades, lambda row: row.status == "playing", seen.table_id, what="the start, stored"
+        )
+        # the live message commits to the deal (the key as stored) before anyone bids; the key
+        # itself is nowhere
+        seed, salt = row.data["game"]["deal_key"]
+        first = f"🔐 deal `{commitment(seed, salt)[:SHORT_LEN]}`"
+        await spades.wait_for(lambda: first in live_text(spades, seen), what="the commitment shown")
         for m in fake.public_messages(spades.channel):
-            assert key.seed not in m.content and key.salt not in m.content
+            for text in [*(h.get("content", "") for h in m.history), m.content]:
+                assert seed not in text and salt not in text
 
         # the hand panel: card faces as application emojis, the text label kept
-        panel = await spades.panel(alice)
+        panel = await open_panel(spades, seen, alice)
         if any(b.get("label") == "Show my cards" for b in panel.buttons):  # blind nil was possible
             await fake.click(alice, panel, label="Show my cards")
         cards = [b for b in panel.buttons if str(b.get("custom_id", "")).split(":")[2:3] == ["c"]]
@@ -84,17 +97,22 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
             assert fake.app_emojis[int(emoji["id"])]["name"] == "card_" + emoji["name"][5:]
 
         # forget me is refused while seated; nothing changes
-        r = await spades.slash(alice, "spades forgetme")
+        r = await fake.slash(alice, spades.channel, "spades forgetme")
+        assert r.message is not None
         r = await fake.click(alice, r.message, label="Yes, forget me")
         assert "You're seated at table" in await answer_of(spades, r)
 
-        commitments: dict[int, str] = {}
-        await play_a_game(spades, commitments)
-        await spades.settle()
+        # Alice (from her panel) and three bots play to 100, to the game post
+        await play_from_panel(spades, seen, alice)
+        await until_stored(spades, lambda row: row.status == "finished", seen.table_id, what="the end")
+        await fake.settle()
         spades.check_public()
-        t = spades.table()
-        assert t.game is not None and t.game.winner is not None
-        records = t.game.hand_records
+        commitments = commitments_shown(spades)
+        async with spades.stored() as db:
+            records = await db.hand_records(seen.table_id)  # the hands as stored, in order
+            page = await db.recent_games(spades.guild.id)
+        (game,) = page.games
+        assert game.table_id == seen.table_id and game.winner_side is not None
         posts = hand_posts(spades)
         assert len(posts) == len(records) >= 1
 
@@ -120,14 +138,16 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         for seat in range(4):
             box = seat_box(seat, 4)
             framed = near(final.getpixel((box[0] - 2, (box[1] + box[3]) // 2)), GOLD)
-            assert framed == (seat % 2 == t.game.winner)
+            assert framed == (seat % 2 == game.winner_side)
         chart = image(spades, game_post.attachments[1])
         assert chart.size[0] > chart.size[1]
 
         # Verify deal under hand 1: the verdict, and the record to check by oneself
         r = await fake.click(bob, posts[0], label="Verify deal")
         text = await answer_of(spades, r)
-        assert text.startswith(f"✅ **Hand 1 at table {t.id}**: OK: hand 1 was dealt from the committed seed")
+        assert text.startswith(
+            f"✅ **Hand 1 at table {seen.table_id}**: OK: hand 1 was dealt from the committed seed"
+        )
         answer = r.followups[-1] if r.followups else r.message
         assert answer is not None and answer.ephemeral
         (record_file,) = answer.attachments
@@ -157,10 +177,7 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         assert "**As dealt**" in replay.content
 
         # /history: this channel's games; a game opens its score sheet and chart
-        async with spades.stored() as db:
-            page = await db.recent_games(spades.guild.id)
-        (game,) = page.games
-        r = await spades.slash(bob, "history")
+        r = await fake.slash(bob, spades.channel, "history")
         listing = await answer_of(spades, r)
         assert f"`#{game.id}`" in listing and r.ephemeral
         msg = r.message
@@ -175,21 +192,21 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         r = await fake.select(bob, sheet_msg, custom_id=hands["custom_id"], values=[str(len(records))])
         assert f"hand {len(records)} of {len(records)}" in await answer_of(spades, r)
         # /replay by number; wrong hands and other servers' games are refused
-        r = await spades.slash(bob, "replay", game=game.id, hand=1)
+        r = await fake.slash(bob, spades.channel, "replay", game=game.id, hand=1)
         assert (await answer_of(spades, r)).startswith(f"🔁 **Replay · game #{game.id} · hand 1 of")
-        r = await spades.slash(bob, "replay", game=game.id, hand=len(records) + 1)
+        r = await fake.slash(bob, spades.channel, "replay", game=game.id, hand=len(records) + 1)
         assert said(r) == f"Game #{game.id} has hands 1–{len(records)}: pick one of those."
         other = fake.add_guild("Other club")
         elsewhere = other.add_text_channel("cards")
         other.add_member(bob)
-        await spades.settle()
+        await fake.settle()
         r = await fake.slash(bob, elsewhere, "replay", game=game.id)
         assert "played in another server" in said(r) and r.ephemeral
         r = await fake.slash(bob, elsewhere, "history", where="server")
         assert "No finished games yet." in said(r)
 
         # your data: a JSON file only Alice sees
-        r = await spades.slash(alice, "spades mydata")
+        r = await fake.slash(alice, spades.channel, "spades mydata")
         text = await answer_of(spades, r)
         assert text.startswith("Here is everything this bot keeps about you: 1 finished game")
         export_msg = r.followups[-1] if r.followups else r.message
@@ -201,7 +218,7 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         assert len(export["hands"]) == len(records)
 
         # forget me, now that the game is over
-        r = await spades.slash(alice, "spades forgetme")
+        r = await fake.slash(alice, spades.channel, "spades forgetme")
         assert r.ephemeral and "Forget me?" in said(r)
         assert r.message is not None
         c = await fake.click(alice, r.message, label="Yes, forget me")
@@ -211,10 +228,11 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
             assert await db.player_stats(spades.guild.id, alice.id) is None
             kept = await db.get_game(game.id)
             assert kept is not None and kept.sides == game.sides
-            assert kept.players[t.seat_of(alice) or 0].name == FORMER_PLAYER
-        r = await spades.slash(bob, "history")
+            alice_seat = next(i for i, uid in seen.seats.items() if uid == alice.id)
+            assert kept.players[alice_seat].name == FORMER_PLAYER
+        r = await fake.slash(bob, spades.channel, "history")
         assert FORMER_PLAYER in said(r) or "a former player" in await answer_of(spades, r)
-        r = await spades.slash(alice, "spades mydata")
+        r = await fake.slash(alice, spades.channel, "spades mydata")
         await answer_of(spades, r)
         export_msg = r.followups[-1] if r.followups else r.message
         assert export_msg is not None
@@ -235,16 +253,14 @@ async def test_text_buttons_and_text_posts_when_discord_refuses_emojis_and_files
     async with spades.running(time_scale=0.01, card_emojis=True):
         await spades.wait_for(lambda: any(r.path.endswith("/emojis") and r.method == "POST"
                                           for r in fake.requests), what="an upload attempt")
-        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
-        await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        panel = await spades.panel(alice)
+        seen = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
+        panel = await open_panel(spades, seen, alice)
         if any(b.get("label") == "Show my cards" for b in panel.buttons):
             await fake.click(alice, panel, label="Show my cards")
         cards = [b for b in panel.buttons if str(b.get("custom_id", "")).split(":")[2:3] == ["c"]]
         assert cards and all(b.get("label") and not b.get("emoji") for b in cards)
-        await spades.play_until(lambda: bool(hand_posts(spades)), humans=[alice])
-        await spades.settle()
+        await play_from_panel_until(spades, seen, alice, lambda: bool(hand_posts(spades)))
+        await fake.settle()
         post = hand_posts(spades)[0]
         assert post.attachments == [] and "revealed: seed" in post.content
         refused = [r for r in fake.requests if r.files and r.status == 403]

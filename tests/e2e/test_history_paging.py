@@ -5,18 +5,27 @@ from __future__ import annotations
 import re
 
 from bot.sandbox.fake import Message
-from tests.e2e.conftest import Spades, answer_of, said
+from tests.e2e.conftest import (
+    Spades,
+    answer_of,
+    open_and_start,
+    play_from_panel,
+    play_from_panel_until,
+    said,
+    until_stored,
+)
 
 
 async def play_one_hand_game(spades: Spades) -> int:
+    """Alice and three bots play a one-hand game from her panel, to its game post; the table."""
     alice = spades.users["alice"]
-    await spades.open_table(alice, rules="max_hands=1", play_seconds=600, bid_seconds=600)
-    await spades.slash(alice, "spades start", fill=True)
-    await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-    tid = spades.table().id
-    await spades.play_until(lambda: spades.table().status == "finished", humans=[alice])
-    await spades.settle()
-    return tid
+    game = await open_and_start(
+        spades, spades.channel, [alice], rules="max_hands=1", play_seconds=600, bid_seconds=600
+    )
+    await play_from_panel(spades, game, alice)
+    await until_stored(spades, lambda row: row.status == "finished", game.table_id, what="the game stored")
+    await spades.fake.settle()
+    return game.table_id
 
 
 def labels(msg: Message) -> list[tuple[str, bool]]:
@@ -27,12 +36,12 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
     fake = spades.fake
     alice, bob = spades.users["alice"], spades.users["bob"]
     async with spades.running(time_scale=0.01):
-        r = await spades.slash(bob, "history")
+        r = await fake.slash(bob, spades.channel, "history")
         assert r.ephemeral
         empty = await answer_of(spades, r)
         assert empty == f"📜 **Finished games** · <#{spades.channel.id}>\nNo finished games yet."
         assert r.message is not None and r.message.buttons == [] and r.message.selects == []
-        r = await spades.slash(bob, "replay", game=5)
+        r = await fake.slash(bob, spades.channel, "replay", game=5)
         assert r.ephemeral and await answer_of(spades, r) == (
             "There is no finished game #5 in this server. `/history` lists this server's games."
         )
@@ -44,7 +53,7 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         assert len(ids) == 9  # newest first
 
         # page 1 of 2: eight games, ◀ disabled, the position, ▶
-        r = await spades.slash(bob, "history", where="server")
+        r = await fake.slash(bob, spades.channel, "history", where="server")
         text = await answer_of(spades, r)
         assert text.startswith("📜 **Finished games** · this server · page 1 of 2 (9 games)")
         assert [int(x) for x in re.findall(r"`#(\d+)`", text)] == ids[:8]
@@ -67,14 +76,14 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         await spades.wait_for(lambda: "page 1 of 2" in msg.content, what="page 1 again")
 
         # a player's games: Alice played them all, Bob none
-        r = await spades.slash(bob, "history", player=alice)
+        r = await fake.slash(bob, spades.channel, "history", player=alice)
         assert (await answer_of(spades, r)).startswith(f"📜 **Finished games** · <@{alice.id}> · page 1 of 2")
-        r = await spades.slash(bob, "history", player=bob)
+        r = await fake.slash(bob, spades.channel, "history", player=bob)
         assert await answer_of(spades, r) == f"📜 **Finished games** · <@{bob.id}>\nNo finished games yet."
 
         # /replay of a one-hand game: no other hand to go to; Scoring, back to the deal, Verify deal
         first = ids[-1]
-        r = await spades.slash(bob, "replay", game=first)
+        r = await fake.slash(bob, spades.channel, "replay", game=first)
         text = await answer_of(spades, r)
         assert text.startswith(f"🔁 **Replay · game #{first} · hand 1 of 1**") and "**As dealt**" in text
         replay = r.message
@@ -91,11 +100,11 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         c = await fake.click(bob, replay, label="Verify deal")
         verdict = await answer_of(spades, c)
         assert verdict.startswith(f"✅ **Hand 1 at table {tables[0]}**: OK")
-        r = await spades.slash(bob, "replay", game=first, hand=2)
+        r = await fake.slash(bob, spades.channel, "replay", game=first, hand=2)
         assert said(r) == f"Game #{first} has hands 1–1: pick one of those."
 
         # forget me, cancelled: nothing changes
-        r = await spades.slash(alice, "spades forgetme")
+        r = await fake.slash(alice, spades.channel, "spades forgetme")
         assert r.message is not None
         c = await fake.click(alice, r.message, label="Cancel")
         assert await answer_of(spades, c) == "Nothing was changed: your data stays."
@@ -108,22 +117,19 @@ async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
     fake = spades.fake
     alice, bob = spades.users["alice"], spades.users["bob"]
     async with spades.running(time_scale=0.01):
-        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
-        await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        t = spades.table()
+        game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
 
         def hand_post() -> Message | None:
             return next(
                 (m for m in fake.public_messages(spades.channel) if m.content.startswith("📋 **Hand 1")), None
             )
 
-        await spades.play_until(lambda: hand_post() is not None, humans=[alice])
+        await play_from_panel_until(spades, game, alice, lambda: hand_post() is not None)
         post = hand_post()
-        assert post is not None and spades.table().status == "playing"
+        assert post is not None and (await spades.stored_table(game.table_id)).status == "playing"
         r = await fake.click(bob, post, label="Replay hand")
         text = await answer_of(spades, r)
-        assert text.startswith(f"🔁 **Replay · table {t.id} (game in progress) · hand 1 of 1**")
+        assert text.startswith(f"🔁 **Replay · table {game.table_id} (game in progress) · hand 1 of 1**")
         replay = r.followups[-1] if r.followups else r.message
         assert replay is not None and replay.ephemeral
         # the names are the table's seats; hand 2 is not over, so it can't be opened yet
@@ -132,7 +138,7 @@ async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
         assert nav["Hand 2"]
         async with spades.stored() as db:
             assert (await db.recent_games(spades.guild.id)).games == []  # nothing finished yet
-        r = await spades.slash(bob, "history")
+        r = await fake.slash(bob, spades.channel, "history")
         assert (
             await answer_of(spades, r)
             == f"📜 **Finished games** · <#{spades.channel.id}>\nNo finished games yet."

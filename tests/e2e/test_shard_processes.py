@@ -29,8 +29,7 @@ import engine
 from bot.model import Table
 from bot.sandbox.fake import Channel, FakeDiscord, InteractionResult, Message, User
 from bot.storage import Lease, Storage
-from engine.bots import get_bot
-from tests.e2e.conftest import CARD_ID, LIVE_PREFIX
+from tests.e2e.conftest import CARD_ID, LIVE_PREFIX, act_from_panel
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "fake-token-for-shards"
@@ -127,36 +126,15 @@ class Seat:
         return None
 
     async def act(self) -> tuple[InteractionResult, str, int | None]:
-        """Do what the heuristic bot would in the human's seat, from the panel; (result, kind, card)."""
+        """The human's turn (as stored): they take the first action their panel offers (see
+        ``act_from_panel``); (result, "look" | "bid" | "pass" | "play", the card played)."""
         t = await self.my_turn()
         assert t is not None and t.game is not None
-        seat = t.seat_of(self.user.id)
-        assert seat is not None
         if t.game.hand_no != self.hand_no:
             self.hand_no, self.acked = t.game.hand_no, []
-        action = get_bot("heuristic", 1).act(t.game.view(seat))
-        panel = await self.panel()
-        kind = type(action).__name__
-        card: int | None = None
-        if kind == "Look":
-            r = await self.fake.click(self.user, panel, label="Show my cards")
-        elif kind == "BidAction":
-            if action.bid.kind == "blind_nil":
-                r = await self.fake.click(self.user, panel, label="Bid blind nil")
-            else:
-                sel = next(s for s in panel.selects if ":b:" in s["custom_id"])
-                values = [str(action.bid)]
-                r = await self.fake.select(self.user, panel, custom_id=sel["custom_id"], values=values)
-        elif kind == "PlayAction":
-            card = action.card
-            r = await self.fake.click(self.user, panel, custom_id=card_button(panel, card))
-        elif kind == "PassAction":
-            sel = next(s for s in panel.selects if ":p:" in s["custom_id"])
-            r = await self.fake.select(
-                self.user, panel, custom_id=sel["custom_id"], values=[str(c) for c in action.cards]
-            )
-        else:
-            raise AssertionError(f"unexpected action {action}")
+        acted = await act_from_panel(self.fake, self.user, await self.panel())
+        assert acted is not None, "the human's turn (as stored), and the panel offers nothing"
+        r, kind, card = acted
         assert r.error is None, r.error
         return r, kind, card
 
@@ -167,14 +145,6 @@ async def leases(url: str) -> list[Lease]:
         return await db.shard_leases()
     finally:
         await db.close()
-
-
-def card_button(panel: Message, card: int) -> str:
-    for b in panel.buttons:
-        m = CARD_ID.match(b.get("custom_id", ""))
-        if m and int(m.group(1)) == card:
-            return str(b["custom_id"])
-    raise AssertionError(f"no button for card {engine.card_str(card)} on the panel")
 
 
 def panel_cards(panel: Message) -> set[int]:
@@ -267,7 +237,7 @@ async def test_two_shard_processes_and_a_sigkill_mid_trick(
     while True:
         await wait_turn(zero)
         r, kind, card = await zero.act()
-        if kind == "PlayAction":
+        if kind == "play":
             assert card is not None and r.type is not None  # answered: the play was saved first
             zero.acked.append(card)
             after = await zero.table()

@@ -2,19 +2,25 @@
 
 * A table row with invalid JSON, or one the table service cannot load, no longer stops the bot: it
   is set aside (marked, logged once), its channel is told and freed, every other table restores.
-* With the database full, `/spades new` and `/spades config` answer like a refused bid, the log
-  keeps the real cause, and everything works again once there is room.
+* With the disk full (a small file system of its own, filled by the test), `/spades new` and
+  `/spades config` answer like a refused bid, the log keeps the real cause, and everything works
+  again once there is room.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from bot.model import NO_TABLE, SAVE_FAILED
-from tests.e2e.conftest import Spades, answer_of
+from tests.e2e.conftest import Spades, answer_of, live_message, opened_table
 
 
 def _set_aside_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -32,9 +38,7 @@ async def test_rows_that_cannot_be_restored_are_set_aside_and_their_channels_fre
         for channel in channels:
             r = await fake.slash(alice, channel, "spades new")
             assert "is open" in await answer_of(spades, r)
-            t = spades.service.in_channel(channel.id)
-            assert t is not None
-            ids.append(t.id)
+            ids.append(opened_table(r))
     broken_json, unloadable, good = ids
     async with spades.stored() as db, db.backend.transaction() as tx:
         await tx.execute("UPDATE tables SET data = ? WHERE id = ?", ('{"seats": [', broken_json))
@@ -42,7 +46,12 @@ async def test_rows_that_cannot_be_restored_are_set_aside_and_their_channels_fre
 
     caplog.set_level(logging.INFO)
     async with spades.running():  # no ExtensionFailed: the bot starts and serves the rest
-        assert set(spades.service.tables) == {good}
+        # the good table is live (/table shows its message), the other two channels have none
+        r = await fake.slash(alice, channels[2], "table")
+        assert await answer_of(spades, r) != NO_TABLE
+        assert live_message(spades, channels[2], good) is not None
+        for channel in channels[:2]:
+            assert await spades.no_table_in(channel)
         lines = _set_aside_lines(caplog)
         assert len(lines) == 2 and f"table {broken_json} " in lines[0] and f"table {unloadable} " in lines[1]
         for table_id, channel in ((broken_json, channels[0]), (unloadable, channels[1])):
@@ -65,31 +74,55 @@ async def test_rows_that_cannot_be_restored_are_set_aside_and_their_channels_fre
     assert not [r for r in caplog.records if "ExtensionFailed" in r.getMessage()]
 
 
-async def test_a_full_database_is_answered_like_a_bid_and_the_log_keeps_the_cause(
-    spades: Spades, caplog: pytest.LogCaptureFixture
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A file system of 4 MB of its own (tmpfs), to fill up: a full disk, outside our code."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)], capture_output=True, check=False
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here (needs root): {mounted.stderr!r}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def fill(disk: Path) -> Path:
+    """A file that takes every byte left on ``disk``."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC, exc
+    finally:
+        os.close(fd)
+    return filler
+
+
+async def test_a_full_disk_is_answered_like_a_bid_and_the_log_keeps_the_cause(
+    spades: Spades, small_disk: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     alice = spades.users["alice"]
     fake = spades.fake
     other = spades.guild.add_text_channel("other")
-    async with spades.running() as bot:
-        storage = bot.storage
-        conn = storage.backend._conn  # type: ignore[attr-defined]
-        pages = (await (await conn.execute("PRAGMA page_count")).fetchone())[0]
-        await conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full now
-        n = 10**12
-        fillers = (
-            lambda size: storage.create_table(1, n, 1, {"pad": "x" * size}),
-            lambda size: storage.set_guild_settings(n, pad="x" * size),
-        )
-        for fill in fillers:
-            for size in (2000, 500, 100, 20):  # use up the room left in the pages of each b-tree
-                for _ in range(1000):
-                    n += 1
-                    try:
-                        await fill(size)
-                    except sqlite3.OperationalError as exc:
-                        assert "full" in str(exc)
-                        break
+    spades.db_path = str(small_disk / "spades.db")
+    async with spades.running():
+        r = await fake.slash(alice, spades.channel, "spades new")
+        assert "is open" in await answer_of(spades, r)
+        # a write goes to the write-ahead log first: empty it (on a connection of the test's own),
+        # so the next write has to grow a file; then the disk fills up
+        own = sqlite3.connect(spades.db_path)
+        try:
+            busy, _, _ = own.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            own.close()
+        assert busy == 0
+        filler = fill(small_disk)
         caplog.clear()
         caplog.set_level(logging.ERROR)
 
@@ -100,8 +133,11 @@ async def test_a_full_database_is_answered_like_a_bid_and_the_log_keeps_the_caus
         causes = [str(rec.exc_info[1]) for rec in caplog.records if rec.exc_info and rec.exc_info[1]]
         assert causes and all("full" in c for c in causes), causes
         assert not any("cannot rollback" in rec.getMessage() + str(rec.exc_info) for rec in caplog.records)
+        assert await spades.no_table_in(other)  # nothing was half made
 
-        await conn.execute("PRAGMA max_page_count = 1073741823")  # room again
+        filler.unlink()  # room again
         r = await fake.slash(alice, other, "spades new")
         assert "is open" in await answer_of(spades, r)
+        r = await fake.slash(spades.users["admin"], other, "spades config", play_seconds=45)
+        assert await answer_of(spades, r) != SAVE_FAILED
         fake.bot_errors.clear()

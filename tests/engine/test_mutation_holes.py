@@ -82,10 +82,16 @@ def test_options_that_can_be_off_say_so(option: str, value: int) -> None:
 
 # -- ruleset: names, overrides and JSON ---------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["classic_online", "Classic Online", " SIX_PLAYER ", "six player threes"])
-def test_preset_names_as_people_type_them(name: str) -> None:
-    expected = "classic-online" if "classic" in name.lower() else name.strip().lower().replace("_", "-")
-    expected = expected.replace(" ", "-")
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("classic_online", "classic-online"),
+        ("Classic Online", "classic-online"),
+        (" SIX_PLAYER ", "six-player"),
+        ("six player threes", "six-player-threes"),
+    ],
+)
+def test_preset_names_as_people_type_them(name: str, expected: str) -> None:
     assert Ruleset.preset(name).name == expected
 
 

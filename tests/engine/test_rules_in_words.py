@@ -45,6 +45,7 @@ def test_range_messages_are_specific(option: str, value: int, message: str) -> N
 
 
 def test_the_ends_of_every_range_are_accepted() -> None:
+    """Each end of each range is accepted and kept as given (not clamped, not replaced by a default)."""
     for option, (lo, hi, _) in RANGES.items():
         for value in (lo, hi):
             kw: dict[str, object] = {option: value}
@@ -58,7 +59,8 @@ def test_the_ends_of_every_range_are_accepted() -> None:
                 kw[option] = value
             if option in ("blind_nil_pass", "nil_pass"):
                 kw[option] = min(value, 12)
-            Ruleset.preset("standard", **kw)
+            rs = Ruleset.preset("standard", **kw)
+            assert getattr(rs, option) == kw[option], (option, kw[option])  # taken as given
 
 
 def test_every_preset_is_inside_the_ranges() -> None:
