@@ -35,12 +35,14 @@ from discord.ui import Button, DynamicItem, Select
 from bot.clicks import timely
 from bot.errors import report_interaction_error
 from bot.i18n import DEFAULT, Msg, Text, _, _n, gettext, join, user_language
-from bot.pictures import picture_name, score_chart_png
+from bot.pictures import score_chart_png
 from bot.replays import (
     HandReplay,
     game_series,
     hand_replay,
     history_text,
+    picture_language,
+    picture_names,
     replay_text,
     score_sheet_text,
     seat_names,
@@ -213,9 +215,10 @@ async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int, lang: str = D
     text = score_sheet_text(game, hands)
     chart = None
     if hands:
-        names = [picture_name(n, i) for i, n in enumerate(seat_names(game))]
-        series = game_series([h.record for h in hands], names, winner=game.winner_side,
-                             title=f"Score by hand · game #{game.id}")
+        drawn = picture_language(lang)
+        names = picture_names(seat_names(game), drawn)
+        series = game_series([h.record for h in hands], names, winner=game.winner_side, lang=drawn,
+                             title=gettext(drawn, "Score by hand · game #%(game)s", game=game.id))
         chart = await _executor(score_chart_png, series)
     view = discord.ui.View(timeout=None)
     shown = hands[-25:]
