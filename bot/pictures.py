@@ -457,6 +457,7 @@ def card_png(card: int) -> bytes:
     cx = s * scale / 2
     if c in (BIG_JOKER, LITTLE_JOKER):
         _star(d, cx, 0.62 * s * scale, 0.3 * s * scale, ink)
+        # i18n-ok: a card face, the same in every language (drawn once, uploaded as an emoji)
         d.text((cx, 0.2 * s * scale), "JKR", font=font(30 * scale, True), fill=ink, anchor="mm")
     else:
         rank = "23456789TJQKA"[rank_of(c)]

@@ -27,12 +27,13 @@ def clip(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def bid_text(bid: Any) -> str:
-    """A record's bid (``4``, ``"nil"``, ``"blind 6"``) as players say it."""
+def bid_text(bid: Any) -> Text:
+    """A record's bid (``4``, ``"nil"``, ``"blind 6"``) as players say it, in the reader's language
+    (``Nil``, ``Zero``, ``Ноль``)."""
     if bid is None:
         return "?"
     try:
-        return Bid.parse(bid).label
+        return bid_label(Bid.parse(bid))
     except ValueError:
         return str(bid)
 
@@ -116,12 +117,12 @@ def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
         bids = {int(s): b for s, b in h.record.get("bids", [])}
         cells = []
         for i, seats in enumerate(rs.sides):
-            bid = "+".join(bid_text(bids.get(s)) for s in seats)
+            bid = join(*(bid_text(bids.get(s)) for s in seats), sep="+")
             took = sum(int(tricks[s]) for s in seats if s < len(tricks))
             pts = breakdown[i].get("total", breakdown[i].get("points", 0)) if i < len(breakdown) else 0
             total = scores[i] if i < len(scores) else "?"
-            cells.append(f"{bid}/{took} {int(pts):+d} → **{total}**")
-        rows.append(f"`{h.hand_no:>2}` " + " · ".join(cells))
+            cells.append(join(bid, f"/{took} {int(pts):+d} → **{total}**", sep=""))
+        rows.append(join(f"`{h.hand_no:>2}`", join(*cells, sep=" · ")))
     tail: list[Text] = []
     if game.winner_side is not None and game.winner_side < len(sides):
         final = " – ".join(str(s.get("score")) for s in game.sides)
@@ -270,7 +271,8 @@ def replay_text(
             taken[x.winner] += 1
         bids = dict(hr.bids)
         seats = range(hr.ruleset.num_seats)
-        so_far = join(*(join(names[s], f"{taken[s]}/{bids.get(s, '?')}") for s in seats), sep=" · ")
+        so_far = join(*(join(names[s], join(f"{taken[s]}/", bids.get(s, "?"), sep="")) for s in seats),
+                      sep=" · ")
         lines.append(_("Tricks so far: %(tricks)s", tricks=so_far))
         lines.append(_("_Held before this trick:_"))
         for s in range(hr.ruleset.num_seats):

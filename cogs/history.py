@@ -34,7 +34,7 @@ from discord.ui import Button, DynamicItem, Select
 
 from bot.clicks import timely
 from bot.errors import report_interaction_error
-from bot.i18n import DEFAULT, Msg, Text, _, _n, gettext, join, user_language
+from bot.i18n import DEFAULT, N_, Msg, Text, _, _n, gettext, join, user_language
 from bot.pictures import score_chart_png
 from bot.replays import (
     HandReplay,
@@ -484,7 +484,8 @@ class HandPostButton(
     the public post itself never changes)."""
 
     def __init__(self, table_id: int, game_no: int, hand_no: int, what: str) -> None:
-        label = "Replay hand" if what == "r" else "Verify deal"
+        # dispatch only: the post's own buttons (bot.views) are labelled in the server's language
+        label = N_("Replay hand") if what == "r" else N_("Verify deal")
         super().__init__(Button(label=label, style=discord.ButtonStyle.secondary,
                                 custom_id=f"hv:{table_id}:{game_no}:{hand_no}:{what}"))
         self.table_id, self.game_no, self.hand_no, self.what = table_id, game_no, hand_no, what

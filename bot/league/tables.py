@@ -150,7 +150,10 @@ class ServiceTables:
             if await self.tables.store.commit(t, new, touched=[seat]) is not None:
                 return False
         self.tables.posts.post(
-            table_id, t.channel_id, f"🔁 <@{in_id}> takes over <@{out_id}>'s seat (a league substitute)."
+            table_id,
+            t.channel_id,
+            _("🔁 %(player)s takes over %(absent)s's seat (a league substitute).", player=user_mention(in_id),
+              absent=user_mention(out_id)),
         )
         return True
 
@@ -169,7 +172,7 @@ class ServiceTables:
             return await self.table_outcome(table_id)
         outcome = outcome_as_it_stands(t)
         self.tables.posts.post(
-            table_id, t.channel_id, "⏱️ Time is up for this league round: the game is scored as it stands."
+            table_id, t.channel_id, _("⏱️ Time is up for this league round: the game is scored as it stands.")
         )
         me = self.client.user
         result = await self.tables.lifecycle.abandon(
