@@ -328,10 +328,12 @@ def replay_view(r: _Replay, step: int, lang: str = DEFAULT) -> discord.ui.View:
         off = (tag in "fp" and step == 0) or (tag in "nl" and step == last)
         view.add_item(ReplayNav(t, g, h, max(0, min(target, last)), tag, label=label, emoji=emoji,
                                 disabled=off, row=0))
-    view.add_item(ReplayNav(t, g, h - 1, 0, "hp", label=gettext(lang, "Hand %(n)s", n=h - 1), emoji="⬅",
-                            disabled=h <= 1, row=1))
-    view.add_item(ReplayNav(t, g, h + 1, 0, "hn", label=gettext(lang, "Hand %(n)s", n=h + 1), emoji="➡",
-                            disabled=h >= r.hands_in_game, row=1))
+    # the neighbouring hands by number; at either end a disabled button that names no hand
+    first, last_hand = h <= 1, h >= r.hands_in_game
+    back = gettext(lang, "Previous hand") if first else gettext(lang, "Hand %(n)s", n=h - 1)
+    ahead = gettext(lang, "Next hand") if last_hand else gettext(lang, "Hand %(n)s", n=h + 1)
+    view.add_item(ReplayNav(t, g, max(1, h - 1), 0, "hp", label=back, emoji="⬅", disabled=first, row=1))
+    view.add_item(ReplayNav(t, g, h + 1, 0, "hn", label=ahead, emoji="➡", disabled=last_hand, row=1))
     if r.hand.record.get("fair"):
         view.add_item(VerifyButton(t, g, h, row=1, lang=lang))
     return view
