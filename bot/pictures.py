@@ -100,25 +100,32 @@ def _glyph(fnt: Font, ch: str) -> tuple[tuple[int, int], bytes]:
     return mask.size, bytes(mask)
 
 
-@lru_cache(maxsize=64)
-def can_draw(text: str) -> bool:
-    """Whether the pictures' fonts have a glyph for every letter of ``text`` (a letter a font
-    lacks draws as the same empty box as a code point no font has)."""
+@lru_cache(maxsize=4096)
+def has_glyph(ch: str) -> bool:
+    """Whether the pictures' fonts (regular and bold) draw ``ch`` (a letter a font lacks draws as
+    the same empty box as a code point no font has)."""
+    if ch.isspace():
+        return True
     for bold in (False, True):
         fnt = font(14, bold)
-        missing = _glyph(fnt, "\U0010ffff")
-        if any(_glyph(fnt, ch) == missing for ch in set(text) if not ch.isspace()):
+        if _glyph(fnt, ch) == _glyph(fnt, "\U0010ffff"):
             return False
     return True
 
 
+def can_draw(text: str) -> bool:
+    """Whether the pictures' fonts have a glyph for every letter of ``text``."""
+    return all(has_glyph(ch) for ch in set(text))
+
+
 def picture_name(name: str, seat: int, empty: str = "Seat %(n)s") -> str:
-    """A player's name as the picture can draw it: emoji and other symbols the font lacks are
-    left out (they would draw as boxes); ``empty`` (``Seat n``) if nothing is left."""
+    """A player's name as the picture can draw it: emoji, other symbols and letters the font lacks
+    are left out (they would draw as boxes); ``empty`` (``Seat n``) if nothing is left."""
     import unicodedata
 
     missing = ("So", "Cs", "Co", "Cn")  # symbols (emoji), surrogates, private use, unassigned
-    kept = "".join(ch for ch in name if ord(ch) <= 0xFFFF and unicodedata.category(ch) not in missing)
+    kept = "".join(ch for ch in name if ord(ch) <= 0xFFFF and unicodedata.category(ch) not in missing
+                   and has_glyph(ch))
     kept = " ".join(kept.split())
     return kept or empty % {"n": seat + 1}
 
@@ -488,6 +495,7 @@ __all__ = [
     "card_emoji_name",
     "card_png",
     "chart_point",
+    "has_glyph",
     "picture_name",
     "score_chart_png",
     "score_row_box",

@@ -123,3 +123,12 @@ def test_long_translated_seat_lines_shrink_and_keep_the_tricks(drawn: list[str])
     # too long even in small type: the bid is cut, the tricks stay
     assert any(line.startswith("dekl. Ślep") and line.endswith("· lewy 12") for line in drawn), drawn
     assert any(line.startswith("dekl. Сле") and line.endswith("· lewy 13") for line in drawn), drawn[:12]
+
+
+def test_names_keep_only_the_letters_the_font_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert pictures.picture_name("Ольга ♠", 2) == "Ольга"  # DejaVu draws Cyrillic; the symbol goes
+    assert pictures.picture_name("Łucja", 0) == "Łucja"
+    # a Latin-only font: a Cyrillic name would draw as boxes, so the seat's name stands in
+    monkeypatch.setattr(pictures, "has_glyph", lambda ch: ord(ch) < 0x400)
+    assert pictures.picture_name("Ольга", 2, "Miejsce %(n)s") == "Miejsce 3"
+    assert pictures.picture_name("Jiří Ольга", 1) == "Jiří"
