@@ -21,7 +21,7 @@ from discord.ext import commands
 import engine
 from bot.i18n import Text, _, _n, join, mention, render, resolve, role_mention, timestamp
 from bot.league import schedule as sch
-from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables, history_view
+from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables
 from bot.league.service import TICK_SECONDS, LeagueRefusal, LeagueService
 from bot.league.tables import ServiceTables, listen
 from bot.safe import safe_defer, safe_send
@@ -522,6 +522,8 @@ class LeagueCog(commands.Cog):
     @app_commands.autocomplete(league=league_autocomplete)
     @app_commands.describe(league="The league")
     async def history(self, interaction: discord.Interaction[Any], league: str) -> None:
+        from bot.league.discord_io import history_view
+
         shown: list[discord.ui.View | None] = [None]
 
         async def work() -> Text:
