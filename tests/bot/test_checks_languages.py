@@ -77,3 +77,26 @@ def test_every_permission_flag_discord_has_a_name_for_is_known() -> None:
         name = permission_name(flag)
         assert render(name, "ru") != render(name, "en"), flag
     assert permission_name("some_new_flag") == "Some New Flag"
+
+
+def test_sentences_name_permissions_as_the_permission_table_does() -> None:
+    """A message that names a permission ("someone with Manage Server") uses the same words in each
+    language as the refusals that list missing permissions (Discord's own names)."""
+    from bot import i18n
+    from bot.permissions import PERMISSION_NAMES
+
+    names = sorted(set(PERMISSION_NAMES.values()), key=len, reverse=True)
+    wrong = []
+    for lang in i18n.TRANSLATED:
+        catalog = i18n.read_catalog(lang)
+        for message in catalog:
+            english = message.id if isinstance(message.id, str) else (message.id or ("",))[0]
+            if not english or english in names:
+                continue
+            text = message.string if isinstance(message.string, str) else message.string[0]
+            for name in names:
+                if name in english:
+                    if i18n.gettext(lang, name) not in text:
+                        wrong.append((lang, name, text))
+                    break
+    assert not wrong, wrong
