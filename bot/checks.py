@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
 from bot.i18n import N_, Msg, OptionName, Text, _, channel_mention, join
+from bot.permissions import permission_name
 
 _WHAT = {
     T.string: N_("text"),
@@ -115,24 +116,6 @@ TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "read_messa
 THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "embed_links", "read_message_history")
 #: used when granted, not required: without Attach Files the table pictures are left out
 OPTIONAL_PERMISSIONS = ("attach_files",)
-
-
-# the permissions as Discord's settings name them (each client shows them in its own language)
-_PERMISSION_NAMES = {
-    "view_channel": N_("View Channel"),
-    "send_messages": N_("Send Messages"),
-    "send_messages_in_threads": N_("Send Messages in Threads"),
-    "embed_links": N_("Embed Links"),
-    "read_message_history": N_("Read Message History"),
-    "attach_files": N_("Attach Files"),
-}
-
-
-def permission_name(flag: str) -> Text:
-    known = _PERMISSION_NAMES.get(flag)
-    if known is not None:
-        return Msg(known)
-    return flag.replace("_", " ").title().replace("In Threads", "in Threads")
 
 
 def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:

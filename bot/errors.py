@@ -11,8 +11,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from .i18n import Command, Msg, Text, _, render, user_language
+from .i18n import Command, Msg, Text, _, _n, render, user_language
 from .logs import is_private_exception
+from .permissions import permission_list
 
 log = logging.getLogger(__name__)
 
@@ -21,26 +22,27 @@ GENERIC_APOLOGY = _(
 )
 
 
-def _perms(names: list[str]) -> str:
-    # Discord's own names of the permissions (as its settings show them in English)
-    return ", ".join(n.replace("_", " ").replace("guild", "server").title() for n in names)
-
-
 def user_error_message(error: app_commands.AppCommandError, command: str | None) -> Msg | None:
     """The specific line for an error that is the user's (or the setup's), or None for a bug."""
     slash = Command(command) if command else _("this command")
     if isinstance(error, app_commands.NoPrivateMessage):
         return _("%(command)s only works in a server channel, not in direct messages.", command=slash)
     if isinstance(error, app_commands.MissingPermissions):
-        return _(
+        missing = error.missing_permissions
+        return _n(
             "You need the %(perms)s permission to use %(command)s.",
-            perms=_perms(error.missing_permissions),
+            "You need the %(perms)s permissions to use %(command)s.",
+            len(missing),
+            perms=permission_list(missing),
             command=slash,
         )
     if isinstance(error, app_commands.BotMissingPermissions):
-        return _(
+        missing = error.missing_permissions
+        return _n(
             "I need the %(perms)s permission in this channel for %(command)s.",
-            perms=_perms(error.missing_permissions),
+            "I need the %(perms)s permissions in this channel for %(command)s.",
+            len(missing),
+            perms=permission_list(missing),
             command=slash,
         )
     if isinstance(error, app_commands.CommandOnCooldown):

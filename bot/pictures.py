@@ -55,28 +55,102 @@ _FONT_DIRS = (
     "/usr/share/fonts/TTF",
     "/Library/Fonts",
 )
+# Fonts that draw Latin with Polish and Czech diacritics and Cyrillic, best first (regular, bold).
+# DejaVu Sans is Debian's fonts-dejavu-core; the others are looked up by file name in the system's
+# font folders by Pillow itself (XDG data dirs on Linux, the Fonts folder on Windows and macOS).
+FONT_FILES: tuple[tuple[str, str], ...] = (
+    ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+    ("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"),
+    ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf"),
+    ("FreeSans.ttf", "FreeSansBold.ttf"),
+    ("arial.ttf", "arialbd.ttf"),
+    ("Arial.ttf", "Arial Bold.ttf"),
+)
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+def _font_file(bold: bool) -> str | None:
+    """The first of :data:`FONT_FILES` this system has (a path or a name Pillow can open)."""
+    for regular, heavy in FONT_FILES:
+        name = heavy if bold else regular
+        for d in _FONT_DIRS:
+            p = Path(d) / name
+            if p.is_file():
+                return str(p)
+        try:
+            ImageFont.truetype(name, 10)  # Pillow searches the system's font folders for a bare name
+        except OSError:
+            continue
+        return name
+    return None
 
 
 @lru_cache(maxsize=32)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """DejaVu Sans when the system has it (wide Unicode coverage), else Pillow's own font."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    for d in _FONT_DIRS:
-        p = Path(d) / name
-        if p.is_file():
-            return ImageFont.truetype(str(p), size)
+def font(size: int, bold: bool = False) -> Font:
+    """DejaVu Sans when the system has it (wide Unicode coverage), else another font with Polish,
+    Czech and Cyrillic letters (:data:`FONT_FILES`), else Pillow's own font (Latin only)."""
+    path = _font_file(bold) or (_font_file(False) if bold else None)
+    if path is not None:
+        return ImageFont.truetype(path, size)
     return ImageFont.load_default(size=size)
 
 
-def picture_name(name: str, seat: int) -> str:
-    """A player's name as the picture can draw it: emoji and other symbols the font lacks are
-    left out (they would draw as boxes); ``Seat n`` if nothing is left."""
+def _glyph(fnt: Font, ch: str) -> tuple[tuple[int, int], bytes]:
+    mask = fnt.getmask(ch)
+    return mask.size, bytes(mask)
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(ch: str) -> bool:
+    """Whether the pictures' fonts (regular and bold) draw ``ch`` (a letter a font lacks draws as
+    the same empty box as a code point no font has)."""
+    if ch.isspace():
+        return True
+    for bold in (False, True):
+        fnt = font(14, bold)
+        if _glyph(fnt, ch) == _glyph(fnt, "\U0010ffff"):
+            return False
+    return True
+
+
+def can_draw(text: str) -> bool:
+    """Whether the pictures' fonts have a glyph for every letter of ``text``."""
+    return all(has_glyph(ch) for ch in set(text))
+
+
+def picture_name(name: str, seat: int, empty: str = "Seat %(n)s") -> str:
+    """A player's name as the picture can draw it: emoji, other symbols and letters the font lacks
+    are left out (they would draw as boxes); ``empty`` (``Seat n``) if nothing is left."""
     import unicodedata
 
     missing = ("So", "Cs", "Co", "Cn")  # symbols (emoji), surrogates, private use, unassigned
-    kept = "".join(ch for ch in name if ord(ch) <= 0xFFFF and unicodedata.category(ch) not in missing)
+    kept = "".join(ch for ch in name if ord(ch) <= 0xFFFF and unicodedata.category(ch) not in missing
+                   and has_glyph(ch))
     kept = " ".join(kept.split())
-    return kept or f"Seat {seat + 1}"
+    return kept or empty % {"n": seat + 1}
+
+
+@dataclass(frozen=True)
+class Words:
+    """The pictures' own words, in the reader's language (``bot.replays.picture_words`` fills them
+    from the catalogs; this module stays free of them). Templates use named ``%(…)s`` fields."""
+
+    bot: str = "%(name)s (bot)"
+    seat_line: str = "bid %(bid)s · took %(tricks)s"
+    dealer: str = "D"  # the dealer's one-letter mark
+    score: str = "Score"
+    columns: str = "total · bags"
+    columns_hand: str = "total · bags · this hand"
+    won: str = "%(name)s won"
+    axis: str = "hand"
+    won_legend: str = "%(name)s (won)"
+
+    def texts(self) -> tuple[str, ...]:
+        return (self.bot, self.seat_line, self.dealer, self.score, self.columns, self.columns_hand,
+                self.won, self.axis, self.won_legend)
+
+
+ENGLISH = Words()
 
 
 def side_color(side: int) -> Color:
@@ -99,6 +173,16 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont | Ima
     while text and draw.textlength(text + "…", font=fnt) > width:
         text = text[:-1]
     return text + "…"
+
+
+def _shrink(draw: ImageDraw.ImageDraw, text: str, width: int, sizes: Sequence[int]) -> tuple[str, Font]:
+    """``text`` in the first of ``sizes`` it fits in (longer words in other languages), else cut."""
+    for size in sizes:
+        fnt = font(size)
+        if draw.textlength(text, font=fnt) <= width:
+            return text, fnt
+    fnt = font(sizes[-1])
+    return _fit(draw, text, fnt, width), fnt
 
 
 # -- the table ----------------------------------------------------------------------------------
@@ -135,6 +219,7 @@ class TableScene:
     winner: int | None = None  # the winning side, at game over
     subtitle: str = ""  # e.g. the ruleset, "to 500"
     notes: Sequence[str] = field(default_factory=tuple)  # short lines under the scores
+    words: Words = ENGLISH
 
 
 def seat_box(seat: int, num_seats: int) -> Box:
@@ -161,6 +246,7 @@ def score_row_box(side: int) -> Box:
 def table_png(scene: TableScene) -> bytes:
     """The table picture: seats with bids and tricks, the scores, the winner (PNG bytes)."""
     w, h = TABLE_SIZE
+    words = scene.words
     img = Image.new("RGB", (w, h), FELT)
     d = ImageDraw.Draw(img)
     n = len(scene.seats)
@@ -179,20 +265,28 @@ def table_png(scene: TableScene) -> bytes:
         d.rounded_rectangle((box[0], box[1], box[0] + 10, box[3]), 5, fill=side_color(seat.side))
         name = seat.name
         f_name = font(15, True)
-        tag = " (bot)" if seat.is_bot else ""
-        d.text((box[0] + 18, box[1] + 8), _fit(d, name + tag, f_name, SEAT_W - 26), font=f_name, fill=INK)
+        if seat.is_bot:
+            name = words.bot % {"name": name}
+        d.text((box[0] + 18, box[1] + 8), _fit(d, name, f_name, SEAT_W - 26), font=f_name, fill=INK)
         bid = "—" if seat.bid is None else seat.bid
-        line = f"bid {bid} · took {seat.tricks}"
-        d.text((box[0] + 18, box[1] + 34), _fit(d, line, font(14), SEAT_W - 26), font=font(14), fill=MUTED)
+        line = words.seat_line % {"bid": bid, "tricks": seat.tricks}
+        line, f_line = _shrink(d, line, SEAT_W - 26, (14, 13, 12, 11))
+        if line.endswith("…"):  # a long bid ("Слепой ноль"): cut the bid, keep the tricks
+            rest = d.textlength(words.seat_line % {"bid": "", "tricks": seat.tricks}, font=f_line)
+            short_bid = _fit(d, bid, f_line, int(SEAT_W - 26 - rest))
+            line = words.seat_line % {"bid": short_bid, "tricks": seat.tricks}
+        d.text((box[0] + 18, box[1] + 34), line, font=f_line, fill=MUTED)
         if seat.dealer:
             dx, dy = box[2] - 20, box[1] + 6
             d.ellipse((dx, dy, dx + 14, dy + 14), fill=INK)
-            d.text((dx + 7, dy + 7), "D", font=font(10, True), fill=WHITE, anchor="mm")
+            d.text((dx + 7, dy + 7), words.dealer[:2], font=font(10, True), fill=WHITE, anchor="mm")
     # the score panel
     d.rectangle((TABLE_AREA, 0, w, h), fill=(12, 52, 32))
-    d.text((TABLE_AREA + 14, 16), "Score", font=font(22, True), fill=WHITE)
-    hdr = "total · bags · this hand" if any(s.points is not None for s in scene.sides) else "total · bags"
-    d.text((TABLE_AREA + 14, 48), hdr, font=font(12), fill=(190, 210, 195))
+    panel_w = w - TABLE_AREA - 28
+    d.text((TABLE_AREA + 14, 16), _fit(d, words.score, font(22, True), panel_w), font=font(22, True),
+           fill=WHITE)
+    hdr = words.columns_hand if any(s.points is not None for s in scene.sides) else words.columns
+    d.text((TABLE_AREA + 14, 48), _fit(d, hdr, font(12), panel_w), font=font(12), fill=(190, 210, 195))
     for i, side in enumerate(scene.sides):
         box = score_row_box(i)
         won = scene.winner == i
@@ -207,7 +301,7 @@ def table_png(scene: TableScene) -> bytes:
         d.text((box[0] + 16, box[1] + 24), nums, font=font(15), fill=INK)
     y = score_row_box(len(scene.sides))[1]
     if scene.winner is not None and 0 <= scene.winner < len(scene.sides):
-        msg = f"{scene.sides[scene.winner].name} won"
+        msg = words.won % {"name": scene.sides[scene.winner].name}
         d.text((TABLE_AREA + 14, y), _fit(d, msg, font(15, True), w - TABLE_AREA - 24), font=font(15, True),
                fill=GOLD)
         y += 24
@@ -230,6 +324,7 @@ class ScoreSeries:
     target: int | None = None
     lose: int | None = None  # the mercy line, when the ruleset has one
     winner: int | None = None
+    words: Words = ENGLISH
 
 
 def _chart_range(series: ScoreSeries) -> tuple[int, int]:
@@ -275,7 +370,7 @@ def score_chart_png(series: ScoreSeries) -> bytes:
     for i in range(0, hands + 1, every):
         x, _ = chart_point(series, i, lo)
         d.text((x, h - bottom + 8), str(i), font=f, fill=MUTED, anchor="mt")
-    d.text(((left + w - right) // 2, h - 14), "hand", font=f, fill=MUTED, anchor="mm")
+    d.text(((left + w - right) // 2, h - 14), series.words.axis, font=f, fill=MUTED, anchor="mm")
     for line, color in ((series.target, (60, 140, 60)), (series.lose, (180, 60, 60))):
         if line is None:
             continue
@@ -292,7 +387,7 @@ def score_chart_png(series: ScoreSeries) -> bytes:
     # legend
     x = left + 4
     for s, name in enumerate(series.sides):
-        label = name + (" (won)" if series.winner == s else "")
+        label = series.words.won_legend % {"name": name} if series.winner == s else name
         label = _fit(d, label, font(12, series.winner == s), 180)
         d.rectangle((x, 34, x + 10, 44), fill=side_color(s))
         d.text((x + 14, 39), label, font=font(12, series.winner == s), fill=INK, anchor="lm")
@@ -369,6 +464,7 @@ def card_png(card: int) -> bytes:
     cx = s * scale / 2
     if c in (BIG_JOKER, LITTLE_JOKER):
         _star(d, cx, 0.62 * s * scale, 0.3 * s * scale, ink)
+        # i18n-ok: a card face, the same in every language (drawn once, uploaded as an emoji)
         d.text((cx, 0.2 * s * scale), "JKR", font=font(30 * scale, True), fill=ink, anchor="mm")
     else:
         rank = "23456789TJQKA"[rank_of(c)]
@@ -385,16 +481,21 @@ def card_png(card: int) -> bytes:
 __all__ = [
     "CARD_SIZE",
     "CHART_SIZE",
+    "ENGLISH",
+    "FONT_FILES",
     "GOLD",
     "TABLE_SIZE",
     "ScoreSeries",
     "SeatInfo",
     "SideInfo",
     "TableScene",
+    "Words",
+    "can_draw",
     "card_color",
     "card_emoji_name",
     "card_png",
     "chart_point",
+    "has_glyph",
     "picture_name",
     "score_chart_png",
     "score_row_box",

@@ -8,12 +8,13 @@ renders them in the reader's language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import Text, _, _n, join, timestamp
-from bot.pictures import ScoreSeries, SeatInfo, SideInfo, TableScene
+from bot.i18n import DEFAULT, Text, _, _n, gettext, join, render, timestamp
+from bot.lexicon import bid_label, describe
+from bot.pictures import ENGLISH, ScoreSeries, SeatInfo, SideInfo, TableScene, Words, can_draw, picture_name
 from bot.storage.history import GameSummary, HistoryPage, StoredHand
 from engine import Bid, Ruleset, card_pretty, hand_str, parse_card
 from engine.fair import short
@@ -26,12 +27,13 @@ def clip(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def bid_text(bid: Any) -> str:
-    """A record's bid (``4``, ``"nil"``, ``"blind 6"``) as players say it."""
+def bid_text(bid: Any) -> Text:
+    """A record's bid (``4``, ``"nil"``, ``"blind 6"``) as players say it, in the reader's language
+    (``Nil``, ``Zero``, ``Ноль``)."""
     if bid is None:
         return "?"
     try:
-        return Bid.parse(bid).label
+        return bid_label(Bid.parse(bid))
     except ValueError:
         return str(bid)
 
@@ -115,12 +117,12 @@ def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
         bids = {int(s): b for s, b in h.record.get("bids", [])}
         cells = []
         for i, seats in enumerate(rs.sides):
-            bid = "+".join(bid_text(bids.get(s)) for s in seats)
+            bid = join(*(bid_text(bids.get(s)) for s in seats), sep="+")
             took = sum(int(tricks[s]) for s in seats if s < len(tricks))
             pts = breakdown[i].get("total", breakdown[i].get("points", 0)) if i < len(breakdown) else 0
             total = scores[i] if i < len(scores) else "?"
-            cells.append(f"{bid}/{took} {int(pts):+d} → **{total}**")
-        rows.append(f"`{h.hand_no:>2}` " + " · ".join(cells))
+            cells.append(join(bid, f"/{took} {int(pts):+d} → **{total}**", sep=""))
+        rows.append(join(f"`{h.hand_no:>2}`", join(*cells, sep=" · ")))
     tail: list[Text] = []
     if game.winner_side is not None and game.winner_side < len(sides):
         final = " – ".join(str(s.get("score")) for s in game.sides)
@@ -269,7 +271,8 @@ def replay_text(
             taken[x.winner] += 1
         bids = dict(hr.bids)
         seats = range(hr.ruleset.num_seats)
-        so_far = join(*(join(names[s], f"{taken[s]}/{bids.get(s, '?')}") for s in seats), sep=" · ")
+        so_far = join(*(join(names[s], join(f"{taken[s]}/", bids.get(s, "?"), sep="")) for s in seats),
+                      sep=" · ")
         lines.append(_("Tricks so far: %(tricks)s", tricks=so_far))
         lines.append(_("_Held before this trick:_"))
         for s in range(hr.ruleset.num_seats):
@@ -325,38 +328,81 @@ def replay_text(
 
 # ---- the pictures' data -------------------------------------------------------------------------
 
+def picture_words(lang: str) -> Words:
+    """The pictures' own words in ``lang`` (English where the catalog has none)."""
+    if lang == DEFAULT:
+        return ENGLISH
+    return Words(
+        # TRANSLATORS: a bot's name on the table picture
+        bot=gettext(lang, "%(name)s (bot)"),
+        # TRANSLATORS: under a player's name on the table picture (about 16 letters fit)
+        seat_line=gettext(lang, "bid %(bid)s · took %(tricks)s"),
+        # TRANSLATORS: the one-letter mark of the dealer's seat on the table picture
+        dealer=gettext(lang, "D"),
+        # TRANSLATORS: the heading of the score panel on the table picture
+        score=gettext(lang, "Score"),
+        # TRANSLATORS: the columns of the score panel on the table picture (about 30 letters fit)
+        columns=gettext(lang, "total · bags"),
+        columns_hand=gettext(lang, "total · bags · this hand"),
+        won=gettext(lang, "%(name)s won"),
+        # TRANSLATORS: the horizontal axis of the score chart (hand 1, 2, 3…)
+        axis=gettext(lang, "hand"),
+        won_legend=gettext(lang, "%(name)s (won)"),
+    )
+
+
+def picture_language(lang: str) -> str:
+    """``lang`` if the pictures' fonts can draw its words, else English (a system without a font
+    that has Polish, Czech or Cyrillic letters still gets readable pictures)."""
+    if lang == DEFAULT:
+        return lang
+    probe = "".join(picture_words(lang).texts()) + gettext(lang, "Game over")
+    return lang if can_draw(probe) else DEFAULT
+
+
+def picture_names(names: Sequence[Any], lang: str = DEFAULT) -> list[str]:
+    """Players' names as the pictures can draw them (``Seat n`` in ``lang`` for an empty one)."""
+    empty = gettext(lang, "Seat %(n)s")
+    return [picture_name(render(n, lang), i, empty) for i, n in enumerate(names)]
+
+
 def hand_scene(record: dict[str, Any], names: Sequence[str], *, title: str | None = None,
-               winner: int | None = None, subtitle: str = "") -> TableScene:
-    """The table picture after a finished hand (``winner`` set at game over)."""
+               winner: int | None = None, subtitle: str = "", lang: str = DEFAULT,
+               bots: Collection[int] = ()) -> TableScene:
+    """The table picture after a finished hand (``winner`` set at game over), its words in ``lang``;
+    the seats in ``bots`` are marked as bots."""
     rs = ruleset_of(record)
     res = record.get("result") or {}
     tricks = res.get("tricks") or [0] * rs.num_seats
     bids = {int(s): b for s, b in record.get("bids", [])}
-    seats = [SeatInfo(names[s] if s < len(names) else f"seat {s + 1}", rs.side_of(s),
-                      bid_text(bids[s]) if s in bids else None, int(tricks[s]) if s < len(tricks) else 0,
+    seats = [SeatInfo(render(names[s] if s < len(names) else _seat(s), lang), rs.side_of(s),
+                      render(bid_label(bids[s]), lang) if s in bids else None,
+                      int(tricks[s]) if s < len(tricks) else 0, is_bot=s in bots,
                       dealer=s == record.get("dealer")) for s in range(rs.num_seats)]
     breakdown = res.get("breakdown") or []
     scores = res.get("scores") or [0] * rs.num_sides
     bags = res.get("bags") or [0] * rs.num_sides
     points = [int(b.get("total", b.get("points", 0))) for b in breakdown]
-    sides = [SideInfo(side_label(rs, names, i), int(scores[i]), int(bags[i]),
+    sides = [SideInfo(render(side_label(rs, names, i), lang), int(scores[i]), int(bags[i]),
                       points[i] if i < len(points) else None)
              for i in range(rs.num_sides)]
     hand_no = record.get("hand_no", "?")
     if title is None:
-        title = "Game over" if winner is not None else f"Hand {hand_no}"
-    notes = [f"after hand {hand_no}"] if winner is not None else []
-    return TableScene(title, seats, sides, winner=winner, subtitle=subtitle or rs.describe()[:70],
-                      notes=notes)
+        title = gettext(lang, "Game over") if winner is not None else gettext(lang, "Hand %(n)s", n=hand_no)
+    notes = [gettext(lang, "after hand %(n)s", n=hand_no)] if winner is not None else []
+    subtitle = subtitle or render(describe(rs), lang)[:70]
+    return TableScene(title, seats, sides, winner=winner, subtitle=subtitle, notes=notes,
+                      words=picture_words(lang))
 
 
 def game_series(records: Sequence[dict[str, Any]], names: Sequence[str], *, winner: int | None = None,
-                title: str = "Score by hand") -> ScoreSeries:
-    """The score chart over a game's finished hands."""
+                title: str | None = None, lang: str = DEFAULT) -> ScoreSeries:
+    """The score chart over a game's finished hands, its words in ``lang``."""
     rs = ruleset_of(records[0]) if records else Ruleset.preset("standard")
     scores = [list((r.get("result") or {}).get("scores") or [0] * rs.num_sides) for r in records]
-    return ScoreSeries(title, [side_label(rs, names, i) for i in range(rs.num_sides)], scores,
-                       target=rs.target_score, lose=rs.lose_score, winner=winner)
+    return ScoreSeries(gettext(lang, "Score by hand") if title is None else title,
+                       [render(side_label(rs, names, i), lang) for i in range(rs.num_sides)], scores,
+                       target=rs.target_score, lose=rs.lose_score, winner=winner, words=picture_words(lang))
 
 
 __all__ = [
@@ -368,6 +414,9 @@ __all__ = [
     "hand_replay",
     "hand_scene",
     "history_text",
+    "picture_language",
+    "picture_names",
+    "picture_words",
     "replay_text",
     "score_sheet_text",
     "seat_names",

@@ -34,13 +34,15 @@ from discord.ui import Button, DynamicItem, Select
 
 from bot.clicks import timely
 from bot.errors import report_interaction_error
-from bot.i18n import DEFAULT, Msg, Text, _, _n, gettext, join, user_language
-from bot.pictures import picture_name, score_chart_png
+from bot.i18n import DEFAULT, N_, Msg, Text, _, _n, gettext, join, user_language
+from bot.pictures import score_chart_png
 from bot.replays import (
     HandReplay,
     game_series,
     hand_replay,
     history_text,
+    picture_language,
+    picture_names,
     replay_text,
     score_sheet_text,
     seat_names,
@@ -213,9 +215,10 @@ async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int, lang: str = D
     text = score_sheet_text(game, hands)
     chart = None
     if hands:
-        names = [picture_name(n, i) for i, n in enumerate(seat_names(game))]
-        series = game_series([h.record for h in hands], names, winner=game.winner_side,
-                             title=f"Score by hand · game #{game.id}")
+        drawn = picture_language(lang)
+        names = picture_names(seat_names(game), drawn)
+        series = game_series([h.record for h in hands], names, winner=game.winner_side, lang=drawn,
+                             title=gettext(drawn, "Score by hand · game #%(game)s", game=game.id))
         chart = await _executor(score_chart_png, series)
     view = discord.ui.View(timeout=None)
     shown = hands[-25:]
@@ -325,10 +328,12 @@ def replay_view(r: _Replay, step: int, lang: str = DEFAULT) -> discord.ui.View:
         off = (tag in "fp" and step == 0) or (tag in "nl" and step == last)
         view.add_item(ReplayNav(t, g, h, max(0, min(target, last)), tag, label=label, emoji=emoji,
                                 disabled=off, row=0))
-    view.add_item(ReplayNav(t, g, h - 1, 0, "hp", label=gettext(lang, "Hand %(n)s", n=h - 1), emoji="⬅",
-                            disabled=h <= 1, row=1))
-    view.add_item(ReplayNav(t, g, h + 1, 0, "hn", label=gettext(lang, "Hand %(n)s", n=h + 1), emoji="➡",
-                            disabled=h >= r.hands_in_game, row=1))
+    # the neighbouring hands by number; at either end a disabled button that names no hand
+    first, last_hand = h <= 1, h >= r.hands_in_game
+    back = gettext(lang, "Previous hand") if first else gettext(lang, "Hand %(n)s", n=h - 1)
+    ahead = gettext(lang, "Next hand") if last_hand else gettext(lang, "Hand %(n)s", n=h + 1)
+    view.add_item(ReplayNav(t, g, max(1, h - 1), 0, "hp", label=back, emoji="⬅", disabled=first, row=1))
+    view.add_item(ReplayNav(t, g, h + 1, 0, "hn", label=ahead, emoji="➡", disabled=last_hand, row=1))
     if r.hand.record.get("fair"):
         view.add_item(VerifyButton(t, g, h, row=1, lang=lang))
     return view
@@ -481,7 +486,8 @@ class HandPostButton(
     the public post itself never changes)."""
 
     def __init__(self, table_id: int, game_no: int, hand_no: int, what: str) -> None:
-        label = "Replay hand" if what == "r" else "Verify deal"
+        # dispatch only: the post's own buttons (bot.views) are labelled in the server's language
+        label = N_("Replay hand") if what == "r" else N_("Verify deal")
         super().__init__(Button(label=label, style=discord.ButtonStyle.secondary,
                                 custom_id=f"hv:{table_id}:{game_no}:{hand_no}:{what}"))
         self.table_id, self.game_no, self.hand_no, self.what = table_id, game_no, hand_no, what

@@ -81,6 +81,7 @@ class LeagueCog(commands.Cog):
         work: Callable[[], Awaitable[Text | None]],
         *,
         public: bool = False,
+        view: Callable[[], discord.ui.View | None] | None = None,
     ) -> None:
         """Defer, run, answer: a refusal is answered with its reason, a bug with an apology. Answers
         are lazy texts: a private one is shown in the user's language, a public one in the server's."""
@@ -103,7 +104,7 @@ class LeagueCog(commands.Cog):
         if message and public:
             message = render(message, await self._server_language(interaction))
         if message:
-            await safe_send(interaction, message, ephemeral=not public)
+            await safe_send(interaction, message, ephemeral=not public, view=view() if view else None)
 
     async def _server_language(self, interaction: discord.Interaction[Any]) -> str:
         """The language of the server's public messages (``/spades config language``)."""
@@ -522,10 +523,17 @@ class LeagueCog(commands.Cog):
     @app_commands.autocomplete(league=league_autocomplete)
     @app_commands.describe(league="The league")
     async def history(self, interaction: discord.Interaction[Any], league: str) -> None:
-        async def work() -> Text:
-            return await self.service.history_text(await self._league(interaction, league))
+        from bot.league.discord_io import history_view
 
-        await self._run(interaction, work)
+        shown: list[discord.ui.View | None] = [None]
+
+        async def work() -> Text:
+            row = await self._league(interaction, league)
+            page = await self.service.history_page(row)
+            shown[0] = history_view(row.id, page)  # ◀ ▶ through older nights
+            return page.text
+
+        await self._run(interaction, work, view=lambda: shown[0])
 
     @league.command(name="me", description="Your standing, rating and next night")
     @app_commands.autocomplete(league=league_autocomplete)

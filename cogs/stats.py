@@ -21,7 +21,7 @@ from discord.ext import commands
 from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_interaction_error
-from bot.i18n import DEFAULT, Num, _, gettext, ngettext, resolve, user_language
+from bot.i18n import DEFAULT, N_, Num, _, gettext, ngettext, resolve, user_language
 from bot.i18n import render as render_text
 from bot.league.ratings import PROVISIONAL_GAMES
 from bot.safe import PUBLIC, UPDATE, answer_as, safe_edit, safe_send
@@ -225,7 +225,8 @@ class LeaderboardButton(DynamicItem[Button[Any]], template=r"lbshow:(?P<guild>\d
     def __init__(self, guild_id: int) -> None:
         super().__init__(
             Button(
-                label="Leaderboard",
+                # dispatch only: the post's own button (bot.views) is labelled in the server's language
+                label=N_("Leaderboard"),
                 style=discord.ButtonStyle.secondary,
                 emoji="🏆",
                 custom_id=f"lbshow:{guild_id}",

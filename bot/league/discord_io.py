@@ -18,12 +18,14 @@ import discord
 from discord.http import Route
 from discord.ui import Button, DynamicItem
 
+from bot.errors import report_interaction_error
 from bot.i18n import DEFAULT, Text, _, gettext, mention, render, resolve, role_mention
-from bot.safe import clip_text, safe_defer, safe_send
+from bot.safe import clip_text, safe_defer, safe_edit, safe_send, watch
 from bot.storage.leagues import LeagueRow
 from engine.ruleset import Ruleset
 
 from . import schedule as sch
+from .results import HistoryPage
 from .service import LeagueRefusal, LeagueService, TableOutcome
 
 log = logging.getLogger(__name__)
@@ -95,7 +97,59 @@ class CheckinButton(DynamicItem[Button[Any]], template=r"lg:ci:(?P<night>\d+):(?
         await safe_send(interaction, message)
 
 
-DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (CheckinButton,)
+def history_view(league_id: int, page: HistoryPage) -> discord.ui.View | None:
+    """◀ (older nights) · position · ▶ (newer) under ``/league history``, when it has pages."""
+    if page.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    oldest, latest = page.page >= page.pages - 1, page.page == 0
+    view.add_item(LeagueHistoryButton(league_id, min(page.page + 1, page.pages - 1), "p", disabled=oldest))
+    view.add_item(Button(label=f"{page.pages - page.page} / {page.pages}", disabled=True,
+                         style=discord.ButtonStyle.secondary, custom_id=f"lghpos:{league_id}:{page.page}"))
+    view.add_item(LeagueHistoryButton(league_id, max(page.page - 1, 0), "n", disabled=latest))
+    return view
+
+
+class LeagueHistoryButton(
+    DynamicItem[Button[Any]], template=r"lgh:(?P<league>\d+):(?P<page>\d+):(?P<dir>[pn])$"
+):
+    """◀ / ▶ under ``/league history``: that page of nights, in place (page 0 is the latest)."""
+
+    def __init__(self, league_id: int, page: int, direction: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            Button(
+                label="◀" if direction == "p" else "▶",
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"lgh:{league_id}:{page}:{direction}",
+            )
+        )
+        self.league_id, self.page = league_id, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LeagueHistoryButton:
+        return cls(int(match["league"]), int(match["page"]), match["dir"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        service = league_service(interaction)
+        if service is None:
+            await safe_send(interaction, _("League nights are not running right now; try again in a minute."))
+            return
+        watch(interaction)  # acknowledged in time if the storage is slow
+        try:
+            league = await service.store.get_league(self.league_id)
+            if league is None or league.guild_id != interaction.guild_id:
+                await safe_send(interaction, _("That league no longer exists."))
+                return
+            page = await service.history_page(league, self.page)
+            await safe_edit(interaction, page.text, view=history_view(league.id, page))
+        except Exception as exc:
+            await report_interaction_error(interaction, exc, "league history page")
+
+
+DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (CheckinButton, LeagueHistoryButton)
 
 
 def checkin_view(night_id: int, lang: str = DEFAULT) -> discord.ui.View:

@@ -5,6 +5,7 @@ result correction by an admin, the season's final post.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 
 from bot import lexicon
 from bot.i18n import Text, _, _n, join
@@ -13,6 +14,19 @@ from bot.storage.leagues import LeagueError, LeagueRow, Result
 from . import seating, standings, text
 from .checkin import CheckinMixin
 from .gateway import LeagueRefusal, _audit_detail, audit_action, league_status, night_status, seating_label
+
+#: nights on one page of ``/league history`` (each with up to 8 result lines)
+HISTORY_NIGHTS = 8
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of ``/league history``: ``page`` 0 holds the latest nights (and the admin log),
+    ``pages - 1`` the first ones."""
+
+    text: Text
+    page: int
+    pages: int
 
 
 class ResultsMixin(CheckinMixin):
@@ -113,11 +127,19 @@ class ResultsMixin(CheckinMixin):
         return text.lines_within(header, lines, foot)
 
     async def history_text(self, league: LeagueRow) -> Text:
+        return (await self.history_page(league)).text
+
+    async def history_page(self, league: LeagueRow, page: int = 0) -> HistoryPage:
+        """The league's past nights, :data:`HISTORY_NIGHTS` a page, latest first (``page`` 0, with
+        the admin log); a page past the end shows the first nights."""
         nights = [
             n for n in await self.store.nights(league.id) if n.status in ("finished", "missed", "cancelled")
         ]
+        pages = max(1, -(-len(nights) // HISTORY_NIGHTS))
+        page = max(0, min(page, pages - 1))
+        end = len(nights) - page * HISTORY_NIGHTS
         lines: list[Text] = []
-        for n in nights[-8:]:
+        for n in nights[max(0, end - HISTORY_NIGHTS):end]:
             results = await self.store.night_results(n.id)
             label = _(
                 "**S%(season)s night %(n)s** (%(date)s): %(status)s",
@@ -132,7 +154,7 @@ class ResultsMixin(CheckinMixin):
                     r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
                 )
                 lines.append(join(" ", line, sep=""))
-        audit = await self.store.audit_log(
+        audit = [] if page else await self.store.audit_log(
             league.id,
             limit=10,
             actions=[
@@ -166,8 +188,12 @@ class ResultsMixin(CheckinMixin):
                 entry = join(entry, f": {e.reason}", sep="")
             foot_lines.append(entry)
         if not lines and not audit:
-            return _("📜 **%(league)s**: no nights played yet.", league=league.name)
-        return text.lines_within(_("📜 **%(league)s: history**", league=league.name), lines + foot_lines)
+            return HistoryPage(_("📜 **%(league)s**: no nights played yet.", league=league.name), 0, 1)
+        title: Text = _("📜 **%(league)s: history**", league=league.name)
+        if pages > 1:
+            title = _("📜 **%(league)s: history** (page %(page)s of %(pages)s)", league=league.name,
+                      page=pages - page, pages=pages)
+        return HistoryPage(text.lines_within(title, lines + foot_lines), page, pages)
 
     async def correct(
         self,

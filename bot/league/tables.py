@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Text, _, render
+from bot.i18n import Text, _, gettext, render
 from bot.i18n import mention as user_mention
 from bot.model import LIVE, Seat, Table
 from bot.storage import FinishedGame
@@ -69,7 +69,12 @@ class ServiceTables:
                 member = await guild.fetch_member(user_id)
             except discord.HTTPException:
                 member = None
-        return member.display_name if member is not None else f"Player {str(user_id)[-4:]}"
+        if member is not None:
+            return str(member.display_name)
+        # a member Discord no longer knows: a stand-in name, in the server's language (the
+        # table's public messages show it)
+        lang = await self.tables.server_language(guild_id)
+        return gettext(lang, "Player %(n)s", n=str(user_id)[-4:])
 
     def _already_open(self, league_table_id: int) -> Table | None:
         for t in self.tables.tables.values():
@@ -145,7 +150,10 @@ class ServiceTables:
             if await self.tables.store.commit(t, new, touched=[seat]) is not None:
                 return False
         self.tables.posts.post(
-            table_id, t.channel_id, f"🔁 <@{in_id}> takes over <@{out_id}>'s seat (a league substitute)."
+            table_id,
+            t.channel_id,
+            _("🔁 %(player)s takes over %(absent)s's seat (a league substitute).", player=user_mention(in_id),
+              absent=user_mention(out_id)),
         )
         return True
 
@@ -164,7 +172,7 @@ class ServiceTables:
             return await self.table_outcome(table_id)
         outcome = outcome_as_it_stands(t)
         self.tables.posts.post(
-            table_id, t.channel_id, "⏱️ Time is up for this league round: the game is scored as it stands."
+            table_id, t.channel_id, _("⏱️ Time is up for this league round: the game is scored as it stands.")
         )
         me = self.client.user
         result = await self.tables.lifecycle.abandon(

@@ -232,7 +232,7 @@ class TurnClock:
             self.publisher.post(
                 t.id,
                 t.channel_id,
-                f"🔔 <@{uid}>, your turn at table {t.id}.",
+                i18n._("🔔 %(player)s, your turn at table %(table)s.", player=i18n.mention(uid), table=t.id),
                 mention=uid,
                 sent=functools.partial(self._remember_ping, (t.id, uid)),
             )

@@ -218,12 +218,12 @@ class TablePublisher:
         view: discord.ui.View | Callable[[str], discord.ui.View] | None = None,
         mention: int | None = None,
         sent: Callable[[int | None], None] | None = None,
-        pictures: Callable[[], list[Picture]] | None = None,
+        pictures: Callable[[str], list[Picture]] | None = None,
     ) -> None:
         """Queue a channel post behind the table's earlier ones. ``content`` (and ``view``) may be
         lazy: they are drawn in the server's language when the post goes out. ``pictures`` draws
-        the files to attach; it runs in an executor (off the event loop), and a failure posts the
-        text alone. ``sent`` is told the post's message id (None if it failed)."""
+        the files to attach in that language; it runs in an executor (off the event loop), and a
+        failure posts the text alone. ``sent`` is told the post's message id (None if it failed)."""
 
         async def job() -> None:
             lang = await self.language(table_id)
@@ -232,7 +232,7 @@ class TablePublisher:
             files: list[Picture] = []
             if pictures is not None and self.pictures:
                 try:
-                    files = await asyncio.get_running_loop().run_in_executor(None, pictures)
+                    files = await asyncio.get_running_loop().run_in_executor(None, pictures, lang)
                 except Exception:
                     log.exception("drawing the pictures of a post at table %s failed", table_id)
             extra: dict[str, Any] = {"files": files} if files else {}

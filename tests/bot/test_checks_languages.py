@@ -37,3 +37,66 @@ def test_a_bad_option_names_the_option_as_the_client_shows_it() -> None:
     assert render(problem, "en").startswith("`play_seconds` must be a whole number")
     assert render(problem, "pl").startswith("`sekundy_na_zagranie` musi być liczbą całkowitą")
     assert render(problem, "cs").startswith("`sekundy_na_tah` musí být celé číslo")
+
+
+def test_missing_permission_errors_name_them_as_each_client_does() -> None:
+    from discord import app_commands
+
+    from bot.errors import user_error_message
+
+    one = user_error_message(app_commands.MissingPermissions(["manage_guild"]), "spades config")
+    assert one is not None
+    assert render(one, "en") == "You need the Manage Server permission to use /spades config."
+    assert "Zarządzanie serwerem" in render(one, "pl") and "uprawnienia " in render(one, "pl")
+    assert "Spravovat server" in render(one, "cs")
+    assert "право Управлять сервером" in render(one, "ru")
+    two = user_error_message(app_commands.BotMissingPermissions(["send_messages", "embed_links"]), None)
+    assert two is not None
+    assert render(two, "en") == (
+        "I need the Send Messages and Embed Links permissions in this channel for this command.")
+    polish = render(two, "pl")
+    assert "uprawnień Wysyłanie wiadomości i Osadzanie linków" in polish, polish
+    assert "Odesílat zprávy a Vkládat odkazy" in render(two, "cs").replace("\xa0", " ")
+    assert "права Отправлять сообщения и Встраивать ссылки" in render(two, "ru")
+    for lang in ("pl", "cs", "ru"):
+        assert "Manage" not in render(one, lang) and "Send" not in render(two, lang)
+
+
+def test_every_permission_flag_discord_has_a_name_for_is_known() -> None:
+    """A flag named in a refusal must not fall back to English words: every permission the bot
+    could need is in the table (and so in the catalogs, which the catalog test keeps translated)."""
+    from bot.permissions import PERMISSION_NAMES, permission_name
+
+    everyday = ["administrator", "view_channel", "send_messages", "send_messages_in_threads",
+                "embed_links", "attach_files", "read_message_history", "add_reactions", "manage_messages",
+                "manage_channels", "manage_roles", "manage_guild", "manage_threads", "create_public_threads",
+                "use_external_emojis", "mention_everyone", "manage_events", "create_events",
+                "use_application_commands"]
+    for flag in everyday:
+        assert flag in PERMISSION_NAMES and flag in discord.Permissions.VALID_FLAGS, flag
+        name = permission_name(flag)
+        assert render(name, "ru") != render(name, "en"), flag
+    assert permission_name("some_new_flag") == "Some New Flag"
+
+
+def test_sentences_name_permissions_as_the_permission_table_does() -> None:
+    """A message that names a permission ("someone with Manage Server") uses the same words in each
+    language as the refusals that list missing permissions (Discord's own names)."""
+    from bot import i18n
+    from bot.permissions import PERMISSION_NAMES
+
+    names = sorted(set(PERMISSION_NAMES.values()), key=len, reverse=True)
+    wrong = []
+    for lang in i18n.TRANSLATED:
+        catalog = i18n.read_catalog(lang)
+        for message in catalog:
+            english = message.id if isinstance(message.id, str) else (message.id or ("",))[0]
+            if not english or english in names:
+                continue
+            text = message.string if isinstance(message.string, str) else message.string[0]
+            for name in names:
+                if name in english:
+                    if i18n.gettext(lang, name) not in text:
+                        wrong.append((lang, name, text))
+                    break
+    assert not wrong, wrong

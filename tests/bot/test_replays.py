@@ -160,3 +160,24 @@ def test_history_sheets_and_replays_follow_the_readers_language(lang: str, words
     assert len(sheet) <= 2000 and all(len(s) <= 2000 for s in steps)
     for english in ("Trick ", "Scoring", "step ", "Finished games", "Dealer", "Bids", "not shown", "won "):
         assert english not in text, english
+
+
+def test_bids_in_score_sheets_and_replays_are_in_the_readers_language() -> None:
+    from bot.i18n import render
+
+    for seed in range(1, 40):
+        g = play("standard", seed=seed, bot="heuristic")
+        nil = next((r for r in g.hand_records if any(b == "nil" for _s, b in r["bids"])), None)
+        if nil is not None:
+            break
+    assert nil is not None
+    hands = [h for h in stored(g) if h.hand_no == nil["hand_no"]]
+    sheet = score_sheet_text(summary(g), hands)
+    assert "Nil" in render(sheet, "en")
+    assert "Zero" in render(sheet, "pl") and "Nil" not in render(sheet, "pl")
+    assert "Ноль" in render(sheet, "ru")
+    hr = hand_replay(json.loads(json.dumps(nil)))
+    deal = replay_text(hr, 0, names=["A", "B", "C", "D"], title="game #7")
+    assert "Zero" in render(deal, "pl") and "Nil" in render(deal, "en")
+    trick = replay_text(hr, 1, names=["A", "B", "C", "D"], title="game #7")
+    assert "/Ноль" in render(trick, "ru")

@@ -162,6 +162,12 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         assert first.startswith("🔁 **Replay · game #") and "**As dealt**" in first
         replay = r.followups[-1] if r.followups else r.message
         assert replay is not None and replay.ephemeral
+        # hand 1 has no hand before it: the disabled button names none ("Hand 0" did)
+        back = next(b for b in replay.buttons if b.get("custom_id", "").endswith(":hp"))
+        assert back.get("label") == "Previous hand" and back.get("disabled")
+        assert not any(b.get("label") == "Hand 0" for b in replay.buttons)
+        ahead = next(b for b in replay.buttons if b.get("custom_id", "").endswith(":hn"))
+        assert ahead.get("label") == "Hand 2" and not ahead.get("disabled")
         steps = 0
         while any(b.get("label") == "Next" and not b.get("disabled") for b in replay.buttons):
             c = await fake.click(bob, replay, label="Next")
@@ -191,6 +197,12 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         hands = next(s for s in sheet_msg.selects if s["custom_id"] == f"hig:{game.id}")
         r = await fake.select(bob, sheet_msg, custom_id=hands["custom_id"], values=[str(len(records))])
         assert f"hand {len(records)} of {len(records)}" in await answer_of(spades, r)
+        last = r.followups[-1] if r.followups else r.message
+        assert last is not None
+        ahead = next(b for b in last.buttons if b.get("custom_id", "").endswith(":hn"))
+        assert ahead.get("label") == "Next hand" and ahead.get("disabled")  # no hand after the last
+        back = next(b for b in last.buttons if b.get("custom_id", "").endswith(":hp"))
+        assert back.get("label") == f"Hand {len(records) - 1}" and not back.get("disabled")
         # /replay by number; wrong hands and other servers' games are refused
         r = await fake.slash(bob, spades.channel, "replay", game=game.id, hand=1)
         assert (await answer_of(spades, r)).startswith(f"🔁 **Replay · game #{game.id} · hand 1 of")

@@ -16,6 +16,7 @@ import pytest
 
 from bot.client import SpadesBot
 from bot.config import Config
+from bot.table.post_pictures import hand_pictures
 from engine.bots import get_bot
 from tests.e2e.conftest import Spades, said
 from tests.fakediscord import FakeDiscord, Message, User
@@ -166,6 +167,15 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
         posts = [m.content for m in world.fake.public_messages(world.channel)]
         assert any(p.startswith(f"📋 **Rozdanie {hand_no}** · stół") for p in posts), posts[-3:]
         assert not any(p.startswith("📋 **Hand") for p in posts)
+        # with its picture, drawn in Polish (a drawing that failed would leave the post without it)
+        (post,) = [m for m in world.fake.public_messages(world.channel)
+                   if m.content.startswith(f"📋 **Rozdanie {hand_no}**")]
+        assert [a["filename"] for a in post.attachments] == [f"hand-{hand_no}.png"]
+        t = world.table()
+        assert t.game is not None
+        record = next(r for r in t.game.hand_records if r["hand_no"] == hand_no)
+        drawn = world.fake.attachment_bytes(post.attachments[0])
+        assert drawn == hand_pictures(t, record)("pl")[0][1] != hand_pictures(t, record)("en")[0][1]
 
         # an admin switches the server's public language to Czech: the table follows
         r = await world.fake.slash(admin, world.channel, "spades config", language="cs")

@@ -233,3 +233,44 @@ async def test_a_league_is_not_created_in_a_thread(spades: Spades) -> None:
         )
         assert await bot.leagues.store.leagues(spades.guild.id) == []  # type: ignore[attr-defined]
     assert spades.fake.take_violations() == []
+
+
+async def test_league_history_pages_through_every_night_of_the_season(spades: Spades) -> None:
+    """``/league history`` opens at the latest nights; ◀ and ▶ page through every earlier one
+    in place (it showed only the last 8)."""
+    bob = spades.users["bob"]
+    async with running(spades) as bot:
+        await create(spades, weeks=11)
+        store = bot.leagues.store  # type: ignore[attr-defined]
+        (league,) = await store.leagues(spades.guild.id)
+        schedule = bot.leagues.schedule_of(league)  # type: ignore[attr-defined]
+        planned = list(schedule.nights())
+        assert len(planned) == 11
+        for n in planned:  # eleven nights over (cancelled: nobody came)
+            start = int(n.start_utc.timestamp())
+            row = await store.ensure_night(league.id, league.season, n.number, n.key, start, start - 1800)
+            await store.transition(row.id, ["scheduled"], "cancelled")
+
+        r = await spades.fake.slash(bob, spades.channel, "league history", options={"league": LEAGUE})
+        latest = await answer_of(spades, r)
+        msg = r.followups[-1] if r.followups else r.message
+        assert msg is not None and msg.ephemeral
+        assert "(page 2 of 2)" in latest and "**S1 night 11**" in latest and "**S1 night 4**" in latest
+        assert "**S1 night 3**" not in latest
+        older, position, newer = msg.buttons
+        assert older["label"] == "◀" and not older.get("disabled")
+        assert position["label"] == "2 / 2" and position.get("disabled")
+        assert newer["label"] == "▶" and newer.get("disabled")
+
+        c = await spades.fake.click(bob, msg, label="◀")
+        assert c.error is None
+        first = msg.content
+        assert "(page 1 of 2)" in first and "**S1 night 1**" in first and "**S1 night 3**" in first
+        assert "**S1 night 4**" not in first
+        older, position, newer = msg.buttons
+        assert older.get("disabled") and position["label"] == "1 / 2" and not newer.get("disabled")
+
+        c = await spades.fake.click(bob, msg, label="▶")
+        assert c.error is None
+        assert "**S1 night 11**" in msg.content and "(page 2 of 2)" in msg.content
+    assert spades.fake.take_violations() == []
