@@ -50,14 +50,15 @@ CHART_MARGIN = (56, 58, 20, 44)  # left, top, right, bottom
 CARD_SIZE = 128
 
 _FONT_DIRS = (
+    str(Path(__file__).parent / "assets" / "fonts"),  # DejaVu Sans ships with the bot
     "/usr/share/fonts/truetype/dejavu",
     "/usr/share/fonts/dejavu",
     "/usr/share/fonts/TTF",
     "/Library/Fonts",
 )
 # Fonts that draw Latin with Polish and Czech diacritics and Cyrillic, best first (regular, bold).
-# DejaVu Sans is Debian's fonts-dejavu-core; the others are looked up by file name in the system's
-# font folders by Pillow itself (XDG data dirs on Linux, the Fonts folder on Windows and macOS).
+# DejaVu Sans ships with the bot (bot/assets/fonts, its licence beside it); the others, for a
+# trimmed install, are looked up by file name in the system's font folders by Pillow itself.
 FONT_FILES: tuple[tuple[str, str], ...] = (
     ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
     ("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"),
@@ -87,7 +88,7 @@ def _font_file(bold: bool) -> str | None:
 
 @lru_cache(maxsize=32)
 def font(size: int, bold: bool = False) -> Font:
-    """DejaVu Sans when the system has it (wide Unicode coverage), else another font with Polish,
+    """DejaVu Sans (bundled: wide Unicode coverage), else another font with Polish,
     Czech and Cyrillic letters (:data:`FONT_FILES`), else Pillow's own font (Latin only)."""
     path = _font_file(bold) or (_font_file(False) if bold else None)
     if path is not None:
