@@ -741,3 +741,26 @@ async def stored_seat_of(spades: Spades, table_id: int, user: User) -> int | Non
         (i for i, s in enumerate(seats) if s is not None and not s.get("bot") and s["user_id"] == user.id),
         None,
     )
+
+
+async def seated_game(spades: Spades, table_id: int, humans: int, channel: Channel | None = None) -> SeenGame:
+    """Once the open table's message lists ``humans`` players: the table as it shows it."""
+    channel = channel or spades.channel
+
+    def seated() -> bool:
+        m = live_message(spades, channel, table_id)
+        return m is not None and len(LOBBY_SEAT.findall(m.content)) == humans
+
+    await spades.wait_for(seated, what=f"{humans} players on the table message")
+    return seen_game(spades, table_id, channel)
+
+
+async def wait_stored(
+    spades: Spades, table_id: int, pred: Callable[[TableRow], bool], what: str, timeout: float = 20.0
+) -> TableRow:
+    """Until the table as stored (read on its own connection) satisfies ``pred``; that row."""
+    end = time.monotonic() + timeout
+    while not pred(row := await spades.stored_table(table_id)):
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+    return row
