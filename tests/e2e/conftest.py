@@ -716,8 +716,14 @@ async def humans_play(spades: Spades, game: SeenGame, users: list[User], actions
             except AssertionError:
                 break
             continue
+        before = table_text(spades, game)
         await take_turn(spades, game, acting[0])
         done += 1
+        # the table message follows (a debounced edit): never read whose turn it is from before
+        await spades.wait_for(
+            lambda shown=before: table_text(spades, game) != shown,  # type: ignore[misc]
+            what="the table message to follow",
+        )
     return done
 
 

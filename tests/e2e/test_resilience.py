@@ -30,6 +30,7 @@ from tests.e2e.conftest import (
     stored_seat_of,
     table_text,
     turn_of,
+    wait_stored,
 )
 
 
@@ -43,13 +44,9 @@ def _cards_on(panel: Message) -> set[int]:
     return {int(m.group(1)) for b in panel.buttons if (m := CARD_ID.match(b.get("custom_id", "")))}
 
 
-async def _wait_stored_stamp(spades: Spades, table_id: int, above: int, what: str) -> int:
+async def _wait_stored_stamp(spades: Spades, table_id: int, above: int, what: str) -> None:
     """Until the stored stamp of ``table_id`` is above ``above`` (each accepted action bumps it)."""
-    end = time.monotonic() + 20
-    while (stamp := await _stored_stamp(spades, table_id)) <= above:
-        assert time.monotonic() < end, f"timed out waiting for {what}"
-        await asyncio.sleep(0.05)
-    return stamp
+    await wait_stored(spades, table_id, lambda row: int(row.data["stamp"]) > above, what)
 
 
 @pytest.mark.both_backends
