@@ -3,7 +3,10 @@ does, custom ids checked rather than trusted.
 
 Slow storage comes from the bot's own fault-injection settings (``bot.config.Faults``), which the
 harness passes in its configuration; nothing of the bot is patched. The tests play from the players'
-panels and read the table message, the answers and what is stored, not the running bot.
+panels and read the table message, the answers and what is stored, not the running bot, except
+on purpose: ``spades.settle`` waits until the bot owes no edit (nothing on Discord tells that one is
+still due) and ``check_public`` (also run by ``spades.slash``) compares public messages with the
+cards held, the privacy invariant.
 """
 
 from __future__ import annotations

@@ -1,4 +1,12 @@
-"""Races, restarts and absence: two clicks at once, a restart mid-trick, turn timeouts."""
+"""Races, restarts and absence: two clicks at once, a restart mid-trick, turn timeouts.
+
+The tests play from the players' panels and read what Discord shows (the table message, panels,
+answers, notes in the channel) and what is stored (on a connection of its own). Two harness calls
+still look inside the bot, on purpose: ``spades.settle`` waits until the bot owes no edit (nothing on
+Discord tells that an edit is still due, and a "nothing changed" check made before it would pass
+for nothing), and ``check_public`` (also run by ``spades.slash``) compares public messages with the
+cards held, the privacy invariant.
+"""
 
 from __future__ import annotations
 
