@@ -540,11 +540,8 @@ async def _panel_loop(
                 live = live_message(spades, game.channel, game.table_id)
                 if live is not None and any(b.get("label") == "My hand" for b in live.buttons):
                     r = await spades.fake.click(user, live, label="My hand")
-                    if r.type == 6:  # a deferred update of the table message, the panel in a follow-up
-                        await spades.wait_for(lambda r=r: bool(r.followups), what="the panel")  # type: ignore[misc]
-                        panel = r.followups[-1]
-                    elif r.ephemeral and r.message is not None:
-                        panel = r.message
+                    if r.error is None:  # (the panel may come as a follow-up of a deferred update)
+                        panel = await spades.panel_of(r)
             continue
         assert panel is not None
         if stop_at_card and card is not None and look is None and pick is None:
