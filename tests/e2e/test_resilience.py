@@ -26,7 +26,6 @@ from tests.e2e.conftest import (
     Spades,
     answer_of,
     live_message,
-    my_hand,
     open_and_start,
     open_seen,
     panel_answer,
@@ -36,7 +35,6 @@ from tests.e2e.conftest import (
     stored_game,
     stored_seat,
     stored_seat_of,
-    table_text,
     turn_of,
     wait_stored,
 )
@@ -74,7 +72,7 @@ async def test_two_clicks_at_once_count_once(spades: Spades) -> None:
         # exactly one card left her hand: as stored, and as her panel shows it
         stored = await stored_game(spades, game.table_id)
         assert set(engine.cards_of(stored.hand(_seat(game, alice)))) == held_before - {card}
-        assert _cards_on(await my_hand(spades, game, alice)) == held_before - {card}
+        assert _cards_on(await _my_hand(spades, game, alice)) == held_before - {card}
 
 
 @pytest.mark.both_backends
@@ -88,14 +86,14 @@ async def test_restart_mid_trick_loses_nothing_and_old_buttons_work(spades: Spad
             await spades.fake.click(alice, panel, custom_id=playable_cards(panel)[0][1])
             panel = await panel_with_a_card(spades, game, alice)
         await spades.settle()
-        shown, hand = table_text(spades, game), panel.content
+        shown, hand = _table_text(spades, game), panel.content
         card, cid = playable_cards(panel)[0]
     stamp = await _stored_stamp(spades, game.table_id)
     # a new bot process on the same database file
     async with spades.running(time_scale=0.01):
         await spades.settle()
-        assert table_text(spades, game) == shown  # the table as it was
-        fresh = await my_hand(spades, game, alice)
+        assert _table_text(spades, game) == shown  # the table as it was
+        fresh = await _my_hand(spades, game, alice)
         assert fresh.content == hand and fresh.buttons == panel.buttons  # her hand and turn as they were
         r = await spades.fake.click(alice, panel, custom_id=cid)  # a button from before the restart
         assert said(r).startswith(f"You played {engine.card_pretty(card)}."), said(r)
@@ -143,7 +141,7 @@ async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) 
             return live is not None and any(b.get("label") == "I'm back" for b in live.buttons)
 
         await spades.wait_for(back_button, what="the I'm back button")
-        panel = await my_hand(spades, game, alice)
+        panel = await _my_hand(spades, game, alice)
         assert "💤 You're marked away" in panel.content
         assert any(b.get("label") == "I'm back" for b in panel.buttons)
         live = live_message(spades, game.channel, game.table_id)
@@ -182,6 +180,20 @@ async def _stored_stamp(spades: Spades, table_id: int) -> int:
     return int((await spades.stored_table(table_id)).data["stamp"])
 
 
+async def _my_hand(spades: Spades, game: SeenGame, user: User) -> Message:
+    """``user`` clicks "My hand" on the table message: a fresh panel."""
+    live = live_message(spades, game.channel, game.table_id)
+    assert live is not None
+    r = await spades.fake.click(user, live, label="My hand")
+    return await spades.panel_of(r)  # (an update of the table message, the panel in a follow-up)
+
+
+def _table_text(spades: Spades, game: SeenGame) -> str:
+    live = live_message(spades, game.channel, game.table_id)
+    assert live is not None
+    return live.content
+
+
 async def test_an_unexpected_failure_still_answers_and_changes_nothing(
     spades: Spades, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -194,15 +206,15 @@ async def test_an_unexpected_failure_still_answers_and_changes_nothing(
     spades.faults.save_error = "unexpected"
     async with spades.running(time_scale=0.01):
         await spades.settle()
-        panel = await my_hand(spades, game, alice)
+        panel = await _my_hand(spades, game, alice)
         card, custom_id = playable_cards(panel)[0]
-        shown = table_text(spades, game)
+        shown = _table_text(spades, game)
         r = await spades.fake.click(alice, panel, custom_id=custom_id)
         assert r.ephemeral and said(r) == APOLOGY
         assert engine.card_pretty(card) not in said(r)
         await spades.settle()
-        assert table_text(spades, game) == shown  # nothing moved on the table
-        assert card in dict(playable_cards(await my_hand(spades, game, alice)))  # still hers to play
+        assert _table_text(spades, game) == shown  # nothing moved on the table
+        assert card in dict(playable_cards(await _my_hand(spades, game, alice)))  # still hers to play
         assert any("FAULT_SAVE_ERROR=unexpected" in (rec.exc_text or "") or
                    (rec.exc_info and "FAULT_SAVE_ERROR" in str(rec.exc_info[1]))
                    for rec in caplog.records), "the cause is not in the log"  # fmt: skip
@@ -222,22 +234,22 @@ async def test_a_failing_database_refuses_the_action_and_changes_nothing(
     spades.faults.save_error = "storage"
     async with spades.running(time_scale=0.01):
         await spades.settle()
-        panel = await my_hand(spades, game, alice)
+        panel = await _my_hand(spades, game, alice)
         card, custom_id = playable_cards(panel)[0]
-        shown = table_text(spades, game)
+        shown = _table_text(spades, game)
         r = await spades.fake.click(alice, panel, custom_id=custom_id)
         answer = await answer_of(spades, r)
         # the panel is redrawn under the plain answer (the player's own, private)
         sorry = "⚠️ Sorry, I couldn't save that just now; nothing changed. Please try again.\n"
         assert answer.startswith(sorry)
         await spades.settle()
-        assert table_text(spades, game) == shown  # nothing moved on the table
+        assert _table_text(spades, game) == shown  # nothing moved on the table
         failed = [rec for rec in caplog.records if rec.getMessage() == f"saving table {table_id} failed"]
         assert failed and "disk I/O error" in str(failed[0].exc_info[1])  # type: ignore[index]
     assert await _stored_stamp(spades, table_id) == before
     spades.faults.save_error = None
     async with spades.running(time_scale=0.01):  # the fault gone, the same click goes through
-        panel = await my_hand(spades, game, alice)
+        panel = await _my_hand(spades, game, alice)
         r = await spades.fake.click(alice, panel, custom_id=dict(playable_cards(panel))[card])
         await spades.wait_for(
             lambda: panel.content.startswith(f"You played {engine.card_pretty(card)}."), what="the play"
@@ -252,7 +264,7 @@ async def test_a_slow_database_defers_then_answers(spades: Spades) -> None:
     async with spades.running(time_scale=0.01):
         game = await _to_alices_play_turn(spades)
     async with spades.running(time_scale=0.01):
-        panel = await my_hand(spades, game, alice)
+        panel = await _my_hand(spades, game, alice)
         card, custom_id = playable_cards(panel)[0]
         spades.faults.storage_write_delay = 2.5  # every write from now on (read at each one)
         r = await spades.fake.click(alice, panel, custom_id=custom_id)
@@ -351,7 +363,7 @@ async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(
     async with spades.running(time_scale=0.01):
         # 6 s turns at this scale; alice never acts
         game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
-        await spades.wait_for(lambda: f"➜ <@{alice.id}> to " in table_text(spades, game), what="her turn")
+        await spades.wait_for(lambda: f"➜ <@{alice.id}> to " in _table_text(spades, game), what="her turn")
     table_id = game.table_id
     before = await _stored_stamp(spades, table_id)
     spades.faults.save_error = "storage"
@@ -362,7 +374,7 @@ async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(
 
         await spades.wait_for(lambda: failures() >= 2, timeout=30, what="the bot's move to be retried")
         await spades.settle()
-        assert timeouts() == 0 and f"➜ <@{alice.id}> to " in table_text(spades, game)  # nothing half-applied
+        assert timeouts() == 0 and f"➜ <@{alice.id}> to " in _table_text(spades, game)  # nothing half-applied
     assert await _stored_stamp(spades, table_id) == before
     spades.faults.save_error = None
     async with spades.running(time_scale=0.01):
