@@ -657,3 +657,204 @@ async def until_stored(
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {what or 'the stored table'}")
         await asyncio.sleep(0.05)
+
+
+# ---- helpers of test_resilience.py, test_hardening.py and test_spades_commands.py --------------------
+#
+# Only what Discord shows (the table message, a player's own panel, the answers) and what is stored.
+
+TURN_LINE = re.compile(r"^➜ (.+?) to (bid|play|pass|draw|act)\b", re.M)
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+async def open_seen(spades: Spades, host: User, channel: Channel | None = None, **options: Any) -> int:
+    """``host`` opens a table (``/spades new`` with ``options``): its id, read from the answer, once
+    its table message is in the channel."""
+    channel = channel or spades.channel
+    r = await spades.fake.slash(host, channel, "spades new", **options)
+    text = await answer_of(spades, r)
+    opened = OPENED.search(text)
+    assert opened is not None, text
+    table_id = int(opened.group(1))
+    await spades.wait_for(
+        lambda: live_message(spades, channel, table_id) is not None, what="the table message"
+    )
+    return table_id
+
+
+def seen_game(spades: Spades, table_id: int, channel: Channel | None = None) -> SeenGame:
+    """A table still open as its table message shows it now (who sits where; the rest are bots)."""
+    channel = channel or spades.channel
+    lobby = live_message(spades, channel, table_id)
+    assert lobby is not None, f"no table message of table {table_id}"
+    seats = {int(n) - 1: int(uid) for n, uid in LOBBY_SEAT.findall(lobby.content)}
+    return SeenGame(channel, table_id, lobby.id, seats, with_bots=False)
+
+
+def table_text(spades: Spades, game: SeenGame) -> str:
+    """The table message as the channel shows it now."""
+    live = live_message(spades, game.channel, game.table_id)
+    assert live is not None, f"no table message of table {game.table_id}"
+    return live.content
+
+
+def turn_of(spades: Spades, game: SeenGame) -> tuple[list[int], str] | None:
+    """Who the table message says must act (the humans' ids, by their mentions) and what to do
+    ("bid", "play", ...); None when it names nobody (not started, over, between hands)."""
+    live = live_message(spades, game.channel, game.table_id)
+    m = TURN_LINE.search(live.content) if live is not None else None
+    if m is None:
+        return None
+    return [int(u) for u in MENTION.findall(m.group(1))], m.group(2)
+
+
+async def panel_answer(spades: Spades, r: InteractionResult) -> Message:
+    """The ephemeral panel a click or command answered with: in the response itself, or (after a
+    deferral: "thinking", or a deferred update of the table message) in the follow-up."""
+    assert r.error is None, r.error
+    if r.type == 5:
+        await spades.wait_for(lambda: r.message is not None and not r.message.loading, what="the answer")
+    elif r.type == 6 and not r.ephemeral:
+        await spades.wait_for(lambda: bool(r.followups), what="the panel's follow-up")
+        return r.followups[-1]
+    msg = r.followups[-1] if r.type == 5 and r.followups else r.message
+    assert msg is not None and msg.ephemeral, f"the panel must be ephemeral: {r.content!r}"
+    return msg
+
+
+async def my_hand(spades: Spades, game: SeenGame, user: User) -> Message:
+    """``user`` clicks "My hand" on the table message: their private panel as it is now."""
+
+    def button() -> bool:
+        live = live_message(spades, game.channel, game.table_id)
+        return live is not None and any(b.get("label") == "My hand" for b in live.buttons)
+
+    await spades.wait_for(button, what="the My hand button")
+    live = live_message(spades, game.channel, game.table_id)
+    assert live is not None
+    r = await spades.fake.click(user, live, label="My hand")
+    return await panel_answer(spades, r)
+
+
+def panel_offers(
+    panel: Message,
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]:
+    """(the "Show my cards" button, the bid or pass select, a playable card) the panel offers."""
+    look = next(
+        (b for b in panel.buttons if b.get("label") == "Show my cards" and not b.get("disabled")), None
+    )
+    pick = next((s for s in panel.selects if ":b:" in s["custom_id"] or ":p:" in s["custom_id"]), None)
+    card = next(
+        (b for b in panel.buttons if CARD_ID.match(b.get("custom_id", "")) and not b.get("disabled")), None
+    )
+    return look, pick, card
+
+
+async def take_turn(
+    spades: Spades, game: SeenGame, user: User, panel: Message | None = None
+) -> InteractionResult:
+    """``user`` takes one turn from their own panel (``panel``, else a fresh one from "My hand") as
+    ``play_from_panel`` would: looks at face-down cards, then bids 3 (or the first bid offered),
+    passes the first cards asked for or plays the first card it lets them. The bid, pass or play."""
+    panel = panel or await my_hand(spades, game, user)
+    end = time.monotonic() + STALL
+    while True:
+        look, pick, card = panel_offers(panel)
+        if look is not None:
+            r = await spades.fake.click(user, panel, label="Show my cards")
+            assert r.error is None, r.error
+            continue
+        if pick is not None:
+            values = [o["value"] for o in pick["options"]]
+            if ":b:" in pick["custom_id"]:
+                values = ["3" if "3" in values else values[0]]
+            else:
+                values = values[: int(pick.get("max_values", 1))]
+            r = await spades.fake.select(user, panel, custom_id=pick["custom_id"], values=values)
+        elif card is not None:
+            r = await spades.fake.click(user, panel, custom_id=card["custom_id"])
+        else:
+            assert time.monotonic() < end, f"{user.username}'s panel offered nothing for {STALL} s"
+            try:  # the bot redraws the panel as the table moves; open it again if nothing shows up
+                await spades.wait_for(lambda p=panel: any(panel_offers(p)), timeout=0.5, what="the panel")  # type: ignore[misc]
+            except AssertionError:
+                panel = await my_hand(spades, game, user)
+            continue
+        assert r.error is None, r.error
+        spades.check_public()
+        return r
+
+
+async def humans_play(spades: Spades, game: SeenGame, users: list[User], actions: int) -> int:
+    """The humans of ``users`` whose turn the table message shows take ``actions`` turns in all
+    (``take_turn``), stopping early when it names none of them; the turns taken."""
+    by_id = {u.id: u for u in users}
+    done = 0
+    while done < actions:
+        await spades.fake.settle()
+        turn = turn_of(spades, game)
+        acting = [by_id[u] for u in (turn[0] if turn else []) if u in by_id]
+        if not acting:
+            try:  # bots may still be moving
+                await spades.wait_for(
+                    lambda: any(u in by_id for u in (turn_of(spades, game) or ([], ""))[0]),
+                    timeout=5,
+                    what="a human's turn",
+                )
+            except AssertionError:
+                break
+            continue
+        before = table_text(spades, game)
+        await take_turn(spades, game, acting[0])
+        done += 1
+        # the table message follows (a debounced edit): never read whose turn it is from before
+        await spades.wait_for(
+            lambda shown=before: table_text(spades, game) != shown,  # type: ignore[misc]
+            what="the table message to follow",
+        )
+    return done
+
+
+async def stored_game(spades: Spades, table_id: int) -> engine.Game:
+    """The game of a table as stored (read on a connection of its own)."""
+    data = (await spades.stored_table(table_id)).data["game"]
+    assert data is not None, f"table {table_id} has no game stored"
+    return engine.Game.from_dict(data)
+
+
+async def stored_seat(spades: Spades, table_id: int, index: int) -> dict[str, Any] | None:
+    """Seat ``index`` (0-based) of a table as stored: ``user_id``, ``bot``, ``away``, ``left``..."""
+    seat: dict[str, Any] | None = (await spades.stored_table(table_id)).data["seats"][index]
+    return seat
+
+
+async def stored_seat_of(spades: Spades, table_id: int, user: User) -> int | None:
+    """The seat (0-based) ``user`` plays at a table as stored; None when not seated."""
+    seats = (await spades.stored_table(table_id)).data["seats"]
+    return next(
+        (i for i, s in enumerate(seats) if s is not None and not s.get("bot") and s["user_id"] == user.id),
+        None,
+    )
+
+
+async def seated_game(spades: Spades, table_id: int, humans: int, channel: Channel | None = None) -> SeenGame:
+    """Once the open table's message lists ``humans`` players: the table as it shows it."""
+    channel = channel or spades.channel
+
+    def seated() -> bool:
+        m = live_message(spades, channel, table_id)
+        return m is not None and len(LOBBY_SEAT.findall(m.content)) == humans
+
+    await spades.wait_for(seated, what=f"{humans} players on the table message")
+    return seen_game(spades, table_id, channel)
+
+
+async def wait_stored(
+    spades: Spades, table_id: int, pred: Callable[[TableRow], bool], what: str, timeout: float = 20.0
+) -> TableRow:
+    """Until the table as stored (read on its own connection) satisfies ``pred``; that row."""
+    end = time.monotonic() + timeout
+    while not pred(row := await spades.stored_table(table_id)):
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+    return row

@@ -2,7 +2,11 @@
 does, custom ids checked rather than trusted.
 
 Slow storage comes from the bot's own fault-injection settings (``bot.config.Faults``), which the
-harness passes in its configuration; nothing of the bot is patched.
+harness passes in its configuration; nothing of the bot is patched. The tests play from the players'
+panels and read the table message, the answers and what is stored, not the running bot, except
+on purpose: ``spades.settle`` waits until the bot owes no edit (nothing on Discord tells that one is
+still due) and ``check_public`` (also run by ``spades.slash``) compares public messages with the
+cards held, the privacy invariant.
 """
 
 from __future__ import annotations
@@ -15,7 +19,24 @@ from bot.clicks import NOT_HERE, PANEL_ONLY
 from bot.client import UNKNOWN_COMPONENT
 from bot.sandbox.fake import InteractionResult, Message, User
 from bot.sandbox.fake.models import EPHEMERAL
-from tests.e2e.conftest import Spades, answer_of
+from tests.e2e.conftest import (
+    OPENED,
+    SeenGame,
+    Spades,
+    answer_of,
+    humans_play,
+    live_message,
+    my_hand,
+    open_seen,
+    panel_answer,
+    playable_cards,
+    seated_game,
+    stored_seat,
+    stored_seat_of,
+    take_turn,
+    turn_of,
+    wait_stored,
+)
 
 SEND = 1 << 11
 EMBED = 1 << 14
@@ -44,50 +65,51 @@ def public_hands(spades: Spades) -> list[str]:
     return leaks
 
 
-async def seat_four(spades: Spades) -> list[User]:
+async def seat_four(spades: Spades) -> tuple[list[User], SeenGame]:
+    """alice opens a table, bob, carol and dave click Join on its message: the four and the table."""
     users = [spades.users[n] for n in ("alice", "bob", "carol", "dave")]
-    await spades.open_table(users[0], play_seconds=600, bid_seconds=600)
+    table_id = await open_seen(spades, users[0], play_seconds=600, bid_seconds=600)
     for u in users[1:]:
-        r = await spades.fake.click(u, spades.live(), label="Join")
+        r = await spades.fake.click(u, live(spades, table_id), label="Join")
         assert "took seat" in await answer_of(spades, r)
+    game = await seated_game(spades, table_id, 4)
     await spades.settle()
-    return users
+    return users, game
 
 
-async def panel_answer(spades: Spades, r: InteractionResult) -> Message:
-    """The ephemeral message holding the panel a public button answered with."""
-    assert r.error is None, r.error
-    if r.type == 5:
-        await spades.wait_for(lambda: r.message is not None and not r.message.loading, what="the answer")
-    elif r.type == 6:
-        await spades.wait_for(lambda: bool(r.followups), what="the follow-up")
-    msg = r.followups[-1] if r.followups else r.message
-    assert msg is not None and msg.ephemeral, "the panel must be ephemeral"
+def live(spades: Spades, table_id: int) -> Message:
+    """The table's message in the channel."""
+    msg = live_message(spades, spades.channel, table_id)
+    assert msg is not None, "no table message"
     return msg
 
 
-async def play_some(spades: Spades, actions: int) -> None:
-    """Let the humans act (as the heuristic bot would) ``actions`` times, panels refreshing."""
-    for _ in range(actions):
-        await spades.wait_turn()
-        acting = spades.acting_humans()
-        if spades.table().status != "playing" or not acting:
-            break
-        await spades.decide(acting[0])
+async def start(spades: Spades, game: SeenGame, user: User) -> InteractionResult:
+    """``user`` presses Start on the table message: the game is on, as stored, once answered."""
+    r = await spades.fake.click(user, live(spades, game.table_id), label="Start")
+    await panel_answer(spades, r)
+    assert (await spades.stored_table(game.table_id)).status == "playing"
+    return r
+
+
+async def play_some(spades: Spades, game: SeenGame, users: list[User], actions: int) -> None:
+    """The humans whose turn the table message shows act ``actions`` times from their panels."""
+    assert await humans_play(spades, game, users, actions) == actions
     await spades.settle()
 
 
 async def test_start_on_a_slow_save_never_writes_a_hand_to_the_table_message(spades: Spades) -> None:
     async with spades.running(time_scale=0.05):
-        alice, *_ = await seat_four(spades)
+        users, game = await seat_four(spades)
+        alice = users[0]
         spades.faults.storage_write_delay = SLOW
-        r = await spades.fake.click(alice, spades.live(), label="Start")
+        r = await spades.fake.click(alice, live(spades, game.table_id), label="Start")
         panel = await panel_answer(spades, r)
         spades.faults.storage_write_delay = 0
-        assert spades.table().status == "playing"
+        assert (await spades.stored_table(game.table_id)).status == "playing"
         assert any(":blind:" in b["custom_id"] or ":look:" in b["custom_id"] for b in panel.buttons)
         # her remembered panel is refreshed as turns come and go: always in her own message
-        await play_some(spades, 12)
+        await play_some(spades, game, users, 12)
         assert public_hands(spades) == []
         assert panel.history, "the panel was refreshed in place"
         spades.check_public()
@@ -97,31 +119,33 @@ async def test_start_on_a_slow_save_never_writes_a_hand_to_the_table_message(spa
 
 async def test_i_am_back_and_join_on_a_slow_save_keep_the_panel_private(spades: Spades) -> None:
     async with spades.running(time_scale=0.05):
-        alice, bob, *_ = await seat_four(spades)
+        users, game = await seat_four(spades)
+        alice, bob = users[:2]
         types: list[int] = []
-        await spades.fake.click(alice, spades.live(), label="Start")
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        await start(spades, game, alice)
         for user, button in ((alice, "I'm back"), (bob, "Join")):
             r = await spades.slash(user, "leave")
             confirm = r.message
             assert confirm is not None
             await spades.fake.click(user, confirm, label="Yes, leave: the bot takes my seat")
             await spades.wait_for(
-                lambda: any(b.get("label") == "I'm back" for b in spades.live().buttons), what="I'm back"
+                lambda: any(b.get("label") == "I'm back" for b in live(spades, game.table_id).buttons),
+                what="I'm back",
             )
             await spades.settle()
+            seat = await stored_seat_of(spades, game.table_id, user)
+            assert seat is not None and (await stored_seat(spades, game.table_id, seat) or {})["left"]
             spades.faults.storage_write_delay = SLOW
-            live = spades.live()
             if button == "Join":  # (Join is only on an open table: a player who left uses /join)
                 r = await spades.slash(user, "join")
             else:
-                r = await spades.fake.click(user, live, label=button)
+                r = await spades.fake.click(user, live(spades, game.table_id), label=button)
             panel = await panel_answer(spades, r)
-            types.append(r.type)
+            types.append(r.type or 0)
             spades.faults.storage_write_delay = 0
             assert "Welcome back" in panel.content
-            assert not spades.table().seats[spades.seat_of(user)].left  # type: ignore[union-attr]
-        await play_some(spades, 12)
+            assert not (await stored_seat(spades, game.table_id, seat) or {})["left"]
+        await play_some(spades, game, users, 12)
         assert public_hands(spades) == []
         spades.check_public()
         assert types == [5, 5]  # deferred into an ephemeral "thinking" message
@@ -129,17 +153,17 @@ async def test_i_am_back_and_join_on_a_slow_save_keep_the_panel_private(spades: 
 
 async def test_my_hand_answers_at_once_with_slow_storage(spades: Spades) -> None:
     async with spades.running(time_scale=0.05):
-        alice, *_ = await seat_four(spades)
-        await spades.fake.click(alice, spades.live(), label="Start")
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        users, game = await seat_four(spades)
+        alice = users[0]
+        await start(spades, game, alice)
         await spades.settle()
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = SLOW
-        r = await spades.fake.click(alice, spades.live(), label="My hand")
+        r = await spades.fake.click(alice, live(spades, game.table_id), label="My hand")
         # a deferred update of the live message (no hand there), the panel in an ephemeral follow-up
         assert r.type == 6 and not r.ephemeral
         assert (await panel_answer(spades, r)).ephemeral
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = 0
-        await play_some(spades, 8)
+        await play_some(spades, game, users, 8)
         assert public_hands(spades) == []
 
 
@@ -167,7 +191,9 @@ async def test_every_command_answers_in_time_with_a_very_slow_database(spades: S
 
 def plant(spades: Spades, components: list[dict[str, Any]], *, to: User | None = None) -> Message:
     """A bot message carrying made-up components (what a forged or stale custom_id would be):
-    public, or ephemeral for ``to``. Only the fake Discord is touched."""
+    public, or ephemeral for ``to``. Only the fake Discord is touched: its driver has no call for a
+    message the bot did not send (a forged custom_id is what a modified client sends), hence its
+    private ``_new_message``."""
     fake = spades.fake
     rows = [{"type": 1, "components": components}]
     body = {"content": "planted", "components": rows}
@@ -202,24 +228,25 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
         assert row.status == "open" and alice.id not in {s["user_id"] for s in row.data["seats"] if s}
 
         # our own game: card and bid ids on a public message, cards outside the deck
-        t = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        tid = await open_seen(spades, alice, play_seconds=600, bid_seconds=600)
+        game = await seated_game(spades, tid, 1)
         await spades.slash(alice, "spades start", fill=True)
         await spades.settle()
         # her seat's stamp, as her own panel's custom_ids carry it
-        ids = [str(c.get("custom_id", "")) for c in (*(await spades.panel(alice)).buttons,)]
-        stamp = int(next(m.group(1) for i in ids if (m := re.match(rf"sp:{t.id}:\w+:(\d+)", i))))
+        ids = [str(c.get("custom_id", "")) for c in (await my_hand(spades, game, alice)).buttons]
+        stamp = int(next(m.group(1) for i in ids if (m := re.match(rf"sp:{tid}:\w+:(\d+)", i))))
         await spades.settle()
-        live = spades.live()
-        before = (await spades.stored_table(t.id)).data["stamp"], live.content, len(live.history)
+        shown = live(spades, tid)
+        before = (await spades.stored_table(tid)).data["stamp"], shown.content, len(shown.history)
         public = plant(
             spades,
-            [button(f"sp:{t.id}:c:{stamp}:0"), button(f"sp:{t.id}:look:{stamp}")],
+            [button(f"sp:{tid}:c:{stamp}:0"), button(f"sp:{tid}:look:{stamp}")],
         )
-        for cid in (f"sp:{t.id}:c:{stamp}:0", f"sp:{t.id}:look:{stamp}"):
+        for cid in (f"sp:{tid}:c:{stamp}:0", f"sp:{tid}:look:{stamp}"):
             r = await fake.click(alice, public, custom_id=cid)
             assert await answer_of(spades, r) == PANEL_ONLY and r.ephemeral
         assert not public.history  # the message the click came from is never changed
-        bad = [f"sp:{t.id}:c:{stamp}:{card}" for card in (54, 63, 118, 127, 10**9)]
+        bad = [f"sp:{tid}:c:{stamp}:{card}" for card in (54, 63, 118, 127, 10**9)]
         private = plant(spades, [button(cid) for cid in bad], to=alice)
         for cid in bad:
             r = await fake.click(alice, private, custom_id=cid)
@@ -230,38 +257,38 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
             r = await fake.click(bob, forged, custom_id=cid)
             assert "no longer exists" in await answer_of(spades, r)
         # a custom_id no handler knows still gets an answer
-        stray = plant(spades, [button("zz:nothing:here"), button(f"sp:{t.id}:nosuch")])
+        stray = plant(spades, [button("zz:nothing:here"), button(f"sp:{tid}:nosuch")])
         r = await fake.click(bob, stray, custom_id="zz:nothing:here")
         assert await answer_of(spades, r) == UNKNOWN_COMPONENT
-        r = await fake.click(bob, stray, custom_id=f"sp:{t.id}:nosuch")
+        r = await fake.click(bob, stray, custom_id=f"sp:{tid}:nosuch")
         assert "no longer in use" in await answer_of(spades, r)
         await spades.settle()
-        stored = (await spades.stored_table(t.id)).data["stamp"]
-        assert (stored, spades.live().content, len(spades.live().history)) == before
+        stored = (await spades.stored_table(tid)).data["stamp"]
+        assert (stored, live(spades, tid).content, len(live(spades, tid).history)) == before
 
 
 async def test_a_typed_play_refreshes_the_open_panel(spades: Spades) -> None:
     """Item 3: after `/play`, the player's open panel no longer offers the card played (it kept
     saying "Your turn" with that card enabled). Four humans: nothing moves until the test acts."""
     async with spades.running(time_scale=0.05):
-        alice, *_ = await seat_four(spades)
-        await spades.fake.click(alice, spades.live(), label="Start")
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        seat = spades.seat_of(alice)
-        while spades.table().game.phase != "play":  # type: ignore[union-attr]
-            await spades.wait_turn()
-            await spades.decide(spades.acting_humans()[0])
-        panel = await spades.panel(alice)
+        users, game = await seat_four(spades)
+        alice, by_id = users[0], {u.id: u for u in users}
+        await start(spades, game, alice)
+        panel: Message | None = None  # her panel, opened when the hand is first played, kept open
         plays = 0
         while plays < 6:
-            await spades.wait_turn()
-            user = spades.acting_humans()[0]
-            if user is not alice:
-                await spades.decide(user)
+            await spades.settle()  # four humans: the table message names who acts, nothing moves
+            turn = turn_of(spades, game)
+            assert turn is not None and turn[0], "the table message names no one to act"
+            user = by_id[turn[0][0]]
+            if user is not alice or turn[1] != "play":
+                await take_turn(spades, game, user)
                 continue
-            g = spades.table().game
-            assert g is not None
-            card = g.legal_cards(seat)[0]
+            if panel is None:
+                panel = await my_hand(spades, game, alice)
+            # her turn: the panel she kept open wakes up; she types a card it lets her play
+            await spades.wait_for(lambda p=panel: bool(playable_cards(p)), what="her panel's turn")  # type: ignore[misc]
+            card = playable_cards(panel)[0][0]
             r = await spades.slash(alice, "play", card=engine.card_str(card))
             assert "You played" in await answer_of(spades, r)
             await spades.settle()
@@ -272,7 +299,9 @@ async def test_a_typed_play_refreshes_the_open_panel(spades: Spades) -> None:
 
 async def raw_slash(spades: Spades, user: User, command: str, **options: Any) -> InteractionResult:
     """A slash command whose option values are sent as given, right type or not (what a modified
-    client, or a command definition Discord has not refreshed yet, can send)."""
+    client, or a command definition Discord has not refreshed yet, can send). The fake's driver builds
+    options from the synced definition and refuses a wrong type, as Discord's client does, so this
+    builds the interaction with its private helpers."""
     fake = spades.fake
     parts = command.split()
     cmd = fake._find_command(spades.channel.guild, parts[0])
@@ -315,9 +344,13 @@ async def test_options_are_checked_on_our_side(spades: Spades) -> None:
         async with spades.stored() as db:
             await db.set_guild_settings(spades.guild.id, play_seconds="abc", bid_seconds=10**12)
         r = await spades.slash(alice, "spades new")
-        assert "is open" in await answer_of(spades, r)
-        assert spades.table().settings["play_seconds"] == 60
-        assert spades.table().settings["bid_seconds"] == 90
+        opened = OPENED.search(await answer_of(spades, r))
+        assert opened is not None
+        tid = int(opened.group(1))
+        settings = (await spades.stored_table(tid)).data["settings"]
+        assert (settings["play_seconds"], settings["bid_seconds"]) == (60, 90)  # the defaults
+        await spades.wait_for(lambda: live_message(spades, spades.channel, tid) is not None, what="the table")
+        assert "60 s to play, 90 s to bid" in live(spades, tid).content
 
 
 async def test_no_table_where_the_bot_cannot_post_and_a_lost_permission_closes_it(spades: Spades) -> None:
@@ -341,17 +374,12 @@ async def test_no_table_where_the_bot_cannot_post_and_a_lost_permission_closes_i
         spades.channel.set_permissions(fake.bot_user)  # back to the role's permissions
         assert bot_member is not None
 
-        await spades.open_table(alice, play_seconds=15, bid_seconds=15)
+        table_id = await open_seen(spades, alice, play_seconds=15, bid_seconds=15)
         await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        table_id = spades.table().id
+        assert (await spades.stored_table(table_id)).status == "playing"
         spades.channel.set_permissions(fake.bot_user, deny=SEND)
         # the next post (a turn reminder, a hand's result) is refused: the table stops
-        await spades.wait_for(
-            lambda: (t := spades.service.get(table_id)) is None or t.status == "abandoned",
-            timeout=30,
-            what="the table closed",
-        )
+        await wait_stored(spades, table_id, lambda row: row.status == "abandoned", "the table closed", 30)
         await spades.wait_for(lambda: bool(fake.dm_messages(alice)), what="the host told")
         assert "can no longer post" in fake.dm_messages(alice)[-1].content
         assert await spades.no_table_in()  # the channel is free again
@@ -371,28 +399,34 @@ async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: S
         assert OFF_OFF in await answer_of(spades, r)
         r = await spades.slash(alice, "spades me", no_blind_nil=True, ping=True)
         assert ON_ON in await answer_of(spades, r)
-        await spades.open_table(alice, play_seconds=600, bid_seconds=600)  # standard: blind nil allowed
-        r = await spades.fake.click(bob, spades.live(), label="Join")
+        tid = await open_seen(spades, alice, play_seconds=600, bid_seconds=600)  # standard: blind nil allowed
+        r = await spades.fake.click(bob, live(spades, tid), label="Join")
         await answer_of(spades, r)
+        game = await seated_game(spades, tid, 2)
         await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        t = spades.table()
-        g = t.game
-        assert g is not None
-        assert g.has_looked(spades.seat_of(alice))  # her cards face up from the deal
-        assert not g.has_looked(spades.seat_of(bob))  # his still face down: he may bid blind nil
-        await spades.wait_for(lambda: bool(spades.acting_humans()), what="a human's turn")
-        if spades.acting_humans()[0] is bob:
-            await spades.decide(bob)
-            await spades.wait_for(lambda: alice in spades.acting_humans(), what="alice's turn")
+        assert (await spades.stored_table(tid)).status == "playing"
+
+        def my_turn(user: User) -> bool:
+            turn = turn_of(spades, game)
+            return turn is not None and turn[0] == [user.id]
+
+        await spades.wait_for(lambda: my_turn(alice) or my_turn(bob), what="a human's turn")
+        # his cards still face down (he may bid blind nil): his panel offers to show them
+        bobs = await my_hand(spades, game, bob)
+        assert any(b.get("label") == "Show my cards" for b in bobs.buttons)
+        assert not any(":c:" in b.get("custom_id", "") for b in bobs.buttons)
+        if my_turn(bob):
+            await take_turn(spades, game, bob, bobs)
+            await spades.wait_for(lambda: my_turn(alice), what="alice's turn")
         await spades.wait_for(lambda: bool(spades.fake.pings(alice)), what="her ping")
         ping = spades.fake.pings(alice)[0]
         assert ping.content.startswith(f"🔔 <@{alice.id}>, your turn")
         assert not spades.fake.pings(bob)
-        panel = await spades.panel(alice)
+        # her cards face up from the deal: no "Show my cards", the cards themselves
+        panel = await my_hand(spades, game, alice)
         assert not any(b.get("label") == "Show my cards" for b in panel.buttons)
         assert any(":c:" in b.get("custom_id", "") for b in panel.buttons)
-        await spades.decide(alice, panel)  # her turn is over: the ping goes, the channel stays tidy
+        await take_turn(spades, game, alice, panel)  # her turn is over: the ping goes, the channel stays tidy
         await spades.wait_for(lambda: ping.deleted, what="the ping deleted")
     async with spades.running(time_scale=0.05):
         r = await spades.slash(alice, "spades me")
@@ -408,43 +442,43 @@ async def test_host_commands_fix_the_seating(spades: Spades) -> None:
         return any(text in m.content for m in spades.fake.public_messages(spades.channel))
 
     async with spades.running(time_scale=0.05):
-        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        tid = await open_seen(spades, alice, play_seconds=600, bid_seconds=600)
+        game = await seated_game(spades, tid, 1)
         await spades.slash(alice, "spades addbot", seat=2)
         r = await spades.slash(bob, "spades removebot", seat=2)
         assert "Only the host" in await answer_of(spades, r)
         r = await spades.slash(alice, "spades removebot", seat=2)
         assert "left seat 2: it is free again" in await answer_of(spades, r)
-        assert spades.table().seats[1] is None
+        assert await stored_seat(spades, tid, 1) is None
         await spades.wait_for(lambda: posted("left seat 2 (removed by"), what="the post")
         r = await spades.slash(alice, "spades removebot", seat=3)
         assert "There is no bot in seat 3" in await answer_of(spades, r)
 
-        r = await spades.fake.click(bob, spades.live(), label="Join")
+        r = await spades.fake.click(bob, live(spades, tid), label="Join")
         await answer_of(spades, r)
         r = await spades.slash(carol, "spades kick", player=bob)
         assert "Only the host" in await answer_of(spades, r)
         r = await spades.slash(alice, "spades kick", player=bob)
         assert f"<@{bob.id}> was removed from seat 2" in await answer_of(spades, r)
-        assert spades.table().seat_of(bob.id) is None
+        assert await stored_seat_of(spades, tid, bob) is None
         await spades.wait_for(lambda: posted(f"<@{bob.id}> was removed from seat 2 (by"), what="the post")
 
         await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        t = spades.table()
-        assert t.seats[1] is not None and t.seats[1].bot
+        seat = await stored_seat(spades, tid, 1)
+        assert seat is not None and seat["bot"]
         r = await spades.slash(admin, "spades substitute", seat=1, player=carol)
         assert "only a bot's seat or an absent player's" in await answer_of(spades, r)
         r = await spades.slash(admin, "spades substitute", seat=2, player=carol)
         assert f"<@{carol.id}> now plays seat 2" in await answer_of(spades, r)
-        assert spades.table().seat_of(carol.id) == 1
+        assert await stored_seat_of(spades, tid, carol) == 1
         await spades.wait_for(lambda: posted(f"<@{carol.id}> takes over seat 2 from 🤖"), what="the post")
-        panel = await spades.panel(carol)
-        assert panel.ephemeral and f"**Table {t.id}**" in panel.content
+        panel = await my_hand(spades, game, carol)
+        assert panel.ephemeral and f"**Table {tid}**" in panel.content
 
         r = await spades.slash(alice, "spades kick", player=carol)
         assert "the bot plays it" in await answer_of(spades, r)
-        seat = spades.table().seats[1]
-        assert seat is not None and seat.bot
+        seat = await stored_seat(spades, tid, 1)
+        assert seat is not None and seat["bot"]
         r = await spades.slash(carol, "join")
         assert "already started" in await answer_of(spades, r)
         await spades.settle()

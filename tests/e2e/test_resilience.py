@@ -1,4 +1,12 @@
-"""Races, restarts and absence: two clicks at once, a restart mid-trick, turn timeouts."""
+"""Races, restarts and absence: two clicks at once, a restart mid-trick, turn timeouts.
+
+The tests play from the players' panels and read what Discord shows (the table message, panels,
+answers, notes in the channel) and what is stored (on a connection of its own). Two harness calls
+still look inside the bot, on purpose: ``spades.settle`` waits until the bot owes no edit (nothing on
+Discord tells that an edit is still due, and a "nothing changed" check made before it would pass
+for nothing), and ``check_public`` (also run by ``spades.slash``) compares public messages with the
+cards held, the privacy invariant.
+"""
 
 from __future__ import annotations
 
@@ -13,101 +21,107 @@ from bot.model import MOVED_ON
 from bot.sandbox.fake import Message, User
 from bot.views import APOLOGY
 from tests.e2e.conftest import (
+    CARD_ID,
     SeenGame,
     Spades,
     answer_of,
     live_message,
     open_and_start,
+    open_seen,
+    panel_answer,
     panel_with_a_card,
     playable_cards,
     said,
+    stored_game,
+    stored_seat,
+    stored_seat_of,
+    turn_of,
+    wait_stored,
 )
 
 
-async def _alice_and_bots(spades: Spades, **options: object) -> None:
-    alice = spades.users["alice"]
-    await spades.open_table(alice, **options)
-    await spades.slash(alice, "spades start", fill=True)
-    await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+def _seat(game: SeenGame, user: User) -> int:
+    """``user``'s seat (0-based), as the lobby message showed it."""
+    return next(seat for seat, uid in game.seats.items() if uid == user.id)
+
+
+def _cards_on(panel: Message) -> set[int]:
+    """Every card the panel shows as a button, playable now or not: the player's hand."""
+    return {int(m.group(1)) for b in panel.buttons if (m := CARD_ID.match(b.get("custom_id", "")))}
+
+
+async def _wait_stored_stamp(spades: Spades, table_id: int, above: int, what: str) -> None:
+    """Until the stored stamp of ``table_id`` is above ``above`` (each accepted action bumps it)."""
+    await wait_stored(spades, table_id, lambda row: int(row.data["stamp"]) > above, what)
 
 
 @pytest.mark.both_backends
 async def test_two_clicks_at_once_count_once(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
-        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
-        # get alice to her first turn to play
-        while not (spades.table().game.phase == "play" and spades.acting_humans()):  # type: ignore[union-attr]
-            await spades.wait_turn()
-            if spades.table().game.phase != "play":  # type: ignore[union-attr]
-                await spades.decide(alice)
-        g = spades.table().game
-        assert g is not None
-        seat = spades.seat_of(alice)
-        held_before = engine.count(g.hand(seat))
-        card = g.legal_cards(seat)[0]
-        panel = await spades.panel(alice)
-        cid = spades.card_custom_id(panel, card)
+        game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
+        panel = await panel_with_a_card(spades, game, alice)  # her first turn to play
+        held_before = _cards_on(panel)
+        card, cid = playable_cards(panel)[0]
         r1, r2 = await asyncio.gather(
             spades.fake.click(alice, panel, custom_id=cid), spades.fake.click(alice, panel, custom_id=cid)
         )
         answers = sorted(str((r.record.response_data or {}).get("content", "")) for r in (r1, r2))
         assert sum(a.startswith(MOVED_ON) for a in answers) == 1, answers
         assert sum(a.startswith(f"You played {engine.card_pretty(card)}.") for a in answers) == 1, answers
-        g = spades.table().game
-        assert g is not None
-        assert engine.count(g.hand(seat)) == held_before - 1  # exactly one card left her hand
+        # exactly one card left her hand: as stored, and as her panel shows it
+        stored = await stored_game(spades, game.table_id)
+        assert set(engine.cards_of(stored.hand(_seat(game, alice)))) == held_before - {card}
+        assert _cards_on(await _my_hand(spades, game, alice)) == held_before - {card}
 
 
 @pytest.mark.both_backends
 async def test_restart_mid_trick_loses_nothing_and_old_buttons_work(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
-        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
-        # play until it is alice's turn with cards already on the trick
-        while True:
-            await spades.wait_turn()
-            g = spades.table().game
-            assert g is not None
-            if g.phase == "play" and g.view(spades.seat_of(alice)).current_trick:
-                break
-            await spades.decide(alice)
-        panel = await spades.panel(alice)
+        game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
+        # play until it is alice's turn with cards already on the trick (her panel says who played what)
+        panel = await panel_with_a_card(spades, game, alice)
+        while "\nTrick: you …" in panel.content:  # she leads: play and wait for her next turn
+            await spades.fake.click(alice, panel, custom_id=playable_cards(panel)[0][1])
+            panel = await panel_with_a_card(spades, game, alice)
         await spades.settle()
-        t = spades.table()
-        before = t.game.to_dict()  # type: ignore[union-attr]
-        table_id, stamp = t.id, t.stamp
-        card = t.game.legal_cards(spades.seat_of(alice))[0]  # type: ignore[union-attr]
-        cid = spades.card_custom_id(panel, card)
+        shown, hand = _table_text(spades, game), panel.content
+        card, cid = playable_cards(panel)[0]
+    stamp = await _stored_stamp(spades, game.table_id)
     # a new bot process on the same database file
     async with spades.running(time_scale=0.01):
-        t = spades.table()
-        assert t.id == table_id and t.stamp == stamp and t.status == "playing"
-        assert t.game is not None and t.game.to_dict() == before
+        await spades.settle()
+        assert _table_text(spades, game) == shown  # the table as it was
+        fresh = await _my_hand(spades, game, alice)
+        assert fresh.content == hand and fresh.buttons == panel.buttons  # her hand and turn as they were
         r = await spades.fake.click(alice, panel, custom_id=cid)  # a button from before the restart
-        assert "You played" in str((r.record.response_data or {}).get("content", ""))
-        await spades.wait_for(lambda: spades.table().stamp > stamp + 1, what="the bots after the restart")
+        assert said(r).startswith(f"You played {engine.card_pretty(card)}."), said(r)
+        await _wait_stored_stamp(spades, game.table_id, stamp + 1, "the bots after the restart")
         spades.check_public()
 
 
 async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) -> None:
     alice = spades.users["alice"]
+    ran_out = f"⏱ <@{alice.id}> ran out of time"
+    away = f"💤 <@{alice.id}> missed two turns in a row"
+
+    def texts() -> list[str]:
+        return [m.content for m in spades.fake.public_messages(spades.channel)]
+
     async with spades.running(time_scale=0.02):
-        await _alice_and_bots(spades, play_seconds=15, bid_seconds=15)  # 0.3 s per turn here
-        seat = spades.seat_of(alice)
+        # 0.3 s per turn here
+        game = await open_and_start(spades, spades.channel, [alice], play_seconds=15, bid_seconds=15)
         await spades.wait_for(
-            lambda: spades.table().seats[seat].away,
-            timeout=30,  # type: ignore[union-attr]
-            what="alice marked away",
+            lambda: any(x.startswith(away) for x in texts()), timeout=30, what="the away notice"
         )
-
-        def texts() -> list[str]:
-            return [m.content for m in spades.fake.public_messages(spades.channel)]
-
-        await spades.wait_for(lambda: any(x.startswith("💤") for x in texts()), what="the away notice")
-        assert any(x.startswith(f"⏰ <@{alice.id}>, it's your turn") for x in texts())
-        assert any(x.startswith(f"⏱ <@{alice.id}> ran out of time") for x in texts())
-        assert any(x.startswith(f"💤 <@{alice.id}> missed two turns in a row") for x in texts())
+        notes = texts()
+        assert any(x.startswith(f"⏰ <@{alice.id}>, it's your turn") for x in notes)
+        # marked away at the second turn in a row she missed, not later
+        before_away = notes[: next(i for i, x in enumerate(notes) if x.startswith(away))]
+        assert sum(x.startswith(ran_out) for x in before_away) == 1, before_away
+        seat = await stored_seat(spades, game.table_id, _seat(game, alice))
+        assert seat is not None and seat["away"]
         reminders = [
             q
             for q in spades.fake.requests_to("POST", "/channels/{channel_id}/messages")
@@ -119,46 +133,37 @@ async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) 
         assert pinged and all(m.content.startswith("⏰") for m in pinged)
         assert re.findall(r"<@!?(\d+)>", reminders[0].json["content"]) == [str(alice.id)]  # pings her only
         # the bot keeps playing for her; she comes back with the button
-        stamp = spades.table().stamp
-        await spades.wait_for(lambda: spades.table().stamp > stamp + 2, what="the bot playing on")
-        await spades.wait_for(
-            lambda: any(b.get("label") == "I'm back" for b in spades.live().buttons),
-            what="the I'm back button",
-        )
-        if spades.table().status == "playing" and spades.table().game.has_looked(seat):  # type: ignore[union-attr]
-            panel = await spades.panel(alice)
-            assert "💤 You're marked away" in panel.content
-            assert any(b.get("label") == "I'm back" for b in panel.buttons)
-        r = await spades.fake.click(alice, spades.live(), label="I'm back")
-        assert (await spades.panel_of(r)).content.startswith("Welcome back!")
-        assert not spades.table().seats[seat].away  # type: ignore[union-attr]
+        stamp = await _stored_stamp(spades, game.table_id)
+        await _wait_stored_stamp(spades, game.table_id, stamp + 2, "the bot playing on")
+
+        def back_button() -> bool:
+            live = live_message(spades, game.channel, game.table_id)
+            return live is not None and any(b.get("label") == "I'm back" for b in live.buttons)
+
+        await spades.wait_for(back_button, what="the I'm back button")
+        panel = await _my_hand(spades, game, alice)
+        assert "💤 You're marked away" in panel.content
+        assert any(b.get("label") == "I'm back" for b in panel.buttons)
+        live = live_message(spades, game.channel, game.table_id)
+        assert live is not None
+        r = await spades.fake.click(alice, live, label="I'm back")
+        assert (await panel_answer(spades, r)).content.startswith("Welcome back!")
+        seat = await stored_seat(spades, game.table_id, _seat(game, alice))
+        assert seat is not None and not seat["away"]
         spades.check_public()
 
 
 async def test_an_open_hand_panel_wakes_up_when_the_turn_comes(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.05):
-        await _alice_and_bots(spades, play_seconds=600, bid_seconds=600)
-        seat = spades.seat_of(alice)
-        await spades.wait_turn()
-        await spades.decide(alice)  # her bid (or her look, then her bid)
-        await spades.wait_turn()
-        if spades.table().game.phase != "play":  # type: ignore[union-attr]
-            await spades.decide(alice)
-        await spades.wait_turn()
-        g = spades.table().game
-        assert g is not None and g.phase == "play"
-        panel = await spades.panel(alice)
-        await spades.decide(alice, panel)  # plays a card: the panel is updated in place ...
-        assert not any(not b.get("disabled") for b in panel.buttons if ":c:" in b["custom_id"])
-        await spades.wait_turn()  # ... and when her turn comes again, the same panel wakes up
-        await spades.wait_for(
-            lambda: any(not b.get("disabled") for b in panel.buttons if ":c:" in b["custom_id"]),
-            what="the panel refresh",
-        )
-        legal = {spades.card_custom_id(panel, c) for c in spades.table().game.legal_cards(seat)}  # type: ignore[union-attr]
-        enabled = {b["custom_id"] for b in panel.buttons if ":c:" in b["custom_id"] and not b.get("disabled")}
-        assert enabled == legal
+        game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
+        panel = await panel_with_a_card(spades, game, alice)
+        await spades.fake.click(alice, panel, custom_id=playable_cards(panel)[0][1])
+        assert not playable_cards(panel)  # she played: the panel is updated in place ...
+        # ... and when her turn comes again, the same panel wakes up
+        await spades.wait_for(lambda: bool(playable_cards(panel)), what="the panel refresh")
+        stored = await stored_game(spades, game.table_id)  # her turn: nothing moves until she acts
+        assert {c for c, _ in playable_cards(panel)} == set(stored.legal_cards(_seat(game, alice)))
         assert "**Your turn**" in panel.content
 
 
@@ -288,10 +293,9 @@ async def test_turn_timers_survive_a_restart(spades: Spades) -> None:
         return sum(m.content.startswith(note) for m in spades.fake.public_messages(spades.channel))
 
     async with spades.running(time_scale=0.1):
-        await _alice_and_bots(spades, play_seconds=60, bid_seconds=60)
-        await spades.wait_turn()
-        table_id = spades.table().id
-        assert alice in spades.acting_humans()
+        game = await open_and_start(spades, spades.channel, [alice], play_seconds=60, bid_seconds=60)
+        await spades.wait_for(lambda: turn_of(spades, game) == ([alice.id], "bid"), what="her turn to bid")
+        table_id = game.table_id
     before = timeouts()
     async with spades.stored() as db:  # what is stored: the turn's deadline (unix seconds)
         row = await db.get_table(table_id)
@@ -315,14 +319,21 @@ async def test_channel_post_and_edit_failures_are_logged_and_recovered(
     edit_route = "/channels/{channel_id}/messages/{message_id}"
     post_route = "/channels/{channel_id}/messages"
     async with spades.running(time_scale=0.01):
-        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
-        first = spades.live()
+        table_id = await open_seen(spades, alice, play_seconds=600, bid_seconds=600)
+
+        def live() -> Message:
+            msg = live_message(spades, spades.channel, table_id)
+            assert msg is not None
+            return msg
+
+        first = live()
         spades.fake.fail_next("PATCH", edit_route, status=404)
         r = await spades.slash(bob, "join")
         assert said(r).startswith("You took seat")
-        await spades.settle()
-        second = spades.live()  # re-posted at the bottom: the lost one is not edited forever
-        assert second.id != first.id and f"<@{bob.id}>" in second.content
+        # re-posted at the bottom: the lost one is not edited forever
+        await spades.wait_for(lambda: f"<@{bob.id}>" in live().content, what="the table message again")
+        second = live()
+        assert second.id != first.id
         spades.fake.fail_next("PATCH", edit_route, status=403)
         spades.fake.fail_next("POST", post_route, status=403)
         r = await spades.slash(carol, "join")
@@ -331,11 +342,11 @@ async def test_channel_post_and_edit_failures_are_logged_and_recovered(
         logged = caplog.text
         assert f"editing message {second.id} failed: 403" in logged
         assert f"posting in channel {spades.channel.id} failed: 403" in logged
+        assert f"<@{carol.id}>" not in live().content  # Discord refused both
         r = await spades.slash(alice, "table")  # the next change (or /table) puts it back
-        await spades.settle()
-        live = spades.live()
-        assert f"<@{carol.id}>" in live.content and f"<@{bob.id}>" in live.content
-        assert spades.table().seat_of(carol.id) is not None
+        await spades.wait_for(lambda: f"<@{carol.id}>" in live().content, what="the table message back")
+        assert f"<@{bob.id}>" in live().content and live().id != second.id
+        assert await stored_seat_of(spades, table_id, carol) is not None
 
 
 async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(

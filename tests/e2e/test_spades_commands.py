@@ -1,12 +1,24 @@
 """/spades config, sync, addbot and abandon, and the table commands with no table or before the
-start: each answer is ephemeral and specific, and what is stored follows it."""
+start: each answer is ephemeral and specific, and what is stored follows it. Whose turn it is comes
+from the table message and what is stored is read on a connection of its own, never from the running
+bot (``spades.slash`` runs the privacy check ``check_public``, which reads the cards held)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import engine
-from tests.e2e.conftest import Spades, answer_of
+from tests.e2e.conftest import (
+    Spades,
+    answer_of,
+    live_message,
+    open_seen,
+    seen_game,
+    stored_game,
+    stored_seat,
+    stored_seat_of,
+    turn_of,
+)
 from tests.fakediscord import InteractionResult, User
 
 NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
@@ -61,9 +73,12 @@ async def test_server_defaults_by_spades_config(spades: Spades) -> None:
         async with spades.stored() as db:
             settings = await db.guild_settings(spades.guild.id)
         assert settings["options"] == {} and settings.get("language") is None
-        # a new table takes the server's defaults
-        table = await spades.open_table(alice)
-        assert (table.settings["play_seconds"], table.settings["bid_seconds"]) == (30, 45)
+        # a new table takes the server's defaults: as its table message shows them and as stored
+        tid = await open_seen(spades, alice)
+        live = live_message(spades, spades.channel, tid)
+        assert live is not None and "30 s to play, 45 s to bid" in live.content
+        stored = (await spades.stored_table(tid)).data["settings"]
+        assert (stored["play_seconds"], stored["bid_seconds"]) == (30, 45)
     assert spades.fake.take_violations() == []
 
 
@@ -92,32 +107,33 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
         ]:
             assert (await ask(spades, alice, command, **options))[1] == NO_TABLE, command
 
-        await spades.open_table(alice)
+        tid = await open_seen(spades, alice)
         host = f"<@{alice.id}>"
         assert (await ask(spades, bob, "spades addbot"))[1] == f"Only the host ({host}) can add bots."
         assert (await ask(spades, alice, "spades addbot", seat=8))[1] == "Seats are numbered 1 to 4."
         _, text = await ask(spades, alice, "spades addbot", seat=2)
         assert text.startswith("🤖 ") and text.endswith(" sits in seat 2.")
-        seat = spades.table().seats[1]
-        assert seat is not None and seat.bot
+        seat = await stored_seat(spades, tid, 1)
+        assert seat is not None and seat["bot"]
         assert (await ask(spades, alice, "spades addbot", seat=2))[1] == "Seat 2 is taken. Free seats: 3, 4."
         _, text = await ask(spades, bob, "join", seat=2)
         assert text.startswith("Seat 2 is taken by 🤖") and text.endswith("Free seats: 3, 4.")
         _, text = await ask(spades, bob, "join", team=2)
         assert text.startswith("You took seat 4 (team 2, partner: 🤖")
-        assert spades.table().seat_of(bob.id) == 3
+        assert await stored_seat_of(spades, tid, bob) == 3
         assert (await ask(spades, bob, "leave"))[1] == "You left seat 4."
-        assert spades.table().seat_of(bob.id) is None
+        assert await stored_seat_of(spades, tid, bob) is None
 
         _, text = await ask(spades, alice, "rules")
-        assert text.startswith(f"**Rules at table {spades.table().id}**: standard: to 500")
+        assert text.startswith(f"**Rules at table {tid}**: standard: to 500")
         assert "partners sit opposite each other: seats 1 + 3 against seats 2 + 4" in text
-        tid = spades.table().id
         assert (await ask(spades, alice, "score"))[1] == f"No hand has finished at table {tid} yet."
         before = len(spades.fake.public_messages(spades.channel))
         assert (await ask(spades, alice, "table"))[1] == "Here's the table, at the bottom of the channel."
-        await spades.settle()
-        assert spades.fake.public_messages(spades.channel)[-1].content.startswith("♠ **Spades**")
+        await spades.wait_for(
+            lambda: spades.fake.public_messages(spades.channel)[-1].content.startswith("♠ **Spades**"),
+            what="the table message at the bottom",
+        )
         assert len(spades.fake.public_messages(spades.channel)) >= before
         not_started = "The game hasn't started yet: the host presses **Start**."
         assert (await ask(spades, alice, "bid", bid="3"))[1] == not_started
@@ -136,8 +152,7 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
         assert (await ask(spades, admin, "spades abandon"))[1] == NO_TABLE
 
         # a server manager may abandon someone else's table
-        await spades.open_table(bob)
-        tid = spades.table().id
+        tid = await open_seen(spades, bob)
         r, text = await ask(spades, admin, "spades abandon")
         assert text == f"Abandon table {tid}? The game so far is not counted."
         assert r.message is not None
@@ -158,15 +173,15 @@ async def test_typed_bids_and_cards_with_autocomplete(spades: Spades) -> None:
         rules = await fake.autocomplete(alice, spades.channel, "spades config", "rules", "ten")
         assert rules == [{"name": "ten_for_200=… (now off)", "value": "ten_for_200="}]
 
-        await spades.open_table(alice, nil=False, blind_nil=False, play_seconds=600, bid_seconds=600)
+        tid = await open_seen(spades, alice, nil=False, blind_nil=False, play_seconds=600, bid_seconds=600)
+        game = seen_game(spades, tid)
         _, text = await ask(spades, alice, "rules")
         assert (
             "no nil" in text and "House rules over standard: nil_allowed=off · blind_nil_allowed=off" in text
         )
         await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        await spades.wait_turn()
-        assert spades.acting_humans() == [alice]
+        # the table message names her, and no one else, to bid
+        await spades.wait_for(lambda: turn_of(spades, game) == ([alice.id], "bid"), what="her bid")
 
         bids = await fake.autocomplete(alice, spades.channel, "bid", "bid", "")
         assert [c["value"] for c in bids] == [str(n) for n in range(14)]  # no nil at this table
@@ -181,16 +196,13 @@ async def test_typed_bids_and_cards_with_autocomplete(spades: Spades) -> None:
         assert (await ask(spades, alice, "play", card="AS"))[
             1
         ] == "You can't play a card now: it's time to bid."
-        seat = spades.seat_of(alice)
-        assert spades.table().game.bids[seat] is None  # type: ignore[union-attr]
+        seat = next(s for s, u in game.seats.items() if u == alice.id)  # as the lobby showed it
+        assert (await stored_game(spades, tid)).bids[seat] is None  # none of those answers bid for her
         assert (await ask(spades, alice, "bid", bid="3"))[1] == "You bid 3."
-        assert spades.table().game.bids[seat].n == 3  # type: ignore[union-attr]
+        bid = (await stored_game(spades, tid)).bids[seat]
+        assert bid is not None and bid.n == 3
 
-        def my_lead() -> bool:
-            g = spades.table().game
-            return g is not None and g.phase.name == "PLAY" and spades.acting_humans() == [alice]
-
-        await spades.wait_for(my_lead, what="alice's lead")
+        await spades.wait_for(lambda: turn_of(spades, game) == ([alice.id], "play"), what="alice's lead")
         cards = await fake.autocomplete(alice, spades.channel, "play", "card", "")
         legal = [c["value"] for c in cards]
         assert legal and all(not v.endswith("S") for v in legal)  # spades are not broken
@@ -198,8 +210,8 @@ async def test_typed_bids_and_cards_with_autocomplete(spades: Spades) -> None:
         assert text.startswith("`ZZ` is not a card: write one like AS, 10H or QD. You can play ")
         assert (await ask(spades, alice, "bid", bid="3"))[1] == "You can't bid now: the hand is being played."
         card = engine.parse_card(legal[0])
-        assert card in engine.cards_of(spades.table().game.hand(seat))  # type: ignore[union-attr]
+        assert card in engine.cards_of((await stored_game(spades, tid)).hand(seat))
         _, text = await ask(spades, alice, "play", card=legal[0])
         assert text == f"You played {engine.card_pretty(card)}."
-        assert card not in engine.cards_of(spades.table().game.hand(seat))  # type: ignore[union-attr]
+        assert card not in engine.cards_of((await stored_game(spades, tid)).hand(seat))
     assert spades.fake.take_violations() == []
