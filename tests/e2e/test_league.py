@@ -36,6 +36,7 @@ async def running(spades: Spades, *, time_scale: float = 0.02, **settings: Any) 
         token="x", database_path=str(spades.db_path), time_scale=time_scale, deal_seed=7, **settings
     )
     bot = SpadesBot(config, extensions=WITH_LEAGUE)
+    # the league cog's documented clock seam (cogs.league.league_clock): set, never read back
     bot.league_clock = lambda: datetime.fromtimestamp(spades.fake.clock.now(), UTC)  # type: ignore[attr-defined]
     spades.bot = bot
     try:
