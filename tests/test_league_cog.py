@@ -29,10 +29,16 @@ def _walk(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def league_commands(payload: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [c for c in payload if c["name"] == "league"]
+
+
 async def test_league_extension_loads_and_fits_discord_limits(bot: SpadesBot) -> None:
+    # the extension brings /league (the service its check-in buttons find on the client is covered
+    # by the clicks of tests/e2e/test_league.py::test_signup_and_check_in_by_button)
+    assert league_commands(await bot.command_payload()) == []
     await bot.load_extension("cogs.league")
     try:
-        assert hasattr(bot, "leagues")
         (league,) = [c for c in await bot.command_payload() if c["name"] == "league"]
         subs = league["options"]
         assert len(subs) <= 25
@@ -71,3 +77,4 @@ async def test_league_extension_loads_and_fits_discord_limits(bot: SpadesBot) ->
             assert len(item.get("choices", [])) <= 25
     finally:
         await bot.unload_extension("cogs.league")
+    assert league_commands(await bot.command_payload()) == []  # and takes it away again

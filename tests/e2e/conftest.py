@@ -40,6 +40,7 @@ from bot.model import NO_TABLE, Table
 from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, User
 from bot.sandbox.fake.rest.ratelimits import GLOBAL_LIMIT
 from bot.storage import Storage, TableRow
+from bot.storage.leagues import LeagueStore, NightRow
 from bot.table.service import TableService
 from engine.bots import get_bot
 
@@ -858,3 +859,23 @@ async def wait_stored(
         assert time.monotonic() < end, f"timed out waiting for {what}"
         await asyncio.sleep(0.05)
     return row
+
+
+# ---- league storage and schedule as users and the database show them (test_league.py,
+# test_league_admin.py) -----------------------------------------------------------------------------
+
+
+@asynccontextmanager
+async def stored_leagues(spades: Spades) -> AsyncIterator[LeagueStore]:
+    """The league rows of the bot's database, read on a connection of the test's own."""
+    async with spades.stored() as db:
+        yield LeagueStore(db)
+
+
+async def stored_night(spades: Spades, number: int) -> NightRow:
+    """Night ``number`` of the guild's one league's current season, as stored."""
+    async with stored_leagues(spades) as store:
+        (league,) = await store.leagues(spades.guild.id)
+        nights = [n for n in await store.nights(league.id, league.season) if n.number == number]
+    assert len(nights) == 1, f"night {number} is not stored"
+    return nights[0]

@@ -3,19 +3,35 @@ recommends in this one process (and this process holds every guild's lease)."""
 
 from __future__ import annotations
 
+import logging
+import os
+
+import pytest
+
 from bot.client import ShardedSpadesBot, make_bot
 from bot.config import Config
 from tests.e2e.conftest import Spades, answer_of
 
 
-async def test_one_process_runs_every_shard_and_plays(spades: Spades) -> None:
-    config = Config(token="x", database_path=spades.db_path, time_scale=0.02, deal_seed=7)
+async def test_one_process_runs_every_shard_and_plays(
+    spades: Spades, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What it holds is read from the lease table (on a connection of the test's own) and from the
+    health line it logs for operators; that it plays, from /spades new."""
+    caplog.set_level(logging.INFO)
+    config = Config(token="x", database_path=spades.db_path, time_scale=0.02, deal_seed=7, health_seconds=0.2)
     bot = make_bot(config)
     assert isinstance(bot, ShardedSpadesBot)
-    async with spades.fake.run_bot(bot):
+    async with spades.fake.run_bot(bot), spades.stored() as other:
         spades.bot = bot
-        assert bot.shard_count == 1 and bot.shard_keeper is not None and bot.shard_keeper.held == {0}
+        (lease,) = await other.shard_leases()  # one shard, and this process holds it
+        assert (lease.shard_id, lease.shard_count) == (0, 1)
+        assert f":{os.getpid()}:" in lease.owner
         r = await spades.slash(spades.users["alice"], "spades new")
         assert "is open" in await answer_of(spades, r)
-        assert "1 live tables" in bot.health_line() and "shards 0 of 1" in bot.health_line()
+
+        def health() -> bool:
+            return any("health: shards 0 of 1, 1 live tables" in rec.getMessage() for rec in caplog.records)
+
+        await spades.wait_for(health, what="the health line")
         spades.bot = None

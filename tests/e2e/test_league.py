@@ -9,26 +9,34 @@ button clicks and what the bot posts.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from bot.client import EXTENSIONS, SpadesBot
 from bot.config import Config
 from bot.league.schedule_input import parse_zone
-from tests.e2e.conftest import Spades, answer_of
+from tests.e2e.conftest import Spades, answer_of, stored_leagues, stored_night
 from tests.fakediscord import Message, User
 
 LEAGUE = "Spades Thursday"
+LEASE = 3.0  # the shard test: renewed every second
 WITH_LEAGUE = EXTENSIONS if "cogs.league" in EXTENSIONS else (*EXTENSIONS, "cogs.league")
 
 
 @asynccontextmanager
-async def running(spades: Spades, *, time_scale: float = 0.02) -> AsyncIterator[SpadesBot]:
-    """A bot process on the world's database whose league clock is the fake Discord's clock."""
-    config = Config(token="x", database_path=str(spades.db_path), time_scale=time_scale, deal_seed=7)
+async def running(spades: Spades, *, time_scale: float = 0.02, **settings: Any) -> AsyncIterator[SpadesBot]:
+    """A bot process on the world's database whose league clock is the fake Discord's clock
+    (``settings``: more of its Config)."""
+    config = Config(
+        token="x", database_path=str(spades.db_path), time_scale=time_scale, deal_seed=7, **settings
+    )
     bot = SpadesBot(config, extensions=WITH_LEAGUE)
+    # the league cog's documented clock seam (cogs.league.league_clock): set, never read back
     bot.league_clock = lambda: datetime.fromtimestamp(spades.fake.clock.now(), UTC)  # type: ignore[attr-defined]
     spades.bot = bot
     try:
@@ -68,6 +76,12 @@ async def ask(spades: Spades, user: User, command: str, **options: Any) -> str:
     return await answer_of(spades, r)
 
 
+async def first_start(spades: Spades) -> datetime:
+    """When night 1 starts, as ``/league schedule`` shows it."""
+    schedule = await ask(spades, spades.users["bob"], "league schedule", league=LEAGUE)
+    return datetime.fromtimestamp(int(schedule.split("Night 1: <t:")[1].split(":")[0]), UTC)
+
+
 def checkin_posts(spades: Spades) -> list[Message]:
     return [
         m
@@ -79,14 +93,14 @@ def checkin_posts(spades: Spades) -> list[Message]:
 
 async def test_create_refusals_and_the_scheduled_event(spades: Spades) -> None:
     alice = spades.users["alice"]
-    async with running(spades) as bot:
+    async with running(spades), stored_leagues(spades) as store:
         # every bad input gets its own ephemeral answer and writes nothing
         assert "Manage Server" in await create(spades, alice)
         assert "not an IANA time zone" in await create(spades, timezone="New York")
         assert "1 to 52 weeks" in await create(spades, weeks=0)
         assert "in the past" in await create(spades, first_date="2020-01-02")
         assert "partnerships" in await create(spades, format="solo")
-        assert await bot.leagues.store.leagues(spades.guild.id) == []  # type: ignore[attr-defined]
+        assert await store.leagues(spades.guild.id) == []
         assert spades.guild.scheduled_events == {}
         choices = await spades.fake.autocomplete(alice, spades.channel, "league create", "timezone", "new_y")
         assert choices[0]["value"] == "America/New_York"
@@ -113,14 +127,12 @@ async def test_create_refusals_and_the_scheduled_event(spades: Spades) -> None:
 
 async def test_signup_and_check_in_by_button(spades: Spades) -> None:
     admin, alice, bob = spades.users["admin"], spades.users["alice"], spades.users["bob"]
-    async with running(spades) as bot:
+    async with running(spades):
         await create(spades)
         assert "signed up" in await ask(spades, alice, "league signup", league=LEAGUE)
         assert "already signed up" in await ask(spades, alice, "league signup", league=LEAGUE)
         assert "no league called" in await ask(spades, alice, "league signup", league="Nope")
-        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
-        first = bot.leagues.schedule_of(league).nights()[0]  # type: ignore[attr-defined]
-        advance_to(spades, first.start_utc - timedelta(minutes=30))
+        advance_to(spades, await first_start(spades) - timedelta(minutes=30))
         await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
         (post,) = checkin_posts(spades)
         assert "night 1" in post.content
@@ -149,7 +161,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
     admin = spades.users["admin"]
     players = [spades.fake.add_user(f"player{i}") for i in range(9)]
     ny = parse_zone("America/New_York")
-    async with running(spades) as bot:
+    async with running(spades):
         text = await create(
             spades, format="solo", preset="five-player", rounds=2, round_minutes=30, target=50, hand_limit=1,
             leftover="bot", first_date="2027-03-11", weeks=3,
@@ -173,9 +185,9 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         r = await spades.fake.click(admin, post, label="Check in") if post.buttons else None
         if r is not None:
             assert "closed" in await answer_of(spades, r)
-        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
-        night = await bot.leagues.current_night(league)  # type: ignore[attr-defined]
-        r1 = await bot.leagues.store.round_tables(night.id, 1)  # type: ignore[attr-defined]
+        night = await stored_night(spades, 1)
+        async with stored_leagues(spades) as store:
+            r1 = await store.round_tables(night.id, 1)
         assert len(r1) == 2 and sorted(len(t.players) for t in r1) == [4, 5]
         assert sorted(p for t in r1 for p in t.players) == sorted(p.id for p in players)
         threads = {t.channel_id for t in r1}
@@ -183,7 +195,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 results")), timeout=90, what="round 1")
         await spades.wait_for(lambda: bool(posts_with(spades, "round 2 of 2")), what="round 2's seating")
     # the bot restarts in the middle of round 2
-    async with running(spades) as bot:
+    async with running(spades):
         await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), timeout=90, what="night 1")
         await spades.wait_for(lambda: bool(posts_with(spades, "season 1 standings")), what="the standings")
         assert len(posts_with(spades, "round 1 of 2")) == 1 and len(posts_with(spades, "round 2 of 2")) == 1
@@ -214,7 +226,8 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         r = await ask(spades, players[0], "league me", league=LEAGUE)
         assert "Rank" in r and "nights 1/1" in r
         # the bots played every human's seat tonight: no game was rated for anybody
-        assert await bot.leagues.store.ratings(spades.guild.id) == {}  # type: ignore[attr-defined]
+        async with stored_leagues(spades) as store:
+            assert await store.ratings(spades.guild.id) == {}
         assert "0 rated games" in r
     assert spades.fake.take_violations() == []
 
@@ -222,19 +235,19 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
 async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
     """A round's time limit: unfinished games are stopped and scored as they stand; the post says so."""
     players = [spades.fake.add_user(f"late{i}") for i in range(4)]
-    async with running(spades) as bot:
+    async with running(spades):
         assert "is set" in await create(spades, rounds=1, round_minutes=5, target=500, weeks=2)
-        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
-        first = bot.leagues.schedule_of(league).nights()[0]  # type: ignore[attr-defined]
-        advance_to(spades, first.start_utc - timedelta(minutes=30))
+        first = await first_start(spades)
+        advance_to(spades, first - timedelta(minutes=30))
         await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
         post = checkin_posts(spades)[0]
         for p in players:
             await answer_of(spades, await spades.fake.click(p, post, label="Check in"))
-        advance_to(spades, first.start_utc + timedelta(seconds=1))
+        advance_to(spades, first + timedelta(seconds=1))
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="the seating")
-        night = await bot.leagues.current_night(league)  # type: ignore[attr-defined]
-        (table,) = await bot.leagues.store.round_tables(night.id, 1)  # type: ignore[attr-defined]
+        night = await stored_night(spades, 1)
+        async with stored_leagues(spades) as store:
+            (table,) = await store.round_tables(night.id, 1)
         assert table.table_id is not None
         # an admin substitutes a player mid-game: the newcomer takes the seat at the live table
         sub = spades.fake.add_user("subby")
@@ -252,33 +265,41 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
         await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), what="the night's results")
         assert "scored as it stood" in posts_with(spades, "night 1 results")[0].content
         assert (await spades.stored_table(table.table_id)).status == "abandoned"
-        results = await bot.leagues.store.night_results(night.id)  # type: ignore[attr-defined]
+        async with stored_leagues(spades) as store:
+            results = await store.night_results(night.id)
         assert len(results) == 1 and not results[0].complete
     assert spades.fake.take_violations() == []
 
 
-async def test_only_the_process_holding_the_guilds_shard_runs_its_league_nights(spades: Spades) -> None:
+async def test_only_the_process_holding_the_guilds_shard_runs_its_league_nights(
+    spades: Spades, caplog: pytest.LogCaptureFixture
+) -> None:
     """A process that lost the guild's shard to another process posts no check-in for it; once it
-    takes the shard back, the night it skipped opens (one process per night, never two)."""
-    async with running(spades) as bot:
+    takes the shard back, the night it skipped opens (one process per night, never two).
+
+    The other process is played by editing the lease table on a connection of the test's own; the
+    bot notices on its own renewal timer (every ``LEASE / 3`` s), which its log says."""
+    caplog.set_level(logging.INFO)
+
+    def said_in_log(text: str) -> bool:
+        return any(text in r.getMessage() for r in caplog.records)
+
+    async with running(spades, shard_lease_seconds=LEASE), spades.stored() as other:
         await create(spades)
-        league = (await bot.leagues.store.leagues(spades.guild.id))[0]  # type: ignore[attr-defined]
-        first = bot.leagues.schedule_of(league).nights()[0]  # type: ignore[attr-defined]
-        keeper = bot.shard_keeper
-        assert keeper is not None
-        async with bot.storage.backend.transaction() as tx:  # another process takes the shard
+        first = await first_start(spades)
+        (mine,) = await other.shard_leases()  # this process holds the one shard
+        async with other.backend.transaction() as tx:  # another process takes the shard
             await tx.execute(
                 "UPDATE shard_leases SET owner = 'thief', expires_at = expires_at + 3600000"
                 " WHERE shard_id = 0"
             )
-        await keeper.tick()
-        assert keeper.held == set()
-        advance_to(spades, first.start_utc - timedelta(minutes=30))
+        await spades.wait_for(lambda: said_in_log("lost shard(s) [0]"), what="the loss noticed")
+        advance_to(spades, first - timedelta(minutes=30))
         await asyncio.sleep(2.0)  # the scheduler looks every 0.6 s at this time scale
         assert checkin_posts(spades) == []
-        async with bot.storage.backend.transaction() as tx:  # the other process stops
+        async with other.backend.transaction() as tx:  # the other process stops
             await tx.execute("DELETE FROM shard_leases WHERE owner = 'thief'")
-        await keeper.tick()
-        assert keeper.held == {0}
+        await spades.wait_for(lambda: said_in_log("took over shard(s) [0]"), what="the shard taken back")
+        assert [(x.shard_id, x.owner) for x in await other.shard_leases()] == [(0, mine.owner)]
         await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
         assert len(checkin_posts(spades)) == 1

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.league.schedule_input import parse_zone
-from tests.e2e.conftest import Spades, answer_of
+from tests.e2e.conftest import Spades, answer_of, stored_leagues
 from tests.e2e.test_league import LEAGUE, ask, create, running
 from tests.fakediscord import User
 
@@ -16,9 +16,8 @@ NOT_ADMIN = "Only server managers (Manage Server) or the league's admin role can
 
 async def test_admin_tools_refuse_non_admins_and_the_admin_role_lets_them(spades: Spades) -> None:
     admin, alice, bob, carol = (spades.users[n] for n in ("admin", "alice", "bob", "carol"))
-    async with running(spades) as bot:
+    async with running(spades), stored_leagues(spades) as store:  # read on a connection of its own
         await create(spades)
-        store = bot.leagues.store  # type: ignore[attr-defined]
         for command, options in [
             ("league pause", {}),
             ("league resume", {}),
@@ -73,9 +72,8 @@ async def test_schedule_roster_and_season_commands(spades: Spades) -> None:
     async def say(user: User, command: str, **options: Any) -> str:
         return await ask(spades, user, command, league=LEAGUE, **options)
 
-    async with running(spades) as bot:
+    async with running(spades), stored_leagues(spades) as store:  # read on a connection of its own
         await create(spades)
-        store = bot.leagues.store  # type: ignore[attr-defined]
         schedule = await say(bob, "league schedule")
         assert schedule.count("Night ") == 8 and "2 rounds of up to 45 min" in schedule
         assert "is not a date: write it as YYYY-MM-DD" in await say(admin, "league skip", date="not a date")
@@ -220,7 +218,7 @@ async def test_fixed_teams_skip_and_shared_standings(spades: Spades) -> None:
 
 async def test_a_league_is_not_created_in_a_thread(spades: Spades) -> None:
     thread = spades.channel.add_thread("side talk")
-    async with running(spades) as bot:
+    async with running(spades), stored_leagues(spades) as store:
         r = await spades.fake.slash(
             spades.users["admin"],
             thread,
@@ -231,7 +229,7 @@ async def test_a_league_is_not_created_in_a_thread(spades: Spades) -> None:
         assert await answer_of(spades, r) == (
             "Create the league in a text channel, not a thread: tables get their own threads."
         )
-        assert await bot.leagues.store.leagues(spades.guild.id) == []  # type: ignore[attr-defined]
+        assert await store.leagues(spades.guild.id) == []
     assert spades.fake.take_violations() == []
 
 
