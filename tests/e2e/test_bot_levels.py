@@ -43,10 +43,12 @@ async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: 
     A's decision is done."""
     alice, bob = spades.users["alice"], spades.users["bob"]
     other = spades.guild.add_text_channel("spades-2")
-    async with spades.running(time_scale=1.0):
+    async with spades.running(time_scale=1.0, search_workers_at_start=True):
+        thinker = spades.service.clock.thinker
+        # the bot started its search workers at start-up, in the background: ready before any table
+        await spades.wait_for(lambda: thinker.ready, timeout=60, what="the search workers")
         await spades.open_table(alice, bots="strong", play_seconds=600, bid_seconds=600)
         await spades.slash(alice, "spades start", fill=True)
-        thinker = spades.service.clock.thinker
         # play alice's turns until a strong bot is thinking
         for _ in range(20):
             await spades.wait_for(
@@ -56,6 +58,7 @@ async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: 
                 break
             await spades.decide(alice)
         assert thinker.in_flight > 0
+        assert thinker.ready_at_decision[0], "the first decision waited for the workers' start-up"
         r = await spades.fake.slash(bob, other, "spades new")
         answered_in = (r.record.responded_at or 1e9) - r.record.created
         still_thinking = thinker.in_flight > 0
