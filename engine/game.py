@@ -135,6 +135,32 @@ def _side_standing(deficit: int) -> str:
     return f"it trails by {deficit}"
 
 
+
+def _nil_inference(t: Any, trick: Sequence[tuple[int, int]], alive: Sequence[int],
+                   unlikely: list[int]) -> None:
+    """What a nil bidder's following to ``trick`` says (added to ``unlikely``): a nil bidder
+    ducks with the highest card of the led suit that stays under the trick's winner, so it
+    holds none of the suit's cards between that card and the winner (led-suit cards all stay
+    under a ruff); one that went over the winner while following held no card that stayed under."""
+    suit, power = t.suit, t.power
+    led_suit = suit[trick[0][1]]
+    suit_cards = bits(t.suit_masks[led_suit])
+    best = trick[0][1]
+    for s_, c in trick[1:]:
+        if suit[c] == led_suit and s_ in alive:
+            ruffed = suit[best] != led_suit
+            if ruffed or power[c] < power[best]:
+                top = 10**9 if ruffed else power[best]
+                for d in suit_cards:
+                    if power[c] < power[d] < top:
+                        unlikely[s_] |= 1 << d
+            elif power[c] > power[best]:
+                for d in suit_cards:
+                    if power[d] < power[best]:
+                        unlikely[s_] |= 1 << d
+        if (suit[c] == suit[best] and power[c] > power[best]) or (suit[c] == SPADES and suit[best] != SPADES):
+            best = c
+
 class Game:
     """One game of Spades. Create with ``Game.new(ruleset, seed=...)``."""
 
@@ -333,14 +359,20 @@ class Game:
         if view.passed and partner is not None:
             forced[partner] = view.passed & ~view.played
         void = [0] * n  # mask of cards each seat cannot hold
+        unlikely = [0] * n  # cards a seat's play makes unlikely (dealt elsewhere while possible)
         spade_mask = t.suit_masks[SPADES]
         broken = False
+        nils = [s_ for s_ in range(n) if s_ != seat and (b := view.bids[s_]) is not None and b.is_nil]
         for i in range(0, len(history), n):
             trick = history[i:i + n]
             led_seat, led = trick[0]
             led_suit = t.suit[led]
             if led_suit == SPADES and not broken and rs.spades_must_be_broken:
                 void[led_seat] |= t.deck_mask & ~spade_mask
+            if nils:
+                alive = [s_ for s_ in nils if s_ not in view.trick_winners[:i // n]]
+                if alive:
+                    _nil_inference(t, trick, alive, unlikely)
             for s_, c in trick:
                 if t.suit[c] != led_suit:
                     void[s_] |= t.suit_masks[led_suit]
@@ -357,6 +389,8 @@ class Game:
             need[seat] = view.hand_sizes[seat]
             hands[seat] = 0
         others = [s_ for s_ in range(n) if need[s_] > 0]
+        # The first half of the tries keeps the unlikely cards away too, the rest only the voids.
+        soft = tries // 2 if any(unlikely) else 0
         for attempt in range(tries + 1):
             relax = attempt == tries
             pool = hidden
@@ -364,7 +398,8 @@ class Game:
             order = sorted(others, key=lambda s_: ((pool & ~void[s_]).bit_count() - need[s_], rng.random()))
             ok = True
             for s_ in order:
-                allowed = bits(pool if relax else pool & ~void[s_])
+                banned = void[s_] | unlikely[s_] if attempt < soft else void[s_]
+                allowed = bits(pool if relax else pool & ~banned)
                 if len(allowed) < need[s_]:
                     ok = False
                     break
