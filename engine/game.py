@@ -319,13 +319,17 @@ class Game:
         (for playouts: the bot never sees the real hands). Hidden cards respect the other seats'
         hand sizes, the cards this seat passed to its partner, and the voids shown in play
         (a seat that did not follow a suit holds none of it; a seat that led a spade before
-        they were broken held nothing else). Bidding and play phases only. With
-        ``next_hand=False`` the game stops (GAME_OVER phase) when the hand is scored."""
+        they were broken held nothing else), a nil bidder's following (see `_nil_inference`).
+        Bidding, the nil exchange (the seats that already gave are dealt their hands from before
+        it) and play phases only. With ``next_hand=False`` the game stops (GAME_OVER phase)
+        when the hand is scored."""
         if view.seat is None:
             raise ValueError("a spectator view has no hand to build from")
         phase = Phase(view.phase)
-        if phase is not _BID and phase is not _PLAY:
-            raise ValueError(f"from_view works in the bid and play phases, not {phase}")
+        if phase is _PASS and view.ruleset.two_player_draw:
+            raise ValueError("from_view does not rebuild the two-player draw's exchange")
+        if phase is not _BID and phase is not _PLAY and phase is not _PASS:
+            raise ValueError(f"from_view works in the bid, pass and play phases, not {phase}")
         rng = rng or random.Random()
         rs = view.ruleset
         g = cls._blank(rs)
@@ -388,6 +392,16 @@ class Game:
         if view.hand is None:  # not looked yet: its own cards are unknown too
             need[seat] = view.hand_sizes[seat]
             hands[seat] = 0
+        if phase is _PASS:
+            # The nil exchange: the other seats that already gave are dealt their hands from
+            # before it (what they gave is unknown) and give again in the world.
+            g._setup_passes()
+            for s_ in range(n):
+                if s_ != seat and g.pass_sizes[s_] and s_ not in view.seats_to_act:
+                    need[s_] += g.pass_sizes[s_]
+            if view.passed:
+                g.given[seat] = view.passed
+                g.pass_log.append((seat, view.passed))
         others = [s_ for s_ in range(n) if need[s_] > 0]
         # The first half of the tries keeps the unlikely cards away too, the rest only the voids.
         soft = tries // 2 if any(unlikely) else 0

@@ -42,15 +42,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from ..actions import Action, BidAction, Look, PlayAction
+from ..actions import Action, BidAction, Look, PassAction, PlayAction
 from ..bids import Bid
 from ..cards import bits
 from ..game import Game, Phase
 from ..scoring import game_winner, score_hand
 from ..view import View
 from .expert import ExpertBot, distinct_cards, forced_candidates, greedy_policy
-from .heuristic import HeuristicBot, estimate_tricks, nil_danger
-from .knowledge import Knowledge
+from .heuristic import HeuristicBot, card_danger, estimate_tricks, nil_danger
+from .knowledge import Knowledge, card_tables
 
 
 class _RolloutView:
@@ -437,6 +437,51 @@ class StrongBot(ExpertBot):
         else:
             g.looked[opt.seat] = False
             g.apply(opt)
+
+    # -- the nil exchange -----------------------------------------------------------------------
+    def _pass(self, view: View, seat: int) -> PassAction:
+        """The heuristic's pass unless another candidate does better over sampled deals (the
+        other seats' passes the heuristic's, then the hand played out and scored as a bid is)."""
+        base = super()._pass(view, seat)
+        rs = view.ruleset
+        if rs.two_player_draw or view.passed:
+            return base
+        options = [base, *(PassAction(seat, c) for c in self.pass_candidates(view, seat, base.cards))]
+        unique: list[PassAction] = []
+        for o in options:
+            if o not in unique:
+                unique.append(o)
+
+        def start(g: Game, opt: PassAction) -> None:
+            g.apply(opt)
+
+        return cast(PassAction, self._bid_compare(view, unique, base, start, [0.0] * len(unique)))
+
+    @staticmethod
+    def pass_candidates(view: View, seat: int, chosen: Sequence[int]) -> list[tuple[int, ...]]:
+        """A few passes besides the heuristic's ``chosen``: for a nil bidder the most dangerous
+        cards in other orders (the highest spades first; each chosen card swapped for the next
+        most dangerous); for its partner the lowest cards overall, and each chosen card swapped
+        for the next lowest of the heuristic's order."""
+        hand = view.hand or 0
+        size = len(chosen)
+        ct = card_tables(view.ruleset)
+        cards = bits(hand)
+        mine = view.bids[seat]
+        if mine is not None and mine.is_nil:
+            order = sorted(cards, key=lambda c: (card_danger(c, hand, ct), ct.power[c]), reverse=True)
+            extra = [tuple(sorted(sorted(cards, key=lambda c: ct.power[c], reverse=True)[:size]))]
+        else:
+            order = sorted(cards, key=lambda c: (ct.power[c], c))
+            extra = [tuple(sorted(order[:size]))]
+        spare = [c for c in order if c not in chosen][:2]
+        out = list(extra)
+        for i in range(size):
+            for c in spare[:1] if size > 2 else spare:
+                swapped = list(chosen)
+                swapped[i] = c
+                out.append(tuple(sorted(swapped)))
+        return [c for c in out if len(set(c)) == size][:5]
 
     # -- card play ---------------------------------------------------------------------------
     def _play_card(self, view: View, k: Knowledge, cards: list[int]) -> int:
