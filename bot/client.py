@@ -116,11 +116,6 @@ class SpadesBot(commands.Bot):
         # command, option and choice names and descriptions in Polish, Czech and Russian
         await self.tree.set_translator(SpadesTranslator())
         await self.sync_commands()
-        service = getattr(self, "tables", None)
-        if self.config.search_workers_at_start and service is not None:
-            # the strong bots' worker processes start now, in the background (off the event loop,
-            # readiness does not wait), so no bot decision queues behind a worker's start-up
-            service.clock.thinker.start()
         if self.config.card_emojis:
             # in the background: the hand buttons stay text until (and unless) the faces are there
             self._emoji_task = asyncio.create_task(self._card_emojis(), name="card-emojis")

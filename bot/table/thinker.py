@@ -2,9 +2,10 @@
 
 The ``normal`` and ``easy`` levels (rules, well under a millisecond) decide inline. The ``strong``
 level searches sampled deals for up to its budget, so it runs in a worker *process* (a pool
-``spawn``ed so no thread of this process is copied, started when the bot starts by `Thinker.start`,
-in a thread and in the background, so neither the bot's readiness nor a first decision waits for
-a worker's start-up; without it, at the first strong decision): the search holds no
+``spawn``ed so no thread of this process is copied) started and warmed when the bot starts (the
+table service's first restore calls `Thinker.start`: in the background, the spawning in a thread,
+so the bot's readiness does not wait for it and no decision after the warm-up waits for a
+worker's start-up; with ``SEARCH_WORKERS_AT_START=off``, at the first strong decision): the search holds no
 lock the event loop needs, not even the GIL, so every other table's interactions are answered as
 if no bot were thinking. The game goes to the worker as its JSON form (``Game.to_dict``) and the
 actions come back as dicts. A decision that fails or overruns its budget by far falls back to
