@@ -464,6 +464,7 @@ class Bench:
                 "before_workers_ready": sum(
                     1 for ready in self.service.clock.thinker.ready_at_decision if not ready
                 ),
+                "after_workers_ready": summary_ms(list(self.service.clock.thinker.ready_durations)),
             },
             "panel": {
                 "opens": sum(r.panel_opens for r in runs),

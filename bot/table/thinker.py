@@ -110,6 +110,7 @@ class Thinker:
         #: decision found them ready when it was asked for (read by tests and benchmarks)
         self.warm_pids: set[int] = set()
         self.ready_at_decision: list[bool] = []
+        self.ready_durations: deque[float] = deque(maxlen=10_000)  # those asked with workers ready
         self._starting: asyncio.Task[None] | None = None
 
     def _executor(self) -> Executor:
@@ -128,7 +129,8 @@ class Thinker:
         if level not in SEARCH_LEVELS:
             return plan(game.clone(), seat, level, seed, started + budget)
         loop = asyncio.get_running_loop()
-        self.ready_at_decision.append(self.ready)
+        ready = self.ready
+        self.ready_at_decision.append(ready)
         self.in_flight += 1
         try:
             data = game.to_dict()
@@ -149,6 +151,8 @@ class Thinker:
         finally:
             self.in_flight -= 1
             self.durations.append(time.perf_counter() - started)
+            if ready:
+                self.ready_durations.append(self.durations[-1])
 
     @property
     def ready(self) -> bool:
