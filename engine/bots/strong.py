@@ -11,6 +11,12 @@ choices, and replaces that default when the search over sampled deals finds bett
   and a set costing ``set_risk`` points per trick bid on top of the rules' (risk aversion).
   A game decided by this hand adds ``win_bonus`` (score situation: near the target, near the bag
   limit, far behind all show up in the scored points and the debt).
+  Before that, `bid_from_deals` plays each of half as many sampled deals out once with the side
+  playing for every trick and scores every numbered bid on the side's tricks (the same set
+  risk, bag debt and win bonus); the best of them joins the bids compared (a third of the
+  decision's time; without it the heuristic's bid and its neighbours are compared as before).
+- **The nil exchange** (`_pass`): the heuristic's pass and a few others (`pass_candidates`)
+  compared in the same way, the sampled deals rebuilt in the passing phase.
 - **Blind nil** (`_search_blind`): only when far enough behind for it to matter; the same search
   with this seat's own hand unknown too, blind nil against looking and bidding as the heuristic.
 - **Cards** (`_play_card`): every distinct legal card in the same sampled worlds and roll-outs
@@ -20,7 +26,8 @@ choices, and replaces that default when the search over sampled deals finds bett
   evaluation also sees its own side's plays the heuristic would not make (the opponents stay
   the heuristic: a choice must not look good because the model's opponents blunder).
   Sampling uses what play has shown: voids (a seat that did not
-  follow), the cards passed, spades led before they were broken (`Game.from_view`).
+  follow), the cards passed, spades led before they were broken, and a nil bidder's following
+  (its duck under the winner, its going over: preferences, `Game.from_view`).
 - **The contract first, then the bags**: a card with which the side is set in more sampled
   deals than with the heuristic's card is never taken; once the contract is made, or while the
   heuristic's card makes it in every sampled deal, a bag counts as its share of the bag penalty
