@@ -460,6 +460,11 @@ class Bench:
             "bot_decisions": {
                 **summary_ms(list(self.service.clock.thinker.durations)),
                 "all": self.service.clock.thinker.decisions,
+                # decisions asked before the worker processes (started with the bot) were ready
+                "before_workers_ready": sum(
+                    1 for ready in self.service.clock.thinker.ready_at_decision if not ready
+                ),
+                "after_workers_ready": summary_ms(list(self.service.clock.thinker.ready_durations)),
             },
             "panel": {
                 "opens": sum(r.panel_opens for r in runs),

@@ -161,6 +161,9 @@ class Config:
     rate_limit_share: float | None = None  # None: computed as len(shard_ids) / shard_count
     health_seconds: float = 60.0  # one health line in the log this often (0: never)
     card_emojis: bool = True  # upload card faces as application emojis for the hand buttons
+    # start the strong bots' search workers at start-up (in the background), not at the first
+    # strong decision (tests that never seat a strong bot turn it off to save the process)
+    search_workers_at_start: bool = True
     # fault injection for resilience tests and drills (docs/TESTING.md); off by default
     faults: Faults = field(default_factory=Faults)
 
@@ -249,6 +252,9 @@ class Config:
             storage_write_delay=_float_setting(get, "FAULT_STORAGE_WRITE_DELAY", 0.0, minimum=0.0) or 0.0,
             save_error=save_error,
         )
+        workers_text = (get("SEARCH_WORKERS_AT_START") or "on").lower()
+        if workers_text not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+            raise ConfigError(f"SEARCH_WORKERS_AT_START must be on or off, got {workers_text!r}")
         emojis_text = (get("CARD_EMOJIS") or "on").lower()
         if emojis_text not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
             raise ConfigError(f"CARD_EMOJIS must be on or off, got {emojis_text!r}")
@@ -269,6 +275,7 @@ class Config:
             health_seconds=health if health is not None else 60.0,
             faults=faults,
             card_emojis=emojis_text in ("on", "true", "1", "yes"),
+            search_workers_at_start=workers_text in ("on", "true", "1", "yes"),
         )
 
     @property

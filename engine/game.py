@@ -135,6 +135,32 @@ def _side_standing(deficit: int) -> str:
     return f"it trails by {deficit}"
 
 
+
+def _nil_inference(t: Any, trick: Sequence[tuple[int, int]], alive: Sequence[int],
+                   unlikely: list[int]) -> None:
+    """What a nil bidder's following to ``trick`` says (added to ``unlikely``): a nil bidder
+    ducks with the highest card of the led suit that stays under the trick's winner, so it
+    holds none of the suit's cards between that card and the winner (led-suit cards all stay
+    under a ruff); one that went over the winner while following held no card that stayed under."""
+    suit, power = t.suit, t.power
+    led_suit = suit[trick[0][1]]
+    suit_cards = bits(t.suit_masks[led_suit])
+    best = trick[0][1]
+    for s_, c in trick[1:]:
+        if suit[c] == led_suit and s_ in alive:
+            ruffed = suit[best] != led_suit
+            if ruffed or power[c] < power[best]:
+                top = 10**9 if ruffed else power[best]
+                for d in suit_cards:
+                    if power[c] < power[d] < top:
+                        unlikely[s_] |= 1 << d
+            elif power[c] > power[best]:
+                for d in suit_cards:
+                    if power[d] < power[best]:
+                        unlikely[s_] |= 1 << d
+        if (suit[c] == suit[best] and power[c] > power[best]) or (suit[c] == SPADES and suit[best] != SPADES):
+            best = c
+
 class Game:
     """One game of Spades. Create with ``Game.new(ruleset, seed=...)``."""
 
@@ -293,13 +319,17 @@ class Game:
         (for playouts: the bot never sees the real hands). Hidden cards respect the other seats'
         hand sizes, the cards this seat passed to its partner, and the voids shown in play
         (a seat that did not follow a suit holds none of it; a seat that led a spade before
-        they were broken held nothing else). Bidding and play phases only. With
-        ``next_hand=False`` the game stops (GAME_OVER phase) when the hand is scored."""
+        they were broken held nothing else), a nil bidder's following (see `_nil_inference`).
+        Bidding, the nil exchange (the seats that already gave are dealt their hands from before
+        it) and play phases only. With ``next_hand=False`` the game stops (GAME_OVER phase)
+        when the hand is scored."""
         if view.seat is None:
             raise ValueError("a spectator view has no hand to build from")
         phase = Phase(view.phase)
-        if phase is not _BID and phase is not _PLAY:
-            raise ValueError(f"from_view works in the bid and play phases, not {phase}")
+        if phase is _PASS and view.ruleset.two_player_draw:
+            raise ValueError("from_view does not rebuild the two-player draw's exchange")
+        if phase is not _BID and phase is not _PLAY and phase is not _PASS:
+            raise ValueError(f"from_view works in the bid, pass and play phases, not {phase}")
         rng = rng or random.Random()
         rs = view.ruleset
         g = cls._blank(rs)
@@ -333,14 +363,20 @@ class Game:
         if view.passed and partner is not None:
             forced[partner] = view.passed & ~view.played
         void = [0] * n  # mask of cards each seat cannot hold
+        unlikely = [0] * n  # cards a seat's play makes unlikely (dealt elsewhere while possible)
         spade_mask = t.suit_masks[SPADES]
         broken = False
+        nils = [s_ for s_ in range(n) if s_ != seat and (b := view.bids[s_]) is not None and b.is_nil]
         for i in range(0, len(history), n):
             trick = history[i:i + n]
             led_seat, led = trick[0]
             led_suit = t.suit[led]
             if led_suit == SPADES and not broken and rs.spades_must_be_broken:
                 void[led_seat] |= t.deck_mask & ~spade_mask
+            if nils:
+                alive = [s_ for s_ in nils if s_ not in view.trick_winners[:i // n]]
+                if alive:
+                    _nil_inference(t, trick, alive, unlikely)
             for s_, c in trick:
                 if t.suit[c] != led_suit:
                     void[s_] |= t.suit_masks[led_suit]
@@ -356,7 +392,19 @@ class Game:
         if view.hand is None:  # not looked yet: its own cards are unknown too
             need[seat] = view.hand_sizes[seat]
             hands[seat] = 0
+        if phase is _PASS:
+            # The nil exchange: the other seats that already gave are dealt their hands from
+            # before it (what they gave is unknown) and give again in the world.
+            g._setup_passes()
+            for s_ in range(n):
+                if s_ != seat and g.pass_sizes[s_] and s_ not in view.seats_to_act:
+                    need[s_] += g.pass_sizes[s_]
+            if view.passed:
+                g.given[seat] = view.passed
+                g.pass_log.append((seat, view.passed))
         others = [s_ for s_ in range(n) if need[s_] > 0]
+        # The first half of the tries keeps the unlikely cards away too, the rest only the voids.
+        soft = tries // 2 if any(unlikely) else 0
         for attempt in range(tries + 1):
             relax = attempt == tries
             pool = hidden
@@ -364,7 +412,8 @@ class Game:
             order = sorted(others, key=lambda s_: ((pool & ~void[s_]).bit_count() - need[s_], rng.random()))
             ok = True
             for s_ in order:
-                allowed = bits(pool if relax else pool & ~void[s_])
+                banned = void[s_] | unlikely[s_] if attempt < soft else void[s_]
+                allowed = bits(pool if relax else pool & ~banned)
                 if len(allowed) < need[s_]:
                     ok = False
                     break

@@ -52,6 +52,9 @@ class TableService:
         config = getattr(bot, "config", None)
         self.time_scale: float = float(getattr(config, "time_scale", 1.0))
         self.deal_seed: int | None = getattr(config, "deal_seed", None)
+        # the strong bots' worker processes start at the first restore (the bot's start), before
+        # any restored table's bot thinks (off by default for a host without the setting)
+        self.search_workers_at_start = bool(getattr(config, "search_workers_at_start", False))
         publisher_is_discord = publisher is None
         # the shards this process runs: (count, ids), read at restore from the bot's ShardKeeper
         self._bot = bot
@@ -298,6 +301,9 @@ class TableService:
         """Load the live tables of this process's shards (or of ``shards``: a takeover) from
         storage and restart their timers and bot turns. A row that cannot be loaded is set aside
         (marked, logged once, its channel freed) and its channel is told; the others restore."""
+        if self.search_workers_at_start:
+            # in the background, off the event loop: neither readiness nor this restore waits
+            self.clock.thinker.start()
         wanted = self.held_shards() if shards is None else shards
         rows = await self.storage.live_tables(shards=(self.shard_count, wanted))
         restored: list[int] = []

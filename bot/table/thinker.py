@@ -2,8 +2,10 @@
 
 The ``normal`` and ``easy`` levels (rules, well under a millisecond) decide inline. The ``strong``
 level searches sampled deals for up to its budget, so it runs in a worker *process* (a pool
-started at the first strong decision, ``spawn``ed so no thread of this process is copied; that
-first decision waits for the worker's start-up): the search holds no
+``spawn``ed so no thread of this process is copied) started and warmed when the bot starts (the
+table service's first restore calls `Thinker.start`: in the background, the spawning in a thread,
+so the bot's readiness does not wait for it and no decision after the warm-up waits for a
+worker's start-up; with ``SEARCH_WORKERS_AT_START=off``, at the first strong decision): the search holds no
 lock the event loop needs, not even the GIL, so every other table's interactions are answered as
 if no bot were thinking. The game goes to the worker as its JSON form (``Game.to_dict``) and the
 actions come back as dicts. A decision that fails or overruns its budget by far falls back to
@@ -80,6 +82,14 @@ def plan_in_worker(
     return [a.to_dict() for a in plan(Game.from_dict(data), seat, level, seed, deadline)]
 
 
+def warm_up() -> int:
+    """Run once in each new worker: import the bots and build their cached tables; its process id."""
+    game = Game.new("standard", seed=0)
+    seat = game.seats_to_act()[0]
+    plan(game, seat, "strong", 0, time.perf_counter() + 0.01)
+    return os.getpid()
+
+
 def default_workers() -> int:
     """One worker per core but one (the event loop keeps a core), at least one."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -96,6 +106,12 @@ class Thinker:
         self.decisions = 0
         self.fallbacks = 0
         self.durations: deque[float] = deque(maxlen=10_000)  # seconds of the latest worker decisions
+        #: the worker processes `start` started and warmed (their ids), and whether each search
+        #: decision found them ready when it was asked for (read by tests and benchmarks)
+        self.warm_pids: set[int] = set()
+        self.ready_at_decision: list[bool] = []
+        self.ready_durations: deque[float] = deque(maxlen=10_000)  # those asked with workers ready
+        self._starting: asyncio.Task[None] | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -113,6 +129,8 @@ class Thinker:
         if level not in SEARCH_LEVELS:
             return plan(game.clone(), seat, level, seed, started + budget)
         loop = asyncio.get_running_loop()
+        ready = self.ready
+        self.ready_at_decision.append(ready)
         self.in_flight += 1
         try:
             data = game.to_dict()
@@ -133,11 +151,42 @@ class Thinker:
         finally:
             self.in_flight -= 1
             self.durations.append(time.perf_counter() - started)
+            if ready:
+                self.ready_durations.append(self.durations[-1])
+
+    @property
+    def ready(self) -> bool:
+        """Whether every worker process has started and warmed up (`start`)."""
+        return self._pool is not None and len(self.warm_pids) >= self._workers
+
+    def start(self) -> asyncio.Task[None]:
+        """Start and warm the worker processes now, in the background (the task is returned; it
+        never raises): spawning a process and importing the engine takes ~0.1-2 s of a busy
+        machine that the first strong decisions would otherwise queue behind. The spawning runs
+        in a thread, off the event loop."""
+        if self._starting is None or (self._starting.done() and not self.ready):
+            self._starting = asyncio.create_task(self._start(), name="bot-search-workers")
+        return self._starting
+
+    async def _start(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            pool = self._executor()  # (no process yet: a submit spawns them)
+            # one warm-up per worker, submitted from a thread (a submit may spawn a process)
+            futures = await asyncio.to_thread(lambda: [pool.submit(warm_up) for _ in range(self._workers)])
+            for fut in futures:
+                self.warm_pids.add(await asyncio.wrap_future(fut, loop=loop))
+            log.debug("bot search workers ready: %d", len(self.warm_pids))
+        except Exception as exc:  # the first decisions start the pool instead
+            log.warning("the bot search workers did not start (%s)", type(exc).__name__)
 
     def _reset(self) -> None:
         pool, self._pool = self._pool, None
+        self.warm_pids.clear()
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()
         self._reset()

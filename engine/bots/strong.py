@@ -11,6 +11,12 @@ choices, and replaces that default when the search over sampled deals finds bett
   and a set costing ``set_risk`` points per trick bid on top of the rules' (risk aversion).
   A game decided by this hand adds ``win_bonus`` (score situation: near the target, near the bag
   limit, far behind all show up in the scored points and the debt).
+  Before that, `bid_from_deals` plays each of half as many sampled deals out once with the side
+  playing for every trick and scores every numbered bid on the side's tricks (the same set
+  risk, bag debt and win bonus); the best of them joins the bids compared (a third of the
+  decision's time; without it the heuristic's bid and its neighbours are compared as before).
+- **The nil exchange** (`_pass`): the heuristic's pass and a few others (`pass_candidates`)
+  compared in the same way, the sampled deals rebuilt in the passing phase.
 - **Blind nil** (`_search_blind`): only when far enough behind for it to matter; the same search
   with this seat's own hand unknown too, blind nil against looking and bidding as the heuristic.
 - **Cards** (`_play_card`): every distinct legal card in the same sampled worlds and roll-outs
@@ -20,7 +26,8 @@ choices, and replaces that default when the search over sampled deals finds bett
   evaluation also sees its own side's plays the heuristic would not make (the opponents stay
   the heuristic: a choice must not look good because the model's opponents blunder).
   Sampling uses what play has shown: voids (a seat that did not
-  follow), the cards passed, spades led before they were broken (`Game.from_view`).
+  follow), the cards passed, spades led before they were broken, and a nil bidder's following
+  (its duck under the winner, its going over: preferences, `Game.from_view`).
 - **The contract first, then the bags**: a card with which the side is set in more sampled
   deals than with the heuristic's card is never taken; once the contract is made, or while the
   heuristic's card makes it in every sampled deal, a bag counts as its share of the bag penalty
@@ -42,13 +49,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from ..actions import Action, BidAction, Look, PlayAction
+from ..actions import Action, BidAction, Look, PassAction, PlayAction
+from ..bids import Bid
 from ..cards import bits
 from ..game import Game, Phase
+from ..scoring import game_winner, score_hand
 from ..view import View
 from .expert import ExpertBot, distinct_cards, forced_candidates, greedy_policy
-from .heuristic import HeuristicBot, estimate_tricks, nil_danger
-from .knowledge import Knowledge
+from .heuristic import HeuristicBot, card_danger, estimate_tricks, nil_danger
+from .knowledge import Knowledge, card_tables
 
 
 class _RolloutView:
@@ -205,8 +214,10 @@ class StrongBot(ExpertBot):
 
         return policy
 
-    def _finish(self, g: Game, roll: int, me: int) -> None:
-        """Bids and passes of the seats still to act (the heuristic's), then the hand."""
+    def _finish(self, g: Game, roll: int, me: int,
+                before_play: Callable[[Game], None] | None = None) -> None:
+        """Bids and passes of the seats still to act (the heuristic's), then the hand
+        (``before_play`` changes the game once the bidding and passing are over)."""
         hand_no = g.hand_no
         guard = 0
         while g.phase is not Phase.PLAY and g.phase is not Phase.GAME_OVER and g.hand_no == hand_no:
@@ -216,6 +227,8 @@ class StrongBot(ExpertBot):
             if guard > 64:  # pragma: no cover - bidding always ends
                 raise RuntimeError("bidding did not end in a roll-out")
         if g.phase is Phase.PLAY and g.hand_no == hand_no:
+            if before_play is not None:
+                before_play(g)
             rng = random.Random(roll)
             g.playout(rng, policy=self._policy(rng, me))
 
@@ -309,6 +322,14 @@ class StrongBot(ExpertBot):
             near = min(numbered, key=lambda a: abs(a.bid.n - est), default=None)
             if near is not None:
                 options.append(near)
+        # The side's tricks over sampled deals (played out with the heuristic's bid) score every
+        # numbered bid at once; the best of them joins the bids compared below.
+        started = time.perf_counter()
+        if numbered and base.bid.kind == "tricks":
+            scored = self.bid_from_deals(view, numbered, base, max(8, self.bid_worlds // 2),
+                                         started + self.time_limit / 3)
+            if scored is not None and scored not in options:
+                options.append(scored)
         nil = next((a for a in bids if a.bid.kind == "nil"), None)
         seat = view.seat or 0
         mates = view.ruleset.teammates(seat)
@@ -322,7 +343,69 @@ class StrongBot(ExpertBot):
 
         penalties = [self.nil_penalty if isinstance(o, BidAction) and o.bid.is_nil and o is not base else 0.0
                      for o in options]
-        return self._bid_compare(view, options, base, start, penalties)
+        limit = self.time_limit
+        self.time_limit = max(0.0, limit - (time.perf_counter() - started))  # the decision's budget
+        try:
+            return self._bid_compare(view, options, base, start, penalties)
+        finally:
+            self.time_limit = limit
+
+    def bid_from_deals(self, view: View, numbered: Sequence[BidAction], base: BidAction, worlds: int,
+                       deadline: float) -> BidAction | None:
+        """The numbered bid with the best expected score over sampled deals, or None when the
+        time ran out before ``min_worlds`` deals. Each deal (hidden hands drawn from what this
+        seat knows) is bid on by the heuristic (``base`` for this seat) and played out once with
+        this seat's bid raised to every trick, so its side plays for all the tricks it can take
+        (with the bid's own number the roll-out ducks once it is made, and a low bid looks
+        right whatever the hand); the side's tricks in it then score every candidate bid with
+        the rules' scoring (a set when it could not take the contract; sets, bags
+        and the bag penalty), a bag carried counting as its share of the penalty (``bid_debt``),
+        a set costing `bid_set_risk` per trick bid on top, and a game won or lost by the hand
+        ``win_bonus``: so near the bag limit the bags weigh more, near the target or far behind
+        the win weighs."""
+        seat = view.seat or 0
+        rs = view.ruleset
+        side = rs.side_of(seat)
+        rng = random.Random(self.rng_for(view).getrandbits(64) ^ 0x5EED)
+        debt = self.bid_debt * rs.bag_penalty / rs.bag_limit if rs.bag_limit else 0.0
+        risk = self.bid_set_risk(view)
+        totals = [0.0] * len(numbered)
+        n = 0
+        every = Bid.tricks(view.tricks_per_hand)
+
+        def greedy(g: Game) -> None:
+            g.bids[seat] = every
+        for _ in range(worlds):
+            if n >= self.min_worlds and time.perf_counter() > deadline:
+                break
+            g = Game.from_view(view, rng=rng)
+            g.apply(base)
+            self._finish(g, rng.getrandbits(64), seat, greedy)
+            if any(b is None for b in g.bids):  # pragma: no cover - the hand is always bid
+                continue
+            bids = list(g.bids)
+            for i, a in enumerate(numbered):
+                bids[seat] = a.bid
+                totals[i] += self._bid_value(view, bids, g.tricks, side, debt, risk, g.hand_no)
+            n += 1
+        self.stats["bid_deals"] = self.stats.get("bid_deals", 0) + n
+        if n < self.min_worlds:
+            return None
+        best = max(range(len(numbered)), key=lambda i: (totals[i], -abs(numbered[i].bid.n - base.bid.n)))
+        return numbered[best]
+
+    def _bid_value(self, view: View, bids: list[Any], tricks: Sequence[int], side: int, debt: float,
+                   risk: float, hand_no: int) -> float:
+        """This side's points from a hand with ``bids`` and ``tricks`` (see `bid_from_deals`)."""
+        breakdown = score_hand(view.ruleset, bids, tricks, view.scores, view.bags)
+        sc = breakdown[side]
+        v = sc.score_after - sc.score_before - debt * (sc.bags_after - sc.bags_before)
+        if sc.made is False:
+            v -= risk * sc.bid
+        winner, _ = game_winner(view.ruleset, [b.score_after for b in breakdown], breakdown, hand_no)
+        if winner is not None:
+            v += self.win_bonus if winner == side else -self.win_bonus
+        return v
 
     def bid_set_risk(self, view: View) -> float:
         """`set_risk` in this score situation: half of it when far behind."""
@@ -361,6 +444,51 @@ class StrongBot(ExpertBot):
         else:
             g.looked[opt.seat] = False
             g.apply(opt)
+
+    # -- the nil exchange -----------------------------------------------------------------------
+    def _pass(self, view: View, seat: int) -> PassAction:
+        """The heuristic's pass unless another candidate does better over sampled deals (the
+        other seats' passes the heuristic's, then the hand played out and scored as a bid is)."""
+        base = super()._pass(view, seat)
+        rs = view.ruleset
+        if rs.two_player_draw or view.passed:
+            return base
+        options = [base, *(PassAction(seat, c) for c in self.pass_candidates(view, seat, base.cards))]
+        unique: list[PassAction] = []
+        for o in options:
+            if o not in unique:
+                unique.append(o)
+
+        def start(g: Game, opt: PassAction) -> None:
+            g.apply(opt)
+
+        return cast(PassAction, self._bid_compare(view, unique, base, start, [0.0] * len(unique)))
+
+    @staticmethod
+    def pass_candidates(view: View, seat: int, chosen: Sequence[int]) -> list[tuple[int, ...]]:
+        """A few passes besides the heuristic's ``chosen``: for a nil bidder the most dangerous
+        cards in other orders (the highest spades first; each chosen card swapped for the next
+        most dangerous); for its partner the lowest cards overall, and each chosen card swapped
+        for the next lowest of the heuristic's order."""
+        hand = view.hand or 0
+        size = len(chosen)
+        ct = card_tables(view.ruleset)
+        cards = bits(hand)
+        mine = view.bids[seat]
+        if mine is not None and mine.is_nil:
+            order = sorted(cards, key=lambda c: (card_danger(c, hand, ct), ct.power[c]), reverse=True)
+            extra = [tuple(sorted(sorted(cards, key=lambda c: ct.power[c], reverse=True)[:size]))]
+        else:
+            order = sorted(cards, key=lambda c: (ct.power[c], c))
+            extra = [tuple(sorted(order[:size]))]
+        spare = [c for c in order if c not in chosen][:2]
+        out = list(extra)
+        for i in range(size):
+            for c in spare[:1] if size > 2 else spare:
+                swapped = list(chosen)
+                swapped[i] = c
+                out.append(tuple(sorted(swapped)))
+        return [c for c in out if len(set(c)) == size][:5]
 
     # -- card play ---------------------------------------------------------------------------
     def _play_card(self, view: View, k: Knowledge, cards: list[int]) -> int:

@@ -75,7 +75,10 @@ class Spades:
     ) -> AsyncIterator[SpadesBot]:
         """The real bot on the fake Discord. ``settings`` are more ``Config`` fields; the product's
         own fault injection is ``self.faults``; card emojis are uploaded (55 requests) only by the
-        tests that look at them."""
+        tests that look at them. The strong bots' search workers start at the first strong decision
+        unless a test asks for them at start-up (``search_workers_at_start=True``: the product's
+        default; off here to spare most tests a process)."""
+        settings.setdefault("search_workers_at_start", False)
         config = Config(
             token="x",
             database_path=self.db_path,

@@ -50,13 +50,15 @@ async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: 
     A's decision is done."""
     alice, bob = spades.users["alice"], spades.users["bob"]
     other = spades.guild.add_text_channel("spades-2")
-    async with spades.running(time_scale=1.0) as bot:
+    async with spades.running(time_scale=1.0, search_workers_at_start=True) as bot:
+        # whether the search workers are up, or a decision is being searched right now, shows
+        # nowhere on Discord: the one read of the running bot here (never a change to it)
+        thinker = bot.tables.clock.thinker
+        # the bot started its search workers at start-up, in the background: ready before any table
+        await spades.wait_for(lambda: thinker.ready, timeout=60, what="the search workers")
         game = await open_and_start(
             spades, spades.channel, [alice], bots="strong", play_seconds=600, bid_seconds=600
         )
-        # whether a decision is being searched right now shows nowhere on Discord: the one read of
-        # the running bot here (never a change to it)
-        thinker = bot.tables.clock.thinker
         # alice plays her turns (as her panel offers them) until a strong bot is thinking
         for _ in range(40):
             await spades.wait_for(
@@ -74,6 +76,7 @@ async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: 
                     what="the table to move on",
                 )
         assert thinker.in_flight > 0
+        assert thinker.ready_at_decision[0], "the first decision waited for the workers' start-up"
         before = await spades.stored_table(game.table_id)
         r = await spades.fake.slash(bob, other, "spades new")
         answered_in = (r.record.responded_at or 1e9) - r.record.created

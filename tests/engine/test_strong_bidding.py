@@ -1,0 +1,73 @@
+"""The strong bot's bid from sampled deals: the side's tricks in each deal score every bid."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine import Game, parse_cards
+from engine.actions import BidAction, Look
+from engine.bids import Bid
+from engine.bots.strong import StrongBot
+from engine.view import View
+
+DEAL = [
+    "AS KS QS JS 10S 3D AH KH QH JH 10H 9H 8H",
+    "7C AC QC 10C 9C 8C 2S 3S 4S AD KD QD JD",
+    "JC 2C 3C 4C 5C 6C 2H 3H 4H 5H 6H 7H 2D",
+    "KC 5S 6S 7S 8S 9S 4D 5D 6D 7D 8D 9D 10D",
+]
+
+
+def first_bid_view(seat_hand: int = 0) -> View:
+    """The view of the first bidder (seat 0, dealer 3), holding ``DEAL[seat_hand]``."""
+    hands = [parse_cards(h) for h in DEAL]
+    hands[0], hands[seat_hand] = hands[seat_hand], hands[0]
+    g = Game.from_deal("standard", hands, dealer=3)
+    assert g.to_act == 0
+    g.apply(Look(0))
+    return g.view(0)
+
+
+def numbered(view: View) -> list[BidAction]:
+    return sorted((a for a in view.legal if isinstance(a, BidAction) and a.bid.kind == "tricks"),
+                  key=lambda a: a.bid.n)
+
+
+def choose(view: View) -> int:
+    bot = StrongBot(5, worlds=8, time_limit=None)
+    nums = numbered(view)
+    base = next(a for a in nums if a.bid.n == 3)
+    chosen = bot.bid_from_deals(view, nums, base, 24, float("inf"))
+    assert chosen is not None
+    return chosen.bid.n
+
+
+def test_a_strong_hand_bids_many_tricks_and_a_weak_hand_few() -> None:
+    strong = choose(first_bid_view(0))  # AKQJ10 of spades and six top hearts
+    weak = choose(first_bid_view(2))  # the clubs and hearts from the 2 to the 7, the jack of clubs
+    assert strong >= 5, strong
+    assert weak <= 2, weak
+
+
+def test_near_the_bag_limit_the_bid_goes_no_lower() -> None:
+    """The same hand and deals: with 9 bags carried (the 10th costs 100 points) an overtrick
+    costs more, so the bid chosen is at least the one chosen with no bags."""
+    view = first_bid_view(0)
+    calm = choose(view)
+    bags = list(view.bags)
+    bags[0] = 9
+    tense = choose(dataclasses.replace(view, bags=tuple(bags)))
+    assert tense >= calm
+
+
+def test_a_set_costs_more_than_its_points() -> None:
+    view = first_bid_view(0)
+    bot = StrongBot(5)
+    bids = [Bid.tricks(5), Bid.tricks(2), Bid.tricks(3), Bid.tricks(3)]
+    tricks = [4, 5, 2, 2]  # side 0 took 6 of its 5 + 3 = 8: set
+    plain = bot._bid_value(view, bids, tricks, 0, 0.0, 0.0, view.hand_no)
+    risky = bot._bid_value(view, bids, tricks, 0, 0.0, 15.0, view.hand_no)
+    assert plain == -80
+    assert risky == -80 - 15 * 8
+    bids[0] = Bid.tricks(3)  # 3 + 3 = 6 made exactly
+    assert bot._bid_value(view, bids, tricks, 0, 0.0, 15.0, view.hand_no) == 60
