@@ -140,7 +140,8 @@ async def test_opt_in_rate_limits_pace_the_bot_and_429_the_impatient() -> None:
             elapsed = time.monotonic() - started
             assert sorted(m.content for m in fake.public_messages(channel)) == [f"m{i}" for i in range(5)]
             assert elapsed >= 0.55  # 2 per 0.3 s: the fifth message waits for the third window
-            assert fake.peak_rate("POST", MESSAGES, 0.29) <= 2
+            assert fake.rate_limit_hits == []  # paced by the headers: never refused (load-proof, unlike
+            # timing the requests as they arrive, which a loaded machine bunches up)
             # a client that ignores the headers gets 429s with Discord's shape
             headers = {"Authorization": "Bot x", "Content-Type": "application/json"}
             url = f"{fake.base_url}/channels/{channel.id}/messages"
