@@ -90,7 +90,7 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         assert replay is not None and replay.ephemeral
         nav = dict(labels(replay))
         assert nav["Deal"] and nav["Previous"] and not nav["Next"] and not nav["Scoring"]
-        assert nav["Hand 2"]  # disabled: the game had one hand
+        assert nav["Next hand"]  # disabled: the game had one hand
         await fake.click(bob, replay, label="Scoring")
         await spades.wait_for(lambda: "**Scoring**" in replay.content, what="the scoring step")
         nav = dict(labels(replay))
@@ -135,7 +135,7 @@ async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
         # the names are the table's seats; hand 2 is not over, so it can't be opened yet
         assert "Alice" in text
         nav = dict(labels(replay))
-        assert nav["Hand 2"]
+        assert nav["Next hand"]
         async with spades.stored() as db:
             assert (await db.recent_games(spades.guild.id)).games == []  # nothing finished yet
         r = await fake.slash(bob, spades.channel, "history")
