@@ -245,6 +245,17 @@ async def child(args: argparse.Namespace) -> None:
 
     sampler = asyncio.create_task(lag_sampler())
     answered = stamp_answers()
+    saves: list[float] = []  # how long each table save (the group commit) kept its caller waiting
+    save_table = bot.storage.save_table
+
+    async def timed_save(*a: Any, **kw: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return await save_table(*a, **kw)
+        finally:
+            saves.append(time.perf_counter() - t0)
+
+    bot.storage.save_table = timed_save  # type: ignore[method-assign]
     trace = Trace(callbacks=bool(os.environ.get("BENCH_CHILD_TRACE")))
     idle_rss = rss_bytes()
     print("ready", flush=True)
@@ -255,10 +266,13 @@ async def child(args: argparse.Namespace) -> None:
     assert line == "measure", line
     posts.staleness.enabled = True
     lags.clear()
+    saves.clear()
     trace.start()
     budget = bot.budget
     sent0, levels0, peak_wait = budget.sent, list(budget.sent_by_level), 0
     token_edits0, token_refused0 = posts.tokens.edits, posts.tokens.refused
+    thinker = service.clock.thinker
+    thinks0, fallbacks0, durations0 = thinker.decisions, thinker.fallbacks, len(thinker.durations)
     cpu0, wall0 = time.process_time(), time.monotonic()
 
     async def watch_queue() -> None:
@@ -285,6 +299,8 @@ async def child(args: argparse.Namespace) -> None:
             "public_max_ms": ms(max(st.public, default=0.0)),
             "public_not_yet_shown": sum(len(v) for v in st._public_owed.values()),
         },
+        "save_wait": {"count": len(saves), "p50_ms": ms(percentile(saves, 50)),
+                      "p99_ms": ms(percentile(saves, 99)), "max_ms": ms(max(saves, default=0.0))},
         "cpu_busy": round(cpu / wall, 3),
         "live_tables": live,
         "rss_mb": round(rss_bytes() / 2**20, 1),
@@ -298,6 +314,12 @@ async def child(args: argparse.Namespace) -> None:
                                          strict=True)),
             "peak_waiting": peak_wait,
             "held_back_at_send": budget.held_back,
+        },
+        # the bots' decisions in the window (the strong level searches in a worker process)
+        "bot_decisions": {
+            "count": thinker.decisions - thinks0, "fallbacks": thinker.fallbacks - fallbacks0,
+            "p50_ms": ms(percentile(list(thinker.durations)[durations0:], 50)),
+            "p99_ms": ms(percentile(list(thinker.durations)[durations0:], 99)),
         },
         # the live messages redrawn through a click's token (exempt), in the window
         "public_tokens": {
@@ -363,8 +385,9 @@ class Driver:
             await asyncio.sleep(0.1)
 
     async def open(self, h: Human) -> None:
+        level = {"bots": self.args.bots}
         r = await self.fake.slash(
-            h.user, h.channel, "spades new", target=500, play_seconds=600, bid_seconds=600
+            h.user, h.channel, "spades new", target=500, play_seconds=600, bid_seconds=600, **level
         )
         if r.error:
             raise RuntimeError(f"/spades new: {r.error}")
