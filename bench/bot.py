@@ -513,7 +513,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=1, help="deal and decision seed (default 1)")
     p.add_argument("--time-scale", type=float, default=0.02, help="bot pauses and timers scale (0.02)")
     p.add_argument("--bots", default="strong", choices=["easy", "normal", "strong"],
-                   help="the bots' level at every table (default strong)")
+                   help="the bots' level at every table, --real-pace too (default strong)")
     p.add_argument("--refresh-wait", type=float, default=2.0,
                    help="seconds a human waits for the panel refresh before reopening it (2)")
     p.add_argument("--validate", action="store_true",

@@ -95,6 +95,114 @@ async def panel_of(r: InteractionResult, timeout: float = 10.0) -> Message | Non
     return msg if msg is not None and msg.ephemeral else None
 
 
+class Trace:
+    """The garbage collector's pauses by generation (wall and CPU time), and with
+    ``BENCH_CHILD_TRACE=1`` what else held the bot's loop: every callback the loop ran for more than
+    20 ms (what it was, how long, how much of it the collector), and what a full collection would
+    free at the end, by type."""
+
+    SLOW = 0.02
+
+    def __init__(self, *, callbacks: bool) -> None:
+        self.callbacks = callbacks
+        self.slow: list[tuple[float, float, str]] = []  # wall, CPU (this thread), what
+        self.gc: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}  # wall, CPU
+        self._gc_t0 = (0.0, 0.0)
+        self.gc_cpu = 0.0  # the collector's CPU so far
+        self.slow_gc_cpu = 0.0  # of which inside the slow callbacks
+        self.on = False
+
+    def start(self) -> None:
+        import gc
+
+        self.on = True
+        trace = self
+        run = asyncio.events.Handle._run
+
+        def timed(handle: asyncio.events.Handle) -> None:
+            t0, c0, g0 = time.perf_counter(), time.thread_time(), trace.gc_cpu
+            run(handle)
+            took = time.perf_counter() - t0
+            if took > trace.SLOW and trace.on:
+                callback = handle._callback
+                owner = getattr(callback, "__self__", None)
+                what = repr(owner.get_coro()) if isinstance(owner, asyncio.Task) else repr(handle)
+                trace.slow.append((took, time.thread_time() - c0, what[:300]))
+                trace.slow_gc_cpu += trace.gc_cpu - g0
+
+        if self.callbacks:
+            asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+
+        def on_gc(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                trace._gc_t0 = (time.perf_counter(), time.thread_time())
+            elif trace.on:
+                t0, c0 = trace._gc_t0
+                cpu = time.thread_time() - c0
+                trace.gc_cpu += cpu
+                trace.gc[info["generation"]].append((time.perf_counter() - t0, cpu))
+
+        gc.callbacks.append(on_gc)
+
+    @staticmethod
+    def garbage() -> dict[str, int]:
+        """What a full collection would free now, by type (the cycles the young collections left)."""
+        import collections
+        import gc
+
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        gc.set_debug(0)
+        kinds = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+        gc.garbage.clear()
+        return dict(kinds.most_common(25))
+
+    def report(self) -> dict[str, Any]:
+        import gc
+
+        self.on = False
+        kinds: dict[str, list[tuple[float, float]]] = {}
+        for took, cpu, what in self.slow:
+            key = re.sub(r"0x[0-9a-f]+|\d+", "#", what)[:160]
+            kinds.setdefault(key, []).append((took, cpu))
+
+        def stats(v: list[tuple[float, float]]) -> dict[str, Any]:
+            walls, cpus = [w for w, _ in v], [c for _, c in v]
+            return {"count": len(v), "total_ms": ms(sum(walls)), "max_ms": ms(max(walls, default=0)),
+                    "cpu_total_ms": ms(sum(cpus)), "cpu_max_ms": ms(max(cpus, default=0)),
+                    "cpu_over_20ms": sum(1 for c in cpus if c > 0.02)}
+
+        return {
+            "by_generation": {str(g): stats(v) for g, v in self.gc.items()},
+            "threshold": gc.get_threshold(),
+            "objects": len(gc.get_objects()),
+            "frozen": gc.get_freeze_count(),
+            **({"garbage_by_type": self.garbage()} if self.callbacks else {}),
+            **({"slow_callbacks": stats([(w, c) for w, c, _ in self.slow]),
+                "slow_callbacks_gc_cpu_ms": ms(self.slow_gc_cpu),
+                "slow_by_kind": sorted(({"what": k, **stats(v)} for k, v in kinds.items()),
+                                       key=lambda d: -d["cpu_total_ms"])[:15]} if self.callbacks else {}),
+        }
+
+
+def stamp_answers() -> dict[str, float]:
+    """Interaction id -> the wall time the bot issued its first response (the callback request
+    handed to aiohttp), in the bot's process: with the time the fake wrote the event to the gateway,
+    the latency the bot alone is responsible for (neither the fake's reading of the answer nor a
+    stalled driver is in it)."""
+    from discord.webhook.async_ import AsyncWebhookAdapter
+
+    answered: dict[str, float] = {}
+    create = AsyncWebhookAdapter.create_interaction_response
+
+    def stamped(self: AsyncWebhookAdapter, interaction_id: int, *a: Any, **kw: Any) -> Any:
+        answered.setdefault(str(interaction_id), time.time())
+        return create(self, interaction_id, *a, **kw)
+
+    AsyncWebhookAdapter.create_interaction_response = stamped  # type: ignore[method-assign]
+    return answered
+
+
 async def child(args: argparse.Namespace) -> None:
     import yarl
     from discord.gateway import DiscordWebSocket
@@ -136,6 +244,19 @@ async def child(args: argparse.Namespace) -> None:
             lags.append(max(0.0, time.perf_counter() - t0 - 0.1))
 
     sampler = asyncio.create_task(lag_sampler())
+    answered = stamp_answers()
+    saves: list[float] = []  # how long each table save (the group commit) kept its caller waiting
+    save_table = bot.storage.save_table
+
+    async def timed_save(*a: Any, **kw: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return await save_table(*a, **kw)
+        finally:
+            saves.append(time.perf_counter() - t0)
+
+    bot.storage.save_table = timed_save  # type: ignore[method-assign]
+    trace = Trace(callbacks=bool(os.environ.get("BENCH_CHILD_TRACE")))
     idle_rss = rss_bytes()
     print("ready", flush=True)
     loop = asyncio.get_running_loop()
@@ -145,9 +266,13 @@ async def child(args: argparse.Namespace) -> None:
     assert line == "measure", line
     posts.staleness.enabled = True
     lags.clear()
+    saves.clear()
+    trace.start()
     budget = bot.budget
     sent0, levels0, peak_wait = budget.sent, list(budget.sent_by_level), 0
     token_edits0, token_refused0 = posts.tokens.edits, posts.tokens.refused
+    thinker = service.clock.thinker
+    thinks0, fallbacks0, durations0 = thinker.decisions, thinker.fallbacks, len(thinker.durations)
     cpu0, wall0 = time.process_time(), time.monotonic()
 
     async def watch_queue() -> None:
@@ -174,6 +299,8 @@ async def child(args: argparse.Namespace) -> None:
             "public_max_ms": ms(max(st.public, default=0.0)),
             "public_not_yet_shown": sum(len(v) for v in st._public_owed.values()),
         },
+        "save_wait": {"count": len(saves), "p50_ms": ms(percentile(saves, 50)),
+                      "p99_ms": ms(percentile(saves, 99)), "max_ms": ms(max(saves, default=0.0))},
         "cpu_busy": round(cpu / wall, 3),
         "live_tables": live,
         "rss_mb": round(rss_bytes() / 2**20, 1),
@@ -188,6 +315,12 @@ async def child(args: argparse.Namespace) -> None:
             "peak_waiting": peak_wait,
             "held_back_at_send": budget.held_back,
         },
+        # the bots' decisions in the window (the strong level searches in a worker process)
+        "bot_decisions": {
+            "count": thinker.decisions - thinks0, "fallbacks": thinker.fallbacks - fallbacks0,
+            "p50_ms": ms(percentile(list(thinker.durations)[durations0:], 50)),
+            "p99_ms": ms(percentile(list(thinker.durations)[durations0:], 99)),
+        },
         # the live messages redrawn through a click's token (exempt), in the window
         "public_tokens": {
             "edits_per_s": round((posts.tokens.edits - token_edits0) / wall, 1),
@@ -195,6 +328,8 @@ async def child(args: argparse.Namespace) -> None:
             "tables_holding_one": posts.tokens.tables(),
         },
     }
+    out["answered_at"] = answered
+    out["gc"] = trace.report()
     print(json.dumps(out), flush=True)
     await bot.close()
     task.cancel()
@@ -219,6 +354,22 @@ class Driver:
         self.args = args
         self.fake = FakeDiscord(validate=False, rate_limits=True)
         self.stop_at = math.inf
+        self.written: dict[str, float] = {}
+
+    def stamp_writes(self) -> None:
+        """Interaction id -> the wall time the fake wrote its INTERACTION_CREATE to the bot's
+        gateway socket (this driver's loop lag before that is the simulated human's, not the bot's)."""
+        from bot.sandbox.fake.gateway import Connection
+
+        written = self.written
+        send = Connection.send
+
+        async def stamped(conn: Connection, payload: dict[str, Any]) -> None:
+            if payload.get("t") == "INTERACTION_CREATE":
+                written[str(payload["d"]["id"])] = time.time()
+            await send(conn, payload)
+
+        Connection.send = stamped  # type: ignore[method-assign]
 
     def live(self, h: Human) -> Message | None:
         for m in reversed(self.fake.public_messages(h.channel)):
@@ -234,8 +385,9 @@ class Driver:
             await asyncio.sleep(0.1)
 
     async def open(self, h: Human) -> None:
+        level = {"bots": self.args.bots}
         r = await self.fake.slash(
-            h.user, h.channel, "spades new", target=500, play_seconds=600, bid_seconds=600
+            h.user, h.channel, "spades new", target=500, play_seconds=600, bid_seconds=600, **level
         )
         if r.error:
             raise RuntimeError(f"/spades new: {r.error}")
@@ -336,6 +488,7 @@ class Driver:
     async def run(self) -> dict[str, Any]:
         args = self.args
         fake = self.fake
+        self.stamp_writes()
         await fake.start()
         fake.token = "x"
         guild = fake.add_guild("Bench server")
@@ -391,6 +544,11 @@ class Driver:
             tmp.cleanup()
         records = [r for r in fake.interactions.values() if w0 <= r.created <= w1]
         lat = [r.responded_at - r.created for r in records if r.responded_at is not None]
+        answered_at: dict[str, float] = child_out.pop("answered_at")
+        bot_lat = [
+            answered_at[str(r.id)] - self.written[str(r.id)]
+            for r in records if str(r.id) in answered_at and str(r.id) in self.written
+        ]
         by_kind: dict[str, list[float]] = {}
         for r in records:
             if r.responded_at is not None:
@@ -420,6 +578,12 @@ class Driver:
                 },
                 "over_3s_during_ramp": ramp_late,
             },
+            # the same interactions from the event written to the bot's socket to the bot issuing its
+            # answer: the bot's own part, without the driver's lag (in the figures above)
+            "bot_latency": {
+                "count": len(bot_lat), "p50_ms": ms(percentile(bot_lat, 50)),
+                "p99_ms": ms(percentile(bot_lat, 99)), "max_ms": ms(max(bot_lat, default=0.0)),
+            },
             "rate_limit_hits": len(hits),
             # the fake counts the global limit by when it reads a request: a stalled fake reads a
             # backlog at once, which it then counts as sent in the same second
@@ -442,7 +606,7 @@ async def spawn(fake: FakeDiscord, db: str, seed: int, rate: float = 50.0) -> as
     return await asyncio.create_subprocess_exec(
         sys.executable, str(ROOT / "bench" / "bot.py"), "--child", "--base", fake.base_url,
         "--gateway", fake.gateway_url, "--db", db, "--seed", str(seed),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26,
         env={**os.environ, "BENCH_CHILD_RATE": str(rate)},
     )
 

@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .checks import bad_option
+from .collector import Collector
 from .config import Config
 from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
@@ -96,6 +97,8 @@ class SpadesBot(commands.Bot):
         self.budget = GlobalBudget(config.requests_per_second)
         self.budget.install(self.http)
         self._health: asyncio.Task[None] | None = None
+        # the garbage collector's full pauses on a timer, not every few seconds (bot/collector.py)
+        self.collector = Collector(config.gc_full_seconds)
 
     @property
     def storage(self) -> Storage:
@@ -121,6 +124,7 @@ class SpadesBot(commands.Bot):
             self._emoji_task = asyncio.create_task(self._card_emojis(), name="card-emojis")
         if self.config.health_seconds > 0:
             self._health = asyncio.create_task(self._health_loop(), name="health")
+        self.collector.start()  # last: the modules, commands and restored tables are frozen
 
     async def _card_emojis(self) -> None:
         """The process that runs shard 0 uploads missing card faces; the others only learn them,
@@ -227,6 +231,7 @@ class SpadesBot(commands.Bot):
         if self._emoji_task is not None:
             await cancel_all([self._emoji_task])
         CARD_EMOJIS.clear()
+        self.collector.close()
         try:
             if self._health is not None:
                 self._health.cancel()

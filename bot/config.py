@@ -160,6 +160,8 @@ class Config:
     discord_rate_limit: float = 50.0
     rate_limit_share: float | None = None  # None: computed as len(shard_ids) / shard_count
     health_seconds: float = 60.0  # one health line in the log this often (0: never)
+    # Python's full garbage collection every this many seconds (bot/collector.py); 0: Python's own
+    gc_full_seconds: float = 60.0
     card_emojis: bool = True  # upload card faces as application emojis for the hand buttons
     # start the strong bots' search workers at start-up (in the background), not at the first
     # strong decision (tests that never seat a strong bot turn it off to save the process)
@@ -239,6 +241,7 @@ class Config:
         if share is not None and not 0 < share <= 1:
             raise ConfigError(f"RATE_LIMIT_SHARE must be a fraction above 0 and at most 1, got {share}")
         health = _float_setting(get, "HEALTH_SECONDS", 60.0, minimum=0.0)
+        gc_full = _float_setting(get, "GC_FULL_SECONDS", 60.0, minimum=0.0)
         for old, new in RENAMED_FAULTS.items():
             if get(old) is not None:
                 raise ConfigError(f"{old} is now {new} (see docs/TESTING.md, fault injection)")
@@ -273,6 +276,7 @@ class Config:
             discord_rate_limit=rate if rate is not None else 50.0,
             rate_limit_share=share,
             health_seconds=health if health is not None else 60.0,
+            gc_full_seconds=gc_full if gc_full is not None else 60.0,
             faults=faults,
             card_emojis=emojis_text in ("on", "true", "1", "yes"),
             search_workers_at_start=workers_text in ("on", "true", "1", "yes"),
