@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.checks import cannot_run_table, check_value
+from bot.checks import cannot_run_table, check_value, missing_permissions
 from bot.i18n import render
 from cogs.tables import TablesCog
 
@@ -100,3 +100,62 @@ def test_sentences_name_permissions_as_the_permission_table_does() -> None:
                         wrong.append((lang, name, text))
                     break
     assert not wrong, wrong
+
+
+def _thread() -> discord.Thread:
+    """A thread as ``isinstance`` sees it (its state is never read by the check)."""
+    return discord.Thread.__new__(discord.Thread)
+
+
+def _asked(channel: Any, channel_id: int | None, **perms: bool) -> Any:
+    """An interaction in ``channel`` where the bot has ``perms``."""
+    perms_given = discord.Permissions(**perms)
+    return SimpleNamespace(app_permissions=perms_given, channel=channel, channel_id=channel_id)
+
+
+def test_the_whole_refusal_names_the_channel_or_this_channel_and_who_can_fix_it() -> None:
+    both = " ".join([
+        "I'm missing **Send Messages**, **Embed Links** here. Someone who can manage this channel (Manage",
+        "Channels or Manage Roles, such as a server admin) can give my role these permissions in the",
+        "channel's settings (Edit Channel → Permissions).",
+    ])
+    problem = cannot_run_table(_interaction(view_channel=True, read_message_history=True))
+    assert problem is not None
+    assert render(problem, "en") == "I can't run a table in <#42>: " + both
+    problem = cannot_run_table(_asked(None, None, view_channel=True, read_message_history=True))
+    assert problem is not None
+    assert render(problem, "en") == "I can't run a table in this channel: " + both
+
+
+def test_in_a_thread_the_bot_needs_send_messages_in_threads_not_send_messages() -> None:
+    granted = {"view_channel": True, "embed_links": True, "read_message_history": True}
+    in_thread = _asked(_thread(), 43, **granted, send_messages=True)
+    problem = cannot_run_table(in_thread)
+    assert problem is not None
+    assert render(problem, "en").startswith(
+        "I can't run a table in <#43>: I'm missing **Send Messages in Threads** here.")
+    assert missing_permissions(in_thread) == ["send_messages_in_threads"]
+    assert cannot_run_table(_asked(_thread(), 43, **granted, send_messages_in_threads=True)) is None
+    # the same grant in a channel is not enough: a table posts with Send Messages there
+    in_channel = _asked(None, 42, **granted, send_messages_in_threads=True)
+    assert missing_permissions(in_channel) == ["send_messages"]
+
+
+def test_a_permission_with_two_flag_names_is_named_once() -> None:
+    from discord import app_commands
+
+    from bot.errors import user_error_message
+
+    problem = user_error_message(
+        app_commands.BotMissingPermissions(["view_channel", "read_messages", "send_messages"]), None)
+    assert problem is not None
+    assert render(problem, "en") == (
+        "I need the View Channel and Send Messages permissions in this channel for this command.")
+
+
+def test_a_flag_discord_adds_later_is_named_in_words_with_server_for_guild() -> None:
+    from bot.permissions import PERMISSION_NAMES, permission_name
+
+    assert "view_guild_insights" not in PERMISSION_NAMES
+    assert permission_name("view_guild_insights") == "View Server Insights"
+    assert permission_name("create_posts_in_forums") == "Create Posts in Forums"
