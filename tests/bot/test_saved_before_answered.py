@@ -104,3 +104,106 @@ async def test_a_player_who_bids_out_of_turn_is_told_whose_turn_it_is(service: T
     assert res.message == f"It's <@{user}>'s turn, not yours."
     after = await service.store.storage.get_table(t.id)
     assert before is not None and after is not None and after.data == before.data
+
+
+async def test_a_move_is_answered_after_it_is_saved_with_the_saved_table_and_the_hand(
+    service: TableService,
+) -> None:
+    """A typed bid is answered with the table as saved (the answer finds the table by it) and
+    with the player's hand (``show_hand``: the panel the bot shows next)."""
+    t = await _dealt(service)
+    _seat, user = _to_act(t)
+    res = await service.play.act(t.id, user, "bid", "3")
+    assert res.ok and res.message == "You bid 3." and res.show_hand
+    row = await service.store.storage.get_table(t.id)
+    assert row is not None and res.table is not None
+    assert res.table.id == t.id and res.table.stamp == row.data["stamp"] == t.stamp + 1
+
+
+async def test_a_bid_of_0_is_answered_as_the_nil_it_is_saved_as(service: TableService) -> None:
+    t = await _dealt(service)
+    seat, user = _to_act(t)
+    res = await service.play.act(t.id, user, "bid", "0")
+    assert res.ok and res.message == "You bid Nil."
+    game = service.tables[t.id].game
+    assert game is not None and str(game.view(seat).bids[seat]) == "nil"
+
+
+async def test_a_click_on_an_old_panel_redraws_the_hand_instead_of_warning(service: TableService) -> None:
+    """A stale panel (the hand moved on) and a panel of someone whose turn it is not are answered
+    with the current hand (``show_hand``); a typed command out of turn with words only."""
+    t = await _dealt(service)
+    seat, user = _to_act(t)
+    me = t.seats[seat]
+    assert me is not None
+    res = await service.play.act(t.id, user, "bid", "3", stamp=me.acts - 1)
+    assert not res.ok and res.message == MOVED_ON and res.show_hand
+    nxt = t.seats[(seat + 1) % t.num_seats]
+    assert nxt is not None and nxt.user_id is not None
+    res = await service.play.act(t.id, nxt.user_id, "bid", "3", stamp=nxt.acts)
+    assert not res.ok and res.message == f"It's <@{user}>'s turn, not yours." and res.show_hand
+    res = await service.play.act(t.id, nxt.user_id, "bid", "3")
+    assert not res.ok and res.message == f"It's <@{user}>'s turn, not yours." and not res.show_hand
+    row = await service.store.storage.get_table(t.id)
+    assert row is not None and row.data["stamp"] == t.stamp  # nothing saved
+
+
+async def test_moves_the_game_refuses_are_answered_in_words_and_save_nothing(service: TableService) -> None:
+    t = await _dealt(service)
+    seat, user = _to_act(t)
+    nxt = t.seats[(seat + 1) % t.num_seats]
+    assert nxt is not None and nxt.user_id is not None
+    answers = {
+        (user, "play", "5"): "You can't play a card now: it's time to bid.",
+        # out of turn and out of phase: the phase is what is wrong with it
+        (nxt.user_id, "play", "5"): "You can't play a card now: it's time to bid.",
+        (user, "bid", "99"): "Bids go from 0 (nil) to 13.",
+        (user, "bid", "lots"): '"lots" is not a bid; bid a number of tricks (like 4), nil, blind nil or a '
+        "blind number (like blind 6)",
+    }
+    for (who, action, arg), expected in answers.items():
+        res = await service.play.act(t.id, who, action, arg)
+        assert not res.ok and res.message == expected, (action, arg, res.message)
+    row = await service.store.storage.get_table(t.id)
+    assert row is not None and row.data["stamp"] == t.stamp
+
+
+async def test_a_player_back_from_being_away_is_saved_as_present(service: TableService) -> None:
+    """The turn clock marked the player away after timeouts; their own move brings them back, and
+    that is saved with the move (a restart does not mark them away again)."""
+    t = await _dealt(service)
+    seat, user = _to_act(t)
+    new = t.copy()
+    away = new.seats[seat]
+    assert away is not None
+    away.away, away.left, away.timeouts = True, True, 1
+    async with service.store.lock(t.id):
+        assert await service.store.commit(t, new) is None
+    assert (await service.play.act(t.id, user, "bid", "3")).ok
+    row = await service.store.storage.get_table(t.id)
+    assert row is not None
+    saved = row.data["seats"][seat]
+    assert (saved["away"], saved["left"], saved["timeouts"]) == (False, False, 0)
+
+
+async def test_a_hand_the_players_finish_is_saved_with_its_record(service: TableService) -> None:
+    """The last card of a hand, played by a person, stores the hand's record with the table."""
+    t = await _dealt(service)
+    storage = service.store.storage
+    while True:
+        live = service.tables[t.id]
+        assert live.game is not None
+        if live.game.phase.name not in ("BID", "PLAY"):
+            break
+        seat, user = _to_act(live)
+        if live.game.phase.name == "BID":
+            res = await service.play.act(t.id, user, "bid", "3")
+        else:
+            res = await service.play.act(t.id, user, "play", live.game.legal_cards(seat)[0])
+        assert res.ok, res.message
+        game = service.tables[t.id].game
+        if game is not None and game.hand_records:
+            break  # the hand is over (in memory)
+    assert await storage.hand_count(t.id, service.tables[t.id].game_no) == 1
+    records = await storage.hand_records(t.id)
+    assert len(records) == 1 and records[0] == service.tables[t.id].game.hand_records[-1]  # type: ignore[union-attr]
