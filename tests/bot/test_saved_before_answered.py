@@ -28,8 +28,11 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
         await storage.close()
 
 
-async def _dealt(service: TableService) -> Table:
-    """Four people at a table, the game started (long timers: no timeout plays for them)."""
+async def _dealt(service: TableService, *, show_cards_to: tuple[int, ...] = ()) -> Table:
+    """Four people at a table, the game started (long timers: no timeout plays for them);
+    ``show_cards_to``: players whose settings turn their cards up at every deal."""
+    for uid in show_cards_to:
+        await service.players.set(uid, no_blind_nil=True)
     res = await service.lifecycle.create(guild_id=1000, channel_id=CHANNEL, host_id=ALICE,
                                          host_name="alice", play_seconds=600, bid_seconds=600)
     assert res.ok and res.table is not None, res.message
@@ -207,3 +210,53 @@ async def test_a_hand_the_players_finish_is_saved_with_its_record(service: Table
     assert await storage.hand_count(t.id, service.tables[t.id].game_no) == 1
     records = await storage.hand_records(t.id)
     assert len(records) == 1 and records[0] == service.tables[t.id].game.hand_records[-1]  # type: ignore[union-attr]
+
+
+async def _play_until_turn_of(service: TableService, t: Table, user: int) -> Table:
+    """Everyone else moves (bids 3, plays their first legal card) until it is ``user``'s turn."""
+    while True:
+        live = service.tables[t.id]
+        seat, who = _to_act(live)
+        if who == user:
+            return live
+        assert live.game is not None
+        if live.game.phase.name == "BID":
+            res = await service.play.act(t.id, who, "bid", "3")
+        else:
+            res = await service.play.act(t.id, who, "play", live.game.legal_cards(seat)[0])
+        assert res.ok, res.message
+
+
+async def test_a_panel_from_before_a_players_last_move_is_refused(service: TableService) -> None:
+    """Every move gives the player's panels a new stamp: a panel drawn between two of their moves
+    is old after the second one, and a click on it is answered with the current hand."""
+    t = await _dealt(service)
+    seat, user = _to_act(t)
+    assert (await service.play.act(t.id, user, "bid", "3")).ok
+    between = service.tables[t.id].seats[seat].acts  # type: ignore[union-attr]
+    live = await _play_until_turn_of(service, t, user)
+    assert live.game is not None and live.game.phase.name == "PLAY"
+    assert (await service.play.act(t.id, user, "play", live.game.legal_cards(seat)[0], stamp=between)).ok
+    live = await _play_until_turn_of(service, t, user)
+    assert live.game is not None
+    stamp = live.stamp
+    res = await service.play.act(t.id, user, "play", live.game.legal_cards(seat)[0], stamp=between)
+    assert not res.ok and res.message == MOVED_ON and res.show_hand
+    row = await service.store.storage.get_table(t.id)
+    assert row is not None and row.data["stamp"] == stamp
+
+
+async def test_cards_turned_up_at_the_deal_make_that_players_old_panels_old(service: TableService) -> None:
+    """A player whose settings turn their cards up when a hand is dealt gets a new panel stamp with
+    the deal (what their panel shows changed); the others' stamps are untouched."""
+    t = await _dealt(service, show_cards_to=(BOB,))
+    bob = next(s for s in t.seats if s is not None and s.user_id == BOB)
+    carol = next(s for s in t.seats if s is not None and s.user_id == CAROL)
+    assert t.game is not None and t.game.has_looked(t.seats.index(bob))
+    assert not t.game.has_looked(t.seats.index(carol))
+    _seat, user = _to_act(t)
+    assert user not in (BOB, CAROL)  # (the deal's seed: neither is first to bid)
+    res = await service.play.act(t.id, BOB, "bid", "3", stamp=0)  # a panel from before the deal
+    assert not res.ok and res.message == MOVED_ON and res.show_hand
+    res = await service.play.act(t.id, CAROL, "bid", "3", stamp=0)  # her panel is current
+    assert not res.ok and res.message == f"It's <@{user}>'s turn, not yours."
