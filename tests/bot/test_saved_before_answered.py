@@ -5,16 +5,30 @@ clicks from both counting: the tests the mutation run over the bot's persistence
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from bot.model import MOVED_ON, Table
+from bot.config import Config, Faults
+from bot.model import MOVED_ON, SAVE_FAILED, Table
 from bot.storage import Storage
 from bot.table.play import apply_action
 from bot.table.service import TableService
-from tests.bot.test_tables import ALICE, BOB, CAROL, CHANNEL, DAVE, make_service, wait_until
+from tests.bot.test_tables import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    ERIN,
+    RecordingPublisher,
+    make_service,
+    wait_until,
+)
 
 
 @pytest.fixture
@@ -260,3 +274,106 @@ async def test_cards_turned_up_at_the_deal_make_that_players_old_panels_old(serv
     assert not res.ok and res.message == MOVED_ON and res.show_hand
     res = await service.play.act(t.id, CAROL, "bid", "3", stamp=0)  # her panel is current
     assert not res.ok and res.message == f"It's <@{user}>'s turn, not yours."
+
+
+def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_failing_database_refuses_the_move_and_the_log_names_the_table(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """FAULT_SAVE_ERROR (the product's fault seam): ``storage`` fails every save as a broken disk
+    would (the move is refused, nothing is saved, the log names the table and the error);
+    ``unexpected`` as a bug would (the error reaches the interaction's handler)."""
+    storage = await Storage.open(tmp_path / "spades.db")
+    faults = Faults()
+    config = Config(token="x", time_scale=0.01, deal_seed=7, faults=faults)
+    service = TableService(SimpleNamespace(storage=storage, config=config), publisher=RecordingPublisher())
+    try:
+        t = await _dealt(service)
+        _seat, user = _to_act(t)
+        faults.save_error = "storage"
+        caplog.clear()
+        res = await service.play.act(t.id, user, "bid", "3")
+        assert not res.ok and res.message == SAVE_FAILED
+        (failed,) = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert failed.getMessage() == f"saving table {t.id} failed"
+        assert failed.exc_info is not None
+        assert str(failed.exc_info[1]) == "disk I/O error (injected: FAULT_SAVE_ERROR=storage)"
+        faults.save_error = "unexpected"
+        with pytest.raises(RuntimeError, match=r"^injected fault \(FAULT_SAVE_ERROR=unexpected\)$"):
+            await service.play.act(t.id, user, "bid", "3")
+        row = await storage.get_table(t.id)
+        assert row is not None and row.data["stamp"] == t.stamp  # neither was saved
+        faults.save_error = None
+        assert (await service.play.act(t.id, user, "bid", "3")).ok
+    finally:
+        await service.close()
+        await storage.close()
+
+
+async def test_a_table_changed_by_another_process_is_logged_reloaded_and_redrawn(
+    service: TableService, caplog: pytest.LogCaptureFixture
+) -> None:
+    t = await _dealt(service)
+    _seat, user = _to_act(t)
+    storage = service.store.storage
+    other = await storage.get_table(t.id)
+    assert other is not None
+    await storage.save_table(other)  # another process saved the table in between
+    caplog.clear()
+    caplog.set_level(logging.INFO)
+    res = await service.play.act(t.id, user, "bid", "3")
+    assert not res.ok and res.message == "The table changed while you clicked; please try again."
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert f"table {t.id} changed under us; reloading" in warnings
+    assert service.tables[t.id].row.version == other.version  # type: ignore[union-attr]
+    await wait_until(lambda: service.posts.idle(t.id), "the reloaded table to be redrawn")
+    assert _errors(caplog) == []  # (a listener that failed on the reloaded table would log here)
+
+
+async def test_a_move_saves_the_next_players_deadline_and_logs_no_error(
+    service: TableService, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The saved table carries when the next player times out (a restarted bot keeps it), and the
+    listeners (posts, the live message, panels, the clock) take the move without an error."""
+    caplog.set_level(logging.INFO)
+    t = await _dealt(service)
+    started = [r.getMessage() for r in caplog.records if r.name == "bot.table.store"]
+    assert f"table {t.id} is playing" in started
+    _seat, user = _to_act(t)
+    before = time.time()
+    assert (await service.play.act(t.id, user, "bid", "3")).ok
+    row = await service.store.storage.get_table(t.id)
+    assert row is not None
+    # bid_seconds=600 at time_scale 0.01: six seconds from the move
+    assert before + 5 <= row.data["deadline"] <= time.time() + 6
+    await wait_until(lambda: service.posts.idle(t.id), "the move to be posted")
+    assert _errors(caplog) == []
+
+
+async def test_a_new_host_is_saved_and_keeps_the_table_after_a_restart(tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "spades.db")
+    first = make_service(storage)
+    try:
+        res = await first.lifecycle.create(
+            guild_id=1000, channel_id=CHANNEL, host_id=ALICE, host_name="alice"
+        )
+        assert res.ok and res.table is not None
+        tid = res.table.id
+        for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave")):
+            assert (await first.seating.join(CHANNEL, uid, name)).ok
+        assert (await first.seating.leave(CHANNEL, ALICE)).ok  # the table passes to bob
+        await wait_until(lambda: first.posts.idle(tid), "the live message")
+    finally:
+        await first.close()
+    second = make_service(storage)
+    try:
+        assert await second.restore() == 1
+        assert (await second.seating.join(CHANNEL, ERIN, "erin")).ok
+        res = await second.lifecycle.start(tid, BOB)
+        assert res.ok, res.message
+    finally:
+        await second.close()
+        await storage.close()

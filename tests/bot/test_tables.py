@@ -617,6 +617,10 @@ async def test_listeners_hear_every_hand_and_the_game_after_they_are_saved(stora
         row = await storage.get_table(tid)
         assert row is not None and row.status == "finished"
         assert len(await storage.hand_records(tid)) == 2
+        game_id = await storage.game_id_of(tid, 1)  # saved with the table: /replay finds it
+        assert game_id is not None
+        summary = await storage.get_game(game_id)
+        assert summary is not None and summary.hands == 2
     finally:
         await svc.close()
 
