@@ -42,16 +42,18 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
         await storage.close()
 
 
-async def _dealt(service: TableService, *, show_cards_to: tuple[int, ...] = ()) -> Table:
+async def _dealt(
+    service: TableService, *, show_cards_to: tuple[int, ...] = (), channel: int = CHANNEL
+) -> Table:
     """Four people at a table, the game started (long timers: no timeout plays for them);
     ``show_cards_to``: players whose settings turn their cards up at every deal."""
     for uid in show_cards_to:
         await service.players.set(uid, no_blind_nil=True)
-    res = await service.lifecycle.create(guild_id=1000, channel_id=CHANNEL, host_id=ALICE,
+    res = await service.lifecycle.create(guild_id=1000, channel_id=channel, host_id=ALICE,
                                          host_name="alice", play_seconds=600, bid_seconds=600)
     assert res.ok and res.table is not None, res.message
     for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave")):
-        assert (await service.seating.join(CHANNEL, uid, name)).ok
+        assert (await service.seating.join(channel, uid, name)).ok
     tid = res.table.id
     assert (await service.lifecycle.start(tid, ALICE)).ok
     # the live message posted (its id saved): nothing else writes the table until someone acts
@@ -94,6 +96,16 @@ async def test_a_click_waits_for_the_tables_lock_and_then_sees_the_hand_moved_on
     game = service.tables[t.id].game
     assert game is not None and game.view(seat).bids[seat] is not None
     assert str(game.view(seat).bids[seat]) == "2"
+
+
+async def test_a_busy_table_does_not_hold_up_another_table(service: TableService) -> None:
+    """Each table has its own lock: while one table is busy, a move at another goes through."""
+    busy = await _dealt(service)
+    other = await _dealt(service, channel=CHANNEL + 1)
+    _seat, user = _to_act(other)
+    async with service.store.lock(busy.id):
+        res = await asyncio.wait_for(service.play.act(other.id, user, "bid", "3"), timeout=30)
+    assert res.ok and res.message == "You bid 3."
 
 
 async def test_a_click_at_an_abandoned_table_is_refused_and_saves_nothing(service: TableService) -> None:
