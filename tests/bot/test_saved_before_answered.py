@@ -15,7 +15,7 @@ import pytest
 
 from bot.config import Config, Faults
 from bot.model import MOVED_ON, SAVE_FAILED, Table
-from bot.storage import Storage
+from bot.storage import Claim, Storage
 from bot.table.play import apply_action
 from bot.table.service import TableService
 from tests.bot.test_tables import (
@@ -389,3 +389,43 @@ async def test_a_new_host_is_saved_and_keeps_the_table_after_a_restart(tmp_path:
     finally:
         await second.close()
         await storage.close()
+
+
+async def test_a_process_that_lost_the_tables_shard_answers_moving_and_lets_the_table_go(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """This process stalled past its shard's lease and another took the shard over: a move here is
+    refused (nothing written), the player is told the table is moving, and this process forgets
+    the table (its new owner runs it)."""
+    path = tmp_path / "spades.db"
+    mine = await Storage.open(path)
+    mine.claim = Claim("A", 1)
+    assert await mine.acquire_shards("A", 1, (0,), ttl=0.5) == {0}
+    other = await Storage.open(path)
+    other.claim = Claim("B", 1)
+    service = make_service(mine)
+    try:
+        t = await _dealt(service)
+        _seat, user = _to_act(t)
+        before = await mine.get_table(t.id)
+
+        async def taken_over() -> bool:
+            return await other.acquire_shards("B", 1, (0,), ttl=30) == {0}
+
+        while not await taken_over():  # the lease runs out (half a second), then B takes it
+            await asyncio.sleep(0.1)
+        caplog.clear()
+        res = await service.play.act(t.id, user, "bid", "3")
+        assert not res.ok and res.message == (
+            "This table is being handed over to another of the bot's processes right now; "
+            "please try again in a few seconds.")
+        assert service.store.get(t.id) is None  # let go: the new owner runs it
+        warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert (f"table {t.id}: table {t.id} is on shard 0, which this process does not hold; "
+                "letting it go") in warnings
+        after = await other.get_table(t.id)
+        assert before is not None and after is not None and after.data == before.data
+    finally:
+        await service.close()
+        await other.close()
+        await mine.close()
