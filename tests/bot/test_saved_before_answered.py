@@ -236,6 +236,8 @@ async def test_a_hand_the_players_finish_is_saved_with_its_record(service: Table
     assert await storage.hand_count(t.id, service.tables[t.id].game_no) == 1
     records = await storage.hand_records(t.id)
     assert len(records) == 1 and records[0] == service.tables[t.id].game.hand_records[-1]  # type: ignore[union-attr]
+    stored = await storage.table_hand(t.id, 1, 1)  # what /history shows of it: the engine's replay too
+    assert stored is not None and stored.record == records[0] and stored.result is not None
 
 
 async def _play_until_turn_of(service: TableService, t: Table, user: int) -> Table:

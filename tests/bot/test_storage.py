@@ -202,8 +202,10 @@ async def test_reviving_a_table_into_a_busy_channel_is_refused(db: Storage) -> N
     await db.save_table(old)
     await db.create_table(1, 10, 100, {})
     old.status = "open"
-    with pytest.raises(ChannelBusy):
+    with pytest.raises(ChannelBusy) as info:
         await db.save_table(old)
+    assert str(info.value) == "channel 10 already has a live table"
+    assert info.value.__cause__ is not None  # the database's own error, for the log
     assert (await db.get_table(old.id)).status == "abandoned"  # type: ignore[union-attr]
 
 
@@ -226,6 +228,7 @@ async def test_stale_row_is_refused_and_nothing_written(db: Storage) -> None:
     with pytest.raises(StaleTable) as info:
         await db.save_table(racer)
     assert (info.value.version, info.value.current) == (1, 2)
+    assert str(info.value) == f"table {row.id} was saved at version 1 but it is now at version 2"  # (the log)
     assert racer.version == 1  # untouched on failure
     stored = await db.get_table(row.id)
     assert stored is not None and stored.data == {"turn": 1} and stored.version == 2

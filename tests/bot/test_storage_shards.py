@@ -119,3 +119,22 @@ async def test_fenced_group_commit_refuses_only_the_tables_not_owned(two: tuple[
     results = await asyncio.gather(a.save_table(mine), a.save_table(other), return_exceptions=True)
     assert results[0] is mine and mine.version == 2
     assert isinstance(results[1], NotOwner) and results[1].shard_id == 1 and other.version == 1
+
+
+async def test_a_stale_save_under_a_lease_is_stale_not_a_lost_shard(two: tuple[Storage, Storage]) -> None:
+    """The owner of a shard saving an old copy of a table is told the table changed (it reloads
+    and the player tries again), not that it lost the shard (it would let the table go)."""
+    a, _ = two
+    a.claim = Claim("A", 2)
+    await a.acquire_shards("A", 2, (0, 1), ttl=30)
+    row = await a.create_table(guild_on(0, 2), 10, 1, {"n": 0})
+    racer = await a.get_table(row.id)
+    assert racer is not None
+    row.data = {"n": 1}
+    await a.save_table(row)
+    racer.data = {"n": 2}
+    with pytest.raises(StaleTable) as info:
+        await a.save_table(racer)
+    assert not isinstance(info.value, NotOwner) and info.value.table_id == row.id
+    stored = await a.get_table(row.id)
+    assert stored is not None and stored.data == {"n": 1}
