@@ -361,7 +361,8 @@ async def test_a_move_saves_the_next_players_deadline_and_logs_no_error(
     assert (await service.play.act(t.id, user, "bid", "3")).ok
     row = await service.store.storage.get_table(t.id)
     assert row is not None
-    # bid_seconds=600 at time_scale 0.01: six seconds from the move
+    # bid_seconds=600 at time_scale 0.01: six seconds from the move (the dealt table's ran from the deal)
+    assert t.deadline is not None and row.data["deadline"] > t.deadline
     assert before + 5 <= row.data["deadline"] <= time.time() + 6
     await wait_until(lambda: service.posts.idle(t.id), "the move to be posted")
     assert _errors(caplog) == []
