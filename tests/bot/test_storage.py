@@ -540,6 +540,34 @@ async def test_a_stale_save_in_a_group_is_refused_alone(
     assert stored is not None and stored.data == {"n": 0} and stored.version == 2
 
 
+async def test_a_caller_gone_while_its_group_is_written_one_by_one_is_skipped_alone(
+    db: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stale save sends the group down the one-by-one path; a caller cancelled meanwhile (its
+    interaction gave up) is skipped, and the saves after it are still written and answered."""
+    rows = [await db.create_table(1, 10 + i, 100, {"n": 0}) for i in range(4)]
+    stale = copy.deepcopy(rows[1])
+    await db.save_table(rows[1])  # someone else got there first
+    batch = [rows[0], stale, rows[2], rows[3]]
+    for r in batch:
+        r.data = {"n": "new"}
+    original = db._write_one
+    tasks: list[asyncio.Task[TableRow]] = []
+
+    async def first_then_cancel(tx: Any, s: Any) -> Exception | None:
+        if s.row is rows[0]:
+            tasks[2].cancel()  # rows[2]'s caller goes away while rows[0] is being written
+        return await original(tx, s)
+
+    monkeypatch.setattr(db, "_write_one", first_then_cancel)
+    tasks.extend(asyncio.create_task(db.save_table(r)) for r in batch)
+    results = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), timeout=30)
+    assert results[0] is rows[0] and results[3] is rows[3]
+    assert isinstance(results[1], StaleTable) and isinstance(results[2], asyncio.CancelledError)
+    versions = [(await db.get_table(r.id)).version for r in rows]  # type: ignore[union-attr]
+    assert versions == [2, 2, 1, 2]  # rows[2] was skipped, rows[3] after it written
+
+
 async def test_a_failing_save_in_a_group_rolls_back_only_itself(
     db: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
