@@ -238,6 +238,9 @@ async def test_a_hand_the_players_finish_is_saved_with_its_record(service: Table
     assert len(records) == 1 and records[0] == service.tables[t.id].game.hand_records[-1]  # type: ignore[union-attr]
     stored = await storage.table_hand(t.id, 1, 1)  # what /history shows of it: the engine's replay too
     assert stored is not None and stored.record == records[0] and stored.result is not None
+    for uid in (ALICE, BOB, CAROL, DAVE):  # and it counts in each player's /stats
+        mine = await storage.player_stats(1000, uid)
+        assert mine is not None and mine.hands == 1, uid
 
 
 async def _play_until_turn_of(service: TableService, t: Table, user: int) -> Table:

@@ -23,6 +23,7 @@ from bot.storage import (
     StaleTable,
     Storage,
     StorageClosed,
+    StorageError,
     TableRow,
 )
 from bot.storage.migrations import default_directory, discover
@@ -287,8 +288,10 @@ async def test_bad_data_and_status_are_refused_before_writing(db: Storage) -> No
         await db.save_table(row)
     row.data = {"ok": 2}
     row.status = "paused"
-    with pytest.raises(ValueError, match="status"):
+    with pytest.raises(ValueError) as info:
         await db.save_table(row)
+    assert str(info.value) == (
+        "bad table status 'paused'; expected one of open, playing, finished, abandoned")
     stored = await db.get_table(row.id)
     assert stored is not None and stored.data == {"ok": 1} and stored.version == 1
     with pytest.raises(TypeError):
@@ -628,6 +631,33 @@ async def test_a_failed_commit_answers_every_waiter_and_writes_nothing(
         assert stored is not None and (stored.data, stored.version) == ({"n": 0}, 1)
     rows[0].data = {"n": 2}
     assert (await db.save_table(rows[0])).version == 2  # the storage still works
+
+
+async def test_a_writer_cancelled_mid_write_answers_every_waiter_with_a_storage_error(
+    db: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer cancelled while it writes (the event loop shutting down): every waiting save
+    gets a storage error (its move is refused as not saved), and the cancellation goes on."""
+    rows = [await db.create_table(1, 10 + i, 100, {"n": 0}) for i in range(2)]
+    writing = asyncio.Event()
+
+    async def stuck(batch: list) -> None:
+        writing.set()
+        await asyncio.sleep(60)
+
+    monkeypatch.setattr(db, "_write_batch", stuck)
+    saves = [asyncio.ensure_future(db.save_table(r)) for r in rows]
+    await writing.wait()
+    writer = db._writer
+    assert writer is not None
+    writer.cancel()
+    results = await asyncio.wait_for(asyncio.gather(*saves, return_exceptions=True), 30)
+    assert [type(r) for r in results] == [StorageError, StorageError]
+    assert [str(r) for r in results] == ["CancelledError()", "CancelledError()"]
+    with pytest.raises(asyncio.CancelledError):
+        await writer
+    monkeypatch.undo()
+    assert (await db.save_table(rows[0])).version == 2  # a new writer takes the next save
 
 
 async def test_saves_queued_at_close_are_refused(db: Storage) -> None:
