@@ -5,6 +5,7 @@
     python tools/mutation.py bot summary       # the last result: mutants, killed, timed out, survived
     python tools/mutation.py bot results       # the survivors, by name
     python tools/mutation.py bot show NAME     # one mutant's diff
+    python tools/mutation.py bot run NAME...   # only these mutants again (after a new test)
 
 mutmut reads one ``[tool.mutmut]`` table, from the ``pyproject.toml`` of the directory it runs in.
 The engine run uses the project's own (``mutants/`` in the project). The bot run works in its own
@@ -159,16 +160,23 @@ def sync_bot_copy() -> None:
     (BOT_DIR / "tmp").mkdir(exist_ok=True)
 
 
-def summary(cwd: Path, patterns: tuple[str, ...] | None) -> dict[str, int]:
-    """Mutants by outcome, from mutmut's result files (``mutants/**.meta``)."""
+def outcomes(cwd: Path, patterns: tuple[str, ...] | None) -> dict[str, str]:
+    """Each mutant's outcome (``killed``, ``survived``, ...), from mutmut's result files
+    (``mutants/**.meta``); in the bot run only the mutants of ``BOT_FUNCTIONS``."""
     from mutmut.stats import status_by_exit_code
 
-    counts: Counter[str] = Counter()
+    found: dict[str, str] = {}
     for meta in (cwd / "mutants").rglob("*.py.meta"):
         codes = json.loads(meta.read_text("utf-8"))["exit_code_by_key"]
         for name, code in codes.items():
             if patterns is None or any(fnmatch.fnmatch(name, p) for p in patterns):
-                counts[status_by_exit_code[code]] += 1
+                found[name] = status_by_exit_code[code]
+    return found
+
+
+def summary(cwd: Path, patterns: tuple[str, ...] | None) -> dict[str, int]:
+    """Mutants by outcome."""
+    counts = Counter(outcomes(cwd, patterns).values())
     return {"mutants": sum(counts.values()), **dict(sorted(counts.items()))}
 
 
@@ -187,6 +195,11 @@ def main(argv: list[str]) -> int:
         env["TMPDIR"] = str(BOT_DIR / "tmp")  # the tests' databases (pytest's tmp_path) live here
     if command == "summary":
         print(json.dumps(summary(cwd, patterns), indent=2))
+        return 0
+    if command == "results" and target == "bot":  # (mutmut's own lists every file's unrun mutants)
+        for name, status in sorted(outcomes(cwd, patterns).items()):
+            if status != "killed":
+                print(f"    {name}: {status}")
         return 0
     mutmut = [sys.executable, "-m", "mutmut", command, *args]
     if target == "bot" and command == "run" and not any("." in a for a in args):
