@@ -21,11 +21,13 @@ end-to-end suite.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -204,10 +206,25 @@ def main(argv: list[str]) -> int:
     mutmut = [sys.executable, "-m", "mutmut", command, *args]
     if target == "bot" and command == "run" and not any("." in a for a in args):
         mutmut += list(BOT_FUNCTIONS)
-    done = subprocess.run(mutmut, cwd=cwd, env=env, check=False)
+    returncode = _run_alone(mutmut, cwd, env)
     if command == "run":
         print(json.dumps(summary(cwd, patterns), indent=2))
-    return done.returncode
+    return returncode
+
+
+def _run_alone(command: list[str], cwd: Path, env: dict[str, str]) -> int:
+    """Run mutmut in a process group of its own, and end what is left of that group afterwards:
+    a mutant that stops a test half-way leaves the table service's search workers (spawned
+    processes) without their parent."""
+    proc = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True)
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:  # (the group is not the terminal's: pass Ctrl-C on)
+        os.killpg(proc.pid, signal.SIGINT)
+        return proc.wait()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
 
 
 if __name__ == "__main__":
