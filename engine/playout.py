@@ -18,10 +18,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from math import floor
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .game import Game
+from .ruleset import Ruleset, Tables
+
+
+class PlayoutGame(Protocol):
+    """What this loop reads and writes of an ``engine.game.Game`` (a structural type, so this
+    module does not import ``engine.game``, which imports it)."""
+
+    rs: Ruleset
+    _t: Tables
+    n: int
+    hands: list[int]
+    plays: list[int]
+    tricks: list[int]
+    trick_winners: list[int]
+    trick: list[tuple[int, int]]
+    last_trick: tuple[tuple[int, int], ...] | None
+    played: int
+    broken: bool
+    trick_no: int
+    leader: int | None
+    to_act: int | None
+    _first_lead: int
+
+    def _finish_hand(self, quiet: bool = False) -> object: ...
 
 LANE = 0x1FFF  # the 13 ranks of one suit
 
@@ -47,7 +69,7 @@ def _seat_tables(n: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
     return after, order
 
 
-def fits(g: Game) -> bool:
+def fits(g: PlayoutGame) -> bool:
     """Whether the rest of ``g``'s hand can go through ``random_tricks``: the deck is plain (one
     deck, no jokers or high deuces), a trick is about to be led (not the first trick under the
     two-of-clubs rule) and every seat holds one card per trick left."""
@@ -60,7 +82,7 @@ def fits(g: Game) -> bool:
     return left > 0 and list(map(int.bit_count, g.hands)).count(left) == g.n
 
 
-def random_tricks(g: Game, rnd: Callable[[], float]) -> None:
+def random_tricks(g: PlayoutGame, rnd: Callable[[], float]) -> None:
     """Play the rest of the hand with uniform random legal cards (``fits(g)`` must hold), then
     score it as ``play`` does (``_finish_hand(quiet=True)``)."""
     n = g.n

@@ -307,3 +307,19 @@ def test_deal_generator_is_random_random_of_the_seed_text(seed: int | str) -> No
     r = random.Random(f"{seed}|s|1|0").random
     order = sorted(range(52), key=lambda _: r())
     assert first.dealt == [sum(1 << c for c in order[i * 13:(i + 1) * 13]) for i in range(4)]
+
+
+def test_playout_module_does_not_import_game() -> None:
+    """engine.game imports engine.playout; the loop types the game by a Protocol instead of
+    importing it back (not even under TYPE_CHECKING, which the import contracts ignore)."""
+    import ast
+    from pathlib import Path
+
+    import engine.playout
+
+    tree = ast.parse(Path(engine.playout.__file__).read_text(encoding="utf-8"))
+    nodes = list(ast.walk(tree))
+    imported = {(node.module or "", node.level) for node in nodes if isinstance(node, ast.ImportFrom)}
+    imported |= {(a.name, 0) for node in nodes if isinstance(node, ast.Import) for a in node.names}
+    assert ("game", 1) not in imported and ("engine.game", 0) not in imported
+    assert ("ruleset", 1) in imported  # the walk does see the module's relative imports
