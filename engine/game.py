@@ -1351,7 +1351,7 @@ class Game:
                 self._random_bids(rng)
                 continue
             if self.phase is _PASS and not rs.two_player_draw:
-                self._random_pass(rng)
+                self._random_passes(rng)
                 continue
             legal = self.legal_actions(self.seats_to_act()[0])
             self.apply(legal[int(rng.random() * len(legal))])
@@ -1395,21 +1395,23 @@ class Game:
         """The rest of the bidding, each step ``legal_actions(seat)[int(rng.random() * len)]``
         without building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
         suicide, board or misdeal): the list is [look] + plain bids + [blind bids] as there."""
-        plain = _plain_bids(self.rs, self._t.hand_size)[0]
+        rs = self.rs
+        plain, side_of = _lean_bids(rs, self._t.hand_size)
         k = len(plain)
         n = self.n
         bids, log, looked = self.bids, self.bid_log, self.looked
         rnd = rng.random
-        side_of = self.rs.side_of
         seat = self.to_act
         assert seat is not None  # in the BID phase one seat is always to act
-        blinds: dict[int, tuple[Bid, ...]] = {}  # per side: they depend on its deficit only
+        blinds: list[tuple[Bid, ...] | None] = [None] * len(side_of)  # per side: by its deficit
         while True:
             if looked[seat]:
                 b = plain[floor(rnd() * k)]
             else:
-                side = side_of(seat)
-                blind = blinds.get(side) or blinds.setdefault(side, self._blind_options(seat))
+                side = side_of[seat]
+                blind = blinds[side]
+                if blind is None:
+                    blind = blinds[side] = self._blind_options(seat)
                 i = floor(rnd() * (1 + k + len(blind)))  # floor: int() of a float >= 0, faster
                 if i == 0:  # look
                     looked[seat] = True
@@ -1423,22 +1425,26 @@ class Game:
             log.append((seat, b))
             if len(log) >= n:
                 break
-            seat = (seat + 1) % n
+            seat = seat + 1 if seat + 1 < n else 0
             while bids[seat] is not None:  # two-player: a pre-draw blind nil already bid
-                seat = (seat + 1) % n
-            self.to_act = seat
+                seat = seat + 1 if seat + 1 < n else 0
+        self.to_act = seat
         self._end_bidding()
 
-    def _random_pass(self, rng: random.Random) -> None:
-        """One nil-exchange pass (not the two-player swap), as
-        ``legal_actions(seat)[int(rng.random() * len)]`` for ``seats_to_act()[0]``."""
-        seat = self.seats_to_act()[0]
-        k = self.pass_sizes[seat]
-        cards = bits(self.hands[seat])
-        mask = 0
-        for c in _unrank(cards, k, int(rng.random() * comb(len(cards), k))):
-            mask |= 1 << c
-        self._give(seat, mask)
+    def _random_passes(self, rng: random.Random) -> None:
+        """The nil exchange (not the two-player swap) to its end, each pass as
+        ``legal_actions(seat)[int(rng.random() * len)]`` for ``seats_to_act()[0]``: the seats
+        that still pass, lowest first (a pass never adds a seat that must pass)."""
+        rnd = rng.random
+        sizes, given, hands = self.pass_sizes, self.given, self.hands
+        for seat in range(self.n):
+            k = sizes[seat]
+            if k and not given[seat]:
+                cards = bits(hands[seat])
+                mask = 0
+                for c in _unrank(cards, k, int(rnd() * comb(len(cards), k))):
+                    mask |= 1 << c
+                self._give(seat, mask)
 
     def _playout_random(self, rng: random.Random) -> None:
         """The rest of the hand with uniform random legal cards: one pass per trick, the trick
@@ -1859,6 +1865,20 @@ def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAc
         members: frozenset[Bid | int] = frozenset(opts) | frozenset(id(b) for b in opts)
         entry = _PLAIN_BIDS[id(rs)] = (rs, opts, acts, members)
     return entry[1], entry[2], entry[3]
+
+
+_LEAN_BIDS: dict[int, tuple[Ruleset, tuple[Bid, ...], tuple[int, ...]]] = {}
+
+
+def _lean_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], tuple[int, ...]]:
+    """The plain bids (``_plain_bids``) and each seat's side, cached per ruleset object."""
+    entry = _LEAN_BIDS.get(id(rs))
+    if entry is None or entry[0] is not rs:
+        if len(_LEAN_BIDS) > 256:
+            _LEAN_BIDS.clear()
+        entry = _LEAN_BIDS[id(rs)] = (rs, _plain_bids(rs, top)[0],
+                                      tuple(rs.side_of(s) for s in range(rs.num_seats)))
+    return entry[1], entry[2]
 
 
 @lru_cache(maxsize=64)

@@ -58,6 +58,8 @@ def _lane_table() -> tuple[tuple[int, ...], ...]:
 
 
 RANKS = _lane_table()
+# IDS[suit][lane]: the card ids (13 * suit + rank) set in the suit's 13-bit lane, ascending
+IDS = tuple(tuple(tuple(13 * suit + r for r in ranks) for ranks in RANKS) for suit in range(4))
 
 
 @lru_cache(maxsize=8)
@@ -87,14 +89,14 @@ def random_tricks(g: PlayoutGame, rnd: Callable[[], float]) -> None:
     score it as ``play`` does (``_finish_hand(quiet=True)``)."""
     n = g.n
     hands = g.hands
-    ranks = RANKS
-    # lists[4 * seat + suit]: the seat's ranks in that suit, ascending
+    clubs, diamonds, hearts, spades = IDS
+    # lists[4 * seat + suit]: the seat's card ids in that suit, ascending
     lists: list[list[int]] = []
     dealt = 0
     for h in hands:
         dealt |= h
-        lists += (list(ranks[h & LANE]), list(ranks[h >> 13 & LANE]), list(ranks[h >> 26 & LANE]),
-                  list(ranks[h >> 39]))
+        lists += ([*clubs[h & LANE]], [*diamonds[h >> 13 & LANE]], [*hearts[h >> 26 & LANE]],
+                  [*spades[h >> 39]])
     after, order = _seat_tables(n)
     must_break = g.rs.spades_must_be_broken
     broken = g.broken
@@ -135,19 +137,20 @@ def random_tricks(g: PlayoutGame, rnd: Callable[[], float]) -> None:
                     cards = lists[at + 3]
                     led = 3
                     broken = True
-        high = cards.pop(i)  # the highest rank of the led suit so far (13: a spade trumped it)
-        base = 13 * led
-        play(base + high)
-        trump = -1  # the highest spade rank played on a trick led in another suit
+        # The winning card so far: card ids order the cards of one suit by rank and every spade
+        # (39..51) above every other card, so once a spade trumps the trick no card of the led
+        # suit beats it, and only a spade discard can beat the card so far.
+        high = cards.pop(i)
+        play(high)
         win = at
         for at in after[lead_at]:
             cards = lists[at + led]
             if cards:  # follow suit
                 k = len(cards)
-                r = cards.pop(floor(rnd() * k)) if k > 1 else cards.pop()
-                play(base + r)
-                if r > high:
-                    high = r
+                c = cards.pop(floor(rnd() * k)) if k > 1 else cards.pop()
+                play(c)
+                if c > high:
+                    high = c
                     win = at
             else:  # void in the led suit: any card (it holds ``left`` cards)
                 i = floor(rnd() * left) if left > 1 else 0
@@ -160,20 +163,19 @@ def random_tricks(g: PlayoutGame, rnd: Callable[[], float]) -> None:
                     cards = lists[at + 1]
                     m = len(cards)
                     if i < m:
-                        play(13 + cards.pop(i))
+                        play(cards.pop(i))
                     else:
                         i -= m
                         cards = lists[at + 2]
                         m = len(cards)
                         if i < m:
-                            play(26 + cards.pop(i))
+                            play(cards.pop(i))
                         else:
-                            r = lists[at + 3].pop(i - m)
-                            play(39 + r)
+                            c = lists[at + 3].pop(i - m)
+                            play(c)
                             broken = True
-                            if r > trump:
-                                trump = r
-                                high = 13
+                            if c > high:
+                                high = c
                                 win = at
         won(win)
         at = win
