@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache
 from hashlib import sha512
-from itertools import combinations, starmap
+from itertools import combinations, repeat, starmap
 from math import comb, floor
 from operator import itemgetter
 from typing import Any, cast, overload
@@ -90,7 +90,6 @@ from .scoring import game_winner, hand_totals, score_hand
 from .view import View, seated_plays
 
 _BIT = tuple(1 << c for c in range(128))
-_NO_ARGS = ((),) * 128  # starmap(f, _NO_ARGS[:k]): k calls f() without a Python loop
 
 RECORD_FORMAT = "spades-hand/1"
 STATE_FORMAT = "spades-game/1"
@@ -535,7 +534,7 @@ class Game:
         else:
             # the same order as ``sorted(src, key=lambda _: rnd())`` (one key per card, in deck
             # order, stable), without a Python call per card
-            keys = list(starmap(self._rng(), _NO_ARGS[:len(src)]))
+            keys = list(starmap(self._rng(), repeat((), len(src))))
             order = sorted(range(len(src)), key=keys.__getitem__)
             deck = order if src[-1] == len(src) - 1 else [src[i] for i in order]  # src: sorted ids
         n = self.n
@@ -548,7 +547,8 @@ class Game:
             return [] if quiet else [HandDealt(self.hand_no, self.dealer)]
         k = self._t.hand_size
         # distinct bits: sum == or
-        hands = [sum(itemgetter(*deck[i:i + k])(_BIT)) for i in range(0, n * k, k)]
+        dealt = itemgetter(*deck[:n * k])(_BIT)
+        hands = [sum(dealt[i:i + k]) for i in range(0, n * k, k)]
         self.hands = hands
         self.dealt = list(hands)
         self._begin_bidding()
@@ -559,13 +559,12 @@ class Game:
         self.to_act = (self.dealer + 1) % self.n
         self.before_scores = list(self.scores)
         self.before_bags = list(self.bags)
-        rs = self.rs
-        if rs.blind_possible:
+        _, _, sides, blind_from = _lean(self.rs)
+        if blind_from is not None:
             # = not self._may_go_blind(s), once per side
             looked = self.looked
-            for side, seats in enumerate(rs.sides):
-                d = self._side_deficit(side)
-                seen = not (rs.blind_nil_open(d) or rs.blind_bids_open(d))
+            for side, seats in enumerate(sides):
+                seen = self._side_deficit(side) < blind_from
                 for s in seats:
                     looked[s] = seen
         # else: _reset_hand_state already set every seat looked
@@ -1396,7 +1395,7 @@ class Game:
         without building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
         suicide, board or misdeal): the list is [look] + plain bids + [blind bids] as there."""
         rs = self.rs
-        plain, side_of = _lean_bids(rs, self._t.hand_size)
+        plain, side_of = _lean(rs)[:2]
         k = len(plain)
         n = self.n
         bids, log, looked = self.bids, self.bid_log, self.looked
@@ -1867,18 +1866,28 @@ def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAc
     return entry[1], entry[2], entry[3]
 
 
-_LEAN_BIDS: dict[int, tuple[Ruleset, tuple[Bid, ...], tuple[int, ...]]] = {}
+_Lean = tuple[tuple[Bid, ...], tuple[int, ...], tuple[tuple[int, ...], ...], int | None]
+_LEAN: dict[int, tuple[Ruleset, _Lean]] = {}
 
 
-def _lean_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], tuple[int, ...]]:
-    """The plain bids (``_plain_bids``) and each seat's side, cached per ruleset object."""
-    entry = _LEAN_BIDS.get(id(rs))
+def _lean(rs: Ruleset) -> _Lean:
+    """What the playout's bidding reads of a ruleset, cached per ruleset object: the plain bids
+    (``_plain_bids``), each seat's side, the sides, and the least deficit at which a side may
+    bid blind (``blind_nil_open`` or ``blind_bids_open``; None when it never may)."""
+    entry = _LEAN.get(id(rs))
     if entry is None or entry[0] is not rs:
-        if len(_LEAN_BIDS) > 256:
-            _LEAN_BIDS.clear()
-        entry = _LEAN_BIDS[id(rs)] = (rs, _plain_bids(rs, top)[0],
-                                      tuple(rs.side_of(s) for s in range(rs.num_seats)))
-    return entry[1], entry[2]
+        if len(_LEAN) > 256:
+            _LEAN.clear()
+        always = -(1 << 62)  # a min deficit of 0 is no score condition at all
+        opens = []
+        if rs.blind_nil_allowed and rs.nil_allowed:
+            opens.append(rs.blind_nil_min_deficit or always)
+        if rs.blind_bids:
+            opens.append(rs.blind_bid_min_deficit or always)
+        entry = _LEAN[id(rs)] = (rs, (_plain_bids(rs, tables(rs).hand_size)[0],
+                                      tuple(rs.side_of(s) for s in range(rs.num_seats)), rs.sides,
+                                      min(opens) if opens else None))
+    return entry[1]
 
 
 @lru_cache(maxsize=64)

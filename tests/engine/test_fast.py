@@ -7,7 +7,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import CardNotHeld, Game, IllegalAction, MustFollowSuit, Phase, Ruleset, SpadesNotBroken, card_str
+from engine import (
+    CardNotHeld,
+    Game,
+    IllegalAction,
+    MustFollowSuit,
+    Phase,
+    Ruleset,
+    RulesetError,
+    SpadesNotBroken,
+    card_str,
+)
 from engine.actions import BidAction, DrawAction, Look, PlayAction
 from engine.bids import Bid
 from engine.game import Game as GameClass
@@ -323,3 +333,24 @@ def test_playout_module_does_not_import_game() -> None:
     imported |= {(a.name, 0) for node in nodes if isinstance(node, ast.Import) for a in node.names}
     assert ("game", 1) not in imported and ("engine.game", 0) not in imported
     assert ("ruleset", 1) in imported  # the walk does see the module's relative imports
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_lean_blind_threshold_matches_the_rules(name: str) -> None:
+    """The playout's cached "least deficit for a blind bid" says what ``blind_nil_open`` /
+    ``blind_bids_open`` say at every deficit, whatever the blind options."""
+    from engine.game import _lean
+
+    base = VARIANTS[name]
+    for nil_min, bid_min, blind_bids, blind_nil in [(0, 100, False, True), (100, 0, True, True),
+                                                    (200, 50, True, False), (0, 0, True, True),
+                                                    (150, 100, False, False)]:
+        try:
+            rs = base.with_options(blind_nil_min_deficit=nil_min, blind_bid_min_deficit=bid_min,
+                                   blind_bids=blind_bids, blind_nil_allowed=blind_nil)
+        except RulesetError:  # a variant that refuses these blind options
+            continue
+        blind_from = _lean(rs)[3]
+        for d in range(-400, 401, 25):
+            opens = rs.blind_nil_open(d) or rs.blind_bids_open(d)
+            assert (blind_from is not None and d >= blind_from) == opens, (rs, d)
