@@ -1048,10 +1048,10 @@ class Game:
         rs = self.rs
         if not (rs.nil_pass or rs.blind_nil_pass) or rs.partner_of(0) is None:
             return
-        for side in rs.sides:
-            a, b = side
+        bids = self.bids
+        for a, b in _lean(rs)[2]:  # the sides: pairs of partners here
             # bidding is over: every seat has a bid (no None left)
-            ka, kb = self.bids[a].kind, self.bids[b].kind  # type: ignore[union-attr]
+            ka, kb = bids[a].kind, bids[b].kind  # type: ignore[union-attr]
             if ka == "blind_nil" and kb == "blind_nil":
                 size = 0
             elif "blind_nil" in (ka, kb):
