@@ -2,8 +2,10 @@
 
 There a card id is ``suit * 13 + rank`` and its strength within its suit is its rank, so each
 suit of a hand is a 13-bit lane of the hand's mask. The loop keeps every seat's cards as four
-short lists of ranks (ascending, read from ``RANKS``), so following suit is one ``pop`` from one
-list: no mask arithmetic, no (seat, card) tuples, no per-card suit or power look-ups. Every seat
+short lists of card ids (ascending, read from ``IDS``), so following suit is one ``pop`` from one
+list: no mask arithmetic, no (seat, card) tuples, no per-card suit or power look-ups. Spades
+(ids 39..51) are the last suit, so ids order the cards of a trick as the rules do once the led
+suit is known: one comparison with the winning card so far resolves a card. Every seat
 holds the same number of cards at the start of a trick, so a seat that may play any card picks
 among that many without counting them.
 
@@ -59,7 +61,7 @@ def _lane_table() -> tuple[tuple[int, ...], ...]:
 
 RANKS = _lane_table()
 # IDS[suit][lane]: the card ids (13 * suit + rank) set in the suit's 13-bit lane, ascending
-IDS = tuple(tuple(tuple(13 * suit + r for r in ranks) for ranks in RANKS) for suit in range(4))
+IDS = (RANKS, *(tuple(tuple(13 * suit + r for r in ranks) for ranks in RANKS) for suit in (1, 2, 3)))
 
 
 @lru_cache(maxsize=8)
