@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache
 from hashlib import sha512
-from itertools import combinations, starmap
+from itertools import combinations, repeat, starmap
 from math import comb, floor
 from operator import itemgetter
 from typing import Any, cast, overload
@@ -90,7 +90,6 @@ from .scoring import game_winner, hand_totals, score_hand
 from .view import View, seated_plays
 
 _BIT = tuple(1 << c for c in range(128))
-_NO_ARGS = ((),) * 128  # starmap(f, _NO_ARGS[:k]): k calls f() without a Python loop
 
 RECORD_FORMAT = "spades-hand/1"
 STATE_FORMAT = "spades-game/1"
@@ -535,7 +534,7 @@ class Game:
         else:
             # the same order as ``sorted(src, key=lambda _: rnd())`` (one key per card, in deck
             # order, stable), without a Python call per card
-            keys = list(starmap(self._rng(), _NO_ARGS[:len(src)]))
+            keys = list(starmap(self._rng(), repeat((), len(src))))
             order = sorted(range(len(src)), key=keys.__getitem__)
             deck = order if src[-1] == len(src) - 1 else [src[i] for i in order]  # src: sorted ids
         n = self.n
@@ -548,7 +547,8 @@ class Game:
             return [] if quiet else [HandDealt(self.hand_no, self.dealer)]
         k = self._t.hand_size
         # distinct bits: sum == or
-        hands = [sum(itemgetter(*deck[i:i + k])(_BIT)) for i in range(0, n * k, k)]
+        dealt = itemgetter(*deck[:n * k])(_BIT)
+        hands = [sum(dealt[i:i + k]) for i in range(0, n * k, k)]
         self.hands = hands
         self.dealt = list(hands)
         self._begin_bidding()
@@ -559,13 +559,12 @@ class Game:
         self.to_act = (self.dealer + 1) % self.n
         self.before_scores = list(self.scores)
         self.before_bags = list(self.bags)
-        rs = self.rs
-        if rs.blind_possible:
+        _, _, sides, blind_from = _lean(self.rs)
+        if blind_from is not None:
             # = not self._may_go_blind(s), once per side
             looked = self.looked
-            for side, seats in enumerate(rs.sides):
-                d = self._side_deficit(side)
-                seen = not (rs.blind_nil_open(d) or rs.blind_bids_open(d))
+            for side, seats in enumerate(sides):
+                seen = self._side_deficit(side) < blind_from
                 for s in seats:
                     looked[s] = seen
         # else: _reset_hand_state already set every seat looked
@@ -1049,10 +1048,10 @@ class Game:
         rs = self.rs
         if not (rs.nil_pass or rs.blind_nil_pass) or rs.partner_of(0) is None:
             return
-        for side in rs.sides:
-            a, b = side
+        bids = self.bids
+        for a, b in _lean(rs)[2]:  # the sides: pairs of partners here
             # bidding is over: every seat has a bid (no None left)
-            ka, kb = self.bids[a].kind, self.bids[b].kind  # type: ignore[union-attr]
+            ka, kb = bids[a].kind, bids[b].kind  # type: ignore[union-attr]
             if ka == "blind_nil" and kb == "blind_nil":
                 size = 0
             elif "blind_nil" in (ka, kb):
@@ -1351,7 +1350,7 @@ class Game:
                 self._random_bids(rng)
                 continue
             if self.phase is _PASS and not rs.two_player_draw:
-                self._random_pass(rng)
+                self._random_passes(rng)
                 continue
             legal = self.legal_actions(self.seats_to_act()[0])
             self.apply(legal[int(rng.random() * len(legal))])
@@ -1395,21 +1394,23 @@ class Game:
         """The rest of the bidding, each step ``legal_actions(seat)[int(rng.random() * len)]``
         without building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
         suicide, board or misdeal): the list is [look] + plain bids + [blind bids] as there."""
-        plain = _plain_bids(self.rs, self._t.hand_size)[0]
+        rs = self.rs
+        plain, side_of = _lean(rs)[:2]
         k = len(plain)
         n = self.n
         bids, log, looked = self.bids, self.bid_log, self.looked
         rnd = rng.random
-        side_of = self.rs.side_of
         seat = self.to_act
         assert seat is not None  # in the BID phase one seat is always to act
-        blinds: dict[int, tuple[Bid, ...]] = {}  # per side: they depend on its deficit only
+        blinds: list[tuple[Bid, ...] | None] = [None] * len(side_of)  # per side: by its deficit
         while True:
             if looked[seat]:
                 b = plain[floor(rnd() * k)]
             else:
-                side = side_of(seat)
-                blind = blinds.get(side) or blinds.setdefault(side, self._blind_options(seat))
+                side = side_of[seat]
+                blind = blinds[side]
+                if blind is None:
+                    blind = blinds[side] = self._blind_options(seat)
                 i = floor(rnd() * (1 + k + len(blind)))  # floor: int() of a float >= 0, faster
                 if i == 0:  # look
                     looked[seat] = True
@@ -1423,22 +1424,26 @@ class Game:
             log.append((seat, b))
             if len(log) >= n:
                 break
-            seat = (seat + 1) % n
+            seat = seat + 1 if seat + 1 < n else 0
             while bids[seat] is not None:  # two-player: a pre-draw blind nil already bid
-                seat = (seat + 1) % n
-            self.to_act = seat
+                seat = seat + 1 if seat + 1 < n else 0
+        self.to_act = seat
         self._end_bidding()
 
-    def _random_pass(self, rng: random.Random) -> None:
-        """One nil-exchange pass (not the two-player swap), as
-        ``legal_actions(seat)[int(rng.random() * len)]`` for ``seats_to_act()[0]``."""
-        seat = self.seats_to_act()[0]
-        k = self.pass_sizes[seat]
-        cards = bits(self.hands[seat])
-        mask = 0
-        for c in _unrank(cards, k, int(rng.random() * comb(len(cards), k))):
-            mask |= 1 << c
-        self._give(seat, mask)
+    def _random_passes(self, rng: random.Random) -> None:
+        """The nil exchange (not the two-player swap) to its end, each pass as
+        ``legal_actions(seat)[int(rng.random() * len)]`` for ``seats_to_act()[0]``: the seats
+        that still pass, lowest first (a pass never adds a seat that must pass)."""
+        rnd = rng.random
+        sizes, given, hands = self.pass_sizes, self.given, self.hands
+        for seat in range(self.n):
+            k = sizes[seat]
+            if k and not given[seat]:
+                cards = bits(hands[seat])
+                mask = 0
+                for c in _unrank(cards, k, int(rnd() * comb(len(cards), k))):
+                    mask |= 1 << c
+                self._give(seat, mask)
 
     def _playout_random(self, rng: random.Random) -> None:
         """The rest of the hand with uniform random legal cards: one pass per trick, the trick
@@ -1859,6 +1864,30 @@ def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAc
         members: frozenset[Bid | int] = frozenset(opts) | frozenset(id(b) for b in opts)
         entry = _PLAIN_BIDS[id(rs)] = (rs, opts, acts, members)
     return entry[1], entry[2], entry[3]
+
+
+_Lean = tuple[tuple[Bid, ...], tuple[int, ...], tuple[tuple[int, ...], ...], int | None]
+_LEAN: dict[int, tuple[Ruleset, _Lean]] = {}
+
+
+def _lean(rs: Ruleset) -> _Lean:
+    """What the playout's bidding reads of a ruleset, cached per ruleset object: the plain bids
+    (``_plain_bids``), each seat's side, the sides, and the least deficit at which a side may
+    bid blind (``blind_nil_open`` or ``blind_bids_open``; None when it never may)."""
+    entry = _LEAN.get(id(rs))
+    if entry is None or entry[0] is not rs:
+        if len(_LEAN) > 256:
+            _LEAN.clear()
+        always = -(1 << 62)  # a min deficit of 0 is no score condition at all
+        opens = []
+        if rs.blind_nil_allowed and rs.nil_allowed:
+            opens.append(rs.blind_nil_min_deficit or always)
+        if rs.blind_bids:
+            opens.append(rs.blind_bid_min_deficit or always)
+        entry = _LEAN[id(rs)] = (rs, (_plain_bids(rs, tables(rs).hand_size)[0],
+                                      tuple(rs.side_of(s) for s in range(rs.num_seats)), rs.sides,
+                                      min(opens) if opens else None))
+    return entry[1]
 
 
 @lru_cache(maxsize=64)

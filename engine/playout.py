@@ -2,8 +2,10 @@
 
 There a card id is ``suit * 13 + rank`` and its strength within its suit is its rank, so each
 suit of a hand is a 13-bit lane of the hand's mask. The loop keeps every seat's cards as four
-short lists of ranks (ascending, read from ``RANKS``), so following suit is one ``pop`` from one
-list: no mask arithmetic, no (seat, card) tuples, no per-card suit or power look-ups. Every seat
+short lists of card ids (ascending, read from ``IDS``), so following suit is one ``pop`` from one
+list: no mask arithmetic, no (seat, card) tuples, no per-card suit or power look-ups. Spades
+(ids 39..51) are the last suit, so ids order the cards of a trick as the rules do once the led
+suit is known: one comparison with the winning card so far resolves a card. Every seat
 holds the same number of cards at the start of a trick, so a seat that may play any card picks
 among that many without counting them.
 
@@ -18,10 +20,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from math import floor
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .game import Game
+from .ruleset import Ruleset, Tables
+
+
+class PlayoutGame(Protocol):
+    """What this loop reads and writes of an ``engine.game.Game`` (a structural type, so this
+    module does not import ``engine.game``, which imports it)."""
+
+    rs: Ruleset
+    _t: Tables
+    n: int
+    hands: list[int]
+    plays: list[int]
+    tricks: list[int]
+    trick_winners: list[int]
+    trick: list[tuple[int, int]]
+    last_trick: tuple[tuple[int, int], ...] | None
+    played: int
+    broken: bool
+    trick_no: int
+    leader: int | None
+    to_act: int | None
+    _first_lead: int
+
+    def _finish_hand(self, quiet: bool = False) -> object: ...
 
 LANE = 0x1FFF  # the 13 ranks of one suit
 
@@ -36,6 +60,8 @@ def _lane_table() -> tuple[tuple[int, ...], ...]:
 
 
 RANKS = _lane_table()
+# IDS[suit][lane]: the card ids (13 * suit + rank) set in the suit's 13-bit lane, ascending
+IDS = (RANKS, *(tuple(tuple(13 * suit + r for r in ranks) for ranks in RANKS) for suit in (1, 2, 3)))
 
 
 @lru_cache(maxsize=8)
@@ -47,7 +73,7 @@ def _seat_tables(n: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
     return after, order
 
 
-def fits(g: Game) -> bool:
+def fits(g: PlayoutGame) -> bool:
     """Whether the rest of ``g``'s hand can go through ``random_tricks``: the deck is plain (one
     deck, no jokers or high deuces), a trick is about to be led (not the first trick under the
     two-of-clubs rule) and every seat holds one card per trick left."""
@@ -60,19 +86,19 @@ def fits(g: Game) -> bool:
     return left > 0 and list(map(int.bit_count, g.hands)).count(left) == g.n
 
 
-def random_tricks(g: Game, rnd: Callable[[], float]) -> None:
+def random_tricks(g: PlayoutGame, rnd: Callable[[], float]) -> None:
     """Play the rest of the hand with uniform random legal cards (``fits(g)`` must hold), then
     score it as ``play`` does (``_finish_hand(quiet=True)``)."""
     n = g.n
     hands = g.hands
-    ranks = RANKS
-    # lists[4 * seat + suit]: the seat's ranks in that suit, ascending
+    clubs, diamonds, hearts, spades = IDS
+    # lists[4 * seat + suit]: the seat's card ids in that suit, ascending
     lists: list[list[int]] = []
     dealt = 0
     for h in hands:
         dealt |= h
-        lists += (list(ranks[h & LANE]), list(ranks[h >> 13 & LANE]), list(ranks[h >> 26 & LANE]),
-                  list(ranks[h >> 39]))
+        lists += ([*clubs[h & LANE]], [*diamonds[h >> 13 & LANE]], [*hearts[h >> 26 & LANE]],
+                  [*spades[h >> 39]])
     after, order = _seat_tables(n)
     must_break = g.rs.spades_must_be_broken
     broken = g.broken
@@ -113,19 +139,20 @@ def random_tricks(g: Game, rnd: Callable[[], float]) -> None:
                     cards = lists[at + 3]
                     led = 3
                     broken = True
-        high = cards.pop(i)  # the highest rank of the led suit so far (13: a spade trumped it)
-        base = 13 * led
-        play(base + high)
-        trump = -1  # the highest spade rank played on a trick led in another suit
+        # The winning card so far: card ids order the cards of one suit by rank and every spade
+        # (39..51) above every other card, so once a spade trumps the trick no card of the led
+        # suit beats it, and only a spade discard can beat the card so far.
+        high = cards.pop(i)
+        play(high)
         win = at
         for at in after[lead_at]:
             cards = lists[at + led]
             if cards:  # follow suit
                 k = len(cards)
-                r = cards.pop(floor(rnd() * k)) if k > 1 else cards.pop()
-                play(base + r)
-                if r > high:
-                    high = r
+                c = cards.pop(floor(rnd() * k)) if k > 1 else cards.pop()
+                play(c)
+                if c > high:
+                    high = c
                     win = at
             else:  # void in the led suit: any card (it holds ``left`` cards)
                 i = floor(rnd() * left) if left > 1 else 0
@@ -138,20 +165,19 @@ def random_tricks(g: Game, rnd: Callable[[], float]) -> None:
                     cards = lists[at + 1]
                     m = len(cards)
                     if i < m:
-                        play(13 + cards.pop(i))
+                        play(cards.pop(i))
                     else:
                         i -= m
                         cards = lists[at + 2]
                         m = len(cards)
                         if i < m:
-                            play(26 + cards.pop(i))
+                            play(cards.pop(i))
                         else:
-                            r = lists[at + 3].pop(i - m)
-                            play(39 + r)
+                            c = lists[at + 3].pop(i - m)
+                            play(c)
                             broken = True
-                            if r > trump:
-                                trump = r
-                                high = 13
+                            if c > high:
+                                high = c
                                 win = at
         won(win)
         at = win

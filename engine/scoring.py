@@ -100,15 +100,18 @@ def hand_totals(rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int],
             if b is None:
                 raise ValueError(f"seat {s} has not bid")
             kind = b.kind
-            if kind == "nil" or kind == "blind_nil":
+            if kind == "tricks":  # the common case first
+                has_contract = True
+                bid += b.n
+                ctricks += tk
+            elif kind == "nil" or kind == "blind_nil":
                 value = blind_nil_value if kind == "blind_nil" else nil_value
                 points += value if tk == 0 else -value
                 side_bags += tk
-            else:
+            else:  # blind
                 has_contract = True
                 bid += b.n
-                if kind == "blind":
-                    blind_bid += b.n
+                blind_bid += b.n
                 ctricks += tk
         if has_contract:
             if ctricks >= bid:

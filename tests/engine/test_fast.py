@@ -7,7 +7,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import CardNotHeld, Game, IllegalAction, MustFollowSuit, Phase, Ruleset, SpadesNotBroken, card_str
+from engine import (
+    CardNotHeld,
+    Game,
+    IllegalAction,
+    MustFollowSuit,
+    Phase,
+    Ruleset,
+    RulesetError,
+    SpadesNotBroken,
+    card_str,
+    parse_card,
+)
 from engine.actions import BidAction, DrawAction, Look, PlayAction
 from engine.bids import Bid
 from engine.game import Game as GameClass
@@ -307,3 +318,78 @@ def test_deal_generator_is_random_random_of_the_seed_text(seed: int | str) -> No
     r = random.Random(f"{seed}|s|1|0").random
     order = sorted(range(52), key=lambda _: r())
     assert first.dealt == [sum(1 << c for c in order[i * 13:(i + 1) * 13]) for i in range(4)]
+
+
+def test_playout_module_does_not_import_game() -> None:
+    """engine.game imports engine.playout; the loop types the game by a Protocol instead of
+    importing it back (not even under TYPE_CHECKING, which the import contracts ignore)."""
+    import ast
+    from pathlib import Path
+
+    import engine.playout
+
+    tree = ast.parse(Path(engine.playout.__file__).read_text(encoding="utf-8"))
+    nodes = list(ast.walk(tree))
+    imported = {(node.module or "", node.level) for node in nodes if isinstance(node, ast.ImportFrom)}
+    imported |= {(a.name, 0) for node in nodes if isinstance(node, ast.Import) for a in node.names}
+    assert ("game", 1) not in imported and ("engine.game", 0) not in imported
+    assert ("ruleset", 1) in imported  # the walk does see the module's relative imports
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_lean_blind_threshold_matches_the_rules(name: str) -> None:
+    """The playout's cached "least deficit for a blind bid" says what ``blind_nil_open`` /
+    ``blind_bids_open`` say at every deficit, whatever the blind options."""
+    from engine.game import _lean
+
+    base = VARIANTS[name]
+    for nil_min, bid_min, blind_bids, blind_nil in [(0, 100, False, True), (100, 0, True, True),
+                                                    (200, 50, True, False), (0, 0, True, True),
+                                                    (150, 100, False, False)]:
+        try:
+            rs = base.with_options(blind_nil_min_deficit=nil_min, blind_bid_min_deficit=bid_min,
+                                   blind_bids=blind_bids, blind_nil_allowed=blind_nil)
+        except RulesetError:  # a variant that refuses these blind options
+            continue
+        blind_from = _lean(rs)[3]
+        for d in range(-400, 401, 25):
+            opens = rs.blind_nil_open(d) or rs.blind_bids_open(d)
+            assert (blind_from is not None and d >= blind_from) == opens, (rs, d)
+
+
+@pytest.mark.parametrize("name", ["standard", "no-nil", "cutthroat", "five-player"])
+def test_fast_card_loop_from_many_positions_matches_the_step_api(name: str) -> None:
+    """The plain-deck loop resolves a trick by comparing card ids (a spade's id is above every
+    other card). From 120 random trick boundaries of seeded hands (spades broken or not, voids
+    and ruffs already shown), a seeded ``playout`` leaves what ``play`` leaves with the same draws,
+    and every trick it recorded went to the seat ``winning_play`` names."""
+    from engine.ruleset import winning_play
+
+    rs = VARIANTS[name]
+    t = tables(rs)
+    pick = random.Random(name)
+    for i in range(120):
+        g = Game.new(rs, seed=f"many:{i}", dealer=i % rs.num_seats)
+        while g.phase is not Phase.PLAY:
+            legal = g.legal_actions(g.seats_to_act()[0])
+            g.apply(legal[pick.randrange(len(legal))])
+        for _ in range(pick.randrange(t.hand_size) * rs.num_seats):  # whole tricks
+            seat = g.to_act
+            assert seat is not None
+            g.play(seat, pick.choice(g.legal_cards(seat)))
+        fast, slow = g.clone(), g.clone()
+        fast.auto_deal = slow.auto_deal = False
+        r1, r2 = random.Random(i), random.Random(i)
+        fast.playout(r1)
+        reference_hand(slow, r2)
+        assert fast.to_dict() == slow.to_dict()
+        assert fast.hand_records == slow.hand_records
+        assert r1.random() == r2.random()
+        rec = fast.hand_records[-1]
+        plays = [parse_card(c) for c in rec["plays"]]
+        leader = fast.first_leader
+        for k, winner in enumerate(rec["result"]["trick_winners"]):
+            cards = plays[k * rs.num_seats:(k + 1) * rs.num_seats]
+            trick = [((leader + j) % rs.num_seats, c) for j, c in enumerate(cards)]
+            assert winning_play(trick, t.suit, t.power, not rs.six_player_first_wins)[0] == winner
+            leader = winner
