@@ -243,13 +243,21 @@ class RostersMixin(LeagueStoreBase):
         )
         return Member(*row) if row and row[2] != "removed" else None
 
-    async def invite(self, league_id: int, captain_id: int, partner_id: int, name: str) -> Team:
-        """Start a fixed team: the captain is signed up, the partner is invited until they accept."""
-        if captain_id == partner_id:
+    async def invite(
+        self, league_id: int, captain_id: int, partner_ids: int | Sequence[int], name: str
+    ) -> Team:
+        """Start a fixed team: the captain is signed up, the partners (one for pairs, two for teams
+        of three) are invited; the team is pending until every one of them accepts."""
+        partners = [partner_ids] if isinstance(partner_ids, int) else list(partner_ids)
+        if not partners:
+            raise InviteError("Invite your partner: a team needs two players at least.")
+        if captain_id in partners:
             raise InviteError("Invite someone else: you can't be your own partner.")
+        if len(set(partners)) != len(partners):
+            raise InviteError("Invite two different partners.")
         now = _now()
         async with self._tx() as conn:
-            for uid, who in ((captain_id, "You are"), (partner_id, f"<@{partner_id}> is")):
+            for uid, who in ((captain_id, "You are"), *((p, f"<@{p}> is") for p in partners)):
                 found = await conn.fetchone(
                     "SELECT status, team_id FROM league_members WHERE league_id = ? AND user_id = ?",
                     (league_id, uid),
@@ -267,21 +275,24 @@ class RostersMixin(LeagueStoreBase):
                 " VALUES (?, ?, 'pending', ?, ?) RETURNING id",
                 (league_id, name, captain_id, now),
             )
-            for uid, status in ((captain_id, "active"), (partner_id, "invited")):
+            for uid, status in ((captain_id, "active"), *((p, "invited") for p in partners)):
                 await conn.execute(
                     "INSERT INTO league_members (league_id, user_id, team_id, status, joined_at)"
                     " VALUES (?, ?, ?, ?, ?) ON CONFLICT (league_id, user_id) DO UPDATE SET"
                     " team_id = excluded.team_id, status = excluded.status, joined_at = excluded.joined_at",
                     (league_id, uid, team_id, status, now),
                 )
-            await self._audit(
-                conn, league_id, None, captain_id, "invite", {"team": name, "partner": partner_id}, None, now
-            )
+            detail: dict[str, Any] = {"team": name, "partner": partners[0]}
+            if len(partners) > 1:
+                detail["partners"] = partners
+            await self._audit(conn, league_id, None, captain_id, "invite", detail, None, now)
         assert team_id is not None
-        return Team(team_id, league_id, name, "pending", captain_id, [captain_id, partner_id])
+        return Team(team_id, league_id, name, "pending", captain_id, [captain_id, *partners], list(partners))
 
     async def answer_invite(self, league_id: int, user_id: int, *, accept: bool) -> Team:
-        """The invited partner accepts (the team becomes active) or declines (the team is dissolved)."""
+        """An invited partner accepts (the team becomes active once every invited partner has) or
+        declines (the team is dissolved: its other invitees are off the roster, the captain and any
+        partner who had accepted stay signed up without a team)."""
         now = _now()
         async with self._tx() as conn:
             found = await conn.fetchone(
@@ -293,27 +304,40 @@ class RostersMixin(LeagueStoreBase):
             if not found:
                 raise InviteError("You have no pending team invite in this league.")
             team_id, name, captain = found
+            rows = await conn.fetchall(
+                "SELECT user_id, status FROM league_members WHERE league_id = ? AND team_id = ?"
+                " ORDER BY joined_at, user_id",
+                (league_id, team_id),
+            )
+            members = sorted((r[0] for r in rows), key=lambda u: (u != captain, u))
             if accept:
                 await conn.execute(
                     "UPDATE league_members SET status = 'active' WHERE league_id = ? AND user_id = ?",
                     (league_id, user_id),
                 )
-                await conn.execute("UPDATE league_teams SET status = 'active' WHERE id = ?", (team_id,))
+                waiting = [uid for uid, status in rows if status == "invited" and uid != user_id]
+                status = "pending" if waiting else "active"
+                if not waiting:
+                    await conn.execute("UPDATE league_teams SET status = 'active' WHERE id = ?", (team_id,))
             else:
+                waiting = [uid for uid, status in rows if status == "invited" and uid != user_id]
+                status = "removed"
                 await conn.execute(
                     "UPDATE league_members SET status = 'removed', team_id = NULL"
                     " WHERE league_id = ? AND user_id = ?",
                     (league_id, user_id),
                 )
                 await conn.execute(
-                    "UPDATE league_members SET team_id = NULL WHERE league_id = ? AND team_id = ?",
+                    "UPDATE league_members SET team_id = NULL,"
+                    " status = CASE WHEN status = 'invited' THEN 'removed' ELSE status END"
+                    " WHERE league_id = ? AND team_id = ?",
                     (league_id, team_id),
                 )
                 await conn.execute("UPDATE league_teams SET status = 'removed' WHERE id = ?", (team_id,))
             await self._audit(
                 conn, league_id, None, user_id, "accept" if accept else "decline", {"team": name}, None, now
             )
-        return Team(team_id, league_id, name, "active" if accept else "removed", captain, [captain, user_id])
+        return Team(team_id, league_id, name, status, captain, members, waiting)
 
     async def teams(self, league_id: int, *, statuses: Sequence[str] = ("active",)) -> list[Team]:
         marks = ", ".join("?" for _ in statuses)
@@ -324,15 +348,18 @@ class RostersMixin(LeagueStoreBase):
             (league_id, *statuses),
         )
         members = await self._all(
-            "SELECT team_id, user_id FROM league_members WHERE league_id = ? AND team_id IS NOT NULL"
+            "SELECT team_id, user_id, status FROM league_members WHERE league_id = ? AND team_id IS NOT NULL"
             " AND status <> 'removed' ORDER BY joined_at, user_id",
             (league_id,),
         )
         by_team: dict[int, list[int]] = {}
-        for team_id, uid in members:
+        invited: dict[int, list[int]] = {}
+        for team_id, uid, m_status in members:
             by_team.setdefault(team_id, []).append(uid)
+            if m_status == "invited":
+                invited.setdefault(team_id, []).append(uid)
         out = []
         for tid, name, status, captain in rows:
             ms = sorted(by_team.get(tid, []), key=lambda u: (u != captain, u))
-            out.append(Team(tid, league_id, name, status, captain, ms))
+            out.append(Team(tid, league_id, name, status, captain, ms, sorted(invited.get(tid, []))))
         return out
