@@ -165,7 +165,7 @@ class LeagueCog(commands.Cog):
         format="Fixed partners, rotating partners or solo",
         preset="The rules (standard, cutthroat, five-player, …)",
         rounds="Games (rounds) per night",
-        round_minutes="Time limit of a round; unfinished games are scored as they stand",
+        round_minutes="A round's time limit; unfinished games score as they stand",
         target="A round's target score (default: the preset's)",
         hand_limit="A round's hand limit, so nights end on time",
         leftover="What happens to players who don't fill a table",
@@ -455,12 +455,12 @@ class LeagueCog(commands.Cog):
 
         await self._run(interaction, work)
 
-    @league.command(name="invite", description="Fixed teams: invite your partner (two in teams of three)")
+    @league.command(name="invite", description="Fixed teams: invite your partner(s)")
     @app_commands.describe(
         league="The league",
         partner="Your partner",
         team="Your team's name",
-        partner2="Your second partner (only in teams of three)",
+        partner2="Second partner (teams of three)",
     )
     @app_commands.autocomplete(league=league_autocomplete)
     async def invite(
@@ -600,7 +600,7 @@ class LeagueCog(commands.Cog):
 
         await self._run(interaction, work)
 
-    @admin.command(name="add", description="Put a player on the roster (also one removed before)")
+    @admin.command(name="add", description="Put a player on the roster")
     @app_commands.autocomplete(league=league_autocomplete)
     @app_commands.describe(league="The league", player="The player")
     async def add(self, interaction: discord.Interaction[Any], league: str, player: discord.Member) -> None:
@@ -678,9 +678,7 @@ class LeagueCog(commands.Cog):
 
         await self._run(interaction, work)
 
-    @admin.command(
-        name="reopen", description="Re-open check-in during a night (late arrivals join the next round)"
-    )
+    @admin.command(name="reopen", description="Re-open check-in (late arrivals join the next round)")
     @app_commands.autocomplete(league=league_autocomplete)
     @app_commands.describe(league="The league")
     async def reopen(self, interaction: discord.Interaction[Any], league: str) -> None:
