@@ -216,9 +216,11 @@ class RostersMixin(LeagueStoreBase):
                 (actor_id if actor_id is not None else user_id, league_id, user_id),
             )
             if found[0] is not None:
+                # the team is dissolved, but its members keep pointing at it (until they join another
+                # team) so the games it played stay the team's in the standings
                 await conn.execute("UPDATE league_teams SET status = 'removed' WHERE id = ?", (found[0],))
                 await conn.execute(
-                    "UPDATE league_members SET team_id = NULL,"
+                    "UPDATE league_members SET"
                     " status = CASE WHEN status = 'invited' THEN 'removed' ELSE status END"
                     " WHERE league_id = ? AND team_id = ?",
                     (league_id, found[0]),
@@ -259,10 +261,11 @@ class RostersMixin(LeagueStoreBase):
         async with self._tx() as conn:
             for uid, who in ((captain_id, "You are"), *((p, f"<@{p}> is") for p in partners)):
                 found = await conn.fetchone(
-                    "SELECT status, team_id FROM league_members WHERE league_id = ? AND user_id = ?",
+                    "SELECT m.status, t.status FROM league_members m LEFT JOIN league_teams t"
+                    " ON t.id = m.team_id WHERE m.league_id = ? AND m.user_id = ?",
                     (league_id, uid),
                 )
-                if found and found[0] != "removed" and found[1] is not None:
+                if found and found[0] != "removed" and found[1] in ("pending", "active"):
                     raise InviteError(f"{who} already on a team in this league.")
             if await conn.fetchone(
                 "SELECT 1 FROM league_teams WHERE league_id = ? AND lower(name) = lower(?) AND"
@@ -342,14 +345,17 @@ class RostersMixin(LeagueStoreBase):
     async def teams(self, league_id: int, *, statuses: Sequence[str] = ("active",)) -> list[Team]:
         marks = ", ".join("?" for _ in statuses)
         rows = await self._all(
-            "SELECT id, name, status, captain_id FROM league_teams WHERE league_id = ? AND"
+            "SELECT id, name, status, captain_id, created_at FROM league_teams WHERE league_id = ? AND"
             f" status IN ({marks})"
             " ORDER BY id",
             (league_id, *statuses),
         )
+        # a removed team lists everyone who was on it (also the member whose removal dissolved it),
+        # so its games stay its own in the standings
         members = await self._all(
-            "SELECT team_id, user_id, status FROM league_members WHERE league_id = ? AND team_id IS NOT NULL"
-            " AND status <> 'removed' ORDER BY joined_at, user_id",
+            "SELECT m.team_id, m.user_id, m.status FROM league_members m JOIN league_teams t"
+            " ON t.id = m.team_id WHERE m.league_id = ? AND (m.status <> 'removed' OR t.status = 'removed')"
+            " ORDER BY m.joined_at, m.user_id",
             (league_id,),
         )
         by_team: dict[int, list[int]] = {}
@@ -359,7 +365,7 @@ class RostersMixin(LeagueStoreBase):
             if m_status == "invited":
                 invited.setdefault(team_id, []).append(uid)
         out = []
-        for tid, name, status, captain in rows:
+        for tid, name, status, captain, created in rows:
             ms = sorted(by_team.get(tid, []), key=lambda u: (u != captain, u))
-            out.append(Team(tid, league_id, name, status, captain, ms, sorted(invited.get(tid, []))))
+            out.append(Team(tid, league_id, name, status, captain, ms, sorted(invited.get(tid, [])), created))
         return out

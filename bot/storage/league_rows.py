@@ -132,6 +132,7 @@ class Team:
     captain_id: int
     members: list[int]  # the captain first
     invited: list[int] = field(default_factory=list)  # members who have not accepted yet
+    created_at: int = 0
 
 
 @dataclass
@@ -207,6 +208,7 @@ class Result:
     complete: bool
     corrected: bool
     game_id: int | None
+    started_at: int = 0  # when its round started (unix seconds)
 
 
 @dataclass

@@ -597,7 +597,7 @@ async def test_one_player_is_not_a_night(service: LeagueService, gateway: FakeGa
 
 
 async def test_fixed_teams_of_three_invite_two_partners_and_play_a_six_seat_table(
-    service: LeagueService, clock: Clock, gateway: FakeGateway
+    service: LeagueService, clock: Clock, gateway: FakeGateway, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bot.i18n import render
 
@@ -658,6 +658,34 @@ async def test_fixed_teams_of_three_invite_two_partners_and_play_a_six_seat_tabl
     top = "**Aces** (<@1> + <@2> + <@3>)" if 1 in table.sides[0] else "**Kings** (<@4> + <@6> + <@7>)"
     assert render(names(rows[0].entrant), "en") == top
     assert rows[0].wins == 1 and rows[1].losses + rows[1].close_losses == 1
+    before = render(await service.standings_text(threes), "en")
+    # an admin takes a member off: the team is dissolved, its game stays the team's in the standings
+    await service.remove(threes, ADMIN, 2, "moved away")
+    assert render(await service.standings_text(threes), "en") == before
+    assert "(invite pending" not in render(await service.me_text(threes, 1), "en")
+    assert "Team **Aces**" not in render(await service.me_text(threes, 1), "en")
+    with pytest.raises(LeagueRefusal, match="is not on this league's roster"):
+        await service.remove(threes, ADMIN, 2, "again")
+    # admins don't put players on fixed teams: the players form a new team by invite
+    with pytest.raises(LeagueRefusal, match="sign up with `/league invite`"):
+        await service.add_member(threes, ADMIN, 8)
+    import time
+
+    import bot.storage.league_rosters as rosters
+
+    monkeypatch.setattr(rosters, "_now", lambda: int(time.time()) + 60)  # a minute after the game
+    await service.invite(threes, 1, [3, 8], "Aces Again")
+    for p in (3, 8):
+        await service.answer_invite(threes, p, accept=True)
+    assert {t.name: t.members for t in await service.store.teams(threes.id)} == {
+        "Kings": [4, 6, 7],
+        "Aces Again": [1, 3, 8],
+    }
+    # the new team did not play the game the old one played: the old team keeps it
+    rows, _held = await service.standings_rows(threes)
+    names = await service.entrant_names(threes)
+    games = {render(names(r.entrant), "en").split("**")[1]: r.games for r in rows}
+    assert games == {"Aces": 1, "Kings": 1, "Aces Again": 0}
 
 
 async def test_a_substitute_plays_for_the_fixed_team(

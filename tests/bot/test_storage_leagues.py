@@ -195,8 +195,13 @@ async def test_a_team_of_three_refuses_players_already_on_a_team(store: LeagueSt
     await store.answer_invite(league.id, 3, accept=True)
     await store.remove_member(league.id, 3, actor_id=ADMIN, reason="gone")
     assert [t.name for t in await store.teams(league.id, statuses=("active", "pending"))] == ["Kings"]
-    left = {m.user_id: m.team_id for m in await store.members(league.id)}
-    assert left[1] is None and left[2] is None and 3 not in left
+    assert sorted(m.user_id for m in await store.members(league.id)) == [1, 2, 4]  # 3 is off
+    # the dissolved team still lists who played for it (its games stay its own in the standings)
+    (gone,) = await store.teams(league.id, statuses=("removed",))
+    assert (gone.name, gone.members) == ("Aces", [1, 2, 3])
+    # the two left are free to form a new team
+    again = await store.invite(league.id, 1, [2, 9], "Aces")
+    assert again.members == [1, 2, 9]
 
 
 async def test_night_transitions_fire_once(store: LeagueStore) -> None:
