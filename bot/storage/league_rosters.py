@@ -285,9 +285,10 @@ class RostersMixin(LeagueStoreBase):
                     " team_id = excluded.team_id, status = excluded.status, joined_at = excluded.joined_at",
                     (league_id, uid, team_id, status, now),
                 )
+            # scalar keys: forgetting a player scrubs them (bot.storage.history.AUDIT_USER_KEYS)
             detail: dict[str, Any] = {"team": name, "partner": partners[0]}
             if len(partners) > 1:
-                detail["partners"] = partners
+                detail["partner2"] = partners[1]
             await self._audit(conn, league_id, None, captain_id, "invite", detail, None, now)
         assert team_id is not None
         return Team(team_id, league_id, name, "pending", captain_id, [captain_id, *partners], list(partners))

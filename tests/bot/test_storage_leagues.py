@@ -415,3 +415,17 @@ async def test_forget_me_leaves_no_id_in_past_seatings_or_the_audit_log(
     (sub,) = await store.audit_log(league.id, actions=["sub"])
     assert sub.detail["in"] == 0 and sub.detail["out"] == stays  # what happened stays, who does not
     assert sub.reason is not None and str(gone) not in sub.reason and f"<@{stays}>" in sub.reason
+
+
+async def test_forget_me_scrubs_both_partners_of_a_team_of_three_invite(
+    db: Storage, store: LeagueStore
+) -> None:
+    gone, stays = 900000000000000019, 900000000000000014
+    league = await make_league(store, fmt="fixed")
+    await store.invite(league.id, 1, [stays, gone], "Aces")
+    await db.forget_player(gone)
+    (invite,) = await store.audit_log(league.id, actions=["invite"])
+    assert invite.detail == {"team": "Aces", "partner": stays, "partner2": 0}
+    await db.forget_player(stays)
+    (invite,) = await store.audit_log(league.id, actions=["invite"])
+    assert invite.detail == {"team": "Aces", "partner": 0, "partner2": 0}
