@@ -21,6 +21,13 @@ class SignupMixin(ServiceCore):
     async def sign_up(self, league: LeagueRow, user_id: int) -> None:
         self._open_for_signups(league)
         if league.format == seating.FIXED:
+            if self.ruleset_of(league).team_size == 3:
+                raise LeagueRefusal(
+                    _(
+                        "This league plays in fixed teams of three: invite your two partners with"
+                        " `/league invite`, or accept an invite with `/league accept`."
+                    )
+                )
             raise LeagueRefusal(
                 _(
                     "This league plays in fixed teams: invite your partner with `/league invite`, "

@@ -617,6 +617,10 @@ async def test_fixed_teams_of_three_invite_two_partners_and_play_a_six_seat_tabl
     )
     with pytest.raises(LeagueRefusal, match="two different partners"):
         await service.invite(threes, 1, [2, 2], "Aces")
+    with pytest.raises(LeagueRefusal, match="fixed teams of three: invite your two partners"):
+        await service.sign_up(threes, 1)
+    with pytest.raises(LeagueRefusal, match="fixed teams: invite your partner with"):
+        await service.sign_up(pairs, 1)
     assert await service.store.members(threes.id, include_invited=True) == []
 
     aces = await service.invite(threes, 1, [2, 3], "Aces")
@@ -643,6 +647,8 @@ async def test_fixed_teams_of_three_invite_two_partners_and_play_a_six_seat_tabl
     night_id = await open_checkin(service, clock)
     for p in (1, 2, 3, 4, 6, 7):
         await service.check_in(night_id, p)
+    with pytest.raises(LeagueRefusal, match="fixed teams of three: sign up with your two partners"):
+        await service.check_in(night_id, 5)  # declined Kings: not on the roster
     clock.now = FIRST_START
     await service.tick()
     (table,) = await service.store.round_tables(night_id, 1)
