@@ -308,6 +308,18 @@ class RostersMixin(LeagueStoreBase):
             if not found:
                 raise InviteError("You have no pending team invite in this league.")
             team_id, name, captain = found
+            # the team's row lock first: answers to one team take turns (PostgreSQL; SQLite's
+            # transactions are serial anyway), so the last acceptance sees every other one
+            locked = await conn.execute(
+                "UPDATE league_teams SET status = status WHERE id = ? AND status = 'pending'", (team_id,)
+            )
+            still = await conn.fetchone(
+                "SELECT 1 FROM league_members WHERE league_id = ? AND user_id = ? AND team_id = ?"
+                " AND status = 'invited'",
+                (league_id, user_id, team_id),
+            )
+            if locked != 1 or not still:
+                raise InviteError("You have no pending team invite in this league.")
             rows = await conn.fetchall(
                 "SELECT user_id, status FROM league_members WHERE league_id = ? AND team_id = ?"
                 " ORDER BY joined_at, user_id",

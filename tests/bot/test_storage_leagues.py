@@ -429,3 +429,35 @@ async def test_forget_me_scrubs_both_partners_of_a_team_of_three_invite(
     await db.forget_player(stays)
     (invite,) = await store.audit_log(league.id, actions=["invite"])
     assert invite.detail == {"team": "Aces", "partner": 0, "partner2": 0}
+
+
+async def test_partners_answering_at_once_are_counted_once_on_both_backends(db_target: str) -> None:
+    """Two partners accepting at the same moment activate their team of three (neither waits for
+    the other forever); an acceptance racing a decline ends in one of the two, never half of each.
+    On PostgreSQL the answers really overlap (a pool of connections)."""
+    storage = await Storage.open(db_target)
+    try:
+        store = LeagueStore(storage)
+        league = await make_league(store, fmt="fixed")
+        for round_no in range(3):
+            base = 10 * (round_no + 1)
+            await store.invite(league.id, base, [base + 1, base + 2], f"Team {round_no}")
+            answers = await asyncio.gather(
+                store.answer_invite(league.id, base + 1, accept=True),
+                store.answer_invite(league.id, base + 2, accept=True),
+            )
+            assert sorted(a.status for a in answers) == ["active", "pending"]
+        assert len(await store.teams(league.id)) == 3
+        await store.invite(league.id, 50, [51, 52], "Racing")
+        raced = await asyncio.gather(
+            store.answer_invite(league.id, 51, accept=True),
+            store.answer_invite(league.id, 52, accept=False),
+            return_exceptions=True,
+        )
+        left = await store.teams(league.id, statuses=("active", "pending"))
+        assert "Racing" not in [t.name for t in left]  # the decline dissolved it, whichever came first
+        assert not any(isinstance(r, Exception) and not isinstance(r, InviteError) for r in raced)
+        member = await store.member(league.id, 51)
+        assert member is None or (member.status == "active" and member.team_id is None)
+    finally:
+        await storage.close()
