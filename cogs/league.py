@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot.i18n import Text, _, _n, join, mention, render, resolve, role_mention, timestamp
+from bot.i18n import ListOf, Text, _, _n, join, mention, render, resolve, role_mention, timestamp
 from bot.league import schedule as sch
 from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables
 from bot.league.schedule_input import WEEKDAYS, zone_suggestions
@@ -165,7 +165,7 @@ class LeagueCog(commands.Cog):
         format="Fixed partners, rotating partners or solo",
         preset="The rules (standard, cutthroat, five-player, …)",
         rounds="Games (rounds) per night",
-        round_minutes="Time limit of a round; unfinished games are scored as they stand",
+        round_minutes="A round's time limit; unfinished games score as they stand",
         target="A round's target score (default: the preset's)",
         hand_limit="A round's hand limit, so nights end on time",
         leftover="What happens to players who don't fill a table",
@@ -455,8 +455,13 @@ class LeagueCog(commands.Cog):
 
         await self._run(interaction, work)
 
-    @league.command(name="invite", description="Fixed teams: invite your partner")
-    @app_commands.describe(league="The league", partner="Your partner", team="Your team's name")
+    @league.command(name="invite", description="Fixed teams: invite your partner(s)")
+    @app_commands.describe(
+        league="The league",
+        partner="Your partner",
+        team="Your team's name",
+        partner2="Second partner (teams of three)",
+    )
     @app_commands.autocomplete(league=league_autocomplete)
     async def invite(
         self,
@@ -464,14 +469,30 @@ class LeagueCog(commands.Cog):
         league: str,
         partner: discord.Member,
         team: app_commands.Range[str, 1, 50],
+        partner2: discord.Member | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
-            await self.service.invite(lg, interaction.user.id, partner.id, team, partner_is_bot=partner.bot)
+            partners = [partner] if partner2 is None else [partner, partner2]
+            made = await self.service.invite(
+                lg,
+                interaction.user.id,
+                [p.id for p in partners],
+                team,
+                partner_is_bot=any(p.bot for p in partners),
+            )
+            if partner2 is None:
+                return _(
+                    "📨 Invite sent: %(partner)s joins **%(team)s** with `/league accept league:%(league)s`.",
+                    partner=mention(partner.id),
+                    team=made.name,
+                    league=lg.name,
+                )
             return _(
-                "📨 Invite sent: %(partner)s joins **%(team)s** with `/league accept league:%(league)s`.",
-                partner=mention(partner.id),
-                team=team,
+                "📨 Invites sent: %(partners)s join **%(team)s** with `/league accept league:%(league)s`;"
+                " the team plays once both have accepted.",
+                partners=ListOf(tuple(mention(p.id) for p in partners)),
+                team=made.name,
                 league=lg.name,
             )
 
@@ -483,8 +504,15 @@ class LeagueCog(commands.Cog):
     async def accept(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
-            name = await self.service.answer_invite(lg, interaction.user.id, accept=True)
-            return _("🤝 You're on **%(team)s** in **%(league)s**.", team=name, league=lg.name)
+            made = await self.service.answer_invite(lg, interaction.user.id, accept=True)
+            if made.invited:
+                return _(
+                    "🤝 You accepted: **%(team)s** plays in **%(league)s** once %(players)s accepts too.",
+                    team=made.name,
+                    league=lg.name,
+                    players=ListOf(tuple(mention(u) for u in made.invited)),
+                )
+            return _("🤝 You're on **%(team)s** in **%(league)s**.", team=made.name, league=lg.name)
 
         await self._run(interaction, work)
 
@@ -494,8 +522,8 @@ class LeagueCog(commands.Cog):
     async def decline(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
-            name = await self.service.answer_invite(lg, interaction.user.id, accept=False)
-            return _("You declined the invite to **%(team)s**.", team=name)
+            made = await self.service.answer_invite(lg, interaction.user.id, accept=False)
+            return _("You declined the invite to **%(team)s**.", team=made.name)
 
         await self._run(interaction, work)
 
@@ -572,7 +600,7 @@ class LeagueCog(commands.Cog):
 
         await self._run(interaction, work)
 
-    @admin.command(name="add", description="Put a player on the roster (also one removed before)")
+    @admin.command(name="add", description="Put a player on the roster")
     @app_commands.autocomplete(league=league_autocomplete)
     @app_commands.describe(league="The league", player="The player")
     async def add(self, interaction: discord.Interaction[Any], league: str, player: discord.Member) -> None:
@@ -650,9 +678,7 @@ class LeagueCog(commands.Cog):
 
         await self._run(interaction, work)
 
-    @admin.command(
-        name="reopen", description="Re-open check-in during a night (late arrivals join the next round)"
-    )
+    @admin.command(name="reopen", description="Re-open check-in (late arrivals join the next round)")
     @app_commands.autocomplete(league=league_autocomplete)
     @app_commands.describe(league="The league")
     async def reopen(self, interaction: discord.Interaction[Any], league: str) -> None:

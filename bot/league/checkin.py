@@ -65,6 +65,14 @@ class CheckinMixin(ServiceCore):
                             league=league.name,
                         )
                     )
+                if league.format == seating.FIXED and self.ruleset_of(league).team_size == 3:
+                    raise LeagueRefusal(
+                        _(
+                            "**%(league)s** plays in fixed teams of three: sign up with your two partners"
+                            " (`/league invite`) first.",
+                            league=league.name,
+                        )
+                    )
                 if league.format == seating.FIXED:
                     raise LeagueRefusal(
                         _(

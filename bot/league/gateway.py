@@ -60,6 +60,11 @@ _STORAGE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Msg]], ...] = t
             r"Invite someone else: you can't be your own partner\.",
             lambda m: _("Invite someone else: you can't be your own partner."),
         ),
+        (r"Invite two different partners\.", lambda m: _("Invite two different partners.")),
+        (
+            r"Invite your partner: a team needs two players at least\.",
+            lambda m: _("Invite your partner: a team needs two players at least."),
+        ),
         (
             r"You are already on a team in this league\.",
             lambda m: _("You are already on a team in this league."),

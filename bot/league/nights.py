@@ -12,7 +12,7 @@ import logging
 from collections.abc import Hashable
 from datetime import date, datetime, timedelta
 
-from bot.i18n import Text, _, _n, join
+from bot.i18n import ListOf, Text, _, _n, join
 from bot.storage.leagues import LeagueError, LeagueRow, NightRow
 
 from . import schedule as sch
@@ -219,6 +219,12 @@ class NightsMixin(RoundsMixin):
                 team_line = _(
                     "Team **%(team)s** (%(status)s)", team=team.name, status=team_status(team.status)
                 )
+                if team.status == "pending" and team.invited:
+                    team_line = _(
+                        "Team **%(team)s** (invite pending: waiting for %(players)s to accept)",
+                        team=team.name,
+                        players=ListOf(tuple(text.mention(u) for u in team.invited)),
+                    )
         row = next((r for r in rows if r.entrant == entrant), None)
         stored = (await self.store.ratings(league.guild_id, [user_id])).get(user_id)
         rating = Rating(stored.mu, stored.sigma, stored.games) if stored else Rating()

@@ -39,10 +39,12 @@ class ResultsMixin(CheckinMixin):
         results = await self.store.season_results(league.id, season)
         rule = self.settings_of(league).points
         team_of: dict[int, Hashable] = {}
+        formed: dict[Hashable, int] = {}
         entrants: list[Hashable]
         if league.format == seating.FIXED:
             teams = await self.store.teams(league.id, statuses=("active", "removed"))
             for t in teams:
+                formed[f"team:{t.id}"] = t.created_at
                 for m in t.members:
                     team_of[m] = f"team:{t.id}"
             entrants = [f"team:{t.id}" for t in teams if t.status == "active"]
@@ -52,16 +54,21 @@ class ResultsMixin(CheckinMixin):
         def entrant(uid: int) -> Hashable:
             return team_of.get(uid, uid) if league.format == seating.FIXED else uid
 
-        def side_entrants(side: list[int | None]) -> tuple[Hashable, ...]:
-            # fixed teams: a side is its team, also when a substitute played for one of its members
-            teams = [team_of[p] for p in side if p is not None and p in team_of]
-            if league.format == seating.FIXED and teams:
-                return tuple(dict.fromkeys(teams))
-            return tuple(dict.fromkeys(entrant(p) for p in side if p is not None))
+        def side_entrants(side: list[int | None], played_at: int) -> tuple[Hashable, ...]:
+            # fixed teams: a side is its team, also when a substitute played for one of its members;
+            # a team formed after the game (by players of a dissolved team) did not play it
+            teams = [
+                team_of[p]
+                for p in side
+                if p is not None and p in team_of and (not played_at or formed[team_of[p]] <= played_at)
+            ]
+            if league.format == seating.FIXED:
+                return tuple(dict.fromkeys(teams or [p for p in side if p is not None]))
+            return tuple(dict.fromkeys(p for p in side if p is not None))
 
         games = []
         for r in results:
-            sides = tuple(side_entrants(side) for side in r.sides)
+            sides = tuple(side_entrants(side, r.started_at) for side in r.sides)
             games.append(
                 standings.GameResult(r.night_number, sides, tuple(r.scores), tuple(r.bags), r.winner_side)
             )

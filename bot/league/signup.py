@@ -4,8 +4,10 @@ removing a member.
 
 from __future__ import annotations
 
-from bot.i18n import _, join
-from bot.storage.leagues import LeagueError, LeagueRow
+from collections.abc import Sequence
+
+from bot.i18n import ListOf, OptionName, Text, _, join, mention
+from bot.storage.leagues import LeagueError, LeagueRow, Team
 
 from . import seating
 from .core import ServiceCore
@@ -19,6 +21,13 @@ class SignupMixin(ServiceCore):
     async def sign_up(self, league: LeagueRow, user_id: int) -> None:
         self._open_for_signups(league)
         if league.format == seating.FIXED:
+            if self.ruleset_of(league).team_size == 3:
+                raise LeagueRefusal(
+                    _(
+                        "This league plays in fixed teams of three: invite your two partners with"
+                        " `/league invite`, or accept an invite with `/league accept`."
+                    )
+                )
             raise LeagueRefusal(
                 _(
                     "This league plays in fixed teams: invite your partner with `/league invite`, "
@@ -45,11 +54,12 @@ class SignupMixin(ServiceCore):
         self,
         league: LeagueRow,
         captain_id: int,
-        partner_id: int,
+        partners: int | Sequence[int],
         team_name: str,
         *,
         partner_is_bot: bool = False,
-    ) -> None:
+    ) -> Team:
+        """Start a fixed team: one partner in a league of pairs, two in teams of three."""
         self._open_for_signups(league)
         if league.format != seating.FIXED:
             raise LeagueRefusal(
@@ -57,22 +67,58 @@ class SignupMixin(ServiceCore):
             )
         if partner_is_bot:
             raise LeagueRefusal(_("Invite a person: bots can't sign up for a league."))
-        if self.ruleset_of(league).team_size != 2:
-            raise LeagueRefusal(_("Teams of three are not supported for fixed-partner leagues yet."))
+        invited = [partners] if isinstance(partners, int) else list(partners)
+        size = self.ruleset_of(league).team_size
+        if len(invited) + 1 != size:
+            raise LeagueRefusal(self._team_size_refusal(league, size))
         try:
             name = check_name(team_name)
-            await self.store.invite(league.id, captain_id, partner_id, name)
+            return await self.store.invite(league.id, captain_id, invited, name)
         except SettingsError as exc:
             raise LeagueRefusal.of(exc) from None
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
 
-    async def answer_invite(self, league: LeagueRow, user_id: int, *, accept: bool) -> str:
+    @staticmethod
+    def _team_size_refusal(league: LeagueRow, size: int) -> Text:
+        """What ``/league invite`` takes in this league: one partner for pairs, two for teams of three."""
+        if size == 3:
+            return _(
+                "**%(league)s** plays in teams of three: invite both your partners, with `%(partner)s`"
+                " and `%(partner2)s`.",
+                league=league.name,
+                partner=OptionName("partner"),
+                partner2=OptionName("partner2"),
+            )
+        return _(
+            "**%(league)s** plays in pairs: invite one partner with `%(partner)s` and leave `%(partner2)s`"
+            " out.",
+            league=league.name,
+            partner=OptionName("partner"),
+            partner2=OptionName("partner2"),
+        )
+
+    async def answer_invite(self, league: LeagueRow, user_id: int, *, accept: bool) -> Team:
+        """Accept or decline a team invite. A decline dissolves the team: the league channel is told,
+        so the captain and the other invitee know they are free to form a new team."""
         try:
             team = await self.store.answer_invite(league.id, user_id, accept=accept)
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
-        return team.name
+        if not accept:
+            others = [m for m in team.members if m != user_id]
+            await self.gateway.post(
+                league.channel_id,
+                _(
+                    "👋 **%(team)s** won't play in **%(league)s**: %(player)s declined the invite."
+                    " %(others)s can form a new team with `/league invite`.",
+                    team=team.name,
+                    league=league.name,
+                    player=mention(user_id),
+                    others=ListOf(tuple(mention(m) for m in others)),
+                ),
+            )
+        return team
 
     async def add_member(self, league: LeagueRow, actor_id: int, user_id: int) -> None:
         """An admin puts a player on the roster (also one they removed before)."""

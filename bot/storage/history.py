@@ -44,7 +44,7 @@ FORGET_STATEMENTS: list[str] = [
 ]
 
 # the keys of a league audit line's detail that hold a user id (bot/storage/league_*.py)
-AUDIT_USER_KEYS = frozenset({"user", "partner", "out", "in"})
+AUDIT_USER_KEYS = frozenset({"user", "partner", "partner2", "out", "in"})
 
 
 class PlayerSeated(StorageError):

@@ -216,9 +216,11 @@ class RostersMixin(LeagueStoreBase):
                 (actor_id if actor_id is not None else user_id, league_id, user_id),
             )
             if found[0] is not None:
+                # the team is dissolved, but its members keep pointing at it (until they join another
+                # team) so the games it played stay the team's in the standings
                 await conn.execute("UPDATE league_teams SET status = 'removed' WHERE id = ?", (found[0],))
                 await conn.execute(
-                    "UPDATE league_members SET team_id = NULL,"
+                    "UPDATE league_members SET"
                     " status = CASE WHEN status = 'invited' THEN 'removed' ELSE status END"
                     " WHERE league_id = ? AND team_id = ?",
                     (league_id, found[0]),
@@ -243,18 +245,27 @@ class RostersMixin(LeagueStoreBase):
         )
         return Member(*row) if row and row[2] != "removed" else None
 
-    async def invite(self, league_id: int, captain_id: int, partner_id: int, name: str) -> Team:
-        """Start a fixed team: the captain is signed up, the partner is invited until they accept."""
-        if captain_id == partner_id:
+    async def invite(
+        self, league_id: int, captain_id: int, partner_ids: int | Sequence[int], name: str
+    ) -> Team:
+        """Start a fixed team: the captain is signed up, the partners (one for pairs, two for teams
+        of three) are invited; the team is pending until every one of them accepts."""
+        partners = [partner_ids] if isinstance(partner_ids, int) else list(partner_ids)
+        if not partners:
+            raise InviteError("Invite your partner: a team needs two players at least.")
+        if captain_id in partners:
             raise InviteError("Invite someone else: you can't be your own partner.")
+        if len(set(partners)) != len(partners):
+            raise InviteError("Invite two different partners.")
         now = _now()
         async with self._tx() as conn:
-            for uid, who in ((captain_id, "You are"), (partner_id, f"<@{partner_id}> is")):
+            for uid, who in ((captain_id, "You are"), *((p, f"<@{p}> is") for p in partners)):
                 found = await conn.fetchone(
-                    "SELECT status, team_id FROM league_members WHERE league_id = ? AND user_id = ?",
+                    "SELECT m.status, t.status FROM league_members m LEFT JOIN league_teams t"
+                    " ON t.id = m.team_id WHERE m.league_id = ? AND m.user_id = ?",
                     (league_id, uid),
                 )
-                if found and found[0] != "removed" and found[1] is not None:
+                if found and found[0] != "removed" and found[1] in ("pending", "active"):
                     raise InviteError(f"{who} already on a team in this league.")
             if await conn.fetchone(
                 "SELECT 1 FROM league_teams WHERE league_id = ? AND lower(name) = lower(?) AND"
@@ -267,21 +278,25 @@ class RostersMixin(LeagueStoreBase):
                 " VALUES (?, ?, 'pending', ?, ?) RETURNING id",
                 (league_id, name, captain_id, now),
             )
-            for uid, status in ((captain_id, "active"), (partner_id, "invited")):
+            for uid, status in ((captain_id, "active"), *((p, "invited") for p in partners)):
                 await conn.execute(
                     "INSERT INTO league_members (league_id, user_id, team_id, status, joined_at)"
                     " VALUES (?, ?, ?, ?, ?) ON CONFLICT (league_id, user_id) DO UPDATE SET"
                     " team_id = excluded.team_id, status = excluded.status, joined_at = excluded.joined_at",
                     (league_id, uid, team_id, status, now),
                 )
-            await self._audit(
-                conn, league_id, None, captain_id, "invite", {"team": name, "partner": partner_id}, None, now
-            )
+            # scalar keys: forgetting a player scrubs them (bot.storage.history.AUDIT_USER_KEYS)
+            detail: dict[str, Any] = {"team": name, "partner": partners[0]}
+            if len(partners) > 1:
+                detail["partner2"] = partners[1]
+            await self._audit(conn, league_id, None, captain_id, "invite", detail, None, now)
         assert team_id is not None
-        return Team(team_id, league_id, name, "pending", captain_id, [captain_id, partner_id])
+        return Team(team_id, league_id, name, "pending", captain_id, [captain_id, *partners], list(partners))
 
     async def answer_invite(self, league_id: int, user_id: int, *, accept: bool) -> Team:
-        """The invited partner accepts (the team becomes active) or declines (the team is dissolved)."""
+        """An invited partner accepts (the team becomes active once every invited partner has) or
+        declines (the team is dissolved: its other invitees are off the roster, the captain and any
+        partner who had accepted stay signed up without a team)."""
         now = _now()
         async with self._tx() as conn:
             found = await conn.fetchone(
@@ -293,46 +308,77 @@ class RostersMixin(LeagueStoreBase):
             if not found:
                 raise InviteError("You have no pending team invite in this league.")
             team_id, name, captain = found
+            # the team's row lock first: answers to one team take turns (PostgreSQL; SQLite's
+            # transactions are serial anyway), so the last acceptance sees every other one
+            locked = await conn.execute(
+                "UPDATE league_teams SET status = status WHERE id = ? AND status = 'pending'", (team_id,)
+            )
+            still = await conn.fetchone(
+                "SELECT 1 FROM league_members WHERE league_id = ? AND user_id = ? AND team_id = ?"
+                " AND status = 'invited'",
+                (league_id, user_id, team_id),
+            )
+            if locked != 1 or not still:
+                raise InviteError("You have no pending team invite in this league.")
+            rows = await conn.fetchall(
+                "SELECT user_id, status FROM league_members WHERE league_id = ? AND team_id = ?"
+                " ORDER BY joined_at, user_id",
+                (league_id, team_id),
+            )
+            members = sorted((r[0] for r in rows), key=lambda u: (u != captain, u))
             if accept:
                 await conn.execute(
                     "UPDATE league_members SET status = 'active' WHERE league_id = ? AND user_id = ?",
                     (league_id, user_id),
                 )
-                await conn.execute("UPDATE league_teams SET status = 'active' WHERE id = ?", (team_id,))
+                waiting = [uid for uid, status in rows if status == "invited" and uid != user_id]
+                status = "pending" if waiting else "active"
+                if not waiting:
+                    await conn.execute("UPDATE league_teams SET status = 'active' WHERE id = ?", (team_id,))
             else:
+                waiting = [uid for uid, status in rows if status == "invited" and uid != user_id]
+                status = "removed"
                 await conn.execute(
                     "UPDATE league_members SET status = 'removed', team_id = NULL"
                     " WHERE league_id = ? AND user_id = ?",
                     (league_id, user_id),
                 )
                 await conn.execute(
-                    "UPDATE league_members SET team_id = NULL WHERE league_id = ? AND team_id = ?",
+                    "UPDATE league_members SET team_id = NULL,"
+                    " status = CASE WHEN status = 'invited' THEN 'removed' ELSE status END"
+                    " WHERE league_id = ? AND team_id = ?",
                     (league_id, team_id),
                 )
                 await conn.execute("UPDATE league_teams SET status = 'removed' WHERE id = ?", (team_id,))
             await self._audit(
                 conn, league_id, None, user_id, "accept" if accept else "decline", {"team": name}, None, now
             )
-        return Team(team_id, league_id, name, "active" if accept else "removed", captain, [captain, user_id])
+        return Team(team_id, league_id, name, status, captain, members, waiting)
 
     async def teams(self, league_id: int, *, statuses: Sequence[str] = ("active",)) -> list[Team]:
         marks = ", ".join("?" for _ in statuses)
         rows = await self._all(
-            "SELECT id, name, status, captain_id FROM league_teams WHERE league_id = ? AND"
+            "SELECT id, name, status, captain_id, created_at FROM league_teams WHERE league_id = ? AND"
             f" status IN ({marks})"
             " ORDER BY id",
             (league_id, *statuses),
         )
+        # a removed team lists everyone who was on it (also the member whose removal dissolved it),
+        # so its games stay its own in the standings
         members = await self._all(
-            "SELECT team_id, user_id FROM league_members WHERE league_id = ? AND team_id IS NOT NULL"
-            " AND status <> 'removed' ORDER BY joined_at, user_id",
+            "SELECT m.team_id, m.user_id, m.status FROM league_members m JOIN league_teams t"
+            " ON t.id = m.team_id WHERE m.league_id = ? AND (m.status <> 'removed' OR t.status = 'removed')"
+            " ORDER BY m.joined_at, m.user_id",
             (league_id,),
         )
         by_team: dict[int, list[int]] = {}
-        for team_id, uid in members:
+        invited: dict[int, list[int]] = {}
+        for team_id, uid, m_status in members:
             by_team.setdefault(team_id, []).append(uid)
+            if m_status == "invited":
+                invited.setdefault(team_id, []).append(uid)
         out = []
-        for tid, name, status, captain in rows:
+        for tid, name, status, captain, created in rows:
             ms = sorted(by_team.get(tid, []), key=lambda u: (u != captain, u))
-            out.append(Team(tid, league_id, name, status, captain, ms))
+            out.append(Team(tid, league_id, name, status, captain, ms, sorted(invited.get(tid, [])), created))
         return out

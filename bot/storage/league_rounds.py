@@ -261,9 +261,11 @@ class RoundsMixin(LeagueStoreBase):
     async def _results(self, where: str, params: tuple[Any, ...]) -> list[Result]:
         rows = await self._all(
             "SELECT lr.league_table_id, t.night_id, n.number, t.round_no, t.table_no, t.sides, lr.scores,"
-            " lr.bags, lr.winner_side, lr.complete, lr.corrected, lr.game_id"
+            " lr.bags, lr.winner_side, lr.complete, lr.corrected, lr.game_id,"
+            " COALESCE(r.started_at, n.starts_at)"
             " FROM league_results lr JOIN league_tables t ON t.id = lr.league_table_id"
             " JOIN league_nights n ON n.id = t.night_id"
+            " LEFT JOIN league_rounds r ON r.night_id = t.night_id AND r.round_no = t.round_no"
             f" WHERE {where} AND t.status <> 'void' ORDER BY n.starts_at, t.round_no, t.table_no",
             params,
         )
@@ -281,6 +283,7 @@ class RoundsMixin(LeagueStoreBase):
                 bool(r[9]),
                 bool(r[10]),
                 r[11],
+                int(r[12]),
             )
             for r in rows
         ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .models import StorageError
@@ -130,7 +130,9 @@ class Team:
     name: str
     status: str
     captain_id: int
-    members: list[int]
+    members: list[int]  # the captain first
+    invited: list[int] = field(default_factory=list)  # members who have not accepted yet
+    created_at: int = 0
 
 
 @dataclass
@@ -206,6 +208,7 @@ class Result:
     complete: bool
     corrected: bool
     game_id: int | None
+    started_at: int = 0  # when its round started (unix seconds)
 
 
 @dataclass

@@ -55,6 +55,16 @@ def test_partners_share_the_team_result() -> None:
     assert all(r.games == 1 for r in new.values())
 
 
+def test_teams_of_three_share_the_team_result_and_a_missing_member_is_a_bot() -> None:
+    game = RatedGame(
+        sides=[[human(1), human(2), human(3)], [human(4), human(5), BOT]], scores=[420, 380], winner=0
+    )
+    new = rate_game(game, {})
+    assert set(new) == {1, 2, 3, 4, 5}  # the bot's seat is never rated
+    assert new[1].mu == new[2].mu == new[3].mu > 25 > new[4].mu == new[5].mu
+    assert all(r.games == 1 for r in new.values())
+
+
 def test_solo_ranks_every_seat() -> None:
     game = RatedGame(sides=[[human(1)], [human(2)], [human(3)]], scores=[200, 350, 100], winner=1)
     new = rate_game(game, {})

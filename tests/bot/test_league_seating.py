@@ -22,6 +22,7 @@ from bot.league.seating import (
     partner_repeats,
     seat_round,
 )
+from engine.ruleset import Ruleset
 
 
 def ratings_for(players: list[int]) -> dict[int, float]:
@@ -110,6 +111,46 @@ def test_fixed_team_missing_a_member_gets_a_bot_partner() -> None:
     assert sorted((tuple(sorted(x, key=lambda v: v or 0)) for x in s.tables[0].sides), key=str) == sorted(
         [(1, 2), (None, 3)], key=str
     )
+
+
+def test_two_fixed_teams_of_three_sit_on_opposite_sides_of_one_six_seat_table() -> None:
+    threes = Ruleset.preset("six-player-threes")
+    teams = [[1, 2, 3], [4, 5, 6]]
+    s = seat_round(
+        teams=teams, ratings=ratings_for(list(range(1, 7))), table_size=threes.num_seats,
+        team_size=threes.team_size, fmt=FIXED,
+    )  # fmt: skip
+    (table,) = s.tables
+    assert sorted(map(sorted, table.sides)) == teams and table.bots == 0 and not s.byes  # type: ignore[arg-type]
+    seats = table.seats(threes.sides)
+    # the engine's sides with six seats in threes are the even and the odd seats: partners
+    # alternate round the table, so every player sits between two opponents
+    assert threes.sides == ((0, 2, 4), (1, 3, 5))
+    assert {frozenset(seats[0::2]), frozenset(seats[1::2])} == {frozenset(t) for t in teams}
+    for seat, player in enumerate(seats):
+        assert player is not None
+        team = next(t for t in teams if player in t)
+        assert {seats[(seat + 1) % 6], seats[(seat - 1) % 6]}.isdisjoint(team)
+        assert {seats[threes.side_of(seat) + 2 * k] for k in range(3)} == set(team)
+
+
+def test_four_fixed_teams_of_three_fill_two_tables_and_meet_new_opponents() -> None:
+    teams = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
+    r = ratings_for(list(range(1, 13)))
+    s = seat_round(teams=teams, ratings=r, table_size=6, team_size=3, fmt=FIXED)
+    assert len(s.tables) == 2 and all(t.bots == 0 and len(t.sides) == 2 for t in s.tables)
+    assert {frozenset(side) for t in s.tables for side in t.sides} == {frozenset(t) for t in teams}
+    assert sorted(s.seated) == list(range(1, 13))
+    h = History()
+    h.record(s)
+    s2 = seat_round(teams=teams, ratings=r, table_size=6, team_size=3, fmt=FIXED, history=h, seed=1)
+    assert not {frozenset(t.players) for t in s.tables} & {frozenset(t.players) for t in s2.tables}
+    # a team of three with a member missing plays with a bot in that seat; a team too big is refused
+    short = seat_round(teams=[[1, 2, 3], [4, 5]], table_size=6, team_size=3, fmt=FIXED)
+    (table,) = short.tables
+    assert table.bots == 1 and sorted(table.players) == [1, 2, 3, 4, 5]
+    with pytest.raises(SeatingError, match="more than 3"):
+        seat_round(teams=[[1, 2, 3, 4], [5, 6]], table_size=6, team_size=3, fmt=FIXED)
 
 
 def test_nine_players_five_handed_solo_two_tables_one_bot() -> None:

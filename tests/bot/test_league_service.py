@@ -404,7 +404,7 @@ async def test_fixed_teams_sign_up_by_invite(
         await service.sign_up(league, 1)
     await service.invite(league, 1, 2, "Aces")
     await service.invite(league, 3, 4, "Kings")
-    assert await service.answer_invite(league, 2, accept=True) == "Aces"
+    assert (await service.answer_invite(league, 2, accept=True)).name == "Aces"
     await service.answer_invite(league, 4, accept=True)
     night_id = await open_checkin(service, clock)
     for p in (1, 2, 3):  # 4 does not come: a bot partners 3
@@ -594,6 +594,104 @@ async def test_one_player_is_not_a_night(service: LeagueService, gateway: FakeGa
     assert gateway.opened == {} and gateway.posted("not enough players")
     night = await service.store.get_night(night_id)
     assert night is not None and night.status == "cancelled"
+
+
+async def test_fixed_teams_of_three_invite_two_partners_and_play_a_six_seat_table(
+    service: LeagueService, clock: Clock, gateway: FakeGateway, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.i18n import render
+
+    threes = await create(service, fmt="fixed", preset="six-player-threes", rounds=1)
+    pairs = await create(service, name="Thursday Pairs", fmt="fixed", at="9pm")
+    # the number of partners must fit the team size; the answer says what is allowed
+    with pytest.raises(LeagueRefusal) as one:
+        await service.invite(threes, 1, [2], "Aces")
+    assert "plays in teams of three: invite both your partners, with `partner` and `partner2`" in render(
+        one.value.message, "en"
+    )
+    assert "`партнёр` и `партнёр2`" in render(one.value.message, "ru")  # the options' Russian names
+    with pytest.raises(LeagueRefusal) as two:
+        await service.invite(pairs, 1, [2, 3], "Aces")
+    assert "plays in pairs: invite one partner with `partner` and leave `partner2` out" in render(
+        two.value.message, "en"
+    )
+    with pytest.raises(LeagueRefusal, match="two different partners"):
+        await service.invite(threes, 1, [2, 2], "Aces")
+    with pytest.raises(LeagueRefusal, match="fixed teams of three: invite your two partners"):
+        await service.sign_up(threes, 1)
+    with pytest.raises(LeagueRefusal, match="fixed teams: invite your partner with"):
+        await service.sign_up(pairs, 1)
+    assert await service.store.members(threes.id, include_invited=True) == []
+
+    aces = await service.invite(threes, 1, [2, 3], "Aces")
+    assert aces.status == "pending"
+    assert (await service.answer_invite(threes, 2, accept=True)).invited == [3]
+    me = render(await service.me_text(threes, 1), "en")
+    assert "Team **Aces** (invite pending: waiting for <@3> to accept)" in me
+    assert (await service.answer_invite(threes, 3, accept=True)).status == "active"
+    assert "Team **Aces** (active)" in render(await service.me_text(threes, 3), "en")
+    # a decline dissolves the team, and the league channel says so (the others are free again)
+    await service.invite(threes, 4, [5, 6], "Kings")
+    await service.answer_invite(threes, 5, accept=False)
+    (said,) = [render(c, "en") for c in gateway.posted("declined")]
+    assert said == (
+        "👋 **Kings** won't play in **Spades Thursday**: <@5> declined the invite."
+        " <@4> and <@6> can form a new team with `/league invite`."
+    )
+    with pytest.raises(LeagueRefusal, match="no pending team invite"):
+        await service.answer_invite(threes, 6, accept=True)
+    await service.invite(threes, 4, [6, 7], "Kings")
+    for p in (6, 7):
+        await service.answer_invite(threes, p, accept=True)
+
+    night_id = await open_checkin(service, clock)
+    for p in (1, 2, 3, 4, 6, 7):
+        await service.check_in(night_id, p)
+    with pytest.raises(LeagueRefusal, match="fixed teams of three: sign up with your two partners"):
+        await service.check_in(night_id, 5)  # declined Kings: not on the roster
+    clock.now = FIRST_START
+    await service.tick()
+    (table,) = await service.store.round_tables(night_id, 1)
+    assert sorted(map(sorted, table.sides)) == [[1, 2, 3], [4, 6, 7]]  # type: ignore[arg-type]
+    assert table.table_id is not None
+    seats = gateway.opened[table.table_id]
+    assert {frozenset(seats[0::2]), frozenset(seats[1::2])} == {frozenset({1, 2, 3}), frozenset({4, 6, 7})}
+    await finish_all(service, gateway, 1, night_id)
+    rows, held = await service.standings_rows(threes)
+    names = await service.entrant_names(threes)
+    assert held == 1 and [r.games for r in rows] == [1, 1]
+    # side 0 won (finish_all): its team leads the standings, shown with its three players
+    top = "**Aces** (<@1> + <@2> + <@3>)" if 1 in table.sides[0] else "**Kings** (<@4> + <@6> + <@7>)"
+    assert render(names(rows[0].entrant), "en") == top
+    assert rows[0].wins == 1 and rows[1].losses + rows[1].close_losses == 1
+    before = render(await service.standings_text(threes), "en")
+    # an admin takes a member off: the team is dissolved, its game stays the team's in the standings
+    await service.remove(threes, ADMIN, 2, "moved away")
+    assert render(await service.standings_text(threes), "en") == before
+    assert "(invite pending" not in render(await service.me_text(threes, 1), "en")
+    assert "Team **Aces**" not in render(await service.me_text(threes, 1), "en")
+    with pytest.raises(LeagueRefusal, match="is not on this league's roster"):
+        await service.remove(threes, ADMIN, 2, "again")
+    # admins don't put players on fixed teams: the players form a new team by invite
+    with pytest.raises(LeagueRefusal, match="sign up with `/league invite`"):
+        await service.add_member(threes, ADMIN, 8)
+    import time
+
+    import bot.storage.league_rosters as rosters
+
+    monkeypatch.setattr(rosters, "_now", lambda: int(time.time()) + 60)  # a minute after the game
+    await service.invite(threes, 1, [3, 8], "Aces Again")
+    for p in (3, 8):
+        await service.answer_invite(threes, p, accept=True)
+    assert {t.name: t.members for t in await service.store.teams(threes.id)} == {
+        "Kings": [4, 6, 7],
+        "Aces Again": [1, 3, 8],
+    }
+    # the new team did not play the game the old one played: the old team keeps it
+    rows, _held = await service.standings_rows(threes)
+    names = await service.entrant_names(threes)
+    games = {render(names(r.entrant), "en").split("**")[1]: r.games for r in rows}
+    assert games == {"Aces": 1, "Kings": 1, "Aces Again": 0}
 
 
 async def test_a_substitute_plays_for_the_fixed_team(

@@ -132,6 +132,78 @@ async def test_team_invite_accept_and_decline(store: LeagueStore) -> None:
         await store.invite(league.id, 6, 7, "aces")
 
 
+async def test_a_team_of_three_is_pending_until_both_partners_accept(store: LeagueStore) -> None:
+    league = await make_league(store, fmt="fixed")
+    team = await store.invite(league.id, 1, [2, 3], "Aces")
+    assert (team.status, team.members, team.invited) == ("pending", [1, 2, 3], [2, 3])
+    # the first acceptance leaves the team pending, waiting for the other partner
+    half = await store.answer_invite(league.id, 2, accept=True)
+    assert (half.status, half.invited) == ("pending", [3])
+    assert await store.teams(league.id) == []
+    (pending,) = await store.teams(league.id, statuses=("pending",))
+    assert (pending.members, pending.invited) == ([1, 2, 3], [3])
+    member = await store.member(league.id, 3)
+    assert member is not None and member.status == "invited"
+    with pytest.raises(InviteError, match="no pending team invite"):
+        await store.answer_invite(league.id, 2, accept=True)  # already accepted
+    done = await store.answer_invite(league.id, 3, accept=True)
+    assert (done.status, done.invited) == ("active", [])
+    (active,) = await store.teams(league.id)
+    assert (active.name, active.members, active.invited) == ("Aces", [1, 2, 3], [])
+    assert sorted(m.user_id for m in await store.members(league.id)) == [1, 2, 3]
+
+
+async def test_a_decline_dissolves_a_team_of_three(store: LeagueStore) -> None:
+    league = await make_league(store, fmt="fixed")
+    await store.invite(league.id, 1, [2, 3], "Aces")
+    await store.answer_invite(league.id, 2, accept=True)
+    gone = await store.answer_invite(league.id, 3, accept=False)
+    assert (gone.status, gone.members) == ("removed", [1, 2, 3])
+    assert await store.teams(league.id, statuses=("active", "pending")) == []
+    # the captain and the partner who had accepted stay signed up without a team; the decliner is off
+    left = {m.user_id: (m.status, m.team_id) for m in await store.members(league.id, include_invited=True)}
+    assert left == {1: ("active", None), 2: ("active", None)}
+    # a decline before anyone accepted takes the other invitee off the roster too
+    await store.invite(league.id, 4, [5, 6], "Kings")
+    dissolved = await store.answer_invite(league.id, 6, accept=False)
+    assert dissolved.invited == [5]  # who was still waiting: they are told
+    assert await store.member(league.id, 5) is None and await store.member(league.id, 6) is None
+    with pytest.raises(InviteError, match="no pending team invite"):
+        await store.answer_invite(league.id, 5, accept=True)
+    # everyone is free to form a new team
+    await store.invite(league.id, 1, [2, 5], "Queens")
+    assert (await store.answer_invite(league.id, 5, accept=True)).status == "pending"
+    assert (await store.answer_invite(league.id, 2, accept=True)).status == "active"
+
+
+async def test_a_team_of_three_refuses_players_already_on_a_team(store: LeagueStore) -> None:
+    league = await make_league(store, fmt="fixed")
+    await store.invite(league.id, 1, [2, 3], "Aces")
+    for captain, partners, who in [(4, [5, 3], "<@3> is"), (4, [2, 6], "<@2> is"), (1, [7, 8], "You are")]:
+        with pytest.raises(InviteError, match=f"{who} already on a team"):
+            await store.invite(league.id, captain, partners, "Kings")
+    with pytest.raises(InviteError, match="two different partners"):
+        await store.invite(league.id, 4, [5, 5], "Kings")
+    with pytest.raises(InviteError, match="your own partner"):
+        await store.invite(league.id, 4, [5, 4], "Kings")
+    # nothing was written by the refusals: 4, 5 and 6 are free, Kings is free
+    assert await store.member(league.id, 4) is None and await store.member(league.id, 5) is None
+    team = await store.invite(league.id, 4, [5, 6], "Kings")
+    assert team.members == [4, 5, 6]
+    # an admin removing a member of a team of three dissolves it, like a pair
+    await store.answer_invite(league.id, 2, accept=True)
+    await store.answer_invite(league.id, 3, accept=True)
+    await store.remove_member(league.id, 3, actor_id=ADMIN, reason="gone")
+    assert [t.name for t in await store.teams(league.id, statuses=("active", "pending"))] == ["Kings"]
+    assert sorted(m.user_id for m in await store.members(league.id)) == [1, 2, 4]  # 3 is off
+    # the dissolved team still lists who played for it (its games stay its own in the standings)
+    (gone,) = await store.teams(league.id, statuses=("removed",))
+    assert (gone.name, gone.members) == ("Aces", [1, 2, 3])
+    # the two left are free to form a new team
+    again = await store.invite(league.id, 1, [2, 9], "Aces")
+    assert again.members == [1, 2, 9]
+
+
 async def test_night_transitions_fire_once(store: LeagueStore) -> None:
     league = await make_league(store)
     night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
@@ -343,3 +415,49 @@ async def test_forget_me_leaves_no_id_in_past_seatings_or_the_audit_log(
     (sub,) = await store.audit_log(league.id, actions=["sub"])
     assert sub.detail["in"] == 0 and sub.detail["out"] == stays  # what happened stays, who does not
     assert sub.reason is not None and str(gone) not in sub.reason and f"<@{stays}>" in sub.reason
+
+
+async def test_forget_me_scrubs_both_partners_of_a_team_of_three_invite(
+    db: Storage, store: LeagueStore
+) -> None:
+    gone, stays = 900000000000000019, 900000000000000014
+    league = await make_league(store, fmt="fixed")
+    await store.invite(league.id, 1, [stays, gone], "Aces")
+    await db.forget_player(gone)
+    (invite,) = await store.audit_log(league.id, actions=["invite"])
+    assert invite.detail == {"team": "Aces", "partner": stays, "partner2": 0}
+    await db.forget_player(stays)
+    (invite,) = await store.audit_log(league.id, actions=["invite"])
+    assert invite.detail == {"team": "Aces", "partner": 0, "partner2": 0}
+
+
+async def test_partners_answering_at_once_are_counted_once_on_both_backends(db_target: str) -> None:
+    """Two partners accepting at the same moment activate their team of three (neither waits for
+    the other forever); an acceptance racing a decline ends in one of the two, never half of each.
+    On PostgreSQL the answers really overlap (a pool of connections)."""
+    storage = await Storage.open(db_target)
+    try:
+        store = LeagueStore(storage)
+        league = await make_league(store, fmt="fixed")
+        for round_no in range(3):
+            base = 10 * (round_no + 1)
+            await store.invite(league.id, base, [base + 1, base + 2], f"Team {round_no}")
+            answers = await asyncio.gather(
+                store.answer_invite(league.id, base + 1, accept=True),
+                store.answer_invite(league.id, base + 2, accept=True),
+            )
+            assert sorted(a.status for a in answers) == ["active", "pending"]
+        assert len(await store.teams(league.id)) == 3
+        await store.invite(league.id, 50, [51, 52], "Racing")
+        raced = await asyncio.gather(
+            store.answer_invite(league.id, 51, accept=True),
+            store.answer_invite(league.id, 52, accept=False),
+            return_exceptions=True,
+        )
+        left = await store.teams(league.id, statuses=("active", "pending"))
+        assert "Racing" not in [t.name for t in left]  # the decline dissolved it, whichever came first
+        assert not any(isinstance(r, Exception) and not isinstance(r, InviteError) for r in raced)
+        member = await store.member(league.id, 51)
+        assert member is None or (member.status == "active" and member.team_id is None)
+    finally:
+        await storage.close()
