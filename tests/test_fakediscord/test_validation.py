@@ -116,10 +116,26 @@ BROKEN: list[tuple[str, dict[str, Any], str]] = [
         command(
             options=[
                 option(f"o{i}", description="d" * 100, choices=[{"name": "n" * 100, "value": "v"}] * 5)
-                for i in range(8)
+                for i in range(14)
             ]
         ),
-        "(max 4000)",
+        "(max 8000)",
+    ),
+    (
+        # short default texts, long translations: each field counts its longest localization
+        "command",
+        command(
+            options=[
+                option(
+                    f"o{i}",
+                    description="d",
+                    description_localizations={"pl": "d" * 100},
+                    choices=[{"name": "n", "name_localizations": {"ru": "n" * 100}, "value": "v"}] * 5,
+                )
+                for i in range(14)
+            ]
+        ),
+        "longest localization (max 8000)",
     ),
     (
         "autocomplete",
@@ -169,6 +185,21 @@ AT_THE_LIMIT: list[tuple[str, dict[str, Any]]] = [
     ("command", command(name="ß-über_2", description="d" * 100)),
     ("command", command(options=[option("a", required=True), option("b")])),
     ("command", {"name": "Show Hand", "type": 2}),
+    (
+        # 7,908 characters counting each field once at its longest, four times that summed over languages
+        "command",
+        command(
+            options=[
+                option(
+                    f"o{i}",
+                    description="d" * 100,
+                    description_localizations={lang: "d" * 100 for lang in ("pl", "cs", "ru")},
+                    choices=[{"name": "n" * 100, "name_localizations": {"pl": "n" * 99}, "value": "v"}] * 5,
+                )
+                for i in range(13)
+            ]
+        ),
+    ),
     ("autocomplete", {"choices": [{"name": str(i), "value": str(i)} for i in range(25)]}),
     (
         "modal",

@@ -31,7 +31,8 @@ MAX_V2_COMPONENTS = 40
 MAX_V2_TEXT = 4000
 MAX_COMMAND_OPTIONS = 25
 MAX_CHOICES = 25
-MAX_COMMAND_TOTAL = 4000
+# Raised from 4,000 in February 2024; the longest localization of each field counts.
+MAX_COMMAND_TOTAL = 8000
 
 
 def check_limits(kind: str, body: Any) -> list[str]:
@@ -226,13 +227,23 @@ def _command_limits(cmd: Json) -> list[str]:
         _too_long(errors, "name", name, 32, 1)
         if cmd.get("description"):
             errors.append("description: must be empty for user and message commands")
-    total += len(str(name or "")) + len(str(cmd.get("description") or ""))
+    total += _longest(cmd, "name") + _longest(cmd, "description")
     total += _options_limits(errors, "options", cmd.get("options") or [], depth=0)
     if total > MAX_COMMAND_TOTAL:
         errors.append(
-            f"name: command {name!r} has {total} characters in names, descriptions and choices (max 4000)"
+            f"name: command {name!r} has {total} characters in names, descriptions and choices, counting"
+            f" each field's longest localization (max {MAX_COMMAND_TOTAL})"
         )
     return errors
+
+
+def _longest(obj: Json, field: str) -> int:
+    """A field's length for the command size limit: its longest localization, or the default."""
+    texts = [str(obj.get(field) or "")]
+    localized = obj.get(f"{field}_localizations")
+    if isinstance(localized, dict):
+        texts += [str(t) for t in localized.values() if t]
+    return max(len(t) for t in texts)
 
 
 def _options_limits(errors: list[str], where: str, options: list[Any], depth: int) -> int:
@@ -255,7 +266,7 @@ def _options_limits(errors: list[str], where: str, options: list[Any], depth: in
             errors.append(f"{here}.name: duplicate option name {oname!r}")
         names.add(str(oname))
         _too_long(errors, f"{here}.description", opt.get("description"), 100, 1)
-        total += len(str(oname or "")) + len(str(opt.get("description") or ""))
+        total += _longest(opt, "name") + _longest(opt, "description")
         otype = opt.get("type")
         if otype in (1, 2):
             if (otype == 2 and depth > 0) or (otype == 1 and depth > 1):
@@ -278,7 +289,7 @@ def _options_limits(errors: list[str], where: str, options: list[Any], depth: in
             _too_long(errors, f"{here}.choices.{k}.name", choice.get("name"), 100, 1)
             value = choice.get("value")
             _too_long(errors, f"{here}.choices.{k}.value", value, 100, 1)
-            total += len(str(choice.get("name") or "")) + len(str(value))
+            total += _longest(choice, "name") + len(str(value))
         lo, hi = opt.get("min_length"), opt.get("max_length")
         if (lo is not None and not 0 <= lo <= 6000) or (hi is not None and not 1 <= hi <= 6000):
             errors.append(f"{here}: min_length must be 0..6000 and max_length 1..6000")
