@@ -553,14 +553,6 @@ class Spades:
             assert n < limit, "the game does not end"
         return n
 
-    @staticmethod
-    def card_custom_id(msg: Message, card: int) -> str:
-        for b in msg.buttons:
-            m = CARD_ID.match(b.get("custom_id", ""))
-            if m and int(m.group(1)) == card:
-                return str(b["custom_id"])
-        raise AssertionError(f"no button for card {engine.card_str(card)} on the panel")
-
     # ---- invariants ---------------------------------------------------------------------------
     def held_cards(self, table_id: int | None = None) -> set[int]:
         held: set[int] = set()

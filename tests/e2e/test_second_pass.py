@@ -17,6 +17,7 @@ from tests.e2e.conftest import (
     open_and_start,
     panel_cards,
     said,
+    stored_game,
     stored_seat,
     wait_stored,
 )
@@ -536,3 +537,32 @@ async def test_when_everyone_left_the_bots_finish_the_game_and_it_counts(spades:
     async with spades.stored() as db:
         stats = await db.player_stats(spades.guild.id, alice.id)
         assert stats is not None and stats.games == 1
+
+
+# ---- the harness reads turns and seats as the channel shows them ----------------------------------
+
+
+async def test_the_harness_seats_a_join_just_before_the_start_and_waits_out_a_late_turn(
+    spades: Spades,
+) -> None:
+    """Two cases the harness must get right from what Discord shows alone: bob joins just before
+    the start (the lobby message may never list him: his own "You took seat N" answer does), and
+    right after alice moves, the table message can still name her (a version drawn before her
+    move): ``wait_turn`` returns her only when her panel says it is her turn again, which the
+    stored game confirms."""
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    async with spades.running(time_scale=0.3):
+        t = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        r = await spades.slash(bob, "join")
+        assert said(r).startswith("You took seat 2")
+        await spades.slash(alice, "spades start", fill=True)
+        stored = await spades.stored_model(t.id)
+        assert spades.seat_of(bob) == stored.seat_of(bob.id) == 1
+        assert spades.seat_of(alice) == stored.seat_of(alice.id) == 0
+        for _ in range(6):
+            acting = await spades.wait_turn()
+            if not acting:
+                break
+            game = await stored_game(spades, t.id)
+            assert game.to_act is not None and {spades.seat_of(u) for u in acting} == {game.to_act}
+            await spades.decide(acting[0])
