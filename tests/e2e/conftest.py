@@ -14,10 +14,10 @@ connection of their own); docs/TESTING.md lists each helper and what it reads. W
 comes from the table message's "➜ … to" line, confirmed by the player's own panel (a late version
 of the message can still name who already moved); moves are chosen from what the panel shows.
 
-Two helpers read the running bot on purpose and never change it: ``check_public`` compares public
-messages with the cards held (the privacy invariant needs the bots' hands too, which nothing on
-Discord shows) and ``settle`` waits until the bot owes no edit (an edit still due and one that
-never comes look the same from Discord).
+``check_public`` (run by ``slash`` and ``decide``) compares every new public message version with
+the cards held as stored (the privacy invariant needs the bots' hands too, which nothing on Discord
+shows). One helper reads the running bot, on purpose and without changing it: ``settle`` waits
+until the bot owes no edit (an edit still due and one that never comes look the same from Discord).
 """
 
 from __future__ import annotations
@@ -448,7 +448,7 @@ class Spades:
     # ---- acting through Discord -----------------------------------------------------------------
     async def slash(self, user: User, command: str, **options: Any) -> InteractionResult:
         r = await self.fake.slash(user, self.channel, command, **options)
-        self.check_public()
+        await self.check_public()
         return r
 
     async def open_table(self, host: User, **options: Any) -> Table:
@@ -519,7 +519,7 @@ class Spades:
         moved = await move_on(self.fake, user, msg)
         assert moved is not None
         r, kind, card = moved
-        self.check_public()
+        await self.check_public()
         self.last_move = (user, kind, card)
         return r
 
@@ -554,48 +554,56 @@ class Spades:
         return n
 
     # ---- invariants ---------------------------------------------------------------------------
-    def held_cards(self, table_id: int | None = None) -> set[int]:
-        held: set[int] = set()
-        for t in self.service.tables.values():
-            if t.game is None or t.status != "playing" or (table_id is not None and t.id != table_id):
-                continue
-            for s in range(t.num_seats):
-                held.update(engine.cards_of(t.game.hand(s)))
-        return held
-
-    def check_public(self) -> None:
+    async def check_public(self) -> None:
         """No public message version that appeared since the last check shows a card held now.
 
-        A version that names an earlier hand ("Hand 3" while hand 4 is on) is about cards that were
-        played then; those may be dealt again, so it is checked against nothing newer."""
+        Which cards are held is read from what is stored, on a connection of the harness's own, for
+        every table the channel's messages name: the bots' hands too, which nothing on Discord
+        shows. Every move is stored before it is acknowledged or shown, so the stored hands are at
+        least as new as any version checked. A version that names an earlier hand ("Hand 3" while
+        hand 4 is on) is about cards that were played then; those may be dealt again, so it is
+        checked against nothing newer."""
         if self.bot is None:
             return
+        pending: list[str] = []
+        named: set[int] = set()
         for m in self.fake.public_messages(self.channel):
-            versions = [*(h.get("content", "") for h in m.history), m.content]
+            versions = [*(str(h.get("content", "")) for h in m.history), m.content]
             labels = " ".join(str(c.get("label", "")) for c in m.buttons)
+            named.update(int(t) for v in versions for t in re.findall(r"table (\d+)", v))
             start = self.checked.get(m.id, 0)
-            for text in versions[start:]:
-                held = self._held_for(text)
-                for card in held:
-                    assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(card)}", text + " " + labels), (
-                        f"public message shows held card {card}: {text!r}"
-                    )
+            shown = [f"{text} {labels}" for text in versions[start:]]
+            pending += [x for x in shown if SHOWN_CARD.search(x) or "🃏" in x]
             self.checked[m.id] = len(versions)
             self.public_checks += 1
+        if not pending:
+            return  # (no card shown at all: nothing to compare)
+        games: dict[int, engine.Game] = {}
+        async with self.stored() as db:
+            for tid in sorted(named):
+                row = await db.get_table(tid)
+                if row is not None and row.status == "playing" and row.data.get("game"):
+                    games[tid] = engine.Game.from_dict(row.data["game"])
+        for text in pending:
+            for card in self._held_for(text, games):
+                assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(card)}", text), (
+                    f"public message shows held card {card}: {text!r}"
+                )
 
-    def _held_for(self, text: str) -> set[str]:
+    @staticmethod
+    def _held_for(text: str, games: dict[int, engine.Game]) -> set[str]:
+        """The cards held (as stored) that ``text`` must not show: at the table it names (else at
+        every table), unless it names an earlier hand."""
         table = re.search(r"table (\d+)", text)
         hand = re.search(r"Hand (\d+)", text)
-        tables = (
-            [self.service.tables.get(int(table.group(1)))] if table else list(self.service.tables.values())
-        )
         held: set[int] = set()
-        for t in tables:
-            if t is None or t.game is None or t.status != "playing":
+        for tid, g in games.items():
+            if table is not None and int(table.group(1)) != tid:
                 continue
-            if hand and int(hand.group(1)) < t.game.hand_no:
+            if hand and int(hand.group(1)) < g.hand_no:
                 continue
-            held |= self.held_cards(t.id)
+            for s in range(g.rs.num_seats):
+                held.update(engine.cards_of(g.hand(s)))
         return {engine.card_pretty(c) for c in held}
 
 
@@ -813,7 +821,7 @@ async def _panel_loop(
             assert card is not None
             r = await spades.fake.click(user, panel, custom_id=card["custom_id"])
         assert r.error is None, r.error
-        spades.check_public()
+        await spades.check_public()
         actions += 1
         progress = time.monotonic()
         if r.message is not None and r.ephemeral:
@@ -989,7 +997,7 @@ async def take_turn(
                 panel = await my_hand(spades, game, user)
             continue
         assert r.error is None, r.error
-        spades.check_public()
+        await spades.check_public()
         return r
 
 

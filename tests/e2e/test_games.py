@@ -48,7 +48,7 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         n = len(hands)
         assert final.endswith(f"after {n} hand{'s' * (n != 1)}.")
         await spades.settle()
-        spades.check_public()
+        await spades.check_public()
         texts = [m.content for m in spades.fake.public_messages(spades.channel)]
         assert any(x.startswith("🏆") for x in texts)
         assert sum(1 for x in texts if x.startswith("📋 **Hand")) == n
@@ -139,7 +139,7 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
         assert all(s is not None and not s.bot and s.timeouts == 0 for s in t.seats)  # humans did it all
         assert moves >= 52  # at least a whole hand of cards, each a click on a panel
         await spades.settle()
-        spades.check_public()
+        await spades.check_public()
         assert spades.public_checks > 100
         seats = spades.seating()
         winners = " + ".join(f"<@{seats[s]}>" for s in t.ruleset.sides[t.game.winner])

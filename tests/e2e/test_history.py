@@ -106,7 +106,7 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         await play_from_panel(spades, seen, alice)
         await wait_stored(spades, seen.table_id, lambda row: row.status == "finished", "the end")
         await fake.settle()
-        spades.check_public()
+        await spades.check_public()
         commitments = commitments_shown(spades)
         async with spades.stored() as db:
             records = await db.hand_records(seen.table_id)  # the hands as stored, in order
