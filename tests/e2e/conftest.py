@@ -501,12 +501,19 @@ class Spades:
     async def _move(self, user: User, panel: Message | None, wait: float) -> InteractionResult | None:
         end = time.monotonic() + wait
         msg = panel or await self.panel(user)
+        looked = False
         while True:
             choice = panel_choice(msg)
             if choice is not None and choice[0] == "look":
+                if looked:  # (the click's answer may be a moment behind: a fresh panel says)
+                    msg = await self.panel(user)
+                    again = panel_choice(msg)
+                    assert again is None or again[0] != "look", f"{user.username}'s cards stay face down"
+                    continue
                 r = await self.fake.click(user, msg, custom_id=str(choice[1]["custom_id"]))
                 assert r.error is None, r.error
                 msg = r.message if r.ephemeral and r.message is not None else await self.panel(user)
+                looked = True
                 continue
             if choice is not None:
                 break
