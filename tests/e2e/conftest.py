@@ -6,25 +6,28 @@ real PostgreSQL server the tests start (tests/postgres_server.py).
 
 ``spades`` gives a world (a server, a channel, five users and an admin) and ``spades.running()``
 starts a bot process on the world's database file; leaving it closes that process, so a second
-``running()`` on the same world is a restart. The helpers act only through Discord (slash commands,
-clicks, selects), in two ways:
+``running()`` on the same world is a restart.
 
-- ``open_and_start`` / ``play_from_panel`` / ``game_posts`` (the end of this file) know only what
-  Discord shows: the channel's messages and a player's own panel. Prefer them.
-- ``Spades.decide`` / ``play_until`` / ``wait_turn`` (older) *read* the table service's state to
-  know whose turn it is and to choose a move as the heuristic bot would; they never change it.
+The helpers act only through Discord (slash commands, clicks, selects) and read only what Discord
+shows (the channel's messages, a player's own ephemeral panels and answers) and what is stored (on a
+connection of their own); docs/TESTING.md lists each helper and what it reads. Whose turn it is
+comes from the table message's "➜ … to" line, confirmed by the player's own panel (a late version
+of the message can still name who already moved); moves are chosen from what the panel shows.
 
-``check_public`` reads which cards are held to check that no public message shows one (an
-invariant about what Discord shows); ``stored_table`` reads what is stored, on its own connection.
+``check_public`` (run by ``slash`` and ``decide``) compares every new public message version with
+the cards held as stored (the privacy invariant needs the bots' hands too, which nothing on Discord
+shows). One helper reads the running bot, on purpose and without changing it: ``settle`` waits
+until the bot owes no edit (an edit still due and one that never comes look the same from Discord).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,10 +45,161 @@ from bot.sandbox.fake.rest.ratelimits import GLOBAL_LIMIT
 from bot.storage import Storage, TableRow
 from bot.storage.leagues import LeagueStore, NightRow
 from bot.table.service import TableService
-from engine.bots import get_bot
 
 LIVE_PREFIX = "♠ **Spades**"
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
+TABLE_LINE = re.compile(r"^♠ \*\*Spades\*\* · table (\d+) ")
+OPENED = re.compile(r"Table (\d+) is open")
+LOBBY_SEAT = re.compile(r"(\d+)\. <@(\d+)>")
+TURN_LINE = re.compile(r"^➜ (.+?) to (bid|play|pass|draw|act)\b", re.M)
+MENTION = re.compile(r"<@!?(\d+)>")
+AUTOMATIC = re.compile(r"<@(\d+)> (?:🚪🤖|💤)")  # a human the bot plays for (left, or away)
+SIDE_LINE = re.compile(r"^(?:Team \d+  )?(.+?)  \*\*-?\d+\*\* · ", re.M)  # "<@1> + 🤖 Bea  **40** · …"
+TOOK_SEAT = re.compile(r"^(?:You took seat|Welcome back! Seat) (\d+)")
+LEFT_SEAT = re.compile(r"^You left seat (\d+)")
+SHOWN_CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[♠♥♦♣]")
+OVER = ("🏆", "The game is over.", "🛑 This table was abandoned.")
+
+
+def table_of(content: str) -> int | None:
+    """The table id a table message (in English) names, or None for any other message."""
+    found = TABLE_LINE.match(content)
+    return int(found.group(1)) if found else None
+
+
+def version_of(m: Message) -> tuple[int, int]:
+    """Which version of which message: (id, earlier versions)."""
+    return m.id, len(m.history)
+
+
+def turn_in(content: str) -> tuple[list[int], str] | None:
+    """Whom a table message names to act (the humans' ids, by their mentions, without those the
+    bot plays for) and what to do ("bid", "play", ...); None when it names nobody."""
+    m = TURN_LINE.search(content)
+    if m is None:
+        return None
+    automatic = {int(u) for u in AUTOMATIC.findall(content)}
+    return [int(u) for u in MENTION.findall(m.group(1)) if int(u) not in automatic], m.group(2)
+
+
+def shown_cards(text: str) -> list[int]:
+    """The cards a text shows (``A♠``, ``10♥``), in order."""
+    return [engine.parse_card(c) for c in SHOWN_CARD.findall(text)]
+
+
+def panel_cards(panel: Message) -> list[tuple[int, str, bool]]:
+    """(card, custom_id, playable now) of every card button of a hand panel."""
+    out = []
+    for b in panel.buttons:
+        m = CARD_ID.match(b.get("custom_id", ""))
+        if m:
+            out.append((int(m.group(1)), str(b["custom_id"]), not b.get("disabled")))
+    return out
+
+
+def panel_trick(panel: Message) -> list[int]:
+    """The cards of the trick in play, in play order, as the panel's "Trick:" line shows them."""
+    line = next((x for x in panel.content.splitlines() if x.startswith("Trick: ")), "")
+    return shown_cards(line)
+
+
+def panel_choice(panel: Message) -> tuple[str, dict[str, Any]] | None:
+    """What a hand panel lets its player do now, the first of: look at the cards ("Show my cards"),
+    bid or pass (its select), keep a drawn card, play a card (an enabled card button). Found by
+    their custom ids, so a panel in any language will do."""
+    for b in panel.buttons:
+        if ":look:" in b.get("custom_id", "") and not b.get("disabled"):
+            return "look", b
+    for s in panel.selects:
+        if not s.get("disabled") and (":b:" in s["custom_id"] or ":p:" in s["custom_id"]):
+            return ("bid" if ":b:" in s["custom_id"] else "pass"), s
+    for b in panel.buttons:
+        if ":keep:" in b.get("custom_id", "") and not b.get("disabled"):
+            return "keep", b
+    for b in panel.buttons:
+        if CARD_ID.match(b.get("custom_id", "")) and not b.get("disabled"):
+            return "card", b
+    return None
+
+
+def my_turn_on(panel: Message) -> bool:
+    """The panel (drawn when it was opened) says it is its player's turn: it offers a bid, a pass,
+    a drawn card or a card to play, or its header says "your bid" over face-down cards."""
+    choice = panel_choice(panel)
+    if choice is None:
+        return False
+    return choice[0] != "look" or " · your bid" in panel.content.splitlines()[0]
+
+
+async def move_on(
+    fake: FakeDiscord, user: User, panel: Message
+) -> tuple[InteractionResult, str, int | None] | None:
+    """``user`` makes the harness's move on their panel, chosen from what it shows alone: a bid
+    (``choose_bid``), the first cards asked for, the card kept, a card played (``choose_card``).
+    (result, "bid" | "pass" | "keep" | "card", the card played); None when it offers no move (a
+    look at face-down cards is not one)."""
+    choice = panel_choice(panel)
+    if choice is None or choice[0] == "look":
+        return None
+    kind, component = choice
+    cid = str(component["custom_id"])
+    card: int | None = None
+    if kind == "card":
+        card, cid = choose_card(panel)
+        r = await fake.click(user, panel, custom_id=cid)
+    elif kind == "keep":
+        r = await fake.click(user, panel, custom_id=cid)
+    elif kind == "bid":
+        r = await fake.select(user, panel, custom_id=cid, values=[choose_bid(panel, component)])
+    else:
+        values = [str(o["value"]) for o in component["options"]][: int(component.get("max_values", 1))]
+        r = await fake.select(user, panel, custom_id=cid, values=values)
+    assert r.error is None, r.error
+    return r, kind, card
+
+
+def choose_bid(panel: Message, select: dict[str, Any]) -> str:
+    """The harness's bid from the cards its panel shows: aces, kings with a second card of their
+    suit, and spades past the third; at least 1 (never nil); the closest bid offered."""
+    cards = [c for c, _, _ in panel_cards(panel)]
+    suits = [engine.suit_of(c) for c in cards]
+    tricks = sum(
+        1
+        for c in cards
+        if engine.rank_of(c) >= 12 or (engine.rank_of(c) == 11 and suits.count(engine.suit_of(c)) >= 2)
+    )
+    want = max(1, tricks + max(0, suits.count(engine.SPADES) - 3))
+    values = [str(o["value"]) for o in select["options"]]
+    numbers = [int(v) for v in values if v.isdigit() and v != "0"]
+    return str(min(numbers, key=lambda n: abs(n - want))) if numbers else values[0]
+
+
+def choose_card(panel: Message) -> tuple[int, str]:
+    """The harness's card among those the panel lets its player play: the lowest card that wins the
+    trick shown on the panel, else the lowest; an ace or king off spades to lead, else the lowest."""
+    legal = [(c, cid) for c, cid, ok in panel_cards(panel) if ok]
+    assert legal, "no playable card on the panel"
+
+    def low(cards: list[tuple[int, str]]) -> tuple[int, str]:
+        return min(cards, key=lambda x: engine.rank_of(x[0]))
+
+    spade = engine.SPADES
+    trick = panel_trick(panel)
+    if not trick:
+        high = [x for x in legal if engine.rank_of(x[0]) >= 11 and engine.suit_of(x[0]) != spade]
+        return max(high, key=lambda x: engine.rank_of(x[0])) if high else low(legal)
+    led = engine.suit_of(trick[0])
+    trumped = led != spade and any(engine.suit_of(c) == spade for c in trick)
+    best_suit = spade if trumped else led
+    best = max(engine.rank_of(c) for c in trick if engine.suit_of(c) == best_suit)
+    follow = [x for x in legal if engine.suit_of(x[0]) == led]
+    if follow:
+        wins = [x for x in follow if not trumped and engine.rank_of(x[0]) > best]
+        return low(wins or follow)
+    trumps = [
+        x for x in legal if engine.suit_of(x[0]) == spade and (not trumped or engine.rank_of(x[0]) > best)
+    ]
+    return low(trumps or legal)
 
 
 @dataclass
@@ -58,7 +212,9 @@ class Spades:
     bot: SpadesBot | None = None
     checked: dict[int, int] = field(default_factory=dict)  # message id -> versions already checked
     public_checks: int = 0
-    last_table: Table | None = None  # the newest table this harness has seen
+    table_id: int | None = None  # the table ``open_table`` opened last (its answer named it)
+    turn_panels: dict[int, Message] = field(default_factory=dict)  # user id -> panel that confirmed a turn
+    last_move: tuple[User, str, int | None] | None = None  # (who, "bid"/"pass"/"card"/..., the card played)
     # the bot's own fault-injection settings (bot.config.Faults, the FAULT_* settings): a test sets
     # them before ``running()`` or while the bot runs (they are read at each operation)
     faults: Faults = field(default_factory=Faults)
@@ -90,7 +246,7 @@ class Spades:
         )
         bot = SpadesBot(config)
         self.bot = bot
-        self.last_table = None
+        self.turn_panels.clear()
         try:
             async with self.fake.run_bot(bot, sync_commands=False):
                 yield bot
@@ -123,56 +279,111 @@ class Spades:
         assert self.bot is not None, "no bot running"
         return self.bot.tables
 
-    # ---- reading ---------------------------------------------------------------------------
-    def table(self) -> Table:
-        t = self.service.in_channel(self.channel.id)
-        if t is None:  # a finished table leaves the channel index: take the newest one
-            newest = max(self.service.tables.values(), key=lambda x: x.id, default=None)
-            last = self.last_table
-            # (and, a few seconds later, memory: then the last state this harness saw)
-            t = last if newest is None or (last is not None and last.id > newest.id) else newest
-        assert t is not None, "no table"
-        self.last_table = t
-        return t
+    async def stored_model(self, table_id: int) -> Table:
+        """A table as stored, as the model (ruleset, seats, game), read on a connection of its own."""
+        return Table.from_row(await self.stored_table(table_id))
 
+    # ---- reading what the channel shows ----------------------------------------------------------
     def live(self) -> Message:
-        """The live table message of the current table (the newest public one)."""
+        """The table message of the newest table in the channel (the one this harness opened, or
+        a newer one: a rematch)."""
         msg = self.live_or_none()
         assert msg is not None, "no live table message"
         return msg
 
     def live_or_none(self) -> Message | None:
-        tid = self.table().id
         msgs = [
             m
             for m in self.fake.public_messages(self.channel)
-            if m.content.startswith(LIVE_PREFIX) and f"table {tid} " in m.content
+            if (tid := table_of(m.content)) is not None and (self.table_id is None or tid >= self.table_id)
         ]
         return msgs[-1] if msgs else None
 
+    def shown_table(self) -> int:
+        """The id of the table whose message the channel shows now."""
+        tid = table_of(self.live().content)
+        assert tid is not None
+        return tid
+
+    def over(self) -> bool:
+        """The table message says the game is over (a winner, or nobody) or the table abandoned."""
+        m = self.live_or_none()
+        return m is not None and TURN_LINE.search(m.content) is None and any(x in m.content for x in OVER)
+
+    def seating(self) -> dict[int, int]:
+        """Seat -> user id of the humans at the shown table, as the channel showed it: the newest
+        version of its table message that listed the seats (the lobby), with the players' own
+        answers ("You took seat N", "You left seat N") newer than it; once the game is on and the
+        lobby was never shown (a rematch), the table message's team lines."""
+        live = self.live_or_none()
+        tid = table_of(live.content) if live is not None else None
+        if live is None or tid is None:
+            return {}
+        seats: dict[int, int] = {}
+        first: int | None = None
+        for msg in self.channel.messages:  # oldest first, reposted (deleted) versions too
+            if msg.ephemeral or table_of(msg.content) != tid:
+                continue
+            first = first or msg.id
+            for text in [*(str(h.get("content", "")) for h in msg.history), msg.content]:
+                found = LOBBY_SEAT.findall(text)
+                if found:
+                    seats = {int(n) - 1: int(uid) for n, uid in found}
+        if first is None:
+            return {}
+        if not seats:
+            return self._team_seating(live.content)
+        for user in self.users.values():  # a join the lobby did not show yet (or never did)
+            answers = [
+                m.content
+                for m in self.fake.ephemeral_messages(user, self.channel)
+                if m.id > first and (TOOK_SEAT.match(m.content) or LEFT_SEAT.match(m.content))
+            ]
+            if not answers:
+                continue
+            took = TOOK_SEAT.match(answers[-1])
+            seats = {s: u for s, u in seats.items() if u != user.id}
+            if took is not None and int(took.group(1)) - 1 not in seats:
+                seats[int(took.group(1)) - 1] = user.id
+        return seats
+
+    @staticmethod
+    def _team_seating(content: str) -> dict[int, int]:
+        """Seat -> user id from a table message in play: team k's j-th player sits in seat
+        k + j * (number of teams) (partners sit across)."""
+        lines = SIDE_LINE.findall(content)
+        seats = {}
+        for k, who in enumerate(lines):
+            for j, name in enumerate(who.split(" + ")):
+                found = MENTION.search(name)
+                if found:
+                    seats[k + j * len(lines)] = int(found.group(1))
+        return seats
+
     def user_at(self, seat: int) -> User | None:
-        s = self.table().seats[seat]
-        if s is None or s.bot or s.user_id is None:
-            return None
-        return self.fake.users[s.user_id]
+        """The human in ``seat`` (None for a bot or an empty seat), as the channel showed it."""
+        uid = self.seating().get(seat)
+        return self.fake.users[uid] if uid is not None else None
 
     def seat_of(self, user: User) -> int:
-        seat = self.table().seat_of(user.id)
-        assert seat is not None
+        """``user``'s seat (0-based), as the channel showed it (``seating``)."""
+        seat = next((s for s, uid in self.seating().items() if uid == user.id), None)
+        assert seat is not None, f"{user.username} is not seated (as the channel showed it)"
         return seat
 
+    def turn(self) -> tuple[list[User], str] | None:
+        """Whom the table message names to act now (humans only, not those the bot plays for) and
+        what to do; None when it names nobody. It may be a moment behind: ``wait_turn`` confirms."""
+        live = self.live_or_none()
+        turn = turn_in(live.content) if live is not None else None
+        if turn is None:
+            return None
+        return [self.fake.users[u] for u in turn[0] if u in self.fake.users], turn[1]
+
     def acting_humans(self) -> list[User]:
-        t = self.table()
-        if t.status != "playing":
-            return []
-        out = []
-        for s in t.seats_to_act():
-            seat = t.seats[s]
-            if seat is not None and not seat.automatic:
-                u = self.user_at(s)
-                if u is not None:
-                    out.append(u)
-        return out
+        """The humans the table message names to act (see ``turn``)."""
+        turn = self.turn()
+        return turn[0] if turn else []
 
     async def wait_for(
         self, pred: Callable[[], bool], timeout: float = 20.0, what: str = "condition"
@@ -186,9 +397,11 @@ class Spades:
     async def settle(self) -> None:
         """The fake is quiet *and* the bot owes no live-message edit or channel post.
 
-        ``fake.settle()`` alone can't see the bot's own debounce timers: on a loaded machine the
-        process may stall past the fake's quiet period while an edit is still due, and a test
-        would then read the live message one version too early."""
+        A synchronisation aid, not an assertion, and the one place the harness reads the running
+        bot: whether its publisher still owes an edit (nothing on Discord tells an edit that is due
+        from one that never comes). ``fake.settle()`` alone can't see the bot's own debounce timers:
+        on a loaded machine the process may stall past the fake's quiet period while an edit is
+        still due, and a test would then read the live message one version too early."""
         svc = self.service
 
         def idle() -> bool:
@@ -199,25 +412,59 @@ class Spades:
             await self.wait_for(idle, what="the bot's pending edits and posts")
         await self.fake.settle()
 
-    async def wait_turn(self, timeout: float = 20.0) -> None:
-        """Until a human has to act, or the game is over."""
-        await self.wait_for(
-            lambda: self.table().status != "playing" or bool(self.acting_humans()), timeout, "a human's turn"
-        )
+    async def wait_turn(self, timeout: float = 20.0) -> list[User]:
+        """Until a human's turn: the humans the table message names whose own panel (opened with
+        "My hand") confirms it is their turn; [] once the table message says the game is over.
+
+        A version of the table message delivered late can still name a player who already moved:
+        such a naming is not trusted until their panel confirms it; otherwise this waits for a
+        newer version."""
+        end = time.monotonic() + timeout
+        while True:
+            left = max(0.1, end - time.monotonic())
+            try:
+                await self.wait_for(lambda: self.over() or bool(self.acting_humans()), left, "a human's turn")
+            except AssertionError as exc:
+                live = self.live_or_none()
+                raise AssertionError(f"{exc}; the table message: {live and live.content!r}") from None
+            if self.over():
+                return []
+            version = version_of(self.live())
+            confirmed = []
+            for user in self.acting_humans():
+                panel = await self.panel(user)
+                if my_turn_on(panel):
+                    self.turn_panels[user.id] = panel
+                    confirmed.append(user)
+            if confirmed:
+                return confirmed
+            assert time.monotonic() < end, f"no human's turn for {timeout} s: {self.live().content!r}"
+            with contextlib.suppress(AssertionError):  # a newer version of the table message
+                await self.wait_for(
+                    lambda v=version: (m := self.live_or_none()) is not None and version_of(m) != v,  # type: ignore[misc]
+                    timeout=1.0,
+                )
 
     # ---- acting through Discord -----------------------------------------------------------------
     async def slash(self, user: User, command: str, **options: Any) -> InteractionResult:
         r = await self.fake.slash(user, self.channel, command, **options)
-        self.check_public()
+        await self.check_public()
         return r
 
     async def open_table(self, host: User, **options: Any) -> Table:
+        """``host`` opens a table (``/spades new``): the id its answer names becomes the harness's
+        table; once its table message is up, the table as stored (read on its own connection)."""
         r = await self.slash(host, "spades new", **options)
         assert r.error is None, r.error
-        await self.wait_for(lambda: self.service.in_channel(self.channel.id) is not None, what="the table")
-        # this table's own live message (an earlier table's may still be in the channel)
-        await self.wait_for(lambda: self.live_or_none() is not None, what="live message")
-        return self.table()
+        text = await answer_of(self, r)
+        opened = OPENED.search(text)
+        assert opened is not None, text
+        tid = int(opened.group(1))
+        self.table_id = tid
+        await self.wait_for(
+            lambda: (m := self.live_or_none()) is not None and table_of(m.content) == tid, what="live message"
+        )
+        return await self.stored_model(tid)
 
     async def panel(self, user: User) -> Message:
         """Click "My hand" on the live message: the ephemeral panel."""
@@ -242,105 +489,128 @@ class Spades:
         assert msg is not None and msg.ephemeral, r.content
         return msg
 
-    async def decide(self, user: User, panel: Message | None = None) -> InteractionResult:
-        """Do what the heuristic bot would do in ``user``'s seat, through the panel's components."""
-        t = self.table()
-        seat = self.seat_of(user)
-        assert t.game is not None
-        action = get_bot("heuristic", 1).act(t.game.view(seat))
-        msg = panel or await self.panel(user)
-        kind = type(action).__name__
-        if kind == "Look":
-            r = await self.fake.click(user, msg, label="Show my cards")
-        elif kind == "BidAction":
-            if action.bid.kind == "blind_nil":
-                r = await self.fake.click(user, msg, label="Bid blind nil")
-            else:
-                sel = next(s for s in msg.selects if ":b:" in s["custom_id"])
-                r = await self.fake.select(user, msg, custom_id=sel["custom_id"], values=[str(action.bid)])
-        elif kind == "PlayAction":
-            r = await self.fake.click(user, msg, custom_id=self.card_custom_id(msg, action.card))
-        elif kind == "PassAction":
-            sel = next(s for s in msg.selects if ":p:" in s["custom_id"])
-            r = await self.fake.select(
-                user, msg, custom_id=sel["custom_id"], values=[str(c) for c in action.cards]
-            )
-        else:
-            raise AssertionError(f"unexpected action {action}")
-        self.check_public()
+    async def decide(self, user: User, panel: Message | None = None, wait: float = 20.0) -> InteractionResult:
+        """``user`` makes one move from their own panel (``panel``, else one opened with "My hand"),
+        chosen from what it shows alone (``choose_bid``, ``choose_card``, the first cards to pass;
+        face-down cards are looked at first): the bid, pass or play. Waits up to ``wait`` s
+        (opening the panel again now and then) for the panel to offer something."""
+        r = await self._move(user, panel, wait)
+        assert r is not None, f"{user.username}'s panel offered nothing to do for {wait} s"
         return r
 
-    @staticmethod
-    def card_custom_id(msg: Message, card: int) -> str:
-        for b in msg.buttons:
-            m = CARD_ID.match(b.get("custom_id", ""))
-            if m and int(m.group(1)) == card:
-                return str(b["custom_id"])
-        raise AssertionError(f"no button for card {engine.card_str(card)} on the panel")
+    async def _move(self, user: User, panel: Message | None, wait: float) -> InteractionResult | None:
+        end = time.monotonic() + wait
+        msg = panel or await self.panel(user)
+        looked = False
+        while True:
+            choice = panel_choice(msg)
+            if choice is not None and choice[0] == "look":
+                if looked:  # (the click's answer may be a moment behind: a fresh panel says)
+                    msg = await self.panel(user)
+                    again = panel_choice(msg)
+                    assert again is None or again[0] != "look", f"{user.username}'s cards stay face down"
+                    continue
+                r = await self.fake.click(user, msg, custom_id=str(choice[1]["custom_id"]))
+                assert r.error is None, r.error
+                msg = r.message if r.ephemeral and r.message is not None else await self.panel(user)
+                looked = True
+                continue
+            if choice is not None:
+                break
+            if time.monotonic() > end:
+                return None
+            with contextlib.suppress(AssertionError):  # the bot redraws the panel as the table moves
+                await self.wait_for(lambda m=msg: panel_choice(m) is not None, timeout=0.5, what="the panel")  # type: ignore[misc]
+            if panel_choice(msg) is None:
+                msg = await self.panel(user)
+        moved = await move_on(self.fake, user, msg)
+        assert moved is not None
+        r, kind, card = moved
+        await self.check_public()
+        self.last_move = (user, kind, card)
+        return r
 
     async def play_until(
-        self, done: Callable[[], bool], *, humans: list[User] | None = None, limit: int = 2000
+        self,
+        done: Callable[[], bool | Awaitable[bool]],
+        *,
+        humans: list[User] | None = None,
+        limit: int = 2000,
+        timeout: float = 30.0,
     ) -> int:
-        """Let every human act (as the heuristic bot would) until ``done()``; returns actions taken."""
+        """Let every human whose turn it is (``wait_turn``) move from their panel (``decide``) until
+        ``done()`` (a test or a coroutine: it may read what is stored) or the game is over; returns
+        the moves made."""
+
+        async def finished() -> bool:
+            out = done()
+            return bool(await out) if inspect.isawaitable(out) else bool(out)
+
         n = 0
-        while not done():
-            await self.wait_turn()
-            if done() or self.table().status != "playing":
+        while not await finished():
+            acting = await self.wait_turn(timeout)
+            if not acting or await finished():
                 break
-            acting = self.acting_humans()
-            if not acting:
-                continue
             user = acting[0]
             if humans is not None:
-                assert user in humans
-            await self.decide(user)
+                assert user in humans, f"{user.username} was asked to act"
+            if await self._move(user, self.turn_panels.pop(user.id, None), 0.0) is None:
+                continue  # (their panel changed meanwhile: look again)
             n += 1
             assert n < limit, "the game does not end"
         return n
 
     # ---- invariants ---------------------------------------------------------------------------
-    def held_cards(self, table_id: int | None = None) -> set[int]:
-        held: set[int] = set()
-        for t in self.service.tables.values():
-            if t.game is None or t.status != "playing" or (table_id is not None and t.id != table_id):
-                continue
-            for s in range(t.num_seats):
-                held.update(engine.cards_of(t.game.hand(s)))
-        return held
-
-    def check_public(self) -> None:
+    async def check_public(self) -> None:
         """No public message version that appeared since the last check shows a card held now.
 
-        A version that names an earlier hand ("Hand 3" while hand 4 is on) is about cards that were
-        played then; those may be dealt again, so it is checked against nothing newer."""
+        Which cards are held is read from what is stored, on a connection of the harness's own, for
+        every table the channel's messages name: the bots' hands too, which nothing on Discord
+        shows. Every move is stored before it is acknowledged or shown, so the stored hands are at
+        least as new as any version checked. A version that names an earlier hand ("Hand 3" while
+        hand 4 is on) is about cards that were played then; those may be dealt again, so it is
+        checked against nothing newer."""
         if self.bot is None:
             return
+        pending: list[str] = []
+        named: set[int] = set()
         for m in self.fake.public_messages(self.channel):
-            versions = [*(h.get("content", "") for h in m.history), m.content]
+            versions = [*(str(h.get("content", "")) for h in m.history), m.content]
             labels = " ".join(str(c.get("label", "")) for c in m.buttons)
+            named.update(int(t) for v in versions for t in re.findall(r"table (\d+)", v))
             start = self.checked.get(m.id, 0)
-            for text in versions[start:]:
-                held = self._held_for(text)
-                for card in held:
-                    assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(card)}", text + " " + labels), (
-                        f"public message shows held card {card}: {text!r}"
-                    )
+            shown = [f"{text} {labels}" for text in versions[start:]]
+            pending += [x for x in shown if SHOWN_CARD.search(x) or "🃏" in x]
             self.checked[m.id] = len(versions)
             self.public_checks += 1
+        if not pending:
+            return  # (no card shown at all: nothing to compare)
+        games: dict[int, engine.Game] = {}
+        async with self.stored() as db:
+            for tid in sorted(named):
+                row = await db.get_table(tid)
+                if row is not None and row.status == "playing" and row.data.get("game"):
+                    games[tid] = engine.Game.from_dict(row.data["game"])
+        for text in pending:
+            for card in self._held_for(text, games):
+                assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(card)}", text), (
+                    f"public message shows held card {card}: {text!r}"
+                )
 
-    def _held_for(self, text: str) -> set[str]:
+    @staticmethod
+    def _held_for(text: str, games: dict[int, engine.Game]) -> set[str]:
+        """The cards held (as stored) that ``text`` must not show: at the table it names (else at
+        every table), unless it names an earlier hand."""
         table = re.search(r"table (\d+)", text)
         hand = re.search(r"Hand (\d+)", text)
-        tables = (
-            [self.service.tables.get(int(table.group(1)))] if table else list(self.service.tables.values())
-        )
         held: set[int] = set()
-        for t in tables:
-            if t is None or t.game is None or t.status != "playing":
+        for tid, g in games.items():
+            if table is not None and int(table.group(1)) != tid:
                 continue
-            if hand and int(hand.group(1)) < t.game.hand_no:
+            if hand and int(hand.group(1)) < g.hand_no:
                 continue
-            held |= self.held_cards(t.id)
+            for s in range(g.rs.num_seats):
+                held.update(engine.cards_of(g.hand(s)))
         return {engine.card_pretty(c) for c in held}
 
 
@@ -400,14 +670,8 @@ async def spades(fake_discord: FakeDiscord, e2e_database: str) -> AsyncIterator[
     yield Spades(fake, guild, channel, users, e2e_database)
 
 
-# ---- playing as users do: only what Discord shows ---------------------------------------------------
-#
-# ``Spades.decide``/``play_until`` above pick moves with the heuristic bot from the table's state;
-# the helpers below know only what the channel and a player's own panel show. New tests should use
-# these (tests/e2e/test_stats.py, test_games.py do).
+# ---- playing a whole seat as a simple player: only what Discord shows ------------------------------
 
-OPENED = re.compile(r"Table (\d+) is open")
-LOBBY_SEAT = re.compile(r"(\d+)\. <@(\d+)>")
 STALL = 60.0  # seconds without anything to click before a player's loop gives up
 
 
@@ -564,7 +828,7 @@ async def _panel_loop(
             assert card is not None
             r = await spades.fake.click(user, panel, custom_id=card["custom_id"])
         assert r.error is None, r.error
-        spades.check_public()
+        await spades.check_public()
         actions += 1
         progress = time.monotonic()
         if r.message is not None and r.ephemeral:
@@ -577,33 +841,6 @@ async def _panel_loop(
 # test_storage_faults.py, test_shard_ownership.py, test_shard_processes.py) --------------------------
 
 PANEL_BID = "3"  # what a simple player bids when the panel offers it
-
-
-def opened_table(r: InteractionResult) -> int:
-    """The table id a ``/spades new`` answer names ("Table N is open")."""
-    found = OPENED.search(said(r))
-    assert found is not None, said(r)
-    return int(found.group(1))
-
-
-def turn_shown(spades: Spades, game: SeenGame, user: User) -> bool:
-    """The table message says it is ``user``'s turn ("➜ @user to ...")."""
-    live = live_message(spades, game.channel, game.table_id)
-    return live is not None and f"➜ <@{user.id}> to " in live.content
-
-
-async def open_panel(spades: Spades, game: SeenGame, user: User) -> Message:
-    """``user`` clicks "My hand" on the table message: their private panel."""
-
-    def ready() -> bool:
-        m = live_message(spades, game.channel, game.table_id)
-        return m is not None and any(b.get("label") == "My hand" for b in m.buttons)
-
-    await spades.wait_for(ready, what="the My hand button")
-    live = live_message(spades, game.channel, game.table_id)
-    assert live is not None
-    r = await spades.fake.click(user, live, label="My hand")
-    return await spades.panel_of(r)
 
 
 async def act_from_panel(
@@ -649,26 +886,10 @@ async def play_from_panel_until(
                 await player
 
 
-async def until_stored(
-    spades: Spades, pred: Callable[[TableRow], bool], table_id: int, timeout: float = 20.0, what: str = ""
-) -> TableRow:
-    """Until the table as stored (read on a connection of its own) satisfies ``pred``; that row."""
-    end = time.monotonic() + timeout
-    while True:
-        row = await spades.stored_table(table_id)
-        if pred(row):
-            return row
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what or 'the stored table'}")
-        await asyncio.sleep(0.05)
-
-
 # ---- helpers of test_resilience.py, test_hardening.py and test_spades_commands.py --------------------
 #
 # Only what Discord shows (the table message, a player's own panel, the answers) and what is stored.
 
-TURN_LINE = re.compile(r"^➜ (.+?) to (bid|play|pass|draw|act)\b", re.M)
-MENTION = re.compile(r"<@!?(\d+)>")
 
 
 async def open_seen(spades: Spades, host: User, channel: Channel | None = None, **options: Any) -> int:
@@ -703,13 +924,11 @@ def table_text(spades: Spades, game: SeenGame) -> str:
 
 
 def turn_of(spades: Spades, game: SeenGame) -> tuple[list[int], str] | None:
-    """Who the table message says must act (the humans' ids, by their mentions) and what to do
-    ("bid", "play", ...); None when it names nobody (not started, over, between hands)."""
+    """Who the table message says must act (the humans' ids, by their mentions; not those the bot
+    plays for) and what to do ("bid", "play", ...); None when it names nobody (not started, over,
+    between hands). It may be a moment behind: a player's own panel says whether it is their turn."""
     live = live_message(spades, game.channel, game.table_id)
-    m = TURN_LINE.search(live.content) if live is not None else None
-    if m is None:
-        return None
-    return [int(u) for u in MENTION.findall(m.group(1))], m.group(2)
+    return turn_in(live.content) if live is not None else None
 
 
 async def panel_answer(spades: Spades, r: InteractionResult) -> Message:
@@ -785,7 +1004,7 @@ async def take_turn(
                 panel = await my_hand(spades, game, user)
             continue
         assert r.error is None, r.error
-        spades.check_public()
+        await spades.check_public()
         return r
 
 

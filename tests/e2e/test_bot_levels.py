@@ -9,11 +9,11 @@ from tests.e2e.conftest import (
     Spades,
     act_from_panel,
     live_message,
+    my_hand,
     open_and_start,
-    open_panel,
     said,
-    turn_shown,
-    until_stored,
+    turn_of,
+    wait_stored,
 )
 
 
@@ -39,7 +39,7 @@ async def test_server_level_and_table_option_choose_the_bots(spades: Spades) -> 
         assert await level_of_new_table(2, bots="normal") == "normal"  # the table's option wins
         # a table at the chosen level plays: the bots act until alice has to
         game = await open_and_start(spades, spades.channel, [alice], bots="easy")
-        await spades.wait_for(lambda: turn_shown(spades, game, alice), what="alice's turn")
+        await spades.wait_for(lambda: alice.id in (turn_of(spades, game) or ([], ""))[0], what="alice's turn")
         row = await spades.stored_table(game.table_id)
         assert row.status == "playing" and row.data["settings"]["bot_level"] == "easy"
 
@@ -62,14 +62,15 @@ async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: 
         # alice plays her turns (as her panel offers them) until a strong bot is thinking
         for _ in range(40):
             await spades.wait_for(
-                lambda: thinker.in_flight > 0 or turn_shown(spades, game, alice), what="a bot thinking"
+                lambda: thinker.in_flight > 0 or alice.id in (turn_of(spades, game) or ([], ""))[0],
+                what="a bot thinking",
             )
             if thinker.in_flight > 0:
                 break
             live = live_message(spades, game.channel, game.table_id)
             assert live is not None
             shown = len(live.history)
-            if await act_from_panel(spades.fake, alice, await open_panel(spades, game, alice)) is None:
+            if await act_from_panel(spades.fake, alice, await my_hand(spades, game, alice)) is None:
                 # the table message still shows the turn she just took: wait for it to move on
                 await spades.wait_for(
                     lambda m=live, n=shown: thinker.in_flight > 0 or len(m.history) > n,  # type: ignore[misc]
@@ -86,9 +87,6 @@ async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: 
         assert still_thinking, "the other table's answer waited for the bot's decision"
         assert answered_in < 0.5, answered_in
         # and table A's bot does act, after its pause: its move is stored
-        await until_stored(
-            spades,
-            lambda row: row.version > before.version,
-            game.table_id,
-            what="the bot's move, stored",
+        await wait_stored(
+            spades, game.table_id, lambda row: row.version > before.version, "the bot's move, stored"
         )

@@ -35,9 +35,9 @@ async def test_seating_bots_fill_and_start(spades: Spades) -> None:
         offer = r.message
         assert offer is not None and offer.ephemeral
         r = await spades.fake.click(alice, offer, label="Fill empty seats with bots and start")
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
-        t = spades.table()
-        assert [s is not None and s.bot for s in t.seats] == [False, True, True, True]
+        await spades.wait_for(lambda: "Hand 1 · " in spades.live().content, what="the start")
+        seats = (await spades.stored_table(spades.shown_table())).data["seats"]
+        assert [s is not None and s["bot"] for s in seats] == [False, True, True, True]
         await spades.settle()
         live = spades.live()
         assert "Hand 1 · bidding" in live.content
@@ -53,9 +53,9 @@ async def test_rules_score_repost_and_abandon(spades: Spades) -> None:
         r = await spades.fake.click(bob, spades.live(), label="Rules")
         assert r.ephemeral and "The first side to 250 points wins" in said(r)
         await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        await spades.wait_for(lambda: "Hand 1 · " in spades.live().content, what="the start")
         r = await spades.slash(bob, "score")
-        assert said(r) == f"No hand has finished at table {spades.table().id} yet."
+        assert said(r) == f"No hand has finished at table {spades.table_id} yet."
         await spades.settle()
         old = spades.live()
         r = await spades.slash(bob, "table")
@@ -68,11 +68,11 @@ async def test_rules_score_repost_and_abandon(spades: Spades) -> None:
         r = await spades.slash(bob, "spades abandon")
         assert said(r).startswith("Only the host")
         r = await spades.slash(admin, "spades abandon")
-        assert said(r) == f"Abandon table {spades.table().id}? The game so far is not counted."
+        assert said(r) == f"Abandon table {spades.table_id}? The game so far is not counted."
         confirm = r.message
         assert confirm is not None
         r = await spades.fake.click(admin, confirm, label="Yes, abandon the table")
-        assert (await answer_of(spades, r)) == f"Table {spades.table().id} is abandoned."
+        assert (await answer_of(spades, r)) == f"Table {spades.table_id} is abandoned."
         assert await spades.no_table_in()
         await spades.settle()
         assert any(m.content.startswith("🛑 Table") for m in spades.fake.public_messages(spades.channel))

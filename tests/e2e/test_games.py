@@ -9,14 +9,19 @@ import re
 import pytest
 
 import engine
+from bot.model import Table
 from tests.e2e.conftest import (
     LIVE_PREFIX,
     Spades,
     answer_of,
     game_posts,
     open_and_start,
+    panel_cards,
     play_from_panel,
     said,
+    shown_cards,
+    stored_game,
+    wait_stored,
 )
 
 pytestmark = pytest.mark.both_backends
@@ -43,7 +48,7 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         n = len(hands)
         assert final.endswith(f"after {n} hand{'s' * (n != 1)}.")
         await spades.settle()
-        spades.check_public()
+        await spades.check_public()
         texts = [m.content for m in spades.fake.public_messages(spades.channel)]
         assert any(x.startswith("🏆") for x in texts)
         assert sum(1 for x in texts if x.startswith("📋 **Hand")) == n
@@ -95,7 +100,8 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         assert (await answer_of(spades, r)) == f"The rematch is already open (table {again})."
         # the finished table leaves memory; its post's buttons read it back from storage
         # (after its few seconds of grace, as in production: nothing of the service is changed)
-        # (the one read of the bot's memory here: only it tells when the table has left)
+        # (a deliberate read of the bot's memory, the test's subject: only it tells when the table
+        # has left; it changes nothing)
         await spades.wait_for(
             lambda: t_id not in spades.service.tables, what="the old table to leave", timeout=60
         )
@@ -113,6 +119,8 @@ async def test_one_human_and_three_bots_play_a_whole_game(
 
 
 async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
+    """Four humans play a game to 100 from their own panels (whose turn from the table message, each
+    move chosen from what the player's panel shows); the winners are those the stored game names."""
     names = ("alice", "bob", "carol", "dave")
     users = [spades.users[n] for n in names]
     async with spades.running(time_scale=0.05):
@@ -122,18 +130,24 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
             assert r.ephemeral
         r = await spades.fake.click(users[0], spades.live(), label="Start")
         assert (await spades.panel_of(r)).ephemeral  # the host's hand, in a private follow-up
-        await spades.play_until(lambda: spades.table().status == "finished", humans=users)
-        t = spades.table()
+        moves = await spades.play_until(spades.over, humans=users)
+        tid = spades.table_id
+        assert tid is not None
+        row = await wait_stored(spades, tid, lambda row: row.status == "finished", "the finished game stored")
+        t = Table.from_row(row)
         assert t.game is not None and t.game.winner is not None
         assert all(s is not None and not s.bot and s.timeouts == 0 for s in t.seats)  # humans did it all
+        assert moves >= 52  # at least a whole hand of cards, each a click on a panel
         await spades.settle()
-        spades.check_public()
+        await spades.check_public()
         assert spades.public_checks > 100
-        winners = " + ".join(f"<@{users[s].id}>" for s in t.ruleset.sides[t.game.winner])
+        seats = spades.seating()
+        winners = " + ".join(f"<@{seats[s]}>" for s in t.ruleset.sides[t.game.winner])
         final = [m.content for m in spades.fake.public_messages(spades.channel) if m.content.startswith("🏆")]
         assert len(final) == 1 and winners in final[0]
+        hands = [m for m in spades.fake.public_messages(spades.channel) if m.content.startswith("📋 **Hand")]
     async with spades.stored() as db:
-        assert len(await db.hand_records(t.id)) == len(t.game.hand_records)
+        assert len(await db.hand_records(tid)) == len(hands) > 0
         for u in users:
             stats = await db.player_stats(spades.guild.id, u.id)
             assert stats is not None and stats.games == 1 and stats.games_with_bots == 0
@@ -142,49 +156,50 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
 async def test_blind_nil_with_the_card_exchange(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01):
-        await spades.open_table(alice, play_seconds=600, bid_seconds=600)
+        t = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
         await spades.slash(alice, "spades start", fill=True)
-        await spades.wait_for(lambda: spades.table().status == "playing", what="the start")
+        await spades.wait_for(lambda: "Hand 1 · " in spades.live().content, what="the start")
         seat = spades.seat_of(alice)
         # before her turn the panel keeps her cards face down and offers the choice
         panel = await spades.panel(alice)
         assert not any(b["custom_id"].split(":")[2] == "c" for b in panel.buttons)
         assert any(b.get("label") == "Show my cards" for b in panel.buttons)
-        await spades.wait_turn()
-        g = spades.table().game
-        assert g is not None and g.phase == "bid" and not g.has_looked(seat)
-        held = engine.cards_of(g.hand(seat))
+        assert await spades.wait_turn() == [alice]
+        held = engine.cards_of((await stored_game(spades, t.id)).hand(seat))  # her cards, as stored
+        assert len(held) == 13
         panel = await spades.panel(alice)
+        assert "Your cards are face down." in panel.content
         assert all(engine.card_pretty(c) not in panel.content for c in held)
         r = await spades.fake.click(alice, panel, label="Bid blind nil")
         assert r.type == 7
         # the exchange: her panel asks for exactly three cards
         await spades.wait_for(
-            lambda: spades.table().game.phase == "pass" and bool(spades.acting_humans()),  # type: ignore[union-attr]
-            what="the exchange",
+            lambda: "passing cards for nil" in spades.live().content, what="the exchange on the table message"
         )
-        g = spades.table().game
-        assert g is not None and g.pass_size(seat) == 3
+        assert await spades.wait_turn() == [alice]
         panel = await spades.panel(alice)
         sel = next(s for s in panel.selects if ":p:" in s["custom_id"])
         assert sel["min_values"] == sel["max_values"] == 3
         give = [int(o["value"]) for o in sel["options"][-3:]]
+        assert sorted(int(o["value"]) for o in sel["options"]) == sorted(held)  # her hand, now shown
         r = await spades.fake.select(alice, panel, custom_id=sel["custom_id"], values=[str(c) for c in give])
         assert "Cards passed." in r.message.content  # type: ignore[union-attr]
-        await spades.wait_for(lambda: spades.table().game.phase == "play", what="the play")  # type: ignore[union-attr]
-        g = spades.table().game
-        assert g is not None
-        v = g.view(seat)
+        await spades.wait_for(lambda: "· trick 1 of 13" in spades.live().content, what="the play")
+        # what she sees: three cards received, the three given gone from her hand
+        panel = await spades.panel(alice)
+        received_line = next(x for x in panel.content.splitlines() if x.startswith("You received: "))
+        received = shown_cards(received_line)
+        mine = {c for c, _, _ in panel_cards(panel)}
+        assert len(received) == 3 and set(received) <= mine and not mine & set(give)
+        # and as stored
+        v = (await stored_game(spades, t.id)).view(seat)
         assert v.passed is not None and sorted(engine.cards_of(v.passed)) == sorted(give)
-        assert v.received is not None and engine.count(v.received) == 3
-        assert all(c not in engine.cards_of(g.hand(seat)) for c in give)
+        assert v.received is not None and sorted(engine.cards_of(v.received)) == sorted(received)
         # play the hand out; the record keeps both passes
-        await spades.play_until(
-            lambda: spades.table().game.hand_no > 1 or spades.table().status != "playing",  # type: ignore[union-attr]
-            humans=[alice],
-        )
-        record = spades.table().game.hand_records[0]  # type: ignore[union-attr]
-        assert [seat, "blind_nil"] in [list(b) for b in record["bids"]]
-        passes = {s: cards for s, cards in record["passes"]}
-        assert sorted(passes[seat]) == sorted(engine.card_str(c) for c in give)
-        assert len(passes) == 2
+        await spades.play_until(lambda: "Hand 2 · " in spades.live().content or spades.over(), humans=[alice])
+    async with spades.stored() as db:
+        record = (await db.hand_records(t.id))[0]
+    assert [seat, "blind_nil"] in [list(b) for b in record["bids"]]
+    passes = {s: cards for s, cards in record["passes"]}
+    assert sorted(passes[seat]) == sorted(engine.card_str(c) for c in give)
+    assert len(passes) == 2

@@ -5,8 +5,8 @@ Slow storage comes from the bot's own fault-injection settings (``bot.config.Fau
 harness passes in its configuration; nothing of the bot is patched. The tests play from the players'
 panels and read the table message, the answers and what is stored, not the running bot, except
 on purpose: ``spades.settle`` waits until the bot owes no edit (nothing on Discord tells that one is
-still due) and ``check_public`` (also run by ``spades.slash``) compares public messages with the
-cards held, the privacy invariant.
+still due). ``check_public`` (also run by ``spades.slash``) compares public messages with the cards
+held as stored, the privacy invariant.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ async def test_start_on_a_slow_save_never_writes_a_hand_to_the_table_message(spa
         await play_some(spades, game, users, 12)
         assert public_hands(spades) == []
         assert panel.history, "the panel was refreshed in place"
-        spades.check_public()
+        await spades.check_public()
         # acknowledged in time, ephemerally: @original was a private "thinking" message
         assert r.type == 5 and r.ephemeral
 
@@ -147,7 +147,7 @@ async def test_i_am_back_and_join_on_a_slow_save_keep_the_panel_private(spades: 
             assert not (await stored_seat(spades, game.table_id, seat) or {})["left"]
         await play_some(spades, game, users, 12)
         assert public_hands(spades) == []
-        spades.check_public()
+        await spades.check_public()
         assert types == [5, 5]  # deferred into an ephemeral "thinking" message
 
 
@@ -482,4 +482,4 @@ async def test_host_commands_fix_the_seating(spades: Spades) -> None:
         r = await spades.slash(carol, "join")
         assert "already started" in await answer_of(spades, r)
         await spades.settle()
-        spades.check_public()
+        await spades.check_public()

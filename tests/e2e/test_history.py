@@ -20,12 +20,12 @@ from tests.e2e.conftest import (
     Spades,
     answer_of,
     live_message,
+    my_hand,
     open_and_start,
-    open_panel,
     play_from_panel,
     play_from_panel_until,
     said,
-    until_stored,
+    wait_stored,
 )
 
 COMMITTED = re.compile(r"🔐 deal `([0-9a-f]{16})`")
@@ -73,8 +73,8 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         seen = await open_and_start(
             spades, spades.channel, [alice], target=100, play_seconds=600, bid_seconds=600
         )
-        row = await until_stored(
-            spades, lambda row: row.status == "playing", seen.table_id, what="the start, stored"
+        row = await wait_stored(
+            spades, seen.table_id, lambda row: row.status == "playing", "the start, stored"
         )
         # the live message commits to the deal (the key as stored) before anyone bids; the key
         # itself is nowhere
@@ -86,7 +86,7 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
                 assert seed not in text and salt not in text
 
         # the hand panel: card faces as application emojis, the text label kept
-        panel = await open_panel(spades, seen, alice)
+        panel = await my_hand(spades, seen, alice)
         if any(b.get("label") == "Show my cards" for b in panel.buttons):  # blind nil was possible
             await fake.click(alice, panel, label="Show my cards")
         cards = [b for b in panel.buttons if str(b.get("custom_id", "")).split(":")[2:3] == ["c"]]
@@ -104,9 +104,9 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
 
         # Alice (from her panel) and three bots play to 100, to the game post
         await play_from_panel(spades, seen, alice)
-        await until_stored(spades, lambda row: row.status == "finished", seen.table_id, what="the end")
+        await wait_stored(spades, seen.table_id, lambda row: row.status == "finished", "the end")
         await fake.settle()
-        spades.check_public()
+        await spades.check_public()
         commitments = commitments_shown(spades)
         async with spades.stored() as db:
             records = await db.hand_records(seen.table_id)  # the hands as stored, in order
@@ -266,7 +266,7 @@ async def test_text_buttons_and_text_posts_when_discord_refuses_emojis_and_files
         await spades.wait_for(lambda: any(r.path.endswith("/emojis") and r.method == "POST"
                                           for r in fake.requests), what="an upload attempt")
         seen = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
-        panel = await open_panel(spades, seen, alice)
+        panel = await my_hand(spades, seen, alice)
         if any(b.get("label") == "Show my cards" for b in panel.buttons):
             await fake.click(alice, panel, label="Show my cards")
         cards = [b for b in panel.buttons if str(b.get("custom_id", "")).split(":")[2:3] == ["c"]]

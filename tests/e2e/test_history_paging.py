@@ -12,7 +12,7 @@ from tests.e2e.conftest import (
     play_from_panel,
     play_from_panel_until,
     said,
-    until_stored,
+    wait_stored,
 )
 
 
@@ -23,7 +23,7 @@ async def play_one_hand_game(spades: Spades) -> int:
         spades, spades.channel, [alice], rules="max_hands=1", play_seconds=600, bid_seconds=600
     )
     await play_from_panel(spades, game, alice)
-    await until_stored(spades, lambda row: row.status == "finished", game.table_id, what="the game stored")
+    await wait_stored(spades, game.table_id, lambda row: row.status == "finished", "the game stored")
     await spades.fake.settle()
     return game.table_id
 

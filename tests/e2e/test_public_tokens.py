@@ -25,8 +25,9 @@ async def test_a_click_on_the_live_message_redraws_it_through_its_token_with_no_
         await spades.open_table(alice)
         r = await spades.slash(alice, "spades start", fill=True)
         assert r.error is None, r.error
-        await spades.wait_turn()
-        assert spades.acting_humans() == [alice]
+        # the bots bid until her turn; the table message names her (she has not moved yet, so it is
+        # not a version from before a move of hers)
+        await spades.wait_for(lambda: spades.acting_humans() == [alice], what="her turn")
         await spades.settle()  # the bots wait for her: nothing changes until she acts
         live = spades.live()
         before = live.content
@@ -51,10 +52,10 @@ async def test_a_click_on_the_live_message_redraws_it_through_its_token_with_no_
         assert [q for q in window[: first + 1] if q.bot_token] == []
         assert not [q for q in window[:first] if q.route == CHANNEL_EDIT]
         assert through_token[0].json["content"].startswith("♠ **Spades**")
-        spades.check_public()  # no version of the public message shows a card still held
+        await spades.check_public()  # no version of the public message shows a card still held
 
         # the panel is still hers alone, refreshed in its own ephemeral message as the bots play
-        await spades.wait_turn()
+        assert await spades.wait_turn() == [alice]  # (her panel, opened again, says it is her turn)
         await spades.settle()
         assert panel.ephemeral
         public_edits = [q for q in fake.requests[start:] if by_token(q, token)]
@@ -64,5 +65,5 @@ async def test_a_click_on_the_live_message_redraws_it_through_its_token_with_no_
         # the buttons did not change: the redraws send the text alone (cheaper), the buttons stay
         assert all("components" not in q.json for q in public_edits)
         assert live.buttons[0].get("label") == "My hand"
-        spades.check_public()
+        await spades.check_public()
     assert fake.rate_limit_hits == []

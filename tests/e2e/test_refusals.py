@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from tests.e2e.conftest import Spades, answer_of, said
+from tests.e2e.conftest import Spades, answer_of, panel_cards, panel_choice, panel_trick, said
 
 
 async def test_seating_refusals(spades: Spades) -> None:
@@ -36,7 +36,7 @@ async def test_seating_refusals(spades: Spades) -> None:
         r = await spades.slash(erin, "bid", bid="3")
         assert r.ephemeral and said(r) == "You're not playing at this table."
         r = await spades.slash(bob, "leave")
-        assert r.ephemeral and said(r).startswith(f"Leave table {spades.table().id}? The bot plays your seat")
+        assert r.ephemeral and said(r).startswith(f"Leave table {spades.table_id}? The bot plays your seat")
 
 
 async def test_bid_and_play_refusals(spades: Spades) -> None:
@@ -47,19 +47,16 @@ async def test_bid_and_play_refusals(spades: Spades) -> None:
         for u in users[1:]:
             await spades.fake.click(u, spades.live(), label="Join")
         await spades.fake.click(alice, spades.live(), label="Start")
-        await spades.wait_turn()
-        t = spades.table()
-        assert t.game is not None
-        actor = spades.acting_humans()[0]
+        actor = (await spades.wait_turn())[0]
         idle = next(u for u in users if u is not actor)
 
         # not your turn, and whose it is
         r = await spades.slash(idle, "bid", bid="3")
         assert r.ephemeral and said(r) == f"It's <@{actor.id}>'s turn, not yours."
-        # autocomplete offers only legal bids, and nothing to someone waiting
+        # autocomplete offers only legal bids, and nothing to someone waiting: in the standard rules
+        # 1 to 13, nil, and blind nil before looking (docs/RULES.md)
         choices = await spades.fake.autocomplete(actor, spades.channel, "bid", "bid", "")
-        legal = t.game.legal_bids(spades.seat_of(actor))
-        assert [c["value"] for c in choices] == [str(b) for b in legal][:25]
+        assert [c["value"] for c in choices] == [*(str(n) for n in range(1, 14)), "nil", "blind_nil"]
         assert await spades.fake.autocomplete(idle, spades.channel, "bid", "bid", "") == []
         # a bid out of range, and blind nil once the cards were seen
         r = await spades.slash(actor, "bid", bid="14")
@@ -71,43 +68,49 @@ async def test_bid_and_play_refusals(spades: Spades) -> None:
         r = await spades.slash(actor, "bid", bid="blind nil")
         assert r.ephemeral and said(r) == "You've already looked at your cards, so you can't bid blind nil."
 
+        # during the play: every player's cards as their own panel shows them, what may be played
+        # as the player whose turn it is sees it (the enabled card buttons), the trick from the
+        # table message
         seen: set[str] = set()
-        while (
-            seen != {"must_follow", "not_broken", "not_held", "turn"} and spades.table().status == "playing"
-        ):
-            await spades.wait_turn()
-            t = spades.table()
-            g = t.game
-            assert g is not None
-            actor = spades.acting_humans()[0]
-            seat = spades.seat_of(actor)
-            if g.phase == "play":
-                v = g.view(seat)
-                hand = engine.cards_of(g.hand(seat))
-                legal = set(g.legal_cards(seat))
+        while seen != {"must_follow", "not_broken", "not_held", "turn"} and not spades.over():
+            acting = await spades.wait_turn()
+            if not acting:
+                break
+            actor = acting[0]
+            panel = spades.turn_panels.get(actor.id) or await spades.panel(actor)
+            if panel_choice(panel) is not None and panel_choice(panel)[0] == "card":  # type: ignore[index]
+                hand = [c for c, _, _ in panel_cards(panel)]
+                legal = {c for c, _, ok in panel_cards(panel) if ok}
                 illegal = [c for c in hand if c not in legal]
+                trick = panel_trick(panel)
+                broken = "· spades broken" in spades.live().content
                 choices = await spades.fake.autocomplete(actor, spades.channel, "play", "card", "")
                 assert sorted(c["value"] for c in choices) == sorted(engine.card_str(c) for c in legal)
                 if "turn" not in seen:
                     idle = next(u for u in users if u is not actor)
-                    r = await spades.slash(
-                        idle, "play", card=engine.card_str(engine.cards_of(g.hand(spades.seat_of(idle)))[0])
-                    )
+                    theirs = [c for c, _, _ in panel_cards(await spades.panel(idle))]
+                    r = await spades.slash(idle, "play", card=engine.card_str(theirs[0]))
                     assert said(r) == f"It's <@{actor.id}>'s turn, not yours."
                     seen.add("turn")
                 if "not_held" not in seen:
-                    other = engine.cards_of(g.hand((seat + 1) % 4))[0]
-                    r = await spades.slash(actor, "play", card=engine.card_str(other))
-                    assert r.ephemeral and said(r) == f"You don't hold {engine.card_pretty(other)}."
+                    other = next(u for u in users if u is not actor)
+                    not_mine = next(c for c, _, _ in panel_cards(await spades.panel(other)))
+                    assert not_mine not in hand
+                    r = await spades.slash(actor, "play", card=engine.card_str(not_mine))
+                    assert r.ephemeral and said(r) == f"You don't hold {engine.card_pretty(not_mine)}."
                     seen.add("not_held")
-                if illegal and v.current_trick and "must_follow" not in seen:
+                if illegal and trick and "must_follow" not in seen:
+                    led = engine.suit_of(trick[0])
+                    assert all(engine.suit_of(c) == led for c in legal)  # (following is the rule)
                     r = await spades.slash(actor, "play", card=engine.card_str(illegal[0]))
-                    led = engine.suit_name(engine.suit_of(v.current_trick[0][1]))
                     text = said(r)
-                    assert r.ephemeral and text.startswith(f"You must follow {led}: you hold "), text
+                    assert r.ephemeral and text.startswith(
+                        f"You must follow {engine.suit_name(led)}: you hold "
+                    ), text
                     assert all(engine.card_pretty(c) in text for c in legal)
                     seen.add("must_follow")
-                if illegal and not v.current_trick and not v.spades_broken and "not_broken" not in seen:
+                if illegal and not trick and not broken and "not_broken" not in seen:
+                    assert all(engine.suit_of(c) == engine.SPADES for c in illegal)  # (the lead rule)
                     r = await spades.slash(actor, "play", card=engine.card_str(illegal[0]))
                     assert r.ephemeral and said(r).startswith("Spades aren't broken yet: lead a "), said(r)
                     seen.add("not_broken")

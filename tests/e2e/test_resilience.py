@@ -1,11 +1,11 @@
 """Races, restarts and absence: two clicks at once, a restart mid-trick, turn timeouts.
 
 The tests play from the players' panels and read what Discord shows (the table message, panels,
-answers, notes in the channel) and what is stored (on a connection of its own). Two harness calls
-still look inside the bot, on purpose: ``spades.settle`` waits until the bot owes no edit (nothing on
-Discord tells that an edit is still due, and a "nothing changed" check made before it would pass
-for nothing), and ``check_public`` (also run by ``spades.slash``) compares public messages with the
-cards held, the privacy invariant.
+answers, notes in the channel) and what is stored (on a connection of its own). One harness call
+still looks inside the bot, on purpose: ``spades.settle`` waits until the bot owes no edit (nothing
+on Discord tells that an edit is still due, and a "nothing changed" check made before it would pass
+for nothing). ``check_public`` (also run by ``spades.slash``) compares public messages with the
+cards held as stored, the privacy invariant.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ async def test_restart_mid_trick_loses_nothing_and_old_buttons_work(spades: Spad
         r = await spades.fake.click(alice, panel, custom_id=cid)  # a button from before the restart
         assert said(r).startswith(f"You played {engine.card_pretty(card)}."), said(r)
         await _wait_stored_stamp(spades, game.table_id, stamp + 1, "the bots after the restart")
-        spades.check_public()
+        await spades.check_public()
 
 
 async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) -> None:
@@ -150,7 +150,7 @@ async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) 
         assert (await panel_answer(spades, r)).content.startswith("Welcome back!")
         seat = await stored_seat(spades, game.table_id, _seat(game, alice))
         assert seat is not None and not seat["away"]
-        spades.check_public()
+        await spades.check_public()
 
 
 async def test_an_open_hand_panel_wakes_up_when_the_turn_comes(spades: Spades) -> None:

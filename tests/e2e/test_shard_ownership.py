@@ -16,7 +16,7 @@ import pytest
 
 from bot.model import MOVING
 from bot.storage import Lease
-from tests.e2e.conftest import Spades, answer_of, live_message, opened_table
+from tests.e2e.conftest import Spades, answer_of, live_message, open_seen
 
 pytestmark = pytest.mark.both_backends
 
@@ -40,9 +40,7 @@ async def test_a_stolen_shard_fences_writes_drops_the_tables_and_comes_back(
 
         mine = await lease()  # this process holds the one shard
         assert mine is not None
-        r = await fake.slash(alice, spades.channel, "spades new")
-        table_id = opened_table(r)
-        await spades.wait_for(lambda: live_message(spades, spades.channel, table_id) is not None)
+        table_id = await open_seen(spades, alice)  # (once its table message is up)
         seats = (await spades.stored_table(table_id)).data["seats"]
 
         # another process takes the shard (this one stalled past its lease, say), right after a

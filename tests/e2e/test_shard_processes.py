@@ -88,7 +88,9 @@ class Seat:
     acked: list[int] = field(default_factory=list)  # cards the bot acknowledged, this hand
     hand_no: int = 0
 
-    async def table(self) -> Table:
+    async def stored(self) -> Table:
+        """The table as stored, read on a connection of the test's own (the bots run in other
+        processes: what they persisted is what this test checks)."""
         db = await Storage.open(self.url)
         try:
             row = await (db.get_table(self.table_id) if self.table_id else db.live_table_in(self.channel.id))
@@ -119,7 +121,8 @@ class Seat:
         return r.message
 
     async def my_turn(self) -> Table | None:
-        t = await self.table()
+        """The table as stored when it is this human's turn in it; else None."""
+        t = await self.stored()
         seat = t.seat_of(self.user.id)
         if t.status == "playing" and seat in t.seats_to_act():
             return t
@@ -159,7 +162,7 @@ async def wait_for(pred: Callable[[], bool], timeout: float = 30.0, what: str = 
         await asyncio.sleep(0.05)
 
 
-async def wait_turn(seat: Seat, timeout: float = 30.0) -> Table:
+async def wait_stored_turn(seat: Seat, timeout: float = 30.0) -> Table:
     end = time.monotonic() + timeout
     while True:
         t = await seat.my_turn()
@@ -222,7 +225,7 @@ async def test_two_shard_processes_and_a_sigkill_mid_trick(
     for seat in (zero, one):
         r = await fake.slash(seat.user, seat.channel, "spades new", play_seconds=600, bid_seconds=600)
         assert r.error is None, r.error
-        await seat.table()
+        await seat.stored()
         r = await fake.slash(seat.user, seat.channel, "spades start", fill=True)
         assert r.error is None, r.error
         await wait_for(lambda s=seat: s.live() is not None, what="the live message")
@@ -230,24 +233,24 @@ async def test_two_shard_processes_and_a_sigkill_mid_trick(
     # both tables play, each answered by its own process
     for seat in (zero, one):
         for _ in range(3):
-            await wait_turn(seat)
+            await wait_stored_turn(seat)
             await seat.act()
 
     # shard 0's process dies right after an acknowledged card, with the trick still going on
     while True:
-        await wait_turn(zero)
+        await wait_stored_turn(zero)
         r, kind, card = await zero.act()
         if kind == "play":
             assert card is not None and r.type is not None  # answered: the play was saved first
             zero.acked.append(card)
-            after = await zero.table()
+            after = await zero.stored()
             assert after.game is not None
             if after.game.view(after.seat_of(alice.id) or 0).current_trick:
                 p0.kill()
                 break
     dead = {lease.shard_id: lease for lease in await leases(postgres_url)}
     assert set(dead) == {0, 1}
-    before = await zero.table()
+    before = await zero.stored()
     assert before.game is not None
     seat0 = before.seat_of(alice.id)
     assert seat0 is not None
@@ -256,7 +259,7 @@ async def test_two_shard_processes_and_a_sigkill_mid_trick(
 
     # meanwhile the other shard plays on, untouched
     for _ in range(3):
-        await wait_turn(one)
+        await wait_stored_turn(one)
         await one.act()
 
     # restarted on the same machine: the holder's pid is gone, so it takes the shard over at once
@@ -272,8 +275,8 @@ async def test_two_shard_processes_and_a_sigkill_mid_trick(
     # the restored table goes on: the bots finish the trick, alice plays again, and her panel (drawn
     # by the new process) holds none of the cards the dead one acknowledged
     for _ in range(3):
-        await wait_turn(zero)
-        if (await zero.table()).game.hand_no == zero.hand_no:  # type: ignore[union-attr]
+        await wait_stored_turn(zero)
+        if (await zero.stored()).game.hand_no == zero.hand_no:  # type: ignore[union-attr]
             panel = await zero.panel()
             assert not panel_cards(panel) & set(zero.acked)
         await zero.act()
@@ -285,7 +288,7 @@ async def test_two_shard_processes_and_a_sigkill_mid_trick(
     p1b.start()
     await wait_for(lambda: "waiting for shard(s) 1 held by" in p1b.text(), 60, "the replacement to wait")
     assert "restored" not in p1b.text()
-    await wait_turn(one)
+    await wait_stored_turn(one)
     await one.act()  # still the old process's table
     p1.stop()
     stopped = time.monotonic()
@@ -294,7 +297,7 @@ async def test_two_shard_processes_and_a_sigkill_mid_trick(
     assert time.monotonic() - stopped < LEASE / 2  # released, not left to run out
     await wait_for(lambda: _ready(fake, 1), 30, "shard 1 to reconnect")
     for _ in range(2):
-        await wait_turn(one)
+        await wait_stored_turn(one)
         await one.act()
 
     # each process ran only its own table

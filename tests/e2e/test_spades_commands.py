@@ -1,7 +1,7 @@
 """/spades config, sync, addbot and abandon, and the table commands with no table or before the
 start: each answer is ephemeral and specific, and what is stored follows it. Whose turn it is comes
 from the table message and what is stored is read on a connection of its own, never from the running
-bot (``spades.slash`` runs the privacy check ``check_public``, which reads the cards held)."""
+bot (``spades.slash`` runs the privacy check ``check_public``, which reads the cards held as stored)."""
 
 from __future__ import annotations
 

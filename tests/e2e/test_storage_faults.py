@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import NO_TABLE, SAVE_FAILED
-from tests.e2e.conftest import Spades, answer_of, live_message, opened_table
+from tests.e2e.conftest import Spades, answer_of, live_message, open_seen
 
 
 def _set_aside_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -36,9 +36,7 @@ async def test_rows_that_cannot_be_restored_are_set_aside_and_their_channels_fre
     ids: list[int] = []
     async with spades.running():
         for channel in channels:
-            r = await fake.slash(alice, channel, "spades new")
-            assert "is open" in await answer_of(spades, r)
-            ids.append(opened_table(r))
+            ids.append(await open_seen(spades, alice, channel))  # ("Table N is open", its message up)
     broken_json, unloadable, good = ids
     async with spades.stored() as db, db.backend.transaction() as tx:
         await tx.execute("UPDATE tables SET data = ? WHERE id = ?", ('{"seats": [', broken_json))
