@@ -222,14 +222,6 @@ class ServiceCore:
             return
         night_key = nxt.key if nxt is not None else None  # (also when creating it failed: no retry storm)
         if new_id != event_id or league.settings.get("event_night") != night_key:
-            fresh = await self.store.get_league(league.id)
-            if fresh is None:
-                return
-            fresh.settings = {**fresh.settings, "event_id": new_id, "event_night": night_key}
-            try:
-                fresh = await self.store.update_league(
-                    fresh, actor_id=None, action="event", detail={"event_id": new_id, "night": night_key}
-                )
-            except LeagueError:
-                return
-            league.settings, league.version = fresh.settings, fresh.version
+            fresh = await self.store.set_league_event(league.id, new_id, night_key)
+            if fresh is not None:
+                league.settings = {**league.settings, "event_id": new_id, "event_night": night_key}

@@ -4,6 +4,7 @@ sign-up and removal of members, team invites and their answers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +26,9 @@ from .league_rows import (
     _league,
     _now,
 )
+
+# settings keys only the bot writes (set_league_event), never an admin's edit
+BOOKKEEPING_KEYS = ("event_id", "event_night")
 
 
 class RostersMixin(LeagueStoreBase):
@@ -131,6 +135,8 @@ class RostersMixin(LeagueStoreBase):
             raise ValueError(f"bad league status {league.status!r}")
         try:
             async with self._tx() as conn:
+                # the bot's own bookkeeping (the scheduled event) is written apart and carried over
+                settings = await self._with_bookkeeping(conn, league.id, league.settings)
                 changed = await conn.execute(
                     "UPDATE leagues SET status = ?, name = ?, name_key = ?, settings = ?, schedule = ?,"
                     " slot_key = ?, season = ?, channel_id = ?, ruleset = ?, format = ?,"
@@ -139,7 +145,7 @@ class RostersMixin(LeagueStoreBase):
                         league.status,
                         league.name,
                         league.name.casefold(),
-                        _dumps(league.settings),
+                        _dumps(settings),
                         _dumps(league.schedule),
                         league.slot_key,
                         league.season,
@@ -160,9 +166,42 @@ class RostersMixin(LeagueStoreBase):
             if self._slot_conflict(exc):
                 raise LeagueSlotTaken("This channel already has a league night at that time.") from exc
             raise LeagueNameTaken(f"This server already has a league called {league.name}.") from exc
+        league.settings = settings
         league.version += 1
         league.updated_at = now
         return league
+
+    async def _with_bookkeeping(
+        self, conn: Any, league_id: int, settings: dict[str, Any]
+    ) -> dict[str, Any]:
+        """``settings`` with the stored bookkeeping keys, read under the league row's lock (PostgreSQL;
+        SQLite's write transaction already holds the database)."""
+        await conn.execute("UPDATE leagues SET version = version WHERE id = ?", (league_id,))
+        raw = await conn.fetchval("SELECT settings FROM leagues WHERE id = ?", (league_id,))
+        stored = json.loads(raw) if raw else {}
+        merged = {k: v for k, v in settings.items() if k not in BOOKKEEPING_KEYS}
+        merged.update({k: stored[k] for k in BOOKKEEPING_KEYS if k in stored})
+        return merged
+
+    async def set_league_event(
+        self, league_id: int, event_id: int | None, night: str | None
+    ) -> LeagueRow | None:
+        """Record the league's Discord scheduled event (and the night it shows) without changing the
+        league's version: the bot's bookkeeping never makes an admin's change stale, and an admin's
+        change never drops the event (which would make the next sync create a second one)."""
+        now = _now()
+        detail = {"event_id": event_id, "night": night}
+        async with self._tx() as conn:
+            if await conn.execute("UPDATE leagues SET version = version WHERE id = ?", (league_id,)) != 1:
+                return None
+            raw = await conn.fetchval("SELECT settings FROM leagues WHERE id = ?", (league_id,))
+            settings = {**json.loads(raw), "event_id": event_id, "event_night": night}
+            await conn.execute(
+                "UPDATE leagues SET settings = ?, updated_at = ? WHERE id = ?",
+                (_dumps(settings), now, league_id),
+            )
+            await self._audit(conn, league_id, None, None, "event", detail, None, now)
+        return await self.get_league(league_id)
 
     async def sign_up(self, league_id: int, user_id: int, *, actor_id: int | None = None) -> Member:
         """Add a player (or bring back one who left); AlreadyMember if they are on the roster.

@@ -91,6 +91,42 @@ async def test_update_league_is_version_checked_and_audited(store: LeagueStore) 
     assert log[0].reason == "longer nights" and log[0].detail == {"rounds": 3}
 
 
+async def test_the_scheduled_event_is_bookkeeping_that_never_makes_an_admin_change_stale(
+    db_target: str,
+) -> None:
+    """The bot records the league's Discord event while an admin's change is on its way: both count,
+    and the admin's copy (read before the event existed) does not drop it (a second event would follow).
+    On PostgreSQL the two really overlap (a pool of connections)."""
+    storage = await Storage.open(db_target)
+    try:
+        await _event_and_admin_change(LeagueStore(storage))
+    finally:
+        await storage.close()
+
+
+async def _event_and_admin_change(store: LeagueStore) -> None:
+    league = await make_league(store)
+    admin_copy = await store.get_league(league.id)
+    assert admin_copy is not None
+    admin_copy.status = "paused"
+    await asyncio.gather(
+        store.set_league_event(league.id, 701, "2026-12-03"),
+        store.update_league(admin_copy, actor_id=ADMIN, action="pause"),
+    )
+    fresh = await store.get_league(league.id)
+    assert fresh is not None and fresh.status == "paused"
+    assert fresh.settings == {"rounds": 2, "event_id": 701, "event_night": "2026-12-03"}
+    assert admin_copy.settings["event_id"] == 701  # the saved copy says what is stored
+    # an admin's later change keeps it too, and the bot's next record replaces it
+    fresh.settings = {"rounds": 4}
+    await store.update_league(fresh, actor_id=ADMIN, action="edit")
+    moved = await store.set_league_event(league.id, 702, "2026-12-10")
+    assert moved is not None and moved.settings == {"rounds": 4, "event_id": 702, "event_night": "2026-12-10"}
+    assert moved.version == fresh.version  # bookkeeping leaves the version alone
+    assert [e.action for e in await store.audit_log(league.id)].count("event") == 2
+    assert await store.set_league_event(league.id + 99, 1, None) is None
+
+
 async def test_signup_remove_and_sign_up_again(store: LeagueStore) -> None:
     league = await make_league(store)
     await store.sign_up(league.id, 1)
