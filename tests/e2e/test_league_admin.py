@@ -3,13 +3,15 @@ ephemeral and says what happened (or why nothing did), and what is stored follow
 
 from __future__ import annotations
 
+import asyncio
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
 from bot.league import schedule
 from bot.league.schedule_input import parse_zone
-from tests.e2e.conftest import Spades, answer_of, stored_leagues
-from tests.e2e.test_league import LEAGUE, ask, create, running
+from tests.e2e.conftest import Spades, answer_of, stored_leagues, stored_night
+from tests.e2e.test_league import LEAGUE, advance_to, ask, create, running
 from tests.fakediscord import User
 
 NOT_ADMIN = "Only server managers (Manage Server) or the league's admin role can do that."
@@ -242,17 +244,18 @@ async def test_league_history_pages_through_every_night_of_the_season(spades: Sp
     """``/league history`` opens at the latest nights; ◀ and ▶ page through every earlier one
     in place (it showed only the last 8)."""
     bob = spades.users["bob"]
-    # the eleven past nights are written on the test's own connection (no season of real weeks to
-    # wait through); the league's schedule is read from its stored row
+    # eleven weeks go by on the fake clock: each night opens its check-in, nobody comes, and the bot
+    # cancels it at the start ("not enough players"); the league's schedule is read from its stored row
     async with running(spades), stored_leagues(spades) as store:
         await create(spades, weeks=11)
         (league,) = await store.leagues(spades.guild.id)
         planned = list(schedule.from_dict(league.schedule).nights())
         assert len(planned) == 11
-        for n in planned:  # eleven nights over (cancelled: nobody came)
-            start = int(n.start_utc.timestamp())
-            row = await store.ensure_night(league.id, league.season, n.number, n.key, start, start - 1800)
-            await store.transition(row.id, ["scheduled"], "cancelled")
+        for n in planned:
+            advance_to(spades, n.start_utc - timedelta(minutes=30))
+            await _night_becomes(spades, n.number, "checkin")
+            advance_to(spades, n.start_utc + timedelta(seconds=1))
+            await _night_becomes(spades, n.number, "cancelled")
 
         r = await spades.fake.slash(bob, spades.channel, "league history", options={"league": LEAGUE})
         latest = await answer_of(spades, r)
@@ -277,3 +280,16 @@ async def test_league_history_pages_through_every_night_of_the_season(spades: Sp
         assert c.error is None
         assert "**S1 night 11**" in msg.content and "(page 2 of 2)" in msg.content
     assert spades.fake.take_violations() == []
+
+
+async def _night_becomes(spades: Spades, number: int, status: str, timeout: float = 20.0) -> None:
+    """Until night ``number`` is stored with ``status`` (read on the test's own connection)."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            if (await stored_night(spades, number)).status == status:
+                return
+        except AssertionError:  # not stored yet
+            pass
+        assert time.monotonic() < end, f"timed out waiting for night {number} to be {status}"
+        await asyncio.sleep(0.05)
