@@ -14,7 +14,7 @@ from typing import Any
 
 from bot import lexicon
 from bot.i18n import _, join
-from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow
+from bot.storage.leagues import BOOKKEEPING_KEYS, LeagueError, LeagueRow, LeagueStore, NightRow
 from engine.ruleset import Ruleset, RulesetError
 
 from . import schedule as sch
@@ -46,6 +46,7 @@ class ServiceCore:
         self._task: asyncio.Task[None] | None = None
         self._spawned: set[asyncio.Task[None]] = set()
         self._told_open_failed: set[int] = set()
+        self._event_locks: dict[int, asyncio.Lock] = {}  # one scheduled-event sync per league at a time
 
     def spawn(self, work: Awaitable[None], name: str) -> None:
         """Run ``work`` in the background (a listener must not block the table that called it)."""
@@ -192,7 +193,20 @@ class ServiceCore:
                 )
 
     async def _sync_event(self, league: LeagueRow) -> None:
-        """Keep the league's Discord scheduled event on its next night (cancelled when none)."""
+        """Keep the league's Discord scheduled event on its next night (cancelled when none).
+
+        One sync per league at a time, from the event as stored: the league clock and an admin's
+        command syncing at once would otherwise both see no event and create two."""
+        lock = self._event_locks.setdefault(league.id, asyncio.Lock())
+        async with lock:
+            stored = await self.store.get_league(league.id)
+            if stored is None:
+                return
+            kept = {k: stored.settings[k] for k in BOOKKEEPING_KEYS if k in stored.settings}
+            league.settings = {**league.settings, **kept}
+            await self._sync_event_locked(league)
+
+    async def _sync_event_locked(self, league: LeagueRow) -> None:
         settings = league.settings
         if not settings.get("events", True):
             return

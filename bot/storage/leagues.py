@@ -17,7 +17,7 @@ from __future__ import annotations
 from .league_audit import AuditMixin
 from .league_nights import NightsMixin
 from .league_ratings import RatingsMixin
-from .league_rosters import RostersMixin
+from .league_rosters import BOOKKEEPING_KEYS, RostersMixin
 from .league_rounds import RoundsMixin
 from .league_rows import (
     LEAGUE_STATUSES,
@@ -47,6 +47,7 @@ from .league_rows import (
 )
 
 __all__ = [
+    "BOOKKEEPING_KEYS",
     "LEAGUE_STATUSES",
     "OPEN_NIGHT_STATUSES",
     "AlreadyCheckedIn",

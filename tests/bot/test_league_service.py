@@ -192,6 +192,34 @@ async def test_create_validates_and_makes_the_event(service: LeagueService, gate
     assert league.settings["event_id"] == 701
 
 
+async def test_the_clock_and_a_new_league_syncing_at_once_make_one_event(
+    service: LeagueService, gateway: FakeGateway
+) -> None:
+    """The league clock ticks while the new league's event is still being created on Discord: the
+    tick finds the league without an event, yet must not create a second one."""
+    created = asyncio.Event()
+    real_sync = gateway.sync_event
+
+    async def slow_sync(*args: Any, **kwargs: Any) -> int | None:
+        if not created.is_set():
+            created.set()
+            await asyncio.sleep(0.05)  # Discord answering slowly
+        return await real_sync(*args, **kwargs)
+
+    gateway.sync_event = slow_sync  # type: ignore[method-assign]
+
+    async def tick_while_creating() -> None:
+        await created.wait()
+        await service.tick()
+
+    league, _ = await asyncio.gather(create(service), tick_while_creating())
+    assert len(gateway.events) == 2, "the tick synced the event too"
+    assert gateway.events[0][0] is None  # created once ...
+    assert all(event_id == 701 for event_id, _night, _rule in gateway.events[1:])  # ... then only updated
+    stored = await service.store.get_league(league.id)
+    assert stored is not None and stored.settings["event_id"] == 701
+
+
 @pytest.mark.parametrize(
     ("kw", "message"),
     [
