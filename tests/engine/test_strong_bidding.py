@@ -71,3 +71,36 @@ def test_a_set_costs_more_than_its_points() -> None:
     assert risky == -80 - 15 * 8
     bids[0] = Bid.tricks(3)  # 3 + 3 = 6 made exactly
     assert bot._bid_value(view, bids, tricks, 0, 0.0, 15.0, view.hand_no) == 60
+
+
+def test_a_deal_one_trick_short_counts_half_as_made() -> None:
+    """The calibration (`short_made`): the strong side makes many of the contracts its heuristic
+    roll-out misses by one trick, so such a deal is worth half a set and half a contract made
+    exactly; two tricks short stays a set."""
+    view = first_bid_view(0)
+    bot = StrongBot(5, short_made=0.5)
+    bids = [Bid.tricks(5), Bid.tricks(2), Bid.tricks(3), Bid.tricks(3)]
+    one_short = [4, 6, 3, 0]  # side 0 took 7 of 8
+    set_value = -80 - 15 * 8
+    assert bot._bid_value(view, bids, one_short, 0, 0.0, 15.0, view.hand_no) == set_value
+    assert bot._deal_bid_value(view, bids, one_short, 0, 0.0, 15.0, view.hand_no) == (set_value + 80) / 2
+    two_short = [4, 7, 2, 0]
+    assert bot._deal_bid_value(view, bids, two_short, 0, 0.0, 15.0, view.hand_no) == set_value
+    plain = StrongBot(5, short_made=0.0)
+    assert plain._deal_bid_value(view, bids, one_short, 0, 0.0, 15.0, view.hand_no) == set_value
+
+
+def test_the_calibrated_bid_is_a_trick_higher_on_a_close_hand() -> None:
+    """Seat 0 holding the clubs from the 8 to the ace but the jack, the top four diamonds and
+    three low spades: uncalibrated, the deals where the side's roll-out falls one trick short of
+    3 + its partner's bid make 2 the best bid; counted half made (as the strong side does), 3."""
+    view = first_bid_view(1)
+    nums = numbered(view)
+    base = next(a for a in nums if a.bid.n == 3)
+    picks = []
+    for share in (0.0, 0.5):
+        bot = StrongBot(5, worlds=8, time_limit=None, short_made=share)
+        chosen = bot.bid_from_deals(view, nums, base, 24, float("inf"))
+        assert chosen is not None
+        picks.append(chosen.bid.n)
+    assert picks == [2, 3]
