@@ -149,7 +149,8 @@ class StrongBot(ExpertBot):
                  explore: float = 0.05, win_bonus: float = 100.0, blind_deficit: int = 150,
                  confidence: float = 1.0, nil_penalty: float = 20.0, play_debt: float = 1.0,
                  bid_debt: float = 1.0, safe_debt: float = 1.0, set_risk: float = 15.0,
-                 contract_first: bool = True, short_made: float = 0.5, **options: Any) -> None:
+                 contract_first: bool = True, short_made: float = 0.5, search_short_made: float = 0.0,
+                 **options: Any) -> None:
         """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
         least / the cap in seconds (None: no cap, always ``worlds``); ``bid_worlds``: deals per
         bid or blind nil decision (default ``4 * worlds``, at least 16); ``margin``: points per
@@ -173,7 +174,9 @@ class StrongBot(ExpertBot):
         heuristic's card (see `_pick`); ``short_made``: in `bid_from_deals`, the share of a
         sampled deal in which the side falls exactly one trick short of its contract that counts
         as made exactly instead (the roll-outs' play is the heuristic's, and the strong side makes
-        more of its close contracts than they do: a measured calibration, see `bid_from_deals`).
+        more of its close contracts than they do: a measured calibration, see `bid_from_deals`);
+        ``search_short_made``: the same share in the searched bids' played-out deals (`_value`;
+        off by default: there it traded bags for sets, bench/README.md).
         Measured choices: bench/README.md."""
         super().__init__(seed, worlds=worlds, min_worlds=min_worlds,
                          time_limit=1e9 if time_limit is None else time_limit, margin=margin,
@@ -192,6 +195,7 @@ class StrongBot(ExpertBot):
         self._set_risk = 0.0  # set_risk while a bid is searched
         self.contract_first = contract_first
         self.short_made = short_made
+        self.search_short_made = search_short_made
         self._contract_first = contract_first  # off while a bid is searched
         self.safe_debt = safe_debt
         self._safe_debt = 0.0  # the debt share of a card search before the contract is made
@@ -216,6 +220,28 @@ class StrongBot(ExpertBot):
             v += self.win_bonus if g.winner == side else -self.win_bonus
         if self._set_risk:
             v -= self._set_risk * _set_bid(g, side)
+            if self.search_short_made and _shortfall(rs, g.bids, g.tricks, side) == 1:
+                v += self.search_short_made * (self._made_value(view, g, side, debt) - v)
+        return v
+
+    def _made_value(self, view: View, g: Game, side: int, debt: float) -> float:
+        """`_value` of a searched bid's hand had ``side`` taken one more trick (this seat's, or
+        its partner's when this seat bid nil): the contract it missed by one made exactly (the
+        calibration ``search_short_made``, see `_deal_bid_value`)."""
+        rs = view.ruleset
+        seat = view.seat or 0
+        tricks = list(g.tricks)
+        takers = [s for s in rs.sides[side] if (b := g.bids[s]) is not None and not b.is_nil]
+        tricks[seat if seat in takers else takers[0]] += 1
+        bids = list(g.bids)
+        breakdown = score_hand(rs, bids, tricks, view.scores, view.bags)
+        deltas = [(b.score_after - debt * b.bags_after) - (b.score_before - debt * b.bags_before)
+                  for b in breakdown]
+        others = [d for i, d in enumerate(deltas) if i != side]
+        v = deltas[side] - (sum(others) / len(others) if others else 0.0)
+        winner, _ = game_winner(rs, [b.score_after for b in breakdown], breakdown, g.hand_no)
+        if winner is not None:
+            v += self.win_bonus if winner == side else -self.win_bonus
         return v
 
     def _policy(self, rng: random.Random, me: int) -> Callable[[Game, int, int], int]:
