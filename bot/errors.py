@@ -28,21 +28,21 @@ def user_error_message(error: app_commands.AppCommandError, command: str | None)
     if isinstance(error, app_commands.NoPrivateMessage):
         return _("%(command)s only works in a server channel, not in direct messages.", command=slash)
     if isinstance(error, app_commands.MissingPermissions):
-        missing = error.missing_permissions
+        perms = permission_list(error.missing_permissions)  # two flags may share one name
         return _n(
             "You need the %(perms)s permission to use %(command)s.",
             "You need the %(perms)s permissions to use %(command)s.",
-            len(missing),
-            perms=permission_list(missing),
+            len(perms.items),
+            perms=perms,
             command=slash,
         )
     if isinstance(error, app_commands.BotMissingPermissions):
-        missing = error.missing_permissions
+        perms = permission_list(error.missing_permissions)
         return _n(
             "I need the %(perms)s permission in this channel for %(command)s.",
             "I need the %(perms)s permissions in this channel for %(command)s.",
-            len(missing),
-            perms=permission_list(missing),
+            len(perms.items),
+            perms=perms,
             command=slash,
         )
     if isinstance(error, app_commands.CommandOnCooldown):

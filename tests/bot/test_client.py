@@ -249,6 +249,18 @@ def test_user_error_messages() -> None:
     assert user_error_message(app_commands.AppCommandError(), "bid") is None
 
 
+def test_a_permission_discord_names_twice_reads_as_one() -> None:
+    """``read_messages`` is Discord's older name of ``view_channel``: one permission, said once and singular."""
+    both = app_commands.BotMissingPermissions(["view_channel", "read_messages"])
+    assert user_error_message(both, "spades") == (
+        "I need the View Channel permission in this channel for /spades."
+    )
+    two = app_commands.MissingPermissions(["manage_guild", "manage_channels"])
+    assert user_error_message(two, "league") == (
+        "You need the Manage Server and Manage Channels permissions to use /league."
+    )
+
+
 def test_redacted_traceback_keeps_chain_and_frames() -> None:
     try:
         try:
