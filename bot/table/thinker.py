@@ -51,7 +51,8 @@ SEARCH_LEVELS = frozenset({"strong"})
 #: Seconds past its budget the loop waits for a worker's answer before the normal bot decides.
 GRACE_SECONDS = 0.25
 #: The least search worth sending to a worker (the strong bot's two sampled deals take ~10-25 ms):
-#: a decision that would get less (queued too long) is decided by the normal bot instead.
+#: a decision that would get less (queued too long) is decided by the normal bot instead. (With a
+#: budget under twice this, as in the sped-up sandbox, half the budget.)
 MIN_SEARCH_SECONDS = 0.03
 #: Added to the search workers' niceness (Unix): the bot's event loop gets a core first.
 SEARCH_NICE = 10
@@ -109,10 +110,15 @@ def plan_in_worker(
     left = budget - max(0.0, time.time() - requested)
     if share is not None:
         left = min(left, share)
-    if left < MIN_SEARCH_SECONDS:
+    if left < least_search(budget):
         return None, time.perf_counter() - started
     actions = plan(Game.from_dict(data), seat, level, seed, started + left)
     return [a.to_dict() for a in actions], time.perf_counter() - started
+
+
+def least_search(budget: float) -> float:
+    """The least search worth a worker's time for a decision with ``budget`` seconds."""
+    return min(MIN_SEARCH_SECONDS, budget / 2)
 
 
 def lower_priority(nice: int) -> None:
@@ -185,16 +191,17 @@ class Thinker:
         decisions already queued would keep it waiting past its budget: the normal bot decides."""
         now = time.perf_counter()
         self._asked.append(now)
+        least = least_search(budget)
         queued = self.in_flight / self._workers  # ahead of it, per worker
-        if queued * self.service + MIN_SEARCH_SECONDS > budget:
+        if queued * self.service + least > budget:
             return None
         share = budget / (1.0 + queued)
         if len(self._asked) >= 8 and now > self._asked[0]:
             # no more than the workers' time per decision at the rate decisions are asked for
             # (80 % of it), so the next ones find a worker free: at most budget, at least the minimum
             rate = (len(self._asked) - 1) / (now - self._asked[0])
-            share = min(share, max(MIN_SEARCH_SECONDS, 0.8 * self._workers / rate))
-        return share if share >= MIN_SEARCH_SECONDS else None
+            share = min(share, max(least, 0.8 * self._workers / rate))
+        return share if share >= least else None
 
     def _degrade(self, why: str, game: Game, seat: int, seed: int | None) -> list[Any]:
         self.degraded += 1
@@ -220,6 +227,7 @@ class Thinker:
                 return self._degrade("queue", game, seat, seed)
             finally:
                 self.durations.append(time.perf_counter() - started)
+                self.ready_durations.append(self.durations[-1])
         self.in_flight += 1
         try:
             data = game.to_dict()
