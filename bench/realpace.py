@@ -36,6 +36,7 @@ import resource
 import sys
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -302,8 +303,10 @@ async def child(args: argparse.Namespace) -> None:
     sent0, levels0, peak_wait = budget.sent, list(budget.sent_by_level), 0
     token_edits0, token_refused0 = posts.tokens.edits, posts.tokens.refused
     thinker = service.clock.thinker
-    thinks0, fallbacks0, durations0 = thinker.decisions, thinker.fallbacks, len(thinker.durations)
+    thinks0, fallbacks0 = thinker.decisions, thinker.fallbacks
     degraded0, degraded_by0 = thinker.degraded, dict(thinker.degraded_by)
+    # the window's decision times, all of them (the thinker keeps only its latest 10,000)
+    thinker.durations, thinker.searched = deque(maxlen=2_000_000), deque(maxlen=2_000_000)
     cpu0, wall0 = time.process_time(), time.monotonic()
 
     async def watch_queue() -> None:
@@ -354,8 +357,12 @@ async def child(args: argparse.Namespace) -> None:
             "degraded_by": {k: v - degraded_by0.get(k, 0) for k, v in thinker.degraded_by.items()},
             "worker_nice": thinker.worker_nice,
             "worker_seconds_per_search": round(thinker.service, 4),
-            "p50_ms": ms(percentile(list(thinker.durations)[durations0:], 50)),
-            "p99_ms": ms(percentile(list(thinker.durations)[durations0:], 99)),
+            "searched": len(thinker.searched),
+            "searched_p50_ms": ms(percentile(list(thinker.searched), 50)),
+            "searched_p99_ms": ms(percentile(list(thinker.searched), 99)),
+            "p50_ms": ms(percentile(list(thinker.durations), 50)),
+            "p99_ms": ms(percentile(list(thinker.durations), 99)),
+            "max_ms": ms(max(thinker.durations, default=0.0)),
         },
         # the live messages redrawn through a click's token (exempt), in the window
         "public_tokens": {

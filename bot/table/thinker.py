@@ -168,6 +168,7 @@ class Thinker:
         self.service = 0.05
         self._asked: deque[float] = deque(maxlen=32)  # when the latest search decisions were asked
         self.durations: deque[float] = deque(maxlen=10_000)  # seconds of the latest worker decisions
+        self.searched: deque[float] = deque(maxlen=10_000)  # of those the worker searched
         #: the worker processes `start` started and warmed (their ids), their niceness, and whether
         #: each search decision found them ready when it was asked for (read by tests and benchmarks)
         self.warm_pids: set[int] = set()
@@ -245,6 +246,7 @@ class Thinker:
             self.service += 0.2 * (spent - self.service)
             if done is None:
                 return self._degrade("late", game, seat, seed)
+            self.searched.append(time.perf_counter() - started)
             return [action_from_dict(d) for d in done]
         except Exception as exc:  # a search must never stall the table: the rules bot decides
             self.fallbacks += 1
