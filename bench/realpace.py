@@ -493,12 +493,15 @@ class Driver:
     async def play(self, h: Human) -> None:
         quiet_since = time.monotonic()
         seen = -1
+        idle: tuple[int, int] | None = None  # the panel (and its edit) that offered nothing to do
         while time.monotonic() < self.stop_at:
             assert h.panel is not None
             if h.panel.edits != seen:
                 seen, quiet_since = h.panel.edits, time.monotonic()
-            what = self.choice(h)
+            # (the panel unchanged since it offered nothing: no need to read it again)
+            what = None if idle == (id(h.panel), h.panel.edits) else self.choice(h)
             if what is None:
+                idle = (id(h.panel), h.panel.edits)
                 if time.monotonic() - quiet_since > 30:  # nothing to do for long: look again
                     h.reopen += 1
                     try:
