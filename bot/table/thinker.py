@@ -104,8 +104,8 @@ def plan_in_worker(
     """`plan` in a worker process: the game from its dict, the deadline ``budget`` seconds after
     ``requested`` (wall-clock seconds: the time spent queued for the worker counts) and at most
     ``share`` seconds of search. Returns the actions and the seconds this worker spent; no actions
-    (None) when less than ``MIN_SEARCH_SECONDS`` was left when the decision reached the worker: the
-    loop then decides by rule, and the worker moves on to the next decision at once."""
+    (None) when less than `least_search` was left when the decision reached the worker: the loop
+    then decides by rule, and the worker moves on to the next decision at once."""
     started = time.perf_counter()
     left = budget - max(0.0, time.time() - requested)
     if share is not None:
@@ -173,7 +173,7 @@ class Thinker:
         #: each search decision found them ready when it was asked for (read by tests and benchmarks)
         self.warm_pids: set[int] = set()
         self.worker_nice: list[int] = []
-        self.ready_at_decision: list[bool] = []
+        self.ready_at_decision: deque[bool] = deque(maxlen=10_000)  # (the latest decisions')
         self.ready_durations: deque[float] = deque(maxlen=10_000)  # those asked with workers ready
         self._starting: asyncio.Task[None] | None = None
 
@@ -243,9 +243,9 @@ class Thinker:
                 done, spent = await asyncio.wait_for(fut, timeout=timeout)
             except TimeoutError:  # the worker is busy (or starved of CPU): not broken
                 return self._degrade("timeout", game, seat, seed)
-            self.service += 0.2 * (spent - self.service)
             if done is None:
                 return self._degrade("late", game, seat, seed)
+            self.service += 0.2 * (spent - self.service)  # (of searches: a late one costs nothing)
             self.searched.append(time.perf_counter() - started)
             return [action_from_dict(d) for d in done]
         except Exception as exc:  # a search must never stall the table: the rules bot decides
@@ -291,6 +291,7 @@ class Thinker:
     def _reset(self) -> None:
         pool, self._pool = self._pool, None
         self.warm_pids.clear()
+        self.worker_nice.clear()
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 

@@ -28,7 +28,7 @@ async def test_the_pool_started_by_start_serves_the_first_decision() -> None:
         actions = await thinker.plan(game, seat, "strong", 3, 0.05)
         assert actions and game.to_dict() == Game.new("standard", seed=3).to_dict()  # not changed
         # the decision found the workers started and ran in one of them (no new process)
-        assert thinker.ready_at_decision == [True] and len(thinker.ready_durations) == 1
+        assert list(thinker.ready_at_decision) == [True] and len(thinker.ready_durations) == 1
         assert thinker.fallbacks == 0
         assert set(getattr(pool, "_processes", {})) == thinker.warm_pids
         assert thinker.start() is thinker.start()  # started once
@@ -42,7 +42,7 @@ async def test_without_start_the_first_decision_starts_the_pool() -> None:
         game = Game.new("standard", seed=4)
         seat = game.seats_to_act()[0]
         assert await thinker.plan(game, seat, "strong", 4, 0.05)
-        assert thinker.ready_at_decision == [False]
+        assert list(thinker.ready_at_decision) == [False]
     finally:
         thinker.close()
 
