@@ -465,6 +465,8 @@ class Bench:
                     1 for ready in self.service.clock.thinker.ready_at_decision if not ready
                 ),
                 "after_workers_ready": summary_ms(list(self.service.clock.thinker.ready_durations)),
+                # decided by the normal bot: the worker could not search them in time (thinker.py)
+                "degraded": self.service.clock.thinker.degraded,
             },
             "panel": {
                 "opens": sum(r.panel_opens for r in runs),

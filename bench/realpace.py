@@ -10,10 +10,16 @@ panel the bot keeps up to date), after a human pause: log-normal, median 2.5 s, 
 Tables are opened over a ramp (not measured: opening 500 tables posts 500 live messages, ten
 seconds of the token's budget); the window of ``--seconds`` starts once every table is playing.
 
-From the fake (driver): interaction latency (dispatch to first response; Discord's limit is 3 s),
-rate-limit hits (429s of any kind), bot-token requests per second. From the bot (child): event-loop
-lag (a 100 ms sleep's overrun), staleness (a card saved -> Discord's answer to the edit that shows
-it: each human's panel, the public live message), CPU busy (process CPU / wall), RSS per table.
+Interaction latency at the sockets (``latency``): the fake writing the event to the bot's gateway
+socket (stamped in the driver) -> the bot writing its first response to its HTTP socket (stamped in
+the bot by aiohttp's request trace), so neither end waits on the driver's own event loop, which
+simulates hundreds of humans and Discord in one process and lags under that load; the same
+interactions as the driver sees them are ``latency_driver``. From the fake (driver): answers over
+Discord's 3 s, rate-limit hits (429s of any kind), bot-token requests per second. From the bot
+(child): event-loop lag (a 100 ms sleep's overrun), staleness (a card saved -> Discord's answer to
+the edit that shows it: each human's panel, the public live message), CPU busy (process CPU /
+wall), RSS per table, and the bots' decisions (``bot_decisions``: their wall time, and how many the
+normal bot took because the search worker could not in time: ``degraded``).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import resource
 import sys
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -203,6 +210,29 @@ def stamp_answers() -> dict[str, float]:
     return answered
 
 
+CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
+
+
+def stamp_wire(bot: Any) -> dict[str, float]:
+    """Interaction id -> the wall time the bot's first response left it: its callback request's
+    headers written to the socket (aiohttp's trace, on the session discord.py answers interactions
+    with). With the time the fake wrote the event to the bot's gateway socket: the interaction's
+    latency at the sockets, wire to wire, what Discord would see (no driver lag at either end)."""
+    import aiohttp
+
+    sent: dict[str, float] = {}
+
+    async def on_headers(session: Any, ctx: Any, params: Any) -> None:
+        m = CALLBACK.search(params.url.path)
+        if m is not None:
+            sent.setdefault(m.group(1), time.time())
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_headers_sent.append(on_headers)
+    bot.http.http_trace = trace  # (read when the bot logs in and opens its session)
+    return sent
+
+
 async def child(args: argparse.Namespace) -> None:
     import yarl
     from discord.gateway import DiscordWebSocket
@@ -219,6 +249,7 @@ async def child(args: argparse.Namespace) -> None:
         Config(token="x", database_path=args.db, time_scale=1.0, deal_seed=args.seed, discord_rate_limit=rate)
     )
     bot._connection.guild_ready_timeout = 0.2
+    wire = stamp_wire(bot)
 
     async def no_delay(shard_id: int | None, *, initial: bool = False) -> None:
         return None
@@ -272,7 +303,10 @@ async def child(args: argparse.Namespace) -> None:
     sent0, levels0, peak_wait = budget.sent, list(budget.sent_by_level), 0
     token_edits0, token_refused0 = posts.tokens.edits, posts.tokens.refused
     thinker = service.clock.thinker
-    thinks0, fallbacks0, durations0 = thinker.decisions, thinker.fallbacks, len(thinker.durations)
+    thinks0, fallbacks0 = thinker.decisions, thinker.fallbacks
+    degraded0, degraded_by0 = thinker.degraded, dict(thinker.degraded_by)
+    # the window's decision times, all of them (the thinker keeps only its latest 10,000)
+    thinker.durations, thinker.searched = deque(maxlen=2_000_000), deque(maxlen=2_000_000)
     cpu0, wall0 = time.process_time(), time.monotonic()
 
     async def watch_queue() -> None:
@@ -318,8 +352,17 @@ async def child(args: argparse.Namespace) -> None:
         # the bots' decisions in the window (the strong level searches in a worker process)
         "bot_decisions": {
             "count": thinker.decisions - thinks0, "fallbacks": thinker.fallbacks - fallbacks0,
-            "p50_ms": ms(percentile(list(thinker.durations)[durations0:], 50)),
-            "p99_ms": ms(percentile(list(thinker.durations)[durations0:], 99)),
+            # search decisions the normal bot took because the worker could not search them in time
+            "degraded": thinker.degraded - degraded0,
+            "degraded_by": {k: v - degraded_by0.get(k, 0) for k, v in thinker.degraded_by.items()},
+            "worker_nice": thinker.worker_nice,
+            "worker_seconds_per_search": round(thinker.service, 4),
+            "searched": len(thinker.searched),
+            "searched_p50_ms": ms(percentile(list(thinker.searched), 50)),
+            "searched_p99_ms": ms(percentile(list(thinker.searched), 99)),
+            "p50_ms": ms(percentile(list(thinker.durations), 50)),
+            "p99_ms": ms(percentile(list(thinker.durations), 99)),
+            "max_ms": ms(max(thinker.durations, default=0.0)),
         },
         # the live messages redrawn through a click's token (exempt), in the window
         "public_tokens": {
@@ -329,6 +372,7 @@ async def child(args: argparse.Namespace) -> None:
         },
     }
     out["answered_at"] = answered
+    out["sent_at"] = wire
     out["gc"] = trace.report()
     print(json.dumps(out), flush=True)
     await bot.close()
@@ -354,19 +398,21 @@ class Driver:
         self.args = args
         self.fake = FakeDiscord(validate=False, rate_limits=True)
         self.stop_at = math.inf
-        self.written: dict[str, float] = {}
+        self.written: dict[str, float] = {}  # wall clock (time.time), as the bot's stamps
+        self.written_fake: dict[str, float] = {}  # the same on the fake's clock, as its records
 
     def stamp_writes(self) -> None:
         """Interaction id -> the wall time the fake wrote its INTERACTION_CREATE to the bot's
         gateway socket (this driver's loop lag before that is the simulated human's, not the bot's)."""
         from bot.sandbox.fake.gateway import Connection
 
-        written = self.written
+        written, written_fake, clock = self.written, self.written_fake, self.fake.clock
         send = Connection.send
 
         async def stamped(conn: Connection, payload: dict[str, Any]) -> None:
             if payload.get("t") == "INTERACTION_CREATE":
                 written[str(payload["d"]["id"])] = time.time()
+                written_fake[str(payload["d"]["id"])] = clock.now()
             await send(conn, payload)
 
         Connection.send = stamped  # type: ignore[method-assign]
@@ -447,12 +493,15 @@ class Driver:
     async def play(self, h: Human) -> None:
         quiet_since = time.monotonic()
         seen = -1
+        idle: tuple[int, int] | None = None  # the panel (and its edit) that offered nothing to do
         while time.monotonic() < self.stop_at:
             assert h.panel is not None
             if h.panel.edits != seen:
                 seen, quiet_since = h.panel.edits, time.monotonic()
-            what = self.choice(h)
+            # (the panel unchanged since it offered nothing: no need to read it again)
+            what = None if idle == (id(h.panel), h.panel.edits) else self.choice(h)
             if what is None:
+                idle = (id(h.panel), h.panel.edits)
                 if time.monotonic() - quiet_since > 30:  # nothing to do for long: look again
                     h.reopen += 1
                     try:
@@ -543,16 +592,29 @@ class Driver:
             await fake.close()
             tmp.cleanup()
         records = [r for r in fake.interactions.values() if w0 <= r.created <= w1]
-        lat = [r.responded_at - r.created for r in records if r.responded_at is not None]
         answered_at: dict[str, float] = child_out.pop("answered_at")
+        sent_at: dict[str, float] = child_out.pop("sent_at")
+
+        def stats(values: list[float]) -> dict[str, Any]:
+            return {"count": len(values), "p50_ms": ms(percentile(values, 50)),
+                    "p99_ms": ms(percentile(values, 99)), "max_ms": ms(max(values, default=0.0))}
+
+        # wire to wire: the event written to the bot's gateway socket -> the bot's callback written to
+        # its socket (both wall clock, one machine); the fallback (no trace stamp) is the bot issuing it
+        wire: dict[str, list[float]] = {}
+        for r in records:
+            key = str(r.id)
+            left = sent_at.get(key, answered_at.get(key))
+            if left is not None and key in self.written:
+                wire.setdefault(kind_of(r.payload), []).append(left - self.written[key])
+        lat = [x for v in wire.values() for x in v]
+        driver = [r.responded_at - r.created for r in records if r.responded_at is not None]
+        at_fake = [r.responded_at - self.written_fake[str(r.id)] for r in records
+                   if r.responded_at is not None and str(r.id) in self.written_fake]
         bot_lat = [
             answered_at[str(r.id)] - self.written[str(r.id)]
             for r in records if str(r.id) in answered_at and str(r.id) in self.written
         ]
-        by_kind: dict[str, list[float]] = {}
-        for r in records:
-            if r.responded_at is not None:
-                by_kind.setdefault(kind_of(r.payload), []).append(r.responded_at - r.created)
         ramp_late = sum(
             1 for r in fake.interactions.values()
             if r.created < w0 and (r.responded_at is None or r.responded_at - r.created > DEADLINE)
@@ -569,21 +631,23 @@ class Driver:
             "human_actions": sum(h.actions for h in humans),
             "panel_reopens": sum(h.reopen for h in humans),
             "action_errors": sum(h.errors for h in humans),
+            # interaction -> first response at the sockets (what Discord would measure, no driver in it);
+            # over_3s: as the fake enforces Discord's deadline (from the click, driver lag included)
             "latency": {
-                "count": len(lat), "p50_ms": ms(percentile(lat, 50)), "p99_ms": ms(percentile(lat, 99)),
-                "max_ms": ms(max(lat, default=0.0)), "over_3s": late,
-                "by_kind": {
-                    k: {"count": len(v), "p50_ms": ms(percentile(v, 50)), "p99_ms": ms(percentile(v, 99))}
-                    for k, v in sorted(by_kind.items())
-                },
+                **stats(lat), "over_3s": late,
+                "by_kind": {k: stats(v) for k, v in sorted(wire.items())},
+                "answers_stamped_on_the_wire": sum(1 for r in records if str(r.id) in sent_at),
                 "over_3s_during_ramp": ramp_late,
             },
-            # the same interactions from the event written to the bot's socket to the bot issuing its
-            # answer: the bot's own part, without the driver's lag (in the figures above)
-            "bot_latency": {
-                "count": len(bot_lat), "p50_ms": ms(percentile(bot_lat, 50)),
-                "p99_ms": ms(percentile(bot_lat, 99)), "max_ms": ms(max(bot_lat, default=0.0)),
-            },
+            # the same interactions as the driver process sees them: the human's click registered ->
+            # the fake handled the answer; the driver's own lag (simulating 500 humans and Discord in
+            # one process) is in it at both ends
+            "latency_driver": stats(driver),
+            # the event written to the bot's socket -> the fake handled the answer (the driver's lag
+            # in reading the answer is in it, not its lag in sending the event)
+            "latency_at_fake": stats(at_fake),
+            # the event written -> the bot's handler issued its answer (before aiohttp sends it)
+            "bot_latency": stats(bot_lat),
             "rate_limit_hits": len(hits),
             # the fake counts the global limit by when it reads a request: a stalled fake reads a
             # backlog at once, which it then counts as sent in the same second

@@ -10,11 +10,22 @@ lock the event loop needs, not even the GIL, so every other table's interactions
 if no bot were thinking. The game goes to the worker as its JSON form (``Game.to_dict``) and the
 actions come back as dicts. A decision that fails or overruns its budget by far falls back to
 the ``normal`` bot, so a table never stalls on a search.
+
+On a budget under load: the workers run at a lower priority (``SEARCH_NICE``), so the event loop's
+process always wins a core from them, and a decision is *degraded* (the ``normal`` bot decides it
+inline, counted in ``degraded``) when the worker could not search it in time: when the decisions
+already queued would keep it waiting longer than its budget allows (``_admit``), when it reaches a
+worker too late to search (`plan_in_worker`), or when its answer is not back ``GRACE_SECONDS``
+after its budget. Between an idle worker and that bound the search's share shrinks with the queue
+(``budget / (1 + queued per worker)``): fewer sampled deals each, so the queue drains within a
+budget. So a strong decision never takes much more than ``MAX_THINK_SECONDS + GRACE_SECONDS``
+whatever the load, and the bot is never late for its turn (it acts after its 1-1.5 s pause).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -37,6 +48,14 @@ DEFAULT_LEVEL = "strong"
 #: between sampled deals, so a decision overruns it by one deal's roll-outs at most).
 MAX_THINK_SECONDS = 0.6
 SEARCH_LEVELS = frozenset({"strong"})
+#: Seconds past its budget the loop waits for a worker's answer before the normal bot decides.
+GRACE_SECONDS = 0.25
+#: The least search worth sending to a worker (the strong bot's two sampled deals take ~10-25 ms):
+#: a decision that would get less (queued too long) is decided by the normal bot instead. (With a
+#: budget under twice this, as in the sped-up sandbox, half the budget.)
+MIN_SEARCH_SECONDS = 0.03
+#: Added to the search workers' niceness (Unix): the bot's event loop gets a core first.
+SEARCH_NICE = 10
 
 
 def level_or_default(level: Any) -> str:
@@ -74,20 +93,48 @@ def plan(game: Game, seat: int, level: str, seed: int | None, deadline: float) -
 
 
 def plan_in_worker(
-    data: dict[str, Any], seat: int, level: str, seed: int | None, requested: float, budget: float
-) -> list[dict[str, Any]]:
+    data: dict[str, Any],
+    seat: int,
+    level: str,
+    seed: int | None,
+    requested: float,
+    budget: float,
+    share: float | None = None,
+) -> tuple[list[dict[str, Any]] | None, float]:
     """`plan` in a worker process: the game from its dict, the deadline ``budget`` seconds after
-    ``requested`` (wall-clock seconds: the time spent queued for the worker counts)."""
-    deadline = time.perf_counter() + budget - max(0.0, time.time() - requested)
-    return [a.to_dict() for a in plan(Game.from_dict(data), seat, level, seed, deadline)]
+    ``requested`` (wall-clock seconds: the time spent queued for the worker counts) and at most
+    ``share`` seconds of search. Returns the actions and the seconds this worker spent; no actions
+    (None) when less than `least_search` was left when the decision reached the worker: the loop
+    then decides by rule, and the worker moves on to the next decision at once."""
+    started = time.perf_counter()
+    left = budget - max(0.0, time.time() - requested)
+    if share is not None:
+        left = min(left, share)
+    if left < least_search(budget):
+        return None, time.perf_counter() - started
+    actions = plan(Game.from_dict(data), seat, level, seed, started + left)
+    return [a.to_dict() for a in actions], time.perf_counter() - started
 
 
-def warm_up() -> int:
-    """Run once in each new worker: import the bots and build their cached tables; its process id."""
+def least_search(budget: float) -> float:
+    """The least search worth a worker's time for a decision with ``budget`` seconds."""
+    return min(MIN_SEARCH_SECONDS, budget / 2)
+
+
+def lower_priority(nice: int) -> None:
+    """The worker process's initializer: ``nice`` more niceness where the OS allows it."""
+    if nice > 0 and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):  # (not allowed here: the worker keeps the bot's priority)
+            os.nice(nice)
+
+
+def warm_up() -> tuple[int, int]:
+    """Run once in each new worker: import the bots and build their cached tables; its process id
+    and its niceness."""
     game = Game.new("standard", seed=0)
     seat = game.seats_to_act()[0]
     plan(game, seat, "strong", 0, time.perf_counter() + 0.01)
-    return os.getpid()
+    return os.getpid(), os.nice(0) if hasattr(os, "nice") else 0
 
 
 def default_workers() -> int:
@@ -98,31 +145,75 @@ def default_workers() -> int:
 class Thinker:
     """Runs the bots' decisions: inline for the rule-based levels, in worker processes for search."""
 
-    def __init__(self, *, workers: int | None = None, max_think: float = MAX_THINK_SECONDS) -> None:
+    def __init__(
+        self,
+        *,
+        workers: int | None = None,
+        max_think: float = MAX_THINK_SECONDS,
+        grace: float = GRACE_SECONDS,
+        nice: int = SEARCH_NICE,
+    ) -> None:
         self.max_think = max_think
+        self.grace = grace
+        self.nice = nice
         self._workers = workers if workers is not None else default_workers()
         self._pool: Executor | None = None
         self.in_flight = 0  # decisions running in a worker now (read by tests and benchmarks)
         self.decisions = 0
         self.fallbacks = 0
+        #: search decisions the normal bot decided because the workers could not in time (`_admit`)
+        self.degraded = 0
+        self.degraded_by: dict[str, int] = {"queue": 0, "late": 0, "timeout": 0}
+        #: seconds a worker spends on one search decision (moving average), for `_admit`
+        self.service = 0.05
+        self._asked: deque[float] = deque(maxlen=32)  # when the latest search decisions were asked
         self.durations: deque[float] = deque(maxlen=10_000)  # seconds of the latest worker decisions
-        #: the worker processes `start` started and warmed (their ids), and whether each search
-        #: decision found them ready when it was asked for (read by tests and benchmarks)
+        self.searched: deque[float] = deque(maxlen=10_000)  # of those the worker searched
+        #: the worker processes `start` started and warmed (their ids), their niceness, and whether
+        #: each search decision found them ready when it was asked for (read by tests and benchmarks)
         self.warm_pids: set[int] = set()
-        self.ready_at_decision: list[bool] = []
+        self.worker_nice: list[int] = []
+        self.ready_at_decision: deque[bool] = deque(maxlen=10_000)  # (the latest decisions')
         self.ready_durations: deque[float] = deque(maxlen=10_000)  # those asked with workers ready
         self._starting: asyncio.Task[None] | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self._workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=lower_priority,
+                initargs=(self.nice,),
             )
         return self._pool
 
+    def _admit(self, budget: float) -> float | None:
+        """The seconds of search a new decision gets (its share of the workers), or None when the
+        decisions already queued would keep it waiting past its budget: the normal bot decides."""
+        now = time.perf_counter()
+        self._asked.append(now)
+        least = least_search(budget)
+        queued = self.in_flight / self._workers  # ahead of it, per worker
+        if queued * self.service + least > budget:
+            return None
+        share = budget / (1.0 + queued)
+        if len(self._asked) >= 8 and now > self._asked[0]:
+            # no more than the workers' time per decision at the rate decisions are asked for
+            # (80 % of it), so the next ones find a worker free: at most budget, at least the minimum
+            rate = (len(self._asked) - 1) / (now - self._asked[0])
+            share = min(share, max(least, 0.8 * self._workers / rate))
+        return share if share >= least else None
+
+    def _degrade(self, why: str, game: Game, seat: int, seed: int | None) -> list[Any]:
+        self.degraded += 1
+        self.degraded_by[why] = self.degraded_by.get(why, 0) + 1
+        log.debug("bot search degraded (%s, %d in flight): the normal bot decides", why, self.in_flight)
+        return plan(game.clone(), seat, "normal", seed, 0.0)
+
     async def plan(self, game: Game, seat: int, level: str, seed: int | None, budget: float) -> list[Any]:
         """`plan` for ``seat`` of ``game`` (not changed). ``budget``: seconds from now the turn's
-        search may take (capped at ``max_think``)."""
+        search may take (capped at ``max_think``); the answer comes within ``budget + grace``
+        (the normal bot's when the search could not be done in time)."""
         budget = min(budget, self.max_think)
         started = time.perf_counter()
         self.decisions += 1
@@ -131,21 +222,36 @@ class Thinker:
         loop = asyncio.get_running_loop()
         ready = self.ready
         self.ready_at_decision.append(ready)
+        share = self._admit(budget) if ready else budget
+        if share is None:
+            try:
+                return self._degrade("queue", game, seat, seed)
+            finally:
+                self.durations.append(time.perf_counter() - started)
+                self.ready_durations.append(self.durations[-1])
         self.in_flight += 1
         try:
             data = game.to_dict()
             data["hand_records"] = []  # (the past hands' records: the search never reads them)
             fut = loop.run_in_executor(
-                self._executor(), plan_in_worker, data, seat, level, seed, time.time(), budget
+                self._executor(), plan_in_worker, data, seat, level, seed, time.time(), budget, share
             )
-            # the search checks its clock between sampled deals; allow it a generous overrun (a
-            # worker's first decision also starts its process)
-            done = await asyncio.wait_for(fut, timeout=2 * budget + 5.0)
+            # the search checks its clock between sampled deals; a worker's first decision also
+            # starts its process (not ready yet: wait for it, as the warm-up would)
+            timeout = budget + self.grace if ready else 2 * budget + 5.0
+            try:
+                done, spent = await asyncio.wait_for(fut, timeout=timeout)
+            except TimeoutError:  # the worker is busy (or starved of CPU): not broken
+                return self._degrade("timeout", game, seat, seed)
+            if done is None:
+                return self._degrade("late", game, seat, seed)
+            self.service += 0.2 * (spent - self.service)  # (of searches: a late one costs nothing)
+            self.searched.append(time.perf_counter() - started)
             return [action_from_dict(d) for d in done]
         except Exception as exc:  # a search must never stall the table: the rules bot decides
             self.fallbacks += 1
-            log.warning("bot search failed or overran (%s); the normal bot decides", type(exc).__name__)
-            if isinstance(exc, (TimeoutError, OSError)) or "Broken" in type(exc).__name__:
+            log.warning("bot search failed (%s); the normal bot decides", type(exc).__name__)
+            if isinstance(exc, OSError) or "Broken" in type(exc).__name__:
                 self._reset()
             return plan(game.clone(), seat, "normal", seed, started + budget)
         finally:
@@ -175,7 +281,9 @@ class Thinker:
             # one warm-up per worker, submitted from a thread (a submit may spawn a process)
             futures = await asyncio.to_thread(lambda: [pool.submit(warm_up) for _ in range(self._workers)])
             for fut in futures:
-                self.warm_pids.add(await asyncio.wrap_future(fut, loop=loop))
+                pid, nice = await asyncio.wrap_future(fut, loop=loop)
+                self.warm_pids.add(pid)
+                self.worker_nice.append(nice)
             log.debug("bot search workers ready: %d", len(self.warm_pids))
         except Exception as exc:  # the first decisions start the pool instead
             log.warning("the bot search workers did not start (%s)", type(exc).__name__)
@@ -183,6 +291,7 @@ class Thinker:
     def _reset(self) -> None:
         pool, self._pool = self._pool, None
         self.warm_pids.clear()
+        self.worker_nice.clear()
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 

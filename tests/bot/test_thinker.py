@@ -1,11 +1,18 @@
-"""The strong bots' worker pool starts when the bot starts, before any bot decision needs it."""
+"""The strong bots' worker pool starts when the bot starts, before any bot decision needs it; its
+workers run at a lower priority, and decisions stay within their budget under load."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 
-from bot.table.thinker import Thinker
-from engine import Game
+import pytest
+
+from bot.table.thinker import MIN_SEARCH_SECONDS, SEARCH_NICE, Thinker, lower_priority, plan_in_worker
+from engine import Game, Phase
+from engine.actions import action_from_dict
+from engine.bots import get_bot
 
 
 async def test_the_pool_started_by_start_serves_the_first_decision() -> None:
@@ -21,7 +28,7 @@ async def test_the_pool_started_by_start_serves_the_first_decision() -> None:
         actions = await thinker.plan(game, seat, "strong", 3, 0.05)
         assert actions and game.to_dict() == Game.new("standard", seed=3).to_dict()  # not changed
         # the decision found the workers started and ran in one of them (no new process)
-        assert thinker.ready_at_decision == [True] and len(thinker.ready_durations) == 1
+        assert list(thinker.ready_at_decision) == [True] and len(thinker.ready_durations) == 1
         assert thinker.fallbacks == 0
         assert set(getattr(pool, "_processes", {})) == thinker.warm_pids
         assert thinker.start() is thinker.start()  # started once
@@ -35,7 +42,7 @@ async def test_without_start_the_first_decision_starts_the_pool() -> None:
         game = Game.new("standard", seed=4)
         seat = game.seats_to_act()[0]
         assert await thinker.plan(game, seat, "strong", 4, 0.05)
-        assert thinker.ready_at_decision == [False]
+        assert list(thinker.ready_at_decision) == [False]
     finally:
         thinker.close()
 
@@ -46,3 +53,105 @@ async def test_close_while_starting_does_not_raise() -> None:
     thinker.close()
     await asyncio.gather(task, return_exceptions=True)
     assert not thinker.ready
+
+
+def _legal(game: Game, seat: int, actions: list[object]) -> bool:
+    """Whether ``actions`` (a look and a bid, or one action) can be taken by ``seat`` now."""
+    g = game.clone()
+    for a in actions:
+        if seat not in g.seats_to_act():
+            return False
+        g.apply(a)  # (raises on an illegal action)
+    return bool(actions)
+
+
+async def test_the_workers_run_at_a_lower_priority_than_the_bot() -> None:
+    if not hasattr(os, "nice"):
+        pytest.skip("no process priorities on this OS")
+    thinker = Thinker(workers=1)
+    try:
+        await thinker.start()
+        assert thinker.ready
+        (pid,) = thinker.warm_pids
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        assert thinker.worker_nice == [os.getpriority(os.PRIO_PROCESS, pid)]
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + SEARCH_NICE)
+        assert os.getpriority(os.PRIO_PROCESS, pid) > mine or mine == 19
+    finally:
+        thinker.close()
+
+
+def test_the_initializer_lowers_priority_where_the_os_allows(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+
+    def refused(n: int) -> int:
+        calls.append(n)
+        raise PermissionError("not here")
+
+    monkeypatch.setattr(os, "nice", refused)
+    lower_priority(5)  # refused by the OS: the worker keeps going at the bot's priority
+    lower_priority(0)  # nothing asked: nothing done
+    assert calls == [5]
+
+
+def test_a_decision_that_reaches_the_worker_too_late_is_not_searched() -> None:
+    game = Game.new("standard", seed=5)
+    seat = game.seats_to_act()[0]
+    data = game.to_dict()
+    # asked 2 s ago with a budget of 1 s: nothing left to search, the worker answers at once
+    actions, spent = plan_in_worker(data, seat, "strong", 5, time.time() - 2.0, 1.0)
+    assert actions is None and spent < MIN_SEARCH_SECONDS
+    # with time left it searches and answers with the seat's legal action(s)
+    actions, spent = plan_in_worker(data, seat, "strong", 5, time.time(), 0.2, 0.05)
+    assert actions is not None and spent > 0
+    assert _legal(game, seat, [action_from_dict(a) for a in actions])
+
+
+async def test_a_deep_queue_gives_degraded_but_legal_decisions_within_the_budget() -> None:
+    """Many strong decisions at once (more than one worker can search in a budget): those the worker
+    could not search in time are decided by the normal bot at once, every decision is legal, and
+    none waits much past its budget."""
+    thinker = Thinker(workers=1)
+    budget = 0.3
+    try:
+        await thinker.start()
+        games = [Game.new("standard", seed=s) for s in range(40)]
+        for g in games[::2]:  # half of them in the card play
+            bot = get_bot("normal", 1)
+            while g.phase is not Phase.PLAY:
+                s = g.seats_to_act()[0]
+                g.apply(bot.act(g.view(s)))
+        seats = [g.seats_to_act()[0] for g in games]
+        pairs = list(zip(games, seats, strict=True))
+        asked = (thinker.plan(g, s, "strong", i, budget) for i, (g, s) in enumerate(pairs))
+        results = await asyncio.gather(*asked)
+        assert all(_legal(g, s, r) for g, s, r in zip(games, seats, results, strict=True))
+        assert thinker.decisions == 40 and thinker.fallbacks == 0
+        assert thinker.degraded_by["queue"] > 0  # the deep queue: the normal bot decided those
+        assert thinker.degraded < 40  # and the worker searched some
+        assert thinker.in_flight == 0
+        # each answer within its budget and the grace (plus slack for a loaded machine)
+        assert max(thinker.durations) < budget + thinker.grace + 1.0
+    finally:
+        thinker.close()
+
+
+async def test_a_worker_that_does_not_answer_in_time_is_not_waited_for() -> None:
+    """The worker is busy (here: with a long job): the decision is the normal bot's once its budget
+    and grace are over, and the pool is kept (busy is not broken)."""
+    thinker = Thinker(workers=1, grace=0.1)
+    try:
+        await thinker.start()
+        pool = thinker._pool
+        assert pool is not None
+        busy = pool.submit(time.sleep, 3.0)
+        game = Game.new("standard", seed=7)
+        seat = game.seats_to_act()[0]
+        actions = await thinker.plan(game, seat, "strong", 7, 0.1)
+        assert _legal(game, seat, actions)
+        assert thinker.degraded_by["timeout"] == 1 and thinker.fallbacks == 0
+        assert thinker.durations[-1] < 0.1 + 0.1 + 1.0
+        assert thinker._pool is pool  # not reset
+        busy.cancel()
+    finally:
+        thinker.close()

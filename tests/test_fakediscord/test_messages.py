@@ -101,3 +101,22 @@ async def test_every_response_the_fake_sends_matches_the_spec(world: World) -> N
             assert errors == [], (request, errors)
             checked += 1
     assert checked >= 25
+
+
+def test_json_copy_is_an_equal_independent_copy_of_any_payload() -> None:
+    """The fake copies every stored edit with `json_copy`: JSON data through orjson's round trip,
+    anything that would not come back equal through `copy.deepcopy`."""
+    from bot.sandbox.fake.models.messages import json_copy
+
+    components = [{"type": 1, "components": [{"type": 2, "label": "A♠", "custom_id": "sp:1:c:0:51",
+                                              "emoji": {"id": "1", "name": "c"}, "disabled": False}]}]
+    copied = json_copy(components)
+    assert copied == components
+    copied[0]["components"][0]["label"] = "changed"
+    assert components[0]["components"][0]["label"] == "A♠"  # deep: the original is untouched
+    odd = {"t": (1, 2), "big": 2**70, "f": 1.5}
+    kept = json_copy(odd)
+    assert kept == odd and isinstance(kept["t"], tuple) and kept is not odd
+    assert json_copy({1: [2]}) == {1: [2]}  # a key that is not text
+    nan = json_copy([float("nan")])
+    assert nan[0] != nan[0]  # NaN stays NaN (orjson would write null)

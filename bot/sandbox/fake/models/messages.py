@@ -9,10 +9,27 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
+
+import orjson
 
 from .constants import EPHEMERAL, LOADING, Json
 from .users import User
+
+T = TypeVar("T")
+
+
+def json_copy(value: T) -> T:
+    """A deep copy of JSON data (what Discord's payloads are): orjson's round trip, ~10x faster
+    than ``copy.deepcopy`` (every edit the fake stores is copied two or three times: at 500 tables
+    the copies were a quarter of the benchmark driver's CPU). Anything the round trip does not give
+    back equal (a tuple comes back a list, NaN as null), or cannot write (sets, ints over 64 bits,
+    keys that are not text), is deep-copied instead."""
+    try:
+        out: Any = orjson.loads(orjson.dumps(value))
+    except (TypeError, orjson.JSONEncodeError):
+        return copy.deepcopy(value)
+    return out if out == value else copy.deepcopy(value)
 
 
 class Place(Protocol):
@@ -147,11 +164,11 @@ class Message:
     def snapshot(self) -> Json:
         return {
             "content": self.content,
-            "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.components),
+            "embeds": json_copy(self.embeds),
+            "components": json_copy(self.components),
             "flags": self.flags,
             "edited_timestamp": self.edited_timestamp,
-            "attachments": copy.deepcopy(self.attachments),
+            "attachments": json_copy(self.attachments),
         }
 
     def payload(self) -> Json:
@@ -169,12 +186,12 @@ class Message:
             "mentions": [u.payload() for u in self.mentions],
             "mention_roles": [str(r) for r in self.mention_roles],
             "mention_channels": [],
-            "attachments": copy.deepcopy(self.attachments),
-            "embeds": copy.deepcopy(self.embeds),
+            "attachments": json_copy(self.attachments),
+            "embeds": json_copy(self.embeds),
             "reactions": self.reaction_payloads(self.bot_id),
             "pinned": False,
             "flags": self.flags,
-            "components": copy.deepcopy(self.components),
+            "components": json_copy(self.components),
         }
         if self.channel is not None and self.channel.guild_id is not None:
             data["guild_id"] = str(self.channel.guild_id)
@@ -183,9 +200,9 @@ class Message:
         if self.application_id is not None:
             data["application_id"] = str(self.application_id)
         if self.interaction_metadata is not None:
-            data["interaction_metadata"] = copy.deepcopy(self.interaction_metadata)
+            data["interaction_metadata"] = json_copy(self.interaction_metadata)
         if self.message_reference is not None:
-            data["message_reference"] = copy.deepcopy(self.message_reference)
+            data["message_reference"] = json_copy(self.message_reference)
         return data
 
     def __repr__(self) -> str:

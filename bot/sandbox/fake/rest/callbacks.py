@@ -5,12 +5,12 @@ and ``@original`` and follow-up messages read, edited and deleted with the inter
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from .. import validation
 from ..interactions import INTERACTION_DEADLINE, TOKEN_LIFETIME, Interactions
 from ..models import EPHEMERAL, LOADING, Json, Message
+from ..models.messages import json_copy
 from ..records import InteractionRecord
 from ..store import MessageStore
 from .checks import Checks
@@ -90,7 +90,7 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
         if ctype == 4 and not has_content(data) and not req.files:
             raise ApiError(400, 50006, "Cannot send an empty message", violation=True, kind="empty_message")
         record.response_type = ctype
-        record.response_data = copy.deepcopy(data)
+        record.response_data = json_copy(data)
         record.responded_at = self.clock.now()
         resource: Json | None = None
         if ctype in (4, 5):
