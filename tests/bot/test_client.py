@@ -250,7 +250,7 @@ def test_user_error_messages() -> None:
 
 
 def test_a_permission_discord_names_twice_reads_as_one() -> None:
-    """``read_messages`` is Discord's older name of ``view_channel``: one permission, said once and singular."""
+    """``read_messages`` is Discord's older name of ``view_channel``: one permission, said once."""
     both = app_commands.BotMissingPermissions(["view_channel", "read_messages"])
     assert user_error_message(both, "spades") == (
         "I need the View Channel permission in this channel for /spades."
