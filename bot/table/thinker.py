@@ -29,6 +29,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -56,6 +57,8 @@ GRACE_SECONDS = 0.25
 MIN_SEARCH_SECONDS = 0.03
 #: Added to the search workers' niceness (Unix): the bot's event loop gets a core first.
 SEARCH_NICE = 10
+#: how often a worker checks that its bot is still alive (seconds)
+ORPHAN_CHECK_SECONDS = 1.0
 
 
 def level_or_default(level: Any) -> str:
@@ -128,6 +131,20 @@ def lower_priority(nice: int) -> None:
             os.nice(nice)
 
 
+def init_worker(nice: int) -> None:
+    """The worker process's initializer: a lower priority, and an end with the bot: a worker whose
+    bot died (killed, crashed) exits within a second instead of idling on as an orphan."""
+    lower_priority(nice)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def warm_up() -> tuple[int, int]:
     """Run once in each new worker: import the bots and build their cached tables; its process id
     and its niceness."""
@@ -182,7 +199,7 @@ class Thinker:
             self._pool = ProcessPoolExecutor(
                 max_workers=self._workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=lower_priority,
+                initializer=init_worker,
                 initargs=(self.nice,),
             )
         return self._pool

@@ -4,7 +4,11 @@ workers run at a lower priority, and decisions stay within their budget under lo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -79,6 +83,45 @@ async def test_the_workers_run_at_a_lower_priority_than_the_bot() -> None:
         assert os.getpriority(os.PRIO_PROCESS, pid) > mine or mine == 19
     finally:
         thinker.close()
+
+
+KILLED_BOT = """
+import asyncio, os, signal, sys
+from bot.table.thinker import Thinker
+
+async def main():
+    thinker = Thinker(workers=1)
+    await thinker.start()
+    (pid,) = thinker.warm_pids
+    print(pid, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # killed outright: no cleanup runs
+
+asyncio.run(main())
+"""
+
+
+def test_a_worker_ends_when_its_bot_is_killed() -> None:
+    """A bot killed with SIGKILL (an OOM kill, ``kill -9``) leaves no search worker idling behind."""
+    if not hasattr(signal, "SIGKILL"):
+        pytest.skip("no SIGKILL on this OS")
+    done = subprocess.run([sys.executable, "-c", KILLED_BOT], capture_output=True, text=True, timeout=60)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    worker = int(done.stdout.split()[0])
+    end = time.monotonic() + 10
+    while _alive(worker):
+        assert time.monotonic() < end, f"search worker {worker} outlived its bot"
+        time.sleep(0.1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # (a zombie is not running: only its parent could reap it)
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as f:
+        return f.read().split(") ", 1)[1][0] != "Z"
+    return True
 
 
 def test_the_initializer_lowers_priority_where_the_os_allows(monkeypatch: pytest.MonkeyPatch) -> None:
