@@ -51,6 +51,7 @@ class ShardKeeper:
         self.on_lost: list[ShardsListener] = []
         self._task: asyncio.Task[None] | None = None
         self._closed = False
+        self._renewed_at = time.monotonic()  # the last renewal (or acquisition) that held our shards
 
     @property
     def every(self) -> float:
@@ -83,6 +84,7 @@ class ShardKeeper:
                     said = time.monotonic()
                 self.held = set()
             missing = set(self.shard_ids) - self.held
+            self._renewed_at = time.monotonic()
             if not missing:
                 log.info("holding %s as %s", self.describe(), self.owner)
                 return set(self.held)
@@ -133,12 +135,19 @@ class ShardKeeper:
 
     async def tick(self) -> None:
         """One renewal: keep what is ours, notice what was lost, take what is free again."""
+        lapsed = time.monotonic() - self._renewed_at >= self.lease_seconds
         still = await self.storage.renew_shards(self.owner, self.lease_seconds)
+        self._renewed_at = time.monotonic()
         lost = self.held - still
         self.held = still & set(self.shard_ids)
         if lost:
             log.warning("lost shard(s) %s to another process: dropping their tables", sorted(lost))
             await self._tell(self.on_lost, lost)
+        if lapsed and self.held:
+            # this process stalled past its lease and nobody took the shards meanwhile: the saves
+            # refused while the lease had run out let their tables go; take those back
+            log.warning("the lease of %s ran out during a stall and is renewed: restoring", self.describe())
+            await self._tell(self.on_gained, set(self.held))
         missing = set(self.shard_ids) - self.held
         if missing:
             try:

@@ -89,3 +89,35 @@ async def test_a_crashed_process_on_this_machine_is_taken_over_at_once(two: tupl
     keeper = ShardKeeper(b, count=2, shard_ids=(0, 1), lease_seconds=3600)
     assert await asyncio.wait_for(keeper.acquire(), 10) == {0, 1}  # not an hour later
     await keeper.close()
+
+
+async def test_a_lease_that_ran_out_during_a_stall_is_renewed_and_its_tables_restored(
+    two: tuple[Storage, Storage], caplog: pytest.LogCaptureFixture
+) -> None:
+    """One process stalls past its lease and nobody takes its shards meanwhile: saves refused in
+    that window let their tables go, so the renewal that keeps the shards restores them too (it
+    kept the shards silently, and the tables let go stayed gone until a restart)."""
+    a, _ = two
+    keeper = ShardKeeper(a, count=2, shard_ids=(0, 1), lease_seconds=0.5, owner="stalled")
+    assert await keeper.acquire() == {0, 1}
+    gained: list[set[int]] = []
+    lost: list[set[int]] = []
+
+    async def on_gained(shards: set[int]) -> None:
+        gained.append(shards)
+
+    async def on_lost(shards: set[int]) -> None:
+        lost.append(shards)
+
+    keeper.on_gained.append(on_gained)
+    keeper.on_lost.append(on_lost)
+    await keeper.tick()  # on time: nothing to restore
+    assert gained == [] and lost == []
+    time.sleep(0.6)  # the whole process stalls (blocking, as a stalled loop does) past its lease
+    caplog.set_level(logging.WARNING, logger="bot.sharding")
+    await keeper.tick()
+    assert gained == [{0, 1}] and lost == [] and keeper.held == {0, 1}
+    assert any("ran out during a stall" in r.getMessage() for r in caplog.records)
+    await keeper.tick()  # renewed in time again: no second restore
+    assert gained == [{0, 1}]
+    await keeper.close()
