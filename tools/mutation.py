@@ -102,7 +102,7 @@ BOT_CONFIG = {
     "also_copy": ["engine", "cogs", "tests"],
     "pytest_add_cli_args_test_selection": list(BOT_TESTS),
     # SQLite only: the PostgreSQL half of the storage tests needs a server and adds nothing here
-    "pytest_add_cli_args": ["-p", "no:cacheprovider", "--no-cov", "-q", "-k", "not postgresql"],
+    "pytest_add_cli_args": ["-p", "no:cacheprovider", "--no-cov", "-q", "-n", "0", "-k", "not postgresql"],
 }
 
 
