@@ -235,7 +235,6 @@ class ServiceCore:
             log.warning("league %s: scheduled event sync failed", league.id, exc_info=True)
             return
         night_key = nxt.key if nxt is not None else None  # (also when creating it failed: no retry storm)
-        if new_id != event_id or league.settings.get("event_night") != night_key:
-            fresh = await self.store.set_league_event(league.id, new_id, night_key)
-            if fresh is not None:
-                league.settings = {**league.settings, "event_id": new_id, "event_night": night_key}
+        changed = new_id != event_id or league.settings.get("event_night") != night_key
+        if changed and await self.store.set_league_event(league.id, new_id, night_key):
+            league.settings = {**league.settings, "event_id": new_id, "event_night": night_key}

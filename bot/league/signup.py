@@ -74,9 +74,7 @@ class SignupMixin(ServiceCore):
         try:
             name = check_name(team_name)
             return await self.store.invite(league.id, captain_id, invited, name)
-        except SettingsError as exc:
-            raise LeagueRefusal.of(exc) from None
-        except LeagueError as exc:
+        except (SettingsError, LeagueError) as exc:
             raise LeagueRefusal.of(exc) from None
 
     @staticmethod

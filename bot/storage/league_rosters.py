@@ -171,9 +171,7 @@ class RostersMixin(LeagueStoreBase):
         league.updated_at = now
         return league
 
-    async def _with_bookkeeping(
-        self, conn: Any, league_id: int, settings: dict[str, Any]
-    ) -> dict[str, Any]:
+    async def _with_bookkeeping(self, conn: Any, league_id: int, settings: dict[str, Any]) -> dict[str, Any]:
         """``settings`` with the stored bookkeeping keys, read under the league row's lock (PostgreSQL;
         SQLite's write transaction already holds the database)."""
         await conn.execute("UPDATE leagues SET version = version WHERE id = ?", (league_id,))
@@ -183,17 +181,16 @@ class RostersMixin(LeagueStoreBase):
         merged.update({k: stored[k] for k in BOOKKEEPING_KEYS if k in stored})
         return merged
 
-    async def set_league_event(
-        self, league_id: int, event_id: int | None, night: str | None
-    ) -> LeagueRow | None:
+    async def set_league_event(self, league_id: int, event_id: int | None, night: str | None) -> bool:
         """Record the league's Discord scheduled event (and the night it shows) without changing the
         league's version: the bot's bookkeeping never makes an admin's change stale, and an admin's
-        change never drops the event (which would make the next sync create a second one)."""
+        change never drops the event (which would make the next sync create a second one). False when
+        the league is gone."""
         now = _now()
         detail = {"event_id": event_id, "night": night}
         async with self._tx() as conn:
             if await conn.execute("UPDATE leagues SET version = version WHERE id = ?", (league_id,)) != 1:
-                return None
+                return False
             raw = await conn.fetchval("SELECT settings FROM leagues WHERE id = ?", (league_id,))
             settings = {**json.loads(raw), "event_id": event_id, "event_night": night}
             await conn.execute(
@@ -201,7 +198,7 @@ class RostersMixin(LeagueStoreBase):
                 (_dumps(settings), now, league_id),
             )
             await self._audit(conn, league_id, None, None, "event", detail, None, now)
-        return await self.get_league(league_id)
+        return True
 
     async def sign_up(self, league_id: int, user_id: int, *, actor_id: int | None = None) -> Member:
         """Add a player (or bring back one who left); AlreadyMember if they are on the roster.

@@ -120,11 +120,12 @@ async def _event_and_admin_change(store: LeagueStore) -> None:
     # an admin's later change keeps it too, and the bot's next record replaces it
     fresh.settings = {"rounds": 4}
     await store.update_league(fresh, actor_id=ADMIN, action="edit")
-    moved = await store.set_league_event(league.id, 702, "2026-12-10")
+    assert await store.set_league_event(league.id, 702, "2026-12-10")
+    moved = await store.get_league(league.id)
     assert moved is not None and moved.settings == {"rounds": 4, "event_id": 702, "event_night": "2026-12-10"}
     assert moved.version == fresh.version  # bookkeeping leaves the version alone
     assert [e.action for e in await store.audit_log(league.id)].count("event") == 2
-    assert await store.set_league_event(league.id + 99, 1, None) is None
+    assert await store.set_league_event(league.id + 99, 1, None) is False
 
 
 async def test_signup_remove_and_sign_up_again(store: LeagueStore) -> None:
