@@ -144,8 +144,9 @@ class ShardKeeper:
             log.warning("lost shard(s) %s to another process: dropping their tables", sorted(lost))
             await self._tell(self.on_lost, lost)
         if lapsed and self.held:
-            # this process stalled past its lease and nobody took the shards meanwhile: the saves
-            # refused while the lease had run out let their tables go; take those back
+            # this process stalled past its lease and nobody took the shards meanwhile (the fence
+            # let our saves through: the lease rows still name us); any table let go in that
+            # window comes back (the ones still here are skipped)
             log.warning("the lease of %s ran out during a stall and is renewed: restoring", self.describe())
             await self._tell(self.on_gained, set(self.held))
         missing = set(self.shard_ids) - self.held

@@ -179,11 +179,16 @@ class ShardLeases(StorageBase):
 
     def fence_sql(self) -> str:
         """The condition a fenced write adds (empty without a claim): the lease of the table's shard
-        is this process's and has not run out."""
+        is this process's.
+
+        Whether the lease has run out does not matter here: another process takes a shard only by
+        writing itself into its lease row, and the fence reads that row in the write's own
+        transaction. A lease that ran out unclaimed (this process stalled past it) is still ours,
+        as ``renew_shards`` says, and refusing its writes would only let tables go that nobody
+        else runs."""
         if self.claim is None:
             return ""
         return (
             " AND EXISTS (SELECT 1 FROM shard_leases WHERE shard_leases.shard_id = "
-            f"((tables.guild_id / 4194304) % {int(self.claim.count)}) AND shard_leases.owner = ?"
-            f" AND shard_leases.expires_at > {self._now_ms()})"
+            f"((tables.guild_id / 4194304) % {int(self.claim.count)}) AND shard_leases.owner = ?)"
         )

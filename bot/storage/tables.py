@@ -62,9 +62,8 @@ class TablesMixin(ShardLeases):
                 )
                 if self.claim is not None:
                     shard = shard_of(guild_id, self.claim.count)
-                    held = await tx.fetchval(
-                        "SELECT 1 FROM shard_leases WHERE shard_id = ? AND owner = ?"
-                        f" AND expires_at > {self._now_ms()}",
+                    held = await tx.fetchval(  # (fenced as saves are: see ``fence_sql``)
+                        "SELECT 1 FROM shard_leases WHERE shard_id = ? AND owner = ?",
                         (shard, self.claim.owner),
                     )
                     if held is None:

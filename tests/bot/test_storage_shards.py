@@ -99,10 +99,14 @@ async def test_writes_are_fenced_by_the_lease(two: tuple[Storage, Storage]) -> N
         await a.save_table(t1)
     stored = await a.get_table(t1.id)
     assert stored is not None and stored.data == {"n": "B"}
-    # its own shard 0: the lease ran out unclaimed, renewing keeps it, and writes go through
-    assert await a.renew_shards("A", ttl=30) == {0}
+    # its own shard 0: the lease ran out unclaimed; nobody else runs its tables, so A's writes go
+    # through (refused, they would let a table go that no process runs), and renewing keeps it
     t0.data = {"n": 1}
     assert (await a.save_table(t0)).version == 2
+    assert (await a.create_table(guild_on(0, 2, 1), 12, 1, {})).version == 1
+    assert await a.renew_shards("A", ttl=30) == {0}
+    t0.data = {"n": 2}
+    assert (await a.save_table(t0)).version == 3
 
 
 async def test_fenced_group_commit_refuses_only_the_tables_not_owned(two: tuple[Storage, Storage]) -> None:

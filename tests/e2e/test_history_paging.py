@@ -8,6 +8,7 @@ from bot.sandbox.fake import Message
 from tests.e2e.conftest import (
     Spades,
     answer_of,
+    live_message,
     open_and_start,
     play_from_panel,
     play_from_panel_until,
@@ -116,15 +117,21 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
 async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
     fake = spades.fake
     alice, bob = spades.users["alice"], spades.users["bob"]
-    async with spades.running(time_scale=0.01):
+    # turn timers of 600 s are 30 s here: Alice, who stops at the second hand's bidding, keeps the
+    # game there while the first hand's post is on its way (it is drawn and sent apart from the game)
+    async with spades.running(time_scale=0.05):
         game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
 
         def hand_post() -> Message | None:
-            return next(
-                (m for m in fake.public_messages(spades.channel) if m.content.startswith("📋 **Hand 1")), None
-            )
+            posts = fake.public_messages(spades.channel)
+            return next((m for m in posts if m.content.startswith("📋 **Hand 1**")), None)
 
-        await play_from_panel_until(spades, game, alice, lambda: hand_post() is not None)
+        def second_hand() -> bool:
+            live = live_message(spades, spades.channel, game.table_id)
+            return live is not None and "Hand 2 ·" in live.content
+
+        await play_from_panel_until(spades, game, alice, lambda: hand_post() is not None or second_hand())
+        await spades.wait_for(lambda: hand_post() is not None, 20.0, "the first hand's post")
         post = hand_post()
         assert post is not None and (await spades.stored_table(game.table_id)).status == "playing"
         r = await fake.click(bob, post, label="Replay hand")
