@@ -384,10 +384,20 @@ async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, p
         await svc.close()
 
 
-async def test_whatever_a_player_types_is_answered_and_changes_nothing(service: TableService) -> None:
+async def test_whatever_a_player_types_is_answered_and_changes_nothing(storage: Storage) -> None:
     """Typed bids and cards go through the engine's parsers: junk is refused, never raised, and a
     refused bid or card leaves the table as it was. The inputs are built to reach both parsers'
-    successes (cards and bids that parse but are not allowed now), not only their refusals."""
+    successes (cards and bids that parse but are not allowed now), not only their refusals.
+    (Turn timers at real time: 600 s, not the suite's 6 s, which a loaded machine can reach while
+    the inputs are tried, and the bot would then bid for the seat.)"""
+    service = make_service(storage, time_scale=1.0)
+    try:
+        await _whatever_a_player_types(service)
+    finally:
+        await service.close()
+
+
+async def _whatever_a_player_types(service: TableService) -> None:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
