@@ -240,6 +240,7 @@ async def child(args: argparse.Namespace) -> None:
 
     from bot.client import SpadesBot
     from bot.config import Config
+    from bot.table.thinker import scheduling_class
 
     Route.BASE = args.base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
@@ -356,6 +357,7 @@ async def child(args: argparse.Namespace) -> None:
             "degraded": thinker.degraded - degraded0,
             "degraded_by": {k: v - degraded_by0.get(k, 0) for k, v in thinker.degraded_by.items()},
             "worker_nice": thinker.worker_nice,
+            "worker_class": sorted(scheduling_class(pid) for pid in thinker.warm_pids),
             "worker_seconds_per_search": round(thinker.service, 4),
             "searched": len(thinker.searched),
             "searched_p50_ms": ms(percentile(list(thinker.searched), 50)),

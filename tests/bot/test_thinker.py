@@ -13,7 +13,14 @@ import time
 
 import pytest
 
-from bot.table.thinker import MIN_SEARCH_SECONDS, SEARCH_NICE, Thinker, lower_priority, plan_in_worker
+from bot.table.thinker import (
+    MIN_SEARCH_SECONDS,
+    SEARCH_NICE,
+    Thinker,
+    lower_priority,
+    plan_in_worker,
+    scheduling_class,
+)
 from engine import Game, Phase
 from engine.actions import action_from_dict
 from engine.bots import get_bot
@@ -81,6 +88,22 @@ async def test_the_workers_run_at_a_lower_priority_than_the_bot() -> None:
         assert thinker.worker_nice == [os.getpriority(os.PRIO_PROCESS, pid)]
         assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + SEARCH_NICE)
         assert os.getpriority(os.PRIO_PROCESS, pid) > mine or mine == 19
+        if sys.platform == "linux":  # and preempted by any normal task that wakes (the event loop)
+            assert scheduling_class(pid) == "idle"
+            assert scheduling_class(os.getpid()) != "idle"
+    finally:
+        thinker.close()
+
+
+async def test_a_bot_that_keeps_its_priority_keeps_its_workers_at_it() -> None:
+    """``nice`` 0 (a deployment that wants the search at the bot's priority): no idle class."""
+    if not hasattr(os, "sched_getscheduler"):
+        pytest.skip("no scheduling classes on this OS")
+    thinker = Thinker(workers=1, nice=0)
+    try:
+        await thinker.start()
+        (pid,) = thinker.warm_pids
+        assert scheduling_class(pid) == scheduling_class(os.getpid())
     finally:
         thinker.close()
 
