@@ -122,6 +122,9 @@ class SavesMixin(TablesMixin, GamesMixin):
         """One transaction for the whole batch. Fast path: one ``executemany`` UPDATE (version-checked)
         for every row; if any row is stale or refused, roll back and write them one by one, so that a
         stale table fails only its own save."""
+        if len(batch) == 1 and batch[0].hand is None and batch[0].game is None:
+            await self._write_alone(batch[0])
+            return
         if len(batch) > 1:
             try:
                 async with self._transaction() as tx:
@@ -151,6 +154,39 @@ class SavesMixin(TablesMixin, GamesMixin):
                     s.done.set_exception(outcome)
         self._settle(written)
 
+    async def _write_alone(self, s: _Save) -> None:
+        """The most common batch: one move of one table, no hand or game to insert. Its UPDATE
+        alone commits by itself: one trip to the database, not five (BEGIN, SAVEPOINT, UPDATE,
+        RELEASE, COMMIT), each of which waited for a turn of the busy event loop."""
+        owner = self.claim.owner if self.claim else None
+        try:
+            changed = await self.backend.write_one(_UPDATE_TABLE + self.fence_sql(), s.params(owner))
+            if changed != 1:
+                # (read apart from the write: a table changed in between reads as stale, and the
+                # caller's reload then meets the fence if the shard has moved)
+                found = await self._fetchone("SELECT version FROM tables WHERE id = ?", (s.row.id,))
+                raise self._refused(s, None if found is None else found[0])
+        except Exception as exc:
+            if not s.done.done():
+                s.done.set_exception(self._failure(s, exc))
+            return
+        self._settle([s])
+
+    def _refused(self, s: _Save, found: Any) -> Exception:
+        """Why a save's version-checked, fenced UPDATE changed nothing (``found``: the stored
+        version, None if the table is gone): the shard is another process's, or the table changed."""
+        if self.claim is not None and found is not None and int(found) == s.row.version:
+            return NotOwner(s.row.id, shard_of(s.row.guild_id, self.claim.count))
+        return StaleTable(s.row.id, s.row.version, None if found is None else int(found))
+
+    def _failure(self, s: _Save, exc: Exception) -> Exception:
+        """What the caller of a failed save is told: another live table holds the channel, or ``exc``."""
+        if s.row.status in LIVE_STATUSES and self._live_channel_conflict(exc):
+            busy = ChannelBusy(s.row.channel_id)
+            busy.__cause__ = exc
+            return busy
+        return exc
+
     async def _write_one(self, tx: Session, s: _Save) -> Exception | None:
         """One save inside the batch's transaction (in a savepoint: PostgreSQL aborts a whole
         transaction on a failed statement); returns its failure, nothing of it written."""
@@ -160,16 +196,10 @@ class SavesMixin(TablesMixin, GamesMixin):
                 changed = await tx.execute(_UPDATE_TABLE + self.fence_sql(), s.params(owner))
                 if changed != 1:
                     found = await tx.fetchval("SELECT version FROM tables WHERE id = ?", (s.row.id,))
-                    if self.claim is not None and found is not None and int(found) == s.row.version:
-                        raise NotOwner(s.row.id, shard_of(s.row.guild_id, self.claim.count))
-                    raise StaleTable(s.row.id, s.row.version, None if found is None else int(found))
+                    raise self._refused(s, found)
                 await self._insert_results(tx, s)
         except Exception as exc:
-            if s.row.status in LIVE_STATUSES and self._live_channel_conflict(exc):
-                busy = ChannelBusy(s.row.channel_id)
-                busy.__cause__ = exc
-                return busy
-            return exc
+            return self._failure(s, exc)
         return None
 
     async def _insert_results(self, tx: Session, s: _Save) -> None:

@@ -609,6 +609,41 @@ async def test_a_failing_save_in_a_group_rolls_back_only_itself(
     assert [g["table_id"] for g in games] == [d.id]  # d's game landed, a's did not
 
 
+async def test_a_move_alone_is_one_statement_that_commits_by_itself(
+    db: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The common save (one table, no finished hand or game) is its UPDATE alone, outside any
+    transaction block (BEGIN, a savepoint and COMMIT were four more trips to the database), and
+    refusals and failures still reach its caller with nothing written."""
+    row = await db.create_table(1, 10, 100, {"n": 0})
+    other = await db.create_table(1, 11, 100, {"n": 0})
+
+    def no_transaction() -> Any:
+        raise AssertionError("a save alone opened a transaction")
+
+    monkeypatch.setattr(db.backend, "transaction", no_transaction)
+    row.data = {"n": 1}
+    assert (await db.save_table(row)).version == 2
+    stale = await db.get_table(row.id)
+    assert stale is not None
+    stale.version = 1
+    with pytest.raises(StaleTable):
+        await db.save_table(stale)
+
+    async def full_disk(sql: str, params: Any = ()) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(db.backend, "write_one", full_disk)
+    other.data = {"n": 1}
+    with pytest.raises(OSError, match="No space"):
+        await db.save_table(other)
+    monkeypatch.undo()
+    assert other.version == 1
+    for r, data in ((row, {"n": 1}), (other, {"n": 0})):
+        stored = await db.get_table(r.id)
+        assert stored is not None and stored.data == data
+
+
 async def test_a_failed_commit_answers_every_waiter_and_writes_nothing(
     db: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ...config import Faults
+from ..sql import Params
 from .base import Backend, Session
 
 
@@ -37,6 +38,11 @@ class SlowBackend(Backend):
             await asyncio.sleep(self.faults.storage_write_delay)
         async with self.inner.transaction() as tx:
             yield tx
+
+    async def write_one(self, sql: str, params: Params = ()) -> int:
+        if self.faults.storage_write_delay > 0:
+            await asyncio.sleep(self.faults.storage_write_delay)
+        return await self.inner.write_one(sql, params)
 
     @contextlib.asynccontextmanager
     async def connection(self) -> AsyncIterator[Session]:

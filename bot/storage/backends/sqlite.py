@@ -115,6 +115,12 @@ class SqliteBackend(Backend):
                 await self._rollback()
                 raise
 
+    async def write_one(self, sql: str, params: Params = ()) -> int:
+        """In autocommit mode a statement is its own transaction: one trip, not BEGIN/…/COMMIT."""
+        async with self._lock:
+            self._check_open()
+            return await self._session.execute(sql, params)
+
     async def _commit(self) -> None:
         await self._conn.execute("COMMIT")
 
