@@ -6,7 +6,7 @@ import logging
 from datetime import date
 from typing import Any
 
-from bot.i18n import N_, Msg, Text, _
+from bot.i18n import N_, ListOf, Msg, Text, _
 from bot.storage.leagues import LeagueError, LeagueRow, NightRow
 
 from . import schedule as sch
@@ -85,6 +85,8 @@ class CheckinMixin(ServiceCore):
                     await self.store.sign_up(league.id, user_id)
                 except LeagueError as exc:
                     raise LeagueRefusal.of(exc) from None
+            if coming and league.format == seating.FIXED:
+                await self._refuse_without_a_team(league, user_id)
             if coming:
                 busy = await self.store.busy_players([user_id], except_league=league.id)
                 if busy:
@@ -113,6 +115,31 @@ class CheckinMixin(ServiceCore):
                 time=text.ts(night.starts_at, "t"),
             )
         return _("Got it: you're marked as not coming tonight.")
+
+    async def _refuse_without_a_team(self, league: LeagueRow, user_id: int) -> None:
+        """In a fixed-partner league only a complete team is seated: a member whose team dissolved
+        (a partner declined or was removed) or still waits for an accept would check in and then
+        sit out every round without a word."""
+        teams = await self.store.teams(league.id, statuses=("active", "pending"))
+        team = next((t for t in teams if user_id in t.members), None)
+        if team is not None and team.status == "active":
+            return
+        if team is not None and team.invited:
+            raise LeagueRefusal(
+                _(
+                    "Your team **%(team)s** isn't complete yet: waiting for %(players)s to accept the"
+                    " invite (`/league accept`). Check in once it is complete.",
+                    team=team.name,
+                    players=ListOf(tuple(text.mention(u) for u in team.invited)),
+                )
+            )
+        raise LeagueRefusal(
+            _(
+                "You have no team in **%(league)s** now (it plays in fixed teams), so you couldn't be"
+                " seated: form a team with `/league invite` first.",
+                league=league.name,
+            )
+        )
 
     async def _refresh_checkin(self, league: LeagueRow, night: NightRow, *, closed: bool = False) -> None:
         message_id = night.data.get("checkin_message_id")

@@ -451,6 +451,35 @@ async def test_fixed_teams_sign_up_by_invite(
     }
 
 
+async def test_in_fixed_teams_only_a_member_of_a_complete_team_checks_in(
+    service: LeagueService, clock: Clock
+) -> None:
+    """Only complete teams are seated: a member whose invite is still pending, or whose team was
+    dissolved by a decline, is told so at check-in instead of sitting out every round unseated."""
+    league = await create(service, fmt="fixed")
+    await service.invite(league, 1, 2, "Aces")
+    await service.answer_invite(league, 2, accept=True)
+    await service.invite(league, 3, 4, "Kings")  # 4 has not answered
+    await service.invite(league, 5, 6, "Queens")
+    await service.answer_invite(league, 6, accept=False)  # dissolved: 5 has no team now
+    night_id = await open_checkin(service, clock)
+    await service.check_in(night_id, 1)
+    with pytest.raises(LeagueRefusal) as pending:
+        await service.check_in(night_id, 3)
+    assert str(pending.value) == (
+        "Your team **Kings** isn't complete yet: waiting for <@4> to accept the invite"
+        " (`/league accept`). Check in once it is complete."
+    )
+    with pytest.raises(LeagueRefusal, match=r"You have no team in \*\*.*\*\* now .*`/league invite`"):
+        await service.check_in(night_id, 5)
+    assert await service.check_in(night_id, 5, coming=False)  # saying "not coming" is always fine
+    answers = await service.store.checkins(night_id)
+    assert answers.get(1) == "in" and 3 not in answers and answers.get(5) == "out"
+    await service.answer_invite(league, 4, accept=True)  # the team is complete: 3 checks in now
+    await service.check_in(night_id, 3)
+    assert (await service.store.checkins(night_id)).get(3) == "in"
+
+
 async def test_admin_tools(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
     league = await create(service, rounds=1)
     msg = await service.postpone(league, ADMIN, 15)
