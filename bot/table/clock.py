@@ -266,4 +266,4 @@ class TurnClock:
     async def close(self) -> None:
         self._closed = True
         await cancel_all(self._drivers.values())
-        self.thinker.close()
+        await self.thinker.aclose()

@@ -339,6 +339,22 @@ class Thinker:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
+        """Stop at once: the worker processes end by themselves shortly after."""
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
         self._reset()
+
+    async def aclose(self, timeout: float = 5.0) -> None:
+        """Stop, and wait (off the event loop, ``timeout`` seconds at most) until the worker
+        processes have ended: a clean stop of the bot leaves no process behind, not even one
+        finishing its last search (at most a budget's worth)."""
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()
+        pool, self._pool = self._pool, None
+        self.warm_pids.clear()
+        self.worker_nice.clear()
+        if pool is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True), timeout
+                )

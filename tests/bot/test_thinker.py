@@ -108,6 +108,23 @@ async def test_a_bot_that_keeps_its_priority_keeps_its_workers_at_it() -> None:
         thinker.close()
 
 
+async def test_a_clean_stop_waits_until_the_workers_have_ended() -> None:
+    """``aclose`` (the bot's clean stop) returns once every worker process is gone: none is left
+    finishing a search or writing its exit (coverage data, say) after the bot has stopped."""
+    thinker = Thinker(workers=1)
+    await thinker.start()
+    (pid,) = thinker.warm_pids
+    game = Game.new("standard", seed=3)
+    seat = game.seats_to_act()[0]
+    searching = asyncio.ensure_future(thinker.plan(game, seat, "strong", 1, 0.5))
+    await asyncio.sleep(0.05)  # (the search is under way in the worker)
+    await thinker.aclose()
+    assert not _alive(pid)
+    assert thinker.warm_pids == set() and not thinker.ready
+    with contextlib.suppress(Exception):  # (cancelled with the pool, or answered by rule)
+        await searching
+
+
 KILLED_BOT = """
 import asyncio, os, signal, sys
 from bot.table.thinker import Thinker
