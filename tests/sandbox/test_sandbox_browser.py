@@ -125,7 +125,10 @@ def act(page: Page, name: str) -> str | None:
             my_hand = live_message(page).locator("button.dbtn", has_text="My hand")
             if not my_hand.count():
                 return None  # between hands
-            my_hand.click()
+            # the live message is redrawn with every move at the table: at the sandbox's pace its
+            # button may never stay "stable" for Playwright's click checks on a loaded machine, so the
+            # click is dispatched on the button as it is at that instant (as a person's click lands)
+            my_hand.dispatch_event("click")
             wait_until("a hand panel", lambda n=before: panels(page).count() > n)
         # pinned by id: ".last" would follow whichever panel is newest at each step
         pid = panels(page).last.get_attribute("data-id")
