@@ -120,8 +120,7 @@ class CheckinMixin(ServiceCore):
         """In a fixed-partner league only a complete team is seated: a member whose team dissolved
         (a partner declined or was removed) or still waits for an accept would check in and then
         sit out every round without a word."""
-        teams = await self.store.teams(league.id, statuses=("active", "pending"))
-        team = next((t for t in teams if user_id in t.members), None)
+        team = await self.team_of(league, user_id)
         if team is not None and team.status == "active":
             return
         if team is not None and team.invited:

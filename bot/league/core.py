@@ -14,7 +14,7 @@ from typing import Any
 
 from bot import lexicon
 from bot.i18n import _, join
-from bot.storage.leagues import BOOKKEEPING_KEYS, LeagueError, LeagueRow, LeagueStore, NightRow
+from bot.storage.leagues import BOOKKEEPING_KEYS, LeagueError, LeagueRow, LeagueStore, NightRow, Team
 from engine.ruleset import Ruleset, RulesetError
 
 from . import schedule as sch
@@ -81,6 +81,11 @@ class ServiceCore:
 
     def now(self) -> datetime:
         return self.clock()
+
+    async def team_of(self, league: LeagueRow, user_id: int) -> Team | None:
+        """The user's team in a fixed-partner league: complete ("active") or waiting for an accept."""
+        teams = await self.store.teams(league.id, statuses=("active", "pending"))
+        return next((t for t in teams if user_id in t.members), None)
 
     async def rate_pending(self) -> int:
         """Rate every finished game not rated yet (all servers, oldest first); each exactly once."""

@@ -212,8 +212,7 @@ class NightsMixin(RoundsMixin):
         entrant: Hashable = user_id
         team_line: Text = ""
         if league.format == seating.FIXED:
-            teams = await self.store.teams(league.id, statuses=("active", "pending"))
-            team = next((t for t in teams if user_id in t.members), None)
+            team = await self.team_of(league, user_id)
             if team is not None:
                 entrant = f"team:{team.id}"
                 team_line = _(

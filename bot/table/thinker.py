@@ -331,10 +331,15 @@ class Thinker:
         except Exception as exc:  # the first decisions start the pool instead
             log.warning("the bot search workers did not start (%s)", type(exc).__name__)
 
-    def _reset(self) -> None:
+    def _detach(self) -> Executor | None:
+        """Forget the pool and its workers (the next decision starts a new one); the old pool."""
         pool, self._pool = self._pool, None
         self.warm_pids.clear()
         self.worker_nice.clear()
+        return pool
+
+    def _reset(self) -> None:
+        pool = self._detach()
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
@@ -350,9 +355,7 @@ class Thinker:
         finishing its last search (at most a budget's worth)."""
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
-        pool, self._pool = self._pool, None
-        self.warm_pids.clear()
-        self.worker_nice.clear()
+        pool = self._detach()
         if pool is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(
