@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 import secrets
-from _random import Random as _CRandom
+import sys
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache
-from hashlib import sha512
-from itertools import combinations, repeat, starmap
+from hashlib import sha256, shake_128
+from itertools import combinations
 from math import comb, floor
 from operator import itemgetter
 from typing import Any, cast, overload
@@ -34,7 +35,7 @@ from .actions import (
     PlayAction,
     bid_action,
 )
-from .bids import Bid, BidParseError
+from .bids import Bid, BidKind, BidParseError
 from .cards import (
     CLUBS,
     COPY_OFFSET,
@@ -90,6 +91,32 @@ from .scoring import game_winner, hand_totals, score_hand
 from .view import View, seated_plays
 
 _BIT = tuple(1 << c for c in range(128))
+# the byte of a native 32-bit word that holds its low 8 bits (the shuffle's deck positions)
+_LOW_BYTE = 0 if sys.byteorder == "little" else 3
+_SEED_V3 = b"spades-seeded-deal/3\n"
+
+
+@lru_cache(maxsize=16)
+def _sort_words(size: int) -> tuple[int, int]:
+    """For a deck of ``size`` cards (at most 256): the mask that keeps bits 8..29 of each of
+    ``size`` 32-bit words (little-endian within the integer) and the integer holding each word's
+    position in its low 8 bits."""
+    assert size <= 256
+    return (int.from_bytes(b"\x00\xff\xff\x3f" * size, "little"),
+            int.from_bytes(b"".join(i.to_bytes(4, "little") for i in range(size)), "little"))
+
+
+def shuffle_order(buf: bytes, size: int) -> bytes:
+    """The deal order of a deck of ``size`` cards from ``4 * size`` random bytes: deck position
+    ``i`` gets the key ``int.from_bytes(buf[4i:4i+4], "little") & 0x3FFFFF00`` (22 random bits);
+    the positions sorted by key, equal keys in position order (a stable sort). Returned as bytes,
+    one position a byte. One C-level sort of ``size`` small ints: each word is the key plus the
+    position in its low byte."""
+    keep, pos = _sort_words(size)
+    words = memoryview((int.from_bytes(buf, "little") & keep | pos).to_bytes(4 * size, sys.byteorder))
+    ws = words.cast("I").tolist()
+    ws.sort()
+    return array("I", ws).tobytes()[_LOW_BYTE::4]
 
 RECORD_FORMAT = "spades-hand/1"
 STATE_FORMAT = "spades-game/1"
@@ -168,6 +195,7 @@ class Game:
         "_forced_swaps",
         "_last_hand",
         "_records",
+        "_seed_key",
         "_t",
         "auto_deal",
         "bags",
@@ -231,6 +259,8 @@ class Game:
     # the last scored hand: its HandScored, the index of its lazy record, or its dict once read
     _last_hand: HandScored | int | dict[str, Any] | None
     _forced_swaps: dict[int, list[int]] | None  # replay of two-player draws only
+    # seeded deals: (seed, salt, the key derived from them) once derived (``_shuffle_bytes``)
+    _seed_key: tuple[int | str, str, bytes] | None
     auto_deal: bool
     phase: Phase
     to_act: int | None
@@ -476,6 +506,7 @@ class Game:
         g._records = []
         g._last_hand = None
         g._forced_swaps = None
+        g._seed_key = None
         g.auto_deal = True
         g._reset_hand_state()
         return g
@@ -511,35 +542,48 @@ class Game:
         self._first_lead = -1
         self.first_leader = None
 
-    def _rng(self) -> Callable[[], float]:
-        """``random`` of this hand's shuffle: ``random.Random(f"{seed}|{salt}|{hand_no}|{redeals}")``
-        (``secrets.SystemRandom`` without a seed)."""
-        if self.seed is None:
-            return secrets.SystemRandom().random
-        # Random(text) seeds with int.from_bytes(text + sha512(text)) (seed version 2); seeding
-        # the C generator with that int directly gives the same stream without the Python-level
-        # seed() and the os.urandom seeding of a fresh Random (a measurable share of a playout)
-        b = f"{self.seed}|{self.salt}|{self.hand_no}|{self.redeals}".encode()
-        return _CRandom(int.from_bytes(b + sha512(b).digest(), "big")).random
+    def _shuffle_bytes(self, size: int) -> bytes:
+        """``4 * size`` random bytes for this hand's shuffle (``shuffle_order``), not a fair deal.
+
+        Seeded games (seed version 3): ``shake_128(key + b"%d|%d" % (hand_no, redeals))``, its
+        first ``4 * size`` bytes, where ``key = sha256(b"spades-seeded-deal/3\\n" +
+        f"{seed}|{salt}".encode())`` is derived once per game (cached on the game, recomputed
+        when ``seed`` or ``salt`` is not the one it was derived from), so every deal of a seeded
+        game follows from seed, salt, hand number and redeal count, with no RNG state to save.
+        Without a seed: ``secrets.token_bytes``."""
+        seed = self.seed
+        if seed is None:
+            return secrets.token_bytes(4 * size)
+        ck = self._seed_key
+        if ck is None or ck[0] is not seed or ck[1] is not self.salt:
+            key = sha256(_SEED_V3 + f"{seed}|{self.salt}".encode()).digest()
+            ck = self._seed_key = (seed, self.salt, key)
+        return shake_128(ck[2] + b"%d|%d" % (self.hand_no, self.redeals)).digest(4 * size)
 
     def _start_hand(self, quiet: bool = False) -> list[Event]:
-        """Deal the hand (``quiet``: no ``HandDealt`` event, for playouts)."""
+        """Deal the hand (``quiet``: no ``HandDealt`` event, for playouts).
+
+        A fair game deals from its hand's key (``engine.fair.deal_order``). Any other game deals
+        ``shuffle_order(self._shuffle_bytes(len(deck)), len(deck))``: each card of the deck (in
+        id order) gets a 22-bit key from the hand's random bytes (seeded: derived from seed, salt,
+        hand number and redeals, see ``_shuffle_bytes``), the cards sorted by key (ties in deck
+        order); the first ``hand_size`` cards go to seat 0, the next to seat 1, and so on (the
+        two-player draw: that order is the stock)."""
         self._reset_hand_state()
         src = self._t.deck
         if self.deal_key is not None:  # fair deal: a new key per hand (a redeal keeps it)
             if self.redeals == 0 or self.deal_key is _FAIR_PENDING:
                 self.deal_key = (fair.new_key() if self.seed is None
                                  else fair.derived_key(self.seed, self.salt, self.hand_no))
-            deck = fair.deal_order(self.deal_key.seed, src, self.redeals)
+            deck: bytes | list[int] = fair.deal_order(self.deal_key.seed, src, self.redeals)
         else:
-            # the same order as ``sorted(src, key=lambda _: rnd())`` (one key per card, in deck
-            # order, stable), without a Python call per card
-            keys = list(starmap(self._rng(), repeat((), len(src))))
-            order = sorted(range(len(src)), key=keys.__getitem__)
-            deck = order if src[-1] == len(src) - 1 else [src[i] for i in order]  # src: sorted ids
+            size = len(src)
+            deck = shuffle_order(self._shuffle_bytes(size), size)
+            if src[-1] != size - 1:  # src: sorted ids; not 0..size-1
+                deck = list(itemgetter(*deck)(src))
         n = self.n
         if self.rs.two_player_draw:
-            self.stock = deck
+            self.stock = list(deck)
             self.phase = _DRAW
             self.to_act = self.dealer
             for s in range(n):
@@ -1607,10 +1651,15 @@ class Game:
                                 tuple(self.bags))
             events = [scored]
         self._last_hand = scored
+        # The pending record holds only ints, strs, bools, None and tuples of them (bids as
+        # (seat, kind, n), the stock as a tuple), so the collector untracks it on its first pass:
+        # a game's thousands of pending records (a long search or benchmark) cost the full
+        # collections nothing to walk.
         self._records.append((
-            self.hand_no, self.dealer, tuple(self.dealt), tuple(self.bid_log), tuple(self.pass_log),
-            tuple(self.plays), tuple(self.before_scores), tuple(self.before_bags), self.stock,
-            tuple(self.draw_keeps), tuple(self.tricks), tuple(self.scores), tuple(self.bags), winner,
+            self.hand_no, self.dealer, tuple(self.dealt),
+            tuple([(s, b.kind, b.n) for s, b in self.bid_log]), tuple(self.pass_log), tuple(self.plays),
+            tuple(self.before_scores), tuple(self.before_bags), tuple(self.stock), tuple(self.draw_keeps),
+            tuple(self.tricks), tuple(self.scores), tuple(self.bags), winner,
             tuple(self.trick_winners), breakdown, tuple(self.received),
             None if self.deal_key is None else (self.deal_key, self.redeals)))
         if winner is not None:
@@ -1717,6 +1766,7 @@ class Game:
         g._records = self._records[:]
         g._last_hand = self._last_hand
         g._forced_swaps = self._forced_swaps  # replay only; never mutated
+        g._seed_key = self._seed_key  # immutable
         g.auto_deal = self.auto_deal
         g.stock = self.stock  # never mutated in place
         g.stock_pos = self.stock_pos
@@ -1911,7 +1961,8 @@ def _record_breakdown(rs: Ruleset, r: tuple[Any, ...] | None,
     if r is not None:
         if r[15] is not None:
             return r[15]
-        bid_log, tricks, before_scores, before_bags = r[3], r[10], r[6], r[7]
+        bid_log = [(s, Bid.of(k, n)) for s, k, n in r[3]]
+        tricks, before_scores, before_bags = r[10], r[6], r[7]
     else:
         assert rec is not None
         bid_log = [(s, Bid.parse(b)) for s, b in rec["bids"]]
@@ -1924,13 +1975,14 @@ def _record_breakdown(rs: Ruleset, r: tuple[Any, ...] | None,
 
 
 def _build_record(rs: Ruleset, hand_no: int, dealer: int, dealt: tuple[int, ...],
-                  bid_log: tuple[tuple[int, Bid], ...], pass_log: tuple[tuple[int, int], ...],
+                  bids_made: tuple[tuple[int, BidKind, int], ...], pass_log: tuple[tuple[int, int], ...],
                   plays: tuple[int, ...], before_scores: tuple[int, ...], before_bags: tuple[int, ...],
-                  stock: list[int], keeps: tuple[bool, ...], tricks: tuple[int, ...],
+                  stock: tuple[int, ...], keeps: tuple[bool, ...], tricks: tuple[int, ...],
                   scores: tuple[int, ...], bags: tuple[int, ...], winner: int | None,
                   trick_winners: tuple[int, ...], breakdown: list[SideScore] | None,
                   received: tuple[int, ...] = (),
                   deal: tuple[DealKey, int] | None = None) -> dict[str, Any]:
+    bid_log = [(s, Bid.of(k, n)) for s, k, n in bids_made]
     if breakdown is None:  # finished quietly: the same pure scoring, now
         bids: list[Bid | None] = [None] * rs.num_seats
         for s, b in bid_log:

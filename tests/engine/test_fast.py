@@ -306,18 +306,55 @@ def test_fast_card_loop_takes_the_plain_decks_only() -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 7, "table:42", "x" * 40])
-def test_deal_generator_is_random_random_of_the_seed_text(seed: int | str) -> None:
-    """Seeded games deal as ``random.Random(f"{seed}|{salt}|{hand_no}|{redeals}")`` shuffles: the
-    generator seeded directly must give that exact stream (seeded deals are replayed)."""
+def test_seeded_deal_is_seed_version_3(seed: int | str) -> None:
+    """Seeded games (not fair) deal as documented (seed version 3): the key
+    ``sha256(b"spades-seeded-deal/3\\n" + f"{seed}|{salt}")``, per hand ``shake_128(key +
+    b"{hand_no}|{redeals}")``, 4 bytes per card of the deck in id order, each card's sort key
+    the little-endian word's bits 8..29, cards sorted by key (ties in deck order), dealt 13 a
+    seat from seat 0 (seeded deals are replayed: this pins them)."""
+    import hashlib
+
+    def reference(hand_no: int, redeals: int, salt: str) -> list[int]:
+        key = hashlib.sha256(b"spades-seeded-deal/3\n" + f"{seed}|{salt}".encode()).digest()
+        buf = hashlib.shake_128(key + f"{hand_no}|{redeals}".encode()).digest(4 * 52)
+        keys = [int.from_bytes(buf[4 * i:4 * i + 4], "little") >> 8 & (1 << 22) - 1 for i in range(52)]
+        order = sorted(range(52), key=lambda c: (keys[c], c))
+        return [sum(1 << c for c in order[i * 13:(i + 1) * 13]) for i in range(4)]
+
+    first = Game.new("standard", seed=seed, salt="s", dealer=0)
+    assert first.dealt == reference(1, 0, "s")
     g = Game.new("standard", seed=seed, salt="s")
     g.hand_no, g.redeals = 3, 1
-    ref = random.Random(f"{seed}|s|3|1")
-    rnd = g._rng()
-    assert [rnd() for _ in range(60)] == [ref.random() for _ in range(60)]
-    first = Game.new("standard", seed=seed, salt="s", dealer=0)
-    r = random.Random(f"{seed}|s|1|0").random
-    order = sorted(range(52), key=lambda _: r())
-    assert first.dealt == [sum(1 << c for c in order[i * 13:(i + 1) * 13]) for i in range(4)]
+    g._start_hand()
+    assert g.dealt == reference(3, 1, "s")
+    # the cached key follows the seed and salt (from_view and tests set them after creation)
+    g.seed, g.salt = f"{seed}!", "t"
+    g._start_hand()
+    seed = f"{seed}!"
+    assert g.dealt == reference(3, 1, "t")
+    c = g.clone()
+    c.hand_no = 4
+    c._start_hand()
+    assert c.dealt == reference(4, 1, "t")
+    back = Game.from_dict(c.to_dict())
+    back._start_hand()
+    assert back.dealt == c.dealt
+
+
+def test_shuffle_order_ties_and_unseeded_deals() -> None:
+    """Equal keys keep deck order; the low byte of a word (not part of the key) is ignored;
+    unseeded deals are whole deals from ``secrets`` bytes."""
+    from engine.game import shuffle_order
+
+    words = [5 << 8, 3 << 8 | 0xFF, 5 << 8 | 0x01, 1 << 8, 0x3FFFFF00 | 0xC0000000]
+    buf = b"".join(w.to_bytes(4, "little") for w in words)
+    assert list(shuffle_order(buf, 5)) == [3, 1, 0, 2, 4]
+    for _ in range(5):
+        g = Game.new("standard")
+        assert sorted(map(int.bit_count, g.dealt)) == [13] * 4
+        assert sum(g.dealt) == (1 << 52) - 1
+    two = Game.new("two-player", seed=3)
+    assert sorted(two.stock) == list(range(52))
 
 
 def test_playout_module_does_not_import_game() -> None:
