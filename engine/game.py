@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import sys
-from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache
@@ -18,6 +16,7 @@ from hashlib import sha256, shake_128
 from itertools import combinations
 from math import comb, floor
 from operator import itemgetter
+from struct import Struct
 from typing import Any, cast, overload
 
 from . import fair
@@ -84,39 +83,37 @@ from .events import (
     bid_made,
 )
 from .fair import DealKey
+from .playout import IDS, LANE, random_tricks
 from .playout import fits as playout_fits
-from .playout import random_tricks
 from .ruleset import Ruleset, Tables, tables, winning_play
 from .scoring import game_winner, hand_totals, score_hand
 from .view import View, seated_plays
 
 _BIT = tuple(1 << c for c in range(128))
-# the byte of a native 32-bit word that holds its low 8 bits (the shuffle's deck positions)
-_LOW_BYTE = 0 if sys.byteorder == "little" else 3
 _SEED_V3 = b"spades-seeded-deal/3\n"
 
 
 @lru_cache(maxsize=16)
-def _sort_words(size: int) -> tuple[int, int]:
+def _sort_words(size: int) -> tuple[int, int, Struct]:
     """For a deck of ``size`` cards (at most 256): the mask that keeps bits 8..29 of each of
-    ``size`` 32-bit words (little-endian within the integer) and the integer holding each word's
-    position in its low 8 bits."""
+    ``size`` little-endian 32-bit words of an integer, the integer holding each word's position
+    in its low 8 bits, and the ``struct`` of ``size`` such words."""
     assert size <= 256
     return (int.from_bytes(b"\x00\xff\xff\x3f" * size, "little"),
-            int.from_bytes(b"".join(i.to_bytes(4, "little") for i in range(size)), "little"))
+            int.from_bytes(b"".join(i.to_bytes(4, "little") for i in range(size)), "little"),
+            Struct(f"<{size}I"))
 
 
 def shuffle_order(buf: bytes, size: int) -> bytes:
     """The deal order of a deck of ``size`` cards from ``4 * size`` random bytes: deck position
-    ``i`` gets the key ``int.from_bytes(buf[4i:4i+4], "little") & 0x3FFFFF00`` (22 random bits);
-    the positions sorted by key, equal keys in position order (a stable sort). Returned as bytes,
-    one position a byte. One C-level sort of ``size`` small ints: each word is the key plus the
-    position in its low byte."""
-    keep, pos = _sort_words(size)
-    words = memoryview((int.from_bytes(buf, "little") & keep | pos).to_bytes(4 * size, sys.byteorder))
-    ws = words.cast("I").tolist()
-    ws.sort()
-    return array("I", ws).tobytes()[_LOW_BYTE::4]
+    ``i`` gets the key ``int.from_bytes(buf[4i:4i+4], "little") >> 8 & 0x3FFFFF`` (22 random
+    bits); the positions sorted by key, equal keys in position order. Returned as bytes, one
+    position a byte. One C-level sort of ``size`` small ints: each word is its key above its
+    position (the low byte)."""
+    keep, pos, words = _sort_words(size)
+    ws = sorted(words.unpack((int.from_bytes(buf, "little") & keep | pos).to_bytes(4 * size, "little")))
+    return words.pack(*ws)[::4]
+
 
 RECORD_FORMAT = "spades-hand/1"
 STATE_FORMAT = "spades-game/1"
@@ -603,7 +600,7 @@ class Game:
         self.to_act = (self.dealer + 1) % self.n
         self.before_scores = list(self.scores)
         self.before_bags = list(self.bags)
-        _, _, sides, blind_from = _lean(self.rs)
+        _, _, sides, blind_from, _ = _lean(self.rs)
         if blind_from is not None:
             # = not self._may_go_blind(s), once per side
             looked = self.looked
@@ -1439,7 +1436,7 @@ class Game:
         without building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
         suicide, board or misdeal): the list is [look] + plain bids + [blind bids] as there."""
         rs = self.rs
-        plain, side_of = _lean(rs)[:2]
+        plain, side_of, _, _, (nil_from, bids_from, blind_max) = _lean(rs)
         k = len(plain)
         n = self.n
         bids, log, looked = self.bids, self.bid_log, self.looked
@@ -1453,8 +1450,11 @@ class Game:
             else:
                 side = side_of[seat]
                 blind = blinds[side]
-                if blind is None:
-                    blind = blinds[side] = self._blind_options(seat)
+                if blind is None:  # = self._blind_options(seat)
+                    d = self._side_deficit(side)
+                    blind = blinds[side] = _blind_bids(
+                        nil_from is not None and d >= nil_from,
+                        blind_max if bids_from is not None and d >= bids_from else 0)
                 i = floor(rnd() * (1 + k + len(blind)))  # floor: int() of a float >= 0, faster
                 if i == 0:  # look
                     looked[seat] = True
@@ -1480,12 +1480,21 @@ class Game:
         that still pass, lowest first (a pass never adds a seat that must pass)."""
         rnd = rng.random
         sizes, given, hands = self.pass_sizes, self.given, self.hands
+        clubs, diamonds, hearts, spades = IDS
         for seat in range(self.n):
             k = sizes[seat]
             if k and not given[seat]:
-                cards = bits(hands[seat])
+                h = hands[seat]
+                if h >> 52:
+                    cards = bits(h)
+                else:  # the plain deck's ids: four table reads instead of a loop per card
+                    cards = [*clubs[h & LANE], *diamonds[h >> 13 & LANE], *hearts[h >> 26 & LANE],
+                             *spades[h >> 39]]
+                m = len(cards)
+                i = int(rnd() * comb(m, k))
+                combos = _combinations(m, k)
                 mask = 0
-                for c in _unrank(cards, k, int(rnd() * comb(len(cards), k))):
+                for c in (_unrank(cards, k, i) if combos is None else itemgetter(*combos[i])(cards)):
                     mask |= 1 << c
                 self._give(seat, mask)
 
@@ -1916,27 +1925,29 @@ def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAc
     return entry[1], entry[2], entry[3]
 
 
-_Lean = tuple[tuple[Bid, ...], tuple[int, ...], tuple[tuple[int, ...], ...], int | None]
+_Lean = tuple[tuple[Bid, ...], tuple[int, ...], tuple[tuple[int, ...], ...], int | None,
+              tuple[int | None, int | None, int]]
 _LEAN: dict[int, tuple[Ruleset, _Lean]] = {}
 
 
 def _lean(rs: Ruleset) -> _Lean:
     """What the playout's bidding reads of a ruleset, cached per ruleset object: the plain bids
     (``_plain_bids``), each seat's side, the sides, and the least deficit at which a side may
-    bid blind (``blind_nil_open`` or ``blind_bids_open``; None when it never may)."""
+    bid blind (``blind_nil_open`` or ``blind_bids_open``; None when it never may), and apart
+    the least deficits for blind nil and for blind number bids (None: never) with the highest
+    blind bid (``_blind_options`` as two comparisons)."""
     entry = _LEAN.get(id(rs))
     if entry is None or entry[0] is not rs:
         if len(_LEAN) > 256:
             _LEAN.clear()
         always = -(1 << 62)  # a min deficit of 0 is no score condition at all
-        opens = []
-        if rs.blind_nil_allowed and rs.nil_allowed:
-            opens.append(rs.blind_nil_min_deficit or always)
-        if rs.blind_bids:
-            opens.append(rs.blind_bid_min_deficit or always)
+        nil_from = (rs.blind_nil_min_deficit or always) if rs.blind_nil_allowed and rs.nil_allowed else None
+        bids_from = (rs.blind_bid_min_deficit or always) if rs.blind_bids else None
+        opens = [d for d in (nil_from, bids_from) if d is not None]
         entry = _LEAN[id(rs)] = (rs, (_plain_bids(rs, tables(rs).hand_size)[0],
                                       tuple(rs.side_of(s) for s in range(rs.num_seats)), rs.sides,
-                                      min(opens) if opens else None))
+                                      min(opens) if opens else None,
+                                      (nil_from, bids_from, rs.blind_bid_max)))
     return entry[1]
 
 
@@ -2026,6 +2037,16 @@ def result_dict(tricks: list[int], scores: list[int], bags: list[int], winner: i
 
 
 __all__ = ["RECORD_FORMAT", "STATE_FORMAT", "Game", "Phase", "result_dict"]
+
+
+@lru_cache(maxsize=32)
+def _combinations(n: int, k: int) -> tuple[tuple[int, ...], ...] | None:
+    """Every ``k``-combination of the positions ``0..n-1`` in lexicographic order (the order
+    of ``_unrank``), when there are at most 5,000 of them (else None); ``k >= 2`` (an
+    itemgetter of one position returns the card itself, not a tuple)."""
+    if k < 2 or comb(n, k) > 5000:
+        return None
+    return tuple(combinations(range(n), k))
 
 
 def _unrank(cards: list[int], k: int, i: int) -> list[int]:

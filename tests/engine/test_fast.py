@@ -375,8 +375,9 @@ def test_playout_module_does_not_import_game() -> None:
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_lean_blind_threshold_matches_the_rules(name: str) -> None:
-    """The playout's cached "least deficit for a blind bid" says what ``blind_nil_open`` /
-    ``blind_bids_open`` say at every deficit, whatever the blind options."""
+    """The playout's cached "least deficit for a blind bid" (and apart: for blind nil, for blind
+    number bids) says what ``blind_nil_open`` / ``blind_bids_open`` say at every deficit, whatever
+    the blind options."""
     from engine.game import _lean
 
     base = VARIANTS[name]
@@ -389,9 +390,13 @@ def test_lean_blind_threshold_matches_the_rules(name: str) -> None:
         except RulesetError:  # a variant that refuses these blind options
             continue
         blind_from = _lean(rs)[3]
+        nil_from, bids_from, blind_max = _lean(rs)[4]
         for d in range(-400, 401, 25):
             opens = rs.blind_nil_open(d) or rs.blind_bids_open(d)
             assert (blind_from is not None and d >= blind_from) == opens, (rs, d)
+            assert (nil_from is not None and d >= nil_from) == rs.blind_nil_open(d), (rs, d)
+            assert (bids_from is not None and d >= bids_from) == rs.blind_bids_open(d), (rs, d)
+        assert blind_max == rs.blind_bid_max
 
 
 @pytest.mark.parametrize("name", ["standard", "no-nil", "cutthroat", "five-player"])
