@@ -104,7 +104,7 @@ def random_tricks(g: PlayoutGame, rnd: Callable[[], float]) -> None:
     broken = g.broken
     plays = g.plays
     play = plays.append
-    winners: list[int] = []  # 4 * seat of each trick's winner
+    winners: list[int] = []  # each trick's winner
     won = winners.append
     left = g._t.hand_size - g.trick_no  # cards each seat holds
     at = 4 * g.to_act  # type: ignore[operator]  # in the PLAY phase one seat is always to act
@@ -179,18 +179,17 @@ def random_tricks(g: PlayoutGame, rnd: Callable[[], float]) -> None:
                             if c > high:
                                 high = c
                                 win = at
-        won(win)
+        won(win >> 2)
         at = win
         left -= 1
     # write back what ``play`` would have left
     tricks = g.tricks
-    seats = [w >> 2 for w in winners]
+    count = winners.count
     for s in range(n):
-        tricks[s] += seats.count(s)
-    g.trick_winners += seats
+        tricks[s] += count(s)
+    g.trick_winners += winners
     g.last_trick = tuple(zip(order[lead_at >> 2], plays[-n:], strict=True))
-    for s in range(n):
-        hands[s] = 0
+    hands[:] = [0] * n
     g.played |= dealt
     g.broken = broken
     g.trick_no = g._t.hand_size
