@@ -292,9 +292,10 @@ class Game:
     @classmethod
     def new(cls, ruleset: Ruleset | str | None = None, seed: int | str | None = None,
             dealer: int | None = None, salt: str = "", fair: bool = False) -> Game:
-        """A new game, first hand dealt. ``seed=None`` shuffles with ``secrets.SystemRandom``;
-        an int or str seed makes every deal of the game reproducible (each hand's shuffle is
-        derived from seed, salt and hand number, so no RNG state needs saving).
+        """A new game, first hand dealt. ``seed=None`` shuffles with random bytes from
+        ``secrets``; an int or str seed makes every deal of the game reproducible (each hand's
+        shuffle is derived from seed, salt, hand number and redeals, so no RNG state needs
+        saving: seed version 3, see ``_shuffle_bytes`` and ``_start_hand``).
         ``fair=True``: each hand is dealt from its own committed key (``engine.fair``): a
         ``secrets`` key drawn when the hand is dealt (derived from ``seed`` when one is given)."""
         rs = _ruleset(ruleset)
