@@ -146,8 +146,8 @@ def nil_danger(hand: int, rs: Ruleset) -> float:
             d += 1.5
         elif higher_out <= 7:
             d += 0.5
-    if s_len >= 4:
-        d += (s_len - 3) * 1.5
+    if s_len >= 4:  # four trumps are as good as a high one: no nil (the docstring's "well above")
+        d += (s_len - 2) * 1.5
     elif s_len == 3:
         d += 0.5
     for suit in range(4):

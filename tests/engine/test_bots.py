@@ -195,6 +195,27 @@ def test_nil_only_with_a_safe_hand() -> None:
     assert nil_danger(sum(1 << c for c in NIL_SAFE), rs) < nil_danger(sum(1 << c for c in ACE_SMALL), rs)
 
 
+FOUR_LOW_SPADES = parse_cards("7S 4S 3S 2S 9H 5H 3H 8C 6C 3C 7D 5D 2D")
+
+
+def test_four_low_spades_are_no_nil_even_behind_a_strong_partner() -> None:
+    """Four trumps, however low, are as risky as a high one (a nil bid on 7-4-3-2 of spades was
+    found over random deals): with them the heuristic bids a number even when its partner bid 5,
+    where it accepts a riskier nil than alone."""
+    rs = Ruleset()
+    assert nil_danger(sum(1 << c for c in FOUR_LOW_SPADES), rs) > 1.8 * 1.5  # every threshold's top
+    g = Game.from_deal("standard", _deal_with(FOUR_LOW_SPADES), dealer=1)  # seat 2 bids first
+    g.apply(BidAction(2, Bid.tricks(5)))
+    g.apply(BidAction(3, Bid.tricks(3)))
+    assert bot_bid(g, 0, HeuristicBot(seed=1)).bid.kind == "tricks"
+    # the same hand with a low heart for the seven of spades is a nil there
+    three = parse_cards("2H 4S 3S 2S 9H 5H 3H 8C 6C 3C 7D 5D 2D")
+    g = Game.from_deal("standard", _deal_with(three), dealer=1)
+    g.apply(BidAction(2, Bid.tricks(5)))
+    g.apply(BidAction(3, Bid.tricks(3)))
+    assert bot_bid(g, 0, HeuristicBot(seed=1)).bid.kind == "nil"
+
+
 def test_nil_bids_over_many_deals_are_all_safe_hands() -> None:
     """Whenever the heuristic bids nil on a random deal, the hand has no ace, no spade above the
     ten and at most three spades."""

@@ -3,7 +3,9 @@ duplicate deals not worse than the heuristic bot it refines."""
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 
 import pytest
 
@@ -110,19 +112,23 @@ def test_expert_is_deterministic_and_keeps_the_heuristic_card_without_evidence()
 def test_expert_is_not_worse_than_heuristic_on_duplicate_deals() -> None:
     """Each deal is played twice with the seats swapped, so the cards' luck cancels out."""
     rs = Ruleset.preset("standard")
-    deals, hands_per_deal = 8, 2
-    expert_pts = heuristic_pts = 0
+    deals, hands_per_deal = 24, 1
+    diffs = []  # per deal: the expert's points per hand minus the heuristic's, both seatings
     for d in range(deals):
+        diff = 0
         for expert_side in (0, 1):
             bots = [quick_expert(d * 10 + s) if rs.side_of(s) == expert_side else HeuristicBot(d * 10 + s)
                     for s in range(rs.num_seats)]
             g, _ = play_game(rs, bots, seed=f"dup:{d}", dealer=d % 4,  # type: ignore[arg-type]
                              hand_budget=hands_per_deal)
-            expert_pts += g.scores[expert_side]
-            heuristic_pts += g.scores[1 - expert_side]
-    hands = deals * 2 * hands_per_deal
-    # "not worse" (measured here: about +15 points per hand; +9 ± 3 over 60 other deals)
-    assert expert_pts / hands >= heuristic_pts / hands - 5
+            diff += g.scores[expert_side] - g.scores[1 - expert_side]
+        diffs.append(diff / (2 * hands_per_deal))
+    mean = statistics.fmean(diffs)
+    se = statistics.stdev(diffs) / math.sqrt(deals)
+    # "Not worse": not below the heuristic by more than two standard errors of these deals
+    # (single deals swing by +-70 points a hand). Measured on them: the expert +9.6 (s.e. 6.8);
+    # the easy bot -27.4 (s.e. 7.8) and the random bot -212 fail.
+    assert mean >= -2 * se, (mean, se, diffs)
 
 
 def test_distinct_cards_merges_touching_cards_only() -> None:

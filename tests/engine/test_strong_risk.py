@@ -70,7 +70,7 @@ def test_bag_debt_counts_in_the_value() -> None:
 def test_set_risk_is_counted_only_while_bidding() -> None:
     g = bid_game(["7", "4", "6", "3"])  # 13 bid by side 0 of 13 tricks: set nearly always
     view = g.view(0)
-    bot = StrongBot(1, set_risk=10.0)
+    bot = StrongBot(1, set_risk=10.0, search_short_made=0.0)  # the set risk alone
     for seed in range(10):
         world = Game.from_view(view, rng=random.Random(seed))
         world.playout(random.Random(seed))
