@@ -146,3 +146,35 @@ def test_a_searched_hand_one_trick_short_is_valued_half_made() -> None:
         assert bot._value(view, g) == (set_value + made_value) / 2
         checked += 1
     assert checked >= 3
+
+
+def test_a_nil_and_a_blind_nil_must_each_gain_their_own_margin() -> None:
+    """A nil competes with ``nil_penalty`` against it, a blind nil with ``blind_penalty`` (a nil
+    set costs its side bags as well as the nil, so the strong bot asks more of a nil; its blind
+    nils, searched only far behind, made 94-96 % at the lower margin)."""
+    seen: list[tuple[str, float]] = []
+
+    def record(view: View, options: object, base: object, start: object, penalties: list[float]) -> object:
+        for o, p in zip(options, penalties, strict=True):  # type: ignore[call-overload]
+            if isinstance(o, BidAction) and o.bid.is_nil:
+                seen.append((o.bid.kind, p))
+        return base
+
+    # Low clubs and hearts and the ace of diamonds (nil danger 3.0): over the heuristic's nil
+    # threshold (here 2.5), so it bids a number, but within the 1.3x at which nil is searched.
+    hands = [parse_cards(h) for h in DEAL]
+    hands[0], hands[2] = parse_cards("JC 2C 3C 4C 5C 6C 2H 3H 4H 5H 6H 7H AD"), hands[0]
+    hands[1] = parse_cards("7C AC QC 10C 9C 8C 2S 3S 4S 2D KD QD JD")
+    bot = StrongBot(5, worlds=4, time_limit=None, nil_penalty=33.0, blind_penalty=11.0,
+                    nil_threshold=2.5, blind_nil_deficit=200)
+    bot._bid_compare = record  # type: ignore[method-assign]
+    g = Game.from_deal("standard", hands, dealer=3)
+    g.apply(Look(0))
+    bot.act(g.view(0))
+    # 160 behind: the heuristic (blind nil from 200 here) looks at its cards; the strong bot
+    # searches blind nil (from 150)
+    g = Game.from_deal("standard", hands, dealer=3, scores=[0, 160])
+    bot.act(g.view(0))
+    assert ("nil", 33.0) in seen
+    assert ("blind_nil", 11.0) in seen
+    assert StrongBot(1).nil_penalty == 40.0 and StrongBot(1).blind_penalty == 20.0
