@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine import Game, parse_cards
 from engine.actions import BidAction, Look
@@ -154,8 +156,9 @@ def test_a_nil_and_a_blind_nil_must_each_gain_their_own_margin() -> None:
     nils, searched only far behind, made 94-96 % at the lower margin)."""
     seen: list[tuple[str, float]] = []
 
-    def record(view: View, options: object, base: object, start: object, penalties: list[float]) -> object:
-        for o, p in zip(options, penalties, strict=True):  # type: ignore[call-overload]
+    def record(view: View, options: Sequence[Any], base: Any, start: Callable[[Game, Any], None],
+               penalties: Sequence[float]) -> Any:
+        for o, p in zip(options, penalties, strict=True):
             if isinstance(o, BidAction) and o.bid.is_nil:
                 seen.append((o.bid.kind, p))
         return base
