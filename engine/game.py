@@ -773,11 +773,18 @@ class Game:
 
     def _blind_options(self, seat: int) -> tuple[Bid, ...]:
         """Blind bids open to ``seat`` by the rules and the score (whether it looked aside)."""
-        rs = self.rs
-        if not rs.blind_possible:
+        return self._side_blinds(self.rs.side_of(seat))
+
+    def _side_blinds(self, side: int) -> tuple[Bid, ...]:
+        """Blind bids open to ``side``'s seats: ``blind_nil_open`` / ``blind_bids_open`` of its
+        deficit, read as the ruleset's cached thresholds (`_lean`; a test checks them against
+        those methods at every deficit)."""
+        nil_from, bids_from, top = _lean(self.rs)[4]
+        if nil_from is None and bids_from is None:
             return ()
-        d = self.deficit(seat)
-        return _blind_bids(rs.blind_nil_open(d), rs.blind_bid_max if rs.blind_bids_open(d) else 0)
+        d = self._side_deficit(side)
+        return _blind_bids(nil_from is not None and d >= nil_from,
+                           top if bids_from is not None and d >= bids_from else 0)
 
     def _bid_refusal(self, seat: int, bid: Bid) -> IllegalAction:
         """Explain why ``bid`` is not in ``_bid_options(seat)``."""
@@ -1437,7 +1444,7 @@ class Game:
         without building the list, for rulesets whose bids are the plain ones (no mirrors, whiz,
         suicide, board or misdeal): the list is [look] + plain bids + [blind bids] as there."""
         rs = self.rs
-        plain, side_of, _, _, (nil_from, bids_from, blind_max) = _lean(rs)
+        plain, side_of = _lean(rs)[:2]
         k = len(plain)
         n = self.n
         bids, log, looked = self.bids, self.bid_log, self.looked
@@ -1451,11 +1458,8 @@ class Game:
             else:
                 side = side_of[seat]
                 blind = blinds[side]
-                if blind is None:  # = self._blind_options(seat)
-                    d = self._side_deficit(side)
-                    blind = blinds[side] = _blind_bids(
-                        nil_from is not None and d >= nil_from,
-                        blind_max if bids_from is not None and d >= bids_from else 0)
+                if blind is None:
+                    blind = blinds[side] = self._side_blinds(side)
                 i = floor(rnd() * (1 + k + len(blind)))  # floor: int() of a float >= 0, faster
                 if i == 0:  # look
                     looked[seat] = True
