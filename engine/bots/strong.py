@@ -162,7 +162,7 @@ class StrongBot(ExpertBot):
         standard errors by which a choice must beat the heuristic's (see `_pick`);
         ``nil_penalty`` / ``blind_penalty``: points a nil / a blind nil must gain on top (the
         model's partner covers better than a real one may, and a nil set costs its side bags as
-        well; 40 instead of 20 for a nil raised its success from 77-81 % to the figures in
+        well; 40 instead of 20 for a nil moved its rate and success by under a point,
         bench/README.md); ``play_debt`` / ``bid_debt``: the share of its bag debt
         (each bag carried brings the bag penalty a ``bag_limit``-th nearer) counted against a bag
         in card play once the side's contract is made / in bidding (0: a bag is worth its +1);
