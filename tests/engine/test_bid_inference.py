@@ -1,0 +1,130 @@
+"""What the bids say about the hidden hands (`engine.bots.inference`): the strong bot's sampled
+deals give a seat that bid high the strong hand it bid on, and a nil bidder a hand fit for nil,
+where `Game.from_view` alone deals every hidden hand alike."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+from engine import Game, parse_cards
+from engine.bots.heuristic import estimate_tricks, nil_danger
+from engine.bots.inference import bid_likelihood, freedom, original_hands, sample_world
+from engine.view import View
+
+
+def bid_view(bids: list[str], seed: str = "inference") -> View:
+    """Seat 0's view in the play phase after the four ``bids`` (seats 0-3) and one trick."""
+    g = Game.new("standard", seed=seed)
+    while g.phase == "bid":
+        seat = g.seats_to_act()[0]
+        g.bid(seat, bids[seat])
+    for _ in range(4):
+        seat = g.seats_to_act()[0]
+        g.play(seat, min(g.legal_cards(seat)))
+    return g.view(0)
+
+
+def sampled(view: View, draws: int, k: int = 150) -> list[list[int]]:
+    rng = random.Random(7)
+    out = []
+    for _ in range(k):
+        w = sample_world(view, rng, draws, 1.0)
+        assert w.hands[0] == view.hand
+        assert [h.bit_count() for h in w.hands] == list(view.hand_sizes)
+        out.append(original_hands(w, view))
+    return out
+
+
+def test_a_high_bidder_is_dealt_the_strong_hand_it_bid_on() -> None:
+    view = bid_view(["3", "6", "3", "1"])
+    plain = [estimate_tricks(h[1], view.ruleset) for h in sampled(view, 1)]
+    read = [estimate_tricks(h[1], view.ruleset) for h in sampled(view, 8)]
+    low = [estimate_tricks(h[3], view.ruleset) for h in sampled(view, 8)]
+    # from_view alone: an average hand (about 3.3 tricks); with the bids read: near 6 and near 1
+    assert statistics.mean(plain) < 4.0
+    assert statistics.mean(read) > statistics.mean(plain) + 1.2
+    assert statistics.mean(low) < statistics.mean(plain) - 0.8
+
+
+def test_a_nil_bidder_is_rarely_dealt_an_ace_or_a_high_spade() -> None:
+    view = bid_view(["3", "nil", "4", "4"])
+    rs = view.ruleset
+
+    def risky(hands: list[list[int]]) -> float:
+        return sum(nil_danger(h[1], rs) > 3 for h in hands) / len(hands)
+
+    assert risky(sampled(view, 8)) < risky(sampled(view, 1)) - 0.3
+
+
+def test_a_hand_that_fits_the_bids_weighs_more() -> None:
+    view = bid_view(["3", "6", "3", "nil"])
+    rng = random.Random(3)
+    worlds = [Game.from_view(view, rng=rng) for _ in range(300)]
+    weights = [bid_likelihood(w, view, 1.0) for w in worlds]
+    assert all(0.0 <= x <= 1.0 for x in weights)
+    hands = [original_hands(w, view) for w in worlds]
+    fits = [x for x, h in zip(weights, hands, strict=True)
+            if estimate_tricks(h[1], view.ruleset) >= 5 and nil_danger(h[3], view.ruleset) <= 2]
+    misfits = [x for x, h in zip(weights, hands, strict=True)
+               if estimate_tricks(h[1], view.ruleset) <= 2 or nil_danger(h[3], view.ruleset) >= 5]
+    assert fits and misfits
+    assert min(fits) > max(misfits)
+
+
+def test_seats_yet_to_bid_say_nothing() -> None:
+    g = Game.new("standard", seed="blind")
+    view = g.view(0)  # nobody has bid
+    rng = random.Random(1)
+    w = Game.from_view(view, rng=random.Random(1))
+    assert bid_likelihood(w, view, 1.0) == 1.0
+    # no bid to read: the draw is from_view's own, card for card
+    assert sample_world(view, rng, 8, 1.0).hands == w.hands
+
+
+def test_swaps_move_a_nil_hand_toward_nil_and_keep_what_play_showed() -> None:
+    view = bid_view(["3", "nil", "4", "4"])
+    rs = view.ruleset
+    allowed, fixed = freedom(view)
+    rng = random.Random(5)
+    plain, swapped = [], []
+    for _ in range(150):
+        w = sample_world(view, rng, 1, 1.0)
+        plain.append(nil_danger(original_hands(w, view)[1], rs))
+        w = sample_world(view, rng, 1, 1.0, steps=32)
+        assert [h.bit_count() for h in w.hands] == list(view.hand_sizes)
+        assert w.hands[0] == view.hand
+        hands = original_hands(w, view)
+        assert w.dealt == hands
+        assert all(h & ~allowed[s] & ~view.played == 0 for s, h in enumerate(w.hands))
+        swapped.append(nil_danger(hands[1], rs))
+    assert statistics.mean(swapped) < statistics.mean(plain) - 1.5
+
+
+def test_swaps_never_give_a_seat_the_suit_it_showed_a_void_in() -> None:
+    hands = [parse_cards(h) for h in (
+        "2C 3C 4C 5C 6C 7C 8C 2D 3D 4D 2H 3H 4H",
+        "8D 9D 10D JD QD KD AD 8H 9H 10H 3S 4S 5S",
+        "9C 10C JC QC KC AC 5D 6D 7D 5H 6H 7H 2S",
+        "JH QH KH AH 6S 7S 8S 9S 10S JS QS KS AS",
+    )]
+    g = Game.from_deal("standard", hands, dealer=3)
+    for seat, b in enumerate(["1", "4", "3", "6"]):
+        g.bid(seat, b)
+    for seat, card in enumerate(["2C", "8D", "9C", "JH"]):  # seats 1 and 3 show no clubs
+        g.play(seat, parse_cards(card)[0])
+    view = g.view(0)
+    allowed, _ = freedom(view)
+    clubs = cards_of("9C 10C JC QC KC AC") & ~view.played
+    assert allowed[1] & clubs == 0 and allowed[3] & clubs == 0
+    rng = random.Random(2)
+    for _ in range(60):
+        w = sample_world(view, rng, 4, 1.0, steps=24)
+        assert w.hands[2] & clubs == clubs  # only seat 2 can hold the clubs still out
+
+
+def cards_of(text: str) -> int:
+    mask = 0
+    for c in parse_cards(text):
+        mask |= 1 << c
+    return mask
