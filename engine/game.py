@@ -341,7 +341,8 @@ class Game:
 
     @classmethod
     def from_view(cls, view: View, rng: random.Random | None = None, next_hand: bool = False,
-                  tries: int = 50) -> Game:
+                  tries: int = 50, candidates: int = 1,
+                  weigh: Callable[[list[int]], float] | None = None) -> Game:
         """A full game consistent with what ``view.seat`` knows, the hidden cards dealt at random
         (for playouts: the bot never sees the real hands). Hidden cards respect the other seats'
         hand sizes, the cards this seat passed to its partner, and the voids shown in play
@@ -349,7 +350,10 @@ class Game:
         they were broken held nothing else), a nil bidder's following (see `_nil_inference`).
         Bidding, the nil exchange (the seats that already gave are dealt their hands from before
         it) and play phases only. With ``next_hand=False`` the game stops (GAME_OVER phase)
-        when the hand is scored."""
+        when the hand is scored. With ``weigh``, ``candidates`` deals of the hidden cards are
+        drawn and one is kept with probability proportional to ``weigh(hands)`` (each seat's
+        cards held, as in `hands`): sampling importance resampling, for what the rules and play
+        cannot say (the bids: `engine.bots.inference`); only the kept deal becomes a game."""
         if view.seat is None:
             raise ValueError("a spectator view has no hand to build from")
         phase = Phase(view.phase)
@@ -432,26 +436,42 @@ class Game:
         others = [s_ for s_ in range(n) if need[s_] > 0]
         # The first half of the tries keeps the unlikely cards away too, the rest only the voids.
         soft = tries // 2 if any(unlikely) else 0
-        for attempt in range(tries + 1):
-            relax = attempt == tries
-            pool = hidden
-            trial = list(hands)
-            order = sorted(others, key=lambda s_: ((pool & ~void[s_]).bit_count() - need[s_], rng.random()))
-            ok = True
-            for s_ in order:
-                banned = void[s_] | unlikely[s_] if attempt < soft else void[s_]
-                allowed = bits(pool if relax else pool & ~banned)
-                if len(allowed) < need[s_]:
-                    ok = False
+
+        def deal() -> list[int]:
+            for attempt in range(tries + 1):
+                relax = attempt == tries
+                pool = hidden
+                trial = list(hands)
+                order = sorted(others,
+                               key=lambda s_: ((pool & ~void[s_]).bit_count() - need[s_], rng.random()))
+                ok = True
+                for s_ in order:
+                    banned = void[s_] | unlikely[s_] if attempt < soft else void[s_]
+                    allowed = bits(pool if relax else pool & ~banned)
+                    if len(allowed) < need[s_]:
+                        ok = False
+                        break
+                    pick = 0
+                    for c in rng.sample(allowed, need[s_]):
+                        pick |= 1 << c
+                    trial[s_] |= pick
+                    pool &= ~pick
+                if ok:
+                    return trial
+            return hands  # pragma: no cover - the last try ignores every preference and fits
+
+        if weigh is None or candidates <= 1:
+            hands = deal()
+        else:
+            drawn = [deal() for _ in range(candidates)]
+            weights = [weigh(d) for d in drawn]
+            pick_at = rng.random() * sum(weights)
+            hands = drawn[-1]
+            for d, w in zip(drawn, weights, strict=True):
+                pick_at -= w
+                if pick_at < 0:
+                    hands = d
                     break
-                pick = 0
-                for c in rng.sample(allowed, need[s_]):
-                    pick |= 1 << c
-                trial[s_] |= pick
-                pool &= ~pick
-            if ok:
-                hands = trial
-                break
         g.hands = hands
         plays_by = [0] * n
         for s_, c in history:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from ..bids import Bid
 from ..cards import SPADES
@@ -31,12 +32,17 @@ NIL_WEIGHT = 2.0
 hand with a bare ace besides a safe nil's ~1.5 points keeps e^-5, under 1 % of its weight)."""
 
 
+def played_by(view: View) -> list[int]:
+    """The cards each seat has played this hand."""
+    played = [0] * view.ruleset.num_seats
+    for seat, card in view.history:
+        played[seat] |= 1 << card
+    return played
+
+
 def original_hands(world: Game, view: View) -> list[int]:
     """Each seat's cards of this hand in ``world``: what it holds and what it played."""
-    hands = list(world.hands)
-    for seat, card in view.history:
-        hands[seat] |= 1 << card
-    return hands
+    return [h | p for h, p in zip(world.hands, played_by(view), strict=True)]
 
 
 def seat_log_weight(hand: int, bid: Bid, rs: Ruleset, spread: float, bias: float = 0.15) -> float:
@@ -50,43 +56,40 @@ def seat_log_weight(hand: int, bid: Bid, rs: Ruleset, spread: float, bias: float
     return -z * z / 2
 
 
-def bid_likelihood(world: Game, view: View, spread: float, bias: float = 0.15) -> float:
+def _read_bids(view: View) -> list[tuple[int, Bid]]:
+    """The other seats' bids that say something of their hands (not blind, not yet to come)."""
+    return [(s, b) for s, b in enumerate(view.bids) if s != view.seat and b is not None and not b.is_blind]
+
+
+def _weigher(view: View, spread: float) -> Callable[[list[int]], float]:
+    """`bid_likelihood` of the cards held in a deal (``hands``, per seat), for `Game.from_view`."""
+    rs = view.ruleset
+    read = _read_bids(view)
+    played = played_by(view)
+
+    def weigh(hands: list[int]) -> float:
+        return math.exp(sum(seat_log_weight(hands[s] | played[s], b, rs, spread) for s, b in read))
+
+    return weigh
+
+
+def bid_likelihood(world: Game, view: View, spread: float) -> float:
     """How well the hands of ``world`` fit the bids the other seats made (1: every hand as
     expected): for a numbered bid a normal curve of width ``spread`` tricks around the bid a
-    hand like it is bid with (the trick estimate plus ``bias``, rounded down as players round a
+    hand like it is bid with (the trick estimate plus a little, rounded down as players round a
     little down); for a nil, a hand more dangerous than `NIL_SAFE` loses weight quickly (an ace or
     a high spade makes a nil bid unlikely). Blind bids say nothing of the hand."""
-    me = view.seat
-    rs = view.ruleset
-    hands: list[int] | None = None
-    log_w = 0.0
-    for seat, bid in enumerate(view.bids):
-        if seat == me or bid is None or bid.is_blind:
-            continue
-        if hands is None:
-            hands = original_hands(world, view)
-        log_w += seat_log_weight(hands[seat], bid, rs, spread, bias)
-    return math.exp(log_w)
+    return _weigher(view, spread)(world.hands)
 
 
 def sample_world(view: View, rng: random.Random, draws: int, spread: float, steps: int = 0) -> Game:
     """A deal consistent with what ``view.seat`` knows, the hidden hands following the bids
     (``draws`` deals drawn, one kept in proportion to `bid_likelihood`; ``draws`` 1 or a
     ``spread`` of 0: `Game.from_view` alone), then ``steps`` swaps of `refine`."""
-    if spread <= 0 or not any(
-            b is not None and not b.is_blind for s, b in enumerate(view.bids) if s != view.seat):
+    if spread <= 0 or not _read_bids(view):
         return Game.from_view(view, rng=rng)
-    if draws <= 1:
-        return refine(Game.from_view(view, rng=rng), view, rng, steps, spread)
-    worlds = [Game.from_view(view, rng=rng) for _ in range(draws)]
-    weights = [bid_likelihood(w, view, spread) for w in worlds]
-    total = sum(weights)
-    pick = rng.random() * total
-    for w, weight in zip(worlds, weights, strict=True):
-        pick -= weight
-        if pick < 0:
-            return refine(w, view, rng, steps, spread)
-    return refine(worlds[-1], view, rng, steps, spread)
+    world = Game.from_view(view, rng=rng, candidates=draws, weigh=_weigher(view, spread))
+    return refine(world, view, rng, steps, spread)
 
 
 def freedom(view: View) -> tuple[list[int], list[int]]:
@@ -131,9 +134,7 @@ def refine(world: Game, view: View, rng: random.Random, steps: int, spread: floa
     if len(seats) < 2:
         return world
     allowed, fixed = freedom(view)
-    played = [0] * rs.num_seats
-    for s_, c in view.history:
-        played[s_] |= 1 << c
+    played = played_by(view)
     hands = world.hands
     bids = view.bids
     logw = {s: (seat_log_weight(hands[s] | played[s], bid, rs, spread)

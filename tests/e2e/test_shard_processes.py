@@ -135,8 +135,13 @@ class Seat:
         assert t is not None and t.game is not None
         if t.game.hand_no != self.hand_no:
             self.hand_no, self.acked = t.game.hand_no, []
-        acted = await act_from_panel(self.fake, self.user, await self.panel())
-        assert acted is not None, "the human's turn (as stored), and the panel offers nothing"
+        # The process stores an action before it moves its table on in memory (and a process that
+        # just took a shard over catches up), so for a moment the stored turn can be ahead of the
+        # panel; like a player, open the panel again rather than take that moment for the turn.
+        end = time.monotonic() + 10
+        while (acted := await act_from_panel(self.fake, self.user, await self.panel())) is None:
+            assert time.monotonic() < end, "the human's turn (as stored), and the panel offers nothing"
+            await asyncio.sleep(0.2)
         r, kind, card = acted
         assert r.error is None, r.error
         return r, kind, card

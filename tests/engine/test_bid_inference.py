@@ -85,7 +85,7 @@ def test_seats_yet_to_bid_say_nothing() -> None:
 def test_swaps_move_a_nil_hand_toward_nil_and_keep_what_play_showed() -> None:
     view = bid_view(["3", "nil", "4", "4"])
     rs = view.ruleset
-    allowed, fixed = freedom(view)
+    allowed, _ = freedom(view)
     rng = random.Random(5)
     plain, swapped = [], []
     for _ in range(150):

@@ -86,3 +86,21 @@ def test_an_impossible_inference_gives_way() -> None:
             union |= h
         assert union | w.played == tables(g.rs).deck_mask
     assert hearts  # (the suit exists in this preset)
+
+
+def test_weigh_keeps_one_of_the_candidate_deals_by_its_weight() -> None:
+    g = after_first_trick(HAND0, HAND1, ["KH", "5H", "3H", "AH"], "2")
+    v = g.view(2)
+    ace = cards("8C")
+    assert ace & (g.hands[0] | g.hands[1])  # hidden from seat 2: seats 0 and 1 may hold it
+    kept = []
+    for seed in range(40):
+        w = Game.from_view(v, random.Random(seed), candidates=30,
+                           weigh=lambda hands: 1.0 if hands[1] & ace else 0.0)
+        assert [h.bit_count() for h in w.hands] == [h.bit_count() for h in g.hands]
+        kept.append(w.hands[1] & ace)
+    assert all(kept)  # a deal of weight 0 is never kept while one of weight 1 was drawn
+    # one candidate, or no weight: from_view's own draw, card for card
+    plain = Game.from_view(v, random.Random(3))
+    assert Game.from_view(v, random.Random(3), candidates=1, weigh=lambda hands: 0.0).hands == plain.hands
+    assert Game.from_view(v, random.Random(3), candidates=9).hands == plain.hands
