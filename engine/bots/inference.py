@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 
 from ..bids import Bid
-from ..cards import SPADES
+from ..cards import SPADES, bits
 from ..game import Game
 from ..ruleset import Ruleset, tables
 from ..view import View
@@ -145,8 +145,8 @@ def refine(world: Game, view: View, rng: random.Random, steps: int, spread: floa
         ys = hands[b] & ~fixed[b] & allowed[a]
         if not xs or not ys:
             continue
-        x = 1 << rng.choice(_bit_list(xs))
-        y = 1 << rng.choice(_bit_list(ys))
+        x = 1 << rng.choice(bits(xs))
+        y = 1 << rng.choice(bits(ys))
         ha = hands[a] ^ x ^ y
         hb = hands[b] ^ y ^ x
         ba, bb = bids[a], bids[b]
@@ -160,11 +160,3 @@ def refine(world: Game, view: View, rng: random.Random, steps: int, spread: floa
         world.dealt[s] = hands[s] | played[s]
     return world
 
-
-def _bit_list(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
