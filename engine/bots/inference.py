@@ -45,9 +45,21 @@ def original_hands(world: Game, view: View) -> list[int]:
     return [h | p for h, p in zip(world.hands, played_by(view), strict=True)]
 
 
+SHAPE_MISS = 6.0
+"""In whiz and mirrors a numbered bid is the bidder's spade count: the log weight a sampled hand
+loses per spade it holds too many or too few (soft, as the nil exchange can change the count)."""
+
+
 def seat_log_weight(hand: int, bid: Bid, rs: Ruleset, spread: float, bias: float = 0.15) -> float:
     """The log of how well one seat's ``hand`` (all its cards of the hand) fits its ``bid`` (see
-    `bid_likelihood`)."""
+    `bid_likelihood`). Where the rules shape the bids the model follows them: in whiz and
+    mirrors a number is the spade count (and a nil in mirrors no spade); a board forces numbers
+    up and suicide forces a nil, so those say nothing."""
+    if rs.mirrors or (rs.whiz and bid.kind == "tricks"):
+        spades = (hand & tables(rs).suit_masks[SPADES]).bit_count()
+        return -SHAPE_MISS * abs(spades - bid.n)
+    if (rs.board and bid.kind == "tricks") or (rs.suicide and bid.kind == "nil"):
+        return 0.0
     if bid.kind == "nil":
         excess = nil_danger(hand, rs) - NIL_SAFE
         return -NIL_WEIGHT * excess if excess > 0 else 0.0

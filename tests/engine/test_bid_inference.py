@@ -4,12 +4,16 @@ where `Game.from_view` alone deals every hidden hand alike."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import statistics
 
 from engine import Game, parse_cards
+from engine.bids import Bid
 from engine.bots.heuristic import estimate_tricks, nil_danger
-from engine.bots.inference import bid_likelihood, freedom, original_hands, sample_world
+from engine.bots.inference import bid_likelihood, freedom, original_hands, sample_world, seat_log_weight
+from engine.cards import SPADES
+from engine.ruleset import PRESETS, Ruleset, tables
 from engine.view import View
 
 
@@ -128,3 +132,40 @@ def cards_of(text: str) -> int:
     for c in parse_cards(text):
         mask |= 1 << c
     return mask
+
+
+def test_in_mirrors_a_bid_is_read_as_the_spade_count() -> None:
+    g = Game.new("mirrors", seed="mirror")
+    while g.phase != "play":
+        seat = g.seats_to_act()[0]
+        if g.looked[seat]:
+            g.bid(seat, g.legal_bids(seat)[0])
+        else:
+            g.look(seat)
+    view = g.view(0)
+    spades = tables(view.ruleset).suit_masks[SPADES]
+
+    def miss(draws: int) -> float:
+        """Mean spades per seat off its bid (a nil: none) in the sampled deals."""
+        rng = random.Random(4)
+        total = 0
+        for _ in range(60):
+            hands = original_hands(sample_world(view, rng, draws, 1.0), view)
+            bids = [(view.bids[s] or Bid.NIL).n for s in range(4)]
+            total += sum(abs((hands[s] & spades).bit_count() - bids[s]) for s in (1, 2, 3))
+        return total / 180
+
+    assert miss(1) > 1.0
+    assert miss(8) < miss(1) / 2
+
+
+def test_a_board_or_suicide_forced_bid_says_nothing_of_the_hand() -> None:
+    weak = sum(1 << c for c in parse_cards("2C 3C 4C 5C 6C 2D 3D 4D 5D 2H 3H 4H 5H"))
+    strong = sum(1 << c for c in parse_cards("AS KS QS JS AH KH AD KD AC KC QC JC 10C"))
+    standard = Ruleset(name="standard")
+    assert seat_log_weight(weak, Bid.tricks(6), standard, 1.0) < -5  # a 6 bid on nothing: unlikely
+    assert seat_log_weight(strong, Bid.NIL, standard, 1.0) < -20
+    board = dataclasses.replace(standard, board=4)  # the side's second bidder may have to raise
+    assert seat_log_weight(weak, Bid.tricks(6), board, 1.0) == 0.0
+    suicide = PRESETS["suicide"]  # one of each side must bid nil, whatever it holds
+    assert seat_log_weight(strong, Bid.NIL, suicide, 1.0) == 0.0
