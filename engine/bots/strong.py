@@ -30,7 +30,7 @@ choices, and replaces that default when the search over sampled deals finds bett
   Sampling uses what play has shown: voids (a seat that did not
   follow), the cards passed, spades led before they were broken, and a nil bidder's following
   (its duck under the winner, its going over: preferences, `Game.from_view`).
-- **The bids are read** (`sample_world`, every search above): of ``bid_draws`` deals drawn for
+- **The bids are read** (`world_sampler`, every search above): of ``bid_draws`` deals drawn for
   each sampled deal, one is kept in proportion to how well the other seats' hands fit their
   bids, so a seat that bid 6 holds the honours it bid on and a nil bidder rarely an ace.
   Measured (500 duplicate deals, two seeds): the edge over the heuristic rose from +26-28 to
@@ -66,7 +66,7 @@ from ..scoring import game_winner, score_hand
 from ..view import View
 from .expert import ExpertBot, distinct_cards, forced_candidates, greedy_policy
 from .heuristic import HeuristicBot, card_danger, estimate_tricks, nil_danger
-from .inference import sample_world
+from .inference import world_sampler
 from .knowledge import Knowledge, card_tables
 
 
@@ -158,7 +158,7 @@ class StrongBot(ExpertBot):
                  play_debt: float = 1.0,
                  bid_debt: float = 1.0, safe_debt: float = 1.0, set_risk: float = 15.0,
                  contract_first: bool = True, short_made: float = 0.5, search_short_made: float = 0.5,
-                 bid_draws: int = 8, bid_spread: float = 1.0, bid_steps: int = 0,
+                 bid_draws: int = 8, bid_spread: float = 1.0,
                  **options: Any) -> None:
         """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
         least / the cap in seconds (None: no cap, always ``worlds``); ``bid_worlds``: deals per
@@ -189,10 +189,9 @@ class StrongBot(ExpertBot):
         ``search_short_made``: the same share in the searched bids' played-out deals (`_value`;
         it trades bags for sets: with 24 sampled deals a card the strong side is set in ~5 % of
         hands, and half of a deal one short counted as made moves it to ~7 % and the bags from
-        ~1.15 to ~1.0 a hand, bench/README.md); ``bid_draws`` / ``bid_spread`` / ``bid_steps``:
-        deals drawn per sampled deal to keep the one that fits the bids / the width in tricks
-        of a numbered bid's fit / Metropolis swaps after it (`engine.bots.inference`; 1 / 0 / 0
-        turn the reading of the bids off).
+        ~1.15 to ~1.0 a hand, bench/README.md); ``bid_draws`` / ``bid_spread``: deals drawn per
+        sampled deal to keep the one that fits the bids / the width in tricks of a numbered
+        bid's fit (`engine.bots.inference`; 1 / 0 turn the reading of the bids off).
         Measured choices: bench/README.md."""
         super().__init__(seed, worlds=worlds, min_worlds=min_worlds,
                          time_limit=1e9 if time_limit is None else time_limit, margin=margin,
@@ -215,7 +214,6 @@ class StrongBot(ExpertBot):
         self.search_short_made = search_short_made
         self.bid_draws = bid_draws
         self.bid_spread = bid_spread
-        self.bid_steps = bid_steps
         self._contract_first = contract_first  # off while a bid is searched
         self.safe_debt = safe_debt
         self._safe_debt = 0.0  # the debt share of a card search before the contract is made
@@ -307,6 +305,7 @@ class StrongBot(ExpertBot):
         if len(options) <= 1:
             return base
         rng = self.rng_for(view)
+        sample = world_sampler(view, self.bid_draws, self.bid_spread)
         deadline = time.perf_counter() + self.time_limit
         values: list[list[float]] = [[] for _ in options]
         sets = [0] * len(options)  # sampled deals in which the side is set, with contract_first
@@ -321,7 +320,7 @@ class StrongBot(ExpertBot):
             t0 = time.perf_counter()
             if n >= self.min_worlds and t0 + last > deadline:
                 break
-            world = sample_world(view, rng, self.bid_draws, self.bid_spread, self.bid_steps)
+            world = sample(rng)
             roll = rng.getrandbits(64)
             for i, opt in enumerate(options):
                 g = world.clone()
@@ -434,6 +433,7 @@ class StrongBot(ExpertBot):
         rs = view.ruleset
         side = rs.side_of(seat)
         rng = random.Random(self.rng_for(view).getrandbits(64) ^ 0x5EED)
+        sample = world_sampler(view, self.bid_draws, self.bid_spread)
         debt = self.bid_debt * rs.bag_penalty / rs.bag_limit if rs.bag_limit else 0.0
         risk = self.bid_set_risk(view)
         totals = [0.0] * len(numbered)
@@ -445,7 +445,7 @@ class StrongBot(ExpertBot):
         for _ in range(worlds):
             if n >= self.min_worlds and time.perf_counter() > deadline:
                 break
-            g = sample_world(view, rng, self.bid_draws, self.bid_spread, self.bid_steps)
+            g = sample(rng)
             g.apply(base)
             self._finish(g, rng.getrandbits(64), seat, greedy)
             if any(b is None for b in g.bids):  # pragma: no cover - the hand is always bid
