@@ -107,6 +107,10 @@ class _RolloutView:
         self.last_trick = g.last_trick
 
 
+#: The fewest searched deals on which ``nil_floor`` may bar a nil.
+NIL_FLOOR_DEALS = 8
+
+
 def rollout_view(g: Game, seat: int) -> View:
     """What a roll-out policy reads of ``seat``'s view (see `_RolloutView`); valid until the
     next card is played."""
@@ -349,7 +353,9 @@ class StrongBot(ExpertBot):
             # The contract made in every sampled deal with the base card: ducking the bags is
             # worth it, but only with cards that also make it in every deal.
             return options[self._pick(debt_values, bi, n, penalties, sets)]
-        barred = [nil and made < self.nil_floor * n for nil, made in zip(nils, nils_made, strict=True)]
+        # With fewer deals (a bid short of time in Discord) one unlucky deal would bar a good nil.
+        barred = [nil and n >= NIL_FLOOR_DEALS and made < self.nil_floor * n
+                  for nil, made in zip(nils, nils_made, strict=True)]
         return options[self._pick(values, bi, n, penalties, sets if count_sets else None, barred)]
 
     def _pick(self, values: list[list[float]], bi: int, n: int,

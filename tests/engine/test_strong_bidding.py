@@ -212,6 +212,10 @@ def test_a_nil_made_in_too_few_sampled_deals_is_never_bid() -> None:
     assert floor == [BidAction(0, Bid.tricks(2))] * 6
     off = [StrongBot(s, worlds=8, time_limit=None, nil_floor=0.0).act(risky) for s in range(6)]
     assert BidAction(0, Bid.NIL) in off
+    # On fewer than 8 compared deals (a bid short of time) the floor says nothing.
+    few = [StrongBot(s, worlds=8, bid_worlds=4, time_limit=None, nil_floor=f).act(risky)
+           for s in range(6) for f in (0.0, 0.55)]
+    assert few[0::2] == few[1::2]
     safe = nil_view(["10S 4S KH 10H 7H 2H 7C 6C 3C 10D 9D 4D 2D",
                      "QS JS 8S 6S 3S AH 4H 3H KC 8C 4C 2C 8D",
                      "KS 9S 7S 5S 9H 8H 10C 9C KD QD 7D 6D 5D",
