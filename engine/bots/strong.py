@@ -16,7 +16,8 @@ choices, and replaces that default when the search over sampled deals finds bett
   risk, bag debt and win bonus; a deal one trick short of the contract counts ``short_made`` as
   made, a measured calibration for the strong side's play); the best of them joins the bids
   compared (a third of the decision's time; without it the heuristic's bid and its neighbours
-  are compared as before).
+  are compared as before). A nil made in under ``nil_floor`` of the compared deals is never
+  bid, the heuristic's own nil included: the best other bid is.
 - **The nil exchange** (`_pass`): the heuristic's pass and a few others (`pass_candidates`)
   compared in the same way, the sampled deals rebuilt in the passing phase.
 - **Blind nil** (`_search_blind`): only when far enough behind for it to matter; the same search
