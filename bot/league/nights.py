@@ -13,7 +13,7 @@ from collections.abc import Hashable
 from datetime import date, datetime, timedelta
 
 from bot.i18n import ListOf, Text, _, _n, join
-from bot.storage.leagues import LeagueError, LeagueRow, NightRow
+from bot.storage.leagues import LeagueError, LeagueRow, NightRow, StaleLeague
 
 from . import schedule as sch
 from . import seating, text
@@ -159,17 +159,7 @@ class NightsMixin(RoundsMixin):
         if missed is None:
             return
         await self._refresh_checkin(league, missed, closed=True)
-        schedule = self.schedule_of(league)
-        day = date.fromisoformat(night.night_date)
-        if day not in schedule.skipped and schedule.night_on(day) is not None:
-            schedule = schedule.skip(day)
-            fresh = await self.store.get_league(league.id)
-            if fresh is not None:
-                fresh.schedule = sch.to_dict(schedule)
-                await self.store.update_league(
-                    fresh, actor_id=None, action="extend", detail={"missed": night.night_date}
-                )
-                league.schedule, league.version = fresh.schedule, fresh.version
+        schedule = await self._extend_past(league, date.fromisoformat(night.night_date))
         last = schedule.last_night
         msg = _(
             "⚠️ **%(league)s**: night %(n)s (%(date)s) was missed: %(why)s, and the grace period of"
@@ -184,6 +174,31 @@ class NightsMixin(RoundsMixin):
         await self.gateway.post(league.channel_id, msg)
         await self.gateway.tell_admins(league, msg)
         await self._sync_event(league)
+
+    async def _extend_past(self, league: LeagueRow, day: date) -> sch.Schedule:
+        """Skip the missed night ``day`` in the league's schedule, so the season ends a week later,
+        and return the schedule. The league is read fresh and written if its version is still
+        current: an admin's change at the same moment makes it read and skip again, never lose
+        either change (the night is marked missed already, so no later tick would extend it)."""
+        schedule = self.schedule_of(league)
+        for _attempt in range(5):
+            fresh = await self.store.get_league(league.id)
+            if fresh is None:
+                break
+            schedule = self.schedule_of(fresh)
+            if day in schedule.skipped or schedule.night_on(day) is None:
+                break
+            schedule = schedule.skip(day)
+            fresh.schedule = sch.to_dict(schedule)
+            try:
+                await self.store.update_league(
+                    fresh, actor_id=None, action="extend", detail={"missed": day.isoformat()}
+                )
+            except StaleLeague:
+                continue
+            league.schedule, league.version = fresh.schedule, fresh.version
+            break
+        return schedule
 
     async def _season_over(self, league: LeagueRow) -> None:
         """Every night of the season is behind us: end it and post the final standings once."""

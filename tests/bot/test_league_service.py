@@ -387,6 +387,36 @@ async def test_missed_night_beyond_grace_extends_the_season_and_tells_admins(
     assert len(gateway.admin_notes) == 1  # said once
 
 
+async def test_an_admin_change_at_the_moment_a_night_is_missed_keeps_both(
+    service: LeagueService, gateway: FakeGateway, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The missed night's extension of the season and an admin's rename land at the same moment:
+    the extension is written on a fresh read (its first write is stale), and the rename stays."""
+    await create(service, weeks=2)
+    store = service.store
+    original = store.update_league
+    raced: list[str] = []
+
+    async def racing(league: LeagueRow, **kw: Any) -> LeagueRow:
+        if kw.get("action") == "extend" and not raced:
+            admin = await store.get_league(league.id)
+            assert admin is not None
+            admin.name = "Spades Friday"
+            await original(admin, actor_id=ADMIN, action="rename")
+            raced.append("rename")
+        return await original(league, **kw)
+
+    monkeypatch.setattr(store, "update_league", racing)
+    clock.now = FIRST_START + timedelta(hours=2)
+    await service.tick()
+    assert raced == ["rename"]
+    league = (await store.leagues(GUILD))[0]
+    assert league.name == "Spades Friday"
+    nights = service.schedule_of(league).nights()
+    assert [n.day.isoformat() for n in nights] == ["2026-10-29", "2026-11-05"]
+    assert gateway.admin_notes and "2026-11-05" in gateway.admin_notes[0]
+
+
 async def test_season_ends_with_final_standings_and_champions(
     service: LeagueService, gateway: FakeGateway, clock: Clock
 ) -> None:
