@@ -193,15 +193,18 @@ def card_keep_value(card: int, hand: int, rs: Ruleset) -> float:
 
 def forced_candidates(k: Knowledge, cards: list[int]) -> list[int]:
     """The cards worth searching when this seat plays last to a trick, where each card's result
-    is certain: never overtake a partner's winner (unless the partner is a nil still alive),
-    never rescue an opponent's live nil that a losing card sets, and never duck while the side
-    still needs tricks and a card wins. Other positions: ``cards`` unchanged."""
-    if k.after or k.winner is None or k.alive_nil(k.seat):
+    is certain: a nil still alive never wins a trick it can lose, a partner's live nil is
+    always overtaken when a card can, a partner's other winner never is, an opponent's live nil
+    that a losing card sets is never rescued, and the side never ducks while it still needs
+    tricks and a card wins. Other positions: ``cards`` unchanged."""
+    if k.after or k.winner is None:
         return cards
     ct = k.ct
     win_seat, best = k.winner
     winners = [c for c in cards if beats(ct, c, best)]
     losers = [c for c in cards if not beats(ct, c, best)]
+    if k.alive_nil(k.seat):
+        return losers or cards
     if win_seat in k.teammates:
         if k.alive_nil(win_seat):
             return winners or cards

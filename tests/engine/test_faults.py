@@ -150,6 +150,29 @@ def test_last_player_does_not_overruff_its_partners_winner(name: str) -> None:
     assert not beats(card_tables(g.rs), card, parse_card("AD")), "never overtake the partner's winner"
 
 
+# Seat 1 leads the 2 of hearts; seat 2 holds the 9 as its only heart; seat 0 plays last with
+# the king and the 3 of hearts.
+NIL_UNDER_DEAL = [
+    "KH 3H AS KS QS JS 10S AD KD QD JD 10D 9D",
+    "2H 4H 6H 8H AC KC QC JC 10C 9C 8C 2S 3S",
+    "9H 2C 3C 4C 5C 6C 7C 2D 3D 4D 5D 6D 7D",
+    "5H 7H 10H JH QH AH 4S 5S 6S 7S 8S 9S 8D",
+]
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_last_player_overtakes_its_partners_nil_and_never_wins_its_own(name: str) -> None:
+    """Last to the trick: its partner's nil is winning with the 9 (the 3 would break the nil,
+    the king saves it); with the trick the opponent's queen and its own nil, the king would
+    break its nil and the 3 stays under."""
+    g = game(NIL_UNDER_DEAL, ["3", "nil", "4", "5"], ["2H", "9H", "5H"])
+    assert g.to_act == 0
+    assert choice(g, make_bot(name)) == parse_card("KH")
+    g = game(NIL_UNDER_DEAL, ["3", "4", "4", "nil"], ["2H", "9H", "QH"])
+    assert g.to_act == 0
+    assert choice(g, make_bot(name)) == parse_card("3H")
+
+
 def test_strong_searches_nil_positions() -> None:
     """The strong bot decides nil play by search (no hand-off to the heuristic): its search
     runs on a position where a partner's nil is alive."""
