@@ -184,6 +184,25 @@ def _nil_inference(t: Any, trick: Sequence[tuple[int, int]], alive: Sequence[int
         if (suit[c] == suit[best] and power[c] > power[best]) or (suit[c] == SPADES and suit[best] != SPADES):
             best = c
 
+def _discard_inference(t: Any, trick: Sequence[tuple[int, int]], alive: Sequence[int],
+                       low: Sequence[int], unlikely: list[int]) -> None:
+    """What a discard (a card of neither the led suit nor spades) says, added to ``unlikely``:
+    a nil bidder still nil (``alive``) throws its most dangerous card that cannot win, so it
+    holds no higher card of that suit; a seat whose side still needs tricks (``low``) throws
+    its lowest, so it holds no lower card of it. (A side with its contract made may shed high
+    cards to duck bags, or keep fighting to set: its discards say nothing here.)"""
+    suit, power = t.suit, t.power
+    led_suit = suit[trick[0][1]]
+    for s_, c in trick[1:]:
+        cs = suit[c]
+        if cs in (led_suit, SPADES) or (s_ not in alive and s_ not in low):
+            continue
+        above = s_ in alive
+        for d in bits(t.suit_masks[cs]):
+            if (power[d] > power[c]) if above else (power[d] < power[c]):
+                unlikely[s_] |= 1 << d
+
+
 class Game:
     """One game of Spades. Create with ``Game.new(ruleset, seed=...)``."""
 
@@ -342,18 +361,23 @@ class Game:
     @classmethod
     def from_view(cls, view: View, rng: random.Random | None = None, next_hand: bool = False,
                   tries: int = 50, candidates: int = 1,
-                  weigh: Callable[[list[int]], float] | None = None) -> Game:
+                  weigh: Callable[[list[int]], float] | None = None,
+                  spades: Sequence[int | None] | None = None) -> Game:
         """A full game consistent with what ``view.seat`` knows, the hidden cards dealt at random
         (for playouts: the bot never sees the real hands). Hidden cards respect the other seats'
         hand sizes, the cards this seat passed to its partner, and the voids shown in play
         (a seat that did not follow a suit holds none of it; a seat that led a spade before
-        they were broken held nothing else), a nil bidder's following (see `_nil_inference`).
+        they were broken held nothing else), a nil bidder's following (see `_nil_inference`) and
+        the seats' discards (`_discard_inference`).
         Bidding, the nil exchange (the seats that already gave are dealt their hands from before
         it) and play phases only. With ``next_hand=False`` the game stops (GAME_OVER phase)
         when the hand is scored. With ``weigh``, ``candidates`` deals of the hidden cards are
         drawn and one is kept with probability proportional to ``weigh(hands)`` (each seat's
         cards held, as in `hands`): sampling importance resampling, for what the rules and play
-        cannot say (the bids: `engine.bots.inference`); only the kept deal becomes a game."""
+        cannot say (the bids: `engine.bots.inference`); only the kept deal becomes a game.
+        ``spades``: per seat, how many spades it holds now when the rules make that public (a
+        whiz or mirrors bid, less the spades it played), else None; such a seat is dealt exactly
+        that many (a fact, like a void; a count that cannot be met is ignored)."""
         if view.seat is None:
             raise ValueError("a spectator view has no hand to build from")
         phase = Phase(view.phase)
@@ -398,16 +422,25 @@ class Game:
         spade_mask = t.suit_masks[SPADES]
         broken = False
         nils = [s_ for s_ in range(n) if s_ != seat and (b := view.bids[s_]) is not None and b.is_nil]
+        # Seats playing for a contract (their side has no nil), and each side's tricks still needed.
+        takers = [s_ for s_ in range(n) if s_ != seat and (b := view.bids[s_]) is not None
+                  and not any((m := view.bids[x]) is not None and m.is_nil for x in rs.sides[rs.side_of(s_)])]
+        need_side = [sum(b.n for x in side if (b := view.bids[x]) is not None and not b.is_nil)
+                     for side in rs.sides]
         for i in range(0, len(history), n):
             trick = history[i:i + n]
             led_seat, led = trick[0]
             led_suit = t.suit[led]
             if led_suit == SPADES and not broken and rs.spades_must_be_broken:
                 void[led_seat] |= t.deck_mask & ~spade_mask
-            if nils:
-                alive = [s_ for s_ in nils if s_ not in view.trick_winners[:i // n]]
-                if alive:
-                    _nil_inference(t, trick, alive, unlikely)
+            alive = [s_ for s_ in nils if s_ not in view.trick_winners[:i // n]] if nils else []
+            if alive:
+                _nil_inference(t, trick, alive, unlikely)
+            low = [s_ for s_ in takers if need_side[rs.side_of(s_)] > 0]
+            if alive or low:
+                _discard_inference(t, trick, alive, low, unlikely)
+            if i // n < len(view.trick_winners) and view.trick_winners[i // n] not in nils:
+                need_side[rs.side_of(view.trick_winners[i // n])] -= 1
             for s_, c in trick:
                 if t.suit[c] != led_suit:
                     void[s_] |= t.suit_masks[led_suit]
@@ -434,6 +467,14 @@ class Game:
                 g.given[seat] = view.passed
                 g.pass_log.append((seat, view.passed))
         others = [s_ for s_ in range(n) if need[s_] > 0]
+        # Spade counts the rules make public (whiz, mirrors): (seat, spades still to deal it).
+        counted: list[tuple[int, int]] = []
+        no_more = [0] * n
+        for s_, total in enumerate(spades or ()):
+            k = None if total is None else total - (hands[s_] & spade_mask).bit_count()
+            if s_ in others and k is not None and 0 <= k <= need[s_]:
+                counted.append((s_, k))
+                no_more[s_] = spade_mask
         # The first half of the tries keeps the unlikely cards away too, the rest only the voids.
         soft = tries // 2 if any(unlikely) else 0
 
@@ -442,17 +483,37 @@ class Game:
                 relax = attempt == tries
                 pool = hidden
                 trial = list(hands)
-                order = sorted(others,
-                               key=lambda s_: ((pool & ~void[s_]).bit_count() - need[s_], rng.random()))
+                left = need
                 ok = True
+                if counted and not relax:
+                    # The seats whose spade count is known get exactly that many spades first,
+                    # and no more after.
+                    left = list(need)
+                    for s_, k in counted:
+                        allowed = bits(pool & spade_mask & ~void[s_])
+                        if len(allowed) < k:
+                            ok = False
+                            break
+                        pick = 0
+                        for c in rng.sample(allowed, k):
+                            pick |= 1 << c
+                        trial[s_] |= pick
+                        pool &= ~pick
+                        left[s_] -= k
+                    if not ok:
+                        continue
+                order = sorted(others,
+                               key=lambda s_: ((pool & ~void[s_]).bit_count() - left[s_], rng.random()))
                 for s_ in order:
                     banned = void[s_] | unlikely[s_] if attempt < soft else void[s_]
+                    if counted and not relax:
+                        banned |= no_more[s_]
                     allowed = bits(pool if relax else pool & ~banned)
-                    if len(allowed) < need[s_]:
+                    if len(allowed) < left[s_]:
                         ok = False
                         break
                     pick = 0
-                    for c in rng.sample(allowed, need[s_]):
+                    for c in rng.sample(allowed, left[s_]):
                         pick |= 1 << c
                     trial[s_] |= pick
                     pool &= ~pick

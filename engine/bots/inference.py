@@ -99,10 +99,32 @@ def world_sampler(view: View, draws: int, spread: float) -> Callable[[random.Ran
     following the bids (``draws`` deals drawn, one kept in proportion to `bid_likelihood`;
     ``draws`` 1, a ``spread`` of 0 or no bid to read: `Game.from_view` alone). Built once per
     decision: what the bids and the play so far say is read once, not for every sampled deal."""
+    counts = spade_counts(view)
     if spread <= 0 or draws <= 1 or not _read_bids(view):
-        return lambda rng: Game.from_view(view, rng=rng)
+        return lambda rng: Game.from_view(view, rng=rng, spades=counts)
     weigh = _weigher(view, spread)
-    return lambda rng: Game.from_view(view, rng=rng, candidates=draws, weigh=weigh)
+    return lambda rng: Game.from_view(view, rng=rng, candidates=draws, weigh=weigh, spades=counts)
+
+
+def spade_counts(view: View) -> list[int | None] | None:
+    """Per seat, the spades it holds now when its bid says so (whiz: a number; mirrors: a
+    number or nil, no spade), less those it played; None where unknown, or for a side that
+    exchanged cards for a nil (the count changed). None when the rules make no bid a count."""
+    rs = view.ruleset
+    if not (rs.whiz or rs.mirrors):
+        return None
+    exchange = (rs.nil_pass or rs.blind_nil_pass) and rs.partner_of(0) is not None
+    played = played_by(view)
+    spades = tables(rs).suit_masks[SPADES]
+    counts: list[int | None] = []
+    for seat, bid in enumerate(view.bids):
+        side = rs.sides[rs.side_of(seat)]
+        swapped = exchange and any((b := view.bids[m]) is not None and b.is_nil for m in side)
+        if seat == view.seat or bid is None or swapped or not (rs.mirrors or bid.kind == "tricks"):
+            counts.append(None)
+        else:
+            counts.append(bid.n - (played[seat] & spades).bit_count())
+    return counts
 
 
 def sample_world(view: View, rng: random.Random, draws: int, spread: float) -> Game:

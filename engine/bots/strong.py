@@ -29,8 +29,9 @@ choices, and replaces that default when the search over sampled deals finds bett
   evaluation also sees its own side's plays the heuristic would not make (the opponents stay
   the heuristic: a choice must not look good because the model's opponents blunder).
   Sampling uses what play has shown: voids (a seat that did not
-  follow), the cards passed, spades led before they were broken, and a nil bidder's following
-  (its duck under the winner, its going over: preferences, `Game.from_view`).
+  follow), the cards passed, spades led before they were broken, a nil bidder's following
+  (its duck under the winner, its going over) and the discards (a nil bidder throws its highest
+  card of a suit, a seat playing for its contract its lowest): preferences, `Game.from_view`.
 - **The bids are read** (`world_sampler`, every search above): of ``bid_draws`` deals drawn for
   each sampled deal, one is kept in proportion to how well the other seats' hands fit their
   bids, so a seat that bid 6 holds the honours it bid on and a nil bidder rarely an ace.

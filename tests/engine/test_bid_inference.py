@@ -8,10 +8,12 @@ import dataclasses
 import random
 import statistics
 
+import pytest
+
 from engine import Game, parse_cards
 from engine.bids import Bid
 from engine.bots.heuristic import estimate_tricks, nil_danger
-from engine.bots.inference import bid_likelihood, original_hands, sample_world, seat_log_weight
+from engine.bots.inference import bid_likelihood, original_hands, sample_world, seat_log_weight, spade_counts
 from engine.cards import SPADES
 from engine.ruleset import PRESETS, Ruleset, tables
 from engine.view import View
@@ -86,29 +88,58 @@ def test_seats_yet_to_bid_say_nothing() -> None:
     assert sample_world(view, rng, 8, 1.0).hands == w.hands
 
 
-def test_in_mirrors_a_bid_is_read_as_the_spade_count() -> None:
-    g = Game.new("mirrors", seed="mirror")
+def bid_out(preset: str, seed: str, tricks: int = 0) -> Game:
+    """A game of ``preset`` with every seat's first legal bid made, and ``tricks`` tricks played
+    (each seat's first legal card)."""
+    g = Game.new(preset, seed=seed)
     while g.phase != "play":
         seat = g.seats_to_act()[0]
         if g.looked[seat]:
             g.bid(seat, g.legal_bids(seat)[0])
         else:
             g.look(seat)
+    while g.trick_no < tricks or g.trick:
+        seat = g.to_act
+        assert seat is not None
+        g.play(seat, g.legal_cards(seat)[0])
+    return g
+
+
+@pytest.mark.parametrize(("preset", "tricks"), [("mirrors", 0), ("whiz", 0), ("mirrors", 5), ("whiz", 7)])
+def test_in_whiz_and_mirrors_a_bid_is_the_spade_count(preset: str, tricks: int) -> None:
+    """A number (in mirrors a nil too) is the bidder's spade count at the deal: every sampled
+    deal gives each seat exactly that many, less the spades it played (a fact, like a void);
+    without the counts the draws miss them."""
+    g = bid_out(preset, f"{preset}-count", tricks)
     view = g.view(0)
     spades = tables(view.ruleset).suit_masks[SPADES]
+    counted = [s for s in (1, 2, 3)
+               if (b := view.bids[s]) is not None and (preset == "mirrors" or b.kind == "tricks")]
+    assert counted
 
-    def miss(draws: int) -> float:
-        """Mean spades per seat off its bid (a nil: none) in the sampled deals."""
-        rng = random.Random(4)
-        total = 0
-        for _ in range(60):
-            hands = original_hands(sample_world(view, rng, draws, 1.0), view)
-            bids = [(view.bids[s] or Bid.NIL).n for s in range(4)]
-            total += sum(abs((hands[s] & spades).bit_count() - bids[s]) for s in (1, 2, 3))
-        return total / 180
+    def miss(world: Game) -> int:
+        hands = original_hands(world, view)
+        return sum(abs((hands[s] & spades).bit_count() - (view.bids[s] or Bid.NIL).n) for s in counted)
 
-    assert miss(1) > 1.0
-    assert miss(8) < miss(1) / 2
+    rng = random.Random(4)
+    assert all(miss(sample_world(view, rng, draws, 1.0)) == 0 for draws in (1, 8) for _ in range(30))
+    assert sum(miss(Game.from_view(view, rng=rng)) for _ in range(30)) > 0
+    # every card is still dealt once, and each counted seat holds the spades it really holds now
+    w = sample_world(view, rng, 8, 1.0)
+    assert [h.bit_count() for h in w.hands] == [h.bit_count() for h in g.hands]
+    assert all((w.hands[s] & spades).bit_count() == (g.hands[s] & spades).bit_count() for s in counted)
+
+
+def test_a_side_that_exchanged_cards_for_a_nil_has_no_known_count() -> None:
+    rs = dataclasses.replace(PRESETS["whiz"], nil_pass=2)
+    view = dataclasses.replace(bid_out("whiz", "whiz-count").view(0), ruleset=rs)
+    counts = spade_counts(view)
+    assert counts is not None and counts[0] is None
+    for s in (1, 2, 3):
+        side = rs.sides[rs.side_of(s)]
+        nil_side = any((b := view.bids[m]) is not None and b.is_nil for m in side)
+        assert (counts[s] is None) == (nil_side or (view.bids[s] or Bid.NIL).is_nil)
+    assert spade_counts(bid_out("standard", "std").view(0)) is None
 
 
 def test_a_board_or_suicide_forced_bid_says_nothing_of_the_hand() -> None:

@@ -1,10 +1,13 @@
-"""What play shows about the hidden hands feeds the sampled deals (`Game.from_view`): voids, and
+"""What play shows about the hidden hands feeds the sampled deals (`Game.from_view`): voids,
 a nil bidder's following (it ducks with its highest card under the winner, and goes over only
-when it holds nothing under)."""
+when it holds nothing under), and discards (a nil bidder throws its highest card of a suit,
+a seat playing for its contract its lowest)."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 from engine import Game, parse_cards
 from engine.game import tables
@@ -104,3 +107,35 @@ def test_weigh_keeps_one_of_the_candidate_deals_by_its_weight() -> None:
     plain = Game.from_view(v, random.Random(3))
     assert Game.from_view(v, random.Random(3), candidates=1, weigh=lambda hands: 0.0).hands == plain.hands
     assert Game.from_view(v, random.Random(3), candidates=9).hands == plain.hands
+
+
+DISCARD_DEAL = [
+    "2C 3C 4C 5C 6C 7C 8C 9C AS KS QS JS 10S",
+    "5D 6D 7D 8D 9D 10D 2H 3H 4H 5H 6H 7H 8H",  # no clubs: it discards on the club lead
+    "10C JC QC KC AC 9H 10H JH QH KH AH 2S 3S",
+    "2D 3D 4D JD QD KD AD 4S 5S 6S 7S 8S 9S",
+]
+
+
+def after_a_discard(bids: list[str], discard: str) -> Game:
+    g = Game.from_deal("standard", [parse_cards(h) for h in DISCARD_DEAL], dealer=3)
+    for seat, b in enumerate(bids):
+        g.bid(seat, b)
+    for seat, card in enumerate(["2C", discard, "AC", "4S"]):
+        g.play(seat, parse_cards(card)[0])
+    return g
+
+
+@pytest.mark.parametrize(("bids", "discard", "ruled_out", "silent_bids"), [
+    # a seat playing for its contract throws its lowest: no lower diamond; with its partner's
+    # nil it may be covering, and its discard says nothing
+    (["4", "3", "4", "3"], "5D", "2D 3D 4D", ["4", "3", "4", "nil"]),
+    # a nil bidder throws its highest: no higher diamond; the same discard by a seat that bid
+    # tricks says the opposite, so the higher cards reach it
+    (["4", "nil", "4", "3"], "10D", "JD QD KD AD", ["4", "3", "4", "3"]),
+])
+def test_a_discard_rules_out_the_cards_it_would_have_thrown_first(
+        bids: list[str], discard: str, ruled_out: str, silent_bids: list[str]) -> None:
+    out = cards(ruled_out)
+    assert all(h & out == 0 for h in seat1_samples(after_a_discard(bids, discard)))
+    assert any(h & out for h in seat1_samples(after_a_discard(silent_bids, discard)))
