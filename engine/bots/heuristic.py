@@ -16,6 +16,7 @@ import math
 import random
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from ..actions import (
     Action,
@@ -46,25 +47,78 @@ def estimate_tricks(hand: int, rs: Ruleset) -> float:
     return _raw_estimate(hand, rs) * _table_scale(rs)
 
 
-def _raw_estimate(hand: int, rs: Ruleset) -> float:
-    ct = card_tables(rs)
-    n = rs.num_seats
-    est = 0.0
-    trumps = sorted(bits(hand & ct.suit_masks[TRUMP]), key=lambda c: -ct.power[c])
+#: Per card tables (by id, with the object to check it), seat count and deck count: the parts of
+#: `_raw_estimate` for one suit holding, trumps and side suits apart (see `_suit_parts`).
+_PARTS: dict[tuple[int, int, int], tuple[CardTables, dict[int, Any], dict[int, Any]]] = {}
+
+
+def _suit_parts(ct: CardTables, rs: Ruleset) -> tuple[dict[int, Any], dict[int, Any]]:
+    """The caches of `_trump_part` and `_side_part` for these tables. A hand's estimate adds the
+    same increments in the same order as computed afresh, so the float sum is identical."""
+    key = (id(ct), rs.num_seats, rs.decks)
+    entry = _PARTS.get(key)
+    if entry is None or entry[0] is not ct:
+        if len(_PARTS) >= 64:
+            _PARTS.clear()
+        entry = _PARTS[key] = (ct, {}, {})
+    return entry[1], entry[2]
+
+
+def _trump_part(ct: CardTables, held: int) -> tuple[tuple[float, ...], int, int]:
+    """The trumps' increments to the estimate (in order), their count and the honour tricks."""
+    trumps = sorted(bits(held), key=lambda c: -ct.power[c])
     s_len = len(trumps)
-    trump_share = ct.suit_masks[TRUMP].bit_count() / n
     honour_tricks = 0
+    incs: list[float] = []
     for i, c in enumerate(trumps):
-        higher_out = (ct.above[c] & ~hand).bit_count()
+        higher_out = (ct.above[c] & ~held).bit_count()
         lower_mine = s_len - 1 - i
         if higher_out == 0:
-            est += 1.0
+            incs.append(1.0)
             honour_tricks += 1
         elif lower_mine >= higher_out:
-            est += 0.9 if higher_out == 1 else 0.75 if higher_out == 2 else 0.55
+            incs.append(0.9 if higher_out == 1 else 0.75 if higher_out == 2 else 0.55)
             honour_tricks += 1
         elif lower_mine + 1 >= higher_out:
-            est += 0.35
+            incs.append(0.35)
+    return tuple(incs), s_len, honour_tricks
+
+
+def _side_part(ct: CardTables, rs: Ruleset, suit: int, held: int) -> tuple[tuple[float, ...], int, bool]:
+    """A side suit's honour increments (in order, zeros left out: adding 0.0 changes no sum),
+    its length, and whether a card of the suit beats its top card."""
+    cards = sorted(bits(held), key=lambda c: -ct.power[c])
+    length = len(cards)
+    share = ct.suit_masks[suit].bit_count() / rs.num_seats
+    incs: list[float] = []
+    for rnd, c in enumerate(cards):
+        higher_out = (ct.above[c] & ~held).bit_count()
+        lower_mine = length - 1 - rnd
+        if higher_out == 0:
+            v = 1.0 if rs.decks == 1 else 0.8
+        elif higher_out == 1 and lower_mine >= 1:
+            v = 0.7
+        elif higher_out == 2 and lower_mine >= 2:
+            v = 0.35
+        else:
+            continue
+        if (x := v * _round_factor(rnd, share)) != 0.0:
+            incs.append(x)
+    return tuple(incs), length, bool(cards) and bool(ct.above[cards[0]] & ~held)
+
+
+def _raw_estimate(hand: int, rs: Ruleset) -> float:
+    ct = card_tables(rs)
+    trump_cache, side_cache = _suit_parts(ct, rs)
+    est = 0.0
+    held = hand & ct.suit_masks[TRUMP]
+    part = trump_cache.get(held)
+    if part is None:
+        part = trump_cache[held] = _trump_part(ct, held)
+    incs, s_len, honour_tricks = part
+    for x in incs:
+        est += x
+    trump_share = ct.suit_masks[TRUMP].bit_count() / rs.num_seats
     long_extra = max(0, s_len - math.ceil(trump_share))
     low_trumps = s_len - honour_tricks
     used_for_length = min(long_extra, low_trumps)
@@ -73,21 +127,13 @@ def _raw_estimate(hand: int, rs: Ruleset) -> float:
     for suit in range(4):
         if suit == TRUMP:
             continue
-        cards = sorted(bits(hand & ct.suit_masks[suit]), key=lambda c: -ct.power[c])
-        length = len(cards)
-        share = ct.suit_masks[suit].bit_count() / n
-        for rnd, c in enumerate(cards):
-            higher_out = (ct.above[c] & ~hand).bit_count()
-            lower_mine = length - 1 - rnd
-            if higher_out == 0:
-                v = 1.0 if rs.decks == 1 else 0.8
-            elif higher_out == 1 and lower_mine >= 1:
-                v = 0.7
-            elif higher_out == 2 and lower_mine >= 2:
-                v = 0.35
-            else:
-                v = 0.0
-            est += v * _round_factor(rnd, share)
+        held = hand & ct.suit_masks[suit]
+        side = side_cache.get(held)  # (the suits' holdings are disjoint masks; empty is empty)
+        if side is None:
+            side = side_cache[held] = _side_part(ct, rs, suit, held)
+        incs, length, beaten = side
+        for x in incs:
+            est += x
         if spare and s_len:
             if length == 0:
                 use = min(spare, 2)
@@ -95,7 +141,7 @@ def _raw_estimate(hand: int, rs: Ruleset) -> float:
                 spare -= use
             elif length == 1:
                 # A small singleton ruffs from the second round, a singleton ace from the next.
-                est += 0.6 if ct.above[cards[0]] & ~hand else 0.4
+                est += 0.6 if beaten else 0.4
                 spare -= 1
             elif length == 2:
                 est += 0.2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -10,6 +12,7 @@ from engine import PRESETS, Bid, Ruleset, parse_card, parse_cards
 from engine.actions import Action, BidAction, DrawAction, Look, PassAction, PlayAction
 from engine.arena import bot_options, run_arena
 from engine.bots import BOT_NAMES, LEVELS, Bot, get_bot
+from engine.bots import heuristic as heuristic_module
 from engine.bots.heuristic import HeuristicBot, estimate_tricks, nil_danger
 from engine.bots.knowledge import card_tables
 from engine.events import BidMade, HandScored
@@ -183,6 +186,26 @@ def test_strong_hand_bids_at_least_four() -> None:
     bid = bot_bid(g, 0, HeuristicBot(seed=1)).bid
     assert bid.kind == "tricks" and bid.n >= 4
     assert estimate_tricks(sum(1 << c for c in STRONG), Ruleset()) >= 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32))
+def test_the_cached_estimate_is_the_fresh_one_to_the_last_bit(preset: str, seed: int) -> None:
+    """`estimate_tricks` reuses each suit holding's parts (`heuristic._PARTS`); a hand's value is
+    the same float as computed with the caches empty (a bid on a boundary must not flip)."""
+    rs = PRESETS[preset]
+    deck = list(rs.deck)
+    rng = random.Random(seed)
+    hands = []
+    for _ in range(20):
+        rng.shuffle(deck)
+        hands.append(sum(1 << c for c in deck[:rs.hand_size]))
+    warm = [estimate_tricks(h, rs) for h in hands + hands]
+    fresh = []
+    for h in hands:
+        heuristic_module._PARTS.clear()
+        fresh.append(estimate_tricks(h, rs))
+    assert warm == fresh + fresh
 
 
 def test_nil_only_with_a_safe_hand() -> None:
