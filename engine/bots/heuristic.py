@@ -48,7 +48,9 @@ def estimate_tricks(hand: int, rs: Ruleset) -> float:
 
 
 #: Per card tables (by id, with the object to check it), seat count and deck count: the parts of
-#: `_raw_estimate` for one suit holding, trumps and side suits apart (see `_suit_parts`).
+#: `_raw_estimate` for one suit holding, trumps and side suits apart (see `_suit_parts`). Full,
+#: one ruleset's holds ~22,000 holdings, ~5 MB; at most `_PARTS_KEPT` rulesets are kept.
+_PARTS_KEPT = 8
 _PARTS: dict[tuple[int, int, int], tuple[CardTables, dict[int, Any], dict[int, Any]]] = {}
 
 
@@ -58,7 +60,7 @@ def _suit_parts(ct: CardTables, rs: Ruleset) -> tuple[dict[int, Any], dict[int, 
     key = (id(ct), rs.num_seats, rs.decks)
     entry = _PARTS.get(key)
     if entry is None or entry[0] is not ct:
-        if len(_PARTS) >= 64:
+        if len(_PARTS) >= _PARTS_KEPT:
             _PARTS.clear()
         entry = _PARTS[key] = (ct, {}, {})
     return entry[1], entry[2]
