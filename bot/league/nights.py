@@ -159,7 +159,7 @@ class NightsMixin(RoundsMixin):
         if missed is None:
             return
         await self._refresh_checkin(league, missed, closed=True)
-        schedule = await self._extend_past(league, date.fromisoformat(night.night_date))
+        schedule, league = await self._extend_past(league, date.fromisoformat(night.night_date))
         last = schedule.last_night
         msg = _(
             "⚠️ **%(league)s**: night %(n)s (%(date)s) was missed: %(why)s, and the grace period of"
@@ -175,11 +175,12 @@ class NightsMixin(RoundsMixin):
         await self.gateway.tell_admins(league, msg)
         await self._sync_event(league)
 
-    async def _extend_past(self, league: LeagueRow, day: date) -> sch.Schedule:
-        """Skip the missed night ``day`` in the league's schedule, so the season ends a week later,
-        and return the schedule. The league is read fresh and written if its version is still
-        current: an admin's change at the same moment makes it read and skip again, never lose
-        either change (the night is marked missed already, so no later tick would extend it)."""
+    async def _extend_past(self, league: LeagueRow, day: date) -> tuple[sch.Schedule, LeagueRow]:
+        """Skip the missed night ``day`` in the league's schedule, so the season ends a week later;
+        the schedule and the league as stored. The league is read fresh and written if its
+        version is still current: an admin's change at the same moment makes it read and skip
+        again, never lose either change (the night is marked missed already, so no later tick
+        would extend it)."""
         schedule = self.schedule_of(league)
         for _attempt in range(5):
             fresh = await self.store.get_league(league.id)
@@ -187,7 +188,7 @@ class NightsMixin(RoundsMixin):
                 break
             schedule = self.schedule_of(fresh)
             if day in schedule.skipped or schedule.night_on(day) is None:
-                break
+                return schedule, fresh
             schedule = schedule.skip(day)
             fresh.schedule = sch.to_dict(schedule)
             try:
@@ -196,9 +197,8 @@ class NightsMixin(RoundsMixin):
                 )
             except StaleLeague:
                 continue
-            league.schedule, league.version = fresh.schedule, fresh.version
-            break
-        return schedule
+            return schedule, fresh
+        return schedule, league
 
     async def _season_over(self, league: LeagueRow) -> None:
         """Every night of the season is behind us: end it and post the final standings once."""

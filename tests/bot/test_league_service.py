@@ -414,7 +414,9 @@ async def test_an_admin_change_at_the_moment_a_night_is_missed_keeps_both(
     assert league.name == "Spades Friday"
     nights = service.schedule_of(league).nights()
     assert [n.day.isoformat() for n in nights] == ["2026-10-29", "2026-11-05"]
+    # the post names the league as the admin just renamed it
     assert gateway.admin_notes and "2026-11-05" in gateway.admin_notes[0]
+    assert "Spades Friday" in gateway.admin_notes[0]
 
 
 async def test_season_ends_with_final_standings_and_champions(
