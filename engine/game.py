@@ -478,6 +478,12 @@ class Game:
         # The first half of the tries keeps the unlikely cards away too, the rest only the voids.
         soft = tries // 2 if any(unlikely) else 0
 
+        def draw(allowed: list[int], k: int) -> int:
+            pick = 0
+            for c in rng.sample(allowed, k):
+                pick |= 1 << c
+            return pick
+
         def deal() -> list[int]:
             for attempt in range(tries + 1):
                 relax = attempt == tries
@@ -494,9 +500,7 @@ class Game:
                         if len(allowed) < k:
                             ok = False
                             break
-                        pick = 0
-                        for c in rng.sample(allowed, k):
-                            pick |= 1 << c
+                        pick = draw(allowed, k)
                         trial[s_] |= pick
                         pool &= ~pick
                         left[s_] -= k
@@ -512,9 +516,7 @@ class Game:
                     if len(allowed) < left[s_]:
                         ok = False
                         break
-                    pick = 0
-                    for c in rng.sample(allowed, left[s_]):
-                        pick |= 1 << c
+                    pick = draw(allowed, left[s_])
                     trial[s_] |= pick
                     pool &= ~pick
                 if ok:

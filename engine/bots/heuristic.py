@@ -47,23 +47,22 @@ def estimate_tricks(hand: int, rs: Ruleset) -> float:
     return _raw_estimate(hand, rs) * _table_scale(rs)
 
 
-#: Per card tables (by id, with the object to check it), seat count and deck count: the parts of
-#: `_raw_estimate` for one suit holding, trumps and side suits apart (see `_suit_parts`). Full,
-#: one ruleset's holds ~22,000 holdings, ~5 MB; at most `_PARTS_KEPT` rulesets are kept.
+#: Per ruleset, the parts of `_raw_estimate` for one suit holding, trumps and side suits apart
+#: (see `_suit_parts`). Full, one ruleset's hold ~22,000 holdings, ~5 MB; at most `_PARTS_KEPT`
+#: rulesets are kept.
 _PARTS_KEPT = 8
-_PARTS: dict[tuple[int, int, int], tuple[CardTables, dict[int, Any], dict[int, Any]]] = {}
+_PARTS: dict[Ruleset, tuple[dict[int, Any], dict[int, Any]]] = {}
 
 
-def _suit_parts(ct: CardTables, rs: Ruleset) -> tuple[dict[int, Any], dict[int, Any]]:
-    """The caches of `_trump_part` and `_side_part` for these tables. A hand's estimate adds the
+def _suit_parts(rs: Ruleset) -> tuple[dict[int, Any], dict[int, Any]]:
+    """The caches of `_trump_part` and `_side_part` for ``rs``. A hand's estimate adds the
     same increments in the same order as computed afresh, so the float sum is identical."""
-    key = (id(ct), rs.num_seats, rs.decks)
-    entry = _PARTS.get(key)
-    if entry is None or entry[0] is not ct:
+    parts = _PARTS.get(rs)
+    if parts is None:
         if len(_PARTS) >= _PARTS_KEPT:
             _PARTS.clear()
-        entry = _PARTS[key] = (ct, {}, {})
-    return entry[1], entry[2]
+        parts = _PARTS[rs] = ({}, {})
+    return parts
 
 
 def _trump_part(ct: CardTables, held: int) -> tuple[tuple[float, ...], int, int]:
@@ -111,7 +110,7 @@ def _side_part(ct: CardTables, rs: Ruleset, suit: int, held: int) -> tuple[tuple
 
 def _raw_estimate(hand: int, rs: Ruleset) -> float:
     ct = card_tables(rs)
-    trump_cache, side_cache = _suit_parts(ct, rs)
+    trump_cache, side_cache = _suit_parts(rs)
     est = 0.0
     held = hand & ct.suit_masks[TRUMP]
     part = trump_cache.get(held)
