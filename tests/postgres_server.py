@@ -106,6 +106,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class PortTaken(RuntimeError):
+    """The server could not bind its port: something else took it after it was found free."""
+
+
 @dataclass
 class PostgresServer:
     """A running server. ``url(db)`` is a URL to one of its databases."""
@@ -154,33 +158,53 @@ class PostgresServer:
             str(bindir / "initdb"), "-D", str(datadir), "-U", SUPERUSER, "-A", "trust",
             "-E", "UTF8", "--no-locale", "--no-sync",
         )  # fmt: skip
+        # The free port is only free when it was asked for: another run on the machine (a second
+        # test run, another process's server) can take it before this server binds it. Then the
+        # server stops at once saying so, and it is started again on another port.
+        for attempt in itertools.count(1):
+            server._launch(base)
+            try:
+                server._wait_ready()
+                return server
+            except PortTaken:
+                if attempt == 5:
+                    raise
+                server.port = _free_port()
+        raise AssertionError("unreachable")
+
+    def _launch(self, base: Path) -> None:
         # speed over durability: the server is thrown away after the run (a killed *bot* still
         # loses nothing acknowledged: its commits are in the server's memory and WAL)
         options = [
-            "listen_addresses=127.0.0.1", f"port={server.port}", f"unix_socket_directories={base}",
+            "listen_addresses=127.0.0.1", f"port={self.port}", f"unix_socket_directories={base}",
             "fsync=off", "synchronous_commit=off", "full_page_writes=off",
             "max_connections=200", "shared_buffers=32MB",
         ]  # fmt: skip
         # in the foreground, tied to this process: if the test run is killed (even with SIGKILL),
         # the kernel sends the server (through runuser, which passes it on) a SIGTERM: no leftovers
         with (base / "server.log").open("ab") as log:
-            server.process = subprocess.Popen(
-                server._cmd(str(bindir / "postgres"), "-D", str(datadir), *(f"-c{o}" for o in options)),
+            postgres = str(self.bindir / "postgres")
+            self.process = subprocess.Popen(
+                self._cmd(postgres, "-D", str(self.datadir), *(f"-c{o}" for o in options)),
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 preexec_fn=_die_with_parent,
             )
-        server._wait_ready()
-        return server
 
     def _wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while True:
             assert self.process is not None
             if self.process.poll() is not None:
-                raise RuntimeError(f"PostgreSQL stopped at start-up:\n{self._log_tail()}")
+                log = self._log_tail()
+                if "Address already in use" in log:
+                    (self.datadir.parent / "server.log").unlink(missing_ok=True)
+                    raise PortTaken(self.port)
+                raise RuntimeError(f"PostgreSQL stopped at start-up:\n{log}")
+            # over this server's own socket directory: a server of someone else's on the same port
+            # (the race above) must not pass for this one
             ready = subprocess.run(
-                [str(self.bindir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)],
+                [str(self.bindir / "pg_isready"), "-q", "-h", str(self.datadir.parent), "-p", str(self.port)],
                 capture_output=True,
                 check=False,
             )

@@ -90,3 +90,55 @@ def test_select_option_count(n: int) -> None:
     errors = check_limits("message", body)
     assert bool(errors) == (n > 25)
     assert validate_request("POST", MESSAGES, body) == [] or n > 25
+
+
+_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 2**65), st.text(max_size=5), st.lists(st.integers(), max_size=2)
+)
+
+
+@st.composite
+def bodies(draw: st.DrawFn) -> dict[str, Any]:
+    """A message body discord.py could build, with one value replaced by a random one (most such
+    bodies are invalid somewhere deep: a type, a range, an enum, a missing member)."""
+    view = discord.ui.View()
+    for i in range(draw(st.integers(0, 3))):
+        view.add_item(discord.ui.Button(label=draw(text) or "b", custom_id=f"c{i}", row=i))
+    body: dict[str, Any] = {
+        "content": draw(text),
+        "embeds": [e.to_dict() for e in draw(st.lists(embeds(), max_size=2))],
+        "components": view.to_components(),
+        "allowed_mentions": {"parse": [], "users": draw(st.lists(st.integers(1, 2**63), max_size=2))},
+    }
+    paths: list[tuple[Any, Any]] = []
+
+    def collect(node: Any) -> None:
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else []
+        for key, value in items:
+            paths.append((node, key))
+            collect(value)
+
+    collect(body)
+    if paths and draw(st.booleans()):
+        node, key = draw(st.sampled_from(paths))
+        node[key] = draw(_scalars)
+    return body
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bodies())
+def test_the_compiled_validator_agrees_with_the_reference_validator(body: dict[str, Any]) -> None:
+    """The fast path (jsonschema-rs) decides which bodies the reference validator (jsonschema) sees:
+    on valid and on broken bodies they must give the same verdict, or errors would go unseen."""
+    from bot.sandbox.fake.validation.spec import (
+        _fast_validator,
+        _normalize,
+        _operations,
+        _tolerate,
+        _validator,
+    )
+
+    pointer = _operations()[("POST", _normalize(MESSAGES))]
+    body = _tolerate(body)
+    reference = not any(True for _ in _validator(pointer).iter_errors(body))
+    assert _fast_validator(pointer).is_valid(body) == reference
