@@ -53,7 +53,7 @@ def test_describe_is_the_engines_line_in_english_and_translated_otherwise() -> N
         seen += 1
     assert seen > 20
     std = lexicon.describe(engine.Ruleset.preset("standard"))
-    assert "ślepe zero ±200" in render(std, "pl")
+    assert "zero w ciemno ±200" in render(std, "pl")
     assert "slepý nil ±200" in render(std, "cs")
     assert "слепой ноль ±200" in render(std, "ru")
 
@@ -62,10 +62,10 @@ def test_describe_is_the_engines_line_in_english_and_translated_otherwise() -> N
     ("bid", "pl", "cs", "ru"),
     [
         (engine.Bid.NIL, "Zero", "Nil", "Ноль"),
-        (engine.Bid.BLIND_NIL, "Ślepe zero", "Slepý nil", "Слепой ноль"),
+        (engine.Bid.BLIND_NIL, "Zero w ciemno", "Slepý nil", "Слепой ноль"),
         (engine.Bid.of("blind", 6), "W ciemno 6", "Naslepo 6", "Вслепую 6"),
         (engine.Bid.of("tricks", 4), "4", "4", "4"),
-        ("blind_nil", "Ślepe zero", "Slepý nil", "Слепой ноль"),
+        ("blind_nil", "Zero w ciemno", "Slepý nil", "Слепой ноль"),
     ],
 )
 def test_bid_labels(bid: Any, pl: str, cs: str, ru: str) -> None:

@@ -222,7 +222,7 @@ async def test_commands_are_synced_with_their_translations(fake_discord: FakeDis
     assert commands["bid"]["description_localizations"]["ru"] == "Сделать ставку за столом этого канала"
     new = next(o for o in commands["spades"]["options"] if o["name"] == "new")
     nil = next(o for o in new["options"] if o["name"] == "blind_nil")
-    assert nil["name_localizations"] == {"pl": "ślepe_zero", "cs": "slepý_nil", "ru": "слепой_ноль"}
+    assert nil["name_localizations"] == {"pl": "zero_w_ciemno", "cs": "slepý_nil", "ru": "слепой_ноль"}
     sort = next(o for o in commands["leaderboard"]["options"] if o["name"] == "sort")
     assert {c["name_localizations"]["cs"] for c in sort["choices"]} >= {"Výhry", "Přesnost nabídek"}
 
@@ -261,4 +261,4 @@ async def test_rules_explain_every_house_rule_in_the_readers_language(world: Spa
         r = await world.fake.click(piotr, live(world, "pl"), label="Zasady")  # type: ignore[arg-type]
         await world.wait_for(lambda: bool(r.followups), what="the rules' second message")
         text = "\n".join([said(r), *(m.content for m in r.followups)])
-        assert "Ślepe zero" in text and "Deklaracje w ciemno" in text and "Litość" in text
+        assert "Zero w ciemno" in text and "Deklaracje w ciemno" in text and "Litość" in text
