@@ -319,9 +319,11 @@ def replay_text(
     fair = hr.record.get("fair")
     if fair:
         lines.append(_(
-            "🔐 Deal key revealed: seed `%(seed)s` salt `%(salt)s` (commitment `%(short)s`…). **Verify** "
+            "🔐 Deal key revealed: seed `%(seed)s` salt `%(salt)s` (commitment `%(short)s`…). **%(button)s** "
             "recomputes the deal.",
             seed=fair.get("seed"), salt=fair.get("salt"), short=short(str(fair.get("commitment"))),
+            # the label of the button under the replay, in the reader's language
+            button=_("Verify deal"),
         ))
     return join(*lines, sep="\n")
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from bot.i18n import N_, Lazy, Msg, Text, _, mention
+from bot.i18n import N_, Lazy, Msg, Text, _, _n, mention
 from bot.storage.leagues import LeagueRow, NightRow
 from engine.ruleset import Ruleset
 
@@ -54,7 +54,7 @@ _STORAGE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Msg]], ...] = t
         ),
         (
             r"Give (?P<n>\d+) scores, one per side\.",
-            lambda m: _("Give %(n)s scores, one per side.", n=m["n"]),
+            lambda m: _n("Give %(n)s score, one per side.", "Give %(n)s scores, one per side.", int(m["n"])),
         ),
         (
             r"Invite someone else: you can't be your own partner\.",

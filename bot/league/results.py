@@ -231,7 +231,11 @@ class ResultsMixin(CheckinMixin):
             )
         if len(scores) != len(lt.sides):
             raise LeagueRefusal(
-                _("Give %(n)s scores (one per side, in table order), like `420 380`.", n=len(lt.sides))
+                _n(
+                    "Give %(n)s score (one per side, in table order), like `420 380`.",
+                    "Give %(n)s scores (one per side, in table order), like `420 380`.",
+                    len(lt.sides),
+                )
             )
         top = max(scores)
         leaders = [i for i, s in enumerate(scores) if s == top]
