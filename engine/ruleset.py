@@ -326,67 +326,71 @@ def _check_ranges(rs: Ruleset) -> None:
         if not lo <= value <= hi:
             off = " (or off)" if name in ("lose_score", "max_hands", "bag_limit") else ""
             raise RulesetError(f"{name} ({what}) must be from {fmt_int(lo)} to {fmt_int(hi)}{off}, "
-                               f"not {fmt_int(value)}")
+                               f"not {fmt_int(value)}", "out_of_range", name=name, value=value, lo=lo, hi=hi,
+                               off=bool(off))
 
 
 def _validate(rs: Ruleset) -> None:
-    def bad(msg: str) -> None:
-        raise RulesetError(msg)
+    def bad(msg: str, reason: str, **values: object) -> None:
+        raise RulesetError(msg, reason, **values)
 
     _check_options({f.name: getattr(rs, f.name) for f in fields(rs)})
     _check_ranges(rs)
     n = rs.num_seats
     if not 2 <= n <= 6:
-        bad("Spades is played by 2 to 6 players")
+        bad("Spades is played by 2 to 6 players", "seats")
     if rs.decks not in (1, 2):
-        bad("Play with one deck or two")
+        bad("Play with one deck or two", "decks")
     if rs.partnerships and (rs.team_size not in (2, 3) or n % rs.team_size or n // rs.team_size < 2):
-        bad(f"{n} players can't be split into teams of {rs.team_size}")
+        bad(f"{n} players can't be split into teams of {rs.team_size}", "teams", n=n, size=rs.team_size)
     if rs.two_player_draw:
         if n != 2:
-            bad("The draw-and-discard deal is for two players")
+            bad("The draw-and-discard deal is for two players", "draw_seats")
         if rs.decks != 1:
-            bad("The draw-and-discard deal uses one deck")
+            bad("The draw-and-discard deal uses one deck", "draw_decks")
         if rs.nil_pass:
-            bad("Two-player Spades passes no cards for nil; set nil_pass to 0")
+            bad("Two-player Spades passes no cards for nil; set nil_pass to 0", "draw_pass")
         if rs.blind_bids:
-            bad("Blind bids with the two-player draw aren't supported; set blind_bids to false")
+            bad("Blind bids with the two-player draw aren't supported; set blind_bids to false", "draw_blind")
     if (rs.blind_nil_pass or rs.nil_pass) and not (rs.partnerships and rs.team_size == 2) and not (
             rs.two_player_draw):
         bad("Cards are passed between two partners: set blind_nil_pass and nil_pass to 0 "
-            "for solo play and teams of three")
+            "for solo play and teams of three", "pass_pairs")
     if rs.blind_nil_allowed and not rs.nil_allowed:
-        bad("Blind nil needs nil: set nil_allowed to true or blind_nil_allowed to false")
+        bad("Blind nil needs nil: set nil_allowed to true or blind_nil_allowed to false",
+            "blind_nil_needs_nil")
     if rs.deuces_high_all and not rs.deuces_high:
-        bad("deuces_high_all needs deuces_high")
+        bad("deuces_high_all needs deuces_high", "deuces_all")
     if rs.whiz and rs.mirrors:
-        bad("Whiz and mirrors are two different bidding rules; choose one")
+        bad("Whiz and mirrors are two different bidding rules; choose one", "whiz_mirrors")
     if (rs.whiz or rs.mirrors) and rs.blind_bids:
         which = "Whiz" if rs.whiz else "Mirrors"
-        bad(f"{which} bids are the number of spades held, so blind bids can't apply")
+        bad(f"{which} bids are the number of spades held, so blind bids can't apply", "fixed_blind",
+            variant=which.lower())
     if rs.mirrors and rs.blind_nil_allowed:
-        bad("Mirrors bids are the number of spades held, so blind nil can't apply")
+        bad("Mirrors bids are the number of spades held, so blind nil can't apply", "mirrors_blind_nil")
     if rs.mirrors and not rs.nil_allowed:
-        bad("Mirrors needs nil for a hand without spades")
+        bad("Mirrors needs nil for a hand without spades", "mirrors_nil")
     if rs.suicide:
         if not (rs.partnerships and rs.team_size == 2):
-            bad("Suicide is for partnerships of two")
+            bad("Suicide is for partnerships of two", "suicide_pairs")
         if not rs.nil_allowed:
-            bad("Suicide needs nil")
+            bad("Suicide needs nil", "suicide_nil")
         if rs.board:
-            bad("Suicide and a board can't both apply (the nil partner's team could not reach the board)")
+            bad("Suicide and a board can't both apply (the nil partner's team could not reach the board)",
+            "suicide_board")
         if rs.whiz or rs.mirrors:
-            bad("Suicide can't be combined with whiz or mirrors")
+            bad("Suicide can't be combined with whiz or mirrors", "suicide_fixed")
     if rs.board and (rs.whiz or rs.mirrors):
-        bad("A board can't apply when bids are fixed by whiz or mirrors")
+        bad("A board can't apply when bids are fixed by whiz or mirrors", "board_fixed")
     if rs.lose_score is not None and rs.lose_score >= rs.target_score:
         bad(f"lose_score (the mercy score, {fmt_int(rs.lose_score)}) must be below the target "
-            f"({fmt_int(rs.target_score)})")
+            f"({fmt_int(rs.target_score)})", "mercy_target", lose=rs.lose_score, target=rs.target_score)
     t = _tables(n, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all, rs.two_player_draw)
     if rs.board > t.hand_size:
-        bad(f"The board can't be above {t.hand_size} tricks")
+        bad(f"The board can't be above {t.hand_size} tricks", "board_max", n=t.hand_size)
     if rs.blind_bid_max > t.hand_size:
-        bad(f"blind_bid_max can't be above {t.hand_size}")
+        bad(f"blind_bid_max can't be above {t.hand_size}", "blind_max", n=t.hand_size)
 
 
 # -- derived tables (cached per ruleset) -----------------------------------------------------

@@ -704,7 +704,7 @@ async def test_huge_house_rule_numbers_are_refused_where_they_are_typed(
     )
     assert not res.ok
     assert res.message == (
-        "`bag_value=9223372036…` is out of range: the points per bag must be from −100 to 100."
+        "`bag_value=9223372036…` is out of range: it must be from −100 to 100."
     )
     assert await storage.live_table_in(CHANNEL) is None  # nothing opened
     res = await service.lifecycle.create(
