@@ -376,6 +376,13 @@ def role_mention(role_id: int) -> str:
     return f"<@&{int(role_id)}>"
 
 
+def whole(value: int) -> Lazy:
+    """A whole number in the reader's locale (``1,000``, ``1 000`` in Polish, Czech and Russian,
+    where a comma is the decimal separator), a negative one with a true minus sign (``−200``)."""
+    n = int(value)
+    return Num(n) if n >= 0 else Joined(("−", Num(-n)), "")
+
+
 def signed(value: int) -> str:
     """A point change with its sign (``+10``, ``−30`` with a true minus sign)."""
     return f"+{value}" if value >= 0 else f"−{abs(value)}"

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from bot.i18n import N_, ListOf, Num, _, _n, join
+from bot.i18n import N_, ListOf, _, _n, whole
 from bot.lexicon.words import SUIT_A, bid_label, cards_list, suit_name
 
 # ---- the engine's refusals -------------------------------------------------------------------
@@ -334,12 +334,6 @@ _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
 ]
 
 
-def _number(value: object) -> Any:
-    """A whole number in the reader's locale (``1 000`` in Polish), with a true minus sign."""
-    n = int(str(value))
-    return Num(n) if n >= 0 else join("−", Num(-n), sep="")
-
-
 def _variant(name: object) -> str:
     # the variants keep their English names in every language (docs/TRANSLATING.md)
     return str(name)
@@ -385,15 +379,15 @@ _INCOMPATIBLE: dict[str, Callable[[dict[str, Any]], Any]] = {
     "board_fixed": lambda f: _("a board can't apply when bids are fixed by whiz or mirrors"),
     "mercy_target": lambda f: _(
         "the mercy score (%(lose)s) must be below the target (%(target)s)",
-        lose=_number(f["lose"]),
-        target=_number(f["target"]),
+        lose=whole(f["lose"]),
+        target=whole(f["target"]),
     ),
     "board_max": lambda f: _n(
         "the board can't be above %(n)s trick", "the board can't be above %(n)s tricks", int(f["n"])
     ),
     "blind_max": lambda f: _("`blind_bid_max` can't be above %(n)s", n=f["n"]),
     "out_of_range": lambda f: _(
-        "`%(name)s` must be from %(lo)s to %(hi)s", name=f["name"], lo=_number(f["lo"]), hi=_number(f["hi"])
+        "`%(name)s` must be from %(lo)s to %(hi)s", name=f["name"], lo=whole(f["lo"]), hi=whole(f["hi"])
     ),
 }
 
@@ -414,16 +408,16 @@ def explain_rules(exc: Exception) -> Any:
             "`%(name)s=%(value)s` is out of range: it must be from %(lo)s to %(hi)s.",
             name=fields["name"],
             value=fields["value"],
-            lo=_number(fields["lo"]),
-            hi=_number(fields["hi"]),
+            lo=whole(fields["lo"]),
+            hi=whole(fields["hi"]),
         )
         if fields.get("off"):
             built = _(
                 "`%(name)s=%(value)s` is out of range: it must be from %(lo)s to %(hi)s (or `off`).",
                 name=fields["name"],
                 value=fields["value"],
-                lo=_number(fields["lo"]),
-                hi=_number(fields["hi"]),
+                lo=whole(fields["lo"]),
+                hi=whole(fields["hi"]),
             )
         return built
     if code == "incompatible":

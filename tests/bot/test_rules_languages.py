@@ -164,3 +164,14 @@ def test_a_condition_on_blind_nil_is_stated_in_every_language() -> None:
             x for x in rule_lines(rs, lang) if x.startswith(("Blind nil", "Zero w ciemno", "Slepý", "Слепой"))
         )
         assert needle in line, (lang, line)
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs", "ru"])
+def test_rules_write_big_numbers_as_the_language_does(lang: str) -> None:
+    """`/rules` never writes "1,000" in Polish, Czech or Russian (a comma is their decimal sign):
+    the number is grouped by the locale, a negative one has a true minus sign."""
+    rs = check_rules("standard", parse_house_rules("target_score=1000 lose_score=-1000 bag_penalty=1000"))
+    text = "\n".join(rule_lines(rs, lang))
+    assert "1,000" not in text
+    assert re.search(r"1[\u00a0\u202f ]000", text), text
+    assert "−1" in text
