@@ -39,6 +39,19 @@ def test_a_bad_option_names_the_option_as_the_client_shows_it() -> None:
     assert render(problem, "cs").startswith("`sekundy_na_tah` musí být celé číslo")
 
 
+def test_a_stale_choice_lists_the_choices_as_the_client_shows_them() -> None:
+    from cogs.league import LeagueCog
+
+    create = next(c for c in LeagueCog.__cog_app_commands__ if c.name == "league").get_command("create")
+    assert isinstance(create, discord.app_commands.Command)
+    param = next(p for p in create.parameters if p.name == "format")
+    problem = check_value(param, "no-such-format")
+    assert problem is not None
+    assert "`Fixed partners (teams sign up together)`" in render(problem, "en")
+    polish = render(problem, "pl")
+    assert "`Zmienne pary (ranking indywidualny)`" in polish and "Fixed partners" not in polish
+
+
 def test_missing_permission_errors_name_them_as_each_client_does() -> None:
     from discord import app_commands
 
