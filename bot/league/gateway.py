@@ -213,6 +213,28 @@ def seating_label(fmt: str) -> Text:
     return labels.get(fmt, fmt)
 
 
+# Why a night was missed: stored as a code in the audit entry's detail (``why``), worded when the
+# history is read, in the reader's language.
+MISSED_REASONS: dict[str, str] = {"bot_offline": N_("the bot was not running at the start")}
+
+
+def missed_reason(code: str) -> Text:
+    """A missed night's reason (a code of :data:`MISSED_REASONS`) as a lazy message."""
+    known = MISSED_REASONS.get(code)
+    return Msg(known) if known is not None else code
+
+
+def audit_reason(detail: dict[str, Any], reason: str | None) -> Text | None:
+    """The reason an audit entry shows: an admin's own words as typed, or a stored code worded in
+    the reader's language. (Entries written before the code stored the English words: those read
+    as the same message.)"""
+    if isinstance(detail.get("why"), str):
+        return missed_reason(detail["why"])
+    if reason and reason in MISSED_REASONS.values():
+        return Msg(reason)
+    return reason or None
+
+
 def _audit_detail(detail: dict[str, Any]) -> Text:
     if not detail:
         return ""

@@ -13,7 +13,15 @@ from bot.storage.leagues import LeagueError, LeagueRow, Result
 
 from . import seating, standings, text
 from .checkin import CheckinMixin
-from .gateway import LeagueRefusal, _audit_detail, audit_action, league_status, night_status, seating_label
+from .gateway import (
+    LeagueRefusal,
+    _audit_detail,
+    audit_action,
+    audit_reason,
+    league_status,
+    night_status,
+    seating_label,
+)
 
 #: nights on one page of ``/league history`` (each with up to 8 result lines)
 HISTORY_NIGHTS = 8
@@ -191,8 +199,9 @@ class ResultsMixin(CheckinMixin):
                 _audit_detail(e.detail),
                 sep="",
             )
-            if e.reason:
-                entry = join(entry, f": {e.reason}", sep="")
+            reason = audit_reason(e.detail or {}, e.reason)
+            if reason:
+                entry = join(entry, ": ", reason, sep="")
             foot_lines.append(entry)
         if not lines and not audit:
             return HistoryPage(_("📜 **%(league)s**: no nights played yet.", league=league.name), 0, 1)
