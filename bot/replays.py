@@ -15,7 +15,7 @@ from typing import Any
 from bot.i18n import DEFAULT, Text, _, _n, gettext, join, render, timestamp
 from bot.lexicon import bid_label, describe
 from bot.pictures import ENGLISH, ScoreSeries, SeatInfo, SideInfo, TableScene, Words, can_draw, picture_name
-from bot.storage.history import GameSummary, HistoryPage, StoredHand
+from bot.storage.history import FORMER_PLAYER, GameSummary, HistoryPage, StoredHand
 from engine import Bid, Ruleset, card_pretty, hand_str, parse_card
 from engine.fair import short
 from engine.record import replay_game
@@ -50,8 +50,14 @@ def _seat(s: int) -> Text:
     return _("seat %(n)s", n=s + 1)
 
 
+def player_name(name: str) -> Text:
+    """A stored player's name as the reader sees it: ``/spades forgetme`` leaves the marker
+    ``FORMER_PLAYER`` in the records, worded here in the reader's language ("były gracz")."""
+    return _("a former player") if name == FORMER_PLAYER else name
+
+
 def seat_names(game: GameSummary) -> list[str]:
-    names = {p.seat: p.name for p in game.players}
+    names = {p.seat: player_name(p.name) for p in game.players}
     n = max(names, default=-1) + 1
     return [names.get(s, _seat(s)) for s in range(n)]
 

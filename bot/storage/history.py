@@ -17,7 +17,9 @@ from .backends import Session
 from .base import StorageBase
 from .models import LIVE_STATUSES, PlayerStats, StorageError
 
-FORMER_PLAYER = "a former player"
+# The name a forgotten player's seat keeps in stored records (a marker, not a text for players:
+# readers word it in their own language, `bot.replays.player_name`).
+FORMER_PLAYER = "a former player"  # i18n-ok: a stored marker, rendered at read time
 EXPORT_FORMAT = "spades-mydata/1"
 MAX_PAGE = 25
 

@@ -181,3 +181,24 @@ def test_bids_in_score_sheets_and_replays_are_in_the_readers_language() -> None:
     assert "Zero" in render(deal, "pl") and "Nil" in render(deal, "en")
     trick = replay_text(hr, 1, names=["A", "B", "C", "D"], title="game #7")
     assert "/Ноль" in render(trick, "ru")
+
+
+def test_a_forgotten_players_seat_reads_a_former_player_in_the_readers_language() -> None:
+    """`/spades forgetme` leaves a marker in the records; history and score sheets word it for
+    their reader, as the confirmation promised ("były gracz", "bývalý hráč", "бывший игрок")."""
+    import dataclasses
+
+    from bot.i18n import render
+    from bot.storage import FORMER_PLAYER
+
+    g = play("standard", seed=5, hands=2)
+    game = summary(g)
+    gone = dataclasses.replace(game.players[0], user_id=None, name=FORMER_PLAYER)
+    game = dataclasses.replace(game, players=(gone, *game.players[1:]))
+    sheet = score_sheet_text(game, stored(g))
+    page = history_text(HistoryPage([game], total=1, offset=0, limit=1), "#spades")
+    for lang, words in (("en", "a former player"), ("pl", "były gracz"), ("cs", "bývalý hráč"),
+                        ("ru", "бывший игрок")):
+        assert words in render(sheet, lang), lang
+        assert words in render(page, lang), lang
+    assert "a former player" not in render(sheet, "pl") + render(page, "ru")
