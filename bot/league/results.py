@@ -154,7 +154,7 @@ class ResultsMixin(CheckinMixin):
         page = max(0, min(page, pages - 1))
         end = len(nights) - page * HISTORY_NIGHTS
         lines: list[Text] = []
-        for n in nights[max(0, end - HISTORY_NIGHTS):end]:
+        for n in nights[max(0, end - HISTORY_NIGHTS) : end]:
             results = await self.store.night_results(n.id)
             label = _(
                 "**S%(season)s night %(n)s** (%(date)s): %(status)s",
@@ -169,22 +169,26 @@ class ResultsMixin(CheckinMixin):
                     r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
                 )
                 lines.append(join(" ", line, sep=""))
-        audit = [] if page else await self.store.audit_log(
-            league.id,
-            limit=10,
-            actions=[
-                "correct",
-                "sub",
-                "remove",
-                "skip",
-                "start_early",
-                "start_late",
-                "reopen_checkin",
-                "missed",
-                "pause",
-                "resume",
-                "end",
-            ],
+        audit = (
+            []
+            if page
+            else await self.store.audit_log(
+                league.id,
+                limit=10,
+                actions=[
+                    "correct",
+                    "sub",
+                    "remove",
+                    "skip",
+                    "start_early",
+                    "start_late",
+                    "reopen_checkin",
+                    "missed",
+                    "pause",
+                    "resume",
+                    "end",
+                ],
+            )
         )
         foot_lines: list[Text] = [_("**Admin log**")] if audit else []
         for e in audit:
@@ -207,8 +211,12 @@ class ResultsMixin(CheckinMixin):
             return HistoryPage(_("📜 **%(league)s**: no nights played yet.", league=league.name), 0, 1)
         title: Text = _("📜 **%(league)s: history**", league=league.name)
         if pages > 1:
-            title = _("📜 **%(league)s: history** (page %(page)s of %(pages)s)", league=league.name,
-                      page=pages - page, pages=pages)
+            title = _(
+                "📜 **%(league)s: history** (page %(page)s of %(pages)s)",
+                league=league.name,
+                page=pages - page,
+                pages=pages,
+            )
         return HistoryPage(text.lines_within(title, lines + foot_lines), page, pages)
 
     async def correct(

@@ -161,8 +161,10 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
             if not moved:  # nobody's turn yet (bots), or a table message a moment behind
                 with contextlib.suppress(AssertionError):
                     await world.wait_for(
-                        lambda v=version: hand_posted()  # type: ignore[misc]
-                        or ((m := live(world, "pl")) is not None and (m.id, len(m.history)) != v),
+                        lambda v=version: (
+                            hand_posted()  # type: ignore[misc]
+                            or ((m := live(world, "pl")) is not None and (m.id, len(m.history)) != v)
+                        ),
                         timeout=1.0,
                     )
         assert set(seen) == {"pl", "cs", "ru"}
@@ -181,8 +183,11 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
         assert any(p.startswith(f"📋 **Rozdanie {hand_no}** · stół") for p in posts), posts[-3:]
         assert not any(p.startswith("📋 **Hand") for p in posts)
         # with its picture, drawn in Polish (a drawing that failed would leave the post without it)
-        (post,) = [m for m in world.fake.public_messages(world.channel)
-                   if m.content.startswith(f"📋 **Rozdanie {hand_no}**")]
+        (post,) = [
+            m
+            for m in world.fake.public_messages(world.channel)
+            if m.content.startswith(f"📋 **Rozdanie {hand_no}**")
+        ]
         assert [a["filename"] for a in post.attachments] == [f"hand-{hand_no}.png"]
         t = await world.stored_model(tid)  # the table and its hand's record as stored
         async with world.stored() as db:
