@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
-from bot.i18n import N_, Msg, OptionName, Text, _, channel_mention, join
+from bot.i18n import N_, ChoiceName, Msg, OptionName, Text, _, channel_mention, join
 from bot.permissions import permission_name
 
 _WHAT = {
@@ -80,7 +80,9 @@ def check_value(param: app_commands.Parameter, value: Any) -> Text | None:
     if param.choices and kind != T.boolean:
         allowed = [c.value for c in param.choices]
         if value not in allowed:
-            choices = ", ".join(f"`{c.name}`" for c in param.choices[:25])
+            # the choices as the reader's client lists them, not their English names
+            shown = (join("`", ChoiceName(c.name), "`", sep="") for c in param.choices[:25])
+            choices = join(*shown, sep=", ")
             return _("`%(name)s` must be one of: %(choices)s.", name=name, choices=choices)
     return None
 

@@ -339,6 +339,24 @@ class OptionName(Lazy):
         return pgettext(lang, CTX_NAME, self.word)
 
 
+class ChoiceName(Lazy):
+    """A slash-command choice as the reader's client shows it ("Rotating partners (individual
+    standings)" is "Zmienne pary (ranking indywidualny)" in Polish)."""
+
+    name: str
+
+    def __new__(cls, name: str) -> ChoiceName:
+        self = super().__new__(cls, name)
+        self.name = name
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.name,)
+
+    def render(self, lang: str) -> str:
+        return pgettext(lang, CTX_CHOICE, self.name)
+
+
 #: any text the bot shows: a plain string, or a lazy one rendered in the reader's language
 Text: TypeAlias = str
 
@@ -374,6 +392,13 @@ def channel_mention(channel_id: int) -> str:
 
 def role_mention(role_id: int) -> str:
     return f"<@&{int(role_id)}>"
+
+
+def whole(value: int) -> Lazy:
+    """A whole number in the reader's locale (``1,000``, ``1 000`` in Polish, Czech and Russian,
+    where a comma is the decimal separator), a negative one with a true minus sign (``−200``)."""
+    n = int(value)
+    return Num(n) if n >= 0 else Joined(("−", Num(-n)), "")
 
 
 def signed(value: int) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from bot.i18n import DEFAULT, Text, _, _n, gettext, join, render, timestamp
 from bot.lexicon import bid_label, describe
 from bot.pictures import ENGLISH, ScoreSeries, SeatInfo, SideInfo, TableScene, Words, can_draw, picture_name
-from bot.storage.history import GameSummary, HistoryPage, StoredHand
+from bot.storage.history import FORMER_PLAYER, GameSummary, HistoryPage, StoredHand
 from engine import Bid, Ruleset, card_pretty, hand_str, parse_card
 from engine.fair import short
 from engine.record import replay_game
@@ -50,8 +50,14 @@ def _seat(s: int) -> Text:
     return _("seat %(n)s", n=s + 1)
 
 
+def player_name(name: str) -> Text:
+    """A stored player's name as the reader sees it: ``/spades forgetme`` leaves the marker
+    ``FORMER_PLAYER`` in the records, worded here in the reader's language ("były gracz")."""
+    return _("a former player") if name == FORMER_PLAYER else name
+
+
 def seat_names(game: GameSummary) -> list[str]:
-    names = {p.seat: p.name for p in game.players}
+    names = {p.seat: player_name(p.name) for p in game.players}
     n = max(names, default=-1) + 1
     return [names.get(s, _seat(s)) for s in range(n)]
 
@@ -62,6 +68,7 @@ def side_label(rs: Ruleset, names: Sequence[str], side: int) -> Text:
 
 
 # ---- the history list ---------------------------------------------------------------------------
+
 
 def game_line(g: GameSummary) -> Text:
     """One game in the history: id, date, sides with scores (winner first, 🏆), preset, hands."""
@@ -85,8 +92,13 @@ def history_text(page: HistoryPage, scope: Text) -> Text:
     lines: list[Text] = [
         join(
             head,
-            _n("page %(page)s of %(pages)s (%(n)s game)", "page %(page)s of %(pages)s (%(n)s games)",
-               page.total, page=page.page, pages=page.pages),
+            _n(
+                "page %(page)s of %(pages)s (%(n)s game)",
+                "page %(page)s of %(pages)s (%(n)s games)",
+                page.total,
+                page=page.page,
+                pages=page.pages,
+            ),
             sep=" · ",
         )
     ]
@@ -98,14 +110,19 @@ def history_text(page: HistoryPage, scope: Text) -> Text:
 
 # ---- a game's score sheet -------------------------------------------------------------------------
 
+
 def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
     """Every hand of a stored game: each side's bids, tricks, points and running total."""
     rs = ruleset_of(game.ruleset)
     names = seat_names(game)
     sides = [side_label(rs, names, i) for i in range(rs.num_sides)]
     head: list[Text] = [
-        _("📊 **Game #%(game)s** · %(preset)s · finished %(when)s", game=game.id, preset=game.preset,
-          when=timestamp(game.finished_at, "f")),
+        _(
+            "📊 **Game #%(game)s** · %(preset)s · finished %(when)s",
+            game=game.id,
+            preset=game.preset,
+            when=timestamp(game.finished_at, "f"),
+        ),
         join(*(join(f"**{i + 1}**", s) for i, s in enumerate(sides)), sep=" · "),
     ]
     rows = []
@@ -126,11 +143,18 @@ def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
     tail: list[Text] = []
     if game.winner_side is not None and game.winner_side < len(sides):
         final = " – ".join(str(s.get("score")) for s in game.sides)
-        tail.append(_n("🏆 %(side)s won %(final)s after %(n)s hand.",
-                       "🏆 %(side)s won %(final)s after %(n)s hands.",
-                       game.hands, side=sides[game.winner_side], final=final))
-    tail.append(_("Cells: bid/took, points, total. `/replay game:%(game)s hand:<n>` replays a hand.",
-                  game=game.id))
+        tail.append(
+            _n(
+                "🏆 %(side)s won %(final)s after %(n)s hand.",
+                "🏆 %(side)s won %(final)s after %(n)s hands.",
+                game.hands,
+                side=sides[game.winner_side],
+                final=final,
+            )
+        )
+    tail.append(
+        _("Cells: bid/took, points, total. `/replay game:%(game)s hand:<n>` replays a hand.", game=game.id)
+    )
     dropped = 0
     # room for a longer translation of the header and footer: the rows are mostly numbers
     room = MAX_MESSAGE - 250
@@ -141,6 +165,7 @@ def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
 
 
 # ---- replays ---------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Trick:
@@ -204,11 +229,20 @@ def hand_replay(record: dict[str, Any]) -> HandReplay:
     tricks = []
     for i in range(0, len(history), n):
         no = i // n + 1
-        tricks.append(Trick(no, tuple(history[i:i + n]), g.trick_winners[no - 1]))
+        tricks.append(Trick(no, tuple(history[i : i + n]), g.trick_winners[no - 1]))
     bids = tuple((int(s), bid_text(b)) for s, b in record.get("bids", []))
     passes = tuple((s, tuple(_bits(m))) for s, m in g.pass_log)
-    return HandReplay(record, g.rs, g.hand_no, g.dealer, tuple(g.dealt), bids, passes, tuple(tricks),
-                      dict(g.hand_records[-1]["result"]))
+    return HandReplay(
+        record,
+        g.rs,
+        g.hand_no,
+        g.dealer,
+        tuple(g.dealt),
+        bids,
+        passes,
+        tuple(tricks),
+        dict(g.hand_records[-1]["result"]),
+    )
 
 
 def _bits(mask: int) -> list[int]:
@@ -235,7 +269,11 @@ def replay_text(
         which = _("hand %(n)s", n=hr.hand_no)
     head = _(
         "🔁 **Replay · %(title)s · %(which)s** · %(rules)s · step %(step)s of %(steps)s",
-        title=title, which=which, rules=hr.ruleset.name, step=step + 1, steps=hr.steps,
+        title=title,
+        which=which,
+        rules=hr.ruleset.name,
+        step=step + 1,
+        steps=hr.steps,
     )
     lines: list[Text] = [head]
     if step == 0:
@@ -254,8 +292,14 @@ def replay_text(
             if hr.ruleset.two_player_draw:
                 lines.append(_("%(name)s exchanged %(cards)s", name=names[seat], cards=shown))
             elif partner is not None:
-                lines.append(_("%(name)s passed %(cards)s to %(partner)s", name=names[seat], cards=shown,
-                               partner=names[partner]))
+                lines.append(
+                    _(
+                        "%(name)s passed %(cards)s to %(partner)s",
+                        name=names[seat],
+                        cards=shown,
+                        partner=names[partner],
+                    )
+                )
             else:
                 lines.append(_("%(name)s passed %(cards)s", name=names[seat], cards=shown))
         return join(*lines, sep="\n")
@@ -264,15 +308,24 @@ def replay_text(
         held = hr.held_before(t.no)
         lead = names[t.plays[0][0]] if t.plays else "?"
         plays = join(*(join(names[s], card_pretty(c)) for s, c in t.plays), sep=" · ")
-        lines.append(_("**Trick %(n)s of %(total)s** (led by %(lead)s): %(plays)s → **%(winner)s**",
-                       n=t.no, total=len(hr.tricks), lead=lead, plays=plays, winner=names[t.winner]))
+        lines.append(
+            _(
+                "**Trick %(n)s of %(total)s** (led by %(lead)s): %(plays)s → **%(winner)s**",
+                n=t.no,
+                total=len(hr.tricks),
+                lead=lead,
+                plays=plays,
+                winner=names[t.winner],
+            )
+        )
         taken = [0] * hr.ruleset.num_seats
         for x in hr.tricks[: t.no]:
             taken[x.winner] += 1
         bids = dict(hr.bids)
         seats = range(hr.ruleset.num_seats)
-        so_far = join(*(join(names[s], join(f"{taken[s]}/", bids.get(s, "?"), sep="")) for s in seats),
-                      sep=" · ")
+        so_far = join(
+            *(join(names[s], join(f"{taken[s]}/", bids.get(s, "?"), sep="")) for s in seats), sep=" · "
+        )
         lines.append(_("Tricks so far: %(tricks)s", tricks=so_far))
         lines.append(_("_Held before this trick:_"))
         for s in range(hr.ruleset.num_seats):
@@ -289,19 +342,37 @@ def replay_text(
             name, points = names[int(nil["seat"])], f"{int(nil.get('points', 0)):+d}"
             blind = nil.get("kind") == "blind_nil"
             if nil.get("made"):
-                parts.append(_("%(name)s's blind nil made %(points)s", name=name, points=points) if blind
-                             else _("%(name)s's nil made %(points)s", name=name, points=points))
+                parts.append(
+                    _("%(name)s's blind nil made %(points)s", name=name, points=points)
+                    if blind
+                    else _("%(name)s's nil made %(points)s", name=name, points=points)
+                )
             else:
-                parts.append(_("%(name)s's blind nil failed %(points)s", name=name, points=points) if blind
-                             else _("%(name)s's nil failed %(points)s", name=name, points=points))
+                parts.append(
+                    _("%(name)s's blind nil failed %(points)s", name=name, points=points)
+                    if blind
+                    else _("%(name)s's nil failed %(points)s", name=name, points=points)
+                )
         if b.get("made") is not None:
             points = f"{int(b.get('contract_points', 0)):+d}"
             if b.get("made"):
-                parts.append(_("contract %(bid)s made with %(tricks)s %(points)s", bid=b.get("bid"),
-                               tricks=b.get("tricks"), points=points))
+                parts.append(
+                    _(
+                        "contract %(bid)s made with %(tricks)s %(points)s",
+                        bid=b.get("bid"),
+                        tricks=b.get("tricks"),
+                        points=points,
+                    )
+                )
             else:
-                parts.append(_("contract %(bid)s set with %(tricks)s %(points)s", bid=b.get("bid"),
-                               tricks=b.get("tricks"), points=points))
+                parts.append(
+                    _(
+                        "contract %(bid)s set with %(tricks)s %(points)s",
+                        bid=b.get("bid"),
+                        tricks=b.get("tricks"),
+                        points=points,
+                    )
+                )
         if b.get("bag_points"):
             points = f"{int(b['bag_points']):+d}"
             bags = int(b.get("bags", 0))
@@ -313,20 +384,34 @@ def replay_text(
             parts.append(_("bonus %(points)s", points=points))
         total = int(b.get("total", b.get("points", 0)))
         what = join(*parts, sep=", ") if parts else _("no points")
-        lines.append(_("%(who)s: %(what)s → %(total)s (%(before)s → %(after)s)", who=who, what=what,
-                       total=format(total, "+d"), before=b.get("score_before", "?"),
-                       after=b.get("score_after", "?")))
+        lines.append(
+            _(
+                "%(who)s: %(what)s → %(total)s (%(before)s → %(after)s)",
+                who=who,
+                what=what,
+                total=format(total, "+d"),
+                before=b.get("score_before", "?"),
+                after=b.get("score_after", "?"),
+            )
+        )
     fair = hr.record.get("fair")
     if fair:
-        lines.append(_(
-            "🔐 Deal key revealed: seed `%(seed)s` salt `%(salt)s` (commitment `%(short)s`…). **Verify** "
-            "recomputes the deal.",
-            seed=fair.get("seed"), salt=fair.get("salt"), short=short(str(fair.get("commitment"))),
-        ))
+        lines.append(
+            _(
+                "🔐 Deal key revealed: seed `%(seed)s` salt `%(salt)s` (commitment `%(short)s`…). "
+                "**%(button)s** recomputes the deal.",
+                seed=fair.get("seed"),
+                salt=fair.get("salt"),
+                short=short(str(fair.get("commitment"))),
+                # the label of the button under the replay, in the reader's language
+                button=_("Verify deal"),
+            )
+        )
     return join(*lines, sep="\n")
 
 
 # ---- the pictures' data -------------------------------------------------------------------------
+
 
 def picture_words(lang: str) -> Words:
     """The pictures' own words in ``lang`` (English where the catalog has none)."""
@@ -366,43 +451,76 @@ def picture_names(names: Sequence[Any], lang: str = DEFAULT) -> list[str]:
     return [picture_name(render(n, lang), i, empty) for i, n in enumerate(names)]
 
 
-def hand_scene(record: dict[str, Any], names: Sequence[str], *, title: str | None = None,
-               winner: int | None = None, subtitle: str = "", lang: str = DEFAULT,
-               bots: Collection[int] = ()) -> TableScene:
+def hand_scene(
+    record: dict[str, Any],
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    winner: int | None = None,
+    subtitle: str = "",
+    lang: str = DEFAULT,
+    bots: Collection[int] = (),
+) -> TableScene:
     """The table picture after a finished hand (``winner`` set at game over), its words in ``lang``;
     the seats in ``bots`` are marked as bots."""
     rs = ruleset_of(record)
     res = record.get("result") or {}
     tricks = res.get("tricks") or [0] * rs.num_seats
     bids = {int(s): b for s, b in record.get("bids", [])}
-    seats = [SeatInfo(render(names[s] if s < len(names) else _seat(s), lang), rs.side_of(s),
-                      render(bid_label(bids[s]), lang) if s in bids else None,
-                      int(tricks[s]) if s < len(tricks) else 0, is_bot=s in bots,
-                      dealer=s == record.get("dealer")) for s in range(rs.num_seats)]
+    seats = [
+        SeatInfo(
+            render(names[s] if s < len(names) else _seat(s), lang),
+            rs.side_of(s),
+            render(bid_label(bids[s]), lang) if s in bids else None,
+            int(tricks[s]) if s < len(tricks) else 0,
+            is_bot=s in bots,
+            dealer=s == record.get("dealer"),
+        )
+        for s in range(rs.num_seats)
+    ]
     breakdown = res.get("breakdown") or []
     scores = res.get("scores") or [0] * rs.num_sides
     bags = res.get("bags") or [0] * rs.num_sides
     points = [int(b.get("total", b.get("points", 0))) for b in breakdown]
-    sides = [SideInfo(render(side_label(rs, names, i), lang), int(scores[i]), int(bags[i]),
-                      points[i] if i < len(points) else None)
-             for i in range(rs.num_sides)]
+    sides = [
+        SideInfo(
+            render(side_label(rs, names, i), lang),
+            int(scores[i]),
+            int(bags[i]),
+            points[i] if i < len(points) else None,
+        )
+        for i in range(rs.num_sides)
+    ]
     hand_no = record.get("hand_no", "?")
     if title is None:
         title = gettext(lang, "Game over") if winner is not None else gettext(lang, "Hand %(n)s", n=hand_no)
     notes = [gettext(lang, "after hand %(n)s", n=hand_no)] if winner is not None else []
     subtitle = subtitle or render(describe(rs), lang)[:70]
-    return TableScene(title, seats, sides, winner=winner, subtitle=subtitle, notes=notes,
-                      words=picture_words(lang))
+    return TableScene(
+        title, seats, sides, winner=winner, subtitle=subtitle, notes=notes, words=picture_words(lang)
+    )
 
 
-def game_series(records: Sequence[dict[str, Any]], names: Sequence[str], *, winner: int | None = None,
-                title: str | None = None, lang: str = DEFAULT) -> ScoreSeries:
+def game_series(
+    records: Sequence[dict[str, Any]],
+    names: Sequence[str],
+    *,
+    winner: int | None = None,
+    title: str | None = None,
+    lang: str = DEFAULT,
+) -> ScoreSeries:
     """The score chart over a game's finished hands, its words in ``lang``."""
     rs = ruleset_of(records[0]) if records else Ruleset.preset("standard")
     scores = [list((r.get("result") or {}).get("scores") or [0] * rs.num_sides) for r in records]
-    return ScoreSeries(gettext(lang, "Score by hand") if title is None else title,
-                       [render(side_label(rs, names, i), lang) for i in range(rs.num_sides)], scores,
-                       target=rs.target_score, lose=rs.lose_score, winner=winner, words=picture_words(lang))
+    return ScoreSeries(
+        gettext(lang, "Score by hand") if title is None else title,
+        [render(side_label(rs, names, i), lang) for i in range(rs.num_sides)],
+        scores,
+        target=rs.target_score,
+        lose=rs.lose_score,
+        winner=winner,
+        words=picture_words(lang),
+    )
 
 
 __all__ = [

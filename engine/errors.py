@@ -19,8 +19,9 @@ class IllegalAction(EngineError):
 
     code = "illegal_action"
 
-    def __init__(self, message: str, *, seat: int | None = None, rule: str | None = None,
-                 **fields: Any) -> None:
+    def __init__(
+        self, message: str, *, seat: int | None = None, rule: str | None = None, **fields: Any
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.seat = seat
@@ -78,9 +79,16 @@ class MisdealNotAllowed(IllegalAction):
 
 
 class RulesetError(ValueError):
-    """Unknown preset or option, or an impossible combination of options."""
+    """Unknown preset or option, or an impossible combination of options. ``reason`` names which
+    (``suicide_needs_pairs``, ``out_of_range``, …; empty when there is no code for it) and
+    ``fields`` carries its values, so a front end can say it in the player's own words."""
 
     code = "bad_ruleset"
+
+    def __init__(self, message: str, reason: str = "", **fields: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.fields = fields
 
 
 class RecordError(EngineError):

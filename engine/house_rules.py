@@ -36,7 +36,15 @@ _SUGGEST: dict[str, tuple[str, ...]] = {
 
 
 class HouseRulesError(ValueError):
-    """A house-rules text that can't be read; the message says what was wrong and what is allowed."""
+    """A house-rules text that can't be read; the message says what was wrong and what is allowed.
+    ``code`` says which refusal it is (``out_of_range``: ``fields`` has ``name``, ``value``, ``lo``,
+    ``hi`` and ``off``; ``incompatible``: ``fields`` has the ruleset's ``reason`` and its values;
+    empty for the others) so a front end can word it in the player's language."""
+
+    def __init__(self, message: str, code: str = "", **fields: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.fields = fields
 
 
 def rule_kinds() -> dict[str, str]:
@@ -107,14 +115,25 @@ def check_rules(preset: str, options: dict[str, Any]) -> Ruleset:
         if bounds is not None and isinstance(value, int) and not bounds[0] <= value <= bounds[1]:
             lo, hi, what = bounds
             shown = str(value) if len(str(value)) <= 12 else str(value)[:10] + "…"
+            off = rule_kinds().get(name) == "int | None"
             raise HouseRulesError(
                 f"`{name}={shown}` is out of range: {what} must be from {fmt_int(lo)} to {fmt_int(hi)}"
-                + (" (or `off`)." if rule_kinds().get(name) == "int | None" else ".")
+                + (" (or `off`)." if off else "."),
+                "out_of_range",
+                name=name,
+                value=shown,
+                lo=lo,
+                hi=hi,
+                off=off,
             )
     try:
         return Ruleset.preset(preset, **options)
     except (ValueError, TypeError) as exc:
-        raise HouseRulesError(f"Those rules don't go together: {str(exc).rstrip('.')}.") from None
+        reason = getattr(exc, "reason", "")
+        fields = dict(getattr(exc, "fields", {}))
+        raise HouseRulesError(
+            f"Those rules don't go together: {str(exc).rstrip('.')}.", "incompatible", reason=reason, **fields
+        ) from None
 
 
 def rules_suggestions(text: str, preset: str | None = None) -> list[tuple[str, str]]:

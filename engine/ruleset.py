@@ -147,8 +147,11 @@ class Ruleset:
         """Whether a side ``deficit`` points behind the leader (negative: ahead) may bid blind
         nil. ``blind_nil_min_deficit`` 0 means no score condition at all; 100 means behind by
         100 or more."""
-        return (self.blind_nil_allowed and self.nil_allowed
-                and (self.blind_nil_min_deficit == 0 or deficit >= self.blind_nil_min_deficit))
+        return (
+            self.blind_nil_allowed
+            and self.nil_allowed
+            and (self.blind_nil_min_deficit == 0 or deficit >= self.blind_nil_min_deficit)
+        )
 
     def blind_bids_open(self, deficit: int) -> bool:
         """As ``blind_nil_open``, for blind number bids (``blind_bid_min_deficit``)."""
@@ -158,8 +161,11 @@ class Ruleset:
     def overrides(self) -> dict[str, Any]:
         """Options that differ from the preset this ruleset is named after."""
         base = PRESETS.get(self.name, STANDARD)
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)}
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+        }
 
     def to_dict(self) -> dict[str, Any]:
         """``{"preset": name, <options that differ>...}``; JSON-safe, exact round trip. A
@@ -180,7 +186,7 @@ class Ruleset:
         if isinstance(d, str):
             return cls.preset(d)
         if not isinstance(d, dict):
-            raise RulesetError("A ruleset is a preset name or an object with a \"preset\" key")
+            raise RulesetError('A ruleset is a preset name or an object with a "preset" key')
         d = dict(d)
         custom = d.pop("name", None)
         rs = cls.preset(d.pop("preset", "standard"), **d)
@@ -237,9 +243,13 @@ class Ruleset:
             sign = "+" if self.bag_value > 0 else ""
             parts.append(f"bags {sign}{fmt_int(self.bag_value)} each" if self.bag_value else "bags worth 0")
         flags = [
-            (self.whiz, "whiz"), (self.mirrors, "mirrors"), (self.suicide, "suicide"),
-            (self.ten_for_200, "10 for 200"), (self.boston, "Boston wins"),
-            (self.first_trick_two_clubs, "2♣ leads"), (self.misdeal_no_spades, "misdeal on no spades"),
+            (self.whiz, "whiz"),
+            (self.mirrors, "mirrors"),
+            (self.suicide, "suicide"),
+            (self.ten_for_200, "10 for 200"),
+            (self.boston, "Boston wins"),
+            (self.first_trick_two_clubs, "2♣ leads"),
+            (self.misdeal_no_spades, "misdeal on no spades"),
             (not self.spades_must_be_broken, "spades lead any time"),
         ]
         parts.extend(label for on, label in flags if on)
@@ -280,7 +290,8 @@ def _check_options(overrides: dict[str, Any]) -> None:
         ok = isinstance(value, types) and not (bool not in types and isinstance(value, bool))
         if not ok:
             want = {"(<class 'bool'>,)": "true or false", "(<class 'int'>,)": "a whole number"}.get(
-                str(types), "a whole number or null" if int in types else "a text")
+                str(types), "a whole number or null" if int in types else "a text"
+            )
             raise RulesetError(f'Option "{key}" must be {want}, not {value!r}')
 
 
@@ -325,71 +336,100 @@ def _check_ranges(rs: Ruleset) -> None:
             continue
         if not lo <= value <= hi:
             off = " (or off)" if name in ("lose_score", "max_hands", "bag_limit") else ""
-            raise RulesetError(f"{name} ({what}) must be from {fmt_int(lo)} to {fmt_int(hi)}{off}, "
-                               f"not {fmt_int(value)}")
+            raise RulesetError(
+                f"{name} ({what}) must be from {fmt_int(lo)} to {fmt_int(hi)}{off}, not {fmt_int(value)}",
+                "out_of_range",
+                name=name,
+                value=value,
+                lo=lo,
+                hi=hi,
+                off=bool(off),
+            )
 
 
 def _validate(rs: Ruleset) -> None:
-    def bad(msg: str) -> None:
-        raise RulesetError(msg)
+    def bad(msg: str, reason: str, **values: object) -> None:
+        raise RulesetError(msg, reason, **values)
 
     _check_options({f.name: getattr(rs, f.name) for f in fields(rs)})
     _check_ranges(rs)
     n = rs.num_seats
     if not 2 <= n <= 6:
-        bad("Spades is played by 2 to 6 players")
+        bad("Spades is played by 2 to 6 players", "seats")
     if rs.decks not in (1, 2):
-        bad("Play with one deck or two")
+        bad("Play with one deck or two", "decks")
     if rs.partnerships and (rs.team_size not in (2, 3) or n % rs.team_size or n // rs.team_size < 2):
-        bad(f"{n} players can't be split into teams of {rs.team_size}")
+        bad(f"{n} players can't be split into teams of {rs.team_size}", "teams", n=n, size=rs.team_size)
     if rs.two_player_draw:
         if n != 2:
-            bad("The draw-and-discard deal is for two players")
+            bad("The draw-and-discard deal is for two players", "draw_seats")
         if rs.decks != 1:
-            bad("The draw-and-discard deal uses one deck")
+            bad("The draw-and-discard deal uses one deck", "draw_decks")
         if rs.nil_pass:
-            bad("Two-player Spades passes no cards for nil; set nil_pass to 0")
+            bad("Two-player Spades passes no cards for nil; set nil_pass to 0", "draw_pass")
         if rs.blind_bids:
-            bad("Blind bids with the two-player draw aren't supported; set blind_bids to false")
-    if (rs.blind_nil_pass or rs.nil_pass) and not (rs.partnerships and rs.team_size == 2) and not (
-            rs.two_player_draw):
-        bad("Cards are passed between two partners: set blind_nil_pass and nil_pass to 0 "
-            "for solo play and teams of three")
+            bad("Blind bids with the two-player draw aren't supported; set blind_bids to false", "draw_blind")
+    if (
+        (rs.blind_nil_pass or rs.nil_pass)
+        and not (rs.partnerships and rs.team_size == 2)
+        and not (rs.two_player_draw)
+    ):
+        bad(
+            "Cards are passed between two partners: set blind_nil_pass and nil_pass to 0 "
+            "for solo play and teams of three",
+            "pass_pairs",
+        )
     if rs.blind_nil_allowed and not rs.nil_allowed:
-        bad("Blind nil needs nil: set nil_allowed to true or blind_nil_allowed to false")
+        bad(
+            "Blind nil needs nil: set nil_allowed to true or blind_nil_allowed to false",
+            "blind_nil_needs_nil",
+        )
     if rs.deuces_high_all and not rs.deuces_high:
-        bad("deuces_high_all needs deuces_high")
+        bad("deuces_high_all needs deuces_high", "deuces_all")
     if rs.whiz and rs.mirrors:
-        bad("Whiz and mirrors are two different bidding rules; choose one")
+        bad("Whiz and mirrors are two different bidding rules; choose one", "whiz_mirrors")
     if (rs.whiz or rs.mirrors) and rs.blind_bids:
         which = "Whiz" if rs.whiz else "Mirrors"
-        bad(f"{which} bids are the number of spades held, so blind bids can't apply")
+        bad(
+            f"{which} bids are the number of spades held, so blind bids can't apply",
+            "fixed_blind",
+            variant=which.lower(),
+        )
     if rs.mirrors and rs.blind_nil_allowed:
-        bad("Mirrors bids are the number of spades held, so blind nil can't apply")
+        bad("Mirrors bids are the number of spades held, so blind nil can't apply", "mirrors_blind_nil")
     if rs.mirrors and not rs.nil_allowed:
-        bad("Mirrors needs nil for a hand without spades")
+        bad("Mirrors needs nil for a hand without spades", "mirrors_nil")
     if rs.suicide:
         if not (rs.partnerships and rs.team_size == 2):
-            bad("Suicide is for partnerships of two")
+            bad("Suicide is for partnerships of two", "suicide_pairs")
         if not rs.nil_allowed:
-            bad("Suicide needs nil")
+            bad("Suicide needs nil", "suicide_nil")
         if rs.board:
-            bad("Suicide and a board can't both apply (the nil partner's team could not reach the board)")
+            bad(
+                "Suicide and a board can't both apply (the nil partner's team could not reach the board)",
+                "suicide_board",
+            )
         if rs.whiz or rs.mirrors:
-            bad("Suicide can't be combined with whiz or mirrors")
+            bad("Suicide can't be combined with whiz or mirrors", "suicide_fixed")
     if rs.board and (rs.whiz or rs.mirrors):
-        bad("A board can't apply when bids are fixed by whiz or mirrors")
+        bad("A board can't apply when bids are fixed by whiz or mirrors", "board_fixed")
     if rs.lose_score is not None and rs.lose_score >= rs.target_score:
-        bad(f"lose_score (the mercy score, {fmt_int(rs.lose_score)}) must be below the target "
-            f"({fmt_int(rs.target_score)})")
+        bad(
+            f"lose_score (the mercy score, {fmt_int(rs.lose_score)}) must be below the target "
+            f"({fmt_int(rs.target_score)})",
+            "mercy_target",
+            lose=rs.lose_score,
+            target=rs.target_score,
+        )
     t = _tables(n, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all, rs.two_player_draw)
     if rs.board > t.hand_size:
-        bad(f"The board can't be above {t.hand_size} tricks")
+        bad(f"The board can't be above {t.hand_size} tricks", "board_max", n=t.hand_size)
     if rs.blind_bid_max > t.hand_size:
-        bad(f"blind_bid_max can't be above {t.hand_size}")
+        bad(f"blind_bid_max can't be above {t.hand_size}", "blind_max", n=t.hand_size)
 
 
 # -- derived tables (cached per ruleset) -----------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Tables:
@@ -397,15 +437,16 @@ class Tables:
 
     deck: tuple[int, ...]
     hand_size: int
-    suit: tuple[int, ...]        # effective suit per card id (jokers, high deuces -> spades)
-    power: tuple[int, ...]       # trick strength within the effective suit; trumps >= 100
+    suit: tuple[int, ...]  # effective suit per card id (jokers, high deuces -> spades)
+    power: tuple[int, ...]  # trick strength within the effective suit; trumps >= 100
     suit_masks: tuple[int, ...]  # mask of the deck's cards per effective suit
     deck_mask: int
     lowest_club: tuple[int, ...]  # club ids from lowest, both copies (first-trick rule)
 
 
-def winning_play(trick: Sequence[tuple[int, int]], suit: Sequence[int], power: Sequence[int],
-                 last_wins: bool) -> tuple[int, int]:
+def winning_play(
+    trick: Sequence[tuple[int, int]], suit: Sequence[int], power: Sequence[int], last_wins: bool
+) -> tuple[int, int]:
     """The ``(seat, card)`` that leads a non-empty trick (``(seat, card)`` in play order): the
     highest spade, else the highest card of the led suit. Two identical cards (two decks) go to
     the later one when ``last_wins`` (``not Ruleset.six_player_first_wins``). ``suit`` and
@@ -439,13 +480,11 @@ def _sides(n: int, partnerships: bool, team_size: int) -> tuple[tuple[int, ...],
 
 
 def tables(rs: Ruleset) -> Tables:
-    return _tables(rs.num_seats, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all,
-                   rs.two_player_draw)
+    return _tables(rs.num_seats, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all, rs.two_player_draw)
 
 
 @lru_cache(maxsize=64)
-def _tables(n: int, decks: int, jokers: bool, deuces_high: bool, deuces_all: bool,
-            draw: bool) -> Tables:
+def _tables(n: int, decks: int, jokers: bool, deuces_high: bool, deuces_all: bool, draw: bool) -> Tables:
     high_deuces = []  # ascending strength, all above the ace of spades
     if deuces_high:
         if deuces_all:
@@ -491,8 +530,9 @@ def _tables(n: int, decks: int, jokers: bool, deuces_high: bool, deuces_all: boo
         masks[suit[c]] |= 1 << c
     deck_mask = sum(1 << c for c in cards)
     clubs = sorted((c for c in cards if suit[c] == CLUBS), key=lambda c: (power[c], c))
-    return Tables(tuple(sorted(cards)), hand_size, tuple(suit), tuple(power), tuple(masks), deck_mask,
-                  tuple(clubs))
+    return Tables(
+        tuple(sorted(cards)), hand_size, tuple(suit), tuple(power), tuple(masks), deck_mask, tuple(clubs)
+    )
 
 
 # -- presets ------------------------------------------------------------------------------
@@ -506,29 +546,41 @@ PRESETS: dict[str, Ruleset] = {
     # RULES.md section 3, with its blind nil: declared before the first draw; the blind nil
     # bidder then exchanges up to 3 cards with random discards (blind_nil_pass). Without it:
     # Ruleset.preset("two-player", blind_nil_allowed=False).
-    "two-player": Ruleset(name="two-player", num_seats=2, partnerships=False, two_player_draw=True,
-                          nil_pass=0),
+    "two-player": Ruleset(
+        name="two-player", num_seats=2, partnerships=False, two_player_draw=True, nil_pass=0
+    ),
     "cutthroat": Ruleset(name="cutthroat", num_seats=3, partnerships=False, **_NO_PASS),
     "solo": Ruleset(name="solo", num_seats=4, partnerships=False, **_NO_PASS),
     "five-player": Ruleset(name="five-player", num_seats=5, partnerships=False, **_NO_PASS),
     "six-player": Ruleset(name="six-player", num_seats=6, decks=2, team_size=2),
-    "six-player-threes": Ruleset(name="six-player-threes", num_seats=6, decks=2, team_size=3,
-                                 **_NO_PASS),
-    "six-player-solo": Ruleset(name="six-player-solo", num_seats=6, decks=2, partnerships=False,
-                               **_NO_PASS),
+    "six-player-threes": Ruleset(name="six-player-threes", num_seats=6, decks=2, team_size=3, **_NO_PASS),
+    "six-player-solo": Ruleset(name="six-player-solo", num_seats=6, decks=2, partnerships=False, **_NO_PASS),
     "jokers-high": Ruleset(name="jokers-high", jokers=True),
     "deuces-high": Ruleset(name="deuces-high", deuces_high=True),
     "whiz": Ruleset(name="whiz", whiz=True, blind_nil_allowed=False, blind_nil_pass=0),
     "mirrors": Ruleset(name="mirrors", mirrors=True, blind_nil_allowed=False, blind_nil_pass=0),
     "suicide": Ruleset(name="suicide", suicide=True, blind_nil_allowed=False, blind_nil_pass=0),
     "short": Ruleset(name="short", target_score=250, bag_limit=5, bag_penalty=50),
-    "house": Ruleset(name="house", blind_nil_min_deficit=100, blind_bids=True, ten_for_200=True,
-                     boston=True, lose_score=-200),
+    "house": Ruleset(
+        name="house",
+        blind_nil_min_deficit=100,
+        blind_bids=True,
+        ten_for_200=True,
+        boston=True,
+        lose_score=-200,
+    ),
 }
-_ALIASES = {"classic": "classic-online", "online": "classic-online", "2p": "two-player",
-            "two": "two-player",
-            # an earlier preset: two-player with blind nil, which "two-player" now has itself
-            "two-player-blind": "two-player", "three-player": "cutthroat", "3p": "cutthroat",
-            "5p": "five-player", "6p": "six-player", "jokers": "jokers-high",
-            "deuces": "deuces-high"}
-
+_ALIASES = {
+    "classic": "classic-online",
+    "online": "classic-online",
+    "2p": "two-player",
+    "two": "two-player",
+    # an earlier preset: two-player with blind nil, which "two-player" now has itself
+    "two-player-blind": "two-player",
+    "three-player": "cutthroat",
+    "3p": "cutthroat",
+    "5p": "five-player",
+    "6p": "six-player",
+    "jokers": "jokers-high",
+    "deuces": "deuces-high",
+}

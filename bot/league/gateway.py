@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from bot.i18n import N_, Lazy, Msg, Text, _, mention
+from bot.i18n import N_, Lazy, Msg, Text, _, _n, mention
 from bot.storage.leagues import LeagueRow, NightRow
 from engine.ruleset import Ruleset
 
@@ -54,7 +54,7 @@ _STORAGE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Msg]], ...] = t
         ),
         (
             r"Give (?P<n>\d+) scores, one per side\.",
-            lambda m: _("Give %(n)s scores, one per side.", n=m["n"]),
+            lambda m: _n("Give %(n)s score, one per side.", "Give %(n)s scores, one per side.", int(m["n"])),
         ),
         (
             r"Invite someone else: you can't be your own partner\.",
@@ -211,6 +211,28 @@ def _unix(dt: datetime) -> int:
 def seating_label(fmt: str) -> Text:
     labels = {"fixed": _("Fixed partners"), "rotating": _("Rotating partners"), "solo": _("Solo")}
     return labels.get(fmt, fmt)
+
+
+# Why a night was missed: stored as a code in the audit entry's detail (``why``), worded when the
+# history is read, in the reader's language.
+MISSED_REASONS: dict[str, str] = {"bot_offline": N_("the bot was not running at the start")}
+
+
+def missed_reason(code: str) -> Text:
+    """A missed night's reason (a code of :data:`MISSED_REASONS`) as a lazy message."""
+    known = MISSED_REASONS.get(code)
+    return Msg(known) if known is not None else code
+
+
+def audit_reason(detail: dict[str, Any], reason: str | None) -> Text | None:
+    """The reason an audit entry shows: an admin's own words as typed, or a stored code worded in
+    the reader's language. (Entries written before the code stored the English words: those read
+    as the same message.)"""
+    if isinstance(detail.get("why"), str):
+        return missed_reason(detail["why"])
+    if reason and reason in MISSED_REASONS.values():
+        return Msg(reason)
+    return reason or None
 
 
 def _audit_detail(detail: dict[str, Any]) -> Text:

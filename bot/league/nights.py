@@ -17,7 +17,7 @@ from bot.storage.leagues import LeagueError, LeagueRow, NightRow, StaleLeague
 
 from . import schedule as sch
 from . import seating, text
-from .gateway import TICK_SECONDS, _unix, _utc, team_status
+from .gateway import TICK_SECONDS, _unix, _utc, missed_reason, team_status
 from .ratings import Rating
 from .rounds import RoundsMixin
 
@@ -113,7 +113,7 @@ class NightsMixin(RoundsMixin):
                 return
         if night.status == "checkin" and now >= _utc(night.starts_at):
             if sch.lateness(_utc(night.starts_at), now, grace) == sch.MISSED:
-                await self._miss(league, night, _("the bot was not running at the start"))
+                await self._miss(league, night, "bot_offline")
                 return
             await self._start_night(league, night)
             return
@@ -144,17 +144,19 @@ class NightsMixin(RoundsMixin):
                     league.id, league.season, n.number, n.key, row.starts_at, row.checkin_at
                 )
             if row.status == "scheduled" and now > _utc(row.starts_at) + grace:
-                await self._miss(league, row, _("the bot was not running at the start"))
+                await self._miss(league, row, "bot_offline")
                 continue
             return row
         return None
 
-    async def _miss(self, league: LeagueRow, night: NightRow, why: Text) -> None:
+    async def _miss(self, league: LeagueRow, night: NightRow, why: str) -> None:
+        """The night is missed for ``why`` (a code of ``MISSED_REASONS``: stored as the code and
+        worded when read, so the history reads in each reader's language)."""
         missed = await self.store.transition(
             night.id,
             ["scheduled", "checkin"],
             "missed",
-            audit=(None, "missed", {"date": night.night_date}, why),
+            audit=(None, "missed", {"date": night.night_date, "why": why}, None),
         )
         if missed is None:
             return
@@ -167,7 +169,7 @@ class NightsMixin(RoundsMixin):
             league=league.name,
             n=night.number,
             date=night.night_date,
-            why=why,
+            why=missed_reason(why),
             minutes=schedule.grace_minutes,
             last=last.day.isoformat(),
         )

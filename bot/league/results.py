@@ -13,7 +13,15 @@ from bot.storage.leagues import LeagueError, LeagueRow, Result
 
 from . import seating, standings, text
 from .checkin import CheckinMixin
-from .gateway import LeagueRefusal, _audit_detail, audit_action, league_status, night_status, seating_label
+from .gateway import (
+    LeagueRefusal,
+    _audit_detail,
+    audit_action,
+    audit_reason,
+    league_status,
+    night_status,
+    seating_label,
+)
 
 #: nights on one page of ``/league history`` (each with up to 8 result lines)
 HISTORY_NIGHTS = 8
@@ -146,7 +154,7 @@ class ResultsMixin(CheckinMixin):
         page = max(0, min(page, pages - 1))
         end = len(nights) - page * HISTORY_NIGHTS
         lines: list[Text] = []
-        for n in nights[max(0, end - HISTORY_NIGHTS):end]:
+        for n in nights[max(0, end - HISTORY_NIGHTS) : end]:
             results = await self.store.night_results(n.id)
             label = _(
                 "**S%(season)s night %(n)s** (%(date)s): %(status)s",
@@ -161,22 +169,26 @@ class ResultsMixin(CheckinMixin):
                     r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
                 )
                 lines.append(join(" ", line, sep=""))
-        audit = [] if page else await self.store.audit_log(
-            league.id,
-            limit=10,
-            actions=[
-                "correct",
-                "sub",
-                "remove",
-                "skip",
-                "start_early",
-                "start_late",
-                "reopen_checkin",
-                "missed",
-                "pause",
-                "resume",
-                "end",
-            ],
+        audit = (
+            []
+            if page
+            else await self.store.audit_log(
+                league.id,
+                limit=10,
+                actions=[
+                    "correct",
+                    "sub",
+                    "remove",
+                    "skip",
+                    "start_early",
+                    "start_late",
+                    "reopen_checkin",
+                    "missed",
+                    "pause",
+                    "resume",
+                    "end",
+                ],
+            )
         )
         foot_lines: list[Text] = [_("**Admin log**")] if audit else []
         for e in audit:
@@ -191,15 +203,20 @@ class ResultsMixin(CheckinMixin):
                 _audit_detail(e.detail),
                 sep="",
             )
-            if e.reason:
-                entry = join(entry, f": {e.reason}", sep="")
+            reason = audit_reason(e.detail or {}, e.reason)
+            if reason:
+                entry = join(entry, ": ", reason, sep="")
             foot_lines.append(entry)
         if not lines and not audit:
             return HistoryPage(_("📜 **%(league)s**: no nights played yet.", league=league.name), 0, 1)
         title: Text = _("📜 **%(league)s: history**", league=league.name)
         if pages > 1:
-            title = _("📜 **%(league)s: history** (page %(page)s of %(pages)s)", league=league.name,
-                      page=pages - page, pages=pages)
+            title = _(
+                "📜 **%(league)s: history** (page %(page)s of %(pages)s)",
+                league=league.name,
+                page=pages - page,
+                pages=pages,
+            )
         return HistoryPage(text.lines_within(title, lines + foot_lines), page, pages)
 
     async def correct(
@@ -231,7 +248,11 @@ class ResultsMixin(CheckinMixin):
             )
         if len(scores) != len(lt.sides):
             raise LeagueRefusal(
-                _("Give %(n)s scores (one per side, in table order), like `420 380`.", n=len(lt.sides))
+                _n(
+                    "Give %(n)s score (one per side, in table order), like `420 380`.",
+                    "Give %(n)s scores (one per side, in table order), like `420 380`.",
+                    len(lt.sides),
+                )
             )
         top = max(scores)
         leaders = [i for i, s in enumerate(scores) if s == top]

@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
-from bot.i18n import N_, Msg, _
+from bot.i18n import N_, Msg, _, _n
 
 from .schedule_input import ScheduleError, check_weeks, parse_zone, weekday_name
 
@@ -256,7 +256,11 @@ class Schedule:
         remaining = total - held
         if remaining < 1:
             raise ScheduleError(
-                f"{held} nights have been held already: the season must be longer than {held} weeks."
+                _n(
+                    "%(n)s night has been held already: the season must be longer than %(n)s week.",
+                    "%(n)s nights have been held already: the season must be longer than %(n)s weeks.",
+                    held,
+                )
             )
         # the same week as the first night (a Thursday league moved to Tuesday meets that week's
         # Tuesday), unless that is already past: then the next such weekday

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from bot.i18n import N_, ListOf, _, _n
+from bot.i18n import N_, ListOf, _, _n, whole
 from bot.lexicon.words import SUIT_A, bid_label, cards_list, suit_name
 
 # ---- the engine's refusals -------------------------------------------------------------------
@@ -331,19 +331,102 @@ _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
         re.compile(r"^`(?P<name>[^`]*)` is not a rule\. Rules: (?P<rules>.*)\.$"),
         lambda m: _("`%(name)s` is not a rule. Rules: %(rules)s.", name=m["name"], rules=m["rules"]),
     ),
-    (
-        re.compile(r"^Those rules don't go together: (?P<why>.*)\.$", re.S),
-        lambda m: _("Those rules don't go together: %(why)s.", why=m["why"]),
-    ),
 ]
 
 
+def _variant(name: object) -> str:
+    # the variants keep their English names in every language (docs/TRANSLATING.md)
+    return str(name)
+
+
+# Why a ruleset cannot be (``RulesetError.reason`` and its ``fields``), in the player's words.
+_INCOMPATIBLE: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "seats": lambda f: _("Spades is played by 2 to 6 players"),
+    "decks": lambda f: _("play with one deck or two"),
+    "teams": lambda f: _n(
+        "%(n)s player can't be split into teams of %(size)s",
+        "%(n)s players can't be split into teams of %(size)s",
+        int(f["n"]),
+        size=f["size"],
+    ),
+    "draw_seats": lambda f: _("the draw-and-discard deal is for two players"),
+    "draw_decks": lambda f: _("the draw-and-discard deal uses one deck"),
+    "draw_pass": lambda f: _("two-player Spades passes no cards for nil; set `nil_pass=0`"),
+    "draw_blind": lambda f: _("blind bids don't go with the two-player draw; set `blind_bids=off`"),
+    "pass_pairs": lambda f: _(
+        "cards are passed between two partners: set `blind_nil_pass=0` and `nil_pass=0` for solo play "
+        "and teams of three"
+    ),
+    "blind_nil_needs_nil": lambda f: _(
+        "blind nil needs nil: set `nil_allowed=on` or `blind_nil_allowed=off`"
+    ),
+    "deuces_all": lambda f: _("`deuces_high_all` needs `deuces_high`"),
+    "whiz_mirrors": lambda f: _("whiz and mirrors are two different bidding rules; choose one"),
+    "fixed_blind": lambda f: _(
+        "in %(variant)s a bid is the number of spades held, so blind bids can't apply",
+        variant=_variant(f["variant"]),
+    ),
+    "mirrors_blind_nil": lambda f: _(
+        "in mirrors a bid is the number of spades held, so blind nil can't apply"
+    ),
+    "mirrors_nil": lambda f: _("mirrors needs nil for a hand without spades"),
+    "suicide_pairs": lambda f: _("suicide is for partnerships of two"),
+    "suicide_nil": lambda f: _("suicide needs nil"),
+    "suicide_board": lambda f: _(
+        "suicide and a board can't both apply (the nil partner's team could not reach the board)"
+    ),
+    "suicide_fixed": lambda f: _("suicide can't be combined with whiz or mirrors"),
+    "board_fixed": lambda f: _("a board can't apply when bids are fixed by whiz or mirrors"),
+    "mercy_target": lambda f: _(
+        "the mercy score (%(lose)s) must be below the target (%(target)s)",
+        lose=whole(f["lose"]),
+        target=whole(f["target"]),
+    ),
+    "board_max": lambda f: _n(
+        "the board can't be above %(n)s trick", "the board can't be above %(n)s tricks", int(f["n"])
+    ),
+    "blind_max": lambda f: _("`blind_bid_max` can't be above %(n)s", n=f["n"]),
+    "out_of_range": lambda f: _(
+        "`%(name)s` must be from %(lo)s to %(hi)s", name=f["name"], lo=whole(f["lo"]), hi=whole(f["hi"])
+    ),
+}
+
+
+def incompatible_reasons() -> frozenset[str]:
+    """The ruleset reasons the bot words itself (a test checks the engine has no other)."""
+    return frozenset(_INCOMPATIBLE)
+
+
 def explain_rules(exc: Exception) -> Any:
-    """A house-rules refusal (``HouseRulesError``) as a lazy message; the rule names stay as typed."""
+    """A house-rules refusal (``HouseRulesError``) as a lazy message; the rule names stay as typed.
+    The refusals with a code (out of range, rules that don't go together) are built from its
+    fields; the others from the engine's fixed sentences."""
+    code = getattr(exc, "code", "")
+    fields: dict[str, Any] = dict(getattr(exc, "fields", {}))
+    if code == "out_of_range":
+        built = _(
+            "`%(name)s=%(value)s` is out of range: it must be from %(lo)s to %(hi)s.",
+            name=fields["name"],
+            value=fields["value"],
+            lo=whole(fields["lo"]),
+            hi=whole(fields["hi"]),
+        )
+        if fields.get("off"):
+            built = _(
+                "`%(name)s=%(value)s` is out of range: it must be from %(lo)s to %(hi)s (or `off`).",
+                name=fields["name"],
+                value=fields["value"],
+                lo=whole(fields["lo"]),
+                hi=whole(fields["hi"]),
+            )
+        return built
+    if code == "incompatible":
+        reason = _INCOMPATIBLE.get(str(fields.pop("reason", "")))
+        if reason is not None:
+            return _("Those rules don't go together: %(why)s.", why=reason(fields))
     text = str(exc)
     for pattern, build in _RULES:
         m = pattern.match(text)
         if m:
             return build(m)
     return text
-

@@ -196,7 +196,7 @@ def _describe(rs: Any) -> Joined:
     if rs.lose_score is not None:
         parts.append(_("mercy at %(score)s", score=rs.lose_score))
     if rs.max_hands:
-        parts.append(_("%(n)s hands max", n=rs.max_hands))
+        parts.append(_n("%(n)s hand max", "%(n)s hands max", rs.max_hands))
     return join(*parts, sep=" · ")
 
 

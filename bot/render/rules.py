@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import DEFAULT, ListOf, gettext, ngettext
+from bot.i18n import DEFAULT, ListOf, gettext, ngettext, whole
 from bot.render.pieces import MAX_MESSAGE, clip, house_rules, rules_line
 from engine.rules_text import RULE_KEYS, RuleLine, explain_lines
-from engine.ruleset import Ruleset, fmt_int
+from engine.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from bot.model import Table
@@ -93,7 +93,7 @@ def _two_decks(lang: str, p: dict[str, Any]) -> str:
 
 
 def _goal(lang: str, p: dict[str, Any]) -> str:
-    target = fmt_int(p["target"])
+    target = whole(p["target"])
     if p["teams"]:
         return gettext(
             lang,
@@ -119,7 +119,7 @@ def _max_hands(lang: str, p: dict[str, Any]) -> str:
 
 
 def _mercy(lang: str, p: dict[str, Any]) -> str:
-    score = fmt_int(p["score"])
+    score = whole(p["score"])
     if p["teams"]:
         return gettext(
             lang,
@@ -181,7 +181,7 @@ def _board(lang: str, p: dict[str, Any]) -> str:
 
 
 def _nil(lang: str, p: dict[str, Any]) -> str:
-    plus, minus = fmt_int(p["value"]), fmt_int(-p["value"])
+    plus, minus = whole(p["value"]), whole(-p["value"])
     if p["teams"]:
         return gettext(
             lang,
@@ -209,7 +209,7 @@ def _nil_pass(lang: str, p: dict[str, Any]) -> str:
 
 
 def _blind_nil(lang: str, p: dict[str, Any]) -> str:
-    plus, minus = fmt_int(p["value"]), fmt_int(-p["value"])
+    plus, minus = whole(p["value"]), whole(-p["value"])
     if p["draw"]:
         parts = [
             gettext(
@@ -230,11 +230,11 @@ def _blind_nil(lang: str, p: dict[str, Any]) -> str:
         ]
     if p["deficit"] and p["teams"]:
         parts.append(
-            gettext(lang, "Only a side behind by %(n)s points or more may bid it.", n=fmt_int(p["deficit"]))
+            gettext(lang, "Only a side behind by %(n)s points or more may bid it.", n=whole(p["deficit"]))
         )
     elif p["deficit"]:
         parts.append(
-            gettext(lang, "Only a player behind by %(n)s points or more may bid it.", n=fmt_int(p["deficit"]))
+            gettext(lang, "Only a player behind by %(n)s points or more may bid it.", n=whole(p["deficit"]))
         )
     else:
         parts.append(gettext(lang, "It may be bid whatever the score."))
@@ -270,7 +270,7 @@ def _blind_bids(lang: str, p: dict[str, Any]) -> str:
             "Blind bids: a side behind by %(deficit)s points or more may bid 1 to %(max)s tricks before "
             "looking at their cards; a blind contract made scores 20 per blind trick, a set one loses 10 per "
             "trick.",
-            deficit=fmt_int(p["deficit"]),
+            deficit=whole(p["deficit"]),
             max=p["max"],
         )
     if p["deficit"]:
@@ -279,7 +279,7 @@ def _blind_bids(lang: str, p: dict[str, Any]) -> str:
             "Blind bids: a player behind by %(deficit)s points or more may bid 1 to %(max)s tricks before "
             "looking at their cards; a blind contract made scores 20 per blind trick, a set one loses 10 per "
             "trick.",
-            deficit=fmt_int(p["deficit"]),
+            deficit=whole(p["deficit"]),
             max=p["max"],
         )
     return gettext(
@@ -342,7 +342,7 @@ def _scoring(lang: str, p: dict[str, Any]) -> str:
 
 
 def _bag_limit(lang: str, p: dict[str, Any]) -> str:
-    penalty = ngettext(lang, "%(n)s point", "%(n)s points", p["penalty"], n=fmt_int(p["penalty"]))
+    penalty = ngettext(lang, "%(n)s point", "%(n)s points", p["penalty"], n=whole(p["penalty"]))
     return ngettext(
         lang,
         "Bags add up over the game: every %(n)s bag costs %(penalty)s, and the rest carry over.",

@@ -17,7 +17,9 @@ from .backends import Session
 from .base import StorageBase
 from .models import LIVE_STATUSES, PlayerStats, StorageError
 
-FORMER_PLAYER = "a former player"
+# The name a forgotten player's seat keeps in stored records (a marker, not a text for players:
+# readers word it in their own language, `bot.replays.player_name`).
+FORMER_PLAYER = "a former player"  # i18n-ok: a stored marker, rendered at read time
 EXPORT_FORMAT = "spades-mydata/1"
 MAX_PAGE = 25
 
@@ -177,9 +179,18 @@ def _loads(text: str | None) -> Any:
 
 def _game(row: Any, players: Iterable[Any]) -> GameSummary:
     return GameSummary(
-        id=row[0], table_id=row[1], guild_id=row[2], channel_id=row[3], game_no=row[4],
-        ruleset=json.loads(row[5]), hands=row[6], winner_side=row[7], sides=json.loads(row[8]),
-        with_bots=bool(row[9]), started_at=row[10], finished_at=row[11],
+        id=row[0],
+        table_id=row[1],
+        guild_id=row[2],
+        channel_id=row[3],
+        game_no=row[4],
+        ruleset=json.loads(row[5]),
+        hands=row[6],
+        winner_side=row[7],
+        sides=json.loads(row[8]),
+        with_bots=bool(row[9]),
+        started_at=row[10],
+        finished_at=row[11],
         players=tuple(GamePlayer(p[1], p[2], p[3], bool(p[4]), p[5], bool(p[6])) for p in players),
     )
 
@@ -188,6 +199,7 @@ class HistoryMixin(StorageBase):
     """The history and your-data methods of ``Storage``."""
 
     if TYPE_CHECKING:
+
         async def player_stats(
             self, guild_id: int, user_id: int, sort: str = "wins"
         ) -> PlayerStats | None: ...
@@ -261,8 +273,11 @@ class HistoryMixin(StorageBase):
             " WHERE g.id = ? AND h.hand_no = ?",
             (game_id, hand_no),
         )
-        return None if row is None else StoredHand(row[0], row[1], row[2], json.loads(row[3]),
-                                                    _loads(row[4]), row[5])
+        return (
+            None
+            if row is None
+            else StoredHand(row[0], row[1], row[2], json.loads(row[3]), _loads(row[4]), row[5])
+        )
 
     async def table_hand(self, table_id: int, game_no: int, hand_no: int) -> StoredHand | None:
         """One finished hand of a table's game (finished or still going), or None."""
@@ -271,8 +286,11 @@ class HistoryMixin(StorageBase):
             " WHERE table_id = ? AND game_no = ? AND hand_no = ?",
             (table_id, game_no, hand_no),
         )
-        return None if row is None else StoredHand(row[0], row[1], row[2], json.loads(row[3]),
-                                                    _loads(row[4]), row[5])
+        return (
+            None
+            if row is None
+            else StoredHand(row[0], row[1], row[2], json.loads(row[3]), _loads(row[4]), row[5])
+        )
 
     async def hand_count(self, table_id: int, game_no: int) -> int:
         """How many hands of a table's game are finished and stored."""
@@ -288,8 +306,9 @@ class HistoryMixin(StorageBase):
 
     async def game_id_of(self, table_id: int, game_no: int) -> int | None:
         """The id ``/replay`` takes for a table's game, once it is finished."""
-        row = await self._fetchone("SELECT id FROM games WHERE table_id = ? AND game_no = ?",
-                                   (table_id, game_no))
+        row = await self._fetchone(
+            "SELECT id FROM games WHERE table_id = ? AND game_no = ?", (table_id, game_no)
+        )
         return None if row is None else int(row[0])
 
     async def live_tables_with(self, user_id: int) -> list[int]:
@@ -323,37 +342,79 @@ class HistoryMixin(StorageBase):
         for guild_id in guilds:
             st = await self.player_stats(guild_id, user_id)
             if st is not None:
-                stats.append({
-                    "guild_id": guild_id, "rank": st.rank, "games": st.games, "wins": st.wins,
-                    "games_with_bots": st.games_with_bots, "hands": st.hands,
-                    "contracts_bid": st.contracts_bid, "contracts_made": st.contracts_made,
-                    "nils_attempted": st.nils_attempted, "nils_made": st.nils_made, "bags": st.bags,
-                    "win_pct": round(st.win_pct, 1), "bid_accuracy": round(st.bid_accuracy, 1),
-                })
+                stats.append(
+                    {
+                        "guild_id": guild_id,
+                        "rank": st.rank,
+                        "games": st.games,
+                        "wins": st.wins,
+                        "games_with_bots": st.games_with_bots,
+                        "hands": st.hands,
+                        "contracts_bid": st.contracts_bid,
+                        "contracts_made": st.contracts_made,
+                        "nils_attempted": st.nils_attempted,
+                        "nils_made": st.nils_made,
+                        "bags": st.bags,
+                        "win_pct": round(st.win_pct, 1),
+                        "bid_accuracy": round(st.bid_accuracy, 1),
+                    }
+                )
         hands = []
         for r in hand_rows:
             record = json.loads(r[4])
             seat = r[6]
             bid = next((b for s, b in record.get("bids", []) if s == seat), None)
             deal = record.get("deal") or []
-            hands.append({
-                "guild_id": r[0], "game_id": r[15], "table_id": r[1], "game_no": r[2], "hand_no": r[3],
-                "played_at": r[5], "seat": seat, "dealt": deal[seat] if seat < len(deal) else None,
-                "bid": bid, "tricks": r[7], "contract_bid": bool(r[8]), "contract_made": bool(r[9]),
-                "nil": bool(r[10]), "nil_made": bool(r[11]), "blind_nil": bool(r[12]),
-                "side_bags": r[13], "side_points": r[14],
-            })
+            hands.append(
+                {
+                    "guild_id": r[0],
+                    "game_id": r[15],
+                    "table_id": r[1],
+                    "game_no": r[2],
+                    "hand_no": r[3],
+                    "played_at": r[5],
+                    "seat": seat,
+                    "dealt": deal[seat] if seat < len(deal) else None,
+                    "bid": bid,
+                    "tricks": r[7],
+                    "contract_bid": bool(r[8]),
+                    "contract_made": bool(r[9]),
+                    "nil": bool(r[10]),
+                    "nil_made": bool(r[11]),
+                    "blind_nil": bool(r[12]),
+                    "side_bags": r[13],
+                    "side_points": r[14],
+                }
+            )
         out_games = []
         for g in games:
             me = g.player(user_id)
-            out_games.append({
-                "game_id": g.id, "guild_id": g.guild_id, "channel_id": g.channel_id,
-                "started_at": g.started_at, "finished_at": g.finished_at, "ruleset": g.ruleset,
-                "hands": g.hands, "seat": me.seat if me else None, "side": me.side if me else None,
-                "won": me.won if me else None, "winner_side": g.winner_side, "sides": g.sides,
-                "players": [{"seat": p.seat, "side": p.side, "name": p.name, "is_bot": p.is_bot,
-                             "you": p.user_id == user_id} for p in g.players],
-            })
+            out_games.append(
+                {
+                    "game_id": g.id,
+                    "guild_id": g.guild_id,
+                    "channel_id": g.channel_id,
+                    "started_at": g.started_at,
+                    "finished_at": g.finished_at,
+                    "ruleset": g.ruleset,
+                    "hands": g.hands,
+                    "seat": me.seat if me else None,
+                    "side": me.side if me else None,
+                    "won": me.won if me else None,
+                    "winner_side": g.winner_side,
+                    "sides": g.sides,
+                    "players": [
+                        {
+                            "seat": p.seat,
+                            "side": p.side,
+                            "name": p.name,
+                            "is_bot": p.is_bot,
+                            "you": p.user_id == user_id,
+                        }
+                        for p in g.players
+                    ],
+                }
+            )
         ratings = [
             {"guild_id": g, "mu": mu, "sigma": sigma, "rated_games": n, "updated_at": at}
             for g, mu, sigma, n, at in await self._fetchall(
@@ -418,8 +479,11 @@ class HistoryMixin(StorageBase):
                     continue
                 await tx.execute(
                     "UPDATE tables SET data = ?, host_id = ?, version = version + 1 WHERE id = ?",
-                    (json.dumps(scrub_user(data, user_id), separators=(",", ":")),
-                     0 if host_id == user_id else host_id, table_id),
+                    (
+                        json.dumps(scrub_user(data, user_id), separators=(",", ":")),
+                        0 if host_id == user_id else host_id,
+                        table_id,
+                    ),
                 )
                 tables += 1
             await self._forget_in_leagues(tx, user_id)

@@ -18,6 +18,7 @@ import discord
 
 from bot.i18n import DEFAULT, LANGUAGES, _, channel_mention, render, server_language
 from bot.model import LIVE, Result, Table, damaged_post, ok, set_aside_post
+from bot.permissions import permission_list
 from bot.safe import PrivateMessage
 from bot.storage import Storage, shard_of
 from bot.table.clock import TurnClock
@@ -238,11 +239,12 @@ class TableService:
             return
         note = _(
             "♠ I can no longer post in %(channel)s (a permission was taken away), so I closed Spades table "
-            "%(table)s there; it does not count. Someone who can manage that channel can give my role View "
-            "Channel, Send Messages, Embed Links and Read Message History there; then `/spades new` opens a "
-            "new table.",
+            "%(table)s there; it does not count. Someone who can manage that channel can give my role "
+            "%(perms)s there; then `/spades new` opens a new table.",
             channel=channel_mention(t.channel_id),
             table=t.id,
+            # named as the permission table names them in each language
+            perms=permission_list(("view_channel", "send_messages", "embed_links", "read_message_history")),
         )
         if isinstance(self.publisher, DiscordPublisher):
             await self.publisher.dm(t.host_id, render(note, await self.server_language(t.guild_id)))

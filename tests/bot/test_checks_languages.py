@@ -24,8 +24,12 @@ def test_missing_permissions_are_named_in_the_users_language() -> None:
     polish = render(problem, "pl")
     assert "**Wysyłanie wiadomości**, **Osadzanie linków**" in polish and "<#42>" in polish
     assert "**Отправлять сообщения**" in render(problem, "ru")
-    assert cannot_run_table(_interaction(view_channel=True, read_message_history=True, send_messages=True,
-                                         embed_links=True)) is None
+    assert (
+        cannot_run_table(
+            _interaction(view_channel=True, read_message_history=True, send_messages=True, embed_links=True)
+        )
+        is None
+    )
 
 
 def test_a_bad_option_names_the_option_as_the_client_shows_it() -> None:
@@ -37,6 +41,19 @@ def test_a_bad_option_names_the_option_as_the_client_shows_it() -> None:
     assert render(problem, "en").startswith("`play_seconds` must be a whole number")
     assert render(problem, "pl").startswith("`sekundy_na_zagranie` musi być liczbą całkowitą")
     assert render(problem, "cs").startswith("`sekundy_na_tah` musí být celé číslo")
+
+
+def test_a_stale_choice_lists_the_choices_as_the_client_shows_them() -> None:
+    from cogs.league import LeagueCog
+
+    create = next(c for c in LeagueCog.__cog_app_commands__ if c.name == "league").get_command("create")
+    assert isinstance(create, discord.app_commands.Command)
+    param = next(p for p in create.parameters if p.name == "format")
+    problem = check_value(param, "no-such-format")
+    assert problem is not None
+    assert "`Fixed partners (teams sign up together)`" in render(problem, "en")
+    polish = render(problem, "pl")
+    assert "`Zmienne pary (ranking indywidualny)`" in polish and "Fixed partners" not in polish
 
 
 def test_missing_permission_errors_name_them_as_each_client_does() -> None:
@@ -53,7 +70,8 @@ def test_missing_permission_errors_name_them_as_each_client_does() -> None:
     two = user_error_message(app_commands.BotMissingPermissions(["send_messages", "embed_links"]), None)
     assert two is not None
     assert render(two, "en") == (
-        "I need the Send Messages and Embed Links permissions in this channel for this command.")
+        "I need the Send Messages and Embed Links permissions in this channel for this command."
+    )
     polish = render(two, "pl")
     assert "uprawnień Wysyłanie wiadomości i Osadzanie linków" in polish, polish
     assert "Odesílat zprávy a Vkládat odkazy" in render(two, "cs").replace("\xa0", " ")
@@ -67,11 +85,27 @@ def test_every_permission_flag_discord_has_a_name_for_is_known() -> None:
     could need is in the table (and so in the catalogs, which the catalog test keeps translated)."""
     from bot.permissions import PERMISSION_NAMES, permission_name
 
-    everyday = ["administrator", "view_channel", "send_messages", "send_messages_in_threads",
-                "embed_links", "attach_files", "read_message_history", "add_reactions", "manage_messages",
-                "manage_channels", "manage_roles", "manage_guild", "manage_threads", "create_public_threads",
-                "use_external_emojis", "mention_everyone", "manage_events", "create_events",
-                "use_application_commands"]
+    everyday = [
+        "administrator",
+        "view_channel",
+        "send_messages",
+        "send_messages_in_threads",
+        "embed_links",
+        "attach_files",
+        "read_message_history",
+        "add_reactions",
+        "manage_messages",
+        "manage_channels",
+        "manage_roles",
+        "manage_guild",
+        "manage_threads",
+        "create_public_threads",
+        "use_external_emojis",
+        "mention_everyone",
+        "manage_events",
+        "create_events",
+        "use_application_commands",
+    ]
     for flag in everyday:
         assert flag in PERMISSION_NAMES and flag in discord.Permissions.VALID_FLAGS, flag
         name = permission_name(flag)
@@ -114,11 +148,13 @@ def _asked(channel: Any, channel_id: int | None, **perms: bool) -> Any:
 
 
 def test_the_whole_refusal_names_the_channel_or_this_channel_and_who_can_fix_it() -> None:
-    both = " ".join([
-        "I'm missing **Send Messages**, **Embed Links** here. Someone who can manage this channel (Manage",
-        "Channels or Manage Roles, such as a server admin) can give my role these permissions in the",
-        "channel's settings (Edit Channel → Permissions).",
-    ])
+    both = " ".join(
+        [
+            "I'm missing **Send Messages**, **Embed Links** here. Someone who can manage this channel",
+            "(Manage Channels or Manage Roles, such as a server admin) can give my role these",
+            "permissions in the channel's settings (Edit Channel → Permissions).",
+        ]
+    )
     problem = cannot_run_table(_interaction(view_channel=True, read_message_history=True))
     assert problem is not None
     assert render(problem, "en") == "I can't run a table in <#42>: " + both
@@ -133,7 +169,8 @@ def test_in_a_thread_the_bot_needs_send_messages_in_threads_not_send_messages() 
     problem = cannot_run_table(in_thread)
     assert problem is not None
     assert render(problem, "en").startswith(
-        "I can't run a table in <#43>: I'm missing **Send Messages in Threads** here.")
+        "I can't run a table in <#43>: I'm missing **Send Messages in Threads** here."
+    )
     assert missing_permissions(in_thread) == ["send_messages_in_threads"]
     assert cannot_run_table(_asked(_thread(), 43, **granted, send_messages_in_threads=True)) is None
     # the same grant in a channel is not enough: a table posts with Send Messages there
@@ -147,10 +184,12 @@ def test_a_permission_with_two_flag_names_is_named_once() -> None:
     from bot.errors import user_error_message
 
     problem = user_error_message(
-        app_commands.BotMissingPermissions(["view_channel", "read_messages", "send_messages"]), None)
+        app_commands.BotMissingPermissions(["view_channel", "read_messages", "send_messages"]), None
+    )
     assert problem is not None
     assert render(problem, "en") == (
-        "I need the View Channel and Send Messages permissions in this channel for this command.")
+        "I need the View Channel and Send Messages permissions in this channel for this command."
+    )
 
 
 def test_a_flag_discord_adds_later_is_named_in_words_with_server_for_guild() -> None:

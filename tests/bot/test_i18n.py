@@ -231,8 +231,20 @@ def _localized(lang: str, name: str) -> str:
     return i18n.pgettext(lang, i18n.CTX_NAME, name)
 
 
+def _localized_word(lang: str, word: str, names: set[Any]) -> str:
+    """A word of a command span as the client shows it: a command name, or an option before its
+    value (``game:%(game)s`` is ``gra:%(game)s`` in Polish)."""
+    if word in names:
+        return _localized(lang, word)
+    option, colon, value = word.partition(":")
+    if colon and option in names:
+        return f"{_localized(lang, option)}:{value}"
+    return word
+
+
 def test_command_spans_name_the_localized_command(catalog: Catalog) -> None:
-    """`/spades new` in a text reads `/piki nowy` in Polish: the name the reader's client shows."""
+    """`/spades new` in a text reads `/piki nowy` in Polish, and an option in it (`rules:`) reads
+    `zasady:`: the names the reader's client shows."""
     lang = str(catalog.locale)
     names = {m.id for m in catalog if m.context == i18n.CTX_NAME}
     for m in catalog:
@@ -241,7 +253,7 @@ def test_command_spans_name_the_localized_command(catalog: Catalog) -> None:
         ids = m.id if isinstance(m.id, tuple) else (m.id,)
         forms = m.string if isinstance(m.string, tuple) else (m.string,)
         wanted = [
-            "/" + " ".join(_localized(lang, w) if w in names else w for w in c[1:].split(" "))
+            "/" + " ".join(_localized_word(lang, w, names) for w in c[1:].split(" "))
             for c in CODE.findall(ids[-1])
             if c.startswith("/")
         ]

@@ -387,6 +387,24 @@ async def test_missed_night_beyond_grace_extends_the_season_and_tells_admins(
     assert len(gateway.admin_notes) == 1  # said once
 
 
+async def test_a_missed_nights_reason_is_stored_as_a_code_and_read_in_each_language(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """The audit entry keeps a code, not English words: `/league history` words it for its reader."""
+    from bot.i18n import render
+
+    league = await create(service, weeks=2)
+    clock.now = FIRST_START + timedelta(hours=2)
+    await service.tick()
+    (entry,) = [e for e in await service.store.audit_log(league.id, limit=10) if e.action == "missed"]
+    assert entry.detail.get("why") == "bot_offline" and not entry.reason
+    history = await service.history_text(league)
+    assert "the bot was not running at the start" in render(history, "en")
+    assert "bot nie działał w chwili rozpoczęcia" in render(history, "pl")
+    assert "бот не работал в момент начала" in render(history, "ru")
+    assert "bot nie działał" in render(gateway.admin_notes[0], "pl")
+
+
 async def test_an_admin_change_at_the_moment_a_night_is_missed_keeps_both(
     service: LeagueService, gateway: FakeGateway, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

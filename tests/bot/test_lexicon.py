@@ -53,7 +53,7 @@ def test_describe_is_the_engines_line_in_english_and_translated_otherwise() -> N
         seen += 1
     assert seen > 20
     std = lexicon.describe(engine.Ruleset.preset("standard"))
-    assert "ślepe zero ±200" in render(std, "pl")
+    assert "zero w ciemno ±200" in render(std, "pl")
     assert "slepý nil ±200" in render(std, "cs")
     assert "слепой ноль ±200" in render(std, "ru")
 
@@ -62,10 +62,10 @@ def test_describe_is_the_engines_line_in_english_and_translated_otherwise() -> N
     ("bid", "pl", "cs", "ru"),
     [
         (engine.Bid.NIL, "Zero", "Nil", "Ноль"),
-        (engine.Bid.BLIND_NIL, "Ślepe zero", "Slepý nil", "Слепой ноль"),
+        (engine.Bid.BLIND_NIL, "Zero w ciemno", "Slepý nil", "Слепой ноль"),
         (engine.Bid.of("blind", 6), "W ciemno 6", "Naslepo 6", "Вслепую 6"),
         (engine.Bid.of("tricks", 4), "4", "4", "4"),
-        ("blind_nil", "Ślepe zero", "Slepý nil", "Слепой ноль"),
+        ("blind_nil", "Zero w ciemno", "Slepý nil", "Слепой ноль"),
     ],
 )
 def test_bid_labels(bid: Any, pl: str, cs: str, ru: str) -> None:
@@ -182,4 +182,58 @@ def test_house_rules_refusals_in_every_language() -> None:
         assert render(msg, "pl") != str(info.value) and "`" in render(msg, "pl")
     with pytest.raises(HouseRulesError) as info:
         check_rules("standard", parse_house_rules("bag_limit=-3"))
-    assert render(lexicon.explain_rules(info.value), "en") == str(info.value)
+    assert info.value.code == "out_of_range"
+    out_of_range = lexicon.explain_rules(info.value)
+    assert (
+        render(out_of_range, "en") == "`bag_limit=-3` is out of range: it must be from 1 to 100 (or `off`)."
+    )
+    assert (
+        render(out_of_range, "pl") == "`bag_limit=-3` jest poza zakresem: dozwolone od 1 do 100 (albo `off`)."
+    )
+    with pytest.raises(HouseRulesError) as info:
+        check_rules("standard", parse_house_rules("nil_value=5000"))
+    # numbers in the reader's locale: a Polish thousands separator is a space, never a comma
+    assert "1\xa0000" in render(lexicon.explain_rules(info.value), "pl")
+
+
+@pytest.mark.parametrize(
+    ("rules", "pl", "ru"),
+    [
+        (
+            "suicide=on nil_pass=0 blind_nil_pass=0 num_seats=6 team_size=3",
+            "suicide gra się w parach",
+            "suicide играют парами",
+        ),
+        ("whiz=on mirrors=on", "whiz i mirrors to dwie różne zasady", "whiz и mirrors — два разных правила"),
+        ("lose_score=600", "próg porażki (600) musi być niższy niż cel (500)", "счёт поражения (600)"),
+    ],
+)
+def test_rules_that_dont_go_together_say_why_in_the_readers_language(rules: str, pl: str, ru: str) -> None:
+    from engine.house_rules import HouseRulesError, check_rules, parse_house_rules
+
+    with pytest.raises(HouseRulesError) as info:
+        check_rules("standard", parse_house_rules(rules))
+    assert info.value.code == "incompatible"
+    msg = lexicon.explain_rules(info.value)
+    assert render(msg, "pl").startswith("Te zasady się wykluczają: ") and pl in render(msg, "pl")
+    assert ru in render(msg, "ru")
+
+
+def test_every_reason_the_engine_gives_for_a_bad_ruleset_has_words() -> None:
+    """Each ``bad(…, "reason")`` in engine/ruleset.py (and the range check) is worded by the bot."""
+    import ast
+    from pathlib import Path
+
+    import engine.ruleset
+
+    tree = ast.parse(Path(engine.ruleset.__file__).read_text(encoding="utf-8"))
+    reasons = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and len(node.args) >= 2:
+            name = getattr(node.func, "id", "") or getattr(node.func, "attr", "")
+            if name in ("bad", "RulesetError") and isinstance(node.args[1], ast.Constant):
+                reasons.add(node.args[1].value)
+    assert len(reasons) > 20
+    assert reasons <= lexicon.refusals.incompatible_reasons(), (
+        reasons - lexicon.refusals.incompatible_reasons()
+    )

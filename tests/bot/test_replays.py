@@ -32,12 +32,22 @@ def play(preset: str, seed: int, hands: int | None = None, bot: str = "random") 
 def summary(g: Game, game_id: int = 7) -> GameSummary:
     names = ["Alice", "Bob", "Carol", "Dmitri", "Eve", "Farah"]
     return GameSummary(
-        id=game_id, table_id=3, guild_id=1, channel_id=2, game_no=1, ruleset=g.rs.to_dict(),
-        hands=len(g.hand_records), winner_side=g.winner,
+        id=game_id,
+        table_id=3,
+        guild_id=1,
+        channel_id=2,
+        game_no=1,
+        ruleset=g.rs.to_dict(),
+        hands=len(g.hand_records),
+        winner_side=g.winner,
         sides=[{"seats": list(s), "score": g.scores[i], "bags": g.bags[i]} for i, s in enumerate(g.rs.sides)],
-        with_bots=False, started_at=1_700_000_000, finished_at=1_700_003_600,
-        players=tuple(GamePlayer(s, g.rs.side_of(s), 100 + s, False, names[s], g.rs.side_of(s) == g.winner)
-                      for s in range(g.n)),
+        with_bots=False,
+        started_at=1_700_000_000,
+        finished_at=1_700_003_600,
+        players=tuple(
+            GamePlayer(s, g.rs.side_of(s), 100 + s, False, names[s], g.rs.side_of(s) == g.winner)
+            for s in range(g.n)
+        ),
     )
 
 
@@ -130,8 +140,6 @@ def test_pictures_from_records() -> None:
     assert score_chart_png(series)[:4] == b"\x89PNG"
 
 
-
-
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
@@ -149,8 +157,9 @@ def test_history_sheets_and_replays_follow_the_readers_language(lang: str, words
     game = summary(g)
     hr = hand_replay(json.loads(json.dumps(g.hand_records[0])))
     names = ["Alice", "Bob", "Carol", "Dmitri"]
-    steps = [render(replay_text(hr, i, names=names, title="#7", hands_in_game=2), lang)
-             for i in range(hr.steps)]
+    steps = [
+        render(replay_text(hr, i, names=names, title="#7", hands_in_game=2), lang) for i in range(hr.steps)
+    ]
     long = play("short", seed=9, bot="heuristic")
     sheet = render(score_sheet_text(summary(long), stored(long) * 30), lang)
     page = render(history_text(HistoryPage([game], total=12, offset=0, limit=2), "#spades"), lang)
@@ -181,3 +190,28 @@ def test_bids_in_score_sheets_and_replays_are_in_the_readers_language() -> None:
     assert "Zero" in render(deal, "pl") and "Nil" in render(deal, "en")
     trick = replay_text(hr, 1, names=["A", "B", "C", "D"], title="game #7")
     assert "/Ноль" in render(trick, "ru")
+
+
+def test_a_forgotten_players_seat_reads_a_former_player_in_the_readers_language() -> None:
+    """`/spades forgetme` leaves a marker in the records; history and score sheets word it for
+    their reader, as the confirmation promised ("były gracz", "bývalý hráč", "бывший игрок")."""
+    import dataclasses
+
+    from bot.i18n import render
+    from bot.storage import FORMER_PLAYER
+
+    g = play("standard", seed=5, hands=2)
+    game = summary(g)
+    gone = dataclasses.replace(game.players[0], user_id=None, name=FORMER_PLAYER)
+    game = dataclasses.replace(game, players=(gone, *game.players[1:]))
+    sheet = score_sheet_text(game, stored(g))
+    page = history_text(HistoryPage([game], total=1, offset=0, limit=1), "#spades")
+    for lang, words in (
+        ("en", "a former player"),
+        ("pl", "były gracz"),
+        ("cs", "bývalý hráč"),
+        ("ru", "бывший игрок"),
+    ):
+        assert words in render(sheet, lang), lang
+        assert words in render(page, lang), lang
+    assert "a former player" not in render(sheet, "pl") + render(page, "ru")

@@ -101,7 +101,7 @@ def test_the_heavy_house_rules_need_more_than_one_message_in_russian() -> None:
             "two-player",
             "pl",
             [
-                "Ślepe zero: zadeklaruj zero, zanim dobierzesz pierwszą kartę",
+                "Zero w ciemno: zadeklaruj zero, zanim dobierzesz pierwszą kartę",
                 "możesz odrzucić do 3 kart i wziąć tyle samo losowo z odrzuconych",
             ],
         ),
@@ -118,7 +118,7 @@ def test_the_heavy_house_rules_need_more_than_one_message_in_russian() -> None:
             ],
         ),
         ("standard", "ru", ["4 игрока в 2 командах", "каждые 10 мешков стоят 100 очков"]),
-        ("jokers-high", "cs", ["Žolíci nahoře", "oba žolíci, bez 2♣", "2♦, každý dostane 13 karet"]),
+        ("jokers-high", "cs", ["Žolíci nejvyšší", "oba žolíci, bez 2♣", "2♦, každý dostane 13 karet"]),
         ("deuces-high", "ru", ["Старшие двойки: 2♠, а за ней 2♦"]),
         ("whiz", "pl", ["Whiz: deklarujesz dokładnie tyle, ile masz pików, albo zero"]),
         ("mirrors", "cs", ["Mirrors: nabízíš přesně tolik, kolik máš piků"]),
@@ -161,6 +161,17 @@ def test_a_condition_on_blind_nil_is_stated_in_every_language() -> None:
     }
     for lang, needle in expected.items():
         line = next(
-            x for x in rule_lines(rs, lang) if x.startswith(("Blind nil", "Ślepe", "Slepý", "Слепой"))
+            x for x in rule_lines(rs, lang) if x.startswith(("Blind nil", "Zero w ciemno", "Slepý", "Слепой"))
         )
         assert needle in line, (lang, line)
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs", "ru"])
+def test_rules_write_big_numbers_as_the_language_does(lang: str) -> None:
+    """`/rules` never writes "1,000" in Polish, Czech or Russian (a comma is their decimal sign):
+    the number is grouped by the locale, a negative one has a true minus sign."""
+    rs = check_rules("standard", parse_house_rules("target_score=1000 lose_score=-1000 bag_penalty=1000"))
+    text = "\n".join(rule_lines(rs, lang))
+    assert "1,000" not in text
+    assert re.search(r"1[\u00a0\u202f ]000", text), text
+    assert "−1" in text

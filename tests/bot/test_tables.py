@@ -405,15 +405,26 @@ async def _whatever_a_player_types(service: TableService) -> None:
     assert t.game is not None
     ranks = ["A", "K", "Q", "J", "10", "T", "9", "5", "2", "1", "11", "0", "x", ""]
     suits = ["S", "h", "D", "c", "♠", "♥", "♦", "♣", "", "Z", "spades"]
-    card_like = st.builds(lambda r, s, pad: f"{pad}{r}{s}{pad}", st.sampled_from(ranks),
-                          st.sampled_from(suits),
-                          st.sampled_from(["", " ", "  "]))
-    bid_like = st.builds(lambda w, n: f"{w}{n}", st.sampled_from(["", "blind ", "b", "nil", "-", " "]),
-                         st.sampled_from(["", "0", "3", "13", "14", "99"]))
+    card_like = st.builds(
+        lambda r, s, pad: f"{pad}{r}{s}{pad}",
+        st.sampled_from(ranks),
+        st.sampled_from(suits),
+        st.sampled_from(["", " ", "  "]),
+    )
+    bid_like = st.builds(
+        lambda w, n: f"{w}{n}",
+        st.sampled_from(["", "blind ", "b", "nil", "-", " "]),
+        st.sampled_from(["", "0", "3", "13", "14", "99"]),
+    )
     texts: list[str] = []
 
-    @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None,
-              derandomize=True)
+    @settings(
+        max_examples=120,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+        derandomize=True,
+    )
     @given(st.one_of(card_like, bid_like, st.text(max_size=12)))
     def collect(text: str) -> None:
         texts.append(text)
@@ -677,12 +688,15 @@ async def test_a_player_is_marked_away_after_exactly_two_timeouts_in_a_row(stora
         await wait_until(lambda: len(notes()) >= 2, "two missed turns")
         first, second = notes()[:2]
         assert first == f"⏱ <@{ALICE}> ran out of time; the bot acted for them."
-        assert second == (f"💤 <@{ALICE}> missed two turns in a row and is marked away; the bot plays "
-                          "for them until they press **I'm back**.")
+        assert second == (
+            f"💤 <@{ALICE}> missed two turns in a row and is marked away; the bot plays "
+            "for them until they press **I'm back**."
+        )
         row = await storage.get_table(t.id)
         assert row is not None
         seat = Table.from_row(row).seats[0]
         assert seat is not None and seat.user_id == ALICE and seat.away
+
         # marked once: later turns are played for the away seat without another note
         def hand_over() -> bool:
             cur = svc.tables.get(t.id)
@@ -699,13 +713,14 @@ async def test_huge_house_rule_numbers_are_refused_where_they_are_typed(
 ) -> None:
     """The value that used to stop a game for good at its first save (issue 8 item 4)."""
     res = await service.lifecycle.create(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ALICE,
+        host_name="alice",
         rules="bag_value=9223372036854775808 bag_limit=off",
     )
     assert not res.ok
-    assert res.message == (
-        "`bag_value=9223372036…` is out of range: the points per bag must be from −100 to 100."
-    )
+    assert res.message == ("`bag_value=9223372036…` is out of range: it must be from −100 to 100.")
     assert await storage.live_table_in(CHANNEL) is None  # nothing opened
     res = await service.lifecycle.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", rules="=5"
@@ -720,8 +735,9 @@ async def test_stored_server_defaults_are_checked_again_when_used(
     await storage.set_guild_settings(GUILD, options={"nil_value": 10**20})
     res = await service.lifecycle.create(guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice")
     assert not res.ok
-    assert res.message.startswith("This server's default house rules can't be used: `nil_value=1000000000…` "
-                                  "is out of range")
+    assert res.message.startswith(
+        "This server's default house rules can't be used: `nil_value=1000000000…` is out of range"
+    )
     assert "/spades config rules:" in res.message
     assert await storage.live_table_in(CHANNEL) is None
     # a preset named for the table leaves the server's house rules aside, so the table opens
@@ -749,5 +765,7 @@ async def test_a_damaged_settings_row_falls_back_to_the_defaults_and_is_logged(
         raw.close()
     t = await open_table(service)
     assert t.ruleset.name == "standard" and t.settings["play_seconds"] == 60
-    assert any(rec.getMessage() == f"reading settings of guild {GUILD} failed" and rec.exc_info
-               for rec in caplog.records)
+    assert any(
+        rec.getMessage() == f"reading settings of guild {GUILD} failed" and rec.exc_info
+        for rec in caplog.records
+    )

@@ -161,8 +161,10 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
             if not moved:  # nobody's turn yet (bots), or a table message a moment behind
                 with contextlib.suppress(AssertionError):
                     await world.wait_for(
-                        lambda v=version: hand_posted()  # type: ignore[misc]
-                        or ((m := live(world, "pl")) is not None and (m.id, len(m.history)) != v),
+                        lambda v=version: (
+                            hand_posted()  # type: ignore[misc]
+                            or ((m := live(world, "pl")) is not None and (m.id, len(m.history)) != v)
+                        ),
                         timeout=1.0,
                     )
         assert set(seen) == {"pl", "cs", "ru"}
@@ -181,8 +183,11 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
         assert any(p.startswith(f"📋 **Rozdanie {hand_no}** · stół") for p in posts), posts[-3:]
         assert not any(p.startswith("📋 **Hand") for p in posts)
         # with its picture, drawn in Polish (a drawing that failed would leave the post without it)
-        (post,) = [m for m in world.fake.public_messages(world.channel)
-                   if m.content.startswith(f"📋 **Rozdanie {hand_no}**")]
+        (post,) = [
+            m
+            for m in world.fake.public_messages(world.channel)
+            if m.content.startswith(f"📋 **Rozdanie {hand_no}**")
+        ]
         assert [a["filename"] for a in post.attachments] == [f"hand-{hand_no}.png"]
         t = await world.stored_model(tid)  # the table and its hand's record as stored
         async with world.stored() as db:
@@ -222,7 +227,7 @@ async def test_commands_are_synced_with_their_translations(fake_discord: FakeDis
     assert commands["bid"]["description_localizations"]["ru"] == "Сделать ставку за столом этого канала"
     new = next(o for o in commands["spades"]["options"] if o["name"] == "new")
     nil = next(o for o in new["options"] if o["name"] == "blind_nil")
-    assert nil["name_localizations"] == {"pl": "ślepe_zero", "cs": "slepý_nil", "ru": "слепой_ноль"}
+    assert nil["name_localizations"] == {"pl": "zero_w_ciemno", "cs": "slepý_nil", "ru": "слепой_ноль"}
     sort = next(o for o in commands["leaderboard"]["options"] if o["name"] == "sort")
     assert {c["name_localizations"]["cs"] for c in sort["choices"]} >= {"Výhry", "Přesnost nabídek"}
 
@@ -261,4 +266,4 @@ async def test_rules_explain_every_house_rule_in_the_readers_language(world: Spa
         r = await world.fake.click(piotr, live(world, "pl"), label="Zasady")  # type: ignore[arg-type]
         await world.wait_for(lambda: bool(r.followups), what="the rules' second message")
         text = "\n".join([said(r), *(m.content for m in r.followups)])
-        assert "Ślepe zero" in text and "Deklaracje w ciemno" in text and "Litość" in text
+        assert "Zero w ciemno" in text and "Deklaracje w ciemno" in text and "Litość" in text

@@ -1,0 +1,250 @@
+"""Every catalog message rendered in every language: no placeholder left over, no English
+sentence in Polish, Czech or Russian, and the plural form each language's grammar asks for."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from babel.messages.catalog import Catalog
+
+from bot import i18n
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+CODE = re.compile(r"`[^`]*`")
+WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+COUNTS = (0, 1, 2, 5, 21, 22, 25, 111)
+
+# Words that are the same in every language: names, the variants' and presets' English names
+# (docs/TRANSLATING.md), technical words.
+ALLOWED = {
+    "discord",
+    "json",
+    "iana",
+    "http",
+    "python",
+    "engine",
+    "verify",
+    "boston",
+    "whiz",
+    "mirrors",
+    "suicide",
+    "standard",
+    "cutthroat",
+    "solo",
+    "short",
+    "house",
+    "classic",
+    "online",
+    "player",
+    "two",
+    "five",
+    "six",
+    "threes",
+    "jokers",
+    "deuces",
+    "high",
+    "europe",
+    "america",
+    "london",
+    "berlin",
+    "warsaw",
+    "prague",
+    "moscow",
+    "new",
+    "york",
+    "spades",
+    "thursday",
+    "am",
+    "pm",
+    "everyone",
+    "here",
+    "on",
+    "off",
+    "admin",
+    "start",
+    "bot",
+    "bots",
+    "docs",
+    "md",
+    "api",
+}
+
+
+def _english_words() -> set[str]:
+    words: set[str] = set()
+    for m in i18n.read_catalog("pl"):
+        if m.id and m.context is None:
+            for text in m.id if isinstance(m.id, tuple) else (m.id,):
+                words.update(w.casefold() for w in WORD.findall(PLACEHOLDER.sub(" ", text)))
+    return words - ALLOWED
+
+
+ENGLISH = _english_words()
+
+
+def _native_words(lang: str) -> set[str]:
+    """Words the language's own catalog uses in three entries or more (``partner``, ``nil`` and
+    ``a`` are Czech words too); an English sentence leaked into one entry stays English."""
+    seen: dict[str, int] = {}
+    for m in i18n.read_catalog(lang):
+        if m.id and m.context is None:
+            forms = m.string if isinstance(m.string, tuple) else (m.string,)
+            for w in {w.casefold() for f in forms for w in WORD.findall(PLACEHOLDER.sub(" ", f))}:
+                seen[w] = seen.get(w, 0) + 1
+    return {w for w, n in seen.items() if n >= 3}
+
+
+def _value(name: str) -> Any:
+    return 5 if name in ("n", "count", "total", "games", "hands", "minutes", "seconds") else "⟨x⟩"
+
+
+def rendered(lang: str) -> list[tuple[str, str]]:
+    """(msgid, text) for every message of the catalog, in ``lang``, every plural count of COUNTS."""
+    out: list[tuple[str, str]] = []
+    for m in i18n.read_catalog(lang):
+        if not m.id or m.context is not None:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        params = {p: _value(p) for p in PLACEHOLDER.findall(" ".join(ids))}
+        if isinstance(m.id, tuple):
+            for n in COUNTS:
+                out.append((ids[0], i18n.ngettext(lang, ids[0], ids[1], n, **{**params, "n": n})))
+        else:
+            out.append((ids[0], i18n.gettext(lang, ids[0], **params)))
+    return out
+
+
+def english_runs(text: str, words: set[str] = ENGLISH, run: int = 3) -> list[str]:
+    """Runs of ``run`` or more English words in a row (outside code spans): an English sentence."""
+    found: list[str] = []
+    for part in re.split(r"[.,:;!?()\[\]«»„“”\"—–·→/*]+", CODE.sub(" | ", text)):
+        streak: list[str] = []
+        for token in part.split():
+            w = WORD.fullmatch(token)
+            if w and token.casefold() in words:
+                streak.append(token)
+                continue
+            if len(streak) >= run:
+                found.append(" ".join(streak))
+            streak = []
+        if len(streak) >= run:
+            found.append(" ".join(streak))
+    return found
+
+
+def test_the_english_check_finds_an_english_sentence() -> None:
+    assert english_runs("Te zasady się wykluczają: Suicide is for partnerships of two.")
+    assert english_runs("Liga: the bot was not running at the start")
+    assert not english_runs("Te zasady się wykluczają: suicide gra się w parach.")
+    assert not english_runs("`/piki ustawienia zasady:` bag_limit=5")
+
+
+@pytest.mark.parametrize("lang", i18n.TRANSLATED)
+def test_every_message_renders_whole_and_in_the_language(lang: str) -> None:
+    texts = rendered(lang)
+    assert len(texts) > 800
+    left = [(msgid, t) for msgid, t in texts if "%(" in t or ")s" in t]
+    assert not left, left
+    words = ENGLISH - _native_words(lang)
+    english = [(msgid, t, english_runs(t, words)) for msgid, t in texts if english_runs(t, words)]
+    assert not english, english
+
+
+def _form(lang: str, n: int) -> int:
+    """The plural form of ``n`` by each language's grammar (CLDR), written out here."""
+    tens, hundreds = n % 10, n % 100
+    few = 2 <= tens <= 4 and not 12 <= hundreds <= 14
+    if lang == "pl":
+        return 0 if n == 1 else 1 if few else 2
+    if lang == "cs":
+        return 0 if n == 1 else 1 if 2 <= n <= 4 else 2
+    if lang == "ru":
+        return 0 if tens == 1 and hundreds != 11 else 1 if few else 2
+    raise AssertionError(lang)
+
+
+@pytest.fixture(scope="module", params=i18n.TRANSLATED)
+def catalog(request: pytest.FixtureRequest) -> Catalog:
+    return i18n.read_catalog(request.param)
+
+
+def test_every_plural_picks_the_form_the_grammar_asks_for(catalog: Catalog) -> None:
+    lang = str(catalog.locale)
+    plurals = [m for m in catalog if m.id and isinstance(m.id, tuple)]
+    assert len(plurals) > 40
+    for m in plurals:
+        params = {p: _value(p) for p in PLACEHOLDER.findall(m.id[1]) if p != "n"}
+        for n in COUNTS:
+            want = m.string[_form(lang, n)] % {**params, "n": n}
+            assert i18n.ngettext(lang, m.id[0], m.id[1], n, **params) == want, (lang, m.id[0], n)
+
+
+@pytest.mark.parametrize(
+    ("lang", "forms"),
+    [
+        (
+            "pl",
+            [
+                "0 rozdań",
+                "1 rozdanie",
+                "2 rozdania",
+                "5 rozdań",
+                "21 rozdań",
+                "22 rozdania",
+                "25 rozdań",
+                "111 rozdań",
+            ],
+        ),
+        (
+            "cs",
+            [
+                "0 rozdání",
+                "1 rozdání",
+                "2 rozdání",
+                "5 rozdání",
+                "21 rozdání",
+                "22 rozdání",
+                "25 rozdání",
+                "111 rozdání",
+            ],
+        ),
+        (
+            "ru",
+            [
+                "0 раздач",
+                "1 раздача",
+                "2 раздачи",
+                "5 раздач",
+                "21 раздача",
+                "22 раздачи",
+                "25 раздач",
+                "111 раздач",
+            ],
+        ),
+    ],
+)
+def test_counted_hands_read_right(lang: str, forms: list[str]) -> None:
+    assert [i18n.ngettext(lang, "%(n)s hand", "%(n)s hands", n) for n in COUNTS] == forms
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "words"),
+    [
+        ("pl", 5, "Podaj 5 wyników"),
+        ("pl", 3, "Podaj 3 wyniki"),
+        ("ru", 5, "Укажите 5 результатов"),
+        ("ru", 21, "Укажите 21 результат"),
+        ("pl", 1, "maks. 1 rozdanie"),
+        ("pl", 3, "maks. 3 rozdania"),
+        ("ru", 3, "макс. 3 раздачи"),
+        ("ru", 1, "макс. 1 раздача"),
+    ],
+)
+def test_messages_with_a_count_agree_with_it(lang: str, n: int, words: str) -> None:
+    texts = [
+        i18n.ngettext(lang, "Give %(n)s score, one per side.", "Give %(n)s scores, one per side.", n),
+        i18n.ngettext(lang, "%(n)s hand max", "%(n)s hands max", n),
+    ]
+    assert any(t.startswith(words) for t in texts), texts
