@@ -1,7 +1,8 @@
 """A line-coverage floor per package, enforced by a full ``pytest`` run.
 
-pytest-cov measures every run (``--cov`` in ``addopts``, subprocesses included through
-coverage's ``patch = ["subprocess"]``), but its ``--cov-fail-under`` only knows the total. This
+pytest-cov measures a run given ``--cov`` (``.ci/run`` passes it through ``PYTEST_ADDOPTS``;
+subprocesses are included through coverage's ``patch = ["subprocess"]``), but its
+``--cov-fail-under`` only knows the total. This
 plugin reads the same data once the run is over and fails the session when a package falls below
 its floor. Partial runs (a path, ``-k``, ``-m``, ``--lf``, a failure, ``-x`` stopping early) only
 print the figures: a floor means something only over the whole suite.

@@ -26,7 +26,6 @@ import asyncio
 import contextlib
 import inspect
 import re
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ import engine
 from bot.client import SpadesBot
 from bot.config import Config, Faults
 from bot.model import NO_TABLE, Table
-from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, User
+from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, Stopwatch, User
 from bot.sandbox.fake.rest.ratelimits import GLOBAL_LIMIT
 from bot.storage import Storage, TableRow
 from bot.storage.leagues import LeagueStore, NightRow
@@ -388,9 +387,9 @@ class Spades:
     async def wait_for(
         self, pred: Callable[[], bool], timeout: float = 20.0, what: str = "condition"
     ) -> None:
-        end = time.monotonic() + timeout
+        watch = Stopwatch()
         while not pred():
-            if time.monotonic() > end:
+            if watch.past(timeout):
                 raise AssertionError(f"timed out waiting for {what}")
             await asyncio.sleep(0.01)
 
@@ -419,9 +418,9 @@ class Spades:
         A version of the table message delivered late can still name a player who already moved:
         such a naming is not trusted until their panel confirms it; otherwise this waits for a
         newer version."""
-        end = time.monotonic() + timeout
+        watch = Stopwatch()
         while True:
-            left = max(0.1, end - time.monotonic())
+            left = max(0.1, timeout - watch.elapsed())
             try:
                 await self.wait_for(lambda: self.over() or bool(self.acting_humans()), left, "a human's turn")
             except AssertionError as exc:
@@ -438,7 +437,7 @@ class Spades:
                     confirmed.append(user)
             if confirmed:
                 return confirmed
-            assert time.monotonic() < end, f"no human's turn for {timeout} s: {self.live().content!r}"
+            assert not watch.past(timeout), f"no human's turn for {timeout} s: {self.live().content!r}"
             with contextlib.suppress(AssertionError):  # a newer version of the table message
                 await self.wait_for(
                     lambda v=version: (m := self.live_or_none()) is not None and version_of(m) != v,  # type: ignore[misc]
@@ -499,7 +498,7 @@ class Spades:
         return r
 
     async def _move(self, user: User, panel: Message | None, wait: float) -> InteractionResult | None:
-        end = time.monotonic() + wait
+        watch = Stopwatch()
         msg = panel or await self.panel(user)
         looked = False
         while True:
@@ -517,7 +516,7 @@ class Spades:
                 continue
             if choice is not None:
                 break
-            if time.monotonic() > end:
+            if watch.past(wait):
                 return None
             with contextlib.suppress(AssertionError):  # the bot redraws the panel as the table moves
                 await self.wait_for(lambda m=msg: panel_choice(m) is not None, timeout=0.5, what="the panel")  # type: ignore[misc]
@@ -775,7 +774,7 @@ async def _panel_loop(
     actions = 0
     panel: Message | None = None
     acted_on: tuple[int, int] | None = None  # the panel version last acted on: wait for a newer one
-    progress = time.monotonic()
+    progress = Stopwatch()
 
     def over() -> bool:
         return game_posts(spades, game)[1] is not None
@@ -796,7 +795,7 @@ async def _panel_loop(
         return look, pick, card
 
     while not over():
-        assert time.monotonic() - progress < STALL, f"{user.username} had nothing to do for {STALL} s"
+        assert not progress.past(STALL), f"{user.username} had nothing to do for {STALL} s"
         look, pick, card = choices(panel)
         if look is None and pick is None and card is None:
             try:  # the bot edits the panel as the table moves; open it again if nothing shows up
@@ -830,7 +829,7 @@ async def _panel_loop(
         assert r.error is None, r.error
         await spades.check_public()
         actions += 1
-        progress = time.monotonic()
+        progress = Stopwatch()
         if r.message is not None and r.ephemeral:
             panel = r.message
         acted_on = (panel.id, len(panel.history))
@@ -980,7 +979,7 @@ async def take_turn(
     ``play_from_panel`` would: looks at face-down cards, then bids 3 (or the first bid offered),
     passes the first cards asked for or plays the first card it lets them. The bid, pass or play."""
     panel = panel or await my_hand(spades, game, user)
-    end = time.monotonic() + STALL
+    watch = Stopwatch()
     while True:
         look, pick, card = panel_offers(panel)
         if look is not None:
@@ -997,7 +996,7 @@ async def take_turn(
         elif card is not None:
             r = await spades.fake.click(user, panel, custom_id=card["custom_id"])
         else:
-            assert time.monotonic() < end, f"{user.username}'s panel offered nothing for {STALL} s"
+            assert not watch.past(STALL), f"{user.username}'s panel offered nothing for {STALL} s"
             try:  # the bot redraws the panel as the table moves; open it again if nothing shows up
                 await spades.wait_for(lambda p=panel: any(panel_offers(p)), timeout=0.5, what="the panel")  # type: ignore[misc]
             except AssertionError:
@@ -1076,9 +1075,9 @@ async def wait_stored(
     spades: Spades, table_id: int, pred: Callable[[TableRow], bool], what: str, timeout: float = 20.0
 ) -> TableRow:
     """Until the table as stored (read on its own connection) satisfies ``pred``; that row."""
-    end = time.monotonic() + timeout
+    watch = Stopwatch()
     while not pred(row := await spades.stored_table(table_id)):
-        assert time.monotonic() < end, f"timed out waiting for {what}"
+        assert not watch.past(timeout), f"timed out waiting for {what}"
         await asyncio.sleep(0.05)
     return row
 

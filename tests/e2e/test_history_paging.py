@@ -21,7 +21,7 @@ async def play_one_hand_game(spades: Spades) -> int:
     """Alice and three bots play a one-hand game from her panel, to its game post; the table."""
     alice = spades.users["alice"]
     game = await open_and_start(
-        spades, spades.channel, [alice], rules="max_hands=1", play_seconds=600, bid_seconds=600
+        spades, spades.channel, [alice], rules="max_hands=1", play_seconds=600, bid_seconds=600, bots="easy"
     )
     await play_from_panel(spades, game, alice)
     await wait_stored(spades, game.table_id, lambda row: row.status == "finished", "the game stored")

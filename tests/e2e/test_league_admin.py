@@ -4,12 +4,12 @@ ephemeral and says what happened (or why nothing did), and what is stored follow
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import datetime, timedelta
 from typing import Any
 
 from bot.league import schedule
 from bot.league.schedule_input import parse_zone
+from bot.sandbox.fake import Stopwatch
 from tests.e2e.conftest import Spades, answer_of, stored_leagues, stored_night
 from tests.e2e.test_league import LEAGUE, advance_to, ask, create, running
 from tests.fakediscord import User
@@ -284,12 +284,12 @@ async def test_league_history_pages_through_every_night_of_the_season(spades: Sp
 
 async def _night_becomes(spades: Spades, number: int, status: str, timeout: float = 20.0) -> None:
     """Until night ``number`` is stored with ``status`` (read on the test's own connection)."""
-    end = time.monotonic() + timeout
+    watch = Stopwatch()
     while True:
         try:
             if (await stored_night(spades, number)).status == status:
                 return
         except AssertionError:  # not stored yet
             pass
-        assert time.monotonic() < end, f"timed out waiting for night {number} to be {status}"
+        assert not watch.past(timeout), f"timed out waiting for night {number} to be {status}"
         await asyncio.sleep(0.05)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 import pytest
 
 from bot.model import MOVING
+from bot.sandbox.fake import Stopwatch
 from bot.storage import Lease
 from tests.e2e.conftest import Spades, answer_of, live_message, open_seen
 
@@ -45,10 +45,10 @@ async def test_a_stolen_shard_fences_writes_drops_the_tables_and_comes_back(
 
         # another process takes the shard (this one stalled past its lease, say), right after a
         # renewal of this one's: on a connection of its own, as that process would
-        last, end = await lease(), time.monotonic() + LEASE
+        last, watch = await lease(), Stopwatch()
         assert last is not None and last.owner == mine.owner
         while (now := await lease()) is not None and now.expires_at == last.expires_at:
-            assert time.monotonic() < end, "the lease was not renewed"
+            assert not watch.past(LEASE), "the lease was not renewed"
             await asyncio.sleep(0.02)
         async with other.backend.transaction() as tx:
             await tx.execute(

@@ -1,11 +1,10 @@
-"""The expert bot (heuristic + Monte-Carlo card play): legal everywhere, deterministic, and on
-duplicate deals not worse than the heuristic bot it refines."""
+"""The expert bot (heuristic + Monte-Carlo card play): legal everywhere and deterministic. That it is
+not worse than the heuristic bot it refines, on duplicate deals, is ``bench/strength.py`` (run by
+``.ci/run``)."""
 
 from __future__ import annotations
 
-import math
 import random
-import statistics
 
 import pytest
 
@@ -80,16 +79,21 @@ def test_expert_plays_whole_hands_legally(name: str) -> None:
     assert len(scored) == 1 or g.phase is Phase.GAME_OVER
 
 
-@pytest.mark.parametrize("options", [
-    {"nil_pass": 2, "first_trick_two_clubs": True},
-    {"blind_bids": True, "blind_bid_min_deficit": 0, "ten_for_200": True, "boston": True},
-    {"jokers": True, "deuces_high": True, "spades_must_be_broken": False},
-    {"misdeal_no_spades": True, "board": 4},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"nil_pass": 2, "first_trick_two_clubs": True},
+        {"blind_bids": True, "blind_bid_min_deficit": 0, "ten_for_200": True, "boston": True},
+        {"jokers": True, "deuces_high": True, "spades_must_be_broken": False},
+        {"misdeal_no_spades": True, "board": 4},
+    ],
+)
 def test_expert_plays_legally_with_house_rules(options: dict) -> None:
     rs = Ruleset.preset("standard", **options)
-    bots = [ExpertBot(s, worlds=2, min_worlds=2, time_limit=10.0) if s % 2 else HeuristicBot(s)
-            for s in range(rs.num_seats)]
+    bots = [
+        ExpertBot(s, worlds=2, min_worlds=2, time_limit=10.0) if s % 2 else HeuristicBot(s)
+        for s in range(rs.num_seats)
+    ]
     g, scored = play_game(rs, bots, seed="house", hand_budget=1)  # type: ignore[arg-type]
     assert len(scored) == 1 or g.phase is Phase.GAME_OVER
 
@@ -107,28 +111,6 @@ def test_expert_is_deterministic_and_keeps_the_heuristic_card_without_evidence()
     assert quick_expert(5).act(view) == quick_expert(5).act(view)
     stubborn = ExpertBot(5, worlds=4, min_worlds=4, time_limit=10.0, margin=1e9)
     assert stubborn.act(view) == HeuristicBot(5).act(view)
-
-
-def test_expert_is_not_worse_than_heuristic_on_duplicate_deals() -> None:
-    """Each deal is played twice with the seats swapped, so the cards' luck cancels out."""
-    rs = Ruleset.preset("standard")
-    deals, hands_per_deal = 24, 1
-    diffs = []  # per deal: the expert's points per hand minus the heuristic's, both seatings
-    for d in range(deals):
-        diff = 0
-        for expert_side in (0, 1):
-            bots = [quick_expert(d * 10 + s) if rs.side_of(s) == expert_side else HeuristicBot(d * 10 + s)
-                    for s in range(rs.num_seats)]
-            g, _ = play_game(rs, bots, seed=f"dup:{d}", dealer=d % 4,  # type: ignore[arg-type]
-                             hand_budget=hands_per_deal)
-            diff += g.scores[expert_side] - g.scores[1 - expert_side]
-        diffs.append(diff / (2 * hands_per_deal))
-    mean = statistics.fmean(diffs)
-    se = statistics.stdev(diffs) / math.sqrt(deals)
-    # "Not worse": not below the heuristic by more than two standard errors of these deals
-    # (single deals swing by +-70 points a hand). Measured on them: the expert +9.6 (s.e. 6.8);
-    # the easy bot -27.4 (s.e. 7.8) and the random bot -212 fail.
-    assert mean >= -2 * se, (mean, se, diffs)
 
 
 def test_distinct_cards_merges_touching_cards_only() -> None:

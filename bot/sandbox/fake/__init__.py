@@ -146,6 +146,7 @@ Outside pytest: ``async with FakeDiscord() as fake: ...`` works the same; check
 of discord.py, so do not run two fakes' bots at once in one process).
 """
 
+from .clock import Stopwatch
 from .fake import FakeDiscord
 from .models import Channel, DMChannel, Guild, Member, Message, Role, ScheduledEvent, User
 from .records import FakeDiscordUsageError, InteractionResult, RecordedRequest, Violation
@@ -162,6 +163,7 @@ __all__ = [
     "RecordedRequest",
     "Role",
     "ScheduledEvent",
+    "Stopwatch",
     "User",
     "Violation",
 ]

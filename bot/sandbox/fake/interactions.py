@@ -103,7 +103,7 @@ class Interactions(FakeState):
             idle = self._inflight == 0 and time.monotonic() - self._last_activity > self.quiet_period
             if record.errors and idle:
                 break  # the bot's answer was rejected and it is not trying again: the user sees a failure
-            if self.clock.now() - record.created > INTERACTION_DEADLINE:
+            if record.age(self.clock.now()) > INTERACTION_DEADLINE:
                 reason = f"no initial response within {INTERACTION_DEADLINE:g} s (the user sees a failure)"
                 record.errors.append(reason)
                 self._violation(Violation(kind="no_response", reason=reason, status=0, code=10062))
@@ -118,7 +118,7 @@ class Interactions(FakeState):
         return [
             r
             for r in self.interactions.values()
-            if r.response_type is None and not r.errors and now - r.created <= INTERACTION_DEADLINE
+            if r.response_type is None and not r.errors and r.age(now) <= INTERACTION_DEADLINE
         ]
 
     def thinking(self) -> list[InteractionRecord]:

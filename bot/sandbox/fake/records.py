@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from .clock import Stopwatch
 from .models import Channel, DMChannel, Guild, Json, Message, User
 
 
@@ -81,6 +82,14 @@ class InteractionRecord:
     errors: list[str] = field(default_factory=list)
     modal_submitted: bool = False
     responded: asyncio.Event = field(default_factory=asyncio.Event)
+    #: started when the interaction is sent: its age for Discord's 3 s leaves out the time the
+    #: process waited for a CPU (see ``Stopwatch``)
+    watch: Stopwatch = field(default_factory=Stopwatch)
+
+    def age(self, now: float) -> float:
+        """Seconds since the interaction was created, on the fake clock (which tests may advance),
+        less the time this process was kept off the CPU by other work on the machine."""
+        return now - self.created - self.watch.starved()
 
 
 class InteractionResult:

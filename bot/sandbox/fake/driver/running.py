@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TypeVar
 
 import discord
@@ -15,11 +15,13 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from ..clock import Stopwatch, cpu_waits
 from ..interactions import Interactions
 from ..records import FakeDiscordUsageError
 from ..rest.ratelimits import RateLimits
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
+T = TypeVar("T")
 
 
 class Running(Interactions, RateLimits):
@@ -54,14 +56,14 @@ class Running(Interactions, RateLimits):
         discord_logger.addHandler(handler)
         task = asyncio.create_task(bot.start(token), name="fake-discord bot")
         try:
-            deadline = time.monotonic() + timeout
+            watch = Stopwatch()
             while not bot.is_ready():
                 if task.done():
                     exc = None if task.cancelled() else task.exception()
                     raise AssertionError(
                         f"the bot stopped before it was ready: {exc!r}; violations: {self.violations}"
                     ) from exc
-                if time.monotonic() > deadline:
+                if watch.past(timeout):
                     raise AssertionError(
                         f"the bot was not ready within {timeout} s; violations: {self.violations}"
                     )
@@ -78,9 +80,9 @@ class Running(Interactions, RateLimits):
             yield bot
         finally:
             try:
-                await asyncio.wait_for(bot.close(), timeout=5)
+                await _within(bot.close(), 5)
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await asyncio.wait_for(task, timeout=5)
+                    await _within(task, 5)
             finally:
                 if not task.done():
                     task.cancel()
@@ -95,9 +97,13 @@ class Running(Interactions, RateLimits):
                 self.gateway.connection = None
 
     async def settle(self, *, quiet: float | None = None, timeout: float = 10.0) -> None:
-        """Wait until the bot is idle: no request in flight or undelivered event, none for ``quiet`` s."""
+        """Wait until the bot is idle: no request in flight or undelivered event, none for ``quiet`` s.
+
+        The quiet period, like the timeout, leaves out the time the process waited for a CPU: on a
+        loaded machine a bot kept off the CPU is not taken for one with nothing left to do."""
         quiet = self.quiet_period if quiet is None else quiet
-        deadline = time.monotonic() + timeout
+        watch = Stopwatch()
+        mark, waited = self._last_activity, cpu_waits()  # the activity the quiet period counts from
         while True:
             now = time.monotonic()
             self._retries_due = {k: t for k, t in self._retries_due.items() if t > now}
@@ -111,9 +117,11 @@ class Running(Interactions, RateLimits):
             )
             if busy:
                 self._last_activity = now
-            elif now - self._last_activity >= quiet:
+            if self._last_activity != mark:
+                mark, waited = self._last_activity, cpu_waits()
+            elif now - mark - (cpu_waits() - waited) >= quiet:
                 return
-            if now > deadline:
+            if watch.past(timeout):
                 raise AssertionError(
                     f"the bot did not settle within {timeout} s "
                     f"({self._inflight} requests in flight, {self.gateway.pending()} events undelivered)"
@@ -148,15 +156,31 @@ class Running(Interactions, RateLimits):
             )
 
     async def _wait_for(self, cond: Callable[[], bool], timeout: float, what: str) -> None:
-        deadline = time.monotonic() + timeout
+        watch = Stopwatch()
         while not cond():
-            if time.monotonic() > deadline:
+            if watch.past(timeout):
                 raise AssertionError(f"{what} within {timeout} s")
             await asyncio.sleep(0.01)
 
     def advance_clock(self, seconds: float = 0.0, *, minutes: float = 0.0) -> None:
         """Move the fake clock forward: interaction deadlines and token lifetimes use it."""
         self.clock.advance(seconds + 60 * minutes)
+
+
+async def _within(aw: Awaitable[T], seconds: float) -> T:
+    """``asyncio.wait_for`` timed by a ``Stopwatch``: on a loaded machine, closing the bot is not
+    failed for the seconds the process was not given a CPU."""
+    task = asyncio.ensure_future(aw)
+    watch = Stopwatch()
+    while True:
+        done, _ = await asyncio.wait({task}, timeout=0.05)
+        if done:
+            return task.result()
+        if watch.past(seconds):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            raise TimeoutError(f"not done within {seconds:g} s")
 
 
 async def _no_identify_delay(shard_id: int | None, *, initial: bool = False) -> None:

@@ -36,7 +36,7 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
             raise
 
     def _respond(self, record: InteractionRecord, req: Request) -> tuple[int, Any]:
-        age = self.clock.now() - record.created
+        age = record.age(self.clock.now())
         if age > INTERACTION_DEADLINE:
             raise ApiError(
                 404,
