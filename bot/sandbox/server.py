@@ -97,6 +97,7 @@ class Sandbox:
                 [
                     web.get("/", self._index),
                     web.get("/favicon.ico", self._favicon),
+                    web.get("/{tail:(?:emojis|attachments)/.*}", self._cdn),
                     web.get("/api/state", self._state),
                     web.get("/api/messages", self._messages),
                     web.get("/api/events", self._events),
@@ -290,6 +291,17 @@ class Sandbox:
 
     async def _favicon(self, request: web.Request) -> web.Response:
         return web.Response(text=FAVICON, content_type="image/svg+xml")
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        """Discord's CDN as the fake answers it: the application's emojis, uploaded attachments."""
+        found = self.fake.cdn_file(request.match_info["tail"])
+        if found is None:
+            return web.Response(status=404, text="not found")
+        data, content_type = found
+        headers = {"Content-Type": content_type, "Cache-Control": "max-age=3600"}
+        if not content_type.startswith("image/"):
+            headers["Content-Disposition"] = "attachment"
+        return web.Response(body=data, headers=headers)
 
     async def _state(self, request: web.Request) -> web.Response:
         bot = self.fake.bot_user

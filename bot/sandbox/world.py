@@ -54,6 +54,51 @@ def command_name(data: Json) -> str:
     return " ".join(parts)
 
 
+CDN = "https://cdn.discordapp.com/"
+
+
+def local_url(url: str, attachments: list[Json]) -> str:
+    """An image URL as the page can load it: ``attachment://name`` and Discord's CDN from the
+    sandbox's own CDN routes; anything else as it is (the page shows nothing if it cannot load)."""
+    if url.startswith("attachment://"):
+        name = url.removeprefix("attachment://")
+        found = next((a for a in attachments if a.get("filename") == name), None)
+        url = str(found.get("url", "")) if found else ""
+    for prefix in (CDN, "https://media.discordapp.net/"):
+        if url.startswith(prefix):
+            return "/" + url.removeprefix(prefix).split("?", 1)[0]
+    return url
+
+
+def page_embeds(m: Message) -> tuple[list[Json], set[str]]:
+    """The message's embeds with images the page can load, and the attachments they show (Discord
+    draws those in the embed, not again below it)."""
+    used: set[str] = set()
+    out = []
+    for embed in m.embeds:
+        embed = dict(embed)
+        for key in ("image", "thumbnail"):
+            part = embed.get(key)
+            if isinstance(part, dict) and part.get("url"):
+                url = str(part["url"])
+                if url.startswith("attachment://"):
+                    used.add(url.removeprefix("attachment://"))
+                embed[key] = part | {"url": local_url(url, m.attachments)}
+        out.append(embed)
+    return out, used
+
+
+def page_attachment(a: Json) -> Json:
+    return {
+        "filename": a.get("filename", ""),
+        "url": local_url(str(a.get("url", "")), []),
+        "content_type": a.get("content_type", ""),
+        "size": a.get("size", 0),
+        "width": a.get("width"),
+        "height": a.get("height"),
+    }
+
+
 def message_json(m: Message, fake: FakeDiscord) -> Json:
     """What the page draws for one message."""
     meta = m.interaction_metadata or {}
@@ -62,6 +107,7 @@ def message_json(m: Message, fake: FakeDiscord) -> Json:
     invoker = meta.get("user") or {}
     record = fake.interactions.get(int(meta.get("id", 0) or 0))
     name = command_name(record.payload.get("data") or {}) if record is not None else meta.get("name", "")
+    embeds, in_embeds = page_embeds(m)
     return {
         "id": str(m.id),
         "author": {
@@ -70,7 +116,7 @@ def message_json(m: Message, fake: FakeDiscord) -> Json:
             "bot": m.author.bot,
         },
         "content": m.content,
-        "embeds": m.embeds,
+        "embeds": embeds,
         "components": m.components,
         "ephemeral": m.ephemeral,
         "loading": m.loading,
@@ -85,5 +131,5 @@ def message_json(m: Message, fake: FakeDiscord) -> Json:
             else None
         ),
         "reactions": {emoji: len(users) for emoji, users in m.reactions.items()},
-        "attachments": [a.get("filename", "") for a in m.attachments],
+        "attachments": [page_attachment(a) for a in m.attachments if a.get("filename") not in in_embeds],
     }
