@@ -181,11 +181,33 @@ class Sandbox:
             raise BadRequest("the bot cannot be played from the page")
         return user
 
+    def channels(self) -> list[Channel]:
+        """The server's text channels, each followed by its threads (oldest first), as the
+        Discord client lists them: threads the bot creates appear under their channel."""
+        guild = self.fake.guilds[GUILD_ID]
+        out: list[Channel] = []
+        for channel in guild.text_channels:
+            out.append(channel)
+            out += [t for t in guild.threads if t.parent is channel]
+        return out
+
+    def channels_json(self) -> list[Json]:
+        return [
+            {
+                "id": str(c.id),
+                "name": c.name,
+                "topic": c.topic,
+                "parent": str(c.parent.id) if c.parent is not None else None,
+                "thread": c.is_thread,
+            }
+            for c in self.channels()
+        ]
+
     def _channel(self, value: Any) -> Channel:
-        for channel in self.world.channels:
-            if str(channel.id) == str(value):
-                return channel
-        raise BadRequest(f"unknown channel {value!r}")
+        channel = self.fake.guilds[GUILD_ID].channels.get(int(value)) if str(value).isdigit() else None
+        if channel is None:
+            raise BadRequest(f"unknown channel {value!r}")
+        return channel
 
     def _message(self, value: Any) -> Message:
         try:
@@ -310,9 +332,7 @@ class Sandbox:
                 "guild": self.world.guild_name,
                 "database": self.database,
                 "bot": {"id": str(bot.id), "name": bot.display_name},
-                "channels": [
-                    {"id": str(c.id), "name": c.name, "topic": c.topic} for c in self.world.channels
-                ],
+                "channels": self.channels_json(),
                 "users": [
                     {"id": str(u.id), "name": u.display_name, "username": u.username}
                     for u in self.world.users
@@ -335,7 +355,7 @@ class Sandbox:
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         )
         await response.prepare(request)
-        last_messages = last_status = ""
+        last_messages = last_status = last_channels = ""
         last_gate: tuple[int, ...] = ()
         last_write = time.monotonic()
         try:
@@ -348,6 +368,10 @@ class Sandbox:
                     last_gate = gate
                     messages = json.dumps(self.visible(user, channel))
                     status = json.dumps(self.status())
+                    channels = json.dumps(self.channels_json())
+                    if channels != last_channels:  # a thread was created (or renamed)
+                        await response.write(f"event: channels\ndata: {channels}\n\n".encode())
+                        last_channels, last_write = channels, now
                     if messages != last_messages:
                         await response.write(f"event: messages\ndata: {messages}\n\n".encode())
                         last_messages, last_write = messages, now

@@ -104,9 +104,7 @@ async def test_a_command_a_click_and_ephemeral_messages_per_user(
     assert [m["id"] for m in seen_by_bob] == [m["id"] for m in seen_by_alice if not m["ephemeral"]]
     live = seen_by_bob[-1]
     assert live["author"] == {"id": str(BOT_ID), "name": "Spades", "bot": True}
-    join = next(
-        c for row in live["components"] for c in row["components"] if c.get("label") == "Join"
-    )
+    join = next(c for row in live["components"] for c in row["components"] if c.get("label") == "Join")
     r = await call(http, "/api/click", {"user": bob, "message": live["id"], "custom_id": join["custom_id"]})
     assert r["ephemeral"] and r["error"] is None
     await sandbox.fake.settle()
@@ -114,7 +112,6 @@ async def test_a_command_a_click_and_ephemeral_messages_per_user(
     assert len(mine) == 1 and "You took seat" in mine[0]["content"]
     assert mine[0]["interaction"] is None  # a button's answer has no "used /command" line
     assert not any("You took seat" in m["content"] for m in await messages(http, alice, channel))
-
 
     async def live_shows_bob() -> bool:  # (the live message's edit follows the bot's short debounce)
         now = next(m for m in await messages(http, alice, channel) if m["id"] == live["id"])
@@ -289,3 +286,91 @@ async def test_a_long_session_forgets_old_requests_and_versions(
         return f"<@{alice}>" not in (await messages(http, bob, channel))[-1]["content"]
 
     assert await _until(live_without_alice)
+
+
+def button(message: dict[str, Any], label: str) -> dict[str, Any]:
+    return next(
+        c
+        for row in message["components"]
+        for c in row.get("components", [])
+        if c.get("type") == 2 and c.get("label") == label
+    )
+
+
+async def start_league_night(sandbox: Sandbox, http: aiohttp.ClientSession) -> str:
+    """Alice (Manage Server) creates a league, she and Bob sign up and check in, she starts the
+    night: the id of the thread its table is seated in."""
+    alice, bob, channel = ids(sandbox)
+
+    async def slash(user: str, command: str, **options: str) -> None:
+        r = await call(
+            http, "/api/slash", {"user": user, "channel": channel, "command": command, "options": options}
+        )
+        assert r["error"] is None
+        await sandbox.fake.settle()
+
+    league = {"league": "Test"}
+    await slash(alice, "league create", name="Test", weekday="thursday", time="8pm", timezone="UTC")
+    for user in (alice, bob):
+        await slash(user, "league signup", **league)
+    await slash(alice, "league admin start", **league)  # opens check-in early
+    post = (
+        await _eventually(
+            lambda: [
+                m
+                for m in sandbox.fake.public_messages(sandbox.world.channels[0])
+                if any(b.get("label") == "Check in" for b in m.buttons)
+            ]
+        )
+    )[-1]
+    for user in (alice, bob):
+        r = await call(
+            http,
+            "/api/click",
+            {
+                "user": user,
+                "message": str(post.id),
+                "custom_id": post.find_component(label="Check in")["custom_id"],
+            },
+        )
+        assert r["error"] is None
+    await slash(alice, "league admin start", **league)
+
+    async def threads() -> list[dict[str, Any]]:
+        async with http.get("/api/state") as resp:
+            return [c for c in (await resp.json())["channels"] if c["thread"]]
+
+    assert await _until(lambda: _truthy(threads()))
+    (thread,) = await threads()
+    assert thread["parent"] == channel and "table 1" in thread["name"]
+    return str(thread["id"])
+
+
+async def _truthy(found: Awaitable[list[Any]]) -> bool:
+    return bool(await found)
+
+
+async def test_a_league_table_in_a_thread_is_listed_linked_and_played_there(
+    sandbox: Sandbox, http: aiohttp.ClientSession
+) -> None:
+    alice, bob, channel = ids(sandbox)
+    thread = await start_league_night(sandbox, http)
+    # the seating post in the channel links the thread; the thread's table is drawn in the thread
+    seating = [m for m in await messages(http, alice, channel) if f"<#{thread}>" in m["content"]]
+    assert seating and not seating[0]["ephemeral"]
+
+    async def table() -> list[dict[str, Any]]:
+        return [m for m in await messages(http, alice, thread) if "My hand" in json.dumps(m["components"])]
+
+    assert await _until(lambda: _truthy(table()))
+    live = (await table())[-1]
+    r = await call(
+        http,
+        "/api/click",
+        {"user": alice, "message": live["id"], "custom_id": button(live, "My hand")["custom_id"]},
+    )
+    assert r["error"] is None, r
+    await sandbox.fake.settle()
+    panel = [m for m in await messages(http, alice, thread) if m["ephemeral"]]
+    assert panel and "Table 1" in panel[-1]["content"]
+    assert not [m for m in await messages(http, bob, thread) if m["id"] == panel[-1]["id"]]
