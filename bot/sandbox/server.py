@@ -27,11 +27,12 @@ from importlib import resources
 from typing import Any
 
 from aiohttp import web
+from discord import Permissions
 from discord.ext import commands
 
 from .fake import Channel, FakeDiscord, FakeDiscordUsageError, InteractionResult, Message, User
 from .fake.rest.ratelimits import GLOBAL_LIMIT
-from .world import BOT_ID, GUILD_ID, build_world, message_json
+from .world import BOT_ID, GUILD_ID, LOCALES, build_world, message_json
 
 log = logging.getLogger("bot.sandbox")
 
@@ -107,6 +108,8 @@ class Sandbox:
                     web.post("/api/select", self._select),
                     web.post("/api/modal", self._modal),
                     web.post("/api/say", self._say),
+                    web.post("/api/locale", self._locale),
+                    web.post("/api/guild-locale", self._guild_locale),
                 ]
             )
             self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
@@ -334,9 +337,17 @@ class Sandbox:
                 "bot": {"id": str(bot.id), "name": bot.display_name},
                 "channels": self.channels_json(),
                 "users": [
-                    {"id": str(u.id), "name": u.display_name, "username": u.username}
+                    {
+                        "id": str(u.id),
+                        "name": u.display_name,
+                        "username": u.username,
+                        "locale": u.locale,
+                        "manager": self._manager(u),
+                    }
                     for u in self.world.users
                 ],
+                "guild_locale": self.fake.guilds[GUILD_ID].preferred_locale,
+                "locales": LOCALES,
                 "commands": self.commands(),
                 "status": self.status(),
             }
@@ -438,6 +449,34 @@ class Sandbox:
             raise BadRequest("values must be an object")
         r = await self.fake.submit_modal(user, result, values)
         return web.json_response(self._result(r))
+
+    def _manager(self, user: User) -> bool:
+        member = self.fake.guilds[GUILD_ID].member(user)
+        return bool(member.base_permissions & Permissions(manage_guild=True).value)
+
+    def _locale_of(self, body: Json) -> str:
+        locale = str(body.get("locale", ""))
+        if locale not in LOCALES:
+            raise BadRequest(f"{locale!r} is not one of Discord's languages")
+        return locale
+
+    async def _locale(self, request: web.Request) -> web.Response:
+        """The user's Discord language (sent with each of their interactions as ``locale``)."""
+        body = await self._body(request)
+        user = self._user(body.get("user"))
+        user.locale = self._locale_of(body)
+        return web.json_response({"locale": user.locale})
+
+    async def _guild_locale(self, request: web.Request) -> web.Response:
+        """The server's preferred language (Server Settings, by someone with Manage Server)."""
+        body = await self._body(request)
+        user = self._user(body.get("user"))
+        guild = self.fake.guilds[GUILD_ID]
+        if not self._manager(user):
+            raise BadRequest("only members with Manage Server can change the server's language")
+        guild.preferred_locale = self._locale_of(body)
+        self.fake.dispatch("GUILD_UPDATE", guild.payload(full=False))
+        return web.json_response({"locale": guild.preferred_locale})
 
     async def _say(self, request: web.Request) -> web.Response:
         body = await self._body(request)

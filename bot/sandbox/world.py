@@ -23,6 +23,42 @@ PLAYERS = (
     ("dave", "Dave", False),
 )
 PLAYER_ID_BASE = 1_300_000_000_000_000_100
+#: Discord's languages (the client's settings offer these; an interaction carries the user's as
+#: ``locale``, the server's as ``guild_locale``), with the names Discord shows for them.
+LOCALES = {
+    "id": "Bahasa Indonesia",
+    "da": "Dansk",
+    "de": "Deutsch",
+    "en-GB": "English, UK",
+    "en-US": "English, US",
+    "es-ES": "Español",
+    "es-419": "Español, LATAM",
+    "fr": "Français",
+    "hr": "Hrvatski",
+    "it": "Italiano",
+    "lt": "Lietuviškai",
+    "hu": "Magyar",
+    "nl": "Nederlands",
+    "no": "Norsk",
+    "pl": "Polski",
+    "pt-BR": "Português do Brasil",
+    "ro": "Română",
+    "fi": "Suomi",
+    "sv-SE": "Svenska",
+    "vi": "Tiếng Việt",
+    "tr": "Türkçe",
+    "cs": "Čeština",
+    "el": "Ελληνικά",
+    "bg": "български",
+    "ru": "Pусский",
+    "uk": "Українська",
+    "hi": "हिन्दी",
+    "th": "ไทย",
+    "zh-CN": "中文",
+    "ja": "日本語",
+    "zh-TW": "繁體中文",
+    "ko": "한국어",
+}
 
 
 @dataclass

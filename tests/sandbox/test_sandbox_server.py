@@ -374,3 +374,31 @@ async def test_a_league_table_in_a_thread_is_listed_linked_and_played_there(
     panel = [m for m in await messages(http, alice, thread) if m["ephemeral"]]
     assert panel and "Table 1" in panel[-1]["content"]
     assert not [m for m in await messages(http, bob, thread) if m["id"] == panel[-1]["id"]]
+
+
+async def test_each_user_has_a_language_and_the_server_one_a_manager_sets(
+    sandbox: Sandbox, http: aiohttp.ClientSession
+) -> None:
+    alice, bob, channel = ids(sandbox)
+    async with http.get("/api/state") as resp:
+        state = await resp.json()
+    assert {u["locale"] for u in state["users"]} == {"en-US"} and state["guild_locale"] == "en-US"
+    assert (
+        state["locales"]["pl"] == "Polski" and [u["manager"] for u in state["users"]] == [True] + [False] * 3
+    )
+    assert (await call(http, "/api/locale", {"user": bob, "locale": "pl"}))["locale"] == "pl"
+    await call(http, "/api/locale", {"user": bob, "locale": "xx"}, status=400)
+    # Bob's interactions carry his language: the bot answers him in Polish, Alice in English
+    await call(http, "/api/slash", {"user": bob, "channel": channel, "command": "spades new"})
+    await call(http, "/api/slash", {"user": alice, "channel": channel, "command": "table"})
+    await sandbox.fake.settle()
+    (bobs,) = [m for m in await messages(http, bob, channel) if m["ephemeral"]]
+    assert "Stół 1 jest otwarty" in bobs["content"]
+    assert "Stół" not in json.dumps([m for m in await messages(http, alice, channel) if m["ephemeral"]])
+    assert {r.payload["locale"] for r in sandbox.fake.interactions.values()} == {"pl", "en-US"}
+    # only a member with Manage Server changes the server's language
+    await call(http, "/api/guild-locale", {"user": bob, "locale": "cs"}, status=400)
+    assert (await call(http, "/api/guild-locale", {"user": alice, "locale": "cs"}))["locale"] == "cs"
+    await call(http, "/api/slash", {"user": alice, "channel": channel, "command": "table"})
+    assert list(sandbox.fake.interactions.values())[-1].payload["guild_locale"] == "cs"
+    assert sandbox.bot is not None and str(sandbox.bot.get_guild(GUILD_ID).preferred_locale) == "cs"
