@@ -380,15 +380,15 @@ class Sandbox:
                     messages = json.dumps(self.visible(user, channel))
                     status = json.dumps(self.status())
                     channels = json.dumps(self.channels_json())
-                    if channels != last_channels:  # a thread was created (or renamed)
-                        await response.write(f"event: channels\ndata: {channels}\n\n".encode())
-                        last_channels, last_write = channels, now
                     if messages != last_messages:
                         await response.write(f"event: messages\ndata: {messages}\n\n".encode())
                         last_messages, last_write = messages, now
                     if status != last_status:
                         await response.write(f"event: status\ndata: {status}\n\n".encode())
                         last_status, last_write = status, now
+                    if channels != last_channels:  # a thread was created (or renamed)
+                        await response.write(f"event: channels\ndata: {channels}\n\n".encode())
+                        last_channels, last_write = channels, now
                     if now - last_write > 15:
                         await response.write(b": keep-alive\n\n")
                         last_write = now
