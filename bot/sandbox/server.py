@@ -24,15 +24,17 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 from discord import Permissions
 from discord.ext import commands
 
+from . import history as saved
 from .fake import Channel, FakeDiscord, FakeDiscordUsageError, InteractionResult, Message, User
 from .fake.rest.ratelimits import GLOBAL_LIMIT
-from .world import BOT_ID, GUILD_ID, LOCALES, build_world, message_json
+from .world import BOT_ID, GUILD_ID, LOCALES, build_world, command_name, message_json
 
 log = logging.getLogger("bot.sandbox")
 
@@ -44,6 +46,8 @@ POLL = 0.05
 #: A sandbox may run for hours: the fake's records are trimmed to this many requests and versions.
 KEEP_REQUESTS = 2000
 KEEP_VERSIONS = 5
+#: How often the history file is written when something changed (seconds), and at the stop.
+SAVE_EVERY = 5.0
 
 FAVICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><text y="14" font-size="14">♠</text></svg>'
@@ -64,7 +68,10 @@ class Sandbox:
         port: int = DEFAULT_PORT,
         history: int = 100,
         database: str = "",
+        history_file: str | Path | None = None,
     ) -> None:
+        """``history_file``: where the fake's channels, threads and messages are kept between runs
+        (``history.py``; None: nothing is kept)."""
         self.make_bot = make_bot
         self.database = database
         self.requested_port = port
@@ -72,6 +79,10 @@ class Sandbox:
         # Discord's global limit is on (50 bot-token requests/s), as the bot meets it on Discord
         self.fake = FakeDiscord(bot_name="Spades", bot_id=BOT_ID, global_limit=GLOBAL_LIMIT)
         self.world = build_world(self.fake)
+        self.history_file = Path(history_file) if history_file is not None else None
+        #: the slash command each restored message answered (their interactions are gone)
+        self._commands: dict[int, str] = {}
+        self._saved_gate: tuple[int, ...] = ()
         self.port = 0
         self.bot: commands.Bot | None = None
         self._bot_cm: contextlib.AbstractAsyncContextManager[commands.Bot] | None = None
@@ -88,7 +99,9 @@ class Sandbox:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Start the fake, the bot (ready, commands synced) and the web server."""
+        """Start the fake (with the history of the last run), the bot (ready, commands synced) and
+        the web server."""
+        self._restore()
         await self.fake.start()
         try:
             self._bot_cm = self.fake.run_bot(self.make_bot(), token="sandbox", sync_commands=True, timeout=30)
@@ -141,6 +154,7 @@ class Sandbox:
                 await cm.__aexit__(None, None, None)
             finally:
                 self.bot = None
+        self.save()  # (after the bot: its last edits are in)
         await self.fake.close()
 
     def trim(self) -> None:
@@ -151,9 +165,45 @@ class Sandbox:
             del message.history[: max(len(message.history) - KEEP_VERSIONS, 0)]
 
     async def _trim_forever(self) -> None:
+        ticks = 0
         while True:
-            await asyncio.sleep(60)
-            self.trim()
+            await asyncio.sleep(SAVE_EVERY)
+            self.save()
+            ticks += 1
+            if ticks * SAVE_EVERY >= 60:
+                self.trim()
+                ticks = 0
+
+    def _restore(self) -> None:
+        if self.history_file is None:
+            return
+        data = saved.load(self.history_file)
+        if data is None:
+            return
+        try:
+            self._commands = saved.restore(self.fake, GUILD_ID, data)
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning(
+                "sandbox history %s could not be restored (%s); starting without it", self.history_file, exc
+            )
+
+    def save(self) -> None:
+        """Write the history file when anything changed since the last time."""
+        fake = self.fake
+        gate = (id(fake.requests[-1]) if fake.requests else 0, len(fake.messages), len(fake.requests))
+        if self.history_file is None or gate == self._saved_gate:
+            return
+        for m in fake.messages.values():
+            meta = m.interaction_metadata or {}
+            record = fake.interactions.get(int(meta.get("id", 0) or 0)) if meta.get("type") == 2 else None
+            if record is not None:
+                self._commands[m.id] = command_name(record.payload.get("data") or {})
+        try:
+            saved.save(self.history_file, saved.snapshot(fake, GUILD_ID, self._commands))
+        except OSError as exc:
+            log.warning("sandbox history %s cannot be written (%s)", self.history_file, exc.strerror)
+            return
+        self._saved_gate = gate
 
     # ------------------------------------------------------------------ helpers
 
@@ -299,7 +349,7 @@ class Sandbox:
 
     def visible(self, user: User, channel: Channel) -> list[Json]:
         seen = self.fake.visible_messages(user, channel)[-self.history :]
-        return [message_json(m, self.fake) for m in seen]
+        return [message_json(m, self.fake, self._commands) for m in seen]
 
     def status(self) -> Json:
         return {
@@ -499,7 +549,8 @@ async def serve(
     stop: asyncio.Event | None = None,
 ) -> None:
     """Run the sandbox until ``stop`` is set (``python -m bot`` sets it on Ctrl-C or SIGTERM)."""
-    sandbox = Sandbox(make_bot, port=port, database=database)
+    history_file = saved.history_path(database) if database else None
+    sandbox = Sandbox(make_bot, port=port, database=database, history_file=history_file)
     await sandbox.start()
     try:
         announce(sandbox.url)

@@ -135,14 +135,18 @@ def page_attachment(a: Json) -> Json:
     }
 
 
-def message_json(m: Message, fake: FakeDiscord) -> Json:
-    """What the page draws for one message."""
+def message_json(m: Message, fake: FakeDiscord, commands: dict[int, str] | None = None) -> Json:
+    """What the page draws for one message (``commands``: the slash command each restored message
+    answered, by message id: the interactions of an earlier run are gone)."""
     meta = m.interaction_metadata or {}
     if meta.get("type") != 2:
         meta = {}  # Discord shows "x used /command" above slash command answers only
     invoker = meta.get("user") or {}
     record = fake.interactions.get(int(meta.get("id", 0) or 0))
-    name = command_name(record.payload.get("data") or {}) if record is not None else meta.get("name", "")
+    if record is not None:
+        name = command_name(record.payload.get("data") or {})
+    else:
+        name = (commands or {}).get(m.id) or meta.get("name", "")
     embeds, in_embeds = page_embeds(m)
     return {
         "id": str(m.id),

@@ -19,6 +19,8 @@ from bot.sandbox import server
 from bot.sandbox.server import BOT_ID, GUILD_ID, Sandbox
 from bot.sandbox.world import CHANNELS
 
+CHANNEL_2 = str(CHANNELS[1][1])
+
 
 @pytest_asyncio.fixture
 async def sandbox(tmp_path: Path) -> AsyncIterator[Sandbox]:
@@ -402,3 +404,53 @@ async def test_each_user_has_a_language_and_the_server_one_a_manager_sets(
     await call(http, "/api/slash", {"user": alice, "channel": channel, "command": "table"})
     assert list(sandbox.fake.interactions.values())[-1].payload["guild_locale"] == "cs"
     assert sandbox.bot is not None and str(sandbox.bot.get_guild(GUILD_ID).preferred_locale) == "cs"
+
+
+async def test_the_channels_history_threads_and_languages_survive_a_restart(tmp_path: Path) -> None:
+    """The fake's public messages, threads, emojis and languages are kept in a file beside the
+    database: after a restart the page shows the same history, and the bot edits its own table
+    message again (the one it stored) instead of the table's history being gone."""
+    config = Config(token="sandbox", database_path=str(tmp_path / "sandbox.db"), time_scale=0.02)
+    kept = server.saved.history_path(config.database_path)
+    assert kept == tmp_path / "sandbox.discord.json"
+    first = Sandbox(lambda: SpadesBot(config), port=0, history_file=kept)
+    await first.start()
+    try:
+        alice, bob, channel = ids(first)
+        async with aiohttp.ClientSession(base_url=first.url) as http:
+            await call(http, "/api/locale", {"user": bob, "locale": "pl"})
+            thread = await start_league_night(first, http)
+            await call(http, "/api/slash", {"user": alice, "channel": CHANNEL_2, "command": "spades new"})
+            await call(http, "/api/slash", {"user": bob, "channel": CHANNEL_2, "command": "join"})
+            await first.fake.settle()
+            before = {c: await messages(http, alice, c) for c in (channel, thread, CHANNEL_2)}
+        emojis = dict(first.fake.app_emojis)
+    finally:
+        await first.stop()
+    assert kept.is_file() and emojis
+    second = Sandbox(lambda: SpadesBot(config), port=0, history_file=kept)
+    await second.start()
+    try:
+        async with aiohttp.ClientSession(base_url=second.url) as http:
+            async with http.get("/api/state") as resp:
+                state = await resp.json()
+            assert [c["id"] for c in state["channels"] if c["thread"]] == [thread]
+            assert next(u for u in state["users"] if u["id"] == bob)["locale"] == "pl"
+            for where, seen in before.items():
+                public = [m for m in seen if not m["ephemeral"]]
+                now = [m for m in await messages(http, alice, where) if not m["ephemeral"]]
+                assert [m["id"] for m in now[: len(public)]] == [m["id"] for m in public]
+                assert [m["interaction"] for m in now[: len(public)]] == [m["interaction"] for m in public]
+            # the bot found its card emojis (none uploaded again) and its table message in #spades-2
+            assert second.fake.app_emojis.keys() == emojis.keys()
+            live_id = next(m["id"] for m in before[CHANNEL_2] if not m["ephemeral"] and m["components"])
+            await call(http, "/api/slash", {"user": alice, "channel": CHANNEL_2, "command": "leave"})
+
+            async def edited_in_place() -> bool:
+                live = next(m for m in await messages(http, bob, CHANNEL_2) if m["id"] == live_id)
+                return f"<@{alice}>" not in live["content"]
+
+            assert await _until(edited_in_place)
+        assert second.fake.violations == [] and second.fake.bot_errors == []
+    finally:
+        await second.stop()
