@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import shutil
 import time
@@ -239,12 +238,6 @@ def test_a_whole_hand_with_clicks_and_hands_stay_private(page: Page, sandbox_pro
                 shown = page.locator("#messages").inner_text()
                 assert not [c for c in alice_cards if re.search(rf"(?<![0-9A-Za-z]){re.escape(c)}", shown)]
                 checked_privacy = True
-                if os.environ.get("SANDBOX_SCREENSHOT"):  # docs/sandbox.png is taken this way
-                    view_as(page, "Alice")
-                    older = page.locator(".msg.ephemeral .eph-note a")
-                    while older.count() > 1:  # dismiss all but her newest panel
-                        older.first.click()
-                    page.screenshot(path=os.environ["SANDBOX_SCREENSHOT"])
         if did_something:
             progress = time.monotonic()
         else:  # the bots are thinking: wait until the table message changes (or look again soon)
