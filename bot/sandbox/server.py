@@ -397,6 +397,9 @@ class Sandbox:
                     for u in self.world.users
                 ],
                 "guild_locale": self.fake.guilds[GUILD_ID].preferred_locale,
+                "roles": {
+                    str(r.id): r.name for r in self.fake.guilds[GUILD_ID].roles.values() if r.id != GUILD_ID
+                },
                 "locales": LOCALES,
                 "commands": self.commands(),
                 "status": self.status(),

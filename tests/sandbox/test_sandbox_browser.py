@@ -385,3 +385,72 @@ def test_a_league_night_in_a_thread_card_emojis_and_a_polish_player(
     failed.wait_for()
     assert failed.inner_text() == "This interaction failed"
     assert "every request matches Discord's API" in page.locator("#problems").inner_text()
+
+
+MARKDOWN = "\n".join(
+    [
+        "# Friday night",
+        "-# small print",
+        "**bold** *it* __under__ ~~gone~~ ||secret|| `code` \\*literal\\*",
+        "- one",
+        "  - nested",
+        "1. first",
+        "2. second",
+        "> quoted",
+        "```",
+        "x = 1",
+        "```",
+        "at <t:1700000000:t> on <t:1700000000:D>, see </spades new:1> with <@{bob}>",
+    ]
+)
+
+
+def test_discord_markdown_as_discord_renders_it(sandbox_process: Process) -> None:
+    """A message's markdown (Alice types it) drawn as Discord draws it; timestamps in the viewer's
+    time zone (this browser's, set to Warsaw: 22:13 UTC is 23:13 there)."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        context = browser.new_context(timezone_id="Europe/Warsaw", viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.set_default_timeout(15_000)
+        page.goto(sandbox_process.url)
+        page.wait_for_selector("#messages[data-viewer]:not([data-viewer=''])")
+        view_as(page, "Alice")
+        bob = page.evaluate("S.state.users.find((u) => u.name === 'Bob').id")
+        box = page.locator("#composer-input")
+        box.fill(MARKDOWN.replace("{bob}", bob))  # (an input keeps no line breaks: typed through the API)
+        page.evaluate(
+            "(t) => post('/api/say', {channel: S.channel, text: t})", MARKDOWN.replace("{bob}", bob)
+        )
+        box.fill("")
+        msg = page.locator(".msg").filter(has=page.locator(".author", has_text="Alice")).last
+        content = msg.locator(".content")
+        content.locator("h1").wait_for()
+        assert content.locator("h1").inner_text() == "Friday night"
+        assert content.locator(".sub").inner_text() == "small print"
+        assert [content.locator(t).first.inner_text() for t in ("b", "i", "u", "s", "code")] == [
+            "bold",
+            "it",
+            "under",
+            "gone",
+            "code",
+        ]
+        assert "*literal*" in content.inner_text()
+        assert content.locator("ul > li > ul > li").inner_text() == "nested"
+        assert content.locator("ol > li").all_inner_texts() == ["first", "second"]
+        assert content.locator("blockquote").inner_text() == "quoted"
+        assert content.locator("pre code").inner_text() == "x = 1"
+        spoiler = content.locator(".spoiler")
+        assert "shown" not in (spoiler.get_attribute("class") or "")
+        spoiler.click()
+        assert "shown" in (spoiler.get_attribute("class") or "")
+        times = content.locator(".ts").all_inner_texts()
+        assert times == ["11:13 PM", "November 14, 2023"], times
+        assert content.locator(".mention", has_text="@Bob").count() == 1
+        content.locator(".cmd-link").click()  # a command mention fills the message box
+        assert box.input_value() == "/spades new "
+        context.close()
+        browser.close()
+    assert errors == []
