@@ -24,14 +24,17 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from discord import Permissions
 from discord.ext import commands
 
+from . import history as saved
 from .fake import Channel, FakeDiscord, FakeDiscordUsageError, InteractionResult, Message, User
 from .fake.rest.ratelimits import GLOBAL_LIMIT
-from .world import BOT_ID, GUILD_ID, build_world, message_json
+from .world import BOT_ID, GUILD_ID, LOCALES, build_world, command_name, message_json
 
 log = logging.getLogger("bot.sandbox")
 
@@ -43,6 +46,8 @@ POLL = 0.05
 #: A sandbox may run for hours: the fake's records are trimmed to this many requests and versions.
 KEEP_REQUESTS = 2000
 KEEP_VERSIONS = 5
+#: How often the history file is written when something changed (seconds), and at the stop.
+SAVE_EVERY = 5.0
 
 FAVICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><text y="14" font-size="14">♠</text></svg>'
@@ -63,7 +68,10 @@ class Sandbox:
         port: int = DEFAULT_PORT,
         history: int = 100,
         database: str = "",
+        history_file: str | Path | None = None,
     ) -> None:
+        """``history_file``: where the fake's channels, threads and messages are kept between runs
+        (``history.py``; None: nothing is kept)."""
         self.make_bot = make_bot
         self.database = database
         self.requested_port = port
@@ -71,6 +79,10 @@ class Sandbox:
         # Discord's global limit is on (50 bot-token requests/s), as the bot meets it on Discord
         self.fake = FakeDiscord(bot_name="Spades", bot_id=BOT_ID, global_limit=GLOBAL_LIMIT)
         self.world = build_world(self.fake)
+        self.history_file = Path(history_file) if history_file is not None else None
+        #: the slash command each restored message answered (their interactions are gone)
+        self._commands: dict[int, str] = {}
+        self._saved_gate: tuple[int, ...] = ()
         self.port = 0
         self.bot: commands.Bot | None = None
         self._bot_cm: contextlib.AbstractAsyncContextManager[commands.Bot] | None = None
@@ -87,7 +99,9 @@ class Sandbox:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Start the fake, the bot (ready, commands synced) and the web server."""
+        """Start the fake (with the history of the last run), the bot (ready, commands synced) and
+        the web server."""
+        self._restore()
         await self.fake.start()
         try:
             self._bot_cm = self.fake.run_bot(self.make_bot(), token="sandbox", sync_commands=True, timeout=30)
@@ -97,6 +111,7 @@ class Sandbox:
                 [
                     web.get("/", self._index),
                     web.get("/favicon.ico", self._favicon),
+                    web.get("/{tail:(?:emojis|attachments)/.*}", self._cdn),
                     web.get("/api/state", self._state),
                     web.get("/api/messages", self._messages),
                     web.get("/api/events", self._events),
@@ -106,6 +121,8 @@ class Sandbox:
                     web.post("/api/select", self._select),
                     web.post("/api/modal", self._modal),
                     web.post("/api/say", self._say),
+                    web.post("/api/locale", self._locale),
+                    web.post("/api/guild-locale", self._guild_locale),
                 ]
             )
             self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
@@ -137,6 +154,7 @@ class Sandbox:
                 await cm.__aexit__(None, None, None)
             finally:
                 self.bot = None
+        self.save()  # (after the bot: its last edits are in)
         await self.fake.close()
 
     def trim(self) -> None:
@@ -147,9 +165,45 @@ class Sandbox:
             del message.history[: max(len(message.history) - KEEP_VERSIONS, 0)]
 
     async def _trim_forever(self) -> None:
+        ticks = 0
         while True:
-            await asyncio.sleep(60)
-            self.trim()
+            await asyncio.sleep(SAVE_EVERY)
+            self.save()
+            ticks += 1
+            if ticks * SAVE_EVERY >= 60:
+                self.trim()
+                ticks = 0
+
+    def _restore(self) -> None:
+        if self.history_file is None:
+            return
+        data = saved.load(self.history_file)
+        if data is None:
+            return
+        try:
+            self._commands = saved.restore(self.fake, GUILD_ID, data)
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning(
+                "sandbox history %s could not be restored (%s); starting without it", self.history_file, exc
+            )
+
+    def save(self) -> None:
+        """Write the history file when anything changed since the last time."""
+        fake = self.fake
+        gate = (id(fake.requests[-1]) if fake.requests else 0, len(fake.messages), len(fake.requests))
+        if self.history_file is None or gate == self._saved_gate:
+            return
+        for m in fake.messages.values():
+            meta = m.interaction_metadata or {}
+            record = fake.interactions.get(int(meta.get("id", 0) or 0)) if meta.get("type") == 2 else None
+            if record is not None:
+                self._commands[m.id] = command_name(record.payload.get("data") or {})
+        try:
+            saved.save(self.history_file, saved.snapshot(fake, GUILD_ID, self._commands))
+        except OSError as exc:
+            log.warning("sandbox history %s cannot be written (%s)", self.history_file, exc.strerror)
+            return
+        self._saved_gate = gate
 
     # ------------------------------------------------------------------ helpers
 
@@ -180,11 +234,33 @@ class Sandbox:
             raise BadRequest("the bot cannot be played from the page")
         return user
 
+    def channels(self) -> list[Channel]:
+        """The server's text channels, each followed by its threads (oldest first), as the
+        Discord client lists them: threads the bot creates appear under their channel."""
+        guild = self.fake.guilds[GUILD_ID]
+        out: list[Channel] = []
+        for channel in guild.text_channels:
+            out.append(channel)
+            out += [t for t in guild.threads if t.parent is channel]
+        return out
+
+    def channels_json(self) -> list[Json]:
+        return [
+            {
+                "id": str(c.id),
+                "name": c.name,
+                "topic": c.topic,
+                "parent": str(c.parent.id) if c.parent is not None else None,
+                "thread": c.is_thread,
+            }
+            for c in self.channels()
+        ]
+
     def _channel(self, value: Any) -> Channel:
-        for channel in self.world.channels:
-            if str(channel.id) == str(value):
-                return channel
-        raise BadRequest(f"unknown channel {value!r}")
+        channel = self.fake.guilds[GUILD_ID].channels.get(int(value)) if str(value).isdigit() else None
+        if channel is None:
+            raise BadRequest(f"unknown channel {value!r}")
+        return channel
 
     def _message(self, value: Any) -> Message:
         try:
@@ -273,7 +349,7 @@ class Sandbox:
 
     def visible(self, user: User, channel: Channel) -> list[Json]:
         seen = self.fake.visible_messages(user, channel)[-self.history :]
-        return [message_json(m, self.fake) for m in seen]
+        return [message_json(m, self.fake, self._commands) for m in seen]
 
     def status(self) -> Json:
         return {
@@ -291,6 +367,17 @@ class Sandbox:
     async def _favicon(self, request: web.Request) -> web.Response:
         return web.Response(text=FAVICON, content_type="image/svg+xml")
 
+    async def _cdn(self, request: web.Request) -> web.Response:
+        """Discord's CDN as the fake answers it: the application's emojis, uploaded attachments."""
+        found = self.fake.cdn_file(request.match_info["tail"])
+        if found is None:
+            return web.Response(status=404, text="not found")
+        data, content_type = found
+        headers = {"Content-Type": content_type, "Cache-Control": "max-age=3600"}
+        if not content_type.startswith("image/"):
+            headers["Content-Disposition"] = "attachment"
+        return web.Response(body=data, headers=headers)
+
     async def _state(self, request: web.Request) -> web.Response:
         bot = self.fake.bot_user
         return web.json_response(
@@ -298,13 +385,22 @@ class Sandbox:
                 "guild": self.world.guild_name,
                 "database": self.database,
                 "bot": {"id": str(bot.id), "name": bot.display_name},
-                "channels": [
-                    {"id": str(c.id), "name": c.name, "topic": c.topic} for c in self.world.channels
-                ],
+                "channels": self.channels_json(),
                 "users": [
-                    {"id": str(u.id), "name": u.display_name, "username": u.username}
+                    {
+                        "id": str(u.id),
+                        "name": u.display_name,
+                        "username": u.username,
+                        "locale": u.locale,
+                        "manager": self._manager(u),
+                    }
                     for u in self.world.users
                 ],
+                "guild_locale": self.fake.guilds[GUILD_ID].preferred_locale,
+                "roles": {
+                    str(r.id): r.name for r in self.fake.guilds[GUILD_ID].roles.values() if r.id != GUILD_ID
+                },
+                "locales": LOCALES,
                 "commands": self.commands(),
                 "status": self.status(),
             }
@@ -323,7 +419,7 @@ class Sandbox:
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         )
         await response.prepare(request)
-        last_messages = last_status = ""
+        last_messages = last_status = last_channels = ""
         last_gate: tuple[int, ...] = ()
         last_write = time.monotonic()
         try:
@@ -336,12 +432,16 @@ class Sandbox:
                     last_gate = gate
                     messages = json.dumps(self.visible(user, channel))
                     status = json.dumps(self.status())
+                    channels = json.dumps(self.channels_json())
                     if messages != last_messages:
                         await response.write(f"event: messages\ndata: {messages}\n\n".encode())
                         last_messages, last_write = messages, now
                     if status != last_status:
                         await response.write(f"event: status\ndata: {status}\n\n".encode())
                         last_status, last_write = status, now
+                    if channels != last_channels:  # a thread was created (or renamed)
+                        await response.write(f"event: channels\ndata: {channels}\n\n".encode())
+                        last_channels, last_write = channels, now
                     if now - last_write > 15:
                         await response.write(b": keep-alive\n\n")
                         last_write = now
@@ -403,6 +503,34 @@ class Sandbox:
         r = await self.fake.submit_modal(user, result, values)
         return web.json_response(self._result(r))
 
+    def _manager(self, user: User) -> bool:
+        member = self.fake.guilds[GUILD_ID].member(user)
+        return bool(member.base_permissions & Permissions(manage_guild=True).value)
+
+    def _locale_of(self, body: Json) -> str:
+        locale = str(body.get("locale", ""))
+        if locale not in LOCALES:
+            raise BadRequest(f"{locale!r} is not one of Discord's languages")
+        return locale
+
+    async def _locale(self, request: web.Request) -> web.Response:
+        """The user's Discord language (sent with each of their interactions as ``locale``)."""
+        body = await self._body(request)
+        user = self._user(body.get("user"))
+        user.locale = self._locale_of(body)
+        return web.json_response({"locale": user.locale})
+
+    async def _guild_locale(self, request: web.Request) -> web.Response:
+        """The server's preferred language (Server Settings, by someone with Manage Server)."""
+        body = await self._body(request)
+        user = self._user(body.get("user"))
+        guild = self.fake.guilds[GUILD_ID]
+        if not self._manager(user):
+            raise BadRequest("only members with Manage Server can change the server's language")
+        guild.preferred_locale = self._locale_of(body)
+        self.fake.dispatch("GUILD_UPDATE", guild.payload(full=False))
+        return web.json_response({"locale": guild.preferred_locale})
+
     async def _say(self, request: web.Request) -> web.Response:
         body = await self._body(request)
         user, channel = self._user(body.get("user")), self._channel(body.get("channel"))
@@ -424,7 +552,8 @@ async def serve(
     stop: asyncio.Event | None = None,
 ) -> None:
     """Run the sandbox until ``stop`` is set (``python -m bot`` sets it on Ctrl-C or SIGTERM)."""
-    sandbox = Sandbox(make_bot, port=port, database=database)
+    history_file = saved.history_path(database) if database else None
+    sandbox = Sandbox(make_bot, port=port, database=database, history_file=history_file)
     await sandbox.start()
     try:
         announce(sandbox.url)

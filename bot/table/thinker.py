@@ -29,6 +29,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import deque
@@ -147,7 +148,13 @@ def lower_priority(nice: int) -> None:
 
 def init_worker(nice: int) -> None:
     """The worker process's initializer: a lower priority, and an end with the bot: a worker whose
-    bot died (killed, crashed) exits within a second instead of idling on as an orphan."""
+    bot died (killed, crashed) exits within a second instead of idling on as an orphan.
+
+    A worker ignores SIGINT: Ctrl-C in a terminal reaches the whole process group, and the bot ends
+    its workers itself when it stops (`Thinker.aclose`); a worker interrupted in its queue would
+    only print a KeyboardInterrupt traceback."""
+    with contextlib.suppress(ValueError, OSError):  # (not the main thread, or no such signal here)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     lower_priority(nice)
     parent = os.getppid()
 

@@ -27,10 +27,14 @@ class Process:
     stderr: list[str] = field(default_factory=list)
     url: str = ""
 
-    def stop(self, timeout: float = 20.0) -> int:
-        """Ctrl-C (SIGINT), then wait for the exit code."""
+    def stop(self, timeout: float = 20.0, *, group: bool = False) -> int:
+        """Ctrl-C (SIGINT; to the whole process group, as a terminal sends it, with ``group``: the
+        process must have been started with ``start_bot(..., group=True)``), then wait for the exit code."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            if group:
+                os.killpg(self.proc.pid, signal.SIGINT)
+            else:
+                self.proc.send_signal(signal.SIGINT)
         try:
             return self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -52,8 +56,11 @@ def _pump(stream: object, sink: list[str]) -> None:
         sink.append(line)
 
 
-def start_bot(cwd: Path, *args: str, env: dict[str, str] | None = None, wait: bool = True) -> Process:
-    """``python -m bot *args`` in ``cwd`` (no .env there), without DISCORD_TOKEN unless ``env`` sets it."""
+def start_bot(
+    cwd: Path, *args: str, env: dict[str, str] | None = None, wait: bool = True, group: bool = False
+) -> Process:
+    """``python -m bot *args`` in ``cwd`` (no .env there), without DISCORD_TOKEN unless ``env`` sets it;
+    ``group``: in a process group of its own (with its worker processes), as a terminal starts it."""
     unset = ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID")
     base = {k: v for k, v in os.environ.items() if k not in unset}
     base["PYTHONPATH"] = str(ROOT)
@@ -65,6 +72,7 @@ def start_bot(cwd: Path, *args: str, env: dict[str, str] | None = None, wait: bo
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        process_group=0 if group else None,
     )
     p = Process(proc, cwd)
     for stream, sink in ((proc.stdout, p.stdout), (proc.stderr, p.stderr)):

@@ -7,6 +7,7 @@ import json
 import logging
 import socket
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,7 +58,12 @@ def test_no_token_starts_the_sandbox_and_ctrl_c_stops_it(tmp_path: Path) -> None
 
 def test_sandbox_flag_wins_over_a_token_and_never_uses_the_real_database(tmp_path: Path) -> None:
     p = start_bot(
-        tmp_path, "--sandbox", "--port", "0", "--db", "try.db",
+        tmp_path,
+        "--sandbox",
+        "--port",
+        "0",
+        "--db",
+        "try.db",
         env={"DISCORD_TOKEN": "a.real.looking.token", "DATABASE_PATH": "spades.db"},
     )
     try:
@@ -183,7 +189,10 @@ def test_a_missing_privileged_intent_is_one_line(
 
 
 def test_an_unusable_database_is_one_line(
-    env: None, discord_thread: FakeDiscord, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    env: None,
+    discord_thread: FakeDiscord,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", discord_thread.token or "")
@@ -206,3 +215,52 @@ def test_an_unusable_database_is_one_line(
 def test_other_failures_have_a_line_too(exc: BaseException, expected: str) -> None:
     assert expected in main_module.startup_failure(exc)
 
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (started by any of its threads)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def _search_workers(pid: int) -> list[int]:
+    """The bot's worker processes (multiprocessing's spawn children; Linux /proc)."""
+    found = []
+    for child in _children(pid):
+        try:
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in cmdline:
+            found.append(child)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from Linux /proc")
+def test_ctrl_c_in_a_terminal_stops_the_sandbox_and_its_workers_without_a_traceback(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C sends SIGINT to the whole process group: the search workers ignore it (the
+    bot ends them), so no KeyboardInterrupt traceback comes from a worker."""
+    p = start_bot(tmp_path, "--port", "0", env={"SEARCH_WORKERS_AT_START": "on"}, group=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (workers := _search_workers(p.proc.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert workers, "the search workers did not start"
+        time.sleep(1.0)  # the worker is idle in its queue (where SIGINT raised before)
+    finally:
+        code = p.stop(group=True)
+    assert code == 0, p.err
+    assert "Traceback" not in p.err and "KeyboardInterrupt" not in p.err, p.err
+    assert p.out.rstrip().endswith("Sandbox stopped.")
+    assert not [w for w in workers if Path(f"/proc/{w}").exists() and b"spawn_main" in _cmdline(w)]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

@@ -4,7 +4,7 @@ driven by Playwright. One hand of Spades, played with clicks only, by two people
 from __future__ import annotations
 
 import contextlib
-import os
+import json
 import re
 import shutil
 import time
@@ -28,6 +28,7 @@ ARGS = [
     "--disable-sync",
 ]
 CARD = re.compile(r"^sp:\d+:c:\d+:\d+$")
+LOADED = "img => img.complete && img.naturalWidth > 0"
 STALL = 180.0  # seconds without a single thing to click before the test gives up
 HOLDS = """([id, card]) => {
   const m = document.querySelector(`.msg[data-id="${id}"]`);
@@ -95,10 +96,13 @@ def live_message(page: Page) -> Locator:
     return public(page).filter(has_text="table 1").last
 
 
-def panels(page: Page) -> Locator:
+def panels(page: Page, where: str = "#spades") -> Locator:
     """The viewer's hand panels ("Table 1 in #spades · hand …", ephemeral), oldest first; a panel
-    may have no buttons at all (the last card played, waiting for the others)."""
-    return page.locator(".msg.ephemeral").filter(has_text="Table 1 in #spades")
+    may have no buttons at all (the last card played, waiting for the others). ``where``: how the
+    panel names the table's channel ("🧵" for a thread)."""
+    return page.locator(".msg.ephemeral").filter(
+        has_text=re.compile(rf"(Table|Stół) 1 (in|na) {re.escape(where)}")
+    )
 
 
 def hand_buttons(panel: Locator) -> list[tuple[str, str, bool]]:
@@ -114,24 +118,24 @@ def hand_over(page: Page) -> bool:
     return public(page).filter(has_text="📋 Hand 1 ·").count() > 0  # the hand's post
 
 
-def act(page: Page, name: str) -> str | None:
+def act(page: Page, name: str, where: str = "#spades") -> str | None:
     """As ``name``: whatever the hand panel offers now (look, bid, pass, play), by clicking."""
     view_as(page, name)
     for fresh in (False, True):
         if hand_over(page):
             return None
-        if fresh or panels(page).count() == 0:
-            before = panels(page).count()
-            my_hand = live_message(page).locator("button.dbtn", has_text="My hand")
+        if fresh or panels(page, where).count() == 0:
+            before = panels(page, where).count()
+            my_hand = public(page).locator("button.dbtn", has_text="My hand").last
             if not my_hand.count():
                 return None  # between hands
             # the live message is redrawn with every move at the table: at the sandbox's pace its
             # button may never stay "stable" for Playwright's click checks on a loaded machine, so the
             # click is dispatched on the button as it is at that instant (as a person's click lands)
             my_hand.dispatch_event("click")
-            wait_until("a hand panel", lambda n=before: panels(page).count() > n)
+            wait_until("a hand panel", lambda n=before: panels(page, where).count() > n)
         # pinned by id: ".last" would follow whichever panel is newest at each step
-        pid = panels(page).last.get_attribute("data-id")
+        pid = panels(page, where).last.get_attribute("data-id")
         panel = page.locator(f'.msg[data-id="{pid}"]')
         look = panel.locator("button.dbtn", has_text="Show my cards")
         if look.count() and look.is_enabled():
@@ -234,12 +238,6 @@ def test_a_whole_hand_with_clicks_and_hands_stay_private(page: Page, sandbox_pro
                 shown = page.locator("#messages").inner_text()
                 assert not [c for c in alice_cards if re.search(rf"(?<![0-9A-Za-z]){re.escape(c)}", shown)]
                 checked_privacy = True
-                if os.environ.get("SANDBOX_SCREENSHOT"):  # docs/sandbox.png is taken this way
-                    view_as(page, "Alice")
-                    older = page.locator(".msg.ephemeral .eph-note a")
-                    while older.count() > 1:  # dismiss all but her newest panel
-                        older.first.click()
-                    page.screenshot(path=os.environ["SANDBOX_SCREENSHOT"])
         if did_something:
             progress = time.monotonic()
         else:  # the bots are thinking: wait until the table message changes (or look again soon)
@@ -248,4 +246,211 @@ def test_a_whole_hand_with_clicks_and_hands_stay_private(page: Page, sandbox_pro
                 wait_until("the bots to play", lambda b=before: live_message(page).inner_text() != b, 2)
     assert checked_privacy
     assert actions["bid"] == 2 and actions["play"] == 26, actions  # 13 cards each, all clicked
+
+    # the hand's post shows its picture (loaded, at most Discord's 550x350), not a file name;
+    # a click enlarges it
+    post = public(page).filter(has_text="📋 Hand 1 ·").last
+    picture = post.locator("img.pic").first
+    wait_until("the hand's picture", lambda: bool(picture.evaluate(LOADED)))
+    box = picture.bounding_box()
+    assert box is not None and 0 < box["width"] <= 550 and 0 < box["height"] <= 350
+    assert "📎" not in post.inner_text() and ".png" not in post.inner_text()
+    picture.click()
+    wait_until("the enlarged picture", lambda: bool(page.locator("#lightbox img").evaluate(LOADED)))
+    page.locator("#lightbox").click()
+    assert not page.locator("#lightbox").is_visible()
+    # the deal's proof: its JSON is a download link that gives the file the bot attached
+    post.locator("button.dbtn", has_text="Verify deal").click()
+    link = page.locator(".msg.ephemeral .file a[download]").last
+    link.wait_for()
+    name = link.get_attribute("download") or ""
+    assert name.endswith(".json")
+    proof = page.evaluate("async (url) => (await fetch(url)).text()", link.get_attribute("href"))
+    assert json.loads(proof)
     assert "every request matches Discord's API" in page.locator("#problems").inner_text()
+
+
+def check_in(page: Page, name: str) -> None:
+    view_as(page, name)
+    public(page).locator("button.dbtn", has_text="Check in").last.click()
+    wait_until(
+        f"{name}'s check-in",
+        lambda: public(page).filter(has_text="Checked in").last.inner_text().count("@") > 0,
+    )
+
+
+def thread_link(page: Page) -> Locator:
+    return public(page).locator(".chan-link", has_text="table 1")
+
+
+@pytest.mark.timeout(600)
+def test_a_league_night_in_a_thread_card_emojis_and_a_polish_player(
+    page: Page, sandbox_process: Process
+) -> None:
+    # Alice (Manage Server) runs a league night; she and Bob sign up and check in
+    view_as(page, "Alice")
+    slash(page, "/league create name:Test weekday:thursday time:8pm timezone:UTC")
+    for name in ("Alice", "Bob"):
+        view_as(page, name)
+        slash(page, "/league signup league:Test")
+    view_as(page, "Alice")
+    slash(page, "/league admin start league:Test")  # opens check-in early
+    for name in ("Alice", "Bob"):
+        check_in(page, name)
+        wait_until(
+            f"{name} on the check-in post",
+            lambda n=name: f"@{n}" in public(page).filter(has_text="Checked in").last.inner_text(),
+        )
+    view_as(page, "Alice")
+    slash(page, "/league admin start league:Test")
+
+    # the seating post links the table's thread, which is listed under #spades: follow it
+    thread_link(page).first.wait_for()
+    assert "#unknown" not in page.locator("#messages").inner_text()
+    listed = page.locator("#channels .chan.thread")
+    wait_until("the thread in the channel list", lambda: listed.count() == 1)
+    thread_link(page).first.click()
+    page.wait_for_selector("#header .name.thread")
+    assert "table 1" in page.locator("#chan-name").inner_text()
+    assert "thread in #spades" in page.locator("#chan-topic").inner_text()
+    assert "active" in (listed.first.get_attribute("class") or "")
+    page.wait_for_selector("#messages[data-viewer='Alice'] .msg button.dbtn:has-text('My hand')")
+
+    # Alice plays a card there, from her hand panel in the thread (the bot bids for no one: she
+    # clicks as soon as the panel offers something, well inside the table's time)
+    played = False
+    deadline = time.monotonic() + 240
+    emoji_checked = False
+    while not played:
+        assert time.monotonic() < deadline, "Alice never got to play a card in the thread"
+        done = act(page, "Alice", where="🧵")
+        panel = panels(page, "🧵").last
+        if not emoji_checked and panel.count() and hand_buttons(panel):
+            # a card button shows the card's emoji as an image (loaded) and its label, no ":name:"
+            card = (
+                panel.locator("button.dbtn[data-custom-id^='sp:']")
+                .filter(has=page.locator("img.emoji"))
+                .first
+            )
+            wait_until("a card emoji", lambda c=card: bool(c.locator("img.emoji").evaluate(LOADED)))
+            label = card.inner_text().strip()
+            assert ":" not in label and re.fullmatch(r"(10|[2-9JQKA])[♠♥♦♣]", label), label
+            emoji_checked = True
+        played = done == "play"
+        if done is None:
+            time.sleep(0.3)
+    assert emoji_checked
+    # the thread shows only this table's messages: nothing of the channel's league posts
+    assert "Checked in" not in page.locator("#messages").inner_text()
+    # a reload keeps the thread listed (the page reads it from the sandbox)
+    page.reload()
+    page.wait_for_selector("#messages[data-viewer]:not([data-viewer=''])")
+    assert page.locator("#channels .chan.thread").count() == 1
+
+    # Bob's Discord is in Polish: his hand panel is in Polish, and he types Polish commands
+    view_as(page, "Bob")
+    page.locator("#channels .chan.thread").first.click()
+    page.wait_for_selector("#header .name.thread")
+    page.select_option("#user-locale", "pl")
+    box = page.locator("#composer-input")
+    box.click()
+    box.type("/rę")
+    page.wait_for_selector(".suggest-item .n:text-is('/ręka')")
+    box.press("Enter")  # takes the suggestion
+    assert box.input_value() == "/ręka "
+    slash(page, "/ręka")
+    polish = page.locator(".msg.ephemeral").filter(has_text="Stół 1 na 🧵").last
+    polish.wait_for()
+    assert "rozdanie" in polish.inner_text() and "hand 1" not in polish.inner_text()
+    page.locator("#channels .chan", has_text="spades-2").click()
+    page.wait_for_selector("#header .name:not(.thread)")
+    box.click()
+    box.fill("")
+    box.type("/pik")
+    page.wait_for_selector(".suggest-item .n:text-is('/piki')")
+    box.press("Enter")
+    box.type("no")
+    page.wait_for_selector(".suggest-item .n:text-is('/piki nowy')")
+    slash(page, "/piki nowy")
+    answer = page.locator(".reply-wrap").filter(has_text="/piki nowy").last
+    answer.wait_for()
+    assert "jest otwarty" in answer.inner_text()
+    assert "is not a command" not in page.locator("#hint").inner_text()
+    # a click on a button the message no longer has (a panel redrawn under the pointer) reads as
+    # on Discord, never as the sandbox's own error text
+    live = public(page).filter(has=page.locator("button.dbtn", has_text="Join")).last
+    mid = live.get_attribute("data-id")
+    page.evaluate("(id) => interact('/api/click', {message: id, custom_id: 'sp:0:gone'}, id)", mid)
+    failed = page.locator(f'.msg[data-id="{mid}"] .failed')
+    failed.wait_for()
+    assert failed.inner_text() == "This interaction failed"
+    assert "every request matches Discord's API" in page.locator("#problems").inner_text()
+
+
+MARKDOWN = "\n".join(
+    [
+        "# Friday night",
+        "-# small print",
+        "**bold** *it* __under__ ~~gone~~ ||secret|| `code` \\*literal\\*",
+        "- one",
+        "  - nested",
+        "1. first",
+        "2. second",
+        "> quoted",
+        "```",
+        "x = 1",
+        "```",
+        "at <t:1700000000:t> on <t:1700000000:D>, see </spades new:1> with <@{bob}>",
+    ]
+)
+
+
+def test_discord_markdown_as_discord_renders_it(sandbox_process: Process) -> None:
+    """A message's markdown (Alice types it) drawn as Discord draws it; timestamps in the viewer's
+    time zone (this browser's, set to Warsaw: 22:13 UTC is 23:13 there)."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        context = browser.new_context(timezone_id="Europe/Warsaw", viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.set_default_timeout(15_000)
+        page.goto(sandbox_process.url)
+        page.wait_for_selector("#messages[data-viewer]:not([data-viewer=''])")
+        view_as(page, "Alice")
+        bob = page.evaluate("S.state.users.find((u) => u.name === 'Bob').id")
+        box = page.locator("#composer-input")
+        box.fill(MARKDOWN.replace("{bob}", bob))  # (an input keeps no line breaks: typed through the API)
+        page.evaluate(
+            "(t) => post('/api/say', {channel: S.channel, text: t})", MARKDOWN.replace("{bob}", bob)
+        )
+        box.fill("")
+        msg = page.locator(".msg").filter(has=page.locator(".author", has_text="Alice")).last
+        content = msg.locator(".content")
+        content.locator("h1").wait_for()
+        assert content.locator("h1").inner_text() == "Friday night"
+        assert content.locator(".sub").inner_text() == "small print"
+        assert [content.locator(t).first.inner_text() for t in ("b", "i", "u", "s", "code")] == [
+            "bold",
+            "it",
+            "under",
+            "gone",
+            "code",
+        ]
+        assert "*literal*" in content.inner_text()
+        assert content.locator("ul > li > ul > li").inner_text() == "nested"
+        assert content.locator("ol > li").all_inner_texts() == ["first", "second"]
+        assert content.locator("blockquote").inner_text() == "quoted"
+        assert content.locator("pre code").inner_text() == "x = 1"
+        spoiler = content.locator(".spoiler")
+        assert "shown" not in (spoiler.get_attribute("class") or "")
+        spoiler.click()
+        assert "shown" in (spoiler.get_attribute("class") or "")
+        times = content.locator(".ts").all_inner_texts()
+        assert times == ["11:13 PM", "November 14, 2023"], times
+        assert content.locator(".mention", has_text="@Bob").count() == 1
+        content.locator(".cmd-link").click()  # a command mention fills the message box
+        assert box.input_value() == "/spades new "
+        context.close()
+        browser.close()
+    assert errors == []

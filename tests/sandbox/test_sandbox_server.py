@@ -19,6 +19,8 @@ from bot.sandbox import server
 from bot.sandbox.server import BOT_ID, GUILD_ID, Sandbox
 from bot.sandbox.world import CHANNELS
 
+CHANNEL_2 = str(CHANNELS[1][1])
+
 
 @pytest_asyncio.fixture
 async def sandbox(tmp_path: Path) -> AsyncIterator[Sandbox]:
@@ -104,9 +106,7 @@ async def test_a_command_a_click_and_ephemeral_messages_per_user(
     assert [m["id"] for m in seen_by_bob] == [m["id"] for m in seen_by_alice if not m["ephemeral"]]
     live = seen_by_bob[-1]
     assert live["author"] == {"id": str(BOT_ID), "name": "Spades", "bot": True}
-    join = next(
-        c for row in live["components"] for c in row["components"] if c.get("label") == "Join"
-    )
+    join = next(c for row in live["components"] for c in row["components"] if c.get("label") == "Join")
     r = await call(http, "/api/click", {"user": bob, "message": live["id"], "custom_id": join["custom_id"]})
     assert r["ephemeral"] and r["error"] is None
     await sandbox.fake.settle()
@@ -114,7 +114,6 @@ async def test_a_command_a_click_and_ephemeral_messages_per_user(
     assert len(mine) == 1 and "You took seat" in mine[0]["content"]
     assert mine[0]["interaction"] is None  # a button's answer has no "used /command" line
     assert not any("You took seat" in m["content"] for m in await messages(http, alice, channel))
-
 
     async def live_shows_bob() -> bool:  # (the live message's edit follows the bot's short debounce)
         now = next(m for m in await messages(http, alice, channel) if m["id"] == live["id"])
@@ -289,3 +288,169 @@ async def test_a_long_session_forgets_old_requests_and_versions(
         return f"<@{alice}>" not in (await messages(http, bob, channel))[-1]["content"]
 
     assert await _until(live_without_alice)
+
+
+def button(message: dict[str, Any], label: str) -> dict[str, Any]:
+    return next(
+        c
+        for row in message["components"]
+        for c in row.get("components", [])
+        if c.get("type") == 2 and c.get("label") == label
+    )
+
+
+async def start_league_night(sandbox: Sandbox, http: aiohttp.ClientSession) -> str:
+    """Alice (Manage Server) creates a league, she and Bob sign up and check in, she starts the
+    night: the id of the thread its table is seated in."""
+    alice, bob, channel = ids(sandbox)
+
+    async def slash(user: str, command: str, **options: str) -> None:
+        r = await call(
+            http, "/api/slash", {"user": user, "channel": channel, "command": command, "options": options}
+        )
+        assert r["error"] is None
+        await sandbox.fake.settle()
+
+    league = {"league": "Test"}
+    await slash(alice, "league create", name="Test", weekday="thursday", time="8pm", timezone="UTC")
+    for user in (alice, bob):
+        await slash(user, "league signup", **league)
+    await slash(alice, "league admin start", **league)  # opens check-in early
+    post = (
+        await _eventually(
+            lambda: [
+                m
+                for m in sandbox.fake.public_messages(sandbox.world.channels[0])
+                if any(b.get("label") == "Check in" for b in m.buttons)
+            ]
+        )
+    )[-1]
+    for user in (alice, bob):
+        r = await call(
+            http,
+            "/api/click",
+            {
+                "user": user,
+                "message": str(post.id),
+                "custom_id": post.find_component(label="Check in")["custom_id"],
+            },
+        )
+        assert r["error"] is None
+    await slash(alice, "league admin start", **league)
+
+    async def threads() -> list[dict[str, Any]]:
+        async with http.get("/api/state") as resp:
+            return [c for c in (await resp.json())["channels"] if c["thread"]]
+
+    assert await _until(lambda: _truthy(threads()))
+    (thread,) = await threads()
+    assert thread["parent"] == channel and "table 1" in thread["name"]
+    return str(thread["id"])
+
+
+async def _truthy(found: Awaitable[list[Any]]) -> bool:
+    return bool(await found)
+
+
+async def test_a_league_table_in_a_thread_is_listed_linked_and_played_there(
+    sandbox: Sandbox, http: aiohttp.ClientSession
+) -> None:
+    alice, bob, channel = ids(sandbox)
+    thread = await start_league_night(sandbox, http)
+    # the seating post in the channel links the thread; the thread's table is drawn in the thread
+    seating = [m for m in await messages(http, alice, channel) if f"<#{thread}>" in m["content"]]
+    assert seating and not seating[0]["ephemeral"]
+
+    async def table() -> list[dict[str, Any]]:
+        return [m for m in await messages(http, alice, thread) if "My hand" in json.dumps(m["components"])]
+
+    assert await _until(lambda: _truthy(table()))
+    live = (await table())[-1]
+    r = await call(
+        http,
+        "/api/click",
+        {"user": alice, "message": live["id"], "custom_id": button(live, "My hand")["custom_id"]},
+    )
+    assert r["error"] is None, r
+    await sandbox.fake.settle()
+    panel = [m for m in await messages(http, alice, thread) if m["ephemeral"]]
+    assert panel and "Table 1" in panel[-1]["content"]
+    assert not [m for m in await messages(http, bob, thread) if m["id"] == panel[-1]["id"]]
+
+
+async def test_each_user_has_a_language_and_the_server_one_a_manager_sets(
+    sandbox: Sandbox, http: aiohttp.ClientSession
+) -> None:
+    alice, bob, channel = ids(sandbox)
+    async with http.get("/api/state") as resp:
+        state = await resp.json()
+    assert {u["locale"] for u in state["users"]} == {"en-US"} and state["guild_locale"] == "en-US"
+    assert (
+        state["locales"]["pl"] == "Polski" and [u["manager"] for u in state["users"]] == [True] + [False] * 3
+    )
+    assert (await call(http, "/api/locale", {"user": bob, "locale": "pl"}))["locale"] == "pl"
+    await call(http, "/api/locale", {"user": bob, "locale": "xx"}, status=400)
+    # Bob's interactions carry his language: the bot answers him in Polish, Alice in English
+    await call(http, "/api/slash", {"user": bob, "channel": channel, "command": "spades new"})
+    await call(http, "/api/slash", {"user": alice, "channel": channel, "command": "table"})
+    await sandbox.fake.settle()
+    (bobs,) = [m for m in await messages(http, bob, channel) if m["ephemeral"]]
+    assert "Stół 1 jest otwarty" in bobs["content"]
+    assert "Stół" not in json.dumps([m for m in await messages(http, alice, channel) if m["ephemeral"]])
+    assert {r.payload["locale"] for r in sandbox.fake.interactions.values()} == {"pl", "en-US"}
+    # only a member with Manage Server changes the server's language
+    await call(http, "/api/guild-locale", {"user": bob, "locale": "cs"}, status=400)
+    assert (await call(http, "/api/guild-locale", {"user": alice, "locale": "cs"}))["locale"] == "cs"
+    await call(http, "/api/slash", {"user": alice, "channel": channel, "command": "table"})
+    assert list(sandbox.fake.interactions.values())[-1].payload["guild_locale"] == "cs"
+    assert sandbox.bot is not None and str(sandbox.bot.get_guild(GUILD_ID).preferred_locale) == "cs"
+
+
+async def test_the_channels_history_threads_and_languages_survive_a_restart(tmp_path: Path) -> None:
+    """The fake's public messages, threads, emojis and languages are kept in a file beside the
+    database: after a restart the page shows the same history, and the bot edits its own table
+    message again (the one it stored) instead of the table's history being gone."""
+    config = Config(token="sandbox", database_path=str(tmp_path / "sandbox.db"), time_scale=0.02)
+    kept = server.saved.history_path(config.database_path)
+    assert kept == tmp_path / "sandbox.discord.json"
+    first = Sandbox(lambda: SpadesBot(config), port=0, history_file=kept)
+    await first.start()
+    try:
+        alice, bob, channel = ids(first)
+        async with aiohttp.ClientSession(base_url=first.url) as http:
+            await call(http, "/api/locale", {"user": bob, "locale": "pl"})
+            thread = await start_league_night(first, http)
+            await call(http, "/api/slash", {"user": alice, "channel": CHANNEL_2, "command": "spades new"})
+            await call(http, "/api/slash", {"user": bob, "channel": CHANNEL_2, "command": "join"})
+            await first.fake.settle()
+            before = {c: await messages(http, alice, c) for c in (channel, thread, CHANNEL_2)}
+        emojis = dict(first.fake.app_emojis)
+    finally:
+        await first.stop()
+    assert kept.is_file() and emojis
+    second = Sandbox(lambda: SpadesBot(config), port=0, history_file=kept)
+    await second.start()
+    try:
+        async with aiohttp.ClientSession(base_url=second.url) as http:
+            async with http.get("/api/state") as resp:
+                state = await resp.json()
+            assert [c["id"] for c in state["channels"] if c["thread"]] == [thread]
+            assert next(u for u in state["users"] if u["id"] == bob)["locale"] == "pl"
+            for where, seen in before.items():
+                public = [m for m in seen if not m["ephemeral"]]
+                now = [m for m in await messages(http, alice, where) if not m["ephemeral"]]
+                assert [m["id"] for m in now[: len(public)]] == [m["id"] for m in public]
+                assert [m["interaction"] for m in now[: len(public)]] == [m["interaction"] for m in public]
+            # the bot found its card emojis (none uploaded again) and its table message in #spades-2
+            assert second.fake.app_emojis.keys() == emojis.keys()
+            live_id = next(m["id"] for m in before[CHANNEL_2] if not m["ephemeral"] and m["components"])
+            await call(http, "/api/slash", {"user": alice, "channel": CHANNEL_2, "command": "leave"})
+
+            async def edited_in_place() -> bool:
+                live = next(m for m in await messages(http, bob, CHANNEL_2) if m["id"] == live_id)
+                return f"<@{alice}>" not in live["content"]
+
+            assert await _until(edited_in_place)
+        assert second.fake.violations == [] and second.fake.bot_errors == []
+    finally:
+        await second.stop()

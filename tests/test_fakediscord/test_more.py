@@ -20,6 +20,30 @@ async def test_heartbeats_and_gateway_bot(world: World) -> None:
     assert (shards, url) == (1, fake.gateway_url) and limits["max_concurrency"] == 1
 
 
+async def test_heartbeat_acks_never_beat_discord_py_s_keep_alive_thread(
+    fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """discord.py's keep-alive thread sends a heartbeat through the event loop, waits for the send,
+    and only then notes the time it was sent; the loop reads the ACK and measures the latency from
+    that time. An ACK read before the thread has noted it is measured from the previous heartbeat:
+    a whole interval (41.3 s on Discord's timing, logged as "Can't keep up ... websocket is 41.3s
+    behind"). Discord's ACK comes a network round trip later; so does the fake's."""
+    from bot.sandbox.fake import gateway
+
+    monkeypatch.setattr(gateway, "HEARTBEAT_INTERVAL_MS", 250)
+    fake_discord.add_guild("Test server")
+    bot = DemoBot()
+    latencies: list[float] = []
+    async with fake_discord.run_bot(bot, token="x"):
+        start = fake_discord.gateway.heartbeats
+        while fake_discord.gateway.heartbeats < start + 16:
+            await asyncio.sleep(0.01)
+            latencies.append(bot.latency)
+    # the race measures a whole interval (0.25 s) or more; a busy machine delays an ACK far less
+    assert latencies and max(latencies) < 0.2, max(latencies)
+    assert "Can't keep up" not in caplog.text
+
+
 async def test_mentions_ping_only_what_allowed_mentions_allows(world: World) -> None:
     fake = world.fake
     r = await fake.slash(world.alice, world.channel, "demo ping", who=world.bob)

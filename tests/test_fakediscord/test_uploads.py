@@ -25,8 +25,13 @@ def png(w: int = 8, h: int = 6, color: tuple[int, int, int] = (200, 10, 10)) -> 
 async def test_files_are_kept_with_their_real_type_and_size(world: World) -> None:
     channel = world.bot.get_partial_messageable(world.channel.id)
     data = png(40, 30)
-    sent = await channel.send("look", files=[discord.File(io.BytesIO(data), filename="table.png"),
-                                             discord.File(io.BytesIO(b"{}"), filename="x.json")])
+    sent = await channel.send(
+        "look",
+        files=[
+            discord.File(io.BytesIO(data), filename="table.png"),
+            discord.File(io.BytesIO(b"{}"), filename="x.json"),
+        ],
+    )
     msg = world.fake.messages[sent.id]
     pic, js = msg.attachments
     assert pic["filename"] == "table.png" and pic["content_type"] == "image/png"
@@ -56,8 +61,9 @@ async def test_multipart_mistakes_are_refused(world: World) -> None:
     payload = json.dumps({"content": "hi", "attachments": [{"id": 1, "filename": "a.png"}]}).encode()
     status, body = await raw_multipart(world, [("payload_json", payload, None), ("files[0]", png(), "a.png")])
     assert status == 400 and body["code"] == 50035 and "no files[1] was uploaded" in json.dumps(body)
-    status, body = await raw_multipart(world, [("payload_json", b'{"content": "x"}', None),
-                                               ("picture", png(), "a.png")])
+    status, body = await raw_multipart(
+        world, [("payload_json", b'{"content": "x"}', None), ("picture", png(), "a.png")]
+    )
     assert status == 400 and "files[n]" in json.dumps(body)
     head = ("payload_json", b'{"content": "x"}', None)
     many = [head] + [(f"files[{i}]", b"x", f"{i}.txt") for i in range(11)]
@@ -98,14 +104,16 @@ async def test_application_emojis(world: World) -> None:
     # a button may show the application's emoji; an unknown custom emoji is refused
     channel = bot.get_partial_messageable(world.channel.id)
     view = discord.ui.View()
-    view.add_item(discord.ui.Button(label="A♠", emoji=discord.PartialEmoji(name="card_AS", id=ace.id),
-                                    custom_id="x"))
+    view.add_item(
+        discord.ui.Button(label="A♠", emoji=discord.PartialEmoji(name="card_AS", id=ace.id), custom_id="x")
+    )
     sent = await channel.send("hand", view=view)
     button = world.fake.messages[sent.id].components[0]["components"][0]
     assert str(button["emoji"]["id"]) == str(ace.id) and button["label"] == "A♠"
     wrong = discord.ui.View()
-    wrong.add_item(discord.ui.Button(label="K♠", emoji=discord.PartialEmoji(name="card_KS", id=123456789),
-                                     custom_id="y"))
+    wrong.add_item(
+        discord.ui.Button(label="K♠", emoji=discord.PartialEmoji(name="card_KS", id=123456789), custom_id="y")
+    )
     with pytest.raises(discord.HTTPException) as unknown:
         await channel.send("hand", view=wrong)
     assert unknown.value.code == 50035 and "Invalid emoji" in str(unknown.value)
@@ -113,3 +121,32 @@ async def test_application_emojis(world: World) -> None:
 
     await ace.delete()
     assert await bot.fetch_application_emojis() == []
+
+
+async def test_the_cdn_serves_emojis_and_attachments_and_emoji_ids_come_back_as_strings(world: World) -> None:
+    bot = world.bot
+    image = png(64, 64)
+    ace = await bot.create_application_emoji(name="card_AS", image=image)
+    channel = bot.get_partial_messageable(world.channel.id)
+    view = discord.ui.View()
+    view.add_item(
+        discord.ui.Button(label="A♠", emoji=discord.PartialEmoji(name="card_AS", id=ace.id), custom_id="x")
+    )
+    sent = await channel.send(
+        "hand", view=view, file=discord.File(io.BytesIO(b'{"a": 1}'), filename="deal.json")
+    )
+    msg = world.fake.messages[sent.id]
+    # Discord returns snowflakes as strings: a client reading JSON numbers (a browser) keeps every digit
+    assert msg.components[0]["components"][0]["emoji"]["id"] == str(ace.id)
+    (attachment,) = msg.attachments
+    path = attachment["url"].removeprefix("https://cdn.discordapp.com/")
+    base = f"http://127.0.0.1:{world.fake.port}"
+    async with aiohttp.ClientSession() as s:
+        async with s.get(f"{base}/emojis/{ace.id}.png") as r:
+            assert r.status == 200 and r.content_type == "image/png" and await r.read() == image
+        async with s.get(f"{base}/{path}") as r:
+            assert r.status == 200 and r.content_type == "application/json" and await r.read() == b'{"a": 1}'
+        async with s.get(f"{base}/emojis/123.png") as r:
+            assert r.status == 404
+    assert world.fake.cdn_file(f"attachments/{world.channel.id}/999/deal.json") is None
+    assert world.fake.violations == []

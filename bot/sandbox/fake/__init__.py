@@ -134,7 +134,10 @@ the content type of their bytes (and ``width``/``height`` for PNG and GIF), and
 (``GET/POST /applications/{id}/emojis``, ``GET/PATCH/DELETE …/{emoji_id}``): names of 2-32 letters,
 digits or underscores, unique; images as data URIs of a real image of at most 256 KiB; at most 2000
 (30008); kept in ``fake.app_emojis`` and ``fake.app_emoji_images``. A component whose emoji has an
-id that is not one of the application's emojis is refused (400/50035 "Invalid emoji").
+id that is not one of the application's emojis is refused (400/50035 "Invalid emoji"). The fake also
+answers as Discord's CDN (no token, outside ``/api/v10``): ``GET /emojis/{id}.png`` an application
+emoji's image, ``GET /attachments/{channel_id}/{attachment_id}/{filename}`` an upload
+(``fake.cdn_file(path)`` gives the same bytes and content type).
 
 Spec correction: Discord accepts snowflakes as JSON integers (discord.py sends replies'
 ``message_reference``, ``allowed_mentions.users`` and ``recipient_id`` that way); the spec's

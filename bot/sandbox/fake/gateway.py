@@ -30,6 +30,11 @@ _log = logging.getLogger(__name__)
 Json = dict[str, Any]
 
 HEARTBEAT_INTERVAL_MS = 41250
+#: Seconds before a heartbeat's ACK is sent: Discord's comes a network round trip later. discord.py's
+#: keep-alive thread notes when it sent a heartbeat only after the event loop has sent it; an ACK the
+#: loop reads before that is measured from the previous heartbeat, a whole interval ("Can't keep up
+#: ... websocket is 41.3s behind", and ``bot.latency`` 41 s). An instant ACK on loopback often wins.
+HEARTBEAT_ACK_DELAY = 0.02
 
 OP_DISPATCH = 0
 OP_HEARTBEAT = 1
@@ -100,6 +105,7 @@ class Connection:
         self.sender: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
         self.closed = asyncio.Event()
+        self.acks: set[asyncio.Task[None]] = set()
 
     async def send(self, payload: Json) -> None:
         async with self.lock:
@@ -192,6 +198,8 @@ class Gateway:
                     break
                 await self._on_message(conn, payload)
         finally:
+            for ack in list(conn.acks):
+                ack.cancel()
             if conn.sender is not None:
                 conn.sender.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -213,7 +221,9 @@ class Gateway:
                 return
         if op == OP_HEARTBEAT:
             self.heartbeats += 1
-            await conn.send({"op": OP_HEARTBEAT_ACK})
+            ack = asyncio.create_task(self._ack(conn), name="fake-gateway-heartbeat-ack")
+            conn.acks.add(ack)
+            ack.add_done_callback(conn.acks.discard)
         elif op == OP_IDENTIFY:
             await self._identify(conn, data or {})
         elif op == OP_RESUME:
@@ -224,6 +234,11 @@ class Gateway:
             return
         else:
             await conn.ws.close(code=4001, message=b"Unknown opcode")
+
+    async def _ack(self, conn: Connection) -> None:
+        await asyncio.sleep(HEARTBEAT_ACK_DELAY)
+        with contextlib.suppress(ConnectionError, RuntimeError):  # (the connection closed meanwhile)
+            await conn.send({"op": OP_HEARTBEAT_ACK})
 
     def _shard_for(self, conn: Connection, op: Any, data: Json) -> Gateway | None:
         """The shard's gateway a message belongs to (None: this endpoint's own, unsharded session)."""

@@ -150,6 +150,24 @@ class MessageStore(FakeState):
         except KeyError:
             raise FakeDiscordUsageError(f"no attachment {aid} was uploaded") from None
 
+    def cdn_file(self, path: str) -> tuple[bytes, str] | None:
+        """What Discord's CDN answers for ``path`` (bytes, content type), or None: an application
+        emoji's image (``emojis/{id}.png``, also ``.webp`` and ``.gif``) or an uploaded attachment
+        (``attachments/{channel_id}/{attachment_id}/{filename}``)."""
+        parts = path.strip("/").split("/")
+        if len(parts) == 2 and parts[0] == "emojis":
+            stem = parts[1].rsplit(".", 1)[0]
+            image = self.app_emoji_images.get(int(stem)) if stem.isdigit() else None
+            if image is None:
+                return None
+            return image, uploads.sniff(image)[0] or "application/octet-stream"
+        if len(parts) == 4 and parts[0] == "attachments":
+            data = self.attachment_data.get(parts[2])
+            if data is None:
+                return None
+            return data, uploads.sniff(data)[0] or "application/octet-stream"
+        return None
+
     def _dispatch_message(self, event: str, msg: Message) -> None:
         if msg.ephemeral or msg.channel is None:
             return

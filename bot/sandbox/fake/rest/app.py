@@ -17,13 +17,15 @@ from .. import uploads
 from ..models import Json
 from ..records import RecordedRequest, Violation
 from ..state import API_PREFIX
+from ..store import MessageStore
 from .faults import Faults
 from .ratelimits import RateLimits
 from .wire import ApiError, Handler, Request, RouteDef, compile_route, error_body, json_response
 
 
-class HttpApp(RateLimits, Faults):
-    """The server (``start``/``close``) and the request pipeline; handlers come from the routes added."""
+class HttpApp(RateLimits, Faults, MessageStore):
+    """The server (``start``/``close``) and the request pipeline; handlers come from the routes added.
+    It also answers as Discord's CDN (``/emojis/...``, ``/attachments/...``: :meth:`cdn_file`)."""
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -35,6 +37,7 @@ class HttpApp(RateLimits, Faults):
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._dispatch_rest)
+        app.router.add_get("/{tail:(?:emojis|attachments)/.*}", self._cdn)
         app.router.add_route("*", "/{tail:.*}", self._unknown_prefix)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.1)
         await self._runner.setup()
@@ -67,6 +70,13 @@ class HttpApp(RateLimits, Faults):
         finally:
             self._inflight -= 1
             self._last_activity = time.monotonic()
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        found = self.cdn_file(request.match_info["tail"])
+        if found is None:
+            return web.Response(status=404, text="404: Not Found")
+        data, content_type = found
+        return web.Response(body=data, headers={"Content-Type": content_type})
 
     async def _unknown_prefix(self, request: web.Request) -> web.Response:
         self._violation(

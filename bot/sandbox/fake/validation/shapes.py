@@ -44,10 +44,15 @@ def normalize_embed(embed: Json) -> Json:
 
 
 def normalize_components(components: list[Json]) -> list[Json]:
-    """Store components as Discord returns them: numbered ``id``s and select defaults filled in."""
+    """Store components as Discord returns them: numbered ``id``s, select defaults filled in, and
+    emoji ids as strings (snowflakes: a client reading them as numbers would lose digits)."""
     out = copy.deepcopy(components)
     for counter, (_, comp) in enumerate(walk_components(out, "components"), start=1):
         comp.setdefault("id", counter)
+        for item in [comp, *(o for o in comp.get("options") or [] if isinstance(o, dict))]:
+            emoji = item.get("emoji")
+            if isinstance(emoji, dict) and emoji.get("id") is not None:
+                emoji["id"] = str(emoji["id"])
         if comp.get("type") in (3, 5, 6, 7, 8):
             comp.setdefault("min_values", 1)
             comp.setdefault("max_values", 1)
