@@ -24,7 +24,9 @@ from tests.e2e.conftest import (
     wait_stored,
 )
 
-pytestmark = pytest.mark.both_backends
+# Whole games on SQLite only: the same SQL on PostgreSQL is tested in tests/bot/storage/
+# (every storage test runs on both), the full stack on PostgreSQL in test_resilience.py's restarts
+# and test_shard_ownership.py.
 
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])[♠♥♦♣]")
 

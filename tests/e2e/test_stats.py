@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import pytest
-
 from bot.sandbox.fake import Message, User
 from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE, WRONG_SERVER
 from tests.e2e.conftest import SeenGame, Spades, game_posts, open_and_start, play_from_panel, said
 
-pytestmark = pytest.mark.both_backends
+# Games played to the leaderboard on SQLite only: the same SQL on PostgreSQL is tested in tests/bot/storage/
+# (every storage test runs on both), the full stack on PostgreSQL in test_resilience.py's restarts
+# and test_shard_ownership.py.
 
 MENTION = re.compile(r"<@(\d+)>")
 SIDE_LINE = re.compile(r"^Team (\d+): bid (.+?), took (\d+)(?:: (.*))?$")
