@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import DEFAULT, Text, _, _n, gettext, join, render, timestamp
-from bot.lexicon import bid_label, describe
+from bot.lexicon import bid_label, describe, preset_name
 from bot.pictures import ENGLISH, ScoreSeries, SeatInfo, SideInfo, TableScene, Words, can_draw, picture_name
 from bot.storage.history import FORMER_PLAYER, GameSummary, HistoryPage, StoredHand
 from engine import Bid, Ruleset, card_pretty, hand_str, parse_card
@@ -81,7 +81,9 @@ def game_line(g: GameSummary) -> Text:
         trophy = "🏆 " if i == g.winner_side else ""
         parts.append(join(join(trophy, who, sep=""), str(g.sides[i].get("score", "?"))))
     hands = _n("%(n)s hand", "%(n)s hands", g.hands)
-    return join(f"`#{g.id}` <t:{g.finished_at}:d>", join(*parts, sep=" – "), g.preset, hands, sep=" · ")
+    return join(
+        f"`#{g.id}` <t:{g.finished_at}:d>", join(*parts, sep=" – "), preset_name(g.preset), hands, sep=" · "
+    )
 
 
 def history_text(page: HistoryPage, scope: Text) -> Text:
@@ -120,7 +122,7 @@ def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
         _(
             "📊 **Game #%(game)s** · %(preset)s · finished %(when)s",
             game=game.id,
-            preset=game.preset,
+            preset=preset_name(game.preset),
             when=timestamp(game.finished_at, "f"),
         ),
         join(*(join(f"**{i + 1}**", s) for i, s in enumerate(sides)), sep=" · "),
@@ -271,7 +273,7 @@ def replay_text(
         "🔁 **Replay · %(title)s · %(which)s** · %(rules)s · step %(step)s of %(steps)s",
         title=title,
         which=which,
-        rules=hr.ruleset.name,
+        rules=preset_name(hr.ruleset.name),
         step=step + 1,
         steps=hr.steps,
     )

@@ -64,10 +64,6 @@ def _language_choices() -> list[app_commands.Choice[str]]:
     return [*own, app_commands.Choice(name="Server's language (Discord setting)", value=AUTO_LANGUAGE)]
 
 
-def _preset_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=n, value=n) for n in list(engine.PRESETS)[:25]]
-
-
 class TablesCog(commands.Cog):
     """`/spades …`, `/join`, `/leave`, `/bid`, `/play`, `/hand`, `/table`, `/rules`, `/score`."""
 
@@ -151,8 +147,12 @@ class TablesCog(commands.Cog):
     async def _preset_ac(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        cur = current.lower().strip()
-        return [c for c in _preset_choices() if cur in c.name.lower()][:25]
+        lang = user_language(interaction)
+        return [
+            app_commands.Choice(name=lexicon.preset_label(n, lang), value=n)
+            for n in engine.PRESETS
+            if lexicon.preset_matches(n, current, lang)
+        ][:25]
 
     @spades.command(name="start", description="Start the game at this channel's table (host)")
     @app_commands.describe(fill="Fill empty seats with bots")
@@ -309,7 +309,7 @@ class TablesCog(commands.Cog):
             self.service.language_changed(interaction.guild_id, changes["language"])
         house = format_rules(dict(settings.get("options") or {}))
         params = {
-            "preset": settings.get("default_preset", "standard"),
+            "preset": lexicon.preset_name(settings.get("default_preset", "standard")),
             "play": settings.get("play_seconds", 60),
             "bid": settings.get("bid_seconds", 90),
         }
