@@ -25,6 +25,9 @@ AWAY_AFTER_TIMEOUTS = 2
 BOT_NAMES = ("Bea", "Ray", "Kit", "Max", "Ivy", "Sol")
 DATA_VERSION = 1
 LIVE = ("open", "playing")
+# a table's settings key: the client language of the member who opened it (its public language on
+# a server that has none of its own, and the language of the host's direct messages)
+HOST_LANGUAGE = "host_language"
 
 
 @dataclass

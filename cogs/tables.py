@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,7 @@ from bot.checks import cannot_run_table
 from bot.clicks import answer, is_admin, show_hand, timely
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_language
 from bot.i18n import render as render_text
-from bot.model import NO_TABLE, SAVE_FAILED, refuse
+from bot.model import NO_TABLE, SAVE_FAILED, Result, refuse
 from bot.render.posts import score_sheet
 from bot.render.rules import rules_pages
 from bot.safe import safe_defer, safe_send, within
@@ -112,7 +113,8 @@ class TablesCog(commands.Cog):
             options["blind_nil_allowed"] = blind_nil
         result = await timely(
             interaction,
-            self.service.lifecycle.create(
+            self._open(
+                interaction,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
@@ -124,9 +126,21 @@ class TablesCog(commands.Cog):
                 options=options,
                 rules=rules,
                 bot_level=bots.value if bots is not None else None,
+                host_language=user_language(interaction),
             ),
         )
         await answer(interaction, result)
+
+    async def _open(self, interaction: discord.Interaction, **table: Any) -> Result:
+        """Open the table; the first one that speaks its opener's language tells an admin host how
+        to choose the server's language (once per server, in the same answer)."""
+        result = await self.service.lifecycle.create(**table)
+        if result.ok and result.table is not None:
+            lang = await self.service.table_language(result.table)
+            note = await self.service.language_note(table["guild_id"], lang, can_manage=is_admin(interaction))
+            if note is not None:
+                result = dataclasses.replace(result, message=join(result.message, note, sep="\n"))
+        return result
 
     @new.autocomplete("rules")
     async def _rules_ac(
