@@ -157,7 +157,7 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
             await safe_send(interaction, problem)
             return
         await safe_defer(interaction, ephemeral=True, thinking=True)
-        work = service.lifecycle.rematch(tid, user.id, user.display_name)
+        work = service.lifecycle.rematch(tid, user.id, user.display_name, user_language(interaction))
         await answer(interaction, await timely(interaction, work))
         return
     if action == "hand":

@@ -17,7 +17,7 @@ from .collector import Collector
 from .config import Config
 from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
-from .i18n import SpadesTranslator, _, translated_payload
+from .i18n import SpadesTranslator, _, resolve, translated_payload
 from .ratelimit import GlobalBudget
 from .safe import safe_send, watch
 from .sharding import ShardKeeper
@@ -197,6 +197,17 @@ class SpadesBot(commands.Bot):
             except Exception:
                 log.exception("the health line failed")
 
+    async def public_language(self, interaction: discord.Interaction) -> str:
+        """The language of the public messages where ``interaction`` happened (``bot.safe``'s public
+        answers): the channel's table's, else the server's."""
+        service = getattr(self, "tables", None)
+        if service is None or interaction.guild_id is None:
+            return resolve(getattr(interaction, "guild_locale", None))
+        t = service.in_channel(interaction.channel_id) if interaction.channel_id is not None else None
+        if t is not None:
+            return str(await service.table_language(t))
+        return str(await service.server_language(interaction.guild_id))
+
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
         self._item_types.update(items)
@@ -207,9 +218,7 @@ class SpadesBot(commands.Bot):
 
     def handles_custom_id(self, custom_id: str) -> bool:
         """Whether a registered component (a persistent DynamicItem) answers this custom_id."""
-        return any(
-            item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in self._item_types
-        )
+        return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in self._item_types)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction is answered in time (``bot.safe.watch``); a component that no handler

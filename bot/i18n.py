@@ -8,7 +8,9 @@ Who sees which language:
 
 - an ephemeral answer is rendered in the clicking user's client language (``interaction.locale``);
 - a public message (the table, hand and game posts) in the server's language: the language set with
-  ``/spades config language``, else the server's preferred locale;
+  ``/spades config language``, else the server's preferred locale on a Community server, else (a
+  server without Community always reports en-US) the language of the member who opened the table
+  (:func:`public_language`);
 - anything unsupported falls back to English.
 
 The service layer stays locale-free: it returns *lazy* messages (:class:`Msg`: a message id, an
@@ -106,6 +108,31 @@ def server_language(settings: Mapping[str, Any] | None, preferred: discord.Local
     if isinstance(chosen, str) and chosen in LANGUAGES:
         return chosen
     return resolve(preferred)
+
+
+def public_language(
+    chosen: str | None,
+    preferred: discord.Locale | str | None,
+    *,
+    community: bool,
+    opener: str | None = None,
+) -> str:
+    """The language of a table's public messages: the server's own (``chosen`` with ``/spades
+    config language``); else, on a Community server, its preferred locale; else (a server without
+    Community reports en-US whatever its members speak) ``opener``'s, the language of the member who
+    opened the table; else English."""
+    if chosen in LANGUAGES:
+        return str(chosen)
+    own = resolve(preferred)
+    if community or own != DEFAULT or opener not in LANGUAGES:
+        return own
+    return str(opener)
+
+
+def follows_opener(chosen: str | None, preferred: discord.Locale | str | None, *, community: bool) -> bool:
+    """True when a server's tables speak the language of whoever opens them (see
+    :func:`public_language`)."""
+    return chosen not in LANGUAGES and not community and resolve(preferred) == DEFAULT
 
 
 # --------------------------------------------------------------------------------------------

@@ -25,6 +25,9 @@ AWAY_AFTER_TIMEOUTS = 2
 BOT_NAMES = ("Bea", "Ray", "Kit", "Max", "Ivy", "Sol")
 DATA_VERSION = 1
 LIVE = ("open", "playing")
+# a table's settings key: the client language of the member who opened it (its public language on
+# a server that has none of its own, and the language of the host's direct messages)
+HOST_LANGUAGE = "host_language"
 
 
 @dataclass
@@ -126,7 +129,7 @@ class Table:
 
     def label(self, seat: int) -> str:
         s = self.seats[seat]
-        return s.label if s is not None else f"seat {seat + 1}"
+        return s.label if s is not None else _("seat %(n)s", n=seat + 1)
 
     def seats_to_act(self) -> list[int]:
         if self.game is None or self.status != "playing":
@@ -298,7 +301,8 @@ def players(t: Table, *, with_side: bool) -> list[dict[str, Any]]:
             # how much of the game the bot played for this human (a mostly-bot seat is not rated)
             p["bot_share"] = round(s.auto_acts / s.acts, 3) if s is not None and not s.bot and s.acts else 0.0
             p["side"] = t.ruleset.side_of(i)
-            p["name"] = s.name if s is not None else f"seat {i + 1}"
+            # an empty seat has no name: the reader's words for it ("miejsce 3") are written when read
+            p["name"] = s.name if s is not None else ""
         out.append(p)
     return out
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import DEFAULT, Text, _, _n, gettext, join, render, timestamp
-from bot.lexicon import bid_label, describe
+from bot.lexicon import bid_label, describe, preset_name
 from bot.pictures import ENGLISH, ScoreSeries, SeatInfo, SideInfo, TableScene, Words, can_draw, picture_name
-from bot.storage.history import FORMER_PLAYER, GameSummary, HistoryPage, StoredHand
+from bot.storage.history import FORMER_PLAYER, GamePlayer, GameSummary, HistoryPage, StoredHand
 from engine import Bid, Ruleset, card_pretty, hand_str, parse_card
 from engine.fair import short
 from engine.record import replay_game
@@ -56,9 +56,14 @@ def player_name(name: str) -> Text:
     return _("a former player") if name == FORMER_PLAYER else name
 
 
+def _unnamed(p: GamePlayer) -> bool:
+    return p.is_bot and p.name == f"seat {p.seat + 1}"  # i18n-ok: the English an older record stored
+
+
 def seat_names(game: GameSummary) -> list[str]:
-    names = {p.seat: player_name(p.name) for p in game.players}
-    n = max(names, default=-1) + 1
+    # an empty seat has no stored name (older records hold the English "seat 3"): worded here
+    names = {p.seat: player_name(p.name) for p in game.players if p.name and not _unnamed(p)}
+    n = max((p.seat for p in game.players), default=-1) + 1
     return [names.get(s, _seat(s)) for s in range(n)]
 
 
@@ -81,7 +86,9 @@ def game_line(g: GameSummary) -> Text:
         trophy = "🏆 " if i == g.winner_side else ""
         parts.append(join(join(trophy, who, sep=""), str(g.sides[i].get("score", "?"))))
     hands = _n("%(n)s hand", "%(n)s hands", g.hands)
-    return join(f"`#{g.id}` <t:{g.finished_at}:d>", join(*parts, sep=" – "), g.preset, hands, sep=" · ")
+    return join(
+        f"`#{g.id}` <t:{g.finished_at}:d>", join(*parts, sep=" – "), preset_name(g.preset), hands, sep=" · "
+    )
 
 
 def history_text(page: HistoryPage, scope: Text) -> Text:
@@ -120,7 +127,7 @@ def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
         _(
             "📊 **Game #%(game)s** · %(preset)s · finished %(when)s",
             game=game.id,
-            preset=game.preset,
+            preset=preset_name(game.preset),
             when=timestamp(game.finished_at, "f"),
         ),
         join(*(join(f"**{i + 1}**", s) for i, s in enumerate(sides)), sep=" · "),
@@ -271,7 +278,7 @@ def replay_text(
         "🔁 **Replay · %(title)s · %(which)s** · %(rules)s · step %(step)s of %(steps)s",
         title=title,
         which=which,
-        rules=hr.ruleset.name,
+        rules=preset_name(hr.ruleset.name),
         step=step + 1,
         steps=hr.steps,
     )

@@ -41,7 +41,7 @@ import discord
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, handle_message_parameters
 
-from bot.i18n import Lazy, render, resolve, user_language
+from bot.i18n import LANGUAGES, Lazy, render, resolve, user_language
 
 log = logging.getLogger(__name__)
 
@@ -197,12 +197,33 @@ def _clip(content: str | None) -> str | None:
     return None if content is None else clip_text(content)
 
 
-def _text(interaction: discord.Interaction, content: Any, *, ephemeral: bool) -> str | None:
+# seconds a public answer waits for its language (the server's settings, read once per server)
+PUBLIC_LANGUAGE_WAIT = 1.0
+
+
+async def public_language(interaction: discord.Interaction) -> str:
+    """The language of the public messages where ``interaction`` happened: what the bot's
+    ``public_language(interaction)`` says (the channel's table's, else the server's: ``/spades
+    config language``), else, without one or when it is slow, the server's locale as Discord
+    reports it."""
+    find = getattr(getattr(interaction, "client", None), "public_language", None)
+    if find is not None:
+        try:
+            lang = await within(PUBLIC_LANGUAGE_WAIT, find(interaction))
+        except Exception:
+            log.exception("the public language of interaction %s could not be read", interaction.id)
+            lang = None
+        if lang in LANGUAGES:
+            return str(lang)
+    return resolve(getattr(interaction, "guild_locale", None))
+
+
+async def _text(interaction: discord.Interaction, content: Any, *, ephemeral: bool) -> str | None:
     """A lazy message (``bot.i18n``) in the reader's language: the clicking user's for an
-    ephemeral answer, the server's (as Discord reports it) for a public one."""
+    ephemeral answer, the public messages' (:func:`public_language`) for a public one."""
     if content is None or not isinstance(content, Lazy):
         return _clip(content)
-    lang = user_language(interaction) if ephemeral else resolve(getattr(interaction, "guild_locale", None))
+    lang = user_language(interaction) if ephemeral else await public_language(interaction)
     return _clip(render(content, lang))
 
 
@@ -225,7 +246,7 @@ async def safe_send(
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
     if kwargs.get("view") is None:
         kwargs.pop("view", None)
-    content = _text(interaction, content, ephemeral=ephemeral)
+    content = await _text(interaction, content, ephemeral=ephemeral)
     async with _lock(interaction):
         try:
             if not interaction.response.is_done():
@@ -245,7 +266,7 @@ async def safe_edit(interaction: discord.Interaction, content: Any = None, **kwa
     its ``@original`` (the component's message after an update or an in-place deferral). A lazy
     message is shown in the user's language."""
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
-    content = _text(interaction, content, ephemeral=True)
+    content = await _text(interaction, content, ephemeral=True)
     async with _lock(interaction):
         try:
             if not interaction.response.is_done():
@@ -356,7 +377,7 @@ class PrivateMessage:
     async def edit(self, content: Any, *, view: discord.ui.View | None, text_only: bool = False) -> bool:
         """Rewrite the message; ``text_only`` keeps its components as they are (cheaper to send)."""
         kwargs: dict[str, Any] = {
-            "content": _text(self.interaction, content, ephemeral=True),
+            "content": await _text(self.interaction, content, ephemeral=True),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
         if not text_only:
@@ -380,7 +401,7 @@ async def send_private(
     ephemeral message and ``in_place``, else in the ephemeral answer (a "thinking" message
     deferred for it included), else in a new ephemeral follow-up. The one way a hand panel is
     written. None if Discord refused (the interaction expired, say)."""
-    content = _text(interaction, content, ephemeral=True) or "…"
+    content = await _text(interaction, content, ephemeral=True) or "…"
     # an edit without components removes the old ones (a panel with no card left); a new message
     # simply has none
     edit: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none(), "view": view}

@@ -24,6 +24,7 @@ from bot.league import schedule as sch
 from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables
 from bot.league.schedule_input import WEEKDAYS, zone_suggestions
 from bot.league.service import TICK_SECONDS, LeagueRefusal, LeagueService
+from bot.league.settings import FORMAT_LABELS, LEFTOVER_LABELS
 from bot.league.tables import ServiceTables, listen
 from bot.safe import safe_defer, safe_send
 from bot.storage.leagues import LeagueRow, LeagueStore
@@ -38,15 +39,8 @@ T = TypeVar("T")
 NOT_ADMIN = _("Only server managers (Manage Server) or the league's admin role can do that.")
 APOLOGY = _("Sorry, something went wrong on my side; nothing was changed. Please try again.")
 
-FORMAT_CHOICES = [
-    app_commands.Choice(name="Rotating partners (individual standings)", value="rotating"),
-    app_commands.Choice(name="Fixed partners (teams sign up together)", value="fixed"),
-    app_commands.Choice(name="Solo (every seat for itself)", value="solo"),
-]
-LEFTOVER_CHOICES = [
-    app_commands.Choice(name="A bot fills the empty seats (unrated)", value="bot"),
-    app_commands.Choice(name="Leftover players sit out a rotating bye", value="bye"),
-]
+FORMAT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in FORMAT_LABELS.items()]
+LEFTOVER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in LEFTOVER_LABELS.items()]
 WEEKDAY_CHOICES = [app_commands.Choice(name=d, value=d.lower()) for d in WEEKDAYS]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,7 @@ from bot.checks import cannot_run_table
 from bot.clicks import answer, is_admin, show_hand, timely
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_language
 from bot.i18n import render as render_text
-from bot.model import NO_TABLE, SAVE_FAILED, refuse
+from bot.model import NO_TABLE, SAVE_FAILED, Result, refuse
 from bot.render.posts import score_sheet
 from bot.render.rules import rules_pages
 from bot.safe import safe_defer, safe_send, within
@@ -62,10 +63,6 @@ AUTO_LANGUAGE = "auto"
 def _language_choices() -> list[app_commands.Choice[str]]:
     own = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES]
     return [*own, app_commands.Choice(name="Server's language (Discord setting)", value=AUTO_LANGUAGE)]
-
-
-def _preset_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=n, value=n) for n in list(engine.PRESETS)[:25]]
 
 
 class TablesCog(commands.Cog):
@@ -116,7 +113,8 @@ class TablesCog(commands.Cog):
             options["blind_nil_allowed"] = blind_nil
         result = await timely(
             interaction,
-            self.service.lifecycle.create(
+            self._open(
+                interaction,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
@@ -128,9 +126,21 @@ class TablesCog(commands.Cog):
                 options=options,
                 rules=rules,
                 bot_level=bots.value if bots is not None else None,
+                host_language=user_language(interaction),
             ),
         )
         await answer(interaction, result)
+
+    async def _open(self, interaction: discord.Interaction, **table: Any) -> Result:
+        """Open the table; the first one that speaks its opener's language tells an admin host how
+        to choose the server's language (once per server, in the same answer)."""
+        result = await self.service.lifecycle.create(**table)
+        if result.ok and result.table is not None:
+            lang = await self.service.table_language(result.table)
+            note = await self.service.language_note(table["guild_id"], lang, can_manage=is_admin(interaction))
+            if note is not None:
+                result = dataclasses.replace(result, message=join(result.message, note, sep="\n"))
+        return result
 
     @new.autocomplete("rules")
     async def _rules_ac(
@@ -151,8 +161,12 @@ class TablesCog(commands.Cog):
     async def _preset_ac(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        cur = current.lower().strip()
-        return [c for c in _preset_choices() if cur in c.name.lower()][:25]
+        lang = user_language(interaction)
+        return [
+            app_commands.Choice(name=lexicon.preset_label(n, lang), value=n)
+            for n in engine.PRESETS
+            if lexicon.preset_matches(n, current, lang)
+        ][:25]
 
     @spades.command(name="start", description="Start the game at this channel's table (host)")
     @app_commands.describe(fill="Fill empty seats with bots")
@@ -309,7 +323,7 @@ class TablesCog(commands.Cog):
             self.service.language_changed(interaction.guild_id, changes["language"])
         house = format_rules(dict(settings.get("options") or {}))
         params = {
-            "preset": settings.get("default_preset", "standard"),
+            "preset": lexicon.preset_name(settings.get("default_preset", "standard")),
             "play": settings.get("play_seconds", 60),
             "bid": settings.get("bid_seconds", 90),
         }

@@ -39,7 +39,8 @@ class HouseRulesError(ValueError):
     """A house-rules text that can't be read; the message says what was wrong and what is allowed.
     ``code`` says which refusal it is (``out_of_range``: ``fields`` has ``name``, ``value``, ``lo``,
     ``hi`` and ``off``; ``incompatible``: ``fields`` has the ruleset's ``reason`` and its values;
-    empty for the others) so a front end can word it in the player's language."""
+    ``no_name`` (``=5``): ``token`` and ``example``; ``no_value`` (``bag_limit=``): ``token`` and
+    ``name``; empty for the others) so a front end can word it in the player's language."""
 
     def __init__(self, message: str, code: str = "", **fields: object) -> None:
         super().__init__(message)
@@ -83,12 +84,20 @@ def parse_house_rules(text: str) -> dict[str, Any]:
         name, raw = token.split("=", 1)
         key = name.strip().lower().replace("-", "_")
         if not key:
+            example = f"bag_limit{token[:20]}"
             raise HouseRulesError(
-                f"`{token[:30]}` names no rule: write the rule's name before `=`, "
-                f"e.g. `bag_limit{token[:20]}`."
+                f"`{token[:30]}` names no rule: write the rule's name before `=`, e.g. `{example}`.",
+                "no_name",
+                token=token[:30],
+                example=example,
             )
         if not raw.strip():
-            raise HouseRulesError(f"`{token[:30]}` has no value after `=`: e.g. `{key[:30]}=5`.")
+            raise HouseRulesError(
+                f"`{token[:30]}` has no value after `=`: e.g. `{key[:30]}=5`.",
+                "no_value",
+                token=token[:30],
+                name=key[:30],
+            )
         if key not in kinds:
             raise HouseRulesError(f"`{name[:30]}` is not a rule. Rules: {', '.join(kinds)}.")
         out[key] = _rule_value(key, kinds[key], raw)

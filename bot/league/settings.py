@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.i18n import _
-from engine.ruleset import Ruleset
+from bot.i18n import ChoiceName, Joined, ListOf, _, join
+from bot.lexicon.words import preset_name
+from engine.ruleset import PRESETS, Ruleset
 
 from .schedule import Schedule, ScheduleError
 from .seating import BOT, BYE, FIXED, FORMATS, LEFTOVERS, ROTATING, SOLO
@@ -19,12 +21,28 @@ MIN_ROUND_MINUTES = 5
 MAX_ROUND_MINUTES = 240
 NAME_MAX = 50
 
+# What `/league create` and `/league edit` offer for each format and leftover rule (the slash
+# command's choices: each client shows them in its own language). A refusal names a value by this
+# label, never by the value the command sends (`fixed`, `bye`), which nobody sees.
 FORMAT_LABELS = {
-    FIXED: "fixed partners",
-    ROTATING: "rotating partners",
-    SOLO: "solo",
+    ROTATING: "Rotating partners (individual standings)",
+    FIXED: "Fixed partners (teams sign up together)",
+    SOLO: "Solo (every seat for itself)",
 }
-LEFTOVER_LABELS = {BOT: "a bot fills the seat", BYE: "a rotating bye"}
+LEFTOVER_LABELS = {
+    BOT: "A bot fills the empty seats (unrated)",
+    BYE: "Leftover players sit out a rotating bye",
+}
+
+
+def label(text: str) -> Joined:
+    """A choice as the reader's client shows it, in bold."""
+    return join("**", ChoiceName(text), "**", sep="")
+
+
+def labels(texts: Iterable[str]) -> ListOf:
+    """Choices as the reader's client shows them: "**a**, **b** or **c**"."""
+    return ListOf(tuple(label(t) for t in texts), "or")
 
 
 class SettingsError(ValueError):
@@ -56,7 +74,9 @@ class LeagueSettings:
                 )
             )
         if self.leftover not in LEFTOVERS:
-            raise SettingsError(_("Leftover players get a bot seat (`bot`) or a rotating bye (`bye`)."))
+            raise SettingsError(
+                _("For leftover players choose %(choices)s.", choices=labels(LEFTOVER_LABELS.values()))
+            )
 
     @property
     def night_length(self) -> timedelta:
@@ -109,20 +129,25 @@ def check_format(fmt: str, ruleset: Ruleset) -> str:
     """The format must fit the preset: partners need a partnership preset, solo a solo one."""
     fmt = (fmt or "").strip().lower()
     if fmt not in FORMATS:
-        raise SettingsError(_("The format is `fixed` (teams sign up together), `rotating` or `solo`."))
+        raise SettingsError(_("Choose a format: %(choices)s.", choices=labels(FORMAT_LABELS.values())))
     if fmt == SOLO and ruleset.partnerships:
+        solo = tuple(preset_name(n) for n, rs in PRESETS.items() if not rs.partnerships)
         raise SettingsError(
             _(
-                "The %(preset)s preset is played in partnerships: choose `fixed` or `rotating` partners,"
-                " or a solo preset (solo, cutthroat, five-player, six-player-solo).",
-                preset=ruleset.name,
+                "The %(preset)s preset is played in partnerships: choose the format %(choices)s,"
+                " or a preset without partners (%(presets)s).",
+                preset=preset_name(ruleset.name),
+                choices=labels((FORMAT_LABELS[ROTATING], FORMAT_LABELS[FIXED])),
+                presets=ListOf(solo, "or"),
             )
         )
     if fmt in (FIXED, ROTATING) and not ruleset.partnerships:
         raise SettingsError(
             _(
-                "The %(preset)s preset has no partners: use the `solo` format, or a partnership preset.",
-                preset=ruleset.name,
+                "The %(preset)s preset has no partners: choose the format %(solo)s, or a preset with"
+                " partners.",
+                preset=preset_name(ruleset.name),
+                solo=label(FORMAT_LABELS[SOLO]),
             )
         )
     return fmt

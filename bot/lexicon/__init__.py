@@ -12,6 +12,9 @@ from bot.lexicon.words import (
     describe,
     english,
     parse_bid,
+    preset_label,
+    preset_matches,
+    preset_name,
     rules_suggestion,
     suit_name,
 )
@@ -27,6 +30,9 @@ __all__ = [
     "explain",
     "explain_rules",
     "parse_bid",
+    "preset_label",
+    "preset_matches",
+    "preset_name",
     "rules_suggestion",
     "suit_name",
 ]

@@ -420,6 +420,18 @@ def explain_rules(exc: Exception) -> Any:
                 hi=whole(fields["hi"]),
             )
         return built
+    if code == "no_name":
+        return _(
+            "`%(token)s` names no rule: write the rule's name before `=`, e.g. `%(example)s`.",
+            token=fields["token"],
+            example=fields["example"],
+        )
+    if code == "no_value":
+        return _(
+            "`%(token)s` has no value after `=`: e.g. `%(name)s=5`.",
+            token=fields["token"],
+            name=fields["name"],
+        )
     if code == "incompatible":
         reason = _INCOMPATIBLE.get(str(fields.pop("reason", "")))
         if reason is not None:

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import engine
-from bot.i18n import N_, Joined, ListOf, Msg, _, _n, gettext, join
+from bot.i18n import N_, ChoiceName, Joined, ListOf, Msg, _, _n, gettext, join, render
 
 # ---- bids ------------------------------------------------------------------------------------
 
@@ -101,6 +101,31 @@ def cards_list(cards: Any, style: str = "standard") -> ListOf:
     return ListOf(tuple(engine.card_pretty(c) for c in ordered), style)
 
 
+# ---- presets ----------------------------------------------------------------------------------
+
+
+def preset_name(name: str) -> str:
+    """A preset's name in the reader's language (``two-player`` is *dla dwóch graczy* in Polish),
+    the one ``/league create`` offers as a choice; its value (what a player may type) stays
+    ``two-player``. A name that is no preset is shown as it is."""
+    return ChoiceName(name) if name in engine.PRESETS else name
+
+
+def preset_label(name: str, lang: str) -> str:
+    """A preset in a menu (the autocomplete of ``/spades new`` and ``/spades config``): its name in
+    ``lang``, with the value one may type after it where the two differ (``dla dwóch graczy
+    (two-player)``)."""
+    shown = render(preset_name(name), lang)
+    return shown if shown == name else f"{shown} ({name})"[:100]
+
+
+def preset_matches(name: str, typed: str, lang: str) -> bool:
+    """For autocomplete: does what the player typed occur in the preset's value or its name in
+    ``lang``?"""
+    cur = typed.lower().strip()
+    return cur in name or cur in render(preset_name(name), lang).lower()
+
+
 # ---- a ruleset in one line -------------------------------------------------------------------
 
 
@@ -133,7 +158,7 @@ class _Remembered(Joined):
 
 
 def _describe(rs: Any) -> Joined:
-    parts: list[Any] = [_("%(name)s: to %(target)s", name=rs.name, target=rs.target_score)]
+    parts: list[Any] = [_("%(name)s: to %(target)s", name=preset_name(rs.name), target=rs.target_score)]
     if rs.num_seats != 4 or not rs.partnerships or rs.team_size != 2:
         if not rs.partnerships:
             parts.append(_n("%(n)s player solo", "%(n)s players solo", rs.num_seats))

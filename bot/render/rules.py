@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot import lexicon
 from bot.i18n import DEFAULT, ListOf, gettext, ngettext, whole
 from bot.render.pieces import MAX_MESSAGE, clip, house_rules, rules_line
 from engine.rules_text import RULE_KEYS, RuleLine, explain_lines
@@ -446,7 +447,14 @@ def rules_pages(t: Table, lang: str = DEFAULT, limit: int = MAX_MESSAGE) -> list
     head = [gettext(lang, "**Rules at table %(table)s**: %(rules)s", table=t.id, rules=rules_line(t, lang))]
     extra = house_rules(t)
     if extra:
-        head.append(gettext(lang, "House rules over %(preset)s: %(rules)s", preset=rs.name, rules=extra))
+        head.append(
+            gettext(
+                lang,
+                "House rules over %(preset)s: %(rules)s",
+                preset=lexicon.preset_name(rs.name),
+                rules=extra,
+            )
+        )
     pages: list[list[str]] = [head]
     for text in (f"• {line}" for line in rule_lines(rs, lang)):
         page = pages[-1]

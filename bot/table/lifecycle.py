@@ -10,11 +10,12 @@ import logging
 from typing import Any
 
 from bot import lexicon
-from bot.i18n import _, _n, mention
+from bot.i18n import LANGUAGES, _, _n, mention
 from bot.model import (
     CLOSED,
     DEFAULT_BID_SECONDS,
     DEFAULT_PLAY_SECONDS,
+    HOST_LANGUAGE,
     LIVE,
     MOVING,
     NO_TABLE,
@@ -68,9 +69,11 @@ class Lifecycle:
         seats: list[Seat | None] | None = None,
         rematch_of: int | None = None,
         bot_level: str | None = None,
+        host_language: str | None = None,
     ) -> Result:
         """Open a table in a channel with the host seated (or ``seats`` for a rematch).
-        ``rules`` is the house-rules text (``bag_limit=5 ten_for_200=on``) over the preset."""
+        ``rules`` is the house-rules text (``bag_limit=5 ten_for_200=on``) over the preset;
+        ``host_language`` the host's client language, kept with the table (``HOST_LANGUAGE``)."""
         chosen = table_options(
             await self._guild_settings(guild_id),
             preset=preset,
@@ -104,6 +107,8 @@ class Lifecycle:
                 )
         if rematch_of is not None:
             timers["rematch_of"] = rematch_of
+        if host_language in LANGUAGES:
+            timers[HOST_LANGUAGE] = host_language
         table = await self._open(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -344,15 +349,16 @@ class Lifecycle:
         log.warning("table %s closed: the bot can no longer post in channel %s", table_id, t.channel_id)
         return new
 
-    async def rematch(self, table_id: int, user_id: int, name: str) -> Result:
-        """Open the rematch of a finished game (in memory or, once evicted, read from storage)."""
+    async def rematch(self, table_id: int, user_id: int, name: str, language: str | None = None) -> Result:
+        """Open the rematch of a finished game (in memory or, once evicted, read from storage);
+        ``language``: the client language of the player who asks (the rematch's host)."""
         try:
             async with self.store.lock(table_id):
-                return await self._rematch_locked(table_id, user_id, name)
+                return await self._rematch_locked(table_id, user_id, name, language)
         finally:
             self.store.drop_lock_if_unused(table_id)  # an evicted table's lock is not kept either
 
-    async def _rematch_locked(self, table_id: int, user_id: int, name: str) -> Result:
+    async def _rematch_locked(self, table_id: int, user_id: int, name: str, language: str | None) -> Result:
         t = await self.store.load(table_id)
         if t is None:
             return refuse(_("That table no longer exists."))
@@ -377,6 +383,7 @@ class Lifecycle:
             seats=seats,
             rematch_of=t.id,
             bot_level=t.settings.get("bot_level"),
+            host_language=language or t.settings.get(HOST_LANGUAGE),
         )
         if not result.ok or result.table is None:
             return result

@@ -88,7 +88,7 @@ def explain(t: Table, seat: int, exc: Exception) -> Text:
 
 
 def seat_name(t: Table, seat: int) -> str:
-    return t.label(seat) if 0 <= seat < t.num_seats else f"seat {seat + 1}"
+    return t.label(seat) if 0 <= seat < t.num_seats else _("seat %(n)s", n=seat + 1)
 
 
 def ack(action: str, arg: Any) -> Msg:

@@ -16,8 +16,21 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.i18n import DEFAULT, LANGUAGES, _, channel_mention, render, server_language
-from bot.model import LIVE, Result, Table, damaged_post, ok, set_aside_post
+from bot.i18n import (
+    DEFAULT,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    Command,
+    Msg,
+    OptionName,
+    _,
+    channel_mention,
+    follows_opener,
+    join,
+    public_language,
+    render,
+)
+from bot.model import HOST_LANGUAGE, LIVE, Result, Table, damaged_post, ok, set_aside_post
 from bot.permissions import permission_list
 from bot.safe import PrivateMessage
 from bot.storage import Storage, shard_of
@@ -35,6 +48,8 @@ log = logging.getLogger(__name__)
 # Seconds a finished or abandoned table stays in memory once its last posts are out (late clicks and
 # panel refreshes right after the game); after that every path reads it from storage.
 EVICT_GRACE = 5.0
+# the server's settings key that says an admin was told how to choose the server's language
+LANGUAGE_NOTED = "language_noted"
 
 
 class Host(Protocol):
@@ -130,23 +145,63 @@ class TableService:
         self.posts.remember_panel(table_id, user_id, panel)
 
     # ---- the language of public messages ---------------------------------------------------------
-    async def server_language(self, guild_id: int) -> str:
-        """The language a server's tables speak in public: the one set with ``/spades config
-        language``, else the server's preferred locale (English when neither is supported)."""
+    async def _chosen_language(self, guild_id: int) -> str | None:
+        """The language set with ``/spades config language`` (None: none), read once per server."""
         if guild_id not in self._languages:
             try:
                 chosen = (await self.storage.guild_settings(guild_id)).get("language")
             except Exception:
                 log.exception("the settings of guild %s could not be read", guild_id)
-                chosen = None
+                return None  # (read again next time)
             self._languages[guild_id] = chosen if chosen in LANGUAGES else None
+        return self._languages[guild_id]
+
+    def _guild_locale(self, guild_id: int) -> tuple[Any, bool]:
+        """The server's preferred locale and whether it has Community (as the gateway told us)."""
         guild = self._client.get_guild(guild_id) if self._client is not None else None
-        preferred = getattr(guild, "preferred_locale", None)
-        return server_language({"language": self._languages[guild_id]}, preferred)
+        features = getattr(guild, "features", None) or ()
+        return getattr(guild, "preferred_locale", None), "COMMUNITY" in features
+
+    async def server_language(self, guild_id: int, opener: str | None = None) -> str:
+        """The language a server's tables speak in public: the one set with ``/spades config
+        language``, else the preferred locale of a Community server, else ``opener``'s (the member
+        who opened the table or posted the message: a server without Community reports en-US),
+        else English (``bot.i18n.public_language``)."""
+        chosen = await self._chosen_language(guild_id)
+        preferred, community = self._guild_locale(guild_id)
+        return public_language(chosen, preferred, community=community, opener=opener)
+
+    async def table_language(self, t: Table) -> str:
+        """The language of a table's public messages (its opener's where the server has none)."""
+        return await self.server_language(t.guild_id, opener=t.settings.get(HOST_LANGUAGE))
 
     async def language_of(self, table_id: int) -> str:
         t = self.store.get(table_id)
-        return DEFAULT if t is None else await self.server_language(t.guild_id)
+        return DEFAULT if t is None else await self.table_language(t)
+
+    async def language_note(self, guild_id: int, language: str, *, can_manage: bool) -> Msg | None:
+        """Once per server, for a member who can change it (Manage Server), the first time a table
+        speaks its opener's language: how to give every table the server's language. Nothing for
+        anyone else (and the note waits for a member who can act on it). ``language``: the table's."""
+        if not can_manage:
+            return None
+        chosen = await self._chosen_language(guild_id)
+        preferred, community = self._guild_locale(guild_id)
+        if not follows_opener(chosen, preferred, community=community):
+            return None
+        try:
+            if (await self.storage.guild_settings(guild_id)).get(LANGUAGE_NOTED):
+                return None
+            await self.storage.set_guild_settings(guild_id, **{LANGUAGE_NOTED: True})
+        except Exception:
+            log.exception("the language note of guild %s could not be stored", guild_id)
+            return None
+        return _(
+            "🌐 This server has not chosen a language for the bot, so each table speaks the language of "
+            "the member who opens it (this one: %(language)s). To choose one for every table: %(command)s.",
+            language=LANGUAGE_NAMES.get(language, LANGUAGE_NAMES[DEFAULT]),
+            command=join("`", Command("/spades config"), " ", OptionName("language"), ":`", sep=""),
+        )
 
     def language_changed(self, guild_id: int, language: str | None) -> None:
         """A server chose another language (None: its own again): its live tables are redrawn."""
@@ -247,7 +302,10 @@ class TableService:
             perms=permission_list(("view_channel", "send_messages", "embed_links", "read_message_history")),
         )
         if isinstance(self.publisher, DiscordPublisher):
-            await self.publisher.dm(t.host_id, render(note, await self.server_language(t.guild_id)))
+            # the host's own language (the one they opened the table in), else the table's
+            host = t.settings.get(HOST_LANGUAGE)
+            lang = host if host in LANGUAGES else await self.table_language(t)
+            await self.publisher.dm(t.host_id, render(note, lang))
 
     # ---- eviction: closed tables leave memory ---------------------------------------------
     def _evict_soon(self, table_id: int) -> None:

@@ -38,7 +38,7 @@ def test_format_must_fit_the_preset() -> None:
         check_format("solo", Ruleset.preset("standard"))
     with pytest.raises(SettingsError, match="no partners"):
         check_format("fixed", Ruleset.preset("cutthroat"))
-    with pytest.raises(SettingsError, match="fixed"):
+    with pytest.raises(SettingsError, match="Fixed partners"):
         check_format("swiss", Ruleset.preset("standard"))
     assert team_size("solo", Ruleset.preset("five-player")) == 1
     assert team_size("rotating", Ruleset.preset("six-player-threes")) == 3

@@ -267,3 +267,55 @@ async def test_rules_explain_every_house_rule_in_the_readers_language(world: Spa
         await world.wait_for(lambda: bool(r.followups), what="the rules' second message")
         text = "\n".join([said(r), *(m.content for m in r.followups)])
         assert "Zero w ciemno" in text and "Deklaracje w ciemno" in text and "Litość" in text
+
+
+async def test_a_server_without_community_speaks_the_language_of_whoever_opens_the_table(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A friends' server without Community reports en-US whatever its members speak, and has set no
+    language with `/spades config language`: a Polish host's table speaks Polish in public (after a
+    restart too); the host, who may manage the server, is told once how to choose its language; a
+    host who may not gets no such note; a Czech host's table speaks Czech."""
+    fake = fake_discord
+    guild = fake.add_guild("Znajomi")  # en-US, no Community
+    channel, other = guild.add_text_channel("karty"), guild.add_text_channel("druga")
+    ola = fake.add_user("ola", locale="pl", manage_guild=True)
+    kim = fake.add_user("kim", locale="en-US")
+    jana = fake.add_user("jana", locale="cs")
+    world = Spades(fake, guild, channel, {"ola": ola, "kim": kim, "jana": jana}, tmp_path / "spades.db")
+    note = "🌐 Ten serwer nie ma wybranego języka bota"
+    async with world.running():
+        r = await world.fake.slash(ola, channel, "spades new")
+        assert r.ephemeral and said(r).startswith("Stół ")
+        tid = opened(world, said(r))
+        # the host may manage the server: told how to choose the server's language, in Polish
+        assert note in said(r) and "(ten: Polski)" in said(r) and "`/piki ustawienia język:`" in said(r)
+        await world.wait_for(lambda: live(world, "pl") is not None, what="the Polish table message")
+        msg = live(world, "pl")
+        assert msg is not None and not any(
+            m.content.startswith(LIVE["en"]) for m in fake.public_messages(channel)
+        )
+        assert [b["label"] for b in msg.buttons] == ["Dołącz", "Odejdź", "Start", "Zasady"]
+        # an English player's own answer is English; the table stays Polish
+        r = await world.fake.click(kim, msg, custom_id=f"sp:{tid}:join")
+        assert said(r).startswith("You took seat 2"), said(r)
+        async with world.stored() as db:
+            assert (await db.guild_settings(guild.id)).get("language_noted") is True
+            assert (await db.guild_settings(guild.id)).get("language") is None
+
+    async with world.running():  # a restart: the table keeps its language
+        r = await world.fake.slash(ola, channel, "spades start", fill=True)
+        assert r.error is None
+        await world.wait_for(
+            lambda: (m := live(world, "pl")) is not None and "Rozdanie 1" in m.content, what="the Polish deal"
+        )
+        assert not any(m.content.startswith(LIVE["en"]) for m in fake.public_messages(channel))
+        # a Czech member who may not manage the server opens a table elsewhere: Czech, and no note
+        r = await world.fake.slash(jana, other, "spades new")
+        assert said(r).startswith("Stůl ") and "🌐" not in said(r)
+        world.channel = other
+        opened(world, said(r))
+        await world.wait_for(lambda: live(world, "cs") is not None, what="the Czech table message")
+        # the admin is told only once
+        r = await world.fake.slash(ola, guild.add_text_channel("trzecia"), "spades new")
+        assert said(r).startswith("Stół ") and note not in said(r)

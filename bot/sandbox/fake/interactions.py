@@ -60,7 +60,7 @@ class Interactions(FakeState):
         member = guild.member(user)
         payload |= {
             "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": guild.features},
             "channel": channel.payload() | {"permissions": str(member.permissions_in(channel))},
             "member": member.payload(permissions_in=channel),
             "app_permissions": str(guild.member(self.bot_user).permissions_in(channel)),

@@ -31,12 +31,15 @@ class World(FakeState):
         *,
         owner: User | None = None,
         locale: str = "en-US",
+        community: bool | None = None,
         id: int | None = None,
         shard: tuple[int, int] | None = None,
     ) -> Guild:
         """A server with the bot in it (the bot gets a managed role with the usual bot permissions).
 
-        ``shard=(i, n)`` gives it an id on shard ``i`` of ``n`` (``(id >> 22) % n == i``)."""
+        ``shard=(i, n)`` gives it an id on shard ``i`` of ``n`` (``(id >> 22) % n == i``). A server
+        with another ``locale`` than en-US has Community (only those choose one); ``community=True``
+        gives an en-US server Community too."""
         owner = owner or self.owner
         guild_id = id or self._snowflake()
         if shard is not None and id is None:
@@ -45,7 +48,7 @@ class World(FakeState):
             stamp += (wanted - stamp) % count
             guild_id = (stamp << 22) | (guild_id & 0x3FFFFF)
             self._snowflakes.skip_to(guild_id)
-        guild = Guild(self, guild_id, name, owner, locale=locale)
+        guild = Guild(self, guild_id, name, owner, locale=locale, community=community)
         self.guilds[guild.id] = guild
         guild.members[owner.id] = Member(user=owner, guild=guild, joined_at=self.clock.iso())
         bot_role = Role(

@@ -259,11 +259,23 @@ class ScheduledEvent:
 class Guild:
     """A server. Create with :meth:`FakeDiscord.add_guild`; the bot joins it with its own role."""
 
-    def __init__(self, fake: WorldHost, id: int, name: str, owner: User, locale: str = "en-US") -> None:
+    def __init__(
+        self,
+        fake: WorldHost,
+        id: int,
+        name: str,
+        owner: User,
+        locale: str = "en-US",
+        community: bool | None = None,
+    ) -> None:
         self.fake = fake
         self.id = id
         self.name = name
         self.owner_id = owner.id
+        # Discord lets only a Community server choose its language: any other reports en-US
+        self.community = locale != "en-US" if community is None else community
+        if not self.community and locale != "en-US":
+            raise ValueError("a server without Community reports en-US as its preferred locale")
         self.preferred_locale = locale
         self.roles: dict[int, Role] = {id: Role(id=id, guild=self, name="@everyone", permissions=0)}
         self.everyone.permissions = DEFAULT_EVERYONE_PERMISSIONS
@@ -271,6 +283,10 @@ class Guild:
         self.members: dict[int, Member] = {}
         self.scheduled_events: dict[int, ScheduledEvent] = {}
         self.joined_at = fake.clock.iso()
+
+    @property
+    def features(self) -> list[str]:
+        return ["COMMUNITY"] if self.community else []
 
     @property
     def everyone(self) -> Role:
@@ -387,7 +403,7 @@ class Guild:
             "explicit_content_filter": 0,
             "roles": [r.payload() for r in self.roles.values()],
             "emojis": [],
-            "features": [],
+            "features": self.features,
             "mfa_level": 0,
             "application_id": None,
             "system_channel_id": None,
