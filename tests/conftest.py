@@ -1,5 +1,7 @@
 """Shared pytest setup: the fake Discord's fixture, the network guard, and pytester (plugin tests)."""
 
+import pytest
+
 pytest_plugins = [
     "tests.fakediscord.plugin",
     "tests.fakediscord.netguard",
@@ -7,3 +9,13 @@ pytest_plugins = [
     "pytester",
     "tests.coverage_floor",
 ]
+
+
+# the end-to-end and browser files run longest (10-40 s a test, much of it waiting on the bot's
+# timers): collected first, xdist hands them out first, and the short files fill in around them,
+# so a run does not end waiting on a long file that started last
+_FIRST = ("tests/e2e/", "tests/bot/sandbox/")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(_FIRST))  # stable: files keep their order

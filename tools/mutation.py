@@ -67,15 +67,15 @@ BOT_FUNCTIONS = (
     "bot.permissions.*",
 )
 
-_TABLES = "tests/bot/test_tables.py::test_"
+_TABLES = "tests/bot/table/test_tables.py::test_"
 #: the tests the bot run uses: unit tests of storage, the store and moves, and the permission
 #: refusals; of the table service's tests, those about saving, refusing and locking (one preset of
 #: the seventeen that play a hand). The end-to-end suite is far too slow per mutant.
 BOT_TESTS = (
-    "tests/bot/test_storage.py",
-    "tests/bot/test_storage_shards.py",
+    "tests/bot/storage/test_storage.py",
+    "tests/bot/storage/test_storage_shards.py",
     "tests/bot/test_checks_languages.py",
-    "tests/bot/test_saved_before_answered.py",
+    "tests/bot/table/test_saved_before_answered.py",
     *(
         _TABLES + name
         for name in (

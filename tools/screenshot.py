@@ -5,7 +5,7 @@
 
 It starts ``python -m bot --sandbox`` on a free port with its own database in a temporary directory
 and a fixed deal (``DEAL_SEED``), then drives the page in headless Chromium with Playwright (as
-``tests/sandbox/test_sandbox_browser.py`` does): Alice opens a table, Bob joins, the empty seats go
+``tests/bot/sandbox/test_sandbox_browser.py`` does): Alice opens a table, Bob joins, the empty seats go
 to bots, both bid and play until it is Alice's turn in the second trick; the picture shows the live
 table and Alice's hand panel. Needs Debian's ``chromium`` (``apt-get install chromium``) and, for the
 emojis, a colour emoji font (``apt-get install fonts-noto-color-emoji``).

@@ -94,7 +94,7 @@ def _run_bot(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]
 
 
 # Without a token, `python -m bot` runs the local sandbox (its own sandbox.db, never spades.db):
-# tests/sandbox/test_main_start.py starts it for real.
+# tests/bot/sandbox/test_main_start.py starts it for real.
 
 
 def test_python_m_bot_bad_setting_exits_2(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from bot.sharding import ShardKeeper
 from bot.storage import Storage
-from tests.bot.test_storage_shards import guild_on
+from tests.bot.storage.factories import guild_on
 
 
 @pytest.fixture

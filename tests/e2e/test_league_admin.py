@@ -11,7 +11,7 @@ from bot.league import schedule
 from bot.league.schedule_input import parse_zone
 from bot.sandbox.fake import Stopwatch
 from tests.e2e.conftest import Spades, answer_of, stored_leagues, stored_night
-from tests.e2e.test_league import LEAGUE, advance_to, ask, create, running
+from tests.e2e.leagues import LEAGUE, advance_to, ask, create, running
 from tests.fakediscord import User
 
 NOT_ADMIN = "Only server managers (Manage Server) or the league's admin role can do that."

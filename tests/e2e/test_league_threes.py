@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from tests.e2e.conftest import Spades, answer_of, stored_leagues, stored_night
-from tests.e2e.test_league import (
+from tests.e2e.leagues import (
     LEAGUE,
     advance_to,
     ask,

@@ -24,7 +24,7 @@ from engine.bids import Bid
 from engine.game import Game as GameClass
 from engine.ruleset import tables
 from engine.scoring import hand_totals, score_hand
-from tests.engine.test_properties import VARIANTS
+from tests.engine.helpers import VARIANTS
 
 
 def reference_hand(g: Game, rng: random.Random) -> None:

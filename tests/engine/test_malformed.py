@@ -15,7 +15,7 @@ import pytest
 
 from engine import Game, RecordError, Ruleset, RulesetError
 from engine.record import load_game, replay, replay_file
-from tests.engine.test_record import ROOT, suits_record
+from tests.engine.helpers import ROOT, suits_record
 
 # -- records: shapes ------------------------------------------------------------------------------
 

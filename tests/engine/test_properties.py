@@ -21,19 +21,7 @@ from engine import (
 from engine.actions import BidAction, PassAction, PlayAction
 from engine.record import replay
 from engine.ruleset import tables
-
-VARIANTS = {
-    **PRESETS,
-    "first-trick-2c": Ruleset.preset("standard", first_trick_two_clubs=True),
-    "misdeal-nil-pass": Ruleset.preset("standard", misdeal_no_spades=True, nil_pass=2),
-    "board": Ruleset.preset("classic-online", board=4),
-    "blind-bids": Ruleset.preset("standard", blind_bids=True, blind_bid_min_deficit=0),
-    "all-deuces-jokers": Ruleset.preset("deuces-high", deuces_high_all=True, jokers=True),
-    "six-last-wins": Ruleset.preset("six-player", six_player_first_wins=False),
-    "cutthroat-jokers": Ruleset.preset("cutthroat", jokers=True),
-    "mercy-max": Ruleset.preset("short", lose_score=-100, max_hands=2, ten_for_200=True, boston=True),
-    "no-nil": Ruleset.preset("classic-online", nil_allowed=False, spades_must_be_broken=False),
-}
+from tests.engine.helpers import VARIANTS
 
 FAST = settings(max_examples=10, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])

@@ -12,31 +12,7 @@ import pytest
 
 from engine import PRESETS, Game, Phase, RecordError, Ruleset
 from engine.record import load_game, replay
-from tests.engine.helpers import DEAL, bid_all, game_from
-
-ROOT = Path(__file__).resolve().parents[2]
-SUITS_DEAL = [
-    ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S"],
-    ["AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H", "5H", "4H", "3H", "2H"],
-    ["AC", "KC", "QC", "JC", "10C", "9C", "8C", "7C", "6C", "5C", "4C", "3C", "2C"],
-    ["AD", "KD", "QD", "JD", "10D", "9D", "8D", "7D", "6D", "5D", "4D", "3D", "2D"],
-]
-
-
-def suits_record() -> dict[str, Any]:
-    """Seat 0 holds every spade and leads them from the bottom; everyone else discards."""
-    plays = []
-    for i in range(13):
-        plays += [SUITS_DEAL[0][12 - i], SUITS_DEAL[1][12 - i], SUITS_DEAL[2][12 - i], SUITS_DEAL[3][12 - i]]
-    return {
-        "format": "spades-hand/1",
-        "ruleset": "classic-online",
-        "dealer": 3,
-        "deal": SUITS_DEAL,
-        "bids": [[0, 13], [1, 1], [2, "nil"], [3, 2]],
-        "plays": plays,
-        "before": {"scores": [120, 86], "bags": [3, 7]},
-    }
+from tests.engine.helpers import DEAL, ROOT, bid_all, game_from, suits_record
 
 
 def test_hand_written_record_scores_as_the_rules_say() -> None:

@@ -91,7 +91,7 @@ def test_from_view_knows_the_cards_it_passed() -> None:
 def test_from_view_refuses_other_phases() -> None:
     g = game_from(DEAL, "standard")
     bid_all(g, ["blind_nil", 4, 5, 4])
-    w = Game.from_view(g.view(0))  # the nil exchange is rebuilt (tests/engine/test_strong_passing.py)
+    w = Game.from_view(g.view(0))  # the nil exchange is rebuilt (tests/engine/bots/test_strong_passing.py)
     assert w.phase is Phase.PASS and w.hands[0] == g.hands[0]
     draw = Game.new(Ruleset.preset("two-player"), seed=1)
     with pytest.raises(ValueError, match="bid, pass and play phases"):

@@ -20,7 +20,7 @@ from discord.gateway import DiscordWebSocket
 from bot import __main__ as main_module
 from bot.config import MISSING_TOKEN_MESSAGE
 from bot.sandbox.fake import FakeDiscord
-from tests.sandbox.conftest import ROOT, start_bot
+from tests.bot.sandbox.conftest import ROOT, start_bot
 
 
 def fetch(url: str) -> str:

@@ -378,7 +378,7 @@ def test_the_readme_invite_url_asks_for_the_table_permissions() -> None:
 
     from bot.checks import OPTIONAL_PERMISSIONS, TABLE_PERMISSIONS, THREAD_PERMISSIONS
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
     found = re.search(
         r"oauth2/authorize\?client_id=APPLICATION_ID&scope=bot\+applications\.commands&permissions=(\d+)",
         readme,
@@ -397,7 +397,7 @@ def test_hand_post_says_which_nil_was_made_and_which_failed() -> None:
 
     from engine.record import load_game
 
-    rec = json.loads((Path(__file__).resolve().parents[2] / "docs" / "examples" / "nil-and-blind-nil.json")
+    rec = json.loads((Path(__file__).resolve().parents[3] / "docs" / "examples" / "nil-and-blind-nil.json")
                      .read_text(encoding="utf-8"))
     g = load_game(rec)
     for seat, bid in rec["bids"]:

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 
 INNER = """
 from bot.sandbox.fake import FakeDiscord
-from tests.test_fakediscord.demo_bot import DemoBot
+from tests.bot.sandbox.fake.demo_bot import DemoBot
 
 
 async def _run(fake: FakeDiscord, command: str) -> None:

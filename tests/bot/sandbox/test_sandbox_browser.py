@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Locator, Page, sync_playwright
 
 from bot.model import MOVED_ON
-from tests.sandbox.conftest import Process
+from tests.bot.sandbox.conftest import Process
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [

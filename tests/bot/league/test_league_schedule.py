@@ -202,7 +202,7 @@ def test_recurrence_rule_validates_against_the_discord_spec() -> None:
 
     import jsonschema
 
-    spec_path = Path(__file__).resolve().parents[2] / "bot" / "sandbox" / "fake" / "spec" / "openapi.json.gz"
+    spec_path = Path(__file__).resolve().parents[3] / "bot" / "sandbox" / "fake" / "spec" / "openapi.json.gz"
     spec = json.loads(gzip.decompress(spec_path.read_bytes()))
     schema = {"$ref": "#/components/schemas/RecurrenceRule", "components": spec["components"]}
     s = Schedule(weekday=3, at=time(20), zone_name="UTC", first_day=date(2027, 1, 7), weeks=6)

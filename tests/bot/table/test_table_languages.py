@@ -5,8 +5,6 @@ public answer is rendered in that language too."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,8 +15,8 @@ from bot.i18n import _, follows_opener, public_language, render
 from bot.model import HOST_LANGUAGE
 from bot.safe import safe_send
 from bot.storage import Storage
-from tests.bot.test_safe import FakeInteraction
-from tests.bot.test_tables import GUILD, make_service, open_table
+from tests.bot.factories import FakeInteraction
+from tests.bot.table.factories import GUILD, make_service, open_table
 
 
 @pytest.mark.parametrize(
@@ -38,13 +36,6 @@ def test_the_public_language(chosen: Any, preferred: Any, community: bool, opene
     assert public_language(chosen, preferred, community=community, opener=opener) == lang
     follows = follows_opener(chosen, preferred, community=community)
     assert follows == (chosen is None and not community and preferred in ("en-US", None))
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    db = await Storage.open(tmp_path / "spades.db")
-    yield db
-    await db.close()
 
 
 async def test_a_table_keeps_its_openers_language_across_a_restart(storage: Storage) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 READY = re.compile(r"Sandbox ready: open (http://127\.0\.0\.1:(\d+)/)")
 
 

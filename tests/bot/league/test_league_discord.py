@@ -15,7 +15,7 @@ from bot.league import schedule as sch
 from bot.league.discord_io import CheckinButton, DiscordLeagueGateway, checkin_view
 from bot.storage.leagues import LeagueRow
 
-SPEC = Path(__file__).resolve().parents[2] / "bot" / "sandbox" / "fake" / "spec" / "openapi.json.gz"
+SPEC = Path(__file__).resolve().parents[3] / "bot" / "sandbox" / "fake" / "spec" / "openapi.json.gz"
 
 
 def schema(name: str) -> dict[str, Any]:

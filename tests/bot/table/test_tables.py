@@ -5,97 +5,32 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
-import discord
 import pytest
 
 import engine
 from bot import render
-from bot.config import Config
 from bot.model import MOVED_ON, Seat, Table, humans_to_act
 from bot.storage import Storage
 from bot.table.service import TableService
 from bot.views import hand_panel
 from engine.bots import get_bot
-
-GUILD, CHANNEL = 1000, 2000
-ALICE, BOB, CAROL, DAVE, ERIN = 11, 12, 13, 14, 15
-
-
-@dataclass
-class Post:
-    channel_id: int
-    content: str
-    view: discord.ui.View | None
-    mention: int | None = None
-    edits: list[str] = field(default_factory=list)
-    files: list[tuple[str, bytes]] = field(default_factory=list)
-    edited_at: list[float] = field(default_factory=list)
-
-
-class RecordingPublisher:
-    """Stands in for the channel: records every post and edit."""
-
-    def __init__(self) -> None:
-        self.posts: dict[int, Post] = {}
-        self.order: list[int] = []
-        self.deleted: list[int] = []
-        self._next = 1
-
-    async def send(
-        self,
-        channel_id: int,
-        content: str,
-        *,
-        view: discord.ui.View | None = None,
-        mention: int | None = None,
-        files: Sequence[tuple[str, bytes]] = (),
-    ) -> int | None:
-        mid = self._next
-        self._next += 1
-        self.posts[mid] = Post(channel_id, content, view, mention, files=list(files))
-        self.order.append(mid)
-        return mid
-
-    async def edit(
-        self, channel_id: int, message_id: int, content: str, *, view: discord.ui.View | None = None
-    ) -> bool:
-        post = self.posts.get(message_id)
-        if post is None or message_id in self.deleted:
-            return False
-        post.edits.append(content)
-        post.edited_at.append(time.monotonic())
-        post.content, post.view = content, view
-        return True
-
-    async def delete(self, channel_id: int, message_id: int) -> bool:
-        self.deleted.append(message_id)
-        return True
-
-    def texts(self) -> list[str]:
-        out = []
-        for mid in self.order:
-            p = self.posts[mid]
-            out.extend([*p.edits, p.content])
-        return out
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    db = await Storage.open(tmp_path / "spades.db")
-    yield db
-    await db.close()
-
-
-def make_service(storage: Storage, *, time_scale: float = 0.01, seed: int | None = 7) -> TableService:
-    config = Config(token="x", time_scale=time_scale, deal_seed=seed)
-    bot: Any = SimpleNamespace(storage=storage, config=config)
-    return TableService(bot, publisher=RecordingPublisher())
+from tests.bot.table.factories import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    ERIN,
+    GUILD,
+    RecordingPublisher,
+    make_service,
+    open_table,
+    wait_until,
+)
 
 
 @pytest.fixture
@@ -105,13 +40,6 @@ async def service(storage: Storage) -> AsyncIterator[TableService]:
     await svc.close()
 
 
-async def open_table(svc: TableService, **kw: Any) -> Table:
-    res = await svc.lifecycle.create(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", **kw
-    )
-    assert res.ok, res.message
-    assert res.table is not None
-    return res.table
 
 
 # ---- seating ------------------------------------------------------------------------------------
@@ -522,11 +450,6 @@ def test_house_rules_round_trip_and_suggestions_fit_discord() -> None:
 # ---- memory: closed tables leave the service ------------------------------------------------------
 
 
-async def wait_until(pred: Any, what: str, timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < end, f"timed out waiting for {what}"
-        await asyncio.sleep(0.005)
 
 
 async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: Storage) -> None:

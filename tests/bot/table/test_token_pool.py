@@ -80,7 +80,7 @@ class StubInteraction:
 async def test_the_live_message_goes_through_a_token_and_back_to_the_bot_token_when_refused(
     tmp_path: Path,
 ) -> None:
-    from tests.bot.test_tables import BOB, CAROL, make_service, open_table
+    from tests.bot.table.factories import BOB, CAROL, make_service, open_table
 
     db = await Storage.open(tmp_path / "spades.db")
     svc = make_service(db)

@@ -18,7 +18,7 @@ from bot.model import MOVED_ON, SAVE_FAILED, Table
 from bot.storage import Claim, Storage
 from bot.table.play import apply_action
 from bot.table.service import TableService
-from tests.bot.test_tables import (
+from tests.bot.table.factories import (
     ALICE,
     BOB,
     CAROL,
