@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Locator, Page, sync_playwright
 
 from bot.model import MOVED_ON
-from tests.bot.sandbox.conftest import Process
+from tests.bot.sandbox.conftest import Process, scaled
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
@@ -53,7 +53,7 @@ def page(sandbox_process: Process) -> Iterator[Page]:
         errors: list[str] = []
         page = context.pages[0] if context.pages else context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(scaled(15_000))
         page.goto(sandbox_process.url)
         page.wait_for_selector("#messages[data-viewer]:not([data-viewer=''])")
         try:
@@ -64,7 +64,7 @@ def page(sandbox_process: Process) -> Iterator[Page]:
 
 
 def wait_until(what: str, check: Callable[[], bool], timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while not check():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
@@ -414,7 +414,7 @@ def test_discord_markdown_as_discord_renders_it(sandbox_process: Process) -> Non
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(scaled(15_000))
         page.goto(sandbox_process.url)
         page.wait_for_selector("#messages[data-viewer]:not([data-viewer=''])")
         view_as(page, "Alice")
