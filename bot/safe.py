@@ -59,6 +59,8 @@ _ORIGINAL = "spades.original"  # what @original is: PRIVATE, PENDING (ephemeral 
 _INTENT = "spades.answer"  # how the handler answers: EPHEMERAL, PUBLIC or UPDATE (in place)
 _SINCE = "spades.since"
 PRIVATE, PENDING, PUBLIC = "private", "pending", "public"
+THINKING_PUBLIC = "thinking-public"  # a public "thinking": the first follow-up fills it, publicly
+GONE = "gone"  # @original deleted: every follow-up is a message of its own
 EPHEMERAL, UPDATE = "ephemeral", "update"
 
 
@@ -109,14 +111,29 @@ def _record_initial(interaction: Any, kind: str, *, ephemeral: bool) -> None:
         private = on_ephemeral_message(interaction)
         _extras(interaction)[_ORIGINAL] = PRIVATE if private else PUBLIC
     elif kind == "thinking":
-        _extras(interaction)[_ORIGINAL] = PENDING if ephemeral else PUBLIC
+        _extras(interaction)[_ORIGINAL] = PENDING if ephemeral else THINKING_PUBLIC
     else:
         _extras(interaction)[_ORIGINAL] = PRIVATE if ephemeral else PUBLIC
 
 
 def _filled(interaction: Any) -> None:
-    if _extras(interaction).get(_ORIGINAL) == PENDING:
-        _extras(interaction)[_ORIGINAL] = PRIVATE
+    state = _extras(interaction).get(_ORIGINAL)
+    if state in (PENDING, THINKING_PUBLIC):
+        _extras(interaction)[_ORIGINAL] = PRIVATE if state == PENDING else PUBLIC
+
+
+async def _drop_public_thinking(interaction: Any) -> None:
+    """Before an ephemeral follow-up: a public "thinking" message (a deferral for a public answer)
+    would be filled by it, publicly, whatever its flags say (Discord keeps the deferral's
+    visibility). It is deleted first, so the follow-up is a message of its own, for the user alone
+    (a refusal of a command that answers publicly, under a slow database)."""
+    if _extras(interaction).get(_ORIGINAL) != THINKING_PUBLIC:
+        return
+    try:
+        await interaction.delete_original_response()
+    except _TOLERATED as exc:
+        log.debug("deleting the thinking message of interaction %s failed: %s", interaction.id, exc)
+    _extras(interaction)[_ORIGINAL] = GONE
 
 
 async def _defer_locked(interaction: Any, *, ephemeral: bool, thinking: bool) -> bool:
@@ -232,6 +249,8 @@ async def safe_send(
                 await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
                 _record_initial(interaction, "message", ephemeral=ephemeral)
             else:
+                if ephemeral:
+                    await _drop_public_thinking(interaction)
                 await interaction.followup.send(content or "", ephemeral=ephemeral, **kwargs)
                 _filled(interaction)
         except _TOLERATED as exc:
@@ -401,6 +420,7 @@ async def send_private(
                 await interaction.edit_original_response(content=content, **edit)
                 _filled(interaction)
                 return PrivateMessage(interaction, None)
+            await _drop_public_thinking(interaction)
             msg = await interaction.followup.send(content, ephemeral=True, wait=True, **new)
         except _TOLERATED as exc:
             log.debug("private answer to interaction %s failed: %s", interaction.id, exc)

@@ -51,6 +51,7 @@ from .cards import (
     pretty_list,
 )
 from .errors import (
+    NOT_HELD,
     AlreadyLooked,
     BadPass,
     BidNotAllowed,
@@ -1221,7 +1222,7 @@ class Game:
         hand = self.hands[seat]
         if mask & ~hand:
             bad = min(c for c in cards if not hand >> c & 1)
-            raise CardNotHeld(f"You don't hold {card_pretty(bad)}.", seat=seat,
+            raise CardNotHeld(NOT_HELD, seat=seat,
                               rule=f"{card_str(bad)} is not held by seat {seat}", card=bad)
         if self._give(seat, mask):
             return [CardsPassed(seat, k), PassingDone()]
@@ -1268,7 +1269,7 @@ class Game:
         hand = self.hands[seat]
         if mask & ~hand:
             bad = min(c for c in cards if not hand >> c & 1)
-            raise CardNotHeld(f"You don't hold {card_pretty(bad)}.", seat=seat,
+            raise CardNotHeld(NOT_HELD, seat=seat,
                               rule=f"{card_str(bad)} is not held by seat {seat}", card=bad)
         out = 0
         for g_ in self.given:
@@ -1690,10 +1691,10 @@ class Game:
 
     def _not_held(self, seat: int, card: Any) -> CardNotHeld:
         if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 128 and card & 63 < 54:
-            shown, text = card_pretty(card), card_str(card)
+            text = card_str(card)
         else:
-            shown = text = repr(card)
-        return CardNotHeld(f"You don't hold {shown}.", seat=seat,
+            text = repr(card)
+        return CardNotHeld(NOT_HELD, seat=seat,
                            rule=f"{text} is not held by seat {seat}", card=card)
 
     def _play_refusal(self, seat: int, card: int) -> IllegalAction:

@@ -189,6 +189,23 @@ async def test_every_command_answers_in_time_with_a_very_slow_database(spades: S
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = 0
 
 
+
+async def test_an_empty_leaderboard_under_slow_reads_is_answered_privately(spades: Spades) -> None:
+    """Issue 34, item 8: `/leaderboard` is deferred publicly (a leaderboard is for the channel)
+    when the database is slow; its "no finished hands yet" is a refusal, for the asker alone: the
+    public "thinking" message goes and the refusal follows ephemerally (it was posted publicly)."""
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.05):
+        spades.faults.storage_read_delay = 3.5
+        r = await spades.slash(alice, "leaderboard")
+        assert r.type == 5 and not r.ephemeral  # acknowledged in time, for the channel
+        text = await answer_of(spades, r)
+        spades.faults.storage_read_delay = 0
+        assert "No finished hands" in text
+        assert r.followups and r.followups[-1].ephemeral and r.followups[-1].visible_to is alice
+        assert r.message is not None and r.message.deleted  # the public "thinking" is gone
+        assert not any("No finished hands" in m.content for m in spades.fake.public_messages(spades.channel))
+
 def plant(spades: Spades, components: list[dict[str, Any]], *, to: User | None = None) -> Message:
     """A bot message carrying made-up components (what a forged or stale custom_id would be):
     public, or ephemeral for ``to``. Only the fake Discord is touched: its driver has no call for a

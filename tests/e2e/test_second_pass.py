@@ -24,6 +24,7 @@ from tests.e2e.conftest import (
 
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
 TRICK = re.compile(r"\nHand (\d+) · trick (\d+) of 13 · ")
+NOT_A_CARD = "is not a card: write a rank (A, K, Q, J, 10 to 2) and then a suit letter (S, H, D or C)."
 
 
 async def _four_humans(spades: Spades, **options: object) -> list[User]:
@@ -345,7 +346,7 @@ async def test_absurd_play_and_bid_input_is_answered_and_harmless(spades: Spades
         legal = ", ".join([*(str(n) for n in range(1, 14)), "Nil", "Blind nil"])
         for text, quoted in junk.items():
             r = await spades.slash(alice, "play", card=text)
-            assert r.ephemeral and said(r) == f"{quoted} is not a card: write one like AS, 10H or QD."
+            assert r.ephemeral and said(r) == f"{quoted} {NOT_A_CARD}"
             r = await spades.slash(alice, "bid", bid=text)
             assert r.ephemeral and said(r) == f"{quoted} is not a bid. Allowed now: {legal}."
         assert (await spades.stored_model(t.id)).stamp == stamp  # nothing changed
@@ -359,7 +360,7 @@ async def test_absurd_play_and_bid_input_is_answered_and_harmless(spades: Spades
         assert legal
         r = await spades.slash(alice, "play", card="@everyone")
         assert said(r) == (
-            "`@everyone` is not a card: write one like AS, 10H or QD. "
+            f"`@everyone` {NOT_A_CARD} "
             f"You can play {engine.pretty_list(legal)}."
         )
 
