@@ -41,7 +41,7 @@ import discord
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, handle_message_parameters
 
-from bot.i18n import Lazy, render, resolve, user_language
+from bot.i18n import Lazy, _, render, resolve, user_language
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +89,46 @@ def on_ephemeral_message(interaction: Any) -> bool:
     message = getattr(interaction, "message", None)
     flags = getattr(message, "flags", None)
     return bool(getattr(flags, "ephemeral", False))
+
+
+NOT_ON_MESSAGE = _("That button is not on this message, so it does nothing here. Nothing was changed.")
+
+
+MAX_ID = 2**63 - 1  # ids are 64-bit database integers
+
+
+def fits(*numbers: int, top: int = MAX_ID) -> bool:
+    """Every number a custom_id carries is one the database can hold (ids are 64-bit integers):
+    a made-up ``2**63`` or ``10**30`` is refused before anything is read."""
+    return all(0 <= n <= top for n in numbers)
+
+
+def custom_id_of(interaction: Any) -> str:
+    data = interaction.data if isinstance(interaction.data, dict) else {}
+    return str(data.get("custom_id", ""))
+
+
+def on_its_message(interaction: Any) -> bool:
+    """The clicked component (its custom_id and type) is on the message the click came from (always
+    so for a real click; a made-up custom_id sent with another message's id is not): only then may
+    a handler edit that message in place."""
+    message = getattr(interaction, "message", None)
+    if message is None:
+        return False
+    wanted = custom_id_of(interaction)
+    data = interaction.data if isinstance(interaction.data, dict) else {}
+    kind = data.get("component_type")
+
+    def walk(components: Any) -> bool:
+        for c in components or ():
+            same_kind = kind is None or getattr(getattr(c, "type", None), "value", kind) == kind
+            if getattr(c, "custom_id", None) == wanted and same_kind:
+                return True
+            if walk(getattr(c, "children", None)):
+                return True
+        return False
+
+    return walk(getattr(message, "components", None))
 
 
 def _is_component(interaction: Any) -> bool:
