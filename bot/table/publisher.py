@@ -30,7 +30,7 @@ from bot.ratelimit import BOTS, HUMAN, POSTS, GlobalBudget, Ticket, prepaid
 from bot.safe import PrivateMessage, PublicMessage
 from bot.table.outbound import DiscordPublisher, Picture, Publisher, Unsent
 from bot.table.outbox import Outbox
-from bot.table.panels import PANEL_INTERVAL, PANEL_TTL, HandPanels
+from bot.table.panels import PANEL_INTERVAL, PANEL_TTL, Fence, HandPanels, open_fence
 from bot.table.post_pictures import _record_of, game_pictures, hand_pictures
 from bot.table.staleness import Staleness
 from bot.table.store import TableStore, event_kind
@@ -131,6 +131,9 @@ class TablePublisher:
         self.pictures = True  # attach the table picture and score chart to hand and game posts
         #: the language of a table's public messages (the service sets the server's)
         self.language: Language = _english
+        #: whether anything may be sent for a table now: the service's check that its shard is still
+        #: this process's (after a stall past the lease, once a renewal said so)
+        self.fence: Fence = open_fence
 
     # ---- after a saved change ------------------------------------------------------------
     def after(self, old: Table, new: Table, events: list[Any], actor: int | None = None) -> None:
@@ -226,6 +229,10 @@ class TablePublisher:
         failure posts the text alone. ``sent`` is told the post's message id (None if it failed)."""
 
         async def job() -> None:
+            if not await self.fence(table_id):
+                if sent is not None:
+                    sent(None)
+                return
             lang = await self.language(table_id)
             text = content(lang) if callable(content) else text_in(content, lang)
             shown = view(lang) if callable(view) else view
@@ -257,7 +264,8 @@ class TablePublisher:
         """Delete one of the table's posts, in order with its other posts."""
 
         async def job() -> None:
-            await self.out.delete(channel_id, message_id)
+            if await self.fence(table_id):
+                await self.out.delete(channel_id, message_id)
 
         self._enqueue(table_id, job)
 
@@ -350,7 +358,7 @@ class TablePublisher:
         """Draw the table now into its live message through a click's token (no budget slot);
         False if Discord refused it (the token is then forgotten)."""
         t = self.store.get(table_id)
-        if t is None:
+        if t is None or not await self.fence(table_id):
             return True
         lang = await self.language(table_id)
         t = self.store.get(table_id) or t
@@ -378,7 +386,7 @@ class TablePublisher:
         """Draw the table now and edit (or post) its live message; the request's slot is taken."""
         budget = self.budget
         t = self.store.get(table_id)
-        if t is None:
+        if t is None or not await self.fence(table_id):
             return
         lang = await self.language(table_id)
         t = self.store.get(table_id) or t
