@@ -19,8 +19,9 @@ class IllegalAction(EngineError):
 
     code = "illegal_action"
 
-    def __init__(self, message: str, *, seat: int | None = None, rule: str | None = None,
-                 **fields: Any) -> None:
+    def __init__(
+        self, message: str, *, seat: int | None = None, rule: str | None = None, **fields: Any
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.seat = seat

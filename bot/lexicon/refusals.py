@@ -346,4 +346,3 @@ def explain_rules(exc: Exception) -> Any:
         if m:
             return build(m)
     return text
-

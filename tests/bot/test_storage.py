@@ -291,7 +291,8 @@ async def test_bad_data_and_status_are_refused_before_writing(db: Storage) -> No
     with pytest.raises(ValueError) as info:
         await db.save_table(row)
     assert str(info.value) == (
-        "bad table status 'paused'; expected one of open, playing, finished, abandoned")
+        "bad table status 'paused'; expected one of open, playing, finished, abandoned"
+    )
     stored = await db.get_table(row.id)
     assert stored is not None and stored.data == {"ok": 1} and stored.version == 1
     with pytest.raises(TypeError):
@@ -522,9 +523,7 @@ async def test_a_group_without_conflicts_is_written_in_one_statement(
         assert stored is not None and stored.version == r.version
 
 
-async def test_a_stale_save_in_a_group_is_refused_alone(
-    db: Storage, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_stale_save_in_a_group_is_refused_alone(db: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     rows = [await db.create_table(1, 10 + i, 100, {"n": 0}) for i in range(4)]
     stale = copy.deepcopy(rows[2])
     await db.save_table(rows[2])  # someone else got there first: version 2

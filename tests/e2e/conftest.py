@@ -629,8 +629,9 @@ async def answer_of(spades: Spades, r: InteractionResult) -> str:
     if r.type == 5:
         # (a public "thinking" deleted for an ephemeral answer: the answer is a follow-up)
         await spades.wait_for(
-            lambda: r.message is not None
-            and (not r.message.loading or (r.message.deleted and bool(r.followups))),
+            lambda: (
+                r.message is not None and (not r.message.loading or (r.message.deleted and bool(r.followups)))
+            ),
             what="the follow-up",
         )
     elif r.type == 6:
@@ -894,7 +895,6 @@ async def play_from_panel_until(
 # ---- helpers of test_resilience.py, test_hardening.py and test_spades_commands.py --------------------
 #
 # Only what Discord shows (the table message, a player's own panel, the answers) and what is stored.
-
 
 
 async def open_seen(spades: Spades, host: User, channel: Channel | None = None, **options: Any) -> int:

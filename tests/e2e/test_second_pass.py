@@ -56,8 +56,10 @@ async def test_one_partners_pass_does_not_restart_the_others_timer(spades: Spade
         assert partner is not None
         # the exchange: the table message names the two partners, with one countdown
         await spades.wait_for(
-            lambda: "passing cards for nil" in spades.live().content
-            and {u.id for u in spades.acting_humans()} == {nil_bidder.id, partner.id},
+            lambda: (
+                "passing cards for nil" in spades.live().content
+                and {u.id for u in spades.acting_humans()} == {nil_bidder.id, partner.id}
+            ),
             what="the exchange",
         )
         await spades.settle()
@@ -289,9 +291,10 @@ async def test_the_hand_panel_says_what_to_do_and_the_table_shows_the_trick(spad
                 if trick:
                     led = engine.suit_of(trick[0][1])
                     if led in suits:
-                        expect, may = f"you must follow {engine.suit_symbol(led)}", {
-                            c for c in held if engine.suit_of(c) == led
-                        }
+                        expect, may = (
+                            f"you must follow {engine.suit_symbol(led)}",
+                            {c for c in held if engine.suit_of(c) == led},
+                        )
                     else:
                         expect, may = f"no {engine.suit_symbol(led)} left: play any card", held
                 elif not broken and engine.SPADES in suits and suits != {engine.SPADES}:
@@ -359,10 +362,7 @@ async def test_absurd_play_and_bid_input_is_answered_and_harmless(spades: Spades
         legal = [c for c, _, ok in panel_cards(spades.turn_panels[alice.id]) if ok]  # as her panel shows
         assert legal
         r = await spades.slash(alice, "play", card="@everyone")
-        assert said(r) == (
-            f"`@everyone` {NOT_A_CARD} "
-            f"You can play {engine.pretty_list(legal)}."
-        )
+        assert said(r) == (f"`@everyone` {NOT_A_CARD} You can play {engine.pretty_list(legal)}.")
 
 
 async def test_strangers_get_a_specific_answer_from_public_buttons(spades: Spades) -> None:
