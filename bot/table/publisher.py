@@ -201,9 +201,14 @@ class TablePublisher:
             if table_id is not None and self._tickets.get(table_id) is ticket:
                 del self._tickets[table_id]
 
-    async def _paid(self, level: int, request: Callable[[], Awaitable[Any]]) -> Any:
-        """One channel request, sent once the budget grants it a slot."""
+    async def _paid(
+        self, level: int, request: Callable[[], Awaitable[Any]], table_id: int | None = None
+    ) -> Any:
+        """One channel request, sent once the budget grants it a slot (and, for a table, once the
+        fence lets it: None is returned for a request held back)."""
         await self._slot(level)
+        if table_id is not None and not await self.fence(table_id):
+            return None
         with prepaid() if self.budget is not None else contextlib.nullcontext():
             return await request()
 
@@ -229,10 +234,6 @@ class TablePublisher:
         failure posts the text alone. ``sent`` is told the post's message id (None if it failed)."""
 
         async def job() -> None:
-            if not await self.fence(table_id):
-                if sent is not None:
-                    sent(None)
-                return
             lang = await self.language(table_id)
             text = content(lang) if callable(content) else text_in(content, lang)
             shown = view(lang) if callable(view) else view
@@ -246,7 +247,9 @@ class TablePublisher:
             for attempt in range(RETRIES):
                 try:
                     message_id = await self._paid(
-                        POSTS, lambda: self.out.send(channel_id, text, view=shown, mention=mention, **extra)
+                        POSTS,
+                        lambda: self.out.send(channel_id, text, view=shown, mention=mention, **extra),
+                        table_id,
                     )
                     if sent is not None:
                         sent(message_id)
@@ -264,7 +267,7 @@ class TablePublisher:
         """Delete one of the table's posts, in order with its other posts."""
 
         async def job() -> None:
-            if await self.fence(table_id):
+            if await self.fence(table_id):  # (right before the request)
                 await self.out.delete(channel_id, message_id)
 
         self._enqueue(table_id, job)
@@ -358,9 +361,11 @@ class TablePublisher:
         """Draw the table now into its live message through a click's token (no budget slot);
         False if Discord refused it (the token is then forgotten)."""
         t = self.store.get(table_id)
-        if t is None or not await self.fence(table_id):
+        if t is None:
             return True
         lang = await self.language(table_id)
+        if not await self.fence(table_id):  # (right before the request: nothing awaited between)
+            return True
         t = self.store.get(table_id) or t
         if t.message_id != public.message_id:
             self.tokens.discard(table_id, public)
@@ -386,9 +391,11 @@ class TablePublisher:
         """Draw the table now and edit (or post) its live message; the request's slot is taken."""
         budget = self.budget
         t = self.store.get(table_id)
-        if t is None or not await self.fence(table_id):
+        if t is None:
             return
         lang = await self.language(table_id)
+        if not await self.fence(table_id):  # (right before the request: nothing awaited between)
+            return
         t = self.store.get(table_id) or t
         drawn = time.monotonic()
         content = render.table_message(t, lang)
@@ -412,7 +419,7 @@ class TablePublisher:
             return
         self.staleness.public_shown(table_id, drawn)
         if old_id is not None:
-            await self._paid(self.level(table_id), lambda: self.out.delete(channel_id, old_id))
+            await self._paid(self.level(table_id), lambda: self.out.delete(channel_id, old_id), table_id)
         async with self.store.lock(table_id):
             t = self.store.get(table_id)
             if t is not None:
