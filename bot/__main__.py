@@ -141,7 +141,9 @@ async def run(config: Config) -> None:
     from .client import make_bot
 
     # the database first: a file or server the bot cannot use is reported before logging in
-    storage = await Storage.open(config.database_path, faults=config.faults)
+    storage = await Storage.open(
+        config.database_path, faults=config.faults, lock_wait=config.database_lock_wait
+    )
     bot = make_bot(config, storage=storage)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
@@ -153,7 +155,7 @@ async def run(config: Config) -> None:
 
 async def migrate(config: Config) -> str:
     """``python -m bot migrate``: apply pending migrations and say where the schema is."""
-    storage = await Storage.open(config.database_path)
+    storage = await Storage.open(config.database_path, lock_wait=config.database_lock_wait)
     try:
         version = await storage.schema_version()
     finally:
@@ -233,8 +235,10 @@ def main(argv: list[str] | None = None) -> int:
             pass
         except OSError as exc:
             if exc.errno in (98, 48, 10048):  # address in use (Linux, macOS, Windows)
-                print(f"error: port {port} is in use: choose another with --port N (0 picks a free one).",
-                      file=sys.stderr)
+                print(
+                    f"error: port {port} is in use: choose another with --port N (0 picks a free one).",
+                    file=sys.stderr,
+                )
                 return EXIT_FAILURE
             log.debug("the sandbox stopped", exc_info=exc)
             print(f"error: {startup_failure(exc, config)}", file=sys.stderr)

@@ -104,8 +104,9 @@ def on_live_message(interaction: discord.Interaction, t: Table | None) -> bool:
 
 
 def foreign(interaction: discord.Interaction, t: Table | None) -> bool:
-    """A table of another server than the interaction's (a custom_id is never trusted)."""
-    return t is not None and t.guild_id != interaction.guild_id
+    """A table of another server than the interaction's (a custom_id is never trusted); from a
+    DM, any table."""
+    return interaction.guild_id is None or (t is not None and t.guild_id != interaction.guild_id)
 
 
 async def answer(
@@ -142,6 +143,9 @@ async def on_table_button(interaction: discord.Interaction, item: TableButton) -
     tid, action, user = item.table_id, item.action, interaction.user
     if action not in TABLE_ACTIONS:
         await safe_send(interaction, _("That button is no longer in use."))
+        return
+    if foreign(interaction, None):  # a DM: no table of any server, nothing read
+        await safe_send(interaction, NOT_HERE)
         return
     # a finished table may have left memory: read it back
     t = await timely(interaction, service.load(tid))

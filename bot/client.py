@@ -19,7 +19,7 @@ from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
 from .i18n import SpadesTranslator, _, resolve, translated_payload
 from .ratelimit import GlobalBudget
-from .safe import safe_send, watch
+from .safe import NOT_ON_MESSAGE, on_its_message, safe_send, watch
 from .sharding import ShardKeeper
 from .storage import Storage
 from .tasks import cancel_all
@@ -229,6 +229,16 @@ class SpadesBot(commands.Bot):
             if not self.handles_custom_id(custom_id):
                 log.debug("no handler for custom_id %r", custom_id[:100])
                 await safe_send(interaction, UNKNOWN_COMPONENT)
+                return
+            if not on_its_message(interaction):
+                # a made-up custom_id sent with another message's id: discord.py drops it
+                # unanswered (it looks the component up on the message); it is refused here
+                log.debug(
+                    "custom_id %r is not on message %s",
+                    custom_id[:100],
+                    getattr(interaction.message, "id", None),
+                )
+                await safe_send(interaction, NOT_ON_MESSAGE)
                 return
         watch(interaction)
 

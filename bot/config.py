@@ -156,6 +156,7 @@ class Config:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     shard_lease_seconds: float = 20.0  # a dead process's shards are taken over after this long
+    database_lock_wait: float = 60.0  # at start, how long a SQLite file another process locked is waited for
     # Discord's global REST budget for the token (requests per second) and this process's share of it
     discord_rate_limit: float = 50.0
     rate_limit_share: float | None = None  # None: computed as len(shard_ids) / shard_count
@@ -236,6 +237,7 @@ class Config:
             shard_ids = tuple(range(shard_count))
 
         lease = _float_setting(get, "SHARD_LEASE_SECONDS", 20.0, minimum=1.0)
+        lock_wait = _float_setting(get, "DATABASE_LOCK_WAIT", 60.0, minimum=0.0)
         rate = _float_setting(get, "DISCORD_RATE_LIMIT", 50.0, minimum=1.0)
         share = _float_setting(get, "RATE_LIMIT_SHARE", None, minimum=0.0)
         if share is not None and not 0 < share <= 1:
@@ -273,6 +275,7 @@ class Config:
             shard_count=shard_count,
             shard_ids=shard_ids,
             shard_lease_seconds=lease if lease is not None else 20.0,
+            database_lock_wait=lock_wait if lock_wait is not None else 60.0,
             discord_rate_limit=rate if rate is not None else 50.0,
             rate_limit_share=share,
             health_seconds=health if health is not None else 60.0,

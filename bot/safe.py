@@ -41,7 +41,7 @@ import discord
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, handle_message_parameters
 
-from bot.i18n import LANGUAGES, Lazy, render, resolve, user_language
+from bot.i18n import LANGUAGES, Lazy, _, render, resolve, user_language
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,8 @@ _ORIGINAL = "spades.original"  # what @original is: PRIVATE, PENDING (ephemeral 
 _INTENT = "spades.answer"  # how the handler answers: EPHEMERAL, PUBLIC or UPDATE (in place)
 _SINCE = "spades.since"
 PRIVATE, PENDING, PUBLIC = "private", "pending", "public"
+THINKING_PUBLIC = "thinking-public"  # a public "thinking": the first follow-up fills it, publicly
+GONE = "gone"  # @original deleted: every follow-up is a message of its own
 EPHEMERAL, UPDATE = "ephemeral", "update"
 
 
@@ -89,6 +91,46 @@ def on_ephemeral_message(interaction: Any) -> bool:
     return bool(getattr(flags, "ephemeral", False))
 
 
+NOT_ON_MESSAGE = _("That button is not on this message, so it does nothing here. Nothing was changed.")
+
+
+MAX_ID = 2**63 - 1  # ids are 64-bit database integers
+
+
+def fits(*numbers: int, top: int = MAX_ID) -> bool:
+    """Every number a custom_id carries is one the database can hold (ids are 64-bit integers):
+    a made-up ``2**63`` or ``10**30`` is refused before anything is read."""
+    return all(0 <= n <= top for n in numbers)
+
+
+def custom_id_of(interaction: Any) -> str:
+    data = interaction.data if isinstance(interaction.data, dict) else {}
+    return str(data.get("custom_id", ""))
+
+
+def on_its_message(interaction: Any) -> bool:
+    """The clicked component (its custom_id and type) is on the message the click came from (always
+    so for a real click; a made-up custom_id sent with another message's id is not): only then may
+    a handler edit that message in place."""
+    message = getattr(interaction, "message", None)
+    if message is None:
+        return False
+    wanted = custom_id_of(interaction)
+    data = interaction.data if isinstance(interaction.data, dict) else {}
+    kind = data.get("component_type")
+
+    def walk(components: Any) -> bool:
+        for c in components or ():
+            same_kind = kind is None or getattr(getattr(c, "type", None), "value", kind) == kind
+            if getattr(c, "custom_id", None) == wanted and same_kind:
+                return True
+            if walk(getattr(c, "children", None)):
+                return True
+        return False
+
+    return walk(getattr(message, "components", None))
+
+
 def _is_component(interaction: Any) -> bool:
     return getattr(interaction, "type", None) in (
         discord.InteractionType.component,
@@ -109,14 +151,29 @@ def _record_initial(interaction: Any, kind: str, *, ephemeral: bool) -> None:
         private = on_ephemeral_message(interaction)
         _extras(interaction)[_ORIGINAL] = PRIVATE if private else PUBLIC
     elif kind == "thinking":
-        _extras(interaction)[_ORIGINAL] = PENDING if ephemeral else PUBLIC
+        _extras(interaction)[_ORIGINAL] = PENDING if ephemeral else THINKING_PUBLIC
     else:
         _extras(interaction)[_ORIGINAL] = PRIVATE if ephemeral else PUBLIC
 
 
 def _filled(interaction: Any) -> None:
-    if _extras(interaction).get(_ORIGINAL) == PENDING:
-        _extras(interaction)[_ORIGINAL] = PRIVATE
+    state = _extras(interaction).get(_ORIGINAL)
+    if state in (PENDING, THINKING_PUBLIC):
+        _extras(interaction)[_ORIGINAL] = PRIVATE if state == PENDING else PUBLIC
+
+
+async def _drop_public_thinking(interaction: Any) -> None:
+    """Before an ephemeral follow-up: a public "thinking" message (a deferral for a public answer)
+    would be filled by it, publicly, whatever its flags say (Discord keeps the deferral's
+    visibility). It is deleted first, so the follow-up is a message of its own, for the user alone
+    (a refusal of a command that answers publicly, under a slow database)."""
+    if _extras(interaction).get(_ORIGINAL) != THINKING_PUBLIC:
+        return
+    try:
+        await interaction.delete_original_response()
+    except _TOLERATED as exc:
+        log.debug("deleting the thinking message of interaction %s failed: %s", interaction.id, exc)
+    _extras(interaction)[_ORIGINAL] = GONE
 
 
 async def _defer_locked(interaction: Any, *, ephemeral: bool, thinking: bool) -> bool:
@@ -253,6 +310,8 @@ async def safe_send(
                 await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
                 _record_initial(interaction, "message", ephemeral=ephemeral)
             else:
+                if ephemeral:
+                    await _drop_public_thinking(interaction)
                 await interaction.followup.send(content or "", ephemeral=ephemeral, **kwargs)
                 _filled(interaction)
         except _TOLERATED as exc:
@@ -422,6 +481,7 @@ async def send_private(
                 await interaction.edit_original_response(content=content, **edit)
                 _filled(interaction)
                 return PrivateMessage(interaction, None)
+            await _drop_public_thinking(interaction)
             msg = await interaction.followup.send(content, ephemeral=True, wait=True, **new)
         except _TOLERATED as exc:
             log.debug("private answer to interaction %s failed: %s", interaction.id, exc)

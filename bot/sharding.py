@@ -52,6 +52,8 @@ class ShardKeeper:
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self._renewed_at = time.monotonic()  # the last renewal (or acquisition) that held our shards
+        self._lock = asyncio.Lock()  # one renewal at a time (the timer's, or a sender's ``confirmed``)
+        self._confirming: asyncio.Task[None] | None = None
 
     @property
     def every(self) -> float:
@@ -61,6 +63,35 @@ class ShardKeeper:
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process runs the guild's tables now (DMs: yes, they have no table)."""
         return guild_id is None or shard_of(guild_id, self.count) in self.held
+
+    def fresh(self) -> bool:
+        """Whether the leases were renewed less than a lease ago (by this machine's monotonic
+        clock, which runs on while the process is stopped): if not, another process may run our
+        shards by now, and nothing may be sent for their tables until a renewal says."""
+        return time.monotonic() - self._renewed_at < self.lease_seconds
+
+    async def confirmed(self) -> bool:
+        """Whether this process may act for its shards now: at once while the leases are fresh;
+        after a stall past the lease, once a renewal (one, shared by every sender waiting) has
+        said which shards are still ours (the lost ones are dropped by ``on_lost`` meanwhile).
+        False when the renewal fails (the database is unreachable): nothing is sent then."""
+        if self.fresh() or self._closed:
+            return self.fresh()
+        if self._confirming is None or self._confirming.done():
+            self._confirming = asyncio.create_task(self._renew_if_stale(), name="shard-leases-confirm")
+        try:
+            await asyncio.shield(self._confirming)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("renewing the shard leases after a stall failed")
+            return False
+        return self.fresh()
+
+    async def _renew_if_stale(self) -> None:
+        async with self._lock:
+            if not self.fresh():
+                await self.tick()
 
     def describe(self) -> str:
         held = ",".join(str(s) for s in sorted(self.held)) or "none"
@@ -125,7 +156,8 @@ class ShardKeeper:
         while not self._closed:
             await asyncio.sleep(self.every)
             try:
-                await self.tick()
+                async with self._lock:
+                    await self.tick()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -176,10 +208,11 @@ class ShardKeeper:
         if self._closed:
             return
         self._closed = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for task in (self._task, self._confirming):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         if not self.storage.closed:
             try:
                 await self.storage.release_shards(self.owner)

@@ -47,7 +47,7 @@ from bot.replays import (
     score_sheet_text,
     seat_names,
 )
-from bot.safe import safe_defer, safe_edit, safe_send
+from bot.safe import NOT_ON_MESSAGE, fits, on_its_message, safe_defer, safe_edit, safe_send
 from bot.storage import PlayerSeated, StoredHand
 from engine import RecordError
 from engine.fair import short
@@ -59,11 +59,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 8
+MAX_PAGE = 100_000  # (a page past the end shows the last one)
+MAX_STEP = 1_000  # a replay's steps (a step past the end shows the scoring)
 MAX_EXPORT = 9 * 1024 * 1024  # bigger exports are gzipped (Discord's upload limit is 10 MiB)
 
 NOT_IN_SERVER = _("History and replays belong to a server: use this in a server channel.")
 OTHER_SERVER = _("That game was played in another server: replays stay in the server they were played in.")
 NO_TABLE_NOW = _("That table no longer exists.")
+OTHER_CHANNEL = _("That history is another channel's: use `/history` here for this channel's games.")
 BAD_RECORD = _("That hand's record could not be replayed, so it can't be shown. Nothing else is affected.")
 FORGET_ASK = _(
     "**Forget me?** Your name and Discord id are removed from every finished game, your stats and "
@@ -74,8 +77,9 @@ FORGET_ASK = _(
 
 
 def no_game(game: int) -> Msg:
-    return _("There is no finished game #%(game)s in this server. `/history` lists this server's games.",
-             game=game)
+    return _(
+        "There is no finished game #%(game)s in this server. `/history` lists this server's games.", game=game
+    )
 
 
 def no_hand(game: int, hands: int) -> Msg:
@@ -96,6 +100,36 @@ async def _executor(fn: Any, *args: Any) -> Any:
 
 # ---- history ----------------------------------------------------------------------------------
 
+NO_SUCH_GAME = _("That is not a game of this server's history. `/history` lists this server's games.")
+
+
+def number(value: Any) -> int | None:
+    """A select's value as an id a database can hold, or None (made up: refused, not read)."""
+    text = str(value)
+    if not text.isdigit() or len(text) > 19:
+        return None
+    found = int(text)
+    return found if fits(found) else None
+
+
+async def refused_scope(interaction: discord.Interaction[Any], guild_id: int, kind: str, ref: int) -> bool:
+    """Whether a history component's custom_id names another server, or another channel than the
+    one it is used in (``c``: a channel's history), answered; checked before anything is read."""
+    if interaction.guild_id is None:
+        await safe_send(interaction, NOT_IN_SERVER)
+        return True
+    if interaction.guild_id != guild_id:
+        await safe_send(interaction, OTHER_SERVER)
+        return True
+    if kind == "c" and ref != interaction.channel_id:
+        await safe_send(interaction, OTHER_CHANNEL)
+        return True
+    if not fits(ref):
+        await safe_send(interaction, NO_SUCH_GAME)
+        return True
+    return False
+
+
 def _scope_label(kind: str, ref: int) -> Text:
     if kind == "c":
         return f"<#{ref}>"
@@ -110,12 +144,14 @@ async def history_payload(
     storage = bot.storage
     channel_id = ref if kind == "c" else None
     user_id = ref if kind == "u" else None
-    first = await storage.recent_games(guild_id, channel_id=channel_id, user_id=user_id, limit=PAGE_SIZE,
-                                       offset=max(0, page) * PAGE_SIZE)
+    first = await storage.recent_games(
+        guild_id, channel_id=channel_id, user_id=user_id, limit=PAGE_SIZE, offset=max(0, page) * PAGE_SIZE
+    )
     if first.total and not first.games:  # past the end (games were forgotten meanwhile): last page
         page = first.pages - 1
-        first = await storage.recent_games(guild_id, channel_id=channel_id, user_id=user_id,
-                                           limit=PAGE_SIZE, offset=page * PAGE_SIZE)
+        first = await storage.recent_games(
+            guild_id, channel_id=channel_id, user_id=user_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+        )
     text = history_text(first, _scope_label(kind, ref))
     if not first.games:
         return text, None
@@ -123,9 +159,14 @@ async def history_payload(
     p = first.page - 1
     if first.pages > 1:
         view.add_item(HistoryPage(guild_id, kind, ref, max(p - 1, 0), "p", disabled=not first.has_prev))
-        view.add_item(Button(label=f"{first.page} / {first.pages}", disabled=True,
-                             custom_id=f"hipos:{guild_id}:{kind}:{ref}:{p}",
-                             style=discord.ButtonStyle.secondary))
+        view.add_item(
+            Button(
+                label=f"{first.page} / {first.pages}",
+                disabled=True,
+                custom_id=f"hipos:{guild_id}:{kind}:{ref}:{p}",
+                style=discord.ButtonStyle.secondary,
+            )
+        )
         view.add_item(HistoryPage(guild_id, kind, ref, p + 1, "n", disabled=not first.has_next))
     options = []
     for g in first.games:
@@ -145,26 +186,39 @@ class HistoryPage(
 ):
     """◀ / ▶ under /history: that page, in place."""
 
-    def __init__(self, guild_id: int, kind: str, ref: int, page: int, direction: str, *,
-                 disabled: bool = False) -> None:
-        super().__init__(Button(label="◀" if direction == "p" else "▶", style=discord.ButtonStyle.secondary,
-                                disabled=disabled,
-                                custom_id=f"hi:{guild_id}:{kind}:{ref}:{page}:{direction}"))
+    def __init__(
+        self, guild_id: int, kind: str, ref: int, page: int, direction: str, *, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            Button(
+                label="◀" if direction == "p" else "▶",
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"hi:{guild_id}:{kind}:{ref}:{page}:{direction}",
+            )
+        )
         self.guild_id, self.kind, self.ref, self.page = guild_id, kind, ref, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HistoryPage:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HistoryPage:
         return cls(int(match["guild"]), match["kind"], int(match["ref"]), int(match["page"]), match["dir"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            if interaction.guild_id != self.guild_id:
-                await safe_send(interaction, OTHER_SERVER)
+            if await refused_scope(interaction, self.guild_id, self.kind, self.ref):
+                return
+            if not on_its_message(interaction):  # (it edits the message it is on)
+                await safe_send(interaction, NOT_ON_MESSAGE)
                 return
             lang = user_language(interaction)
-            text, view = await timely(interaction, history_payload(
-                _mine(interaction), self.guild_id, self.kind, self.ref, self.page, lang))
+            text, view = await timely(
+                interaction,
+                history_payload(
+                    _mine(interaction), self.guild_id, self.kind, self.ref, min(self.page, MAX_PAGE), lang
+                ),
+            )
             await safe_edit(interaction, text, view=view)
         except Exception as exc:
             await report_interaction_error(interaction, exc, "history page")
@@ -176,26 +230,41 @@ class HistorySelect(
 ):
     """Pick a game of the page: its score sheet and score chart, with a hand picker to replay."""
 
-    def __init__(self, guild_id: int, kind: str, ref: int, page: int,
-                 options: list[discord.SelectOption] | None = None, *, lang: str = DEFAULT) -> None:
+    def __init__(
+        self,
+        guild_id: int,
+        kind: str,
+        ref: int,
+        page: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        lang: str = DEFAULT,
+    ) -> None:
         select: Select[Any] = Select(
             custom_id=f"hisel:{guild_id}:{kind}:{ref}:{page}",
             placeholder=gettext(lang, "Open a game's score sheet…"),
             options=(options or [discord.SelectOption(label="—", value="0")])[:25],
         )
         super().__init__(select)
-        self.guild_id = guild_id
+        self.guild_id, self.kind, self.ref = guild_id, kind, ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HistorySelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HistorySelect:
         return cls(int(match["guild"]), match["kind"], int(match["ref"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data = cast("dict[str, Any]", interaction.data or {})
         values = data.get("values") or ["0"]
         try:
-            await send_game_sheet(interaction, int(values[0]))
+            if await refused_scope(interaction, self.guild_id, self.kind, self.ref):
+                return
+            game = number(values[0])
+            if game is None:
+                await safe_send(interaction, NO_SUCH_GAME)
+                return
+            await send_game_sheet(interaction, game)
         except Exception as exc:
             await report_interaction_error(interaction, exc, "history game")
 
@@ -217,13 +286,20 @@ async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int, lang: str = D
     if hands:
         drawn = picture_language(lang)
         names = picture_names(seat_names(game), drawn)
-        series = game_series([h.record for h in hands], names, winner=game.winner_side, lang=drawn,
-                             title=gettext(drawn, "Score by hand · game #%(game)s", game=game.id))
+        series = game_series(
+            [h.record for h in hands],
+            names,
+            winner=game.winner_side,
+            lang=drawn,
+            title=gettext(drawn, "Score by hand · game #%(game)s", game=game.id),
+        )
         chart = await _executor(score_chart_png, series)
     view = discord.ui.View(timeout=None)
     shown = hands[-25:]
-    options = [discord.SelectOption(label=gettext(lang, "Hand %(n)s", n=h.hand_no), value=str(h.hand_no))
-               for h in shown]
+    options = [
+        discord.SelectOption(label=gettext(lang, "Hand %(n)s", n=h.hand_no), value=str(h.hand_no))
+        for h in shown
+    ]
     if options:
         view.add_item(GameHandSelect(game_id, options, lang=lang))
     return _Sheet(text, view if options else None, chart)
@@ -233,8 +309,10 @@ async def send_game_sheet(interaction: discord.Interaction[Any], game_id: int) -
     if interaction.guild_id is None:
         await safe_send(interaction, NOT_IN_SERVER)
         return
-    sheet = await timely(interaction, _game_sheet(_mine(interaction), interaction.guild_id, game_id,
-                                                  user_language(interaction)))
+    sheet = await timely(
+        interaction,
+        _game_sheet(_mine(interaction), interaction.guild_id, game_id, user_language(interaction)),
+    )
     if isinstance(sheet, str):
         await safe_send(interaction, sheet)
         return
@@ -249,27 +327,39 @@ async def send_game_sheet(interaction: discord.Interaction[Any], game_id: int) -
 class GameHandSelect(DynamicItem[Select[Any]], template=r"hig:(?P<game>\d+)$"):
     """Under a game's score sheet: pick a hand to replay."""
 
-    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None, *,
-                 lang: str = DEFAULT) -> None:
-        super().__init__(Select(custom_id=f"hig:{game_id}", placeholder=gettext(lang, "Replay a hand…"),
-                                options=(options or [discord.SelectOption(label="—", value="1")])[:25]))
+    def __init__(
+        self, game_id: int, options: list[discord.SelectOption] | None = None, *, lang: str = DEFAULT
+    ) -> None:
+        super().__init__(
+            Select(
+                custom_id=f"hig:{game_id}",
+                placeholder=gettext(lang, "Replay a hand…"),
+                options=(options or [discord.SelectOption(label="—", value="1")])[:25],
+            )
+        )
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> GameHandSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GameHandSelect:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data = cast("dict[str, Any]", interaction.data or {})
         values = data.get("values") or ["1"]
         try:
-            await start_replay_of_game(interaction, self.game_id, int(values[0]), new_message=True)
+            hand = number(values[0])
+            if hand is None or not fits(self.game_id):
+                await safe_send(interaction, NO_SUCH_GAME)
+                return
+            await start_replay_of_game(interaction, self.game_id, hand, new_message=True)
         except Exception as exc:
             await report_interaction_error(interaction, exc, "replay from history")
 
 
 # ---- replays ------------------------------------------------------------------------------------
+
 
 @dataclass
 class _Replay:
@@ -282,8 +372,9 @@ class _Replay:
     hands_in_game: int
 
 
-async def _load_replay(bot: SpadesBot, guild_id: int, table_id: int, game_no: int,
-                       hand_no: int) -> _Replay | str:
+async def _load_replay(
+    bot: SpadesBot, guild_id: int, table_id: int, game_no: int, hand_no: int
+) -> _Replay | str:
     """A finished hand of this server, rebuilt for the replay, or the reason it can't be shown."""
     storage = bot.storage
     owner = await storage.table_guild(table_id)
@@ -312,8 +403,11 @@ async def _load_replay(bot: SpadesBot, guild_id: int, table_id: int, game_no: in
         if t is not None:
             names = [s.name if s is not None else _("seat %(n)s", n=i + 1) for i, s in enumerate(t.seats)]
         playing = t is not None and t.status == "playing"
-        title = _("table %(table)s (game in progress)", table=table_id) if playing else _(
-            "table %(table)s", table=table_id)
+        title = (
+            _("table %(table)s (game in progress)", table=table_id)
+            if playing
+            else _("table %(table)s", table=table_id)
+        )
     return _Replay(table_id, game_no, stored, hr, names, title, total)
 
 
@@ -322,12 +416,17 @@ def replay_view(r: _Replay, step: int, lang: str = DEFAULT) -> discord.ui.View:
     last = r.replay.steps - 1
     step = max(0, min(step, last))
     t, g, h = r.table_id, r.game_no, r.replay.hand_no
-    nav = (("f", 0, "⏮", gettext(lang, "Deal")), ("p", step - 1, "◀", gettext(lang, "Previous")),
-           ("n", step + 1, "▶", gettext(lang, "Next")), ("l", last, "⏭", gettext(lang, "Scoring")))
+    nav = (
+        ("f", 0, "⏮", gettext(lang, "Deal")),
+        ("p", step - 1, "◀", gettext(lang, "Previous")),
+        ("n", step + 1, "▶", gettext(lang, "Next")),
+        ("l", last, "⏭", gettext(lang, "Scoring")),
+    )
     for tag, target, emoji, label in nav:
         off = (tag in "fp" and step == 0) or (tag in "nl" and step == last)
-        view.add_item(ReplayNav(t, g, h, max(0, min(target, last)), tag, label=label, emoji=emoji,
-                                disabled=off, row=0))
+        view.add_item(
+            ReplayNav(t, g, h, max(0, min(target, last)), tag, label=label, emoji=emoji, disabled=off, row=0)
+        )
     # the neighbouring hands by number; at either end a disabled button that names no hand
     first, last_hand = h <= 1, h >= r.hands_in_game
     back = gettext(lang, "Previous hand") if first else gettext(lang, "Hand %(n)s", n=h - 1)
@@ -343,13 +442,18 @@ def replay_message(r: _Replay, step: int) -> Text:
     return replay_text(r.replay, step, names=r.names, title=r.title, hands_in_game=r.hands_in_game)
 
 
-async def start_replay(interaction: discord.Interaction[Any], table_id: int, game_no: int, hand_no: int,
-                       *, new_message: bool) -> None:
+async def start_replay(
+    interaction: discord.Interaction[Any], table_id: int, game_no: int, hand_no: int, *, new_message: bool
+) -> None:
     if interaction.guild_id is None:
         await safe_send(interaction, NOT_IN_SERVER)
         return
-    loaded = await timely(interaction, _load_replay(_mine(interaction), interaction.guild_id, table_id,
-                                                    game_no, hand_no))
+    if not fits(table_id, game_no, hand_no):
+        await safe_send(interaction, NO_TABLE_NOW)
+        return
+    loaded = await timely(
+        interaction, _load_replay(_mine(interaction), interaction.guild_id, table_id, game_no, hand_no)
+    )
     if isinstance(loaded, str):
         await safe_send(interaction, loaded)
         return
@@ -360,8 +464,9 @@ async def start_replay(interaction: discord.Interaction[Any], table_id: int, gam
         await safe_edit(interaction, text, view=view)
 
 
-async def start_replay_of_game(interaction: discord.Interaction[Any], game_id: int, hand_no: int, *,
-                               new_message: bool) -> None:
+async def start_replay_of_game(
+    interaction: discord.Interaction[Any], game_id: int, hand_no: int, *, new_message: bool
+) -> None:
     if interaction.guild_id is None:
         await safe_send(interaction, NOT_IN_SERVER)
         return
@@ -385,16 +490,35 @@ class ReplayNav(
 ):
     """Previous / Next (and first, last, other hands) in a replay: the step, in place."""
 
-    def __init__(self, table_id: int, game_no: int, hand_no: int, step: int, tag: str, *, label: str = "",
-                 emoji: str | None = None, disabled: bool = False, row: int | None = None) -> None:
-        super().__init__(Button(label=label or tag, emoji=emoji, disabled=disabled,
-                                style=discord.ButtonStyle.secondary,
-                                custom_id=f"rp:{table_id}:{game_no}:{max(hand_no, 0)}:{step}:{tag}"), row=row)
+    def __init__(
+        self,
+        table_id: int,
+        game_no: int,
+        hand_no: int,
+        step: int,
+        tag: str,
+        *,
+        label: str = "",
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            Button(
+                label=label or tag,
+                emoji=emoji,
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"rp:{table_id}:{game_no}:{max(hand_no, 0)}:{step}:{tag}",
+            ),
+            row=row,
+        )
         self.table_id, self.game_no, self.hand_no, self.step = table_id, game_no, hand_no, step
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ReplayNav:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayNav:
         return cls(int(match["t"]), int(match["g"]), int(match["h"]), int(match["step"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -402,13 +526,25 @@ class ReplayNav(
             if interaction.guild_id is None:
                 await safe_send(interaction, NOT_IN_SERVER)
                 return
-            loaded = await timely(interaction, _load_replay(_mine(interaction), interaction.guild_id,
-                                                            self.table_id, self.game_no, self.hand_no))
+            if not on_its_message(interaction):  # (it edits the message it is on)
+                await safe_send(interaction, NOT_ON_MESSAGE)
+                return
+            if not fits(self.table_id, self.game_no, self.hand_no, self.step):
+                await safe_send(interaction, NO_TABLE_NOW)
+                return
+            loaded = await timely(
+                interaction,
+                _load_replay(
+                    _mine(interaction), interaction.guild_id, self.table_id, self.game_no, self.hand_no
+                ),
+            )
             if isinstance(loaded, str):
                 await safe_send(interaction, loaded)
                 return
-            text, view = replay_message(loaded, self.step), replay_view(loaded, self.step,
-                                                                        user_language(interaction))
+            text, view = (
+                replay_message(loaded, self.step),
+                replay_view(loaded, self.step, user_language(interaction)),
+            )
             await safe_edit(interaction, text, view=view)
         except Exception as exc:
             await report_interaction_error(interaction, exc, "replay step")
@@ -416,8 +552,10 @@ class ReplayNav(
 
 # ---- verifying a deal -----------------------------------------------------------------------------
 
-async def verify_answer(bot: SpadesBot, guild_id: int, table_id: int, game_no: int,
-                        hand_no: int) -> tuple[Text, discord.File | None]:
+
+async def verify_answer(
+    bot: SpadesBot, guild_id: int, table_id: int, game_no: int, hand_no: int
+) -> tuple[Text, discord.File | None]:
     owner = await bot.storage.table_guild(table_id)
     if owner is None or owner != guild_id:
         return OTHER_SERVER if owner is not None else NO_TABLE_NOW, None
@@ -432,12 +570,20 @@ async def verify_answer(bot: SpadesBot, guild_id: int, table_id: int, game_no: i
     name = f"table-{table_id}-hand-{hand_no}.json"
     commitment, full = short(str(fair.get("commitment"))), str(fair.get("commitment"))
     lines = [
-        _("%(mark)s **Hand %(hand)s at table %(table)s**: %(verdict)s",
-          mark=mark, hand=hand_no, table=table_id, verdict=verdict.message),
+        _(
+            "%(mark)s **Hand %(hand)s at table %(table)s**: %(verdict)s",
+            mark=mark,
+            hand=hand_no,
+            table=table_id,
+            verdict=verdict.message,
+        ),
         _("Commitment shown before the bidding: `%(short)s` (full: `%(full)s`)", short=commitment, full=full),
         _("Revealed seed `%(seed)s` and salt `%(salt)s`.", seed=fair.get("seed"), salt=fair.get("salt")),
-        _("Check it yourself with the attached record: `python -m engine verify %(file)s` (the shuffle is "
-          "documented in docs/ENGINE_API.md).", file=name),
+        _(
+            "Check it yourself with the attached record: `python -m engine verify %(file)s` (the shuffle is "
+            "documented in docs/ENGINE_API.md).",
+            file=name,
+        ),
     ]
     record = json.dumps(stored.record, indent=1).encode()
     return join(*lines, sep="\n"), discord.File(io.BytesIO(record), filename=name)
@@ -449,8 +595,12 @@ async def send_verdict(
     if interaction.guild_id is None:
         await safe_send(interaction, NOT_IN_SERVER)
         return
-    text, file = await timely(interaction, verify_answer(_mine(interaction), interaction.guild_id, table_id,
-                                                         game_no, hand_no))
+    if not fits(table_id, game_no, hand_no):
+        await safe_send(interaction, NO_TABLE_NOW)
+        return
+    text, file = await timely(
+        interaction, verify_answer(_mine(interaction), interaction.guild_id, table_id, game_no, hand_no)
+    )
     if file is not None:
         await safe_send(interaction, text, file=file)
     else:
@@ -460,16 +610,24 @@ async def send_verdict(
 class VerifyButton(DynamicItem[Button[Any]], template=r"rpv:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+)$"):
     """🔐 Verify deal in a replay: recompute the deal from the revealed key (ephemeral answer)."""
 
-    def __init__(self, table_id: int, game_no: int, hand_no: int, *, row: int | None = None,
-                 lang: str = DEFAULT) -> None:
-        super().__init__(Button(label=gettext(lang, "Verify deal"), emoji="🔐",
-                                style=discord.ButtonStyle.success,
-                                custom_id=f"rpv:{table_id}:{game_no}:{hand_no}"), row=row)
+    def __init__(
+        self, table_id: int, game_no: int, hand_no: int, *, row: int | None = None, lang: str = DEFAULT
+    ) -> None:
+        super().__init__(
+            Button(
+                label=gettext(lang, "Verify deal"),
+                emoji="🔐",
+                style=discord.ButtonStyle.success,
+                custom_id=f"rpv:{table_id}:{game_no}:{hand_no}",
+            ),
+            row=row,
+        )
         self.table_id, self.game_no, self.hand_no = table_id, game_no, hand_no
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> VerifyButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> VerifyButton:
         return cls(int(match["t"]), int(match["g"]), int(match["h"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -488,13 +646,19 @@ class HandPostButton(
     def __init__(self, table_id: int, game_no: int, hand_no: int, what: str) -> None:
         # dispatch only: the post's own buttons (bot.views) are labelled in the server's language
         label = N_("Replay hand") if what == "r" else N_("Verify deal")
-        super().__init__(Button(label=label, style=discord.ButtonStyle.secondary,
-                                custom_id=f"hv:{table_id}:{game_no}:{hand_no}:{what}"))
+        super().__init__(
+            Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"hv:{table_id}:{game_no}:{hand_no}:{what}",
+            )
+        )
         self.table_id, self.game_no, self.hand_no, self.what = table_id, game_no, hand_no, what
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HandPostButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HandPostButton:
         return cls(int(match["t"]), int(match["g"]), int(match["h"]), match["what"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -508,6 +672,7 @@ class HandPostButton(
 
 
 # ---- your data --------------------------------------------------------------------------------------
+
 
 def export_file(data: dict[str, Any], user_id: int) -> discord.File:
     blob = json.dumps(data, indent=1, ensure_ascii=False).encode()
@@ -525,10 +690,12 @@ async def send_mydata(interaction: discord.Interaction[Any]) -> None:
     games, hands = len(data["games"]), len(data["hands"])
     await safe_send(
         interaction,
-        _("Here is everything this bot keeps about you: %(games)s, %(hands)s and your stats in each server "
-          "(JSON). `/spades forgetme` removes it.",
-          games=_n("%(n)s finished game", "%(n)s finished games", games),
-          hands=_n("%(n)s hand", "%(n)s hands", hands)),
+        _(
+            "Here is everything this bot keeps about you: %(games)s, %(hands)s and your stats in each server "
+            "(JSON). `/spades forgetme` removes it.",
+            games=_n("%(n)s finished game", "%(n)s finished games", games),
+            hands=_n("%(n)s hand", "%(n)s hands", hands),
+        ),
         file=file,
     )
 
@@ -546,20 +713,28 @@ class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<ans
 
     def __init__(self, user_id: int, answer: str, lang: str = DEFAULT) -> None:
         yes = answer == "y"
-        super().__init__(Button(label=gettext(lang, "Yes, forget me") if yes else gettext(lang, "Cancel"),
-                                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
-                                custom_id=f"fg:{user_id}:{answer}"))
+        super().__init__(
+            Button(
+                label=gettext(lang, "Yes, forget me") if yes else gettext(lang, "Cancel"),
+                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                custom_id=f"fg:{user_id}:{answer}",
+            )
+        )
         self.user_id, self.answer = user_id, answer
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ForgetButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ForgetButton:
         return cls(int(match["user"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             if interaction.user.id != self.user_id:
                 await safe_send(interaction, _("Only the player who asked can answer this."))
+                return
+            if not on_its_message(interaction):  # (it edits the message it is on)
+                await safe_send(interaction, NOT_ON_MESSAGE)
                 return
             if self.answer == "n":
                 await safe_edit(interaction, _("Nothing was changed: your data stays."), view=None)
@@ -571,18 +746,23 @@ class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<ans
                 tables = ", ".join(str(t) for t in seated.table_ids)
                 await safe_edit(
                     interaction,
-                    _("You're seated at table %(tables)s: leave it first (`/leave`), then "
-                      "`/spades forgetme` again. Nothing was changed.", tables=tables),
+                    _(
+                        "You're seated at table %(tables)s: leave it first (`/leave`), then "
+                        "`/spades forgetme` again. Nothing was changed.",
+                        tables=tables,
+                    ),
                     view=None,
                 )
                 return
             log.info("a player asked to be forgotten: %d game seats, %d hands", report.games, report.hands)
             await safe_edit(
                 interaction,
-                _("Done. Your seat in %(games)s now shows *a former player*, %(hands)s no longer count "
-                  "for you, and you're off every leaderboard. Playing again starts a new record.",
-                  games=_n("%(n)s finished game", "%(n)s finished games", report.games),
-                  hands=_n("%(n)s hand", "%(n)s hands", report.hands)),
+                _(
+                    "Done. Your seat in %(games)s now shows *a former player*, %(hands)s no longer count "
+                    "for you, and you're off every leaderboard. Playing again starts a new record.",
+                    games=_n("%(n)s finished game", "%(n)s finished games", report.games),
+                    hands=_n("%(n)s hand", "%(n)s hands", report.hands),
+                ),
                 view=None,
             )
         except Exception as exc:
@@ -604,16 +784,25 @@ class HistoryCog(commands.Cog, name="History"):
     def __init__(self, bot: SpadesBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="history",
-                          description="Finished games in this channel, this server or a player's")
-    @app_commands.describe(where="Which games (default: this channel)",
-                           player="Only the games this player played")
-    @app_commands.choices(where=[app_commands.Choice(name="this channel", value="channel"),
-                                 app_commands.Choice(name="this server", value="server")])
+    @app_commands.command(
+        name="history", description="Finished games in this channel, this server or a player's"
+    )
+    @app_commands.describe(
+        where="Which games (default: this channel)", player="Only the games this player played"
+    )
+    @app_commands.choices(
+        where=[
+            app_commands.Choice(name="this channel", value="channel"),
+            app_commands.Choice(name="this server", value="server"),
+        ]
+    )
     @app_commands.guild_only()
-    async def history(self, interaction: discord.Interaction[SpadesBot],
-                      where: app_commands.Choice[str] | None = None,
-                      player: discord.User | None = None) -> None:
+    async def history(
+        self,
+        interaction: discord.Interaction[SpadesBot],
+        where: app_commands.Choice[str] | None = None,
+        player: discord.User | None = None,
+    ) -> None:
         if interaction.guild_id is None:
             await safe_send(interaction, NOT_IN_SERVER)
             return
@@ -623,8 +812,10 @@ class HistoryCog(commands.Cog, name="History"):
             kind, ref = "s", 0
         else:
             kind, ref = "c", interaction.channel_id or 0
-        text, view = await timely(interaction, history_payload(self.bot, interaction.guild_id, kind, ref, 0,
-                                                                 user_language(interaction)))
+        text, view = await timely(
+            interaction,
+            history_payload(self.bot, interaction.guild_id, kind, ref, 0, user_language(interaction)),
+        )
         if view is not None:
             await safe_send(interaction, text, view=view)
         else:
@@ -633,9 +824,12 @@ class HistoryCog(commands.Cog, name="History"):
     @app_commands.command(name="replay", description="Replay a finished hand trick by trick")
     @app_commands.describe(game="The game's number (see /history)", hand="Which hand (default: the first)")
     @app_commands.guild_only()
-    async def replay(self, interaction: discord.Interaction[SpadesBot],
-                     game: app_commands.Range[int, 1, 2_000_000_000],
-                     hand: app_commands.Range[int, 1, 1000] = 1) -> None:
+    async def replay(
+        self,
+        interaction: discord.Interaction[SpadesBot],
+        game: app_commands.Range[int, 1, 2_000_000_000],
+        hand: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
         await start_replay_of_game(interaction, int(game), int(hand), new_message=True)
 
 

@@ -85,9 +85,9 @@ class LeagueCog(commands.Cog):
             message = await work()
         except LeagueRefusal as exc:
             if public:
-                # the deferral was public; say the refusal privately and drop the public "thinking"
+                # the deferral was public: the refusal goes privately (``safe_send`` drops the
+                # public "thinking" first)
                 await safe_send(interaction, exc.message, ephemeral=True)
-                await _delete_original(interaction)
                 return
             message = exc.message
         except Exception:
@@ -732,11 +732,6 @@ class LeagueCog(commands.Cog):
             )
 
         await self._run(interaction, work)
-
-
-async def _delete_original(interaction: discord.Interaction[Any]) -> None:
-    with contextlib.suppress(discord.HTTPException):
-        await interaction.delete_original_response()
 
 
 def league_clock(bot: Any) -> Callable[[], datetime]:

@@ -24,7 +24,7 @@ from bot.errors import report_interaction_error
 from bot.i18n import DEFAULT, N_, Num, _, gettext, ngettext, resolve, user_language
 from bot.i18n import render as render_text
 from bot.league.ratings import PROVISIONAL_GAMES
-from bot.safe import PUBLIC, UPDATE, answer_as, safe_edit, safe_send
+from bot.safe import NOT_ON_MESSAGE, PUBLIC, UPDATE, answer_as, on_its_message, safe_edit, safe_send
 from bot.storage import SORT_LABELS, SORTS, PlayerStats
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
+MAX_PAGE = 100_000  # (a page past the end shows the last one)
 BOT_MARK = "🤖"
 EMBED_COLOUR = discord.Colour.dark_green()
 
@@ -307,6 +308,10 @@ async def _show_page(interaction: discord.Interaction[Any], guild_id: int, sort:
     if interaction.guild_id != guild_id:
         await _reply(interaction, WRONG_SERVER)
         return
+    if not on_its_message(interaction):  # a made-up id sent with another message: never edit that one
+        await _reply(interaction, NOT_ON_MESSAGE)
+        return
+    page = min(page, MAX_PAGE)
     sort = sort_key(*split_sort(sort))
     guild_name = interaction.guild.name if interaction.guild else None
     lang = await message_language(interaction)

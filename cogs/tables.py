@@ -468,7 +468,11 @@ class TablesCog(commands.Cog):
             parsed = engine.parse_card(card)
         except ValueError:
             legal = self.service.play.legal_cards(interaction.channel_id or 0, interaction.user.id)
-            refusal: Text = _("%(card)s is not a card: write one like AS, 10H or QD.", card=shown(card))
+            refusal: Text = _(
+                "%(card)s is not a card: write a rank (A, K, Q, J, 10 to 2) and then a suit letter "
+                "(S, H, D or C).",
+                card=shown(card),
+            )
             if legal:
                 refusal = join(refusal, _("You can play %(cards)s.", cards=lexicon.cards_list(legal)))
             await answer(interaction, refuse(refusal))

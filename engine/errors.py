@@ -40,6 +40,11 @@ class WrongPhase(IllegalAction):
     phase: str = ""
 
 
+#: The refusal of a card the player does not hold: it names no card (another player may hold it;
+#: the card is in the ``card`` field).
+NOT_HELD = "That card is not in your hand."
+
+
 class CardNotHeld(IllegalAction):
     code = "card_not_held"
     card: int = -1

@@ -51,6 +51,7 @@ from .cards import (
     pretty_list,
 )
 from .errors import (
+    NOT_HELD,
     AlreadyLooked,
     BadPass,
     BidNotAllowed,
@@ -99,9 +100,11 @@ def _sort_words(size: int) -> tuple[int, int, Struct]:
     ``size`` little-endian 32-bit words of an integer, the integer holding each word's position
     in its low 8 bits, and the ``struct`` of ``size`` such words."""
     assert size <= 256
-    return (int.from_bytes(b"\x00\xff\xff\x3f" * size, "little"),
-            int.from_bytes(b"".join(i.to_bytes(4, "little") for i in range(size)), "little"),
-            Struct(f"<{size}I"))
+    return (
+        int.from_bytes(b"\x00\xff\xff\x3f" * size, "little"),
+        int.from_bytes(b"".join(i.to_bytes(4, "little") for i in range(size)), "little"),
+        Struct(f"<{size}I"),
+    )
 
 
 def shuffle_order(buf: bytes, size: int) -> bytes:
@@ -158,9 +161,9 @@ def _side_standing(deficit: int) -> str:
     return f"it trails by {deficit}"
 
 
-
-def _nil_inference(t: Any, trick: Sequence[tuple[int, int]], alive: Sequence[int],
-                   unlikely: list[int]) -> None:
+def _nil_inference(
+    t: Any, trick: Sequence[tuple[int, int]], alive: Sequence[int], unlikely: list[int]
+) -> None:
     """What a nil bidder's following to ``trick`` says (added to ``unlikely``): a nil bidder
     ducks with the highest card of the led suit that stays under the trick's winner, so it
     holds none of the suit's cards between that card and the winner (led-suit cards all stay
@@ -184,8 +187,10 @@ def _nil_inference(t: Any, trick: Sequence[tuple[int, int]], alive: Sequence[int
         if (suit[c] == suit[best] and power[c] > power[best]) or (suit[c] == SPADES and suit[best] != SPADES):
             best = c
 
-def _discard_inference(t: Any, trick: Sequence[tuple[int, int]], alive: Sequence[int],
-                       low: Sequence[int], unlikely: list[int]) -> None:
+
+def _discard_inference(
+    t: Any, trick: Sequence[tuple[int, int]], alive: Sequence[int], low: Sequence[int], unlikely: list[int]
+) -> None:
     """What a discard (a card of neither the led suit nor spades) says, added to ``unlikely``:
     a nil bidder still nil (``alive``) throws its most dangerous card that cannot win, so it
     holds no higher card of that suit; a seat whose side still needs tricks (``low``) throws
@@ -309,8 +314,14 @@ class Game:
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
-    def new(cls, ruleset: Ruleset | str | None = None, seed: int | str | None = None,
-            dealer: int | None = None, salt: str = "", fair: bool = False) -> Game:
+    def new(
+        cls,
+        ruleset: Ruleset | str | None = None,
+        seed: int | str | None = None,
+        dealer: int | None = None,
+        salt: str = "",
+        fair: bool = False,
+    ) -> Game:
         """A new game, first hand dealt. ``seed=None`` shuffles with random bytes from
         ``secrets``; an int or str seed makes every deal of the game reproducible (each hand's
         shuffle is derived from seed, salt, hand number and redeals, so no RNG state needs
@@ -333,9 +344,15 @@ class Game:
         return g
 
     @classmethod
-    def from_deal(cls, ruleset: Ruleset | str | None, hands: list[Iterable[int]] | list[int],
-                  dealer: int = 0, scores: Iterable[int] | None = None,
-                  bags: Iterable[int] | None = None, hand_no: int = 1) -> Game:
+    def from_deal(
+        cls,
+        ruleset: Ruleset | str | None,
+        hands: list[Iterable[int]] | list[int],
+        dealer: int = 0,
+        scores: Iterable[int] | None = None,
+        bags: Iterable[int] | None = None,
+        hand_no: int = 1,
+    ) -> Game:
         """A game whose current hand was dealt as given (bitmasks or card-id lists): used by
         replay and tests. The two-player draw is skipped (the hands are the kept cards)."""
         rs = _ruleset(ruleset)
@@ -359,10 +376,16 @@ class Game:
         return g
 
     @classmethod
-    def from_view(cls, view: View, rng: random.Random | None = None, next_hand: bool = False,
-                  tries: int = 50, candidates: int = 1,
-                  weigh: Callable[[list[int]], float] | None = None,
-                  spades: Sequence[int | None] | None = None) -> Game:
+    def from_view(
+        cls,
+        view: View,
+        rng: random.Random | None = None,
+        next_hand: bool = False,
+        tries: int = 50,
+        candidates: int = 1,
+        weigh: Callable[[list[int]], float] | None = None,
+        spades: Sequence[int | None] | None = None,
+    ) -> Game:
         """A full game consistent with what ``view.seat`` knows, the hidden cards dealt at random
         (for playouts: the bot never sees the real hands). Hidden cards respect the other seats'
         hand sizes, the cards this seat passed to its partner, and the voids shown in play
@@ -397,8 +420,7 @@ class Game:
         g.before_bags = list(view.bags)
         g.bids = list(view.bids)
         first = (view.dealer + 1) % n
-        g.bid_log = [(s, b) for s in ((first + i) % n for i in range(n))
-                     if (b := view.bids[s]) is not None]
+        g.bid_log = [(s, b) for s in ((first + i) % n for i in range(n)) if (b := view.bids[s]) is not None]
         g.tricks = list(view.tricks)
         g.trick_no = view.trick_no
         g.trick = list(view.current_trick)
@@ -423,17 +445,23 @@ class Game:
         broken = False
         nils = [s_ for s_ in range(n) if s_ != seat and (b := view.bids[s_]) is not None and b.is_nil]
         # Seats playing for a contract (their side has no nil), and each side's tricks still needed.
-        takers = [s_ for s_ in range(n) if s_ != seat and (b := view.bids[s_]) is not None
-                  and not any((m := view.bids[x]) is not None and m.is_nil for x in rs.sides[rs.side_of(s_)])]
-        need_side = [sum(b.n for x in side if (b := view.bids[x]) is not None and not b.is_nil)
-                     for side in rs.sides]
+        takers = [
+            s_
+            for s_ in range(n)
+            if s_ != seat
+            and (b := view.bids[s_]) is not None
+            and not any((m := view.bids[x]) is not None and m.is_nil for x in rs.sides[rs.side_of(s_)])
+        ]
+        need_side = [
+            sum(b.n for x in side if (b := view.bids[x]) is not None and not b.is_nil) for side in rs.sides
+        ]
         for i in range(0, len(history), n):
-            trick = history[i:i + n]
+            trick = history[i : i + n]
             led_seat, led = trick[0]
             led_suit = t.suit[led]
             if led_suit == SPADES and not broken and rs.spades_must_be_broken:
                 void[led_seat] |= t.deck_mask & ~spade_mask
-            alive = [s_ for s_ in nils if s_ not in view.trick_winners[:i // n]] if nils else []
+            alive = [s_ for s_ in nils if s_ not in view.trick_winners[: i // n]] if nils else []
             if alive:
                 _nil_inference(t, trick, alive, unlikely)
             low = [s_ for s_ in takers if need_side[rs.side_of(s_)] > 0]
@@ -506,8 +534,9 @@ class Game:
                         left[s_] -= k
                     if not ok:
                         continue
-                order = sorted(others,
-                               key=lambda s_: ((pool & ~void[s_]).bit_count() - left[s_], rng.random()))
+                order = sorted(
+                    others, key=lambda s_: ((pool & ~void[s_]).bit_count() - left[s_], rng.random())
+                )
                 for s_ in order:
                     banned = void[s_] | unlikely[s_] if attempt < soft else void[s_]
                     if counted and not relax:
@@ -553,8 +582,9 @@ class Game:
         return g
 
     @classmethod
-    def _predraw(cls, ruleset: Ruleset, hands: list[int], dealer: int, scores: list[int],
-                 bags: list[int], hand_no: int) -> Game:
+    def _predraw(
+        cls, ruleset: Ruleset, hands: list[int], dealer: int, scores: list[int], bags: list[int], hand_no: int
+    ) -> Game:
         """Two-player replay: the kept cards are known, the game waits in the DRAW phase (with an
         empty stock) for pre-draw blind nil bids; ``_after_draw()`` then moves on."""
         g = cls._blank(ruleset)
@@ -654,8 +684,11 @@ class Game:
         src = self._t.deck
         if self.deal_key is not None:  # fair deal: a new key per hand (a redeal keeps it)
             if self.redeals == 0 or self.deal_key is _FAIR_PENDING:
-                self.deal_key = (fair.new_key() if self.seed is None
-                                 else fair.derived_key(self.seed, self.salt, self.hand_no))
+                self.deal_key = (
+                    fair.new_key()
+                    if self.seed is None
+                    else fair.derived_key(self.seed, self.salt, self.hand_no)
+                )
             deck: bytes | list[int] = fair.deal_order(self.deal_key.seed, src, self.redeals)
         else:
             size = len(src)
@@ -672,8 +705,8 @@ class Game:
             return [] if quiet else [HandDealt(self.hand_no, self.dealer)]
         k = self._t.hand_size
         # distinct bits: sum == or
-        dealt = itemgetter(*deck[:n * k])(_BIT)
-        hands = [sum(dealt[i:i + k]) for i in range(0, n * k, k)]
+        dealt = itemgetter(*deck[: n * k])(_BIT)
+        hands = [sum(dealt[i : i + k]) for i in range(0, n * k, k)]
         self.hands = hands
         self.dealt = list(hands)
         self._begin_bidding()
@@ -723,9 +756,13 @@ class Game:
             if isinstance(r, tuple):
                 lh = self._lazy_hand_scored(lh)
             else:  # the record was built: its result holds the same breakdown
-                lh = HandScored(r["hand_no"], tuple(r["result"]["tricks"]),
-                                tuple(_record_breakdown(self.rs, None, r)), tuple(r["result"]["scores"]),
-                                tuple(r["result"]["bags"]))
+                lh = HandScored(
+                    r["hand_no"],
+                    tuple(r["result"]["tricks"]),
+                    tuple(_record_breakdown(self.rs, None, r)),
+                    tuple(r["result"]["scores"]),
+                    tuple(r["result"]["bags"]),
+                )
         if lh is not None and not isinstance(lh, dict):
             lh = self._last_hand = lh.to_dict()
         return lh
@@ -866,8 +903,9 @@ class Game:
         if nil_from is None and bids_from is None:
             return ()
         d = self._side_deficit(side)
-        return _blind_bids(nil_from is not None and d >= nil_from,
-                           top if bids_from is not None and d >= bids_from else 0)
+        return _blind_bids(
+            nil_from is not None and d >= nil_from, top if bids_from is not None and d >= bids_from else 0
+        )
 
     def _bid_refusal(self, seat: int, bid: Bid) -> IllegalAction:
         """Explain why ``bid`` is not in ``_bid_options(seat)``."""
@@ -878,8 +916,9 @@ class Game:
         nspades = (self.hands[seat] & self._t.suit_masks[SPADES]).bit_count()
 
         def refuse(msg: str, rule: str, cls: type[IllegalAction] = BidNotAllowed) -> IllegalAction:
-            return cls(msg, seat=seat, rule=f"seat {seat} may not bid {bid}: {rule}", bid=bid,
-                       allowed=allowed)
+            return cls(
+                msg, seat=seat, rule=f"seat {seat} may not bid {bid}: {rule}", bid=bid, allowed=allowed
+            )
 
         if bid.kind == "blind_nil":
             if not (rs.blind_nil_allowed and rs.nil_allowed):
@@ -891,13 +930,15 @@ class Game:
                     f"Blind nil is only allowed when {who} by {rs.blind_nil_min_deficit} or more "
                     f"({_lead_or(d, solo)}).",
                     f"blind nil is only for a side behind by {rs.blind_nil_min_deficit} or more "
-                    f"({_side_standing(d)})")
+                    f"({_side_standing(d)})",
+                )
         if bid.kind == "blind":
             if not rs.blind_bids:
                 return refuse("Blind bids aren't allowed at this table.", "blind bids are not allowed")
             if bid.n > rs.blind_bid_max:
-                return refuse(f"Blind bids go from 1 to {rs.blind_bid_max}.",
-                              f"blind bids go up to {rs.blind_bid_max}")
+                return refuse(
+                    f"Blind bids go from 1 to {rs.blind_bid_max}.", f"blind bids go up to {rs.blind_bid_max}"
+                )
             d = self.deficit(seat)
             if not rs.blind_bids_open(d):
                 who = "you trail" if solo else "your team trails"
@@ -905,11 +946,15 @@ class Game:
                     f"Blind bids are only allowed when {who} by {rs.blind_bid_min_deficit} or more "
                     f"({_lead_or(d, solo)}).",
                     f"blind bids are only for a side behind by {rs.blind_bid_min_deficit} or more "
-                    f"({_side_standing(d)})")
+                    f"({_side_standing(d)})",
+                )
         if bid.is_blind and self.looked[seat]:
             what = "blind nil" if bid.kind == "blind_nil" else "a blind bid"
-            return refuse(f"You've already looked at your cards, so you can't bid {what}.",
-                          "it already looked at its cards", AlreadyLooked)
+            return refuse(
+                f"You've already looked at your cards, so you can't bid {what}.",
+                "it already looked at its cards",
+                AlreadyLooked,
+            )
         if bid.kind == "nil" and not rs.nil_allowed:
             return refuse("Nil isn't allowed at this table: bid a number of tricks.", "nil is not allowed")
         if bid.kind == "tricks" and bid.n > top:
@@ -917,26 +962,38 @@ class Game:
             return refuse(f"Bids go from {low} to {top}.", f"bids go up to {top}")
         if (rs.mirrors or rs.whiz) and not bid.is_blind and not self.looked[seat]:
             which = "mirrors" if rs.mirrors else "whiz"
-            return refuse(f"In {which} your bid is the number of spades you hold: look at your cards "
-                          "first.", f"{which}: it has not looked at its cards")
+            return refuse(
+                f"In {which} your bid is the number of spades you hold: look at your cards first.",
+                f"{which}: it has not looked at its cards",
+            )
         if rs.mirrors and not bid.is_blind:
             if nspades:
-                return refuse(f"In mirrors you must bid the number of spades you hold ({nspades}).",
-                              f"mirrors: it must bid its {nspades} spades")
+                return refuse(
+                    f"In mirrors you must bid the number of spades you hold ({nspades}).",
+                    f"mirrors: it must bid its {nspades} spades",
+                )
             return refuse("In mirrors you hold no spades, so you must bid nil.", "mirrors: it must bid nil")
         if rs.whiz and not bid.is_blind and bid not in allowed:
             nil = " or nil" if rs.nil_allowed else ""
-            return refuse(f"In whiz you must bid the number of spades you hold ({nspades}){nil}.",
-                          f"whiz: it must bid its {nspades} spades{nil}")
+            return refuse(
+                f"In whiz you must bid the number of spades you hold ({nspades}){nil}.",
+                f"whiz: it must bid its {nspades} spades{nil}",
+            )
         if rs.suicide:
             partner = rs.partner_of(seat)
             pb = self.bids[partner] if partner is not None else None
             if pb is not None and pb.is_nil == bid.is_nil:
                 if pb.is_nil:
-                    return refuse("In suicide exactly one partner bids nil: your partner bid nil, so you "
-                                  "must bid a number.", "suicide: its partner already bid nil")
-                return refuse(f"In suicide exactly one partner bids nil: your partner bid {pb.label}, so "
-                              "you must bid nil.", "suicide: it must bid nil")
+                    return refuse(
+                        "In suicide exactly one partner bids nil: your partner bid nil, so you "
+                        "must bid a number.",
+                        "suicide: its partner already bid nil",
+                    )
+                return refuse(
+                    f"In suicide exactly one partner bids nil: your partner bid {pb.label}, so "
+                    "you must bid nil.",
+                    "suicide: it must bid nil",
+                )
         if rs.board:
             mates = [self.bids[s] for s in rs.teammates(seat)]
             if all(b is not None for b in mates):
@@ -944,8 +1001,10 @@ class Game:
                 need = rs.board - have
                 if bid.n < need:
                     team = "You" if solo else "Your team"
-                    return refuse(f"{team} must bid at least {rs.board} in total: bid {need} or more.",
-                                  f"the board is {rs.board} per {'player' if solo else 'team'}")
+                    return refuse(
+                        f"{team} must bid at least {rs.board} in total: bid {need} or more.",
+                        f"the board is {rs.board} per {'player' if solo else 'team'}",
+                    )
         if bid in allowed:  # pragma: no cover - callers only ask for refused bids
             return refuse("That bid is allowed.", "allowed")
         return refuse("That bid isn't allowed here.", "not allowed by the rules")
@@ -1042,24 +1101,35 @@ class Game:
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalAction(f"There is no seat {seat} at this table.", seat=seat,
-                                rule=f"there is no seat {seat}")
+            raise IllegalAction(
+                f"There is no seat {seat} at this table.", seat=seat, rule=f"there is no seat {seat}"
+            )
 
     def _wrong_phase(self, seat: int, doing: str) -> WrongPhase:
-        return WrongPhase(f"You can't {doing} now: {_PHASE_WORDS[self.phase]}.", seat=seat,
-                          rule=f"seat {seat} can't {doing} now: {_PHASE_WORDS[self.phase]}",
-                          phase=str(self.phase))
+        return WrongPhase(
+            f"You can't {doing} now: {_PHASE_WORDS[self.phase]}.",
+            seat=seat,
+            rule=f"seat {seat} can't {doing} now: {_PHASE_WORDS[self.phase]}",
+            phase=str(self.phase),
+        )
 
     def _not_turn(self, seat: int) -> NotYourTurn:
         exp = self.to_act
-        return NotYourTurn(f"It's seat {exp}'s turn, not yours.", seat=seat,
-                           rule=f"it is seat {exp}'s turn, not seat {seat}'s", expected_seat=exp)
+        return NotYourTurn(
+            f"It's seat {exp}'s turn, not yours.",
+            seat=seat,
+            rule=f"it is seat {exp}'s turn, not seat {seat}'s",
+            expected_seat=exp,
+        )
 
     def look(self, seat: int) -> list[Event]:
         self._check_seat(seat)
         if self.looked[seat]:
-            raise AlreadyLooked("You have already looked at your cards.", seat=seat,
-                                rule=f"seat {seat} already looked at its cards")
+            raise AlreadyLooked(
+                "You have already looked at your cards.",
+                seat=seat,
+                rule=f"seat {seat} already looked at its cards",
+            )
         if self.phase is not _BID and self.phase is not _DRAW:
             raise self._wrong_phase(seat, "look at your cards")
         self.looked[seat] = True
@@ -1079,15 +1149,23 @@ class Game:
             try:
                 b = Bid.parse(bid)
             except BidParseError as e:
-                raise BidNotAllowed(str(e), seat=seat, rule=f"seat {seat} made no valid bid ({e})",
-                                    bid=bid, allowed=tuple(self._bid_options(seat))) from None
+                raise BidNotAllowed(
+                    str(e),
+                    seat=seat,
+                    rule=f"seat {seat} made no valid bid ({e})",
+                    bid=bid,
+                    allowed=tuple(self._bid_options(seat)),
+                ) from None
         rs = self.rs
         if b.n == 0 and b.kind == "tricks" and rs.nil_allowed:
             b = Bid.NIL
         if not (rs.mirrors or rs.whiz or rs.suicide or rs.board):
             plain = _plain_bids(rs, self._t.hand_size)[2]
-            ok = id(b) in plain or b in plain or (
-                b.is_blind and not self.looked[seat] and b in self._blind_options(seat))
+            ok = (
+                id(b) in plain
+                or b in plain
+                or (b.is_blind and not self.looked[seat] and b in self._blind_options(seat))
+            )
         else:
             ok = b in self._bid_options(seat)
         if not ok:
@@ -1134,15 +1212,25 @@ class Game:
         try:
             b = Bid.parse(bid)
         except BidParseError as e:
-            raise BidNotAllowed(str(e), seat=seat, rule=f"seat {seat} made no valid bid ({e})",
-                                bid=bid, allowed=()) from None
+            raise BidNotAllowed(
+                str(e), seat=seat, rule=f"seat {seat} made no valid bid ({e})", bid=bid, allowed=()
+            ) from None
         if b.kind != "blind_nil":
-            raise BidNotAllowed("Only blind nil can be bid before the draw; the other bids come after it.",
-                                seat=seat, rule=f"seat {seat} may not bid {b} before the draw", bid=b,
-                                allowed=tuple(self._blind_options(seat)))
+            raise BidNotAllowed(
+                "Only blind nil can be bid before the draw; the other bids come after it.",
+                seat=seat,
+                rule=f"seat {seat} may not bid {b} before the draw",
+                bid=b,
+                allowed=tuple(self._blind_options(seat)),
+            )
         if self.bids[seat] is not None:
-            raise BidNotAllowed("You have already bid blind nil.", seat=seat,
-                                rule=f"seat {seat} already bid", bid=b, allowed=())
+            raise BidNotAllowed(
+                "You have already bid blind nil.",
+                seat=seat,
+                rule=f"seat {seat} already bid",
+                bid=b,
+                allowed=(),
+            )
         if b not in self._blind_options(seat) or self.looked[seat]:
             raise self._bid_refusal(seat, b)
         self.bids[seat] = b
@@ -1202,11 +1290,13 @@ class Game:
             return self._swap(seat, cards)
         k = self.pass_sizes[seat]
         if not k:
-            raise BadPass("You have no cards to pass this hand.", seat=seat,
-                          rule=f"seat {seat} has no cards to pass")
+            raise BadPass(
+                "You have no cards to pass this hand.", seat=seat, rule=f"seat {seat} has no cards to pass"
+            )
         if self.given[seat]:
-            raise BadPass("You have already passed your cards.", seat=seat,
-                          rule=f"seat {seat} already passed")
+            raise BadPass(
+                "You have already passed your cards.", seat=seat, rule=f"seat {seat} already passed"
+            )
         cards = list(cards)
         mask = 0
         for c in cards:
@@ -1215,14 +1305,18 @@ class Game:
             mask |= 1 << c
         if len(cards) != k or mask.bit_count() != k:
             word = "card" if k == 1 else "cards"
-            raise BadPass(f"You must pass exactly {k} {word}.", seat=seat,
-                          rule=f"seat {seat} must pass exactly {k} {word}, not {len(cards)}",
-                          size=k)
+            raise BadPass(
+                f"You must pass exactly {k} {word}.",
+                seat=seat,
+                rule=f"seat {seat} must pass exactly {k} {word}, not {len(cards)}",
+                size=k,
+            )
         hand = self.hands[seat]
         if mask & ~hand:
             bad = min(c for c in cards if not hand >> c & 1)
-            raise CardNotHeld(f"You don't hold {card_pretty(bad)}.", seat=seat,
-                              rule=f"{card_str(bad)} is not held by seat {seat}", card=bad)
+            raise CardNotHeld(
+                NOT_HELD, seat=seat, rule=f"{card_str(bad)} is not held by seat {seat}", card=bad
+            )
         if self._give(seat, mask):
             return [CardsPassed(seat, k), PassingDone()]
         return [CardsPassed(seat, k)]
@@ -1249,12 +1343,16 @@ class Game:
         """Two-player blind nil: discard up to ``blind_nil_pass`` cards and take as many random
         cards from the discards."""
         if any(s == seat for s, _ in self.pass_log):
-            raise BadPass("You have already exchanged your cards.", seat=seat,
-                          rule=f"seat {seat} already exchanged")
+            raise BadPass(
+                "You have already exchanged your cards.", seat=seat, rule=f"seat {seat} already exchanged"
+            )
         k = self.pass_sizes[seat]
         if not k:
-            raise BadPass("You have no cards to exchange this hand.", seat=seat,
-                          rule=f"seat {seat} has no cards to exchange")
+            raise BadPass(
+                "You have no cards to exchange this hand.",
+                seat=seat,
+                rule=f"seat {seat} has no cards to exchange",
+            )
         cards = list(cards)
         mask = 0
         for c in cards:
@@ -1263,13 +1361,18 @@ class Game:
             mask |= 1 << c
         r = len(cards)
         if r > k or mask.bit_count() != r:
-            raise BadPass(f"You may exchange at most {k} different cards.", seat=seat,
-                          rule=f"seat {seat} may exchange at most {k} cards, not {r}", size=k)
+            raise BadPass(
+                f"You may exchange at most {k} different cards.",
+                seat=seat,
+                rule=f"seat {seat} may exchange at most {k} cards, not {r}",
+                size=k,
+            )
         hand = self.hands[seat]
         if mask & ~hand:
             bad = min(c for c in cards if not hand >> c & 1)
-            raise CardNotHeld(f"You don't hold {card_pretty(bad)}.", seat=seat,
-                              rule=f"{card_str(bad)} is not held by seat {seat}", card=bad)
+            raise CardNotHeld(
+                NOT_HELD, seat=seat, rule=f"{card_str(bad)} is not held by seat {seat}", card=bad
+            )
         out = 0
         for g_ in self.given:
             out |= g_
@@ -1280,8 +1383,11 @@ class Game:
             for c in forced:
                 repl |= 1 << c
             if repl.bit_count() != r or repl & ~pool:
-                raise BadPass("Those replacement cards did not come from the discards.", seat=seat,
-                              rule=f"seat {seat}'s {r} replacement cards must come from the discards")
+                raise BadPass(
+                    "Those replacement cards did not come from the discards.",
+                    seat=seat,
+                    rule=f"seat {seat}'s {r} replacement cards must come from the discards",
+                )
         elif self.deal_key is not None:
             repl = 0
             for c in fair.replacements(self.deal_key.seed, bits(pool), r, self.redeals, seat):
@@ -1325,16 +1431,19 @@ class Game:
     def misdeal(self, seat: int) -> list[Event]:
         self._check_seat(seat)
         if not self.rs.misdeal_no_spades:
-            raise MisdealNotAllowed("Misdeals aren't called at this table.", seat=seat,
-                                    rule="misdeals are not allowed")
+            raise MisdealNotAllowed(
+                "Misdeals aren't called at this table.", seat=seat, rule="misdeals are not allowed"
+            )
         if not self._misdeal_ok(seat):
             if self.phase is not _BID:
                 raise self._wrong_phase(seat, "call a misdeal")
             if self.hands[seat] & self._t.suit_masks[SPADES]:
                 msg, rule = "You can only call a misdeal with no spades.", f"seat {seat} holds a spade"
             else:
-                msg, rule = ("It's too late to call a misdeal: your team has bid.",
-                             f"seat {seat}'s team has already bid")
+                msg, rule = (
+                    "It's too late to call a misdeal: your team has bid.",
+                    f"seat {seat}'s team has already bid",
+                )
             raise MisdealNotAllowed(msg, seat=seat, rule=rule)
         self.redeals += 1
         events: list[Event] = [Misdealt(seat, self.hand_no)]
@@ -1393,7 +1502,8 @@ class Game:
             if suit[card] != suit[trick[0][1]] and not self.legal_mask(seat) & bit:
                 raise self._play_refusal(seat, card)
         elif ((suit[card] == SPADES and not self.broken) or self._first_lead >= 0) and not (
-                self.legal_mask(seat) & bit):
+            self.legal_mask(seat) & bit
+        ):
             raise self._play_refusal(seat, card)
         self.hands[seat] = hand ^ bit
         self.played |= bit
@@ -1458,8 +1568,9 @@ class Game:
         if self.trick_no == self._t.hand_size:
             self._finish_hand(quiet=True)
 
-    def playout(self, rng: random.Random | None = None,
-                policy: Callable[[Game, int, int], int] | None = None) -> None:
+    def playout(
+        self, rng: random.Random | None = None, policy: Callable[[Game, int, int], int] | None = None
+    ) -> None:
         """Finish the current hand fast: scored, recorded and (with ``auto_deal``) the next hand
         dealt, exactly as the same moves through ``apply`` would leave it. For bots' search on a
         copy (``clone``, ``from_view``).
@@ -1576,13 +1687,17 @@ class Game:
                 if h >> 52:
                     cards = bits(h)
                 else:  # the plain deck's ids: four table reads instead of a loop per card
-                    cards = [*clubs[h & LANE], *diamonds[h >> 13 & LANE], *hearts[h >> 26 & LANE],
-                             *spades[h >> 39]]
+                    cards = [
+                        *clubs[h & LANE],
+                        *diamonds[h >> 13 & LANE],
+                        *hearts[h >> 26 & LANE],
+                        *spades[h >> 39],
+                    ]
                 m = len(cards)
                 i = int(rnd() * comb(m, k))
                 combos = _combinations(m, k)
                 mask = 0
-                for c in (_unrank(cards, k, i) if combos is None else itemgetter(*combos[i])(cards)):
+                for c in _unrank(cards, k, i) if combos is None else itemgetter(*combos[i])(cards):
                     mask |= 1 << c
                 self._give(seat, mask)
 
@@ -1682,19 +1797,19 @@ class Game:
             try:
                 return parse_card(card)
             except CardParseError as e:
-                raise CardNotHeld(str(e), seat=seat, rule=f"seat {seat} played no card ({e})",
-                                  card=card) from None
+                raise CardNotHeld(
+                    str(e), seat=seat, rule=f"seat {seat} played no card ({e})", card=card
+                ) from None
         if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 128:
             return int(card)
         raise self._not_held(seat, card)
 
     def _not_held(self, seat: int, card: Any) -> CardNotHeld:
         if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 128 and card & 63 < 54:
-            shown, text = card_pretty(card), card_str(card)
+            text = card_str(card)
         else:
-            shown = text = repr(card)
-        return CardNotHeld(f"You don't hold {shown}.", seat=seat,
-                           rule=f"{text} is not held by seat {seat}", card=card)
+            text = repr(card)
+        return CardNotHeld(NOT_HELD, seat=seat, rule=f"{text} is not held by seat {seat}", card=card)
 
     def _play_refusal(self, seat: int, card: int) -> IllegalAction:
         t = self._t
@@ -1705,22 +1820,35 @@ class Game:
             led = t.suit[self.trick[0][1]]
             if hand & t.suit_masks[led]:
                 held = pretty_list(playable)
-                return MustFollowSuit(f"You must follow {SUIT_NAMES[led]}: you hold {held}.", seat=seat,
-                                      rule=f"seat {seat} must follow {SUIT_NAMES[led]}", suit=led,
-                                      playable=playable)
-            return FirstTrickRule("No spades on the first trick while you hold another suit.", seat=seat,
-                                  rule=f"seat {seat} may not play a spade to the first trick",
-                                  playable=playable)
+                return MustFollowSuit(
+                    f"You must follow {SUIT_NAMES[led]}: you hold {held}.",
+                    seat=seat,
+                    rule=f"seat {seat} must follow {SUIT_NAMES[led]}",
+                    suit=led,
+                    playable=playable,
+                )
+            return FirstTrickRule(
+                "No spades on the first trick while you hold another suit.",
+                seat=seat,
+                rule=f"seat {seat} may not play a spade to the first trick",
+                playable=playable,
+            )
         if self._first_lead >= 0 and self.trick_no == 0:
             lead = card_pretty(self._first_lead)
-            return FirstTrickRule(f"The first trick must be led with {lead}.", seat=seat,
-                                  rule=f"the first trick must be led with {card_str(self._first_lead)}",
-                                  playable=playable)
+            return FirstTrickRule(
+                f"The first trick must be led with {lead}.",
+                seat=seat,
+                rule=f"the first trick must be led with {card_str(self._first_lead)}",
+                playable=playable,
+            )
         suits = [s for s in (HEARTS, CLUBS, DIAMONDS) if hand & t.suit_masks[s]]
         words = ["a " + SUIT_SINGULAR[s] for s in suits]
-        return SpadesNotBroken(f"Spades aren't broken yet: lead {join_words(words, 'or')}.", seat=seat,
-                               rule=f"seat {seat} led a spade before spades were broken",
-                               playable=playable)
+        return SpadesNotBroken(
+            f"Spades aren't broken yet: lead {join_words(words, 'or')}.",
+            seat=seat,
+            rule=f"seat {seat} led a spade before spades were broken",
+            playable=playable,
+        )
 
     # -- scoring ---------------------------------------------------------------------------
     def _finish_hand(self, quiet: bool = False) -> list[Event]:
@@ -1744,21 +1872,37 @@ class Game:
                 self.scores[sc.side] = sc.score_after
                 self.bags[sc.side] = sc.bags_after
             winner, reason = game_winner(self.rs, self.scores, breakdown, self.hand_no)
-            scored = HandScored(self.hand_no, tuple(self.tricks), tuple(breakdown), tuple(self.scores),
-                                tuple(self.bags))
+            scored = HandScored(
+                self.hand_no, tuple(self.tricks), tuple(breakdown), tuple(self.scores), tuple(self.bags)
+            )
             events = [scored]
         self._last_hand = scored
         # The pending record holds only ints, strs, bools, None and tuples of them (bids as
         # (seat, kind, n), the stock as a tuple), so the collector untracks it on its first pass:
         # a game's thousands of pending records (a long search or benchmark) cost the full
         # collections nothing to walk.
-        self._records.append((
-            self.hand_no, self.dealer, tuple(self.dealt),
-            tuple([(s, b.kind, b.n) for s, b in self.bid_log]), tuple(self.pass_log), tuple(self.plays),
-            tuple(self.before_scores), tuple(self.before_bags), tuple(self.stock), tuple(self.draw_keeps),
-            tuple(self.tricks), tuple(self.scores), tuple(self.bags), winner,
-            tuple(self.trick_winners), breakdown, tuple(self.received),
-            None if self.deal_key is None else (self.deal_key, self.redeals)))
+        self._records.append(
+            (
+                self.hand_no,
+                self.dealer,
+                tuple(self.dealt),
+                tuple([(s, b.kind, b.n) for s, b in self.bid_log]),
+                tuple(self.pass_log),
+                tuple(self.plays),
+                tuple(self.before_scores),
+                tuple(self.before_bags),
+                tuple(self.stock),
+                tuple(self.draw_keeps),
+                tuple(self.tricks),
+                tuple(self.scores),
+                tuple(self.bags),
+                winner,
+                tuple(self.trick_winners),
+                breakdown,
+                tuple(self.received),
+                None if self.deal_key is None else (self.deal_key, self.redeals),
+            )
+        )
         if winner is not None:
             self.winner = winner
             self.end_reason = reason
@@ -1808,17 +1952,40 @@ class Game:
             legal = self.legal_actions(seat)
             legal_cards = tuple(self.legal_cards(seat))
         return View(
-            seat=seat, ruleset=self.rs, phase=str(self.phase), hand_no=self.hand_no, dealer=self.dealer,
-            to_act=self.to_act, seats_to_act=tuple(self.seats_to_act()), hand=hand, looked=looked,
-            hand_sizes=tuple(h.bit_count() for h in self.hands), bids=tuple(self.bids),
-            tricks=tuple(self.tricks), trick_no=self.trick_no, current_trick=tuple(self.trick),
-            leader=self.leader, last_trick=self.last_trick,
+            seat=seat,
+            ruleset=self.rs,
+            phase=str(self.phase),
+            hand_no=self.hand_no,
+            dealer=self.dealer,
+            to_act=self.to_act,
+            seats_to_act=tuple(self.seats_to_act()),
+            hand=hand,
+            looked=looked,
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            bids=tuple(self.bids),
+            tricks=tuple(self.tricks),
+            trick_no=self.trick_no,
+            current_trick=tuple(self.trick),
+            leader=self.leader,
+            last_trick=self.last_trick,
             last_trick_winner=self.trick_winners[-1] if self.trick_winners else None,
-            trick_winners=tuple(self.trick_winners), played=self.played, spades_broken=self.broken,
-            scores=tuple(self.scores), bags=tuple(self.bags), winner=self.winner, passed=passed,
-            received=received, pass_size=pass_size, drawn_card=drawn, draw_discards=seen, legal=legal,
-            legal_cards=legal_cards, tricks_per_hand=self._t.hand_size, last_hand=self.last_hand,
-            plays=tuple(self.plays), first_leader=self.first_leader,
+            trick_winners=tuple(self.trick_winners),
+            played=self.played,
+            spades_broken=self.broken,
+            scores=tuple(self.scores),
+            bags=tuple(self.bags),
+            winner=self.winner,
+            passed=passed,
+            received=received,
+            pass_size=pass_size,
+            drawn_card=drawn,
+            draw_discards=seen,
+            legal=legal,
+            legal_cards=legal_cards,
+            tricks_per_hand=self._t.hand_size,
+            last_hand=self.last_hand,
+            plays=tuple(self.plays),
+            first_leader=self.first_leader,
         )
 
     # -- copying and serialization ----------------------------------------------------------
@@ -1990,8 +2157,10 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value: unhashable
 
     def __repr__(self) -> str:
-        return (f"<Game {self.rs.name} hand {self.hand_no} {self.phase} to_act={self.to_act} "
-                f"scores={self.scores}>")
+        return (
+            f"<Game {self.rs.name} hand {self.hand_no} {self.phase} to_act={self.to_act} "
+            f"scores={self.scores}>"
+        )
 
 
 _PLAIN_BIDS: dict[int, tuple[Ruleset, tuple[Bid, ...], list[list[BidAction]], frozenset[Bid | int]]] = {}
@@ -2013,8 +2182,13 @@ def _plain_bids(rs: Ruleset, top: int) -> tuple[tuple[Bid, ...], list[list[BidAc
     return entry[1], entry[2], entry[3]
 
 
-_Lean = tuple[tuple[Bid, ...], tuple[int, ...], tuple[tuple[int, ...], ...], int | None,
-              tuple[int | None, int | None, int]]
+_Lean = tuple[
+    tuple[Bid, ...],
+    tuple[int, ...],
+    tuple[tuple[int, ...], ...],
+    int | None,
+    tuple[int | None, int | None, int],
+]
 _LEAN: dict[int, tuple[Ruleset, _Lean]] = {}
 
 
@@ -2032,10 +2206,16 @@ def _lean(rs: Ruleset) -> _Lean:
         nil_from = (rs.blind_nil_min_deficit or always) if rs.blind_nil_allowed and rs.nil_allowed else None
         bids_from = (rs.blind_bid_min_deficit or always) if rs.blind_bids else None
         opens = [d for d in (nil_from, bids_from) if d is not None]
-        entry = _LEAN[id(rs)] = (rs, (_plain_bids(rs, tables(rs).hand_size)[0],
-                                      tuple(rs.side_of(s) for s in range(rs.num_seats)), rs.sides,
-                                      min(opens) if opens else None,
-                                      (nil_from, bids_from, rs.blind_bid_max)))
+        entry = _LEAN[id(rs)] = (
+            rs,
+            (
+                _plain_bids(rs, tables(rs).hand_size)[0],
+                tuple(rs.side_of(s) for s in range(rs.num_seats)),
+                rs.sides,
+                min(opens) if opens else None,
+                (nil_from, bids_from, rs.blind_bid_max),
+            ),
+        )
     return entry[1]
 
 
@@ -2053,8 +2233,9 @@ def _ruleset(rs: Ruleset | str | None) -> Ruleset:
     return rs
 
 
-def _record_breakdown(rs: Ruleset, r: tuple[Any, ...] | None,
-                      rec: dict[str, Any] | None = None) -> list[SideScore]:
+def _record_breakdown(
+    rs: Ruleset, r: tuple[Any, ...] | None, rec: dict[str, Any] | None = None
+) -> list[SideScore]:
     """The scoring breakdown of a finished hand, from its pending record tuple (recomputed when
     the hand was finished quietly) or from a built record (recomputed from its bids)."""
     if r is not None:
@@ -2073,14 +2254,27 @@ def _record_breakdown(rs: Ruleset, r: tuple[Any, ...] | None,
     return score_hand(rs, bids, tricks, before_scores, before_bags)
 
 
-def _build_record(rs: Ruleset, hand_no: int, dealer: int, dealt: tuple[int, ...],
-                  bids_made: tuple[tuple[int, BidKind, int], ...], pass_log: tuple[tuple[int, int], ...],
-                  plays: tuple[int, ...], before_scores: tuple[int, ...], before_bags: tuple[int, ...],
-                  stock: tuple[int, ...], keeps: tuple[bool, ...], tricks: tuple[int, ...],
-                  scores: tuple[int, ...], bags: tuple[int, ...], winner: int | None,
-                  trick_winners: tuple[int, ...], breakdown: list[SideScore] | None,
-                  received: tuple[int, ...] = (),
-                  deal: tuple[DealKey, int] | None = None) -> dict[str, Any]:
+def _build_record(
+    rs: Ruleset,
+    hand_no: int,
+    dealer: int,
+    dealt: tuple[int, ...],
+    bids_made: tuple[tuple[int, BidKind, int], ...],
+    pass_log: tuple[tuple[int, int], ...],
+    plays: tuple[int, ...],
+    before_scores: tuple[int, ...],
+    before_bags: tuple[int, ...],
+    stock: tuple[int, ...],
+    keeps: tuple[bool, ...],
+    tricks: tuple[int, ...],
+    scores: tuple[int, ...],
+    bags: tuple[int, ...],
+    winner: int | None,
+    trick_winners: tuple[int, ...],
+    breakdown: list[SideScore] | None,
+    received: tuple[int, ...] = (),
+    deal: tuple[DealKey, int] | None = None,
+) -> dict[str, Any]:
     bid_log = [(s, Bid.of(k, n)) for s, k, n in bids_made]
     if breakdown is None:  # finished quietly: the same pure scoring, now
         bids: list[Bid | None] = [None] * rs.num_seats
@@ -2104,15 +2298,27 @@ def _build_record(rs: Ruleset, hand_no: int, dealer: int, dealt: tuple[int, ...]
         rec["draw"] = {"stock": [card_str(c) for c in stock], "keeps": list(keeps)}
     if deal is not None:  # the hand is over: reveal its key
         key, redeal = deal
-        rec["fair"] = {"scheme": fair.SCHEME, "commitment": key.commitment, "seed": key.seed,
-                       "salt": key.salt, "redeal": redeal}
-    rec["result"] = result_dict(list(tricks), list(scores), list(bags), winner, list(trick_winners),
-                                breakdown)
+        rec["fair"] = {
+            "scheme": fair.SCHEME,
+            "commitment": key.commitment,
+            "seed": key.seed,
+            "salt": key.salt,
+            "redeal": redeal,
+        }
+    rec["result"] = result_dict(
+        list(tricks), list(scores), list(bags), winner, list(trick_winners), breakdown
+    )
     return rec
 
 
-def result_dict(tricks: list[int], scores: list[int], bags: list[int], winner: int | None,
-                trick_winners: list[int], breakdown: list[SideScore]) -> dict[str, Any]:
+def result_dict(
+    tricks: list[int],
+    scores: list[int],
+    bags: list[int],
+    winner: int | None,
+    trick_winners: list[int],
+    breakdown: list[SideScore],
+) -> dict[str, Any]:
     """The HAND_RECORD.md result plus trick winners and the per-side breakdown."""
     return {
         "tricks": list(tricks),
@@ -2196,9 +2402,13 @@ class PassChoices(Sequence[PassAction]):
                 yield PassAction(self.seat, combo)
 
     def __contains__(self, action: object) -> bool:
-        return (isinstance(action, PassAction) and action.seat == self.seat
-                and len(action.cards) in self._ks and len(set(action.cards)) == len(action.cards)
-                and all(c in self._cards for c in action.cards))
+        return (
+            isinstance(action, PassAction)
+            and action.seat == self.seat
+            and len(action.cards) in self._ks
+            and len(set(action.cards)) == len(action.cards)
+            and all(c in self._cards for c in action.cards)
+        )
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, PassChoices | list | tuple):

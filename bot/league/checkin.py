@@ -39,13 +39,21 @@ def late_note_text(value: Any) -> Text:
 class CheckinMixin(ServiceCore):
     """Check-in: open it, record each player's answer, keep the post up to date."""
 
-    async def check_in(self, night_id: int, user_id: int, *, coming: bool = True) -> Text:
-        """A player's Check in / Can't make it click; returns the confirmation text."""
+    async def check_in(
+        self, night_id: int, user_id: int, *, coming: bool = True, guild_id: int | None = None
+    ) -> Text:
+        """A player's Check in / Can't make it click; returns the confirmation text. With
+        ``guild_id`` (the click's server), a night of another server's league is refused before
+        anything else is read or written."""
         async with self._lock:
             night = await self.store.get_night(night_id)
             if night is None:
                 raise LeagueRefusal(_("This league night no longer exists."))
             league = await self.store.get_league(night.league_id)
+            if league is not None and guild_id is not None and league.guild_id != guild_id:
+                raise LeagueRefusal(
+                    _("That league night belongs to another server: check in from that server's post.")
+                )
             if league is None or league.status == "archived":
                 raise LeagueRefusal(_("This league no longer exists."))
             if night.status == "playing" and not night.data.get("late_checkin"):

@@ -20,7 +20,7 @@ from discord.ui import Button, DynamicItem
 
 from bot.errors import report_interaction_error
 from bot.i18n import DEFAULT, Text, _, gettext, mention, render, resolve, role_mention
-from bot.safe import clip_text, safe_defer, safe_edit, safe_send, watch
+from bot.safe import NOT_ON_MESSAGE, clip_text, fits, on_its_message, safe_defer, safe_edit, safe_send, watch
 from bot.storage.leagues import LeagueRow
 from engine.ruleset import Ruleset
 
@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 
 APOLOGY = _("Sorry, something went wrong on my side; nothing was changed. Please try again.")
 EVENT_DESCRIPTION_MAX = 1000
+MAX_PAGE = 100_000  # (a page past the end shows the oldest nights)
+NIGHT_ELSEWHERE = _("That league night belongs to another server: check in from that server's post.")
+LEAGUE_ELSEWHERE = _("That league belongs to another server: use `/league history` here for this server's.")
 
 
 class LeagueTables(Protocol):
@@ -82,13 +85,23 @@ class CheckinButton(DynamicItem[Button[Any]], template=r"lg:ci:(?P<night>\d+):(?
         return cls(int(match["night"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # the custom_id is never trusted: a night of this server (checked in ``check_in`` against
+        # the night's league before anything else is read), a number a database can hold
+        if interaction.guild_id is None:
+            await safe_send(interaction, NIGHT_ELSEWHERE)
+            return
+        if not fits(self.night_id):
+            await safe_send(interaction, _("This league night no longer exists."))
+            return
         service = league_service(interaction)
         if service is None:
             await safe_send(interaction, _("League nights are not running right now; try again in a minute."))
             return
         await safe_defer(interaction, ephemeral=True, thinking=True)
         try:
-            message = await service.check_in(self.night_id, interaction.user.id, coming=self.answer == "in")
+            message = await service.check_in(
+                self.night_id, interaction.user.id, coming=self.answer == "in", guild_id=interaction.guild_id
+            )
         except LeagueRefusal as exc:
             message = exc.message
         except Exception:
@@ -104,8 +117,14 @@ def history_view(league_id: int, page: HistoryPage) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     oldest, latest = page.page >= page.pages - 1, page.page == 0
     view.add_item(LeagueHistoryButton(league_id, min(page.page + 1, page.pages - 1), "p", disabled=oldest))
-    view.add_item(Button(label=f"{page.pages - page.page} / {page.pages}", disabled=True,
-                         style=discord.ButtonStyle.secondary, custom_id=f"lghpos:{league_id}:{page.page}"))
+    view.add_item(
+        Button(
+            label=f"{page.pages - page.page} / {page.pages}",
+            disabled=True,
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"lghpos:{league_id}:{page.page}",
+        )
+    )
     view.add_item(LeagueHistoryButton(league_id, max(page.page - 1, 0), "n", disabled=latest))
     return view
 
@@ -133,6 +152,18 @@ class LeagueHistoryButton(
         return cls(int(match["league"]), int(match["page"]), match["dir"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # the custom_id is never trusted: only the history message it is on changes (a made-up
+        # id sent with another message, the public check-in post say, changes nothing), only a
+        # league of this server, only an id a database can hold
+        if interaction.guild_id is None:
+            await safe_send(interaction, LEAGUE_ELSEWHERE)
+            return
+        if not on_its_message(interaction):
+            await safe_send(interaction, NOT_ON_MESSAGE)
+            return
+        if not fits(self.league_id):
+            await safe_send(interaction, _("That league no longer exists."))
+            return
         service = league_service(interaction)
         if service is None:
             await safe_send(interaction, _("League nights are not running right now; try again in a minute."))
@@ -140,10 +171,13 @@ class LeagueHistoryButton(
         watch(interaction)  # acknowledged in time if the storage is slow
         try:
             league = await service.store.get_league(self.league_id)
-            if league is None or league.guild_id != interaction.guild_id:
+            if league is None:
                 await safe_send(interaction, _("That league no longer exists."))
                 return
-            page = await service.history_page(league, self.page)
+            if league.guild_id != interaction.guild_id:
+                await safe_send(interaction, LEAGUE_ELSEWHERE)
+                return
+            page = await service.history_page(league, min(self.page, MAX_PAGE))
             await safe_edit(interaction, page.text, view=history_view(league.id, page))
         except Exception as exc:
             await report_interaction_error(interaction, exc, "league history page")

@@ -217,9 +217,9 @@ def _pass_size(m: re.Match[str]) -> Any:
     return _n("You must pass exactly %(n)s card.", "You must pass exactly %(n)s cards.", int(m["n"]))
 
 
-@_t(f"You don't hold {_CARD}\\.")
+@_t(r"That card is not in your hand\.")
 def _not_held(m: re.Match[str]) -> Any:
-    return _("You don't hold %(card)s.", card=m["card"])
+    return _("That card is not in your hand.")
 
 
 @_t(r"You have already exchanged your cards\.")

@@ -52,14 +52,22 @@ class Storage(SavesMixin, SettingsMixin, StatsMixin, HistoryMixin):
 
     @classmethod
     async def open(
-        cls, target: str | Path, *, migrations_dir: Path | None = None, faults: Faults | None = None
+        cls,
+        target: str | Path,
+        *,
+        migrations_dir: Path | None = None,
+        faults: Faults | None = None,
+        lock_wait: float = 60.0,
     ) -> Storage:
         """Open the database and apply pending migrations.
 
         ``target`` is a SQLite file (created if needed; WAL, foreign keys on) or a
         ``postgresql://user:password@host/db`` URL. ``faults`` (testing only, see
-        ``bot.config.Faults``) slows every later read and write down."""
-        backend, applied = await open_backend(target, migrations_dir=migrations_dir, now=_now())
+        ``bot.config.Faults``) slows every later read and write down. A SQLite file locked by
+        another process is waited for up to ``lock_wait`` seconds (said once in the log)."""
+        backend, applied = await open_backend(
+            target, migrations_dir=migrations_dir, now=_now(), lock_wait=lock_wait
+        )
         if faults is not None:
             backend = SlowBackend(backend, faults)
         storage = cls(backend)

@@ -150,7 +150,7 @@ class SavesMixin(TablesMixin, GamesMixin):
                 outcome = await self._write_one(tx, s)
                 if outcome is None:
                     written.append(s)
-                else:
+                elif not s.done.done():  # (its caller may have gone while it was written)
                     s.done.set_exception(outcome)
         self._settle(written)
 

@@ -136,18 +136,57 @@ class TablesMixin(ShardLeases):
                 except ValueError as exc:
                     await self.set_aside_table(int(r[0]), _why(exc), guild_id=r[1], channel_id=r[2])
             return rows
-        # a damaged page somewhere: list the ids from the index alone, then read the rows one by one
-        listed = await self._fetchall(f"SELECT id FROM tables WHERE {live} ORDER BY id")
+        return await self._live_tables_around_damage(shards)
+
+    async def _live_tables_around_damage(
+        self, shards: tuple[int, tuple[int, ...] | set[int]] | None
+    ) -> list[TableRow]:
+        """``live_tables`` when a damaged page stopped the one query: the ids (and their guilds,
+        for the shard filter) from the indexes alone, which hold no table row, then the rows one
+        by one by id (a rowid lookup reads only that row's page): only the rows on a damaged page
+        are lost, whichever page it is and however many tables there are."""
+        guilds = await self._guilds_by_id()
+        try:
+            listed = await self._fetchall(
+                f"SELECT id FROM tables{self._indexed('tables_live')} WHERE status IN ('open', 'playing')"
+            )
+            ids = sorted(int(r[0]) for r in listed)
+        except Exception as exc:
+            if not self.backend.is_damage(exc) or guilds is None:
+                raise
+            ids = sorted(guilds)  # the live index is the damaged page: every table, by its status
+        if shards is not None and guilds is not None:
+            count, wanted = shards
+            ids = [i for i in ids if i not in guilds or shard_of(guilds[i], count) in wanted]
         found: list[TableRow] = []
-        for (table_id,) in listed:
-            if int(table_id) in self._set_aside:
+        for table_id in ids:
+            if table_id in self._set_aside:
                 continue
             row = await self._read_table(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (int(table_id),), int(table_id)
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,), table_id
             )
-            if row is not None:
-                found.append(row)
+            if row is None or row.status not in ("open", "playing"):
+                continue
+            if shards is not None and shard_of(row.guild_id, shards[0]) not in shards[1]:
+                continue  # (its guild was not in the index)
+            found.append(row)
         return found
+
+    def _indexed(self, index: str) -> str:
+        """SQLite's ``INDEXED BY``: the query reads that index alone (nothing on PostgreSQL)."""
+        return f" INDEXED BY {index}" if self.dialect == "sqlite" else ""
+
+    async def _guilds_by_id(self) -> dict[int, int] | None:
+        """Every table's guild, from the guild index alone (None if that index is the damaged page)."""
+        try:
+            listed = await self._fetchall(
+                f"SELECT id, guild_id FROM tables{self._indexed('tables_guild')} WHERE guild_id IS NOT NULL"
+            )
+        except Exception as exc:
+            if not self.backend.is_damage(exc):
+                raise
+            return None
+        return {int(i): int(g) for i, g in listed}
 
     async def _read_table(
         self, sql: str, params: Params, table_id: int | None, channel_id: int | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import render
@@ -26,6 +27,12 @@ PANEL_TTL = 14 * 60  # interaction tokens live 15 minutes
 PANEL_INTERVAL = 0.45
 
 Key = tuple[int, int]  # (table id, user id)
+#: whether anything may be sent for a table now (this process still runs its shard)
+Fence = Callable[[int], Awaitable[bool]]
+
+
+async def open_fence(table_id: int) -> bool:
+    return True
 
 
 class HandPanels:
@@ -40,6 +47,7 @@ class HandPanels:
         self.tasks: dict[Key, asyncio.Task[None]] = {}
         # what a panel's buttons depended on when the bot last redrew them (see _shape)
         self._shapes: dict[Key, tuple[Any, ...]] = {}
+        self.fence: Fence = open_fence  # (the service's: the table's shard is still this process's)
 
     def remember(self, table_id: int, user_id: int, panel: PrivateMessage) -> None:
         """Keep a user's latest panel: only a ``PrivateMessage`` (an ephemeral message, never the
@@ -111,6 +119,8 @@ class HandPanels:
         if remembered is None:
             return
         panel = remembered[0]
+        if not await self.fence(table_id):  # (another process runs the table now: never an old state)
+            return
         drawn = time.monotonic()
         t = self.store.get(table_id)
         lang = user_language(panel.interaction)

@@ -30,7 +30,7 @@ from bot.ratelimit import BOTS, HUMAN, POSTS, GlobalBudget, Ticket, prepaid
 from bot.safe import PrivateMessage, PublicMessage
 from bot.table.outbound import DiscordPublisher, Picture, Publisher, Unsent
 from bot.table.outbox import Outbox
-from bot.table.panels import PANEL_INTERVAL, PANEL_TTL, HandPanels
+from bot.table.panels import PANEL_INTERVAL, PANEL_TTL, Fence, HandPanels, open_fence
 from bot.table.post_pictures import _record_of, game_pictures, hand_pictures
 from bot.table.staleness import Staleness
 from bot.table.store import TableStore, event_kind
@@ -131,6 +131,9 @@ class TablePublisher:
         self.pictures = True  # attach the table picture and score chart to hand and game posts
         #: the language of a table's public messages (the service sets the server's)
         self.language: Language = _english
+        #: whether anything may be sent for a table now: the service's check that its shard is still
+        #: this process's (after a stall past the lease, once a renewal said so)
+        self.fence: Fence = open_fence
 
     # ---- after a saved change ------------------------------------------------------------
     def after(self, old: Table, new: Table, events: list[Any], actor: int | None = None) -> None:
@@ -198,9 +201,14 @@ class TablePublisher:
             if table_id is not None and self._tickets.get(table_id) is ticket:
                 del self._tickets[table_id]
 
-    async def _paid(self, level: int, request: Callable[[], Awaitable[Any]]) -> Any:
-        """One channel request, sent once the budget grants it a slot."""
+    async def _paid(
+        self, level: int, request: Callable[[], Awaitable[Any]], table_id: int | None = None
+    ) -> Any:
+        """One channel request, sent once the budget grants it a slot (and, for a table, once the
+        fence lets it: None is returned for a request held back)."""
         await self._slot(level)
+        if table_id is not None and not await self.fence(table_id):
+            return None
         with prepaid() if self.budget is not None else contextlib.nullcontext():
             return await request()
 
@@ -239,7 +247,9 @@ class TablePublisher:
             for attempt in range(RETRIES):
                 try:
                     message_id = await self._paid(
-                        POSTS, lambda: self.out.send(channel_id, text, view=shown, mention=mention, **extra)
+                        POSTS,
+                        lambda: self.out.send(channel_id, text, view=shown, mention=mention, **extra),
+                        table_id,
                     )
                     if sent is not None:
                         sent(message_id)
@@ -257,7 +267,8 @@ class TablePublisher:
         """Delete one of the table's posts, in order with its other posts."""
 
         async def job() -> None:
-            await self.out.delete(channel_id, message_id)
+            if await self.fence(table_id):  # (right before the request)
+                await self.out.delete(channel_id, message_id)
 
         self._enqueue(table_id, job)
 
@@ -353,6 +364,8 @@ class TablePublisher:
         if t is None:
             return True
         lang = await self.language(table_id)
+        if not await self.fence(table_id):  # (right before the request: nothing awaited between)
+            return True
         t = self.store.get(table_id) or t
         if t.message_id != public.message_id:
             self.tokens.discard(table_id, public)
@@ -381,6 +394,8 @@ class TablePublisher:
         if t is None:
             return
         lang = await self.language(table_id)
+        if not await self.fence(table_id):  # (right before the request: nothing awaited between)
+            return
         t = self.store.get(table_id) or t
         drawn = time.monotonic()
         content = render.table_message(t, lang)
@@ -404,7 +419,7 @@ class TablePublisher:
             return
         self.staleness.public_shown(table_id, drawn)
         if old_id is not None:
-            await self._paid(self.level(table_id), lambda: self.out.delete(channel_id, old_id))
+            await self._paid(self.level(table_id), lambda: self.out.delete(channel_id, old_id), table_id)
         async with self.store.lock(table_id):
             t = self.store.get(table_id)
             if t is not None:

@@ -94,6 +94,8 @@ class TableService:
             self.store, publisher, time_scale=self.time_scale, budget=budget if publisher_is_discord else None
         )
         self.posts.language = self.language_of
+        # nothing is sent for a table whose shard this process may have lost (docs/SHARDING.md)
+        self.posts.fence = self.posts.panels.fence = self._may_send
         self.players = Players(self.storage)
         self.store.prepare.append(self.players.auto_look)
         self.clock = TurnClock(
@@ -114,6 +116,7 @@ class TableService:
         self.store.closed.append(self._evict_soon)
         self.store.not_owner.append(self._let_go)
         self._announced: set[int] = set()  # set-aside tables whose channel was told
+        self._refused: set[int] = set()  # shards whose saves were refused (another process runs them)
         self._evictions: dict[int, asyncio.Task[None]] = {}
         self.evict_grace: float = EVICT_GRACE
         self._closed = False
@@ -276,6 +279,9 @@ class TableService:
         task.add_done_callback(self._background.discard)
 
     def _reloaded(self, table: Table) -> None:
+        if not self.runs_guild(table.guild_id):  # (reloaded after its shard was lost: not ours)
+            self._forget(table.id)
+            return
         self.clock.schedule(table)
         self.posts.render_soon(table.id)
 
@@ -365,6 +371,7 @@ class TableService:
             # in the background, off the event loop: neither readiness nor this restore waits
             self.clock.thinker.start()
         wanted = self.held_shards() if shards is None else shards
+        self._refused -= wanted
         rows = await self.storage.live_tables(shards=(self.shard_count, wanted))
         restored: list[int] = []
         humans = [
@@ -379,6 +386,9 @@ class TableService:
             log.exception("reading player settings failed; the tables use the defaults")
         for row in rows:
             if row.id in self.store.tables:
+                # kept through a stall nobody used to take the shard: what the fence held back then
+                # (docs/SHARDING.md) is drawn now, from the table as it is
+                self.posts.render_soon(row.id)
                 continue
             table = await self.store.from_row(row)
             if table is None:
@@ -412,9 +422,35 @@ class TableService:
             self._forget(table_id)
         return len(gone)
 
+    async def _may_send(self, table_id: int) -> bool:
+        """Whether a post, an edit or a panel may go out for the table now: its shard is still this
+        process's. After a stall past the lease a renewal says so first (the shards lost meanwhile
+        are dropped, their tables with them), so a process that another one replaced never shows
+        a state older than the stored one."""
+        keeper = getattr(self._bot, "shard_keeper", None)
+        if keeper is None:
+            return True
+        if not await keeper.confirmed():
+            return False
+        t = self.store.get(table_id)
+        if t is None:
+            return True
+        shard = shard_of(t.guild_id, self.shard_count)
+        return shard not in self._refused and keeper.owns_guild(t.guild_id)
+
     def _let_go(self, table_id: int) -> None:
-        """A save was refused because another process holds the table's shard: forget the table."""
-        self._forget(table_id)
+        """A save was refused because another process holds the table's shard: every table of that
+        shard is forgotten at once, and nothing is sent for it until this process restores it
+        (the next renewal reports the loss; a takeover restores it)."""
+        t = self.store.get(table_id)
+        if t is None:
+            self._forget(table_id)
+            return
+        shard = shard_of(t.guild_id, self.shard_count)
+        self._refused.add(shard)
+        count = self.shard_count
+        for other in [x.id for x in self.store.tables.values() if shard_of(x.guild_id, count) == shard]:
+            self._forget(other)
 
     def _forget(self, table_id: int) -> None:
         t = self.store.get(table_id)

@@ -27,6 +27,7 @@ _DEFERRED = (
 
 
 NOT_READY = _("The tables are not ready yet; try again in a moment.")
+
 ClickHandler = Callable[[discord.Interaction, Any], Awaitable[None]]
 H = TypeVar("H", bound=ClickHandler)
 _handlers: dict[type, ClickHandler] = {}

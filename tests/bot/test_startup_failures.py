@@ -148,3 +148,80 @@ async def test_a_read_only_postgresql_database_is_refused(postgres_url: str) -> 
         await admin.close()
     with pytest.raises(StorageUnavailable, match="read-only"):
         await Storage.open(postgres_url)
+
+
+@contextlib.contextmanager
+def _locked_by_another_process(db: Path, seconds: float) -> Iterator[subprocess.Popen[str]]:
+    """Another process holds the database's write lock (``BEGIN IMMEDIATE``) for ``seconds``."""
+    code = (
+        "import sqlite3, sys, time\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('BEGIN IMMEDIATE')\n"
+        "print('locked', flush=True)\n"
+        "time.sleep(float(sys.argv[2]))\n"
+        "c.execute('ROLLBACK')\n"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", code, str(db), str(seconds)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def _migrate(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    clean.update({"PYTHONPATH": str(ROOT), **env})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "migrate"],
+        cwd=cwd,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+
+
+def test_a_database_locked_at_start_up_is_waited_for_with_one_line_naming_the_holder(tmp_path: Path) -> None:
+    """Issue 34, item 6: another process holds the file's write lock for 8 s (past SQLite's 5 s
+    busy timeout, after which the bot used to exit with SQLITE_BUSY): the bot says once who holds
+    it, waits, and then starts (here: ``migrate`` applies the schema)."""
+    db = tmp_path / "spades.db"
+    _good_database(db)
+    with _locked_by_another_process(db, 8) as holder:
+        proc = _migrate(tmp_path, {"DATABASE_PATH": str(db)})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    waits = [line for line in proc.stderr.splitlines() if "is locked by" in line]
+    assert len(waits) == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert str(db) in waits[0] and f"process {holder.pid} (" in waits[0] and "waiting up to 60 s" in waits[0]
+    assert "schema version" in proc.stdout
+
+
+def test_a_database_that_stays_locked_is_one_clear_line_after_the_wait(tmp_path: Path) -> None:
+    db = tmp_path / "spades.db"
+    _good_database(db)
+    before = _digest(db)
+    with _locked_by_another_process(db, 60) as holder:
+        proc = _migrate(tmp_path, {"DATABASE_PATH": str(db), "DATABASE_LOCK_WAIT": "2"})
+    line = _one_error_line(proc)
+    assert str(db) in line and f"stayed locked by process {holder.pid} (" in line and "for 2 s" in line
+    assert "DATABASE_LOCK_WAIT" in line
+    assert _digest(db) == before
+
+
+def test_an_unusable_shm_file_is_refused_with_one_line(tmp_path: Path) -> None:
+    """Issue 34, item 7: a ``-shm`` file the bot cannot write (immutable, as root; read-only
+    otherwise) is refused at start with one line naming it (an immutable one ended the bot with
+    SIGBUS when SQLite mapped it)."""
+    db = tmp_path / "spades.db"
+    _good_database(db)
+    shm = tmp_path / "spades.db-shm"
+    shm.write_bytes(bytes(32768))
+    before = _digest(db)
+    with _read_only(shm):
+        line = _one_error_line(_run_bot(tmp_path, {"DATABASE_PATH": str(db)}))
+    assert f"{shm} " in line and "cannot read and write" in line
+    assert _digest(db) == before

@@ -626,7 +626,13 @@ def said(r: InteractionResult) -> str:
 async def answer_of(spades: Spades, r: InteractionResult) -> str:
     """Like ``said``, waiting for the follow-up of a deferred answer."""
     if r.type == 5:
-        await spades.wait_for(lambda: r.message is not None and not r.message.loading, what="the follow-up")
+        # (a public "thinking" deleted for an ephemeral answer: the answer is a follow-up)
+        await spades.wait_for(
+            lambda: (
+                r.message is not None and (not r.message.loading or (r.message.deleted and bool(r.followups)))
+            ),
+            what="the follow-up",
+        )
     elif r.type == 6:
         await spades.wait_for(lambda: bool(r.followups), what="the follow-up")
     return said(r)
@@ -888,7 +894,6 @@ async def play_from_panel_until(
 # ---- helpers of test_resilience.py, test_hardening.py and test_spades_commands.py --------------------
 #
 # Only what Discord shows (the table message, a player's own panel, the answers) and what is stored.
-
 
 
 async def open_seen(spades: Spades, host: User, channel: Channel | None = None, **options: Any) -> int:

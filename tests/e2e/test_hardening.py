@@ -189,6 +189,23 @@ async def test_every_command_answers_in_time_with_a_very_slow_database(spades: S
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = 0
 
 
+async def test_an_empty_leaderboard_under_slow_reads_is_answered_privately(spades: Spades) -> None:
+    """Issue 34, item 8: `/leaderboard` is deferred publicly (a leaderboard is for the channel)
+    when the database is slow; its "no finished hands yet" is a refusal, for the asker alone: the
+    public "thinking" message goes and the refusal follows ephemerally (it was posted publicly)."""
+    alice = spades.users["alice"]
+    async with spades.running(time_scale=0.05):
+        spades.faults.storage_read_delay = 3.5
+        r = await spades.slash(alice, "leaderboard")
+        assert r.type == 5 and not r.ephemeral  # acknowledged in time, for the channel
+        text = await answer_of(spades, r)
+        spades.faults.storage_read_delay = 0
+        assert "No finished hands" in text
+        assert r.followups and r.followups[-1].ephemeral and r.followups[-1].visible_to is alice
+        assert r.message is not None and r.message.deleted  # the public "thinking" is gone
+        assert not any("No finished hands" in m.content for m in spades.fake.public_messages(spades.channel))
+
+
 def plant(spades: Spades, components: list[dict[str, Any]], *, to: User | None = None) -> Message:
     """A bot message carrying made-up components (what a forged or stale custom_id would be):
     public, or ephemeral for ``to``. Only the fake Discord is touched: its driver has no call for a
@@ -483,3 +500,204 @@ async def test_host_commands_fix_the_seating(spades: Spades) -> None:
         assert "already started" in await answer_of(spades, r)
         await spades.settle()
         await spades.check_public()
+
+
+async def forge(
+    spades: Spades, user: User, message: Message, custom_id: str, values: list[str] | None = None
+) -> InteractionResult:
+    """A component interaction as a modified client sends it: any custom_id (and select values)
+    with any message's id, from wherever ``message`` is (a server channel or a DM). The fake's
+    driver clicks only components a message shows, hence its private helpers."""
+    fake = spades.fake
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+    if values is not None:
+        data["values"] = values
+    return await fake._component_interaction(user, message.channel, message, data)
+
+
+def planted_in(spades: Spades, channel: Any, custom_id: str, *, to: User | None = None) -> Message:
+    """A bot message in ``channel`` (a DM channel too) carrying ``custom_id`` (a select for the
+    ids of selects): what a forged click is sent with when the id is on the message itself."""
+    fake = spades.fake
+    component = button(custom_id)
+    if custom_id.startswith(("hisel:", "hig:", "lbsort:")):
+        component = {"type": 3, "custom_id": custom_id, "options": [{"label": "x", "value": "1"}]}
+    body = {"content": "planted", "components": [{"type": 1, "components": [component]}]}
+    msg = fake._new_message(channel, fake.bot_user, body, visible_to=to)
+    if to is not None:
+        msg.flags |= EPHEMERAL
+    return msg
+
+
+async def test_every_custom_id_family_is_checked_across_servers_from_a_dm_and_with_absurd_numbers(
+    spades: Spades, caplog: Any
+) -> None:
+    """Issue 34, items 1 and 4: every kind of custom_id (the league's check-in and history pages,
+    the history, replays, deal checks, leaderboards, forget-me, the tables') clicked from another
+    server, from a DM and with numbers no database holds gets its specific ephemeral refusal, no
+    traceback, and changes no public message and nothing stored (a forged check-in from another
+    server signed its clicker up; a forged history page replaced the public check-in post;
+    ``2**63`` and ``10**30`` ended in OverflowError and the apology)."""
+    import logging
+
+    from bot.league.discord_io import LEAGUE_ELSEWHERE, NIGHT_ELSEWHERE
+    from bot.safe import NOT_ON_MESSAGE
+    from bot.views.registry import APOLOGY
+    from cogs.history import NO_SUCH_GAME, NO_TABLE_NOW, NOT_IN_SERVER, OTHER_CHANNEL, OTHER_SERVER
+    from cogs.stats import EMPTY_SERVER, WRONG_SERVER
+    from cogs.stats import NOT_IN_SERVER as NO_LEADERBOARD_HERE
+    from tests.e2e.conftest import stored_leagues
+    from tests.e2e.test_league import checkin_posts, create, first_start
+    from tests.e2e.test_league import running as league_running
+
+    fake = spades.fake
+    other = fake.add_guild("Other club")
+    far = other.add_text_channel("spades")
+    zed = fake.add_user("zed", guild=other)
+    dm = fake.dm_channel(zed)
+    alice, bob = spades.users["alice"], spades.users["bob"]
+    huge, overflow = 10**30, 2**63
+    here, there = spades.guild.id, other.id
+    caplog.set_level(logging.ERROR)
+    async with league_running(spades):
+        await create(spades)
+        await spades.fake.slash(alice, spades.channel, "league signup", options={"league": "Spades Thursday"})
+        start = await first_start(spades)
+        delta = (start.timestamp() - 30 * 60) - fake.clock.now()
+        fake.advance_clock(delta)
+        await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
+        (post,) = checkin_posts(spades)
+        ids = [b["custom_id"] for b in post.buttons]
+        night = int(next(i for i in ids if i.startswith("lg:ci:")).split(":")[2])
+        async with stored_leagues(spades) as store:
+            (league,) = await store.leagues(here)
+        tid = await open_seen(spades, alice)
+        before = post.content, [b["custom_id"] for b in post.buttons], len(post.history)
+
+        def put(channel: Any, custom_id: str, to: User | None = None) -> Message:
+            return planted_in(spades, channel, custom_id, to=to)
+
+        cases: list[tuple[User, Message, str, list[str] | None, str]] = [
+            # the league's check-in: another server, a DM, numbers no database holds
+            (zed, put(far, f"lg:ci:{night}:in"), f"lg:ci:{night}:in", None, NIGHT_ELSEWHERE),
+            (zed, put(dm, f"lg:ci:{night}:in"), f"lg:ci:{night}:in", None, NIGHT_ELSEWHERE),
+            (
+                bob,
+                put(spades.channel, f"lg:ci:{overflow}:in"),
+                f"lg:ci:{overflow}:in",
+                None,
+                "This league night no longer exists.",
+            ),
+            (
+                bob,
+                put(spades.channel, f"lg:ci:{huge}:out"),
+                f"lg:ci:{huge}:out",
+                None,
+                "This league night no longer exists.",
+            ),
+            # the league's history pages
+            (zed, put(far, f"lgh:{league.id}:0:n"), f"lgh:{league.id}:0:n", None, LEAGUE_ELSEWHERE),
+            (zed, put(dm, f"lgh:{league.id}:0:n"), f"lgh:{league.id}:0:n", None, LEAGUE_ELSEWHERE),
+            (bob, post, f"lgh:{league.id}:0:n", None, NOT_ON_MESSAGE),  # sent with the public check-in post
+            (
+                bob,
+                put(spades.channel, f"lgh:{huge}:0:n", bob),
+                f"lgh:{huge}:0:n",
+                None,
+                "That league no longer exists.",
+            ),
+            # /history's pages and pickers, replays and deal checks
+            (alice, put(spades.channel, f"hi:{there}:s:0:0:n"), f"hi:{there}:s:0:0:n", None, OTHER_SERVER),
+            (zed, put(dm, f"hi:{here}:s:0:0:n"), f"hi:{here}:s:0:0:n", None, NOT_IN_SERVER),
+            (
+                alice,
+                put(spades.channel, f"hi:{here}:c:{far.id}:0:n", alice),
+                f"hi:{here}:c:{far.id}:0:n",
+                None,
+                OTHER_CHANNEL,
+            ),
+            (
+                alice,
+                put(spades.channel, f"hi:{here}:u:{huge}:0:n", alice),
+                f"hi:{here}:u:{huge}:0:n",
+                None,
+                NO_SUCH_GAME,
+            ),
+            (alice, post, f"hi:{here}:s:0:0:n", None, NOT_ON_MESSAGE),
+            (alice, put(spades.channel, f"hisel:{there}:s:0:0"), f"hisel:{there}:s:0:0", ["1"], OTHER_SERVER),
+            (
+                alice,
+                put(spades.channel, f"hisel:{here}:s:0:0"),
+                f"hisel:{here}:s:0:0",
+                [str(huge)],
+                NO_SUCH_GAME,
+            ),
+            (alice, put(spades.channel, f"hig:{huge}"), f"hig:{huge}", ["1"], NO_SUCH_GAME),
+            (alice, put(spades.channel, "hig:1"), "hig:1", [str(overflow)], NO_SUCH_GAME),
+            (zed, put(dm, "hig:1"), "hig:1", ["1"], NOT_IN_SERVER),
+            (
+                alice,
+                put(spades.channel, f"rp:{overflow}:1:1:0:n", alice),
+                f"rp:{overflow}:1:1:0:n",
+                None,
+                NO_TABLE_NOW,
+            ),
+            (alice, post, f"rp:{tid}:1:1:0:n", None, NOT_ON_MESSAGE),
+            (zed, put(dm, "rp:1:1:1:0:n"), "rp:1:1:1:0:n", None, NOT_IN_SERVER),
+            (alice, put(spades.channel, f"rpv:{huge}:1:1"), f"rpv:{huge}:1:1", None, NO_TABLE_NOW),
+            (
+                alice,
+                put(spades.channel, f"hv:{tid}:{overflow}:1:r"),
+                f"hv:{tid}:{overflow}:1:r",
+                None,
+                NO_TABLE_NOW,
+            ),
+            (zed, put(dm, f"hv:{tid}:1:1:v"), f"hv:{tid}:1:1:v", None, NOT_IN_SERVER),
+            # leaderboards
+            (alice, put(spades.channel, f"lb:{there}:wins:0:n"), f"lb:{there}:wins:0:n", None, WRONG_SERVER),
+            (zed, put(dm, f"lb:{here}:wins:0:n"), f"lb:{here}:wins:0:n", None, WRONG_SERVER),
+            (alice, put(spades.channel, f"lbsort:{there}"), f"lbsort:{there}", ["wins"], WRONG_SERVER),
+            (alice, post, f"lbsort:{here}", ["wins"], NOT_ON_MESSAGE),
+            (
+                alice,
+                put(spades.channel, f"lb:{here}:wins:{huge}:n", alice),
+                f"lb:{here}:wins:{huge}:n",
+                None,
+                EMPTY_SERVER,
+            ),
+            (alice, put(spades.channel, f"lbshow:{there}"), f"lbshow:{there}", None, WRONG_SERVER),
+            (zed, put(dm, f"lbshow:{here}"), f"lbshow:{here}", None, NO_LEADERBOARD_HERE),
+            # forget-me, the tables
+            (
+                zed,
+                put(dm, f"fg:{alice.id}:y"),
+                f"fg:{alice.id}:y",
+                None,
+                "Only the player who asked can answer this.",
+            ),
+            (alice, post, f"fg:{alice.id}:n", None, NOT_ON_MESSAGE),
+            (zed, put(dm, f"sp:{tid}:join"), f"sp:{tid}:join", None, NOT_HERE),
+            (zed, put(dm, f"sp:{tid}:c:1:3", to=zed), f"sp:{tid}:c:1:3", None, NOT_HERE),
+            (zed, put(far, f"sp:{tid}:abandon"), f"sp:{tid}:abandon", None, NOT_HERE),
+            (
+                alice,
+                put(spades.channel, f"sp:{overflow}:join"),
+                f"sp:{overflow}:join",
+                None,
+                "That table no longer exists. Open a new one with `/spades new`.",
+            ),
+        ]
+        for user, message, custom_id, values, expected in cases:
+            r = await forge(spades, user, message, custom_id, values)
+            text = await answer_of(spades, r)
+            assert text == str(expected) and text != APOLOGY, (custom_id, text)
+            assert r.followups[-1].ephemeral if r.type == 5 and r.followups else r.ephemeral, custom_id
+        # nothing changed: the check-in post, the league's members, the table
+        assert (post.content, [b["custom_id"] for b in post.buttons], len(post.history)) == before
+        async with stored_leagues(spades) as store:
+            members = {m.user_id for m in await store.members(league.id, include_invited=True)}
+        assert zed.id not in members and alice.id in members, members
+        row = await spades.stored_table(tid)
+        assert row.status == "open" and zed.id not in {s["user_id"] for s in row.data["seats"] if s}
+    tracebacks = [r for r in caplog.records if r.exc_info]
+    assert not tracebacks, [r.getMessage() for r in tracebacks]

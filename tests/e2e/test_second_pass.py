@@ -24,6 +24,7 @@ from tests.e2e.conftest import (
 
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
 TRICK = re.compile(r"\nHand (\d+) · trick (\d+) of 13 · ")
+NOT_A_CARD = "is not a card: write a rank (A, K, Q, J, 10 to 2) and then a suit letter (S, H, D or C)."
 
 
 async def _four_humans(spades: Spades, **options: object) -> list[User]:
@@ -55,8 +56,10 @@ async def test_one_partners_pass_does_not_restart_the_others_timer(spades: Spade
         assert partner is not None
         # the exchange: the table message names the two partners, with one countdown
         await spades.wait_for(
-            lambda: "passing cards for nil" in spades.live().content
-            and {u.id for u in spades.acting_humans()} == {nil_bidder.id, partner.id},
+            lambda: (
+                "passing cards for nil" in spades.live().content
+                and {u.id for u in spades.acting_humans()} == {nil_bidder.id, partner.id}
+            ),
             what="the exchange",
         )
         await spades.settle()
@@ -288,9 +291,10 @@ async def test_the_hand_panel_says_what_to_do_and_the_table_shows_the_trick(spad
                 if trick:
                     led = engine.suit_of(trick[0][1])
                     if led in suits:
-                        expect, may = f"you must follow {engine.suit_symbol(led)}", {
-                            c for c in held if engine.suit_of(c) == led
-                        }
+                        expect, may = (
+                            f"you must follow {engine.suit_symbol(led)}",
+                            {c for c in held if engine.suit_of(c) == led},
+                        )
                     else:
                         expect, may = f"no {engine.suit_symbol(led)} left: play any card", held
                 elif not broken and engine.SPADES in suits and suits != {engine.SPADES}:
@@ -345,7 +349,7 @@ async def test_absurd_play_and_bid_input_is_answered_and_harmless(spades: Spades
         legal = ", ".join([*(str(n) for n in range(1, 14)), "Nil", "Blind nil"])
         for text, quoted in junk.items():
             r = await spades.slash(alice, "play", card=text)
-            assert r.ephemeral and said(r) == f"{quoted} is not a card: write one like AS, 10H or QD."
+            assert r.ephemeral and said(r) == f"{quoted} {NOT_A_CARD}"
             r = await spades.slash(alice, "bid", bid=text)
             assert r.ephemeral and said(r) == f"{quoted} is not a bid. Allowed now: {legal}."
         assert (await spades.stored_model(t.id)).stamp == stamp  # nothing changed
@@ -358,10 +362,7 @@ async def test_absurd_play_and_bid_input_is_answered_and_harmless(spades: Spades
         legal = [c for c, _, ok in panel_cards(spades.turn_panels[alice.id]) if ok]  # as her panel shows
         assert legal
         r = await spades.slash(alice, "play", card="@everyone")
-        assert said(r) == (
-            "`@everyone` is not a card: write one like AS, 10H or QD. "
-            f"You can play {engine.pretty_list(legal)}."
-        )
+        assert said(r) == (f"`@everyone` {NOT_A_CARD} You can play {engine.pretty_list(legal)}.")
 
 
 async def test_strangers_get_a_specific_answer_from_public_buttons(spades: Spades) -> None:

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 
 import pytest
 
 from bot.model import MOVING
 from bot.sandbox.fake import Stopwatch
-from bot.storage import Lease
+from bot.storage import Lease, Storage
 from tests.e2e.conftest import Spades, answer_of, live_message, open_seen
 
 pytestmark = pytest.mark.both_backends
 
 LEASE = 9.0  # renewed every 3 s: the steal and the next click fit between two renewals
+STALL_LEASE = 3.0  # the stall test: a short lease, stalled past
 
 
 def messages(caplog: pytest.LogCaptureFixture, text: str) -> list[str]:
@@ -88,3 +91,72 @@ async def test_a_stolen_shard_fences_writes_drops_the_tables_and_comes_back(
             ),
             what="bob on the table",
         )
+
+
+def _stall_while_another_takes_over(db_path: str, stall: float, table_id: int) -> None:
+    """This whole process stops for ``stall`` seconds (its event loop blocked, as SIGSTOP or a
+    paused VM would), and meanwhile another process takes the expired shard and moves the table
+    on: on a connection of its own, in a thread of its own (the bot's loop cannot run)."""
+
+    async def another_process() -> None:
+        time.sleep(stall)  # the stalled process's lease runs out meanwhile
+        db = await Storage.open(db_path)
+        try:
+            async with db.backend.transaction() as tx:
+                await tx.execute(
+                    "UPDATE shard_leases SET owner = 'thief', expires_at = expires_at + 3600000"
+                    " WHERE shard_id = 0"
+                )
+                await tx.execute("UPDATE tables SET version = version + 1 WHERE id = ?", (table_id,))
+        finally:
+            await db.close()
+
+    thread = threading.Thread(target=lambda: asyncio.run(another_process()))
+    thread.start()
+    thread.join()  # (blocks this event loop: the bot is stalled)
+
+
+async def test_a_process_stalled_past_its_lease_sends_nothing_for_the_lost_shard_after_it_wakes(
+    spades: Spades, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 34, item 2: a process stalled past its lease while another took its shard over wakes
+    with posts, live-message edits, panel refreshes and bot turns due for the lost tables. Its
+    saves were fenced, but it sent them anyway (stale table messages, stale panels); now every
+    send first waits for a renewal, which reports the shard lost and drops its tables: not one
+    request for them leaves the woken process, and it keeps none of them in memory."""
+    caplog.set_level(logging.INFO)
+    alice = spades.users["alice"]
+    fake = spades.fake
+    async with spades.running(shard_lease_seconds=STALL_LEASE, time_scale=0.05):
+        table_id = (await spades.open_table(alice, play_seconds=600, bid_seconds=600)).id
+        channel = spades.channel
+        r = await spades.slash(alice, "spades start", fill=True)  # three bots
+        await answer_of(spades, r)
+        assert await spades.wait_turn() == [alice]
+        # the stall starts soon after a renewal of the lease (no renewal's transaction open)
+        async with spades.stored() as other:
+
+            async def expiry() -> int | None:
+                return next((x.expires_at for x in await other.shard_leases() if x.shard_id == 0), None)
+
+            last = await expiry()
+            while await expiry() == last:
+                await asyncio.sleep(0.01)
+        # her move: the bots' turns after it, the table message and her panel's refresh are due
+        await answer_of(spades, await spades.decide(alice))
+        tokens = {rec.token for rec in fake.interactions.values() if rec.channel is channel}
+        mark = len(fake.requests)
+        _stall_while_another_takes_over(spades.db_path, STALL_LEASE + 1.5, table_id)
+        await spades.wait_for(lambda: bool(messages(caplog, "lost shard(s) [0]")), what="the loss noticed")
+        await asyncio.sleep(2.0)  # whatever was due (bot turns, redraws, panels) has had its chance
+
+        def about_the_table(path: str) -> bool:
+            return str(channel.id) in path or any(token in path for token in tokens)
+
+        sent = [f"{q.method} {q.path}" for q in fake.requests[mark:] if about_the_table(q.path)]
+        assert sent == [], sent
+        # (read from the running bot, on purpose: what it keeps in memory is the subject)
+        assert spades.bot is not None and spades.bot.tables.get(table_id) is None
+        stored = await spades.stored_table(table_id)
+        assert stored.status == "playing"
+        fake.take_violations()

@@ -207,7 +207,10 @@ async def test_typed_bids_and_cards_with_autocomplete(spades: Spades) -> None:
         legal = [c["value"] for c in cards]
         assert legal and all(not v.endswith("S") for v in legal)  # spades are not broken
         _, text = await ask(spades, alice, "play", card="ZZ")
-        assert text.startswith("`ZZ` is not a card: write one like AS, 10H or QD. You can play ")
+        assert text.startswith(
+            "`ZZ` is not a card: write a rank (A, K, Q, J, 10 to 2) and then a suit letter (S, H, D or C). "
+            "You can play "
+        )
         assert (await ask(spades, alice, "bid", bid="3"))[1] == "You can't bid now: the hand is being played."
         card = engine.parse_card(legal[0])
         assert card in engine.cards_of((await stored_game(spades, tid)).hand(seat))

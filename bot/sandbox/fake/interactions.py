@@ -126,7 +126,10 @@ class Interactions(FakeState):
         return [
             r
             for r in self.interactions.values()
-            if r.original is not None and r.original.loading and r.id not in self._thinking_seen
+            if r.original is not None
+            and r.original.loading
+            and not r.original.deleted
+            and r.id not in self._thinking_seen
         ]
 
     def take_thinking(self) -> list[InteractionRecord]:

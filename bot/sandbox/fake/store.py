@@ -79,7 +79,10 @@ class MessageStore(FakeState):
             msg.components = validation.normalize_components(body["components"] or [])
         if body.get("flags") is not None:
             fixed = msg.flags & (EPHEMERAL | IS_COMPONENTS_V2)  # neither can change after sending
-            msg.flags = (int(body["flags"]) & ALLOWED_MESSAGE_FLAGS) | fixed
+            wanted = int(body["flags"]) & ALLOWED_MESSAGE_FLAGS
+            if not creating:  # (an edit's ephemeral flag, or a follow-up's that fills a "thinking")
+                wanted &= ~EPHEMERAL
+            msg.flags = wanted | fixed
         msg.flags &= ~LOADING if not creating else ~0
         if "content" in body or "allowed_mentions" in body:
             notify = creating if notify is None else notify

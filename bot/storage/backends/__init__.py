@@ -24,7 +24,7 @@ def sqlite_path(target: str | Path) -> str:
 
 
 async def open_backend(
-    target: str | Path, *, migrations_dir: Path | None = None, now: int
+    target: str | Path, *, migrations_dir: Path | None = None, now: int, lock_wait: float = 60.0
 ) -> tuple[Backend, list[int]]:
     """Connect to ``target`` (a SQLite path or URL, or a postgresql:// URL) and migrate it; the
     backend and the migration versions applied now."""
@@ -36,7 +36,7 @@ async def open_backend(
     else:
         from .sqlite import SqliteBackend
 
-        backend = await SqliteBackend.connect(sqlite_path(target))
+        backend = await SqliteBackend.connect(sqlite_path(target), lock_wait=lock_wait)
     try:
         applied = await backend.migrate(migrations_dir, now=now)
     except BaseException:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 import tempfile
 from collections.abc import AsyncIterator, Iterable
@@ -59,15 +60,17 @@ class SqliteBackend(Backend):
         self.description = path
 
     @classmethod
-    async def connect(cls, path: str) -> SqliteBackend:
+    async def connect(cls, path: str, *, lock_wait: float = 60.0) -> SqliteBackend:
         """Open the file, refusing (StorageUnavailable, one line, the file untouched) a file that is
-        not a SQLite database, is damaged beyond its schema, or cannot be written."""
+        not a SQLite database, is damaged beyond its schema, cannot be written, has a ``-wal`` or
+        ``-shm`` file the bot cannot use, or stays locked by another process for ``lock_wait`` s."""
         try:
             if path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            await asyncio.to_thread(_probe, path)
+                _check_side_files(path)
+            await _probe_waiting(path, lock_wait)
         except (OSError, sqlite3.Error) as exc:
-            raise StorageUnavailable(_open_failure(path, exc)) from exc
+            raise StorageUnavailable(_open_failure(path, exc, lock_wait)) from exc
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
             await conn.execute("PRAGMA journal_mode=WAL")
@@ -217,7 +220,7 @@ def _probe(path: str) -> None:
     opens fine and fails every later write: try one, then undo it."""
     if path == ":memory:":
         return
-    conn = sqlite3.connect(path, isolation_level=None)
+    conn = sqlite3.connect(path, isolation_level=None, timeout=1.0)  # (a lock: ``_probe_waiting``)
     try:
         conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchall()
         conn.execute("PRAGMA journal_mode=WAL").fetchall()
@@ -231,6 +234,76 @@ def _probe(path: str) -> None:
         conn.close()
 
 
+def _is_busy(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and (
+        getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+        or "locked" in str(exc)
+    )
+
+
+async def _probe_waiting(path: str, wait: float) -> None:
+    """``_probe``, waiting (up to ``wait`` s) while another process holds the file's write lock:
+    one warning line says so and names who holds it, instead of failing after SQLite's 5 s."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    said = False
+    while True:
+        try:
+            await asyncio.to_thread(_probe, path)
+            return
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc) or loop.time() >= deadline:
+                raise
+            if not said:
+                log.warning(
+                    "database file %s is locked by %s: waiting up to %g s for it",
+                    path,
+                    _holders(path),
+                    wait,
+                )
+                said = True
+        await asyncio.sleep(min(0.5, max(0.0, deadline - loop.time())))
+
+
+def _holders(path: str) -> str:
+    """Who has the database file (or its -wal/-shm) open, as far as this machine tells (Linux's
+    /proc): "process 1234 (sqlite3 spades.db)", else "another connection"."""
+    wanted = {str(Path(path).resolve()) + suffix for suffix in ("", "-wal", "-shm", "-journal")}
+    found: list[str] = []
+    me = os.getpid()
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            pid = int(proc.name)
+            if pid == me or not any(os.readlink(fd) in wanted for fd in (proc / "fd").iterdir()):
+                continue
+            raw = (proc / "cmdline").read_bytes().decode(errors="replace")
+            command = " ".join(raw.replace("\0", " ").split())
+        except (OSError, ValueError):
+            continue
+        found.append(f"process {pid} ({command[:80] or '?'})")
+    return ", ".join(found[:3]) if found else "another connection"
+
+
+def _check_side_files(path: str) -> None:
+    """A ``-shm`` (or ``-wal``) file the bot cannot read and write would end the process with
+    SIGBUS when SQLite maps it (an immutable ``-shm``, say): refused before it is opened."""
+    for suffix in ("-shm", "-wal"):
+        side = Path(path + suffix)
+        if not side.exists():
+            continue
+        try:
+            with open(side, "r+b"):
+                pass
+        except OSError as exc:
+            raise _SideFileUnusable(str(side), exc) from exc
+
+
+class _SideFileUnusable(OSError):
+    def __init__(self, side: str, cause: OSError) -> None:
+        super().__init__(cause.errno, cause.strerror)
+        self.side = side
+
+
 def _writable_dir(folder: Path) -> bool:
     """Whether a file can be created in ``folder`` (asked of the filesystem: root ignores modes)."""
     try:
@@ -240,12 +313,24 @@ def _writable_dir(folder: Path) -> bool:
         return False
 
 
-def _open_failure(path: str, exc: BaseException) -> str:
+def _open_failure(path: str, exc: BaseException, lock_wait: float = 0.0) -> str:
     """One line for the operator: which file, what is wrong, what to do."""
     where = Path(path).resolve().parent if path != ":memory:" else Path(".")
     name = getattr(exc, "sqlite_errorname", "")
     cause = str(exc) or type(exc).__name__
     untouched = "the file was not changed"
+    if isinstance(exc, _SideFileUnusable):
+        return (
+            f"cannot use database file {path}: the bot cannot read and write {exc.side} "
+            f"({exc.strerror}); with no bot running, make it writable for the bot's user (an immutable "
+            f"file: chattr -i) or remove it ({untouched})"
+        )
+    if _is_busy(exc):
+        return (
+            f"cannot use database file {path}: it stayed locked by {_holders(path)} for {lock_wait:g} s "
+            f"({cause}); stop that process (or let it finish) and start again, or set DATABASE_LOCK_WAIT "
+            f"to wait longer ({untouched})"
+        )
     if name == "SQLITE_NOTADB":
         return (
             f"cannot use database file {path}: it is not a SQLite database ({cause}); point "

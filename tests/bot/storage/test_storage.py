@@ -291,7 +291,8 @@ async def test_bad_data_and_status_are_refused_before_writing(db: Storage) -> No
     with pytest.raises(ValueError) as info:
         await db.save_table(row)
     assert str(info.value) == (
-        "bad table status 'paused'; expected one of open, playing, finished, abandoned")
+        "bad table status 'paused'; expected one of open, playing, finished, abandoned"
+    )
     stored = await db.get_table(row.id)
     assert stored is not None and stored.data == {"ok": 1} and stored.version == 1
     with pytest.raises(TypeError):
@@ -522,9 +523,7 @@ async def test_a_group_without_conflicts_is_written_in_one_statement(
         assert stored is not None and stored.version == r.version
 
 
-async def test_a_stale_save_in_a_group_is_refused_alone(
-    db: Storage, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_stale_save_in_a_group_is_refused_alone(db: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     rows = [await db.create_table(1, 10 + i, 100, {"n": 0}) for i in range(4)]
     stale = copy.deepcopy(rows[2])
     await db.save_table(rows[2])  # someone else got there first: version 2
@@ -569,6 +568,37 @@ async def test_a_caller_gone_while_its_group_is_written_one_by_one_is_skipped_al
     assert isinstance(results[1], StaleTable) and isinstance(results[2], asyncio.CancelledError)
     versions = [(await db.get_table(r.id)).version for r in rows]  # type: ignore[union-attr]
     assert versions == [2, 2, 1, 2]  # rows[2] was skipped, rows[3] after it written
+
+
+async def test_a_caller_gone_while_its_own_refused_save_is_written_fails_no_other_save(
+    db: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A waiting save cancelled while the one-by-one path writes it (and refuses it as stale):
+    its refusal has nobody to go to, and the other saves of the batch are still written and
+    answered (setting the refusal on the cancelled future raised InvalidStateError, which
+    rolled the whole group back and failed every other save)."""
+    rows = [await db.create_table(1, 10 + i, 100, {"n": 0}) for i in range(3)]
+    stale = copy.deepcopy(rows[1])
+    await db.save_table(rows[1])  # someone else got there first
+    batch = [rows[0], stale, rows[2]]
+    for r in batch:
+        r.data = {"n": "new"}
+    original = db._write_one
+    tasks: list[asyncio.Task[TableRow]] = []
+
+    async def cancel_while_written(tx: Any, s: Any) -> Exception | None:
+        if s.row is stale:
+            tasks[1].cancel()  # the stale save's caller goes away while its own write runs
+            await asyncio.sleep(0)
+        return await original(tx, s)
+
+    monkeypatch.setattr(db, "_write_one", cancel_while_written)
+    tasks.extend(asyncio.create_task(db.save_table(r)) for r in batch)
+    results = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), timeout=30)
+    assert results[0] is rows[0] and results[2] is rows[2], results
+    assert isinstance(results[1], asyncio.CancelledError)
+    versions = [(await db.get_table(r.id)).version for r in rows]  # type: ignore[union-attr]
+    assert versions == [2, 2, 2]
 
 
 async def test_a_failing_save_in_a_group_rolls_back_only_itself(

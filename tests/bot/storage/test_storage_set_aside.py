@@ -150,3 +150,74 @@ async def test_a_damaged_page_sets_its_table_aside_and_the_bot_serves_the_rest(
     finally:
         await db.close()
     assert json.loads(json.dumps(entry.reason))  # plain text
+
+
+def _guild(shard: int, n: int, count: int = 2) -> int:
+    """A guild id on ``shard`` of ``count`` (Discord's ``(guild_id >> 22) % count``)."""
+    return (n * count + shard) << 22
+
+
+def _damage_page(path: Path, number: int) -> None:
+    """Overwrite page ``number`` (1-based) of the database file with garbage."""
+    data = bytearray(path.read_bytes())
+    size = int.from_bytes(data[16:18], "big")
+    start = (number - 1) * size
+    data[start : start + size] = bytes((0xAB if i % 3 else 0) for i in range(size))
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("which", [0, 20, 41, "the live index"])
+@pytest.mark.parametrize("sharded", [False, True])
+async def test_a_damaged_page_among_many_tables_costs_only_its_own_rows(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, which: int | str, sharded: bool
+) -> None:
+    """42 live tables on two shards (and finished ones between them), one page damaged (a leaf of
+    the table: the first, one in the middle, the last; or the index of live tables): restoring
+    every table, or only one shard's, leaves out only the tables on that page (the fallback's
+    shard filter on ``guild_id`` read the damaged page again, and start-up stopped)."""
+    path = tmp_path / "spades.db"
+    db = await Storage.open(path)
+    rows = []
+    for i in range(42):
+        shard = i % 2
+        row = await db.create_table(_guild(shard, i), 1000 + i, 7, {"pad": "x" * 1500, "n": f"t{i}"})
+        row.status = "playing"
+        await db.save_table(row)
+        rows.append(row)
+        done = await db.create_table(_guild(shard, i), 5000 + i, 7, {"pad": "y" * 1500})
+        done.status = "finished"
+        await db.save_table(done)
+    await db.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.close()
+    assert pages > 20  # a b-tree of many leaves: the damaged one is not the root
+    if isinstance(which, int):
+        _damage_row(path, f'"n":"t{which}"'.encode())
+    else:
+        with sqlite3.connect(path) as conn:
+            (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'tables_live'").fetchone()
+        conn.close()
+        _damage_page(path, root)
+    with sqlite3.connect(path) as conn:  # which rows the damage took, read on a plain connection
+        lost = set()
+        for r in rows:
+            try:
+                conn.execute("SELECT data FROM tables WHERE id = ?", (r.id,)).fetchone()
+            except sqlite3.DatabaseError:
+                lost.add(r.id)
+    conn.close()
+    assert (rows[which].id in lost if isinstance(which, int) else not lost) and len(lost) <= 3
+
+    caplog.set_level(logging.ERROR, logger="bot.storage")
+    db = await Storage.open(path)
+    try:
+        shards = (2, {0}) if sharded else None
+        wanted = [r.id for r in rows if (not sharded or (r.guild_id >> 22) % 2 == 0) and r.id not in lost]
+        assert [r.id for r in await db.live_tables(shards=shards)] == wanted
+        mine_lost = {r.id for r in rows if r.id in lost and (not sharded or (r.guild_id >> 22) % 2 == 0)}
+        assert {e.table_id for e in db.set_aside} == mine_lost
+        assert len(_errors(caplog)) == len(mine_lost)
+    finally:
+        await db.close()

@@ -217,7 +217,7 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
         if not has_content(body) and not req.files:
             raise ApiError(400, 50006, "Cannot send an empty message", violation=True, kind="empty_message")
         original = record.original
-        if original is not None and original.loading and record.response_type == 5:
+        if original is not None and original.loading and not original.deleted and record.response_type == 5:
             # Discord: the first follow-up after a deferred (thinking) response replaces the thinking
             # message and keeps its visibility.
             self._apply_fields(original, body, creating=False, files=req.files, notify=True)
