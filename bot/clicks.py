@@ -15,7 +15,7 @@ import discord
 
 from bot.checks import cannot_run_table
 from bot.i18n import Text, _, join, user_language
-from bot.model import Result, Table
+from bot.model import MOVING, Result, Table
 from bot.render.posts import score_sheet
 from bot.render.rules import rules_pages
 from bot.safe import acknowledge_public, on_ephemeral_message, safe_defer, safe_send, send_private, watch
@@ -85,6 +85,13 @@ async def show_hand(
         public = await acknowledge_public(interaction)
         if public is not None:
             service.posts.remember_public(table_id, public)
+    if not await service.posts.fence(table_id):
+        # (right before the write) another process runs the table now, this one having stalled
+        # past its shard's lease: never a panel drawn from a state older than the stored one; a
+        # click still unanswered is told why
+        if not interaction.response.is_done():
+            await send_private(interaction, MOVING)
+        return
     written = await send_private(interaction, content, view=view, in_place=in_place)
     if written is not None and view is not None:
         service.remember_panel(table_id, interaction.user.id, written)

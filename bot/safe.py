@@ -33,7 +33,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -55,6 +55,7 @@ DEFER_AFTER = 1.0
 
 # kept in ``interaction.extras``
 _LOCK = "spades.response_lock"  # (bot.errors takes the same lock for its apologies)
+_EDIT_LOCK = "spades.edit_lock"
 _ORIGINAL = "spades.original"  # what @original is: PRIVATE, PENDING (ephemeral "thinking"), PUBLIC
 _INTENT = "spades.answer"  # how the handler answers: EPHEMERAL, PUBLIC or UPDATE (in place)
 _SINCE = "spades.since"
@@ -370,7 +371,40 @@ async def safe_autocomplete(
 # ---- private panels ---------------------------------------------------------------------------
 
 
-async def _edit_by_token(interaction: Any, message_id: int | None, **kwargs: Any) -> None:
+#: whether a write may still go out (a table's shard still this process's): checked once the write
+#: holds its token's edit lock, the last wait before the request
+Fence = Callable[[], Awaitable[bool]]
+
+
+class Fenced(Exception):
+    """A token edit held back: its fence said no once the edit's turn came."""
+
+
+def _edit_lock(interaction: Any) -> asyncio.Lock:
+    """One edit at a time through an interaction's token. discord.py queues requests of one
+    webhook token behind a lock of its own, and a request waiting there would go out whatever
+    happened meanwhile (the process stalled past its shard's lease, say); queued here instead, the
+    fence is checked when its turn comes."""
+    extras = _extras(interaction)
+    lock = extras.get(_EDIT_LOCK)
+    if lock is None:
+        lock = extras[_EDIT_LOCK] = asyncio.Lock()
+    return lock
+
+
+async def _edit_by_token(
+    interaction: Any, message_id: int | None, *, fence: Fence | None = None, **kwargs: Any
+) -> None:
+    if fence is None:
+        await _edit_by_token_now(interaction, message_id, **kwargs)
+        return
+    async with _edit_lock(interaction):
+        if not await fence():
+            raise Fenced
+        await _edit_by_token_now(interaction, message_id, **kwargs)
+
+
+async def _edit_by_token_now(interaction: Any, message_id: int | None, **kwargs: Any) -> None:
     """Edit the interaction's ``@original`` (``message_id`` None) or one of its follow-ups, as
     ``edit_original_response`` / ``followup.edit_message`` do, without reading Discord's answer
     back into a discord.py ``Message``: parsing every button of a hand panel cost more than drawing
@@ -433,8 +467,16 @@ class PrivateMessage:
     interaction: discord.Interaction
     message_id: int | None
 
-    async def edit(self, content: Any, *, view: discord.ui.View | None, text_only: bool = False) -> bool:
-        """Rewrite the message; ``text_only`` keeps its components as they are (cheaper to send)."""
+    async def edit(
+        self,
+        content: Any,
+        *,
+        view: discord.ui.View | None,
+        text_only: bool = False,
+        fence: Fence | None = None,
+    ) -> bool:
+        """Rewrite the message; ``text_only`` keeps its components as they are (cheaper to send);
+        ``fence`` is asked right before the request (False: nothing sent)."""
         kwargs: dict[str, Any] = {
             "content": await _text(self.interaction, content, ephemeral=True),
             "allowed_mentions": discord.AllowedMentions.none(),
@@ -442,7 +484,9 @@ class PrivateMessage:
         if not text_only:
             kwargs["view"] = view
         try:
-            await _edit_by_token(self.interaction, self.message_id, **kwargs)
+            await _edit_by_token(self.interaction, self.message_id, fence=fence, **kwargs)
+        except Fenced:
+            return False
         except _TOLERATED as exc:
             log.debug("editing a private message of interaction %s failed: %s", self.interaction.id, exc)
             return False
@@ -508,16 +552,26 @@ class PublicMessage:
     message_id: int
     since: float  # time.monotonic() when the click was acknowledged (the token lives 15 min)
 
-    async def edit(self, content: str, *, view: discord.ui.View | None, text_only: bool = False) -> bool:
+    async def edit(
+        self,
+        content: str,
+        *,
+        view: discord.ui.View | None,
+        text_only: bool = False,
+        fence: Fence | None = None,
+    ) -> bool | None:
         """Rewrite the public message (``text_only``: its buttons stay as they are); False if Discord
         refused (the token expired, the message is gone, rate limited past discord.py's retries):
-        the caller then edits it another way."""
+        the caller then edits it another way. None when ``fence``, asked right before the request,
+        said no: nothing was sent, and nothing else should be."""
         kwargs: dict[str, Any] = {"content": _clip(content)}
         kwargs["allowed_mentions"] = discord.AllowedMentions.none()
         if not text_only:
             kwargs["view"] = view
         try:
-            await _edit_by_token(self.interaction, None, **kwargs)
+            await _edit_by_token(self.interaction, None, fence=fence, **kwargs)
+        except Fenced:
+            return None
         except _TOLERATED as exc:
             log.debug("editing public message %s through a token failed: %s", self.message_id, exc)
             return False

@@ -125,15 +125,20 @@ class HandPanels:
         t = self.store.get(table_id)
         lang = user_language(panel.interaction)
         shape = self._shape(t, user_id)
+
+        async def fence() -> bool:  # (asked again once the edit's turn on the token comes)
+            return await self.fence(table_id)
+
         if shape is not None and self._shapes.get(key) == shape:
             # the text only (the trick, the turn): drawing the buttons again costs ~10x more
             assert t is not None
             seat = t.seat_of(user_id)
             assert seat is not None
-            ok = await panel.edit(render.hand_panel_text(t, seat, lang=lang), view=None, text_only=True)
+            text = render.hand_panel_text(t, seat, lang=lang)
+            ok = await panel.edit(text, view=None, text_only=True, fence=fence)
         else:
             content, view = hand_panel(t, user_id, lang=lang)
-            ok = await panel.edit(content, view=view)
+            ok = await panel.edit(content, view=view, fence=fence)
             if ok and shape is not None:
                 self._shapes[key] = shape
         if not ok:

@@ -372,13 +372,19 @@ class TablePublisher:
             return False
         drawn = time.monotonic()
         shape = self._shape(t, lang)
+
+        async def fence() -> bool:  # (asked again once the edit's turn on the token comes)
+            return await self.fence(table_id)
+
         if self._live_shapes.get(table_id) == shape:  # the text only: the buttons stay as they are
-            edited = await public.edit(render.table_message(t, lang), view=None, text_only=True)
+            edited = await public.edit(render.table_message(t, lang), view=None, text_only=True, fence=fence)
         else:
             self._live_shapes.pop(table_id, None)
-            edited = await public.edit(render.table_message(t, lang), view=table_view(t, lang))
+            edited = await public.edit(render.table_message(t, lang), view=table_view(t, lang), fence=fence)
             if edited:
                 self._live_shapes[table_id] = shape
+        if edited is None:  # held back by the fence: nothing sent, nothing else to try
+            return True
         if edited:
             self.tokens.edits += 1
             self.staleness.public_shown(table_id, drawn)

@@ -12,7 +12,9 @@ import asyncio
 import logging
 import threading
 import time
+from typing import Any
 
+import discord
 import pytest
 
 from bot.model import MOVING
@@ -116,8 +118,27 @@ def _stall_while_another_takes_over(db_path: str, stall: float, table_id: int) -
     thread.join()  # (blocks this event loop: the bot is stalled)
 
 
+def _started_requests(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, str]]:
+    """(monotonic time, "METHOD path") of every request discord.py starts, bot token or webhook.
+
+    Observes the client library, changes nothing: a request that discord.py had already started
+    when the process stopped (waiting in its lock for the token, or written to the socket) reaches
+    the fake only after the process wakes, yet it left before the stall."""
+    started: list[tuple[float, str]] = []
+    for cls in (discord.http.HTTPClient, discord.webhook.async_.AsyncWebhookAdapter):
+        original = cls.request
+
+        async def request(self: Any, route: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            path = "/" + str(route.url).split("/api/v10/", 1)[-1]
+            started.append((time.monotonic(), f"{route.method} {path}"))
+            return await _original(self, route, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "request", request)
+    return started
+
+
 async def test_a_process_stalled_past_its_lease_sends_nothing_for_the_lost_shard_after_it_wakes(
-    spades: Spades, caplog: pytest.LogCaptureFixture
+    spades: Spades, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 34, item 2: a process stalled past its lease while another took its shard over wakes
     with posts, live-message edits, panel refreshes and bot turns due for the lost tables. Its
@@ -127,6 +148,7 @@ async def test_a_process_stalled_past_its_lease_sends_nothing_for_the_lost_shard
     caplog.set_level(logging.INFO)
     alice = spades.users["alice"]
     fake = spades.fake
+    started = _started_requests(monkeypatch)
     async with spades.running(shard_lease_seconds=STALL_LEASE, time_scale=0.05):
         table_id = (await spades.open_table(alice, play_seconds=600, bid_seconds=600)).id
         channel = spades.channel
@@ -147,14 +169,20 @@ async def test_a_process_stalled_past_its_lease_sends_nothing_for_the_lost_shard
         tokens = {rec.token for rec in fake.interactions.values() if rec.channel is channel}
         mark = len(fake.requests)
         _stall_while_another_takes_over(spades.db_path, STALL_LEASE + 1.5, table_id)
+        woke = time.monotonic()
         await spades.wait_for(lambda: bool(messages(caplog, "lost shard(s) [0]")), what="the loss noticed")
         await asyncio.sleep(2.0)  # whatever was due (bot turns, redraws, panels) has had its chance
 
         def about_the_table(path: str) -> bool:
             return str(channel.id) in path or any(token in path for token in tokens)
 
+        # nothing about the table was started after the wake...
+        after = [what for at, what in started if at > woke and about_the_table(what)]
+        assert after == [], after
+        # ...and what reached the fake after the stall had been started before it
+        before = {what for at, what in started if at < woke}
         sent = [f"{q.method} {q.path}" for q in fake.requests[mark:] if about_the_table(q.path)]
-        assert sent == [], sent
+        assert all(what in before for what in sent), (sent, before)
         # (read from the running bot, on purpose: what it keeps in memory is the subject)
         assert spades.bot is not None and spades.bot.tables.get(table_id) is None
         stored = await spades.stored_table(table_id)

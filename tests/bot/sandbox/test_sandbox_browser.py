@@ -378,7 +378,9 @@ def test_a_league_night_in_a_thread_card_emojis_and_a_polish_player(
     assert "is not a command" not in page.locator("#hint").inner_text()
     # a click on a button the message no longer has (a panel redrawn under the pointer) reads as
     # on Discord, never as the sandbox's own error text
-    live = public(page).filter(has=page.locator("button.dbtn", has_text="Join")).last
+    # (Bob opened it on a server with no language set and no Community: its public messages are in
+    # his language)
+    live = public(page).filter(has=page.locator("button.dbtn", has_text="Dołącz")).last
     mid = live.get_attribute("data-id")
     page.evaluate("(id) => interact('/api/click', {message: id, custom_id: 'sp:0:gone'}, id)", mid)
     failed = page.locator(f'.msg[data-id="{mid}"] .failed')
