@@ -217,7 +217,12 @@ class Bench:
     # ---- one table, as its human plays it -----------------------------------------------------
     async def open_table(self, run: TableRun) -> None:
         r = await self.fake.slash(
-            run.user, run.channel, "spades new", target=self.args.target, play_seconds=600, bid_seconds=600,
+            run.user,
+            run.channel,
+            "spades new",
+            target=self.args.target,
+            play_seconds=600,
+            bid_seconds=600,
             bots=self.args.bots,
         )
         if r.error is not None:
@@ -346,9 +351,7 @@ class Bench:
             if r.error is not None:
                 raise BenchError(f"table {run.table_id}: an action failed: {r.error}")
             if r.type == 6:  # deferred update: the panel's follow-up edit is the answer
-                await self.wait_for(
-                    lambda p=panel, n=before: p.edits > n, "the deferred answer", timeout=30
-                )
+                await self.wait_for(lambda p=panel, n=before: p.edits > n, "the deferred answer", timeout=30)
             elif r.type == 7 and r.message is not None:
                 panel = r.message
             seen = panel.edits
@@ -514,21 +517,40 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--hands", type=int, default=0, help="stop each table after this many hands (0: game end)")
     p.add_argument("--seed", type=int, default=1, help="deal and decision seed (default 1)")
     p.add_argument("--time-scale", type=float, default=0.02, help="bot pauses and timers scale (0.02)")
-    p.add_argument("--bots", default="strong", choices=["easy", "normal", "strong"],
-                   help="the bots' level at every table, --real-pace too (default strong)")
-    p.add_argument("--refresh-wait", type=float, default=2.0,
-                   help="seconds a human waits for the panel refresh before reopening it (2)")
-    p.add_argument("--validate", action="store_true",
-                   help="check every request against Discord's OpenAPI spec (the fake's costliest work: "
-                   "off by default so the numbers are mostly the bot's)")
+    p.add_argument(
+        "--bots",
+        default="strong",
+        choices=["easy", "normal", "strong"],
+        help="the bots' level at every table, --real-pace too (default strong)",
+    )
+    p.add_argument(
+        "--refresh-wait",
+        type=float,
+        default=2.0,
+        help="seconds a human waits for the panel refresh before reopening it (2)",
+    )
+    p.add_argument(
+        "--validate",
+        action="store_true",
+        help="check every request against Discord's OpenAPI spec (the fake's costliest work: "
+        "off by default so the numbers are mostly the bot's)",
+    )
     p.add_argument("--quick", action="store_true", help="tiny run for the test suite: 2 tables, 1 hand")
     p.add_argument("--profile", metavar="FILE", help="write a cProfile of the run to FILE")
-    p.add_argument("--real-pace", action="store_true",
-                   help="the bot in its own process at time scale 1, humans at human pace, Discord's "
-                   "limits on (bench/realpace.py); measured for --seconds once every table plays")
+    p.add_argument(
+        "--real-pace",
+        action="store_true",
+        help="the bot in its own process at time scale 1, humans at human pace, Discord's "
+        "limits on (bench/realpace.py); measured for --seconds once every table plays",
+    )
     p.add_argument("--seconds", type=float, default=60.0, help="measured window of --real-pace (60)")
-    p.add_argument("--restore", type=int, metavar="N", default=0,
-                   help="measure start-up with N live tables in the database (bench/realpace.py)")
+    p.add_argument(
+        "--restore",
+        type=int,
+        metavar="N",
+        default=0,
+        help="measure start-up with N live tables in the database (bench/realpace.py)",
+    )
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--base", help=argparse.SUPPRESS)
     p.add_argument("--gateway", help=argparse.SUPPRESS)

@@ -40,8 +40,9 @@ from engine.ruleset import Ruleset
 _clock = time.perf_counter
 
 
-def _hand_rate(rs: Ruleset, hands: int, seed: int, min_seconds: float,
-               play_hand: Callable[[Game], int]) -> dict[str, Any]:
+def _hand_rate(
+    rs: Ruleset, hands: int, seed: int, min_seconds: float, play_hand: Callable[[Game], int]
+) -> dict[str, Any]:
     """Hands per second of ``play_hand`` (plays the current hand of a game to its end, returns
     how many actions it took, 0 when it does not count them), one game after another (each
     finished hand deals the next) until ``hands`` are done and ``min_seconds`` have passed."""
@@ -57,8 +58,11 @@ def _hand_rate(rs: Ruleset, hands: int, seed: int, min_seconds: float,
             actions += play_hand(g)
             done += 1
     elapsed = clock() - start
-    out: dict[str, Any] = {"hands": done, "seconds": round(elapsed, 4),
-                           "hands_per_second": round(done / elapsed, 1)}
+    out: dict[str, Any] = {
+        "hands": done,
+        "seconds": round(elapsed, 4),
+        "hands_per_second": round(done / elapsed, 1),
+    }
     if actions:
         out["actions_per_second"] = round(actions / elapsed, 1)
     return out
@@ -195,8 +199,9 @@ def expert_time(rs: Ruleset, hands: int, seed: int, name: str = "expert") -> dic
     }
 
 
-def openspiel_hands(hands: int, seed: int, min_seconds: float,
-                    chance_outcomes: bool = False) -> dict[str, Any]:
+def openspiel_hands(
+    hands: int, seed: int, min_seconds: float, chance_outcomes: bool = False
+) -> dict[str, Any]:
     """The same random-hand loop on OpenSpiel's ``spades`` (one deal to the end of 13 tricks).
 
     The fast loop (the comparison) picks every action, chance nodes (the deal) included, from
@@ -223,27 +228,39 @@ def openspiel_hands(hands: int, seed: int, min_seconds: float,
                 actions += 1
         done += 1
     elapsed = clock() - start
-    return {"hands": done, "seconds": round(elapsed, 4), "hands_per_second": round(done / elapsed, 1),
-            "actions_per_second": round(actions / elapsed, 1),
-            "version": getattr(pyspiel, "__version__", None)}
+    return {
+        "hands": done,
+        "seconds": round(elapsed, 4),
+        "hands_per_second": round(done / elapsed, 1),
+        "actions_per_second": round(actions / elapsed, 1),
+        "version": getattr(pyspiel, "__version__", None),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=20 if quick else 2000, help="random hands (minimum)")
-    p.add_argument("--seconds", type=float, default=0.0 if quick else 2.0,
-                   help="minimum seconds per rate measurement")
+    p.add_argument(
+        "--seconds", type=float, default=0.0 if quick else 2.0, help="minimum seconds per rate measurement"
+    )
     p.add_argument("--positions", type=int, default=20 if quick else 500)
     p.add_argument("--heuristic-games", type=int, default=1 if quick else 20)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
-    p.add_argument("--cpu-time", action="store_true",
-                   help="measure the three hand rates in this process's CPU time, not wall-clock "
-                        "(steadier when other work shares the machine)")
-    p.add_argument("--rounds", type=int, default=1 if quick else 3,
-                   help="the three hand rates are measured in this many interleaved rounds (each "
-                        "--hands, --seconds/rounds); each reports its best round")
+    p.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="measure the three hand rates in this process's CPU time, not wall-clock "
+        "(steadier when other work shares the machine)",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=1 if quick else 3,
+        help="the three hand rates are measured in this many interleaved rounds (each "
+        "--hands, --seconds/rounds); each reports its best round",
+    )
     args = p.parse_args(argv)
     if min(args.hands, args.positions, args.heuristic_games, args.rounds) < 1 or args.seconds < 0:
         p.error("sizes must be 1 or more and --seconds 0 or more")
@@ -252,8 +269,12 @@ def main(argv: list[str] | None = None) -> int:
     _clock = time.process_time if args.cpu_time else time.perf_counter
     rs = Ruleset.preset("standard")
     out: dict[str, Any] = {
-        "python": platform.python_version(), "machine": platform.machine(), "quick": quick,
-        "preset": rs.name, "seed": args.seed, "clock": "cpu" if args.cpu_time else "wall",
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "quick": quick,
+        "preset": rs.name,
+        "seed": args.seed,
+        "clock": "cpu" if args.cpu_time else "wall",
     }
     # The rates are measured in interleaved rounds and each keeps its best round, so that a
     # burst of load on a shared machine does not favour one side of the comparison.

@@ -38,17 +38,22 @@ def scene(seats: int) -> TableScene:
     names = ["Alice", "Bob", "Carol", "Dmitri Alexandrovich", "Eve", "Farah"]
     return TableScene(
         "Game over",
-        [SeatInfo(names[i], i % sides, str(3 + i % 3), 3 + i % 4, is_bot=i == 3, dealer=i == 0)
-         for i in range(seats)],
+        [
+            SeatInfo(names[i], i % sides, str(3 + i % 3), 3 + i % 4, is_bot=i == 3, dealer=i == 0)
+            for i in range(seats)
+        ],
         [SideInfo(f"Side {s + 1}", 512 - 40 * s, s, 63 - 20 * s) for s in range(sides)],
-        winner=0, subtitle="standard · to 500", notes=["Hand 14"],
+        winner=0,
+        subtitle="standard · to 500",
+        notes=["Hand 14"],
     )
 
 
 def series(hands: int) -> ScoreSeries:
     scores = [[70 * h - 5 * (h % 3), 60 * h - 30 * (h % 2)] for h in range(1, hands + 1)]
-    return ScoreSeries("Score by hand", ["Alice & Carol", "Bob & Dmitri"], scores, target=500,
-                       lose=-200, winner=0)
+    return ScoreSeries(
+        "Score by hand", ["Alice & Carol", "Bob & Dmitri"], scores, target=500, lose=-200, winner=0
+    )
 
 
 def measure(fn: Callable[[], bytes], rounds: int) -> dict[str, float | int]:
@@ -73,8 +78,12 @@ def main() -> None:
     faces = [*range(52), LITTLE_JOKER, BIG_JOKER]
     t = time.perf_counter()
     sizes = [len(card_png(c)) for c in faces]
-    out["card_faces"] = {"count": len(faces), "ms_total": round((time.perf_counter() - t) * 1000, 1),
-                         "bytes_max": max(sizes), "bytes_total": sum(sizes)}
+    out["card_faces"] = {
+        "count": len(faces),
+        "ms_total": round((time.perf_counter() - t) * 1000, 1),
+        "bytes_max": max(sizes),
+        "bytes_total": sum(sizes),
+    }
     print(json.dumps(out))
 
 

@@ -175,9 +175,14 @@ class Trace:
 
         def stats(v: list[tuple[float, float]]) -> dict[str, Any]:
             walls, cpus = [w for w, _ in v], [c for _, c in v]
-            return {"count": len(v), "total_ms": ms(sum(walls)), "max_ms": ms(max(walls, default=0)),
-                    "cpu_total_ms": ms(sum(cpus)), "cpu_max_ms": ms(max(cpus, default=0)),
-                    "cpu_over_20ms": sum(1 for c in cpus if c > 0.02)}
+            return {
+                "count": len(v),
+                "total_ms": ms(sum(walls)),
+                "max_ms": ms(max(walls, default=0)),
+                "cpu_total_ms": ms(sum(cpus)),
+                "cpu_max_ms": ms(max(cpus, default=0)),
+                "cpu_over_20ms": sum(1 for c in cpus if c > 0.02),
+            }
 
         return {
             "by_generation": {str(g): stats(v) for g, v in self.gc.items()},
@@ -185,10 +190,17 @@ class Trace:
             "objects": len(gc.get_objects()),
             "frozen": gc.get_freeze_count(),
             **({"garbage_by_type": self.garbage()} if self.callbacks else {}),
-            **({"slow_callbacks": stats([(w, c) for w, c, _ in self.slow]),
-                "slow_callbacks_gc_cpu_ms": ms(self.slow_gc_cpu),
-                "slow_by_kind": sorted(({"what": k, **stats(v)} for k, v in kinds.items()),
-                                       key=lambda d: -d["cpu_total_ms"])[:15]} if self.callbacks else {}),
+            **(
+                {
+                    "slow_callbacks": stats([(w, c) for w, c, _ in self.slow]),
+                    "slow_callbacks_gc_cpu_ms": ms(self.slow_gc_cpu),
+                    "slow_by_kind": sorted(
+                        ({"what": k, **stats(v)} for k, v in kinds.items()), key=lambda d: -d["cpu_total_ms"]
+                    )[:15],
+                }
+                if self.callbacks
+                else {}
+            ),
         }
 
 
@@ -265,8 +277,10 @@ async def child(args: argparse.Namespace) -> None:
     posts = bot.tables.posts
     service = bot.tables
     armed = sum(1 for tid in service.tables if service.clock.holds(tid))
-    print(json.dumps({"ready_s": round(ready_s, 3), "restored": len(service.tables), "timers_armed": armed}),
-          flush=True)
+    print(
+        json.dumps({"ready_s": round(ready_s, 3), "restored": len(service.tables), "timers_armed": armed}),
+        flush=True,
+    )
     lags: list[float] = []
 
     async def lag_sampler() -> None:
@@ -325,34 +339,51 @@ async def child(args: argparse.Namespace) -> None:
     live = sum(1 for t in bot.tables.tables.values() if t.status in ("open", "playing"))
     st = posts.staleness
     out = {
-        "loop_lag": {"samples": len(lags), "p50_ms": ms(percentile(lags, 50)),
-                     "p99_ms": ms(percentile(lags, 99)), "max_ms": ms(max(lags, default=0.0))},
+        "loop_lag": {
+            "samples": len(lags),
+            "p50_ms": ms(percentile(lags, 50)),
+            "p99_ms": ms(percentile(lags, 99)),
+            "max_ms": ms(max(lags, default=0.0)),
+        },
         "staleness": {
             "cards": len(st.public) + sum(len(v) for v in st._public_owed.values()),
-            "panel_p50_ms": ms(percentile(st.panel, 50)), "panel_p99_ms": ms(percentile(st.panel, 99)),
-            "public_p50_ms": ms(percentile(st.public, 50)), "public_p99_ms": ms(percentile(st.public, 99)),
+            "panel_p50_ms": ms(percentile(st.panel, 50)),
+            "panel_p99_ms": ms(percentile(st.panel, 99)),
+            "public_p50_ms": ms(percentile(st.public, 50)),
+            "public_p99_ms": ms(percentile(st.public, 99)),
             "public_max_ms": ms(max(st.public, default=0.0)),
             "public_not_yet_shown": sum(len(v) for v in st._public_owed.values()),
         },
-        "save_wait": {"count": len(saves), "p50_ms": ms(percentile(saves, 50)),
-                      "p99_ms": ms(percentile(saves, 99)), "max_ms": ms(max(saves, default=0.0))},
+        "save_wait": {
+            "count": len(saves),
+            "p50_ms": ms(percentile(saves, 50)),
+            "p99_ms": ms(percentile(saves, 99)),
+            "max_ms": ms(max(saves, default=0.0)),
+        },
         "cpu_busy": round(cpu / wall, 3),
         "live_tables": live,
         "rss_mb": round(rss_bytes() / 2**20, 1),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "rss_per_table_kb": round((rss_bytes() - idle_rss) / max(live, 1) / 1024, 1),
         "budget": {
-            "per_second": budget.per_second, "rate": round(budget.rate, 1), "burst": budget.burst,
+            "per_second": budget.per_second,
+            "rate": round(budget.rate, 1),
+            "burst": budget.burst,
             "granted_per_s": round((budget.sent - sent0) / wall, 1),
-            "granted_by_level": dict(zip(("urgent", "human", "posts", "bots"),
-                                         (a - b for a, b in zip(budget.sent_by_level, levels0, strict=True)),
-                                         strict=True)),
+            "granted_by_level": dict(
+                zip(
+                    ("urgent", "human", "posts", "bots"),
+                    (a - b for a, b in zip(budget.sent_by_level, levels0, strict=True)),
+                    strict=True,
+                )
+            ),
             "peak_waiting": peak_wait,
             "held_back_at_send": budget.held_back,
         },
         # the bots' decisions in the window (the strong level searches in a worker process)
         "bot_decisions": {
-            "count": thinker.decisions - thinks0, "fallbacks": thinker.fallbacks - fallbacks0,
+            "count": thinker.decisions - thinks0,
+            "fallbacks": thinker.fallbacks - fallbacks0,
             # search decisions the normal bot took because the worker could not search them in time
             "degraded": thinker.degraded - degraded0,
             "degraded_by": {k: v - degraded_by0.get(k, 0) for k, v in thinker.degraded_by.items()},
@@ -544,8 +575,11 @@ class Driver:
         fake.token = "x"
         guild = fake.add_guild("Bench server")
         humans = [
-            Human(guild.add_text_channel(f"spades-{i + 1}"), fake.add_user(f"player{i + 1}"),
-                  random.Random(args.seed * 100_003 + i))
+            Human(
+                guild.add_text_channel(f"spades-{i + 1}"),
+                fake.add_user(f"player{i + 1}"),
+                random.Random(args.seed * 100_003 + i),
+            )
             for i in range(args.tables)
         ]
         tmp = tempfile.TemporaryDirectory(prefix="spades-realpace-")
@@ -598,8 +632,12 @@ class Driver:
         sent_at: dict[str, float] = child_out.pop("sent_at")
 
         def stats(values: list[float]) -> dict[str, Any]:
-            return {"count": len(values), "p50_ms": ms(percentile(values, 50)),
-                    "p99_ms": ms(percentile(values, 99)), "max_ms": ms(max(values, default=0.0))}
+            return {
+                "count": len(values),
+                "p50_ms": ms(percentile(values, 50)),
+                "p99_ms": ms(percentile(values, 99)),
+                "max_ms": ms(max(values, default=0.0)),
+            }
 
         # wire to wire: the event written to the bot's gateway socket -> the bot's callback written to
         # its socket (both wall clock, one machine); the fallback (no trace stamp) is the bot issuing it
@@ -611,14 +649,19 @@ class Driver:
                 wire.setdefault(kind_of(r.payload), []).append(left - self.written[key])
         lat = [x for v in wire.values() for x in v]
         driver = [r.responded_at - r.created for r in records if r.responded_at is not None]
-        at_fake = [r.responded_at - self.written_fake[str(r.id)] for r in records
-                   if r.responded_at is not None and str(r.id) in self.written_fake]
+        at_fake = [
+            r.responded_at - self.written_fake[str(r.id)]
+            for r in records
+            if r.responded_at is not None and str(r.id) in self.written_fake
+        ]
         bot_lat = [
             answered_at[str(r.id)] - self.written[str(r.id)]
-            for r in records if str(r.id) in answered_at and str(r.id) in self.written
+            for r in records
+            if str(r.id) in answered_at and str(r.id) in self.written
         ]
         ramp_late = sum(
-            1 for r in fake.interactions.values()
+            1
+            for r in fake.interactions.values()
             if r.created < w0 and (r.responded_at is None or r.responded_at - r.created > DEADLINE)
         )
         late = sum(1 for r in records if r.responded_at is None or r.responded_at - r.created > DEADLINE)
@@ -636,7 +679,8 @@ class Driver:
             # interaction -> first response at the sockets (what Discord would measure, no driver in it);
             # over_3s: as the fake enforces Discord's deadline (from the click, driver lag included)
             "latency": {
-                **stats(lat), "over_3s": late,
+                **stats(lat),
+                "over_3s": late,
                 "by_kind": {k: stats(v) for k, v in sorted(wire.items())},
                 "answers_stamped_on_the_wire": sum(1 for r in records if str(r.id) in sent_at),
                 "over_3s_during_ramp": ramp_late,
@@ -654,7 +698,8 @@ class Driver:
             # the fake counts the global limit by when it reads a request: a stalled fake reads a
             # backlog at once, which it then counts as sent in the same second
             "fake_loop_lag": {
-                "p50_ms": ms(percentile(fake_lags, 50)), "p99_ms": ms(percentile(fake_lags, 99))
+                "p50_ms": ms(percentile(fake_lags, 50)),
+                "p99_ms": ms(percentile(fake_lags, 99)),
             },
             "rate_limit_hits_global": sum(1 for q in hits if (q.response or {}).get("global")),
             "invalid_requests": len(fake.invalid_requests),
@@ -670,9 +715,20 @@ class Driver:
 async def spawn(fake: FakeDiscord, db: str, seed: int, rate: float = 50.0) -> asyncio.subprocess.Process:
     """The bot in its own process (``bench/bot.py --child``), pointed at ``fake``."""
     return await asyncio.create_subprocess_exec(
-        sys.executable, str(ROOT / "bench" / "bot.py"), "--child", "--base", fake.base_url,
-        "--gateway", fake.gateway_url, "--db", db, "--seed", str(seed),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26,
+        sys.executable,
+        str(ROOT / "bench" / "bot.py"),
+        "--child",
+        "--base",
+        fake.base_url,
+        "--gateway",
+        fake.gateway_url,
+        "--db",
+        db,
+        "--seed",
+        str(seed),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        limit=2**26,
         env={**os.environ, "BENCH_CHILD_RATE": str(rate)},
     )
 
@@ -725,8 +781,9 @@ async def restore(args: argparse.Namespace) -> dict[str, Any]:
 
         async def open_one(h: Human) -> None:
             async with gate:
-                r = await fake.slash(h.user, h.channel, "spades new", target=500, play_seconds=600,
-                                     bid_seconds=600)
+                r = await fake.slash(
+                    h.user, h.channel, "spades new", target=500, play_seconds=600, bid_seconds=600
+                )
                 assert r.error is None, r.error
                 await driver.until(lambda: driver.live(h) is not None, "the live message")
                 r = await fake.slash(h.user, h.channel, "spades start", fill=True)
@@ -758,9 +815,13 @@ async def restore(args: argparse.Namespace) -> dict[str, Any]:
             # the hand panel, drawn from the restored table: its cards (or the bid, or Show my cards)
             panel = await panel_of(r)
             ok = bool(
-                r.error is None and panel is not None
-                and (panel.selects or any(CARD_ID.match(b.get("custom_id", "")) for b in panel.buttons)
-                     or any(b.get("label") == "Show my cards" for b in panel.buttons))
+                r.error is None
+                and panel is not None
+                and (
+                    panel.selects
+                    or any(CARD_ID.match(b.get("custom_id", "")) for b in panel.buttons)
+                    or any(b.get("label") == "Show my cards" for b in panel.buttons)
+                )
             )
             return time.monotonic() - c0, ok
 

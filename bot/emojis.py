@@ -64,8 +64,14 @@ class CardEmojis:
         """Forget every emoji (another application, or the bot closing)."""
         self._by_name.clear()
 
-    async def sync(self, client: EmojiClient, *, faces: Sequence[int] = FACES,
-                   draw: Callable[[int], bytes] = card_png, upload: bool = True) -> SyncReport:
+    async def sync(
+        self,
+        client: EmojiClient,
+        *,
+        faces: Sequence[int] = FACES,
+        draw: Callable[[int], bytes] = card_png,
+        upload: bool = True,
+    ) -> SyncReport:
         """Learn the emojis already uploaded and upload the missing faces (drawn in an executor).
         Never raises for Discord errors: it logs one line and the buttons stay text.
 
@@ -81,8 +87,9 @@ class CardEmojis:
                 log.info("uploaded %d card emojis", report.uploaded)
             return report
 
-    async def _sync(self, client: EmojiClient, faces: Sequence[int],
-                    draw: Callable[[int], bytes], upload: bool) -> SyncReport:
+    async def _sync(
+        self, client: EmojiClient, faces: Sequence[int], draw: Callable[[int], bytes], upload: bool
+    ) -> SyncReport:
         wanted = {card_emoji_name(c): c for c in faces}
         try:
             existing = await client.fetch_application_emojis()

@@ -34,12 +34,12 @@ RED: Color = (200, 30, 40)
 BLACK: Color = (25, 25, 25)
 # one colour per side (team or solo player), told apart also by colour-blind players
 SIDE_COLORS: tuple[Color, ...] = (
-    (0, 114, 178),   # blue
-    (213, 94, 0),    # vermilion
-    (0, 158, 115),   # green
-    (204, 121, 167), # purple
+    (0, 114, 178),  # blue
+    (213, 94, 0),  # vermilion
+    (0, 158, 115),  # green
+    (204, 121, 167),  # purple
     (86, 180, 233),  # sky
-    (230, 159, 0),   # orange
+    (230, 159, 0),  # orange
 )
 
 TABLE_SIZE = (720, 420)
@@ -125,8 +125,9 @@ def picture_name(name: str, seat: int, empty: str = "Seat %(n)s") -> str:
     import unicodedata
 
     missing = ("So", "Cs", "Co", "Cn")  # symbols (emoji), surrogates, private use, unassigned
-    kept = "".join(ch for ch in name if ord(ch) <= 0xFFFF and unicodedata.category(ch) not in missing
-                   and has_glyph(ch))
+    kept = "".join(
+        ch for ch in name if ord(ch) <= 0xFFFF and unicodedata.category(ch) not in missing and has_glyph(ch)
+    )
     kept = " ".join(kept.split())
     return kept or empty % {"n": seat + 1}
 
@@ -147,8 +148,17 @@ class Words:
     won_legend: str = "%(name)s (won)"
 
     def texts(self) -> tuple[str, ...]:
-        return (self.bot, self.seat_line, self.dealer, self.score, self.columns, self.columns_hand,
-                self.won, self.axis, self.won_legend)
+        return (
+            self.bot,
+            self.seat_line,
+            self.dealer,
+            self.score,
+            self.columns,
+            self.columns_hand,
+            self.won,
+            self.axis,
+            self.won_legend,
+        )
 
 
 ENGLISH = Words()
@@ -162,12 +172,14 @@ def _png(img: Image.Image) -> bytes:
     buf = io.BytesIO()
     # a 64-colour palette keeps flat drawings small (antialiased text included) and is fast
     img.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
-        buf, format="PNG", optimize=False, compress_level=6)
+        buf, format="PNG", optimize=False, compress_level=6
+    )
     return buf.getvalue()
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont | ImageFont.ImageFont,
-         width: int) -> str:
+def _fit(
+    draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int
+) -> str:
     """``text`` cut with an ellipsis to fit ``width`` pixels."""
     if draw.textlength(text, font=fnt) <= width:
         return text
@@ -187,6 +199,7 @@ def _shrink(draw: ImageDraw.ImageDraw, text: str, width: int, sizes: Sequence[in
 
 
 # -- the table ----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SeatInfo:
@@ -284,8 +297,9 @@ def table_png(scene: TableScene) -> bytes:
     # the score panel
     d.rectangle((TABLE_AREA, 0, w, h), fill=(12, 52, 32))
     panel_w = w - TABLE_AREA - 28
-    d.text((TABLE_AREA + 14, 16), _fit(d, words.score, font(22, True), panel_w), font=font(22, True),
-           fill=WHITE)
+    d.text(
+        (TABLE_AREA + 14, 16), _fit(d, words.score, font(22, True), panel_w), font=font(22, True), fill=WHITE
+    )
     hdr = words.columns_hand if any(s.points is not None for s in scene.sides) else words.columns
     d.text((TABLE_AREA + 14, 48), _fit(d, hdr, font(12), panel_w), font=font(12), fill=(190, 210, 195))
     for i, side in enumerate(scene.sides):
@@ -294,8 +308,12 @@ def table_png(scene: TableScene) -> bytes:
         d.rounded_rectangle(box, 8, fill=GOLD if won else PANEL)
         d.rounded_rectangle((box[0], box[1], box[0] + 8, box[3]), 4, fill=side_color(i))
         label = side.name
-        d.text((box[0] + 16, box[1] + 5), _fit(d, label, font(13, True), box[2] - box[0] - 24),
-               font=font(13, True), fill=INK)
+        d.text(
+            (box[0] + 16, box[1] + 5),
+            _fit(d, label, font(13, True), box[2] - box[0] - 24),
+            font=font(13, True),
+            fill=INK,
+        )
         nums = f"{side.score} · {side.bags}"
         if side.points is not None:
             nums += f" · {side.points:+d}"
@@ -303,17 +321,26 @@ def table_png(scene: TableScene) -> bytes:
     y = score_row_box(len(scene.sides))[1]
     if scene.winner is not None and 0 <= scene.winner < len(scene.sides):
         msg = words.won % {"name": scene.sides[scene.winner].name}
-        d.text((TABLE_AREA + 14, y), _fit(d, msg, font(15, True), w - TABLE_AREA - 24), font=font(15, True),
-               fill=GOLD)
+        d.text(
+            (TABLE_AREA + 14, y),
+            _fit(d, msg, font(15, True), w - TABLE_AREA - 24),
+            font=font(15, True),
+            fill=GOLD,
+        )
         y += 24
     for note in scene.notes[:4]:
-        d.text((TABLE_AREA + 14, y), _fit(d, note, font(12), w - TABLE_AREA - 24), font=font(12),
-               fill=(210, 225, 215))
+        d.text(
+            (TABLE_AREA + 14, y),
+            _fit(d, note, font(12), w - TABLE_AREA - 24),
+            font=font(12),
+            fill=(210, 225, 215),
+        )
         y += 18
     return _png(img)
 
 
 # -- the score chart --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ScoreSeries:
@@ -379,8 +406,9 @@ def score_chart_png(series: ScoreSeries) -> bytes:
         for x in range(left, w - right, 12):
             d.line((x, y, min(x + 6, w - right), y), fill=color, width=2)
     for s in range(len(series.sides)):
-        pts = [chart_point(series, 0, 0)] + [chart_point(series, i + 1, row[s])
-                                             for i, row in enumerate(series.scores)]
+        pts = [chart_point(series, 0, 0)] + [
+            chart_point(series, i + 1, row[s]) for i, row in enumerate(series.scores)
+        ]
         color = side_color(s)
         d.line(pts, fill=color, width=3, joint="curve")
         for x, y in pts[1:]:
@@ -400,6 +428,7 @@ def score_chart_png(series: ScoreSeries) -> bytes:
 
 # -- card faces (application emojis) ------------------------------------------------------------
 
+
 def card_emoji_name(card: int) -> str:
     """The application emoji's name for a card face: ``card_AS``, ``card_10H``, ``card_BJ``."""
     return "card_" + card_str(face(card))
@@ -417,8 +446,10 @@ def _suit_shape(d: ImageDraw.ImageDraw, suit: int, cx: float, cy: float, r: floa
         for lx in (cx - lobe, cx + lobe):
             d.ellipse((lx - lobe, ly - lobe, lx + lobe, ly + lobe), fill=fill)
         edge = ly + sgn * 0.15 * r
-        d.polygon([(cx - 2 * lobe + 0.04 * r, edge), (cx + 2 * lobe - 0.04 * r, edge), (cx, cy + sgn * r)],
-                  fill=fill)
+        d.polygon(
+            [(cx - 2 * lobe + 0.04 * r, edge), (cx + 2 * lobe - 0.04 * r, edge), (cx, cy + sgn * r)],
+            fill=fill,
+        )
         if suit == 3:
             d.polygon([(cx, cy + 0.1 * r), (cx - 0.35 * r, cy + r), (cx + 0.35 * r, cy + r)], fill=fill)
         return
@@ -458,8 +489,13 @@ def card_png(card: int) -> bytes:
     big = Image.new("RGBA", (s * scale, s * scale), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     m = 10 * scale
-    d.rounded_rectangle((m, 0, s * scale - m, s * scale - 1), 14 * scale, fill=(*WHITE, 255),
-                        outline=(120, 120, 120, 255), width=2 * scale)
+    d.rounded_rectangle(
+        (m, 0, s * scale - m, s * scale - 1),
+        14 * scale,
+        fill=(*WHITE, 255),
+        outline=(120, 120, 120, 255),
+        width=2 * scale,
+    )
     c = face(card)
     ink = card_color(c)
     cx = s * scale / 2

@@ -21,8 +21,10 @@ def main(argv: list[str] | None = None) -> int:
     cmd, rest = args[0], args[1:]
     if cmd == "replay":
         if len(rest) != 1 or rest[0] in ("-h", "--help"):
-            print("usage: python -m engine replay HAND.json   (use - for stdin)",
-                  file=sys.stdout if rest[:1] in (["-h"], ["--help"]) else sys.stderr)
+            print(
+                "usage: python -m engine replay HAND.json   (use - for stdin)",
+                file=sys.stdout if rest[:1] in (["-h"], ["--help"]) else sys.stderr,
+            )
             return 0 if rest[:1] in (["-h"], ["--help"]) else 2
         from .errors import RecordError
         from .record import replay_file
@@ -57,13 +59,17 @@ def _verify(rest: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine verify",
         description="Check that a hand was dealt from the seed committed before it: the seed and "
-                    "salt hash to the commitment, the deal is the one the seed gives, and the "
-                    "record replays. Prints one line; exit status 0 when everything matches, 1 if not.")
+        "salt hash to the commitment, the deal is the one the seed gives, and the "
+        "record replays. Prints one line; exit status 0 when everything matches, 1 if not.",
+    )
     parser.add_argument("record", help="the hand record (JSON file, - for stdin)")
     parser.add_argument("--seed", help="the revealed seed (default: the record's fair.seed)")
     parser.add_argument("--salt", help="the revealed salt (default: the record's fair.salt)")
-    parser.add_argument("--commitment", help="the commitment you saw before the hand (full, or its "
-                                             "first 8+ hex digits; default: the record's)")
+    parser.add_argument(
+        "--commitment",
+        help="the commitment you saw before the hand (full, or its "
+        "first 8+ hex digits; default: the record's)",
+    )
     args = parser.parse_args(rest)
     from .errors import RecordError
 

@@ -60,11 +60,13 @@ class MisdealAction(Action):
 
 # Interned instances for the hot path (actions are immutable values, so sharing is safe).
 PLAY_ACTIONS: tuple[tuple[PlayAction, ...], ...] = tuple(
-    tuple(PlayAction(s, c) for c in range(128)) for s in range(6))
+    tuple(PlayAction(s, c) for c in range(128)) for s in range(6)
+)
 LOOK_ACTIONS: tuple[Look, ...] = tuple(Look(s) for s in range(6))
 MISDEAL_ACTIONS: tuple[MisdealAction, ...] = tuple(MisdealAction(s) for s in range(6))
 DRAW_ACTIONS: tuple[tuple[DrawAction, DrawAction], ...] = tuple(
-    (DrawAction(s, True), DrawAction(s, False)) for s in range(6))
+    (DrawAction(s, True), DrawAction(s, False)) for s in range(6)
+)
 _BID_ACTIONS: dict[tuple[int, int], BidAction] = {}
 
 

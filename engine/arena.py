@@ -56,8 +56,12 @@ def mean_ci(values: list[float], z: float = 1.96) -> dict[str, Any] | None:
     mean = sum(values) / n
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     half = z * math.sqrt(var / n)
-    return {"deals": n, "diff_per_hand": round(mean, 2),
-            "ci95": [round(mean - half, 2), round(mean + half, 2)], "sd": round(math.sqrt(var), 2)}
+    return {
+        "deals": n,
+        "diff_per_hand": round(mean, 2),
+        "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        "sd": round(math.sqrt(var), 2),
+    }
 
 
 @dataclass
@@ -77,9 +81,9 @@ class SideStats:
     blind_nils_made: int = 0
     blind_nils_attempted: int = 0
     bags: int = 0
-    bid_hands: int = 0          # hands in which the side had a numbered bid
-    bid_error: int = 0          # sum over those hands of |tricks of its numbered bidders - bid|
-    bid_excess: int = 0         # the same, signed (tricks - bid: positive means under-bid)
+    bid_hands: int = 0  # hands in which the side had a numbered bid
+    bid_error: int = 0  # sum over those hands of |tricks of its numbered bidders - bid|
+    bid_excess: int = 0  # the same, signed (tricks - bid: positive means under-bid)
     final_scores: list[int] = field(default_factory=list)
     decision_s: list[float] = field(default_factory=list)
     diffs: list[float] = field(default_factory=list)  # per duplicate deal: mine - the others'
@@ -90,28 +94,41 @@ class SideStats:
         times = sorted(self.decision_s)
         decided = self.contracts_made + self.contracts_set
         return {
-            "label": self.label, "bots": self.bots, "wins": self.wins,
+            "label": self.label,
+            "bots": self.bots,
+            "wins": self.wins,
             "win_rate": self.wins / decided_games if decided_games else None,
             "win_ci95": [round(lo, 4), round(hi, 4)],
-            "hands": self.hands, "points": self.points,
+            "hands": self.hands,
+            "points": self.points,
             "points_per_hand": round(self.points / h, 2),
-            "contracts_made": self.contracts_made, "contracts_set": self.contracts_set,
-            "nils_made": self.nils_made, "nils_attempted": self.nils_attempted,
-            "blind_nils_made": self.blind_nils_made, "blind_nils_attempted": self.blind_nils_attempted,
-            "bags": self.bags, "bags_per_hand": round(self.bags / h, 3),
+            "contracts_made": self.contracts_made,
+            "contracts_set": self.contracts_set,
+            "nils_made": self.nils_made,
+            "nils_attempted": self.nils_attempted,
+            "blind_nils_made": self.blind_nils_made,
+            "blind_nils_attempted": self.blind_nils_attempted,
+            "bags": self.bags,
+            "bags_per_hand": round(self.bags / h, 3),
             "set_rate": round(self.contracts_set / decided, 4) if decided else None,
             "nil_rate": round(self.nils_attempted / h, 4),
             "nil_success": round(self.nils_made / self.nils_attempted, 4) if self.nils_attempted else None,
             "blind_nil_rate": round(self.blind_nils_attempted / h, 4),
-            "blind_nil_success": (round(self.blind_nils_made / self.blind_nils_attempted, 4)
-                                  if self.blind_nils_attempted else None),
+            "blind_nil_success": (
+                round(self.blind_nils_made / self.blind_nils_attempted, 4)
+                if self.blind_nils_attempted
+                else None
+            ),
             "bid_error": round(self.bid_error / self.bid_hands, 3) if self.bid_hands else None,
             "bid_excess": round(self.bid_excess / self.bid_hands, 3) if self.bid_hands else None,
             "decisions": len(times),
-            "decision_ms": None if not times else {
+            "decision_ms": None
+            if not times
+            else {
                 "median": round(1000 * percentile(times, 50), 3),
                 "p99": round(1000 * percentile(times, 99), 3),
-                "max": round(1000 * times[-1], 3)},
+                "max": round(1000 * times[-1], 3),
+            },
             "duplicate": mean_ci(self.diffs),
         }
 
@@ -133,10 +150,17 @@ class ArenaResult:
     def to_dict(self) -> dict[str, Any]:
         decided = self.finished
         return {
-            "preset": self.ruleset.name, "ruleset": self.ruleset.to_dict(),
-            "describe": self.ruleset.describe(), "seats": self.seats, "seed": self.seed,
-            "duplicate": self.duplicate, "games": self.games, "finished": self.finished,
-            "unfinished": self.unfinished, "hands": self.hands, "deals": self.deals,
+            "preset": self.ruleset.name,
+            "ruleset": self.ruleset.to_dict(),
+            "describe": self.ruleset.describe(),
+            "seats": self.seats,
+            "seed": self.seed,
+            "duplicate": self.duplicate,
+            "games": self.games,
+            "finished": self.finished,
+            "unfinished": self.unfinished,
+            "hands": self.hands,
+            "deals": self.deals,
             "seconds": round(self.seconds, 3),
             "hands_per_second": round(self.hands / self.seconds, 1) if self.seconds else None,
             "wins": [s.wins for s in self.sides],
@@ -169,8 +193,9 @@ class Progress:
         fill = int(frac * width)
         bar = "#" * fill + "." * (width - fill)
         eta = (now - self.start) * (1 - frac) / frac if frac > 0 else 0.0
-        self.stream.write(f"\r[{bar}] {done}/{self.total} {self.unit} {now - self.start:.0f}s, "
-                          f"~{eta:.0f}s left")
+        self.stream.write(
+            f"\r[{bar}] {done}/{self.total} {self.unit} {now - self.start:.0f}s, ~{eta:.0f}s left"
+        )
         self.stream.flush()
         self.shown = True
 
@@ -190,13 +215,19 @@ def _rotation_map(rs: Ruleset, rotation: int) -> tuple[list[int], list[int]]:
     return seat_at, side_entrant
 
 
-def play_game(rs: Ruleset, bots: list[Bot], seed: int | str, *, dealer: int | None = None,
-              hand_budget: int | None = None,
-              max_game_hands: int = DEFAULT_MAX_GAME_HANDS,
-              timings: list[list[float]] | None = None,
-              hand_bids: dict[int, tuple[Bid | None, ...]] | None = None,
-              scores: list[int] | None = None,
-              bags: list[int] | None = None) -> tuple[Game, list[HandScored]]:
+def play_game(
+    rs: Ruleset,
+    bots: list[Bot],
+    seed: int | str,
+    *,
+    dealer: int | None = None,
+    hand_budget: int | None = None,
+    max_game_hands: int = DEFAULT_MAX_GAME_HANDS,
+    timings: list[list[float]] | None = None,
+    hand_bids: dict[int, tuple[Bid | None, ...]] | None = None,
+    scores: list[int] | None = None,
+    bags: list[int] | None = None,
+) -> tuple[Game, list[HandScored]]:
     """Play one game with ``bots[seat]`` until it is over, ``hand_budget`` hands were played or
     ``max_game_hands`` is reached. Returns the game and its scored hands. With ``timings`` (one
     list per seat) each decision's seconds are appended to its seat's list; ``hand_bids`` gets
@@ -244,11 +275,21 @@ def bot_options(name: str, worlds: int | None) -> dict[str, Any]:
     return {"worlds": worlds, "min_worlds": worlds, "time_limit": None}
 
 
-def run_arena(rs: Ruleset, seats: list[str], games: int, seed: int | str = 0, *,
-              duplicate: bool = False, hands: int | None = None, deals: int | None = None,
-              worlds: int | None = None, game_hands: int | None = None, random_scores: bool = False,
-              max_game_hands: int = DEFAULT_MAX_GAME_HANDS,
-              progress: Progress | None = None) -> ArenaResult:
+def run_arena(
+    rs: Ruleset,
+    seats: list[str],
+    games: int,
+    seed: int | str = 0,
+    *,
+    duplicate: bool = False,
+    hands: int | None = None,
+    deals: int | None = None,
+    worlds: int | None = None,
+    game_hands: int | None = None,
+    random_scores: bool = False,
+    max_game_hands: int = DEFAULT_MAX_GAME_HANDS,
+    progress: Progress | None = None,
+) -> ArenaResult:
     """Play ``games`` games (deals x rotations with ``duplicate``) and total the statistics.
 
     ``hands`` caps the total number of hands over the whole run; a game cut short by it counts as
@@ -284,9 +325,10 @@ def run_arena(rs: Ruleset, seats: list[str], games: int, seed: int | str = 0, *,
             if hands is not None and result.hands >= hands:
                 break
             seat_at, side_entrant = _rotation_map(rs, rotation)
-            by_seat = {seat_at[s]: get_bot(seats[s], seed=f"{base}:{deal}:{s}",
-                                           **bot_options(seats[s], worlds))
-                       for s in range(rs.num_seats)}
+            by_seat = {
+                seat_at[s]: get_bot(seats[s], seed=f"{base}:{deal}:{s}", **bot_options(seats[s], worlds))
+                for s in range(rs.num_seats)
+            }
             bots = [by_seat[s] for s in range(rs.num_seats)]
             budget = None if hands is None else hands - result.hands
             if game_hands is not None:
@@ -304,9 +346,18 @@ def run_arena(rs: Ruleset, seats: list[str], games: int, seed: int | str = 0, *,
                 ent_scores = [level + 10 * situation.randint(-8, 8) + b for b in ent_bags]
                 start_scores = [ent_scores[side_entrant[side]] for side in range(rs.num_sides)]
                 start_bags = [ent_bags[side_entrant[side]] for side in range(rs.num_sides)]
-            g, scored = play_game(rs, bots, deal_seed, dealer=dealer, hand_budget=budget,
-                                  max_game_hands=max_game_hands, timings=timings, hand_bids=bids,
-                                  scores=start_scores, bags=start_bags)
+            g, scored = play_game(
+                rs,
+                bots,
+                deal_seed,
+                dealer=dealer,
+                hand_budget=budget,
+                max_game_hands=max_game_hands,
+                timings=timings,
+                hand_bids=bids,
+                scores=start_scores,
+                bags=start_bags,
+            )
             game_no += 1
             result.games += 1
             _tally(result, g, scored, side_entrant, bids)
@@ -346,8 +397,13 @@ def run_arena(rs: Ruleset, seats: list[str], games: int, seed: int | str = 0, *,
     return result
 
 
-def _tally(result: ArenaResult, g: Game, scored: list[HandScored], side_entrant: list[int],
-           hand_bids: dict[int, tuple[Bid | None, ...]] | None = None) -> None:
+def _tally(
+    result: ArenaResult,
+    g: Game,
+    scored: list[HandScored],
+    side_entrant: list[int],
+    hand_bids: dict[int, tuple[Bid | None, ...]] | None = None,
+) -> None:
     result.hands += len(scored)
     if g.winner is not None:
         result.finished += 1
@@ -393,25 +449,52 @@ def format_table(result: ArenaResult) -> str:
         f"{result.games} games ({result.finished} finished"
         + (f", {result.unfinished} unfinished" if result.unfinished else "")
         + f"), {result.hands} hands in {result.seconds:.1f}s"
-        + (" · duplicate" if result.duplicate else "") + f" · seed {result.seed}",
+        + (" · duplicate" if result.duplicate else "")
+        + f" · seed {result.seed}",
         "",
     ]
-    header = ["side", "bots", "wins", "win %", "95% CI", "pts/hand", "made/set", "nils",
-              "blind nils", "bags/hand"]
+    header = [
+        "side",
+        "bots",
+        "wins",
+        "win %",
+        "95% CI",
+        "pts/hand",
+        "made/set",
+        "nils",
+        "blind nils",
+        "bags/hand",
+    ]
     rows = [header]
     for i, s in enumerate(d["sides"]):
         rate = "-" if s["win_rate"] is None else f"{100 * s['win_rate']:.1f}"
         lo, hi = s["win_ci95"]
-        rows.append([
-            str(i), s["label"], str(s["wins"]), rate, f"{100 * lo:.1f}–{100 * hi:.1f}",
-            f"{s['points_per_hand']:+.1f}", f"{s['contracts_made']}/{s['contracts_set']}",
-            f"{s['nils_made']}/{s['nils_attempted']}",
-            f"{s['blind_nils_made']}/{s['blind_nils_attempted']}", f"{s['bags_per_hand']:.2f}",
-        ])
+        rows.append(
+            [
+                str(i),
+                s["label"],
+                str(s["wins"]),
+                rate,
+                f"{100 * lo:.1f}–{100 * hi:.1f}",
+                f"{s['points_per_hand']:+.1f}",
+                f"{s['contracts_made']}/{s['contracts_set']}",
+                f"{s['nils_made']}/{s['nils_attempted']}",
+                f"{s['blind_nils_made']}/{s['blind_nils_attempted']}",
+                f"{s['bags_per_hand']:.2f}",
+            ]
+        )
     _rows_to_lines(rows, lines)
     lines.append("")
-    header2 = ["side", "dup diff/hand (95% CI)", "set %", "nil % (made %)", "blind nil % (made %)",
-               "bid err", "bid +/-", "decision ms med/p99/max"]
+    header2 = [
+        "side",
+        "dup diff/hand (95% CI)",
+        "set %",
+        "nil % (made %)",
+        "blind nil % (made %)",
+        "bid err",
+        "bid +/-",
+        "decision ms med/p99/max",
+    ]
     rows2 = [header2]
 
     def pct(x: float | None) -> str:
@@ -419,17 +502,28 @@ def format_table(result: ArenaResult) -> str:
 
     for i, s in enumerate(d["sides"]):
         dup = s["duplicate"]
-        dup_txt = "-" if dup is None else (f"{dup['diff_per_hand']:+.1f} ({dup['ci95'][0]:+.1f}.."
-                                           f"{dup['ci95'][1]:+.1f}), {dup['deals']} deals")
+        dup_txt = (
+            "-"
+            if dup is None
+            else (
+                f"{dup['diff_per_hand']:+.1f} ({dup['ci95'][0]:+.1f}.."
+                f"{dup['ci95'][1]:+.1f}), {dup['deals']} deals"
+            )
+        )
         ms = s["decision_ms"]
         ms_txt = "-" if ms is None else f"{ms['median']:.2f}/{ms['p99']:.1f}/{ms['max']:.1f}"
-        rows2.append([
-            str(i), dup_txt, pct(s["set_rate"]),
-            f"{pct(s['nil_rate'])} ({pct(s['nil_success'])})",
-            f"{pct(s['blind_nil_rate'])} ({pct(s['blind_nil_success'])})",
-            "-" if s["bid_error"] is None else f"{s['bid_error']:.2f}",
-            "-" if s["bid_excess"] is None else f"{s['bid_excess']:+.2f}", ms_txt,
-        ])
+        rows2.append(
+            [
+                str(i),
+                dup_txt,
+                pct(s["set_rate"]),
+                f"{pct(s['nil_rate'])} ({pct(s['nil_success'])})",
+                f"{pct(s['blind_nil_rate'])} ({pct(s['blind_nil_success'])})",
+                "-" if s["bid_error"] is None else f"{s['bid_error']:.2f}",
+                "-" if s["bid_excess"] is None else f"{s['bid_excess']:+.2f}",
+                ms_txt,
+            ]
+        )
     _rows_to_lines(rows2, lines)
     return "\n".join(lines)
 
@@ -437,8 +531,11 @@ def format_table(result: ArenaResult) -> str:
 def _rows_to_lines(rows: list[list[str]], lines: list[str]) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
-        lines.append("  ".join(cell.ljust(widths[i]) if i < 2 else cell.rjust(widths[i])
-                               for i, cell in enumerate(r)).rstrip())
+        lines.append(
+            "  ".join(
+                cell.ljust(widths[i]) if i < 2 else cell.rjust(widths[i]) for i, cell in enumerate(r)
+            ).rstrip()
+        )
 
 
 def _positive_int(text: str) -> int:
@@ -477,36 +574,80 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m engine arena",
         description="Play bots against each other and report wins (95% Wilson interval), points, "
-                    "contracts, nils and bags per side.")
-    p.add_argument("--preset", default="standard",
-                   help=f"ruleset preset (default standard; one of {', '.join(PRESETS)})")
-    p.add_argument("--ruleset-option", action="append", default=[], type=_option, metavar="KEY=VALUE",
-                   help="override a ruleset option, e.g. bag_limit=5 (repeatable)")
-    p.add_argument("--games", type=_positive_int, default=None,
-                   help="games to play (deals, with --duplicate); default 100, or unlimited with --hands")
-    p.add_argument("--hands", type=_positive_int, default=None,
-                   help="stop after this many hands in total (the game in progress counts as unfinished)")
-    p.add_argument("--seats", default=None,
-                   help=f"comma-separated bot per seat ({', '.join(BOT_NAMES)}); "
-                        "default heuristic,random,... alternating")
+        "contracts, nils and bags per side.",
+    )
+    p.add_argument(
+        "--preset", default="standard", help=f"ruleset preset (default standard; one of {', '.join(PRESETS)})"
+    )
+    p.add_argument(
+        "--ruleset-option",
+        action="append",
+        default=[],
+        type=_option,
+        metavar="KEY=VALUE",
+        help="override a ruleset option, e.g. bag_limit=5 (repeatable)",
+    )
+    p.add_argument(
+        "--games",
+        type=_positive_int,
+        default=None,
+        help="games to play (deals, with --duplicate); default 100, or unlimited with --hands",
+    )
+    p.add_argument(
+        "--hands",
+        type=_positive_int,
+        default=None,
+        help="stop after this many hands in total (the game in progress counts as unfinished)",
+    )
+    p.add_argument(
+        "--seats",
+        default=None,
+        help=f"comma-separated bot per seat ({', '.join(BOT_NAMES)}); "
+        "default heuristic,random,... alternating",
+    )
     p.add_argument("--seed", default="0", help="seed for the deals and the bots (default 0)")
-    p.add_argument("--duplicate", action="store_true",
-                   help="replay each deal once per rotation of the seats to cancel out luck")
-    p.add_argument("--deals", type=_positive_int, default=None,
-                   help="with --duplicate: stop after this many duplicate deals (hands played in "
-                        "every rotation); the last game is cut short")
-    p.add_argument("--worlds", type=_positive_int, default=None,
-                   help="search bots (expert, strong) sample exactly this many deals per decision, "
-                        "with no time cap, so strength does not depend on the machine's load")
-    p.add_argument("--game-hands", type=_positive_int, default=None,
-                   help="stop every game after this many hands (1: each duplicate deal is one hand)")
-    p.add_argument("--random-scores", action="store_true",
-                   help="start every game from a seeded random score situation (the same for each "
-                        "entrant in every rotation)")
-    p.add_argument("--progress", action="store_true",
-                   help="show the progress bar on stderr even when it is not a terminal")
-    p.add_argument("--max-game-hands", type=_positive_int, default=DEFAULT_MAX_GAME_HANDS,
-                   help=f"give up a game after this many hands (default {DEFAULT_MAX_GAME_HANDS})")
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="replay each deal once per rotation of the seats to cancel out luck",
+    )
+    p.add_argument(
+        "--deals",
+        type=_positive_int,
+        default=None,
+        help="with --duplicate: stop after this many duplicate deals (hands played in "
+        "every rotation); the last game is cut short",
+    )
+    p.add_argument(
+        "--worlds",
+        type=_positive_int,
+        default=None,
+        help="search bots (expert, strong) sample exactly this many deals per decision, "
+        "with no time cap, so strength does not depend on the machine's load",
+    )
+    p.add_argument(
+        "--game-hands",
+        type=_positive_int,
+        default=None,
+        help="stop every game after this many hands (1: each duplicate deal is one hand)",
+    )
+    p.add_argument(
+        "--random-scores",
+        action="store_true",
+        help="start every game from a seeded random score situation (the same for each "
+        "entrant in every rotation)",
+    )
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress bar on stderr even when it is not a terminal",
+    )
+    p.add_argument(
+        "--max-game-hands",
+        type=_positive_int,
+        default=DEFAULT_MAX_GAME_HANDS,
+        help=f"give up a game after this many hands (default {DEFAULT_MAX_GAME_HANDS})",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     return p
 
@@ -540,10 +681,20 @@ def main(argv: list[str] | None = None) -> int:
         progress = Progress(args.hands, "hands", force=args.progress)
     else:
         progress = Progress(games * rotations, "games", force=args.progress)
-    result = run_arena(rs, seats, games, seed, duplicate=args.duplicate, hands=args.hands,
-                       deals=args.deals, worlds=args.worlds, game_hands=args.game_hands,
-                       random_scores=args.random_scores,
-                       max_game_hands=args.max_game_hands, progress=progress)
+    result = run_arena(
+        rs,
+        seats,
+        games,
+        seed,
+        duplicate=args.duplicate,
+        hands=args.hands,
+        deals=args.deals,
+        worlds=args.worlds,
+        game_hands=args.game_hands,
+        random_scores=args.random_scores,
+        max_game_hands=args.max_game_hands,
+        progress=progress,
+    )
     if args.json:
         print(json.dumps(result.to_dict()))
     else:

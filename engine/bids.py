@@ -97,7 +97,7 @@ class Bid:
         if not isinstance(value, str):
             raise BidParseError(f"{value!r} is not a bid")
         if value.strip().startswith("-"):
-            raise BidParseError(f"\"{value.strip()}\" is not a bid; bids are 0 or more tricks or nil")
+            raise BidParseError(f'"{value.strip()}" is not a bid; bids are 0 or more tricks or nil')
         text = " ".join(value.replace("_", " ").replace("-", " ").lower().split())
         if text in _WORDS:
             return _WORDS[text]
@@ -119,8 +119,13 @@ _CACHE: dict[tuple[str, int], Bid] = {}
 Bid.NIL = Bid.of("nil")
 Bid.BLIND_NIL = Bid.of("blind_nil")
 _WORDS = {
-    "nil": Bid.NIL, "nill": Bid.NIL, "n": Bid.NIL,
-    "blind nil": Bid.BLIND_NIL, "blindnil": Bid.BLIND_NIL, "bn": Bid.BLIND_NIL,
-    "double nil": Bid.BLIND_NIL, "blind nill": Bid.BLIND_NIL,
+    "nil": Bid.NIL,
+    "nill": Bid.NIL,
+    "n": Bid.NIL,
+    "blind nil": Bid.BLIND_NIL,
+    "blindnil": Bid.BLIND_NIL,
+    "bn": Bid.BLIND_NIL,
+    "double nil": Bid.BLIND_NIL,
+    "blind nill": Bid.BLIND_NIL,
 }
 _BLIND_RE = re.compile(r"^(?:blind|b) ?(\d+)$")

@@ -24,9 +24,18 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SINGULAR = ("club", "diamond", "heart", "spade")
 
 _SUIT_INPUT = {
-    "C": CLUBS, "D": DIAMONDS, "H": HEARTS, "S": SPADES,
-    "♣": CLUBS, "♧": CLUBS, "♦": DIAMONDS, "♢": DIAMONDS,
-    "♥": HEARTS, "♡": HEARTS, "♠": SPADES, "♤": SPADES,
+    "C": CLUBS,
+    "D": DIAMONDS,
+    "H": HEARTS,
+    "S": SPADES,
+    "♣": CLUBS,
+    "♧": CLUBS,
+    "♦": DIAMONDS,
+    "♢": DIAMONDS,
+    "♥": HEARTS,
+    "♡": HEARTS,
+    "♠": SPADES,
+    "♤": SPADES,
 }
 _RANK_INPUT = {name: i for i, name in enumerate(RANK_NAMES)} | {"T": 8, "1": -1}
 _JOKERS = {"BJ": BIG_JOKER, "LJ": LITTLE_JOKER, "BIGJOKER": BIG_JOKER, "LITTLEJOKER": LITTLE_JOKER}

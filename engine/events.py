@@ -109,8 +109,13 @@ class NilScore:
     points: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "kind": self.kind, "made": self.made, "tricks": self.tricks,
-                "points": self.points}
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "made": self.made,
+            "tricks": self.tricks,
+            "points": self.points,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,14 +148,28 @@ class SideScore:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "side": self.side, "seats": list(self.seats), "bid": self.bid, "blind_bid": self.blind_bid,
-            "tricks": self.tricks, "made": self.made, "contract_points": self.contract_points,
-            "bags": self.bags, "bag_points": self.bag_points, "nils": [n.to_dict() for n in self.nils],
-            "nil_points": self.nil_points, "bag_penalty": self.bag_penalty,
-            "bonus_points": self.bonus_points, "points": self.total, "total": self.total,
-            "score_before": self.score_before, "score_after": self.score_after,
-            "bags_before": self.bags_before, "bags_after": self.bags_after,
-            "penalties": self.penalties, "boston": self.boston, "notes": list(self.notes),
+            "side": self.side,
+            "seats": list(self.seats),
+            "bid": self.bid,
+            "blind_bid": self.blind_bid,
+            "tricks": self.tricks,
+            "made": self.made,
+            "contract_points": self.contract_points,
+            "bags": self.bags,
+            "bag_points": self.bag_points,
+            "nils": [n.to_dict() for n in self.nils],
+            "nil_points": self.nil_points,
+            "bag_penalty": self.bag_penalty,
+            "bonus_points": self.bonus_points,
+            "points": self.total,
+            "total": self.total,
+            "score_before": self.score_before,
+            "score_after": self.score_after,
+            "bags_before": self.bags_before,
+            "bags_after": self.bags_after,
+            "penalties": self.penalties,
+            "boston": self.boston,
+            "notes": list(self.notes),
         }
 
 
@@ -174,7 +193,8 @@ class GameOver(Event):
 
 # Interned instances for the hot path (events are immutable values).
 CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
-    tuple(CardPlayed(s, c) for c in range(128)) for s in range(6))
+    tuple(CardPlayed(s, c) for c in range(128)) for s in range(6)
+)
 SPADES_BROKEN: tuple[SpadesBroken, ...] = tuple(SpadesBroken(s) for s in range(6))
 LOOKED: tuple[Looked, ...] = tuple(Looked(s) for s in range(6))
 _BID_MADE: dict[tuple[int, int], BidMade] = {}
@@ -191,8 +211,22 @@ def bid_made(seat: int, bid: Bid) -> BidMade:
         ev = _BID_MADE[key] = BidMade(seat, bid)
     return ev
 
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
-    for cls in (HandDealt, Misdealt, CardDrawn, Looked, BidMade, BiddingDone, CardsPassed,
-                PassingDone, CardPlayed, SpadesBroken, TrickWon, HandScored, GameOver)
+    for cls in (
+        HandDealt,
+        Misdealt,
+        CardDrawn,
+        Looked,
+        BidMade,
+        BiddingDone,
+        CardsPassed,
+        PassingDone,
+        CardPlayed,
+        SpadesBroken,
+        TrickWon,
+        HandScored,
+        GameOver,
+    )
 }

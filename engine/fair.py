@@ -55,8 +55,9 @@ def derived_key(seed: int | str, salt: str, hand_no: int) -> DealKey:
     from the game's seed, so anyone who knows that seed knows every deal. Live games use
     ``new_key``."""
     base = f"spades-test-deal|{seed}|{salt}|{hand_no}"
-    return DealKey(hashlib.sha256(base.encode()).hexdigest(),
-                   hashlib.sha256((base + "|salt").encode()).hexdigest()[:32])
+    return DealKey(
+        hashlib.sha256(base.encode()).hexdigest(), hashlib.sha256((base + "|salt").encode()).hexdigest()[:32]
+    )
 
 
 def commitment(seed: str, salt: str) -> str:
@@ -75,7 +76,7 @@ def _words(seed: str, label: str) -> Iterator[int]:
     while True:
         block = hashlib.sha256(prefix + str(i).encode()).digest()
         for j in range(0, 32, 4):
-            yield int.from_bytes(block[j:j + 4], "big")
+            yield int.from_bytes(block[j : j + 4], "big")
         i += 1
 
 

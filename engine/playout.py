@@ -47,6 +47,7 @@ class PlayoutGame(Protocol):
 
     def _finish_hand(self, quiet: bool = False) -> object: ...
 
+
 LANE = 0x1FFF  # the 13 ranks of one suit
 
 
@@ -97,8 +98,12 @@ def random_tricks(g: PlayoutGame, rnd: Callable[[], float]) -> None:
     dealt = 0
     for h in hands:
         dealt |= h
-        lists += ([*clubs[h & LANE]], [*diamonds[h >> 13 & LANE]], [*hearts[h >> 26 & LANE]],
-                  [*spades[h >> 39]])
+        lists += (
+            [*clubs[h & LANE]],
+            [*diamonds[h >> 13 & LANE]],
+            [*hearts[h >> 26 & LANE]],
+            [*spades[h >> 39]],
+        )
     after, order = _seat_tables(n)
     must_break = g.rs.spades_must_be_broken
     broken = g.broken

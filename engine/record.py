@@ -97,8 +97,9 @@ def load_game(record: Any) -> Game:
             if key == "bags" and v < 0:
                 raise RecordError(f"before.bags[{i}]", f"bags can't be negative ({v})")
             if key == "bags" and rs.bag_limit and v >= rs.bag_limit:
-                raise RecordError(f"before.bags[{i}]",
-                                  f"{v} bags can't be carried: the bag limit is {rs.bag_limit}")
+                raise RecordError(
+                    f"before.bags[{i}]", f"{v} bags can't be carried: the bag limit is {rs.bag_limit}"
+                )
     if rs.two_player_draw:
         # the deal is the kept cards; the game waits in the draw for pre-draw blind nil bids
         g = Game._predraw(rs, hands, dealer, scores, bags, hand_no)
@@ -228,8 +229,12 @@ def _replay_passes(g: Game, record: dict[str, Any], passes: list[Any]) -> None:
             raise RecordError(pos, f"there is no seat {seat}")
         if g.phase is not Phase.PASS:
             raise RecordError(pos, "no cards are passed now")
-        if (g.rs.two_player_draw and g.deal_key is None and g._forced_swaps is not None
-                and seat not in g._forced_swaps):
+        if (
+            g.rs.two_player_draw
+            and g.deal_key is None
+            and g._forced_swaps is not None
+            and seat not in g._forced_swaps
+        ):
             raise RecordError(pos, f"the record has no replacement cards for seat {seat}")
         cards: list[int] = []
         for j, t in enumerate(entry[1]):

@@ -13,8 +13,9 @@ from .events import NilScore, SideScore
 from .ruleset import Ruleset, tables
 
 
-def score_hand(rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int],
-               scores: Sequence[int], bags: Sequence[int]) -> list[SideScore]:
+def score_hand(
+    rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int], scores: Sequence[int], bags: Sequence[int]
+) -> list[SideScore]:
     """Score one finished hand for every side.
 
     - Contract (sum of the side's non-nil bids) made: +10 per bid trick (+20 per trick bid
@@ -76,14 +77,37 @@ def score_hand(rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int],
                 penalty -= rs.bag_penalty
                 k += 1
         total = contract + bag_points + nil_points + penalty + bonus
-        out.append(SideScore(side, tuple(seats), bid, blind_bid, ctricks, made, contract, side_bags,
-                             bag_points, tuple(nils), nil_points, penalty, bonus, total, before,
-                             before + total, bags_before, bags_after, k, boston, tuple(notes)))
+        out.append(
+            SideScore(
+                side,
+                tuple(seats),
+                bid,
+                blind_bid,
+                ctricks,
+                made,
+                contract,
+                side_bags,
+                bag_points,
+                tuple(nils),
+                nil_points,
+                penalty,
+                bonus,
+                total,
+                before,
+                before + total,
+                bags_before,
+                bags_after,
+                k,
+                boston,
+                tuple(notes),
+            )
+        )
     return out
 
 
-def hand_totals(rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int],
-                scores: Sequence[int], bags: Sequence[int]) -> tuple[list[int], list[int]]:
+def hand_totals(
+    rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int], scores: Sequence[int], bags: Sequence[int]
+) -> tuple[list[int], list[int]]:
     """The scores and bags after the hand: ``score_after``/``bags_after`` of ``score_hand``
     without building the breakdown (the playout fast path). Boston is not decided here:
     callers use ``score_hand`` when ``rs.boston`` is on."""
@@ -135,14 +159,16 @@ def hand_totals(rs: Ruleset, bids: Sequence[Bid | None], tricks: Sequence[int],
     return new_scores, new_bags
 
 
-def game_winner(rs: Ruleset, scores: Sequence[int], breakdown: Sequence[SideScore],
-                hand_no: int) -> tuple[int | None, str | None]:
+def game_winner(
+    rs: Ruleset, scores: Sequence[int], breakdown: Sequence[SideScore], hand_no: int
+) -> tuple[int | None, str | None]:
     """(winning side, reason) once the game is over after ``hand_no``, else (None, None).
 
     Boston wins outright; then mercy (a side at or below ``lose_score`` ends the game), the
     target, and ``max_hands`` end it with the highest score winning. An exact tie for the highest
     score always plays another hand.
     """
+
     def top() -> int | None:
         best = max(scores)
         leaders = [i for i, s in enumerate(scores) if s == best]

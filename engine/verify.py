@@ -20,6 +20,7 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 _HEX = re.compile(r"[0-9a-f]+")
 
+
 @dataclass(frozen=True)
 class Verdict:
     """The outcome of ``verify``: ``ok`` and one line that says what was (or was not) shown."""
@@ -44,8 +45,9 @@ def _record_faces(cards: Any) -> list[str] | None:
         return None
 
 
-def verify(record: Any, *, seed: str | None = None, salt: str | None = None,
-           commitment_seen: str | None = None) -> Verdict:
+def verify(
+    record: Any, *, seed: str | None = None, salt: str | None = None, commitment_seen: str | None = None
+) -> Verdict:
     """Check a hand record's deal against a revealed seed and salt and a commitment.
 
     ``seed``/``salt`` default to the record's ``fair.seed``/``fair.salt`` (the reveal);
@@ -62,13 +64,18 @@ def verify(record: Any, *, seed: str | None = None, salt: str | None = None,
         return Verdict(False, "FAIL: the record's fair field must be an object")
     fair = fair or {}
     if fair.get("scheme", SCHEME) != SCHEME:
-        return Verdict(False, f"FAIL: unknown fairness scheme {json.dumps(fair.get('scheme'))}; "
-                              f"this verifier knows {SCHEME}")
+        return Verdict(
+            False,
+            f"FAIL: unknown fairness scheme {json.dumps(fair.get('scheme'))}; this verifier knows {SCHEME}",
+        )
     seed = (seed if seed is not None else fair.get("seed")) or None
     salt = (salt if salt is not None else fair.get("salt")) or None
     if seed is None or salt is None:
-        return Verdict(False, "FAIL: no seed and salt to check: the record reveals none "
-                              "(a hand dealt before fair deals, or one still in play)")
+        return Verdict(
+            False,
+            "FAIL: no seed and salt to check: the record reveals none "
+            "(a hand dealt before fair deals, or one still in play)",
+        )
     seed, salt = str(seed).strip().lower(), str(salt).strip().lower()
     if not _HEX64.fullmatch(seed):
         return Verdict(False, "FAIL: the seed must be 64 hex digits")
@@ -77,8 +84,11 @@ def verify(record: Any, *, seed: str | None = None, salt: str | None = None,
     full = commitment(seed, salt)
     recorded = fair.get("commitment")
     if recorded is not None and recorded != full:
-        return Verdict(False, f"FAIL: the seed and salt hash to {short(full)}…, not to the record's "
-                              f"commitment {short(str(recorded))}…")
+        return Verdict(
+            False,
+            f"FAIL: the seed and salt hash to {short(full)}…, not to the record's "
+            f"commitment {short(str(recorded))}…",
+        )
     seen = commitment_seen if commitment_seen is not None else recorded
     if seen is None:
         return Verdict(False, "FAIL: no commitment to check against (give --commitment)")
@@ -86,8 +96,10 @@ def verify(record: Any, *, seed: str | None = None, salt: str | None = None,
     if len(seen) < MIN_PREFIX or not _HEX.fullmatch(seen) or len(seen) > 64:
         return Verdict(False, f"FAIL: a commitment is {MIN_PREFIX} to 64 hex digits")
     if not full.startswith(seen):
-        return Verdict(False, f"FAIL: the seed and salt hash to {short(full)}…, "
-                              f"not to the commitment {seen[:SHORT_LEN]}…")
+        return Verdict(
+            False,
+            f"FAIL: the seed and salt hash to {short(full)}…, not to the commitment {seen[:SHORT_LEN]}…",
+        )
     try:
         rs = Ruleset.from_dict(record.get("ruleset", "standard"))
     except (RulesetError, TypeError) as e:
@@ -122,7 +134,7 @@ def verify(record: Any, *, seed: str | None = None, salt: str | None = None,
             seat = 1 - seat
         expected = [_faces(h) for h in kept]
     else:
-        expected = [_faces(deck[s * k:(s + 1) * k]) for s in range(n)]
+        expected = [_faces(deck[s * k : (s + 1) * k]) for s in range(n)]
     for s in range(n):
         if _record_faces(deal[s]) != expected[s]:
             return Verdict(False, f"FAIL: seat {s}'s cards are not the ones the seed deals")
@@ -134,13 +146,17 @@ def verify(record: Any, *, seed: str | None = None, salt: str | None = None,
     if isinstance(stated, dict):
         for key in ("tricks", "scores", "bags", "winner"):
             if key in stated and stated[key] != result[key]:
-                return Verdict(False, f"FAIL: the deal matches but the record states {key} "
-                                      f"{json.dumps(stated[key])}; replaying gives {json.dumps(result[key])}")
+                return Verdict(
+                    False,
+                    f"FAIL: the deal matches but the record states {key} "
+                    f"{json.dumps(stated[key])}; replaying gives {json.dumps(result[key])}",
+                )
     hand = record.get("hand_no", 1)
-    return Verdict(True, f"OK: hand {hand} was dealt from the committed seed ({short(full)}…): "
-                         f"the seed and salt match the commitment, the deal matches, the record replays")
-
-
+    return Verdict(
+        True,
+        f"OK: hand {hand} was dealt from the committed seed ({short(full)}…): "
+        f"the seed and salt match the commitment, the deal matches, the record replays",
+    )
 
 
 __all__ = ["MIN_PREFIX", "Verdict", "verify"]

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 
-def seated_plays(plays: Sequence[int], first_leader: int | None, trick_winners: Sequence[int],
-                 n: int) -> list[tuple[int, int]]:
+def seated_plays(
+    plays: Sequence[int], first_leader: int | None, trick_winners: Sequence[int], n: int
+) -> list[tuple[int, int]]:
     """``(seat, card)`` for each card in ``plays`` (one hand, in order): the first trick is led by
     ``first_leader``, each later one by the winner of the trick before; seats play in turn."""
     out: list[tuple[int, int]] = []
@@ -75,8 +76,7 @@ class View:
     @property
     def history(self) -> tuple[tuple[int, int], ...]:
         """Every (seat, card) played this hand, in order."""
-        return tuple(seated_plays(self.plays, self.first_leader, self.trick_winners,
-                                  self.ruleset.num_seats))
+        return tuple(seated_plays(self.plays, self.first_leader, self.trick_winners, self.ruleset.num_seats))
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -100,20 +100,28 @@ class View:
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form (cards as text)."""
         return {
-            "seat": self.seat, "ruleset": self.ruleset.to_dict(), "phase": str(self.phase),
-            "hand_no": self.hand_no, "dealer": self.dealer, "to_act": self.to_act,
+            "seat": self.seat,
+            "ruleset": self.ruleset.to_dict(),
+            "phase": str(self.phase),
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "to_act": self.to_act,
             "seats_to_act": list(self.seats_to_act),
             "hand": None if self.hand is None else [card_str(c) for c in cards_of(self.hand)],
-            "looked": self.looked, "hand_sizes": list(self.hand_sizes),
+            "looked": self.looked,
+            "hand_sizes": list(self.hand_sizes),
             "bids": [None if b is None else b.to_json() for b in self.bids],
-            "tricks": list(self.tricks), "trick_no": self.trick_no,
+            "tricks": list(self.tricks),
+            "trick_no": self.trick_no,
             "current_trick": [[s, card_str(c)] for s, c in self.current_trick],
             "leader": self.leader,
             "last_trick": None if self.last_trick is None else [[s, card_str(c)] for s, c in self.last_trick],
             "last_trick_winner": self.last_trick_winner,
             "trick_winners": list(self.trick_winners),
             "played": [card_str(c) for c in cards_of(self.played)],
-            "spades_broken": self.spades_broken, "scores": list(self.scores), "bags": list(self.bags),
+            "spades_broken": self.spades_broken,
+            "scores": list(self.scores),
+            "bags": list(self.bags),
             "winner": self.winner,
             "passed": None if self.passed is None else [card_str(c) for c in cards_of(self.passed)],
             "received": None if self.received is None else [card_str(c) for c in cards_of(self.received)],

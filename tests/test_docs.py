@@ -26,8 +26,14 @@ EXPECTED = {
 
 
 def _replay(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", "replay", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "replay", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_every_example_is_listed_here() -> None:
@@ -66,8 +72,13 @@ def _tracked_files() -> list[Path]:
     if shutil.which("git") and (ROOT / ".git").exists():
         out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True)
         # tracked files, plus new ones not yet added, so a file is caught before it is committed
-        new = subprocess.run(["git", "ls-files", "-z", "--others", "--exclude-standard"], cwd=ROOT,
-                             capture_output=True, text=True, check=True)
+        new = subprocess.run(
+            ["git", "ls-files", "-z", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         names = [n for n in (out.stdout + new.stdout).split("\0") if n]
         return [ROOT / n for n in names if (ROOT / n).is_file()]
     skip = {".git", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis"}
@@ -97,8 +108,12 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
 def test_every_relative_link_in_the_docs_resolves_inside_the_checkout() -> None:
-    pages = [ROOT / "README.md", ROOT / "DEVELOPERS.md", *sorted((ROOT / "docs").rglob("*.md")),
-             *sorted((ROOT / "bench").glob("*.md"))]
+    pages = [
+        ROOT / "README.md",
+        ROOT / "DEVELOPERS.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
+        *sorted((ROOT / "bench").glob("*.md")),
+    ]
     broken = []
     for page in pages:
         for target in LINK.findall(page.read_text(encoding="utf-8")):

@@ -152,8 +152,11 @@ class ServiceTables:
         self.tables.posts.post(
             table_id,
             t.channel_id,
-            _("🔁 %(player)s takes over %(absent)s's seat (a league substitute).", player=user_mention(in_id),
-              absent=user_mention(out_id)),
+            _(
+                "🔁 %(player)s takes over %(absent)s's seat (a league substitute).",
+                player=user_mention(in_id),
+                absent=user_mention(out_id),
+            ),
         )
         return True
 

@@ -91,8 +91,13 @@ def table_message(t: Table, lang: str = DEFAULT) -> str:
     commitment = getattr(g, "commitment", None)
     if commitment:
         # the deal is fixed before anyone bids: this hash of its secret key is revealed with the hand
-        lines.append(gettext(lang, "🔐 deal `%(commitment)s` (revealed when the hand is over)",
-                             commitment=short_commitment(commitment)))
+        lines.append(
+            gettext(
+                lang,
+                "🔐 deal `%(commitment)s` (revealed when the hand is over)",
+                commitment=short_commitment(commitment),
+            )
+        )
     return clip("\n".join(lines))
 
 

@@ -90,14 +90,16 @@ def hand_post(t: Table, ev: Any, lang: str = DEFAULT) -> str:
         lines.append(f"{head}: {summary} → {total:+d}{run}")
     fair = record.get("fair")
     if isinstance(fair, dict) and fair.get("seed"):
-        lines.append(gettext(
-            lang,
-            "🔓 Deal `%(commitment)s` revealed: seed `%(seed)s` salt `%(salt)s` (press **Verify deal**, "
-            "or `python -m engine verify`)",
-            commitment=short_commitment(str(fair.get("commitment"))),
-            seed=fair["seed"],
-            salt=fair.get("salt"),
-        ))
+        lines.append(
+            gettext(
+                lang,
+                "🔓 Deal `%(commitment)s` revealed: seed `%(seed)s` salt `%(salt)s` (press **Verify deal**, "
+                "or `python -m engine verify`)",
+                commitment=short_commitment(str(fair.get("commitment"))),
+                seed=fair["seed"],
+                salt=fair.get("salt"),
+            )
+        )
     return clip("\n".join(lines))
 
 

@@ -1,5 +1,4 @@
-"""The league audit log: who changed what in a league, and why.
-"""
+"""The league audit log: who changed what in a league, and why."""
 
 from __future__ import annotations
 

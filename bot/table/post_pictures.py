@@ -41,8 +41,13 @@ def hand_pictures(t: Table, record: dict[str, Any]) -> Pictures:
 
     def draw(lang: str) -> list[Picture]:
         lang = picture_language(lang)
-        scene = hand_scene(record, picture_names(names, lang), lang=lang, bots=bots,
-                           subtitle=render(describe(ruleset), lang)[:70])
+        scene = hand_scene(
+            record,
+            picture_names(names, lang),
+            lang=lang,
+            bots=bots,
+            subtitle=render(describe(ruleset), lang)[:70],
+        )
         return [(name, table_png(scene))]
 
     return draw
@@ -59,8 +64,14 @@ def game_pictures(t: Table) -> Pictures | None:
     def draw(lang: str) -> list[Picture]:
         lang = picture_language(lang)
         shown = picture_names(names, lang)
-        scene = hand_scene(records[-1], shown, winner=winner, lang=lang, bots=bots,
-                           subtitle=render(describe(ruleset), lang)[:70])
+        scene = hand_scene(
+            records[-1],
+            shown,
+            winner=winner,
+            lang=lang,
+            bots=bots,
+            subtitle=render(describe(ruleset), lang)[:70],
+        )
         title = gettext(lang, "Score by hand · table %(table)s", table=table_id)
         series = game_series(records, shown, winner=winner, title=title, lang=lang)
         return [("game.png", table_png(scene)), ("scores.png", score_chart_png(series))]

@@ -77,11 +77,23 @@ def hand_post_view(t: Table, record: dict[str, Any], lang: str = DEFAULT) -> dis
     """Under a hand's result: replay it trick by trick, and (fair deals) check its deal."""
     view = discord.ui.View(timeout=None)
     ids = {"table": t.id, "game": t.game_no, "hand": int(record.get("hand_no", 0))}
-    view.add_item(Button(label=gettext(lang, "Replay hand"), style=discord.ButtonStyle.secondary, emoji="🔁",
-                         custom_id=HAND_POST_ID.format(**ids, what="r")))
+    view.add_item(
+        Button(
+            label=gettext(lang, "Replay hand"),
+            style=discord.ButtonStyle.secondary,
+            emoji="🔁",
+            custom_id=HAND_POST_ID.format(**ids, what="r"),
+        )
+    )
     if record.get("fair"):
-        view.add_item(Button(label=gettext(lang, "Verify deal"), style=discord.ButtonStyle.secondary,
-                             emoji="🔐", custom_id=HAND_POST_ID.format(**ids, what="v")))
+        view.add_item(
+            Button(
+                label=gettext(lang, "Verify deal"),
+                style=discord.ButtonStyle.secondary,
+                emoji="🔐",
+                custom_id=HAND_POST_ID.format(**ids, what="v"),
+            )
+        )
     return view
 
 

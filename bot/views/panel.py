@@ -104,9 +104,7 @@ def hand_panel(
             )
         )
         if not blind_ok and not my_turn:
-            text = clip(
-                text + "\n" + gettext(lang, "Blind nil can be bid when your turn to bid comes.")
-            )
+            text = clip(text + "\n" + gettext(lang, "Blind nil can be bid when your turn to bid comes."))
         return text, view
     cards = engine.cards_of(v.hand)
     legal = set(g.legal_cards(seat)) if phase == "PLAY" and my_turn else set()

@@ -43,9 +43,18 @@ class Bot(ABC):
         """A generator that depends only on the seed and the view, so `act` stays a pure function.
 
         (Tuples of ints hash identically in every process, unlike strings.)"""
-        key = (self.seed, view.seat if view.seat is not None else -1, view.hand_no, view.trick_no,
-               len(view.current_trick), view.hand or 0, view.played, len(view.legal),
-               view.dealer, *view.scores)
+        key = (
+            self.seed,
+            view.seat if view.seat is not None else -1,
+            view.hand_no,
+            view.trick_no,
+            len(view.current_trick),
+            view.hand or 0,
+            view.played,
+            len(view.legal),
+            view.dealer,
+            *view.scores,
+        )
         return random.Random(hash(key))
 
     def __repr__(self) -> str:

@@ -35,8 +35,9 @@ class EasyBot(HeuristicBot):
         return min(numbered, key=lambda a: (abs(a.bid.n - want), a.bid.n))
 
     def _look_or_blind(self, view: View, legal: Sequence[Action]) -> Action:
-        return next((a for a in legal if not (isinstance(a, BidAction) and a.bid.kind == "blind_nil")),
-                    legal[0])
+        return next(
+            (a for a in legal if not (isinstance(a, BidAction) and a.bid.kind == "blind_nil")), legal[0]
+        )
 
     def _play_card(self, view: View, k: Knowledge, cards: list[int]) -> int:
         rng = self.rng_for(view)

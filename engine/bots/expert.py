@@ -70,8 +70,9 @@ def greedy_policy(g: Game, seat: int, mask: int) -> int:
         if (suit[c] == suit[win] and power[c] > power[win]) or (suit[c] == SPADES and suit[win] != SPADES):
             win_seat, win = s_, c
     wsuit, wpow = suit[win], power[win]
-    winners = [c for c in cards
-               if (suit[c] == wsuit and power[c] > wpow) or (suit[c] == SPADES and wsuit != SPADES)]
+    winners = [
+        c for c in cards if (suit[c] == wsuit and power[c] > wpow) or (suit[c] == SPADES and wsuit != SPADES)
+    ]
     losers = [c for c in cards if c not in winners]
     if ducking:
         if losers:
@@ -83,8 +84,11 @@ def greedy_policy(g: Game, seat: int, mask: int) -> int:
         if losers:
             return max(losers, key=power.__getitem__)
         return min(cards, key=power.__getitem__)
-    mate_wins = rs.partnerships and rs.side_of(win_seat) == rs.side_of(seat) and not (
-        (b := g.bids[win_seat]) is not None and b.is_nil)
+    mate_wins = (
+        rs.partnerships
+        and rs.side_of(win_seat) == rs.side_of(seat)
+        and not ((b := g.bids[win_seat]) is not None and b.is_nil)
+    )
     if winners and not mate_wins:
         return min(winners, key=power.__getitem__)
     return min(losers or cards, key=power.__getitem__)
@@ -138,9 +142,17 @@ def hand_value(rs: Ruleset, seat: int, before: Sequence[int], after: Sequence[in
 class ExpertBot(HeuristicBot):
     name = "expert"
 
-    def __init__(self, seed: int | str | None = None, *, worlds: int = 16, min_worlds: int = 1,
-                 time_limit: float = 0.03, margin: float = 2.0, rollout: str = "heuristic",
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        *,
+        worlds: int = 16,
+        min_worlds: int = 1,
+        time_limit: float = 0.03,
+        margin: float = 2.0,
+        rollout: str = "heuristic",
+        **options: Any,
+    ) -> None:
         """``worlds``: sampled deals per decision (at most); ``min_worlds``: searched even past
         ``time_limit`` (seconds per decision); ``margin``: points per hand by which another
         card must beat the heuristic's on average; ``rollout``: ``"heuristic"`` (every seat

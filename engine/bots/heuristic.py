@@ -156,15 +156,25 @@ def _table_scale(rs: Ruleset) -> float:
     if rs.two_player_draw:
         # Drawn hands are far from random (players keep their good cards); measured in play.
         return 1.1
-    return _share(rs.num_seats, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all) / _share(4, 1, False,
-                                                                                                False, False)
+    return _share(rs.num_seats, rs.decks, rs.jokers, rs.deuces_high, rs.deuces_high_all) / _share(
+        4, 1, False, False, False
+    )
 
 
 @lru_cache(maxsize=32)
 def _share(num_seats: int, decks: int, jokers: bool, deuces_high: bool, deuces_all: bool) -> float:
     """Fair share of tricks over the mean raw estimate of random hands for one deck shape."""
-    r = Ruleset(name="sample", num_seats=num_seats, decks=decks, jokers=jokers, deuces_high=deuces_high,
-                deuces_high_all=deuces_all, partnerships=False, blind_nil_pass=0, nil_pass=0)
+    r = Ruleset(
+        name="sample",
+        num_seats=num_seats,
+        decks=decks,
+        jokers=jokers,
+        deuces_high=deuces_high,
+        deuces_high_all=deuces_all,
+        partnerships=False,
+        blind_nil_pass=0,
+        nil_pass=0,
+    )
     deck = list(r.deck)
     rng = random.Random(20261129)
     total = 0.0
@@ -172,7 +182,7 @@ def _share(num_seats: int, decks: int, jokers: bool, deuces_high: bool, deuces_a
     for _ in range(samples):
         rng.shuffle(deck)
         mask = 0
-        for c in deck[:r.hand_size]:
+        for c in deck[: r.hand_size]:
             mask |= 1 << c
         total += _raw_estimate(mask, r)
     return (r.hand_size / r.num_seats) / (total / samples)
@@ -269,9 +279,17 @@ def forced_candidates(k: Knowledge, cards: list[int]) -> list[int]:
 class HeuristicBot(Bot):
     name = "heuristic"
 
-    def __init__(self, seed: int | str | None = None, *, nil_threshold: float = 1.8,
-                 blind_nil_deficit: int = 150, bid_bias: float = 0.15, set_ratio: float = 2.0,
-                 bag_margin: int = 3, last_rules: bool = False) -> None:
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        *,
+        nil_threshold: float = 1.8,
+        blind_nil_deficit: int = 150,
+        bid_bias: float = 0.15,
+        set_ratio: float = 2.0,
+        bag_margin: int = 3,
+        last_rules: bool = False,
+    ) -> None:
         """``nil_threshold``: the highest `nil_danger` it bids nil with (partnership play);
         ``blind_nil_deficit``: how far behind its side must be to bid blind nil;
         ``bid_bias``: added to the trick estimate before rounding down;
@@ -330,13 +348,15 @@ class HeuristicBot(Bot):
         if any((b := view.bids[m]) is not None and b.is_nil for m in mates):
             return look
         desperate = deficit >= self.blind_nil_deficit or (
-            deficit >= self.blind_nil_deficit // 2 and best >= rs.target_score - 150)
+            deficit >= self.blind_nil_deficit // 2 and best >= rs.target_score - 150
+        )
         if not mates and rs.two_player_draw:
             # Two-player: the bidder builds its hand in the draw (discarding every high card it
             # is offered) and then swaps up to blind_nil_pass cards, so blind nil is a real
             # chance; still only when far behind and the opponent is close to winning.
             desperate = deficit >= self.blind_nil_deficit * 2 or (
-                deficit >= self.blind_nil_deficit and best >= rs.target_score - 150)
+                deficit >= self.blind_nil_deficit and best >= rs.target_score - 150
+            )
         elif not mates:
             desperate = False  # nobody passes to a solo blind nil or covers it: nearly always set
         return blind_nil if desperate else look
@@ -510,8 +530,11 @@ class HeuristicBot(Bot):
         """The lowest of ``cards`` that is worth as much as ``card`` (no unseen card between)."""
         target = k.higher_unseen(card)
         ct = k.ct
-        same = [c for c in cards if ct.suit[c] == ct.suit[card] and ct.power[c] <= ct.power[card]
-                and k.higher_unseen(c) == target]
+        same = [
+            c
+            for c in cards
+            if ct.suit[c] == ct.suit[card] and ct.power[c] <= ct.power[card] and k.higher_unseen(c) == target
+        ]
         return self._lowest(ct, same) if same else card
 
     def _discard_low(self, k: Knowledge, cards: list[int]) -> int:
@@ -677,8 +700,11 @@ class HeuristicBot(Bot):
             return max(cash, key=lambda c: (k.p_survives(c, opps), ct.power[c]))
         # Lead a singleton to ruff later when I have trumps to spare.
         if len(trumps) >= 2:
-            singles = [c for c in side if (k.hand & ct.suit_masks[ct.suit[c]]).bit_count() == 1
-                       and k.higher_unseen(c)]
+            singles = [
+                c
+                for c in side
+                if (k.hand & ct.suit_masks[ct.suit[c]]).bit_count() == 1 and k.higher_unseen(c)
+            ]
             if singles:
                 return self._lowest(ct, singles)
         if side:
@@ -692,8 +718,11 @@ class HeuristicBot(Bot):
                 return (guarded_honour, round(ruff * 4), -mine.bit_count(), ct.power[c])
 
             return min(side, key=key)
-        return self._highest(ct, trumps) if not k.higher_unseen(self._highest(ct, trumps)) \
+        return (
+            self._highest(ct, trumps)
+            if not k.higher_unseen(self._highest(ct, trumps))
             else self._lowest(ct, trumps)
+        )
 
     # Avoiding tricks (bags) --------------------------------------------------------------------
     def _play_to_duck(self, k: Knowledge, cards: list[int]) -> int:
@@ -707,8 +736,9 @@ class HeuristicBot(Bot):
             if following:
                 return self._highest(ct, following)
             # Void: shed the card most likely to win a later trick.
-            return max(under, key=lambda c: (ct.suit[c] != TRUMP, -k.higher_unseen(c).bit_count(),
-                                             ct.power[c], -c))
+            return max(
+                under, key=lambda c: (ct.suit[c] != TRUMP, -k.higher_unseen(c).bit_count(), ct.power[c], -c)
+            )
         if k.after:
             return self._lowest(ct, cards)
         return self._highest(ct, cards)

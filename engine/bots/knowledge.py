@@ -20,13 +20,13 @@ TRUMP = SPADES
 class CardTables:
     """Per-ruleset lookups a bot needs on every decision (cached)."""
 
-    suit: tuple[int, ...]          # effective suit per card id
-    power: tuple[int, ...]         # strength inside the effective suit; trumps >= 100
-    suit_masks: tuple[int, ...]    # the deck's cards per effective suit
+    suit: tuple[int, ...]  # effective suit per card id
+    power: tuple[int, ...]  # strength inside the effective suit; trumps >= 100
+    suit_masks: tuple[int, ...]  # the deck's cards per effective suit
     deck_mask: int
-    above: tuple[int, ...]         # per card: mask of the deck's cards of its suit that beat it
-    below: tuple[int, ...]         # per card: mask of the deck's cards of its suit it beats
-    first_wins: bool               # two identical cards: the first played wins
+    above: tuple[int, ...]  # per card: mask of the deck's cards of its suit that beat it
+    below: tuple[int, ...]  # per card: mask of the deck's cards of its suit it beats
+    first_wins: bool  # two identical cards: the first played wins
 
 
 @lru_cache(maxsize=64)
@@ -78,13 +78,18 @@ def _p_none(u: int, k: int, h: int) -> float:
 @lru_cache(maxsize=256)
 def _seat_info(rs: Ruleset, seat: int) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     side = rs.side_of(seat)
-    return (side, tuple(rs.teammates(seat)), tuple(rs.sides[side]),
-            tuple(s for s in range(rs.num_seats) if rs.side_of(s) != side))
+    return (
+        side,
+        tuple(rs.teammates(seat)),
+        tuple(rs.sides[side]),
+        tuple(s for s in range(rs.num_seats) if rs.side_of(s) != side),
+    )
 
 
 @lru_cache(maxsize=1024)
-def _after_info(rs: Ruleset, seat: int,
-                played: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+def _after_info(
+    rs: Ruleset, seat: int, played: int
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     n = rs.num_seats
     _, _, _, opponents = _seat_info(rs, seat)
     after = tuple((seat + i) % n for i in range(1, n - played))

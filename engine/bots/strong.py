@@ -157,15 +157,33 @@ def _side_made(view: View, side: int) -> bool:
 class StrongBot(ExpertBot):
     name = "strong"
 
-    def __init__(self, seed: int | str | None = None, *, worlds: int = 24, min_worlds: int = 4,
-                 time_limit: float | None = 0.25, margin: float = 1.0, bid_worlds: int | None = None,
-                 explore: float = 0.05, win_bonus: float = 100.0, blind_deficit: int = 150,
-                 confidence: float = 1.0, nil_penalty: float = 40.0, blind_penalty: float = 20.0,
-                 play_debt: float = 1.0,
-                 bid_debt: float = 1.0, safe_debt: float = 1.0, set_risk: float = 15.0,
-                 contract_first: bool = True, short_made: float = 0.5, search_short_made: float = 0.5,
-                 bid_draws: int = 8, bid_spread: float = 1.0, nil_floor: float = 0.55,
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        *,
+        worlds: int = 24,
+        min_worlds: int = 4,
+        time_limit: float | None = 0.25,
+        margin: float = 1.0,
+        bid_worlds: int | None = None,
+        explore: float = 0.05,
+        win_bonus: float = 100.0,
+        blind_deficit: int = 150,
+        confidence: float = 1.0,
+        nil_penalty: float = 40.0,
+        blind_penalty: float = 20.0,
+        play_debt: float = 1.0,
+        bid_debt: float = 1.0,
+        safe_debt: float = 1.0,
+        set_risk: float = 15.0,
+        contract_first: bool = True,
+        short_made: float = 0.5,
+        search_short_made: float = 0.5,
+        bid_draws: int = 8,
+        bid_spread: float = 1.0,
+        nil_floor: float = 0.55,
+        **options: Any,
+    ) -> None:
         """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
         least / the cap in seconds (None: no cap, always ``worlds``); ``bid_worlds``: deals per
         bid or blind nil decision (default ``4 * worlds``, at least 16); ``margin``: points per
@@ -202,9 +220,14 @@ class StrongBot(ExpertBot):
         searched bids' sampled deals is never bid, the best other bid is (0: off; the roll-outs'
         nil success predicts the real one within a few points, see `_pick`).
         Measured choices: bench/README.md."""
-        super().__init__(seed, worlds=worlds, min_worlds=min_worlds,
-                         time_limit=1e9 if time_limit is None else time_limit, margin=margin,
-                         **options)
+        super().__init__(
+            seed,
+            worlds=worlds,
+            min_worlds=min_worlds,
+            time_limit=1e9 if time_limit is None else time_limit,
+            margin=margin,
+            **options,
+        )
         # one bid a hand: it can afford more deals than a card, and needs them (sets vs bags)
         self.bid_worlds = max(16, 4 * worlds) if bid_worlds is None else bid_worlds
         self.explore = explore
@@ -240,8 +263,10 @@ class StrongBot(ExpertBot):
         # a bag looks like +1 point unless the penalty falls in this very hand).
         share = self._debt if debt_share is None else debt_share
         debt = share * rs.bag_penalty / rs.bag_limit if rs.bag_limit else 0.0
-        deltas = [(a - debt * ab) - (b - debt * bb)
-                  for a, b, ab, bb in zip(g.scores, view.scores, g.bags, view.bags, strict=True)]
+        deltas = [
+            (a - debt * ab) - (b - debt * bb)
+            for a, b, ab, bb in zip(g.scores, view.scores, g.bags, view.bags, strict=True)
+        ]
         others = [d for i, d in enumerate(deltas) if i != side]
         v = deltas[side] - (sum(others) / len(others) if others else 0.0)
         if g.winner is not None:
@@ -263,8 +288,9 @@ class StrongBot(ExpertBot):
         tricks[seat if seat in takers else takers[0]] += 1
         bids = list(g.bids)
         breakdown = score_hand(rs, bids, tricks, view.scores, view.bags)
-        deltas = [(b.score_after - debt * b.bags_after) - (b.score_before - debt * b.bags_before)
-                  for b in breakdown]
+        deltas = [
+            (b.score_after - debt * b.bags_after) - (b.score_before - debt * b.bags_before) for b in breakdown
+        ]
         others = [d for i, d in enumerate(deltas) if i != side]
         v = deltas[side] - (sum(others) / len(others) if others else 0.0)
         winner, _ = game_winner(rs, [b.score_after for b in breakdown], breakdown, g.hand_no)
@@ -288,8 +314,7 @@ class StrongBot(ExpertBot):
 
         return policy
 
-    def _finish(self, g: Game, roll: int, me: int,
-                before_play: Callable[[Game], None] | None = None) -> None:
+    def _finish(self, g: Game, roll: int, me: int, before_play: Callable[[Game], None] | None = None) -> None:
         """Bids and passes of the seats still to act (the heuristic's), then the hand
         (``before_play`` changes the game once the bidding and passing are over)."""
         hand_no = g.hand_no
@@ -306,9 +331,15 @@ class StrongBot(ExpertBot):
             rng = random.Random(roll)
             g.playout(rng, policy=self._policy(rng, me))
 
-    def _compare(self, view: View, options: Sequence[Any], base: Any,
-                 start: Callable[[Game, Any], None], worlds: int,
-                 penalties: Sequence[float] | None = None) -> Any:
+    def _compare(
+        self,
+        view: View,
+        options: Sequence[Any],
+        base: Any,
+        start: Callable[[Game, Any], None],
+        worlds: int,
+        penalties: Sequence[float] | None = None,
+    ) -> Any:
         """The option with the best mean value over sampled worlds (``base`` unless another beats
         it, see `_pick`). ``start(world_copy, option)`` applies the option; ``penalties`` (per
         option) are subtracted from its mean gain before the comparison."""
@@ -356,13 +387,21 @@ class StrongBot(ExpertBot):
             # worth it, but only with cards that also make it in every deal.
             return options[self._pick(debt_values, bi, n, penalties, sets)]
         # With fewer deals (a bid short of time in Discord) one unlucky deal would bar a good nil.
-        barred = [nil and n >= NIL_FLOOR_DEALS and made < self.nil_floor * n
-                  for nil, made in zip(nils, nils_made, strict=True)]
+        barred = [
+            nil and n >= NIL_FLOOR_DEALS and made < self.nil_floor * n
+            for nil, made in zip(nils, nils_made, strict=True)
+        ]
         return options[self._pick(values, bi, n, penalties, sets if count_sets else None, barred)]
 
-    def _pick(self, values: list[list[float]], bi: int, n: int,
-              penalties: Sequence[float] | None = None, sets: Sequence[int] | None = None,
-              barred: Sequence[bool] | None = None) -> int:
+    def _pick(
+        self,
+        values: list[list[float]],
+        bi: int,
+        n: int,
+        penalties: Sequence[float] | None = None,
+        sets: Sequence[int] | None = None,
+        barred: Sequence[bool] | None = None,
+    ) -> int:
         """The option to take: the base unless another's mean beats it by ``margin`` and by
         ``confidence`` standard errors of the paired difference (the best of several noisy means
         is optimistic: without the test a few sampled deals pick long shots, such as a nil that
@@ -419,23 +458,30 @@ class StrongBot(ExpertBot):
         # numbered bid at once; the best of them joins the bids compared below.
         started = time.perf_counter()
         if numbered and base.bid.kind == "tricks":
-            scored = self.bid_from_deals(view, numbered, base, max(8, self.bid_worlds // 2),
-                                         started + self.time_limit / 3)
+            scored = self.bid_from_deals(
+                view, numbered, base, max(8, self.bid_worlds // 2), started + self.time_limit / 3
+            )
             if scored is not None and scored not in options:
                 options.append(scored)
         nil = next((a for a in bids if a.bid.kind == "nil"), None)
         seat = view.seat or 0
         mates = view.ruleset.teammates(seat)
         mate_nil = any((b := view.bids[m]) is not None and b.is_nil for m in mates)
-        if nil is not None and nil not in options and not mate_nil and \
-                nil_danger(view.hand or 0, view.ruleset) <= self.nil_threshold * 1.3:
+        if (
+            nil is not None
+            and nil not in options
+            and not mate_nil
+            and nil_danger(view.hand or 0, view.ruleset) <= self.nil_threshold * 1.3
+        ):
             options.append(nil)
 
         def start(g: Game, opt: Action) -> None:
             g.apply(opt)
 
-        penalties = [self.nil_penalty if isinstance(o, BidAction) and o.bid.is_nil and o is not base else 0.0
-                     for o in options]
+        penalties = [
+            self.nil_penalty if isinstance(o, BidAction) and o.bid.is_nil and o is not base else 0.0
+            for o in options
+        ]
         limit = self.time_limit
         self.time_limit = max(0.0, limit - (time.perf_counter() - started))  # the decision's budget
         try:
@@ -443,8 +489,9 @@ class StrongBot(ExpertBot):
         finally:
             self.time_limit = limit
 
-    def bid_from_deals(self, view: View, numbered: Sequence[BidAction], base: BidAction, worlds: int,
-                       deadline: float) -> BidAction | None:
+    def bid_from_deals(
+        self, view: View, numbered: Sequence[BidAction], base: BidAction, worlds: int, deadline: float
+    ) -> BidAction | None:
         """The numbered bid with the best expected score over sampled deals, or None when the
         time ran out before ``min_worlds`` deals. Each deal (hidden hands drawn from what this
         seat knows) is bid on by the heuristic (``base`` for this seat) and played out once with
@@ -470,6 +517,7 @@ class StrongBot(ExpertBot):
 
         def greedy(g: Game) -> None:
             g.bids[seat] = every
+
         for _ in range(worlds):
             if n >= self.min_worlds and time.perf_counter() > deadline:
                 break
@@ -489,8 +537,16 @@ class StrongBot(ExpertBot):
         best = max(range(len(numbered)), key=lambda i: (totals[i], -abs(numbered[i].bid.n - base.bid.n)))
         return numbered[best]
 
-    def _deal_bid_value(self, view: View, bids: list[Any], tricks: Sequence[int], side: int,
-                        debt: float, risk: float, hand_no: int) -> float:
+    def _deal_bid_value(
+        self,
+        view: View,
+        bids: list[Any],
+        tricks: Sequence[int],
+        side: int,
+        debt: float,
+        risk: float,
+        hand_no: int,
+    ) -> float:
         """`_bid_value` of a sampled deal, calibrated: when the side's roll-out fell exactly one
         trick short of the contract, ``short_made`` of the value is that of making it exactly
         (one more trick for this seat). Measured (bench/README.md): at the bids the strong bot
@@ -503,8 +559,16 @@ class StrongBot(ExpertBot):
             v += self.short_made * (self._bid_value(view, bids, made, side, debt, risk, hand_no) - v)
         return v
 
-    def _bid_value(self, view: View, bids: list[Any], tricks: Sequence[int], side: int, debt: float,
-                   risk: float, hand_no: int) -> float:
+    def _bid_value(
+        self,
+        view: View,
+        bids: list[Any],
+        tricks: Sequence[int],
+        side: int,
+        debt: float,
+        risk: float,
+        hand_no: int,
+    ) -> float:
         """This side's points from a hand with ``bids`` and ``tricks`` (see `bid_from_deals`)."""
         breakdown = score_hand(view.ruleset, bids, tricks, view.scores, view.bags)
         sc = breakdown[side]
@@ -521,8 +585,14 @@ class StrongBot(ExpertBot):
         deficit, _ = self._deficit(view)
         return self.set_risk / 2 if deficit >= self.blind_deficit else self.set_risk
 
-    def _bid_compare(self, view: View, options: Sequence[Any], base: Any,
-                     start: Callable[[Game, Any], None], penalties: Sequence[float]) -> Any:
+    def _bid_compare(
+        self,
+        view: View,
+        options: Sequence[Any],
+        base: Any,
+        start: Callable[[Game, Any], None],
+        penalties: Sequence[float],
+    ) -> Any:
         """`_compare` for a bid: the bidding shares of bag debt and set risk in force."""
         self._debt, self._set_risk, self._contract_first = self.bid_debt, self.bid_set_risk(view), False
         try:

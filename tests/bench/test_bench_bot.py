@@ -15,14 +15,28 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench" / "bot.py"
 
 KEYS = {
-    "tables", "hands", "human_actions", "human_timeouts", "interactions", "latency", "panel",
-    "persisted", "channel_rate", "sqlite", "memory", "violations", "bot_errors", "seconds", "cpu_busy",
+    "tables",
+    "hands",
+    "human_actions",
+    "human_timeouts",
+    "interactions",
+    "latency",
+    "panel",
+    "persisted",
+    "channel_rate",
+    "sqlite",
+    "memory",
+    "violations",
+    "bot_errors",
+    "seconds",
+    "cpu_busy",
 }
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(BENCH), *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, str(BENCH), *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def check_summary(s: dict[str, Any]) -> None:

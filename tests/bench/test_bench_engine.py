@@ -14,8 +14,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_bench(*args: str) -> dict:
     env = dict(os.environ, BENCH_QUICK="1")
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "engine.py"), *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "engine.py"), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -53,8 +59,13 @@ def test_openspiel_can_be_skipped() -> None:
 
 
 def test_bad_sizes_exit_2() -> None:
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "engine.py"), "--hands", "0"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "engine.py"), "--hands", "0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2 and "sizes must be 1 or more" in proc.stderr
 
 

@@ -79,8 +79,17 @@ async def test_a_released_panel_view_is_freed_without_the_cyclic_collector() -> 
 
     rs = engine.Ruleset.preset("standard")
     seats: list[Seat | None] = [Seat(10 + i, f"p{i}") for i in range(rs.num_seats)]
-    table = Table(id=7, guild_id=1, channel_id=2, host_id=10, status="playing", ruleset=rs,
-                  preset="standard", seats=seats, settings={"play_seconds": 60, "bid_seconds": 90})
+    table = Table(
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        status="playing",
+        ruleset=rs,
+        preset="standard",
+        seats=seats,
+        settings={"play_seconds": 60, "bid_seconds": 90},
+    )
     table.game = engine.Game.new(rs, seed=3)
     seat = table.game.seats_to_act()[0]
 

@@ -23,8 +23,16 @@ WORDS = re.compile(r"[A-Za-z]{2,}")
 USER_KEYWORDS = {"content", "label", "placeholder", "title", "description"}
 #: calls where those keywords are the slash commands' (translated by the command translator) or
 #: not shown to users
-NOT_SHOWN = {"command", "Group", "describe", "rename", "Choice", "ArgumentParser", "add_argument",
-             "create_task"}
+NOT_SHOWN = {
+    "command",
+    "Group",
+    "describe",
+    "rename",
+    "Choice",
+    "ArgumentParser",
+    "add_argument",
+    "create_task",
+}
 #: per call: keywords and positional indexes that carry a user-visible text
 CALL_ARGS: dict[str, tuple[set[str], set[int]]] = {
     "send": (set(), {0}),
@@ -88,7 +96,7 @@ def literals(source: str, filename: str = "<source>") -> Iterator[tuple[int, str
             text = _literal_words(value)
             if text is None:
                 continue
-            if any("# i18n-ok:" in line for line in lines[max(0, value.lineno - 2):value.lineno]):
+            if any("# i18n-ok:" in line for line in lines[max(0, value.lineno - 2) : value.lineno]):
                 continue
             yield value.lineno, text
 
@@ -102,7 +110,7 @@ def _sources() -> Iterator[Path]:
 
 def test_the_checker_finds_what_it_should() -> None:
     """The check itself: each kind of bypass is found, catalog messages and markup are not."""
-    bad = '''
+    bad = """
 await interaction.response.send_message("You are not seated.", ephemeral=True)
 view.add_item(Button(label="Leaderboard", emoji="🏆"))
 self.publisher.post(t.id, t.channel_id, f"🔔 <@{uid}>, your turn at table {t.id}.")
@@ -110,10 +118,10 @@ embed.add_field(name="Score", value=f"{a} points")
 d.text((10, 10), "Score", font=f)
 Select(placeholder="Pick a hand" if lang else "x")
 await safe_send(interaction, "Nothing here yet")
-'''
+"""
     found = sorted(line for line, _text in literals(bad))
     assert found == [2, 3, 4, 5, 5, 6, 7, 8], found
-    good = '''
+    good = """
 await interaction.response.send_message(gettext(lang, "You are not seated."), ephemeral=True)
 view.add_item(Button(label=f"{page} / {pages}", emoji="◀"))
 self.publisher.post(t.id, t.channel_id, _("🔔 %(player)s, your turn.", player=mention(uid)))
@@ -121,7 +129,7 @@ d.text((10, 10), words.score, font=f)
 d.text((10, 10), "JKR", font=f)  # i18n-ok: a card face, the same in every language
 app_commands.Choice(name="this channel", value="channel")
 asyncio.create_task(job(), name="league-scheduler")
-'''
+"""
     assert list(literals(good)) == []
 
 

@@ -48,8 +48,12 @@ def open_png(data: bytes) -> Image.Image:
 def four_seats(winner: int | None) -> TableScene:
     return TableScene(
         "Game over" if winner is not None else "Hand 3",
-        [SeatInfo("Alice", 0, "4", 5, dealer=True), SeatInfo("Bob", 1, "Nil", 0),
-         SeatInfo("Carol", 0, "3", 2), SeatInfo("Robot", 1, "4", 6, is_bot=True)],
+        [
+            SeatInfo("Alice", 0, "4", 5, dealer=True),
+            SeatInfo("Bob", 1, "Nil", 0),
+            SeatInfo("Carol", 0, "3", 2),
+            SeatInfo("Robot", 1, "4", 6, is_bot=True),
+        ],
         [SideInfo("Alice & Carol", 512, 3, 71), SideInfo("Bob & Robot", 430, 7, -40)],
         winner=winner,
     )
@@ -80,18 +84,22 @@ def test_seats_never_overlap_and_stay_on_the_picture(n: int) -> None:
     boxes = [seat_box(i, n) for i in range(n)]
     for i, a in enumerate(boxes):
         assert a[0] >= 0 and a[1] >= 60 and a[3] <= TABLE_SIZE[1]
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
-    scene = TableScene("Hand 1", [SeatInfo(f"P{i}", i, None, 0) for i in range(n)],
-                       [SideInfo(f"P{i}", 0) for i in range(n)])
+    scene = TableScene(
+        "Hand 1", [SeatInfo(f"P{i}", i, None, 0) for i in range(n)], [SideInfo(f"P{i}", 0) for i in range(n)]
+    )
     img = open_png(table_png(scene))
     for i, box in enumerate(boxes):
         assert near(img.getpixel((box[0] + 4, (box[1] + box[3]) // 2)), side_color(i))
 
 
 def test_a_long_name_is_cut_not_spilled() -> None:
-    long = TableScene("Hand 1", [SeatInfo("W" * 80, 0, "13", 13), SeatInfo("x", 1), SeatInfo("y", 0),
-                                 SeatInfo("z", 1)], [SideInfo("W" * 80, 999), SideInfo("b", 0)])
+    long = TableScene(
+        "Hand 1",
+        [SeatInfo("W" * 80, 0, "13", 13), SeatInfo("x", 1), SeatInfo("y", 0), SeatInfo("z", 1)],
+        [SideInfo("W" * 80, 999), SideInfo("b", 0)],
+    )
     img = open_png(table_png(long))
     box = seat_box(0, 4)
     assert near(img.getpixel((box[2] + 3, (box[1] + box[3]) // 2)), FELT)  # nothing drawn past the panel

@@ -16,14 +16,22 @@ from engine.bots import get_bot
 
 # words of each language that the table picture and the score chart must show
 EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
-    "en": {"hand": ("Score", "Hand ", "bid ", "total · bags · this hand", "(bot)"),
-           "game": ("Game over", "after hand", "Score by hand · table 77", "hand")},
-    "pl": {"hand": ("Wynik", "Rozdanie ", "dekl. ", "suma · worki · to rozdanie"),
-           "game": ("Koniec gry", "po rozdaniu", "Wynik po rozdaniach · stół 77", "rozdanie", "Wygrywa: ")},
-    "cs": {"hand": ("Skóre", "Rozdání ", "nab. ", "celkem · pytle · toto rozdání"),
-           "game": ("Konec hry", "po rozdání", "Skóre po rozdáních · stůl 77", "rozdání", "Vítěz: ")},
-    "ru": {"hand": ("Счёт", "Раздача ", "заказ ", "всего · мешки · эта раздача", "(бот)"),
-           "game": ("Игра окончена", "после раздачи", "Счёт по раздачам · стол 77", "раздача", "Победа: ")},
+    "en": {
+        "hand": ("Score", "Hand ", "bid ", "total · bags · this hand", "(bot)"),
+        "game": ("Game over", "after hand", "Score by hand · table 77", "hand"),
+    },
+    "pl": {
+        "hand": ("Wynik", "Rozdanie ", "dekl. ", "suma · worki · to rozdanie"),
+        "game": ("Koniec gry", "po rozdaniu", "Wynik po rozdaniach · stół 77", "rozdanie", "Wygrywa: "),
+    },
+    "cs": {
+        "hand": ("Skóre", "Rozdání ", "nab. ", "celkem · pytle · toto rozdání"),
+        "game": ("Konec hry", "po rozdání", "Skóre po rozdáních · stůl 77", "rozdání", "Vítěz: "),
+    },
+    "ru": {
+        "hand": ("Счёт", "Раздача ", "заказ ", "всего · мешки · эта раздача", "(бот)"),
+        "game": ("Игра окончена", "после раздачи", "Счёт по раздачам · стол 77", "раздача", "Победа: "),
+    },
 }
 ENGLISH_ONLY = ("Score", "bid ", "took ", "total", "Game over", "after hand", " won")
 
@@ -47,8 +55,17 @@ def finished_table() -> Table:
     names = ["Łucja", "Jiří", "Ольга", "Ann"]
     seats: list[Seat | None] = [Seat(100 + i, name) for i, name in enumerate(names)]
     seats[3] = Seat(None, "Robo", bot=True)
-    t = Table(id=77, guild_id=1, channel_id=2, host_id=100, status="playing", ruleset=rs,
-              preset="standard", seats=seats, settings={})
+    t = Table(
+        id=77,
+        guild_id=1,
+        channel_id=2,
+        host_id=100,
+        status="playing",
+        ruleset=rs,
+        preset="standard",
+        seats=seats,
+        settings={},
+    )
     g = t.game = engine.Game.new(rs, seed=5)
     bot = get_bot("heuristic", 5)
     while not g.over:
@@ -102,7 +119,8 @@ def test_the_fonts_have_every_letter_of_every_language() -> None:
 
 
 def test_without_a_font_for_the_language_the_pictures_fall_back_to_english(
-        monkeypatch: pytest.MonkeyPatch, drawn: list[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, drawn: list[str]
+) -> None:
     # a system whose only font is Latin-only: the Russian words would draw as boxes
     monkeypatch.setattr(replays, "can_draw", lambda text: all(ord(ch) < 0x400 for ch in text))
     assert replays.picture_language("ru") == "en"
@@ -114,10 +132,18 @@ def test_without_a_font_for_the_language_the_pictures_fall_back_to_english(
 
 
 def test_long_translated_seat_lines_shrink_and_keep_the_tricks(drawn: list[str]) -> None:
-    seats = [pictures.SeatInfo("A", 0, "Ślepe zero", 12), pictures.SeatInfo("B", 1, "4", 3),
-             pictures.SeatInfo("C", 0, "Слепой ноль", 13), pictures.SeatInfo("D", 1, "Blind nil", 13)]
-    scene = pictures.TableScene("Rozdanie 3", seats, [pictures.SideInfo("A", 10), pictures.SideInfo("B", 20)],
-                                words=replays.picture_words("pl"))
+    seats = [
+        pictures.SeatInfo("A", 0, "Ślepe zero", 12),
+        pictures.SeatInfo("B", 1, "4", 3),
+        pictures.SeatInfo("C", 0, "Слепой ноль", 13),
+        pictures.SeatInfo("D", 1, "Blind nil", 13),
+    ]
+    scene = pictures.TableScene(
+        "Rozdanie 3",
+        seats,
+        [pictures.SideInfo("A", 10), pictures.SideInfo("B", 20)],
+        words=replays.picture_words("pl"),
+    )
     pictures.table_png(scene)
     assert "dekl. 4 · lewy 3" in drawn
     # too long even in small type: the bid is cut, the tricks stay

@@ -19,10 +19,6 @@ def _http(cls: type[discord.HTTPException], status: int) -> discord.HTTPExceptio
     return cls(SimpleNamespace(status=status, reason="x"), {"code": 10062, "message": "Unknown interaction"})
 
 
-
-
-
-
 FAILURES = [
     _http(discord.NotFound, 404),  # expired (more than 3 s, or 15 min for follow-ups)
     _http(discord.HTTPException, 400),  # refused

@@ -258,13 +258,21 @@ async def test_text_buttons_and_text_posts_when_discord_refuses_emojis_and_files
     spades.channel.set_permissions(fake.bot_user, deny=discord.Permissions(attach_files=True).value)
     # the application already has Discord's maximum of 2000 emojis (none of them cards)
     for i in range(2000):
-        fake.app_emojis[10_000 + i] = {"id": str(10_000 + i), "name": f"other_{i}", "roles": [],
-                                       "require_colons": True, "managed": False, "animated": False,
-                                       "available": True}
+        fake.app_emojis[10_000 + i] = {
+            "id": str(10_000 + i),
+            "name": f"other_{i}",
+            "roles": [],
+            "require_colons": True,
+            "managed": False,
+            "animated": False,
+            "available": True,
+        }
     alice = spades.users["alice"]
     async with spades.running(time_scale=0.01, card_emojis=True):
-        await spades.wait_for(lambda: any(r.path.endswith("/emojis") and r.method == "POST"
-                                          for r in fake.requests), what="an upload attempt")
+        await spades.wait_for(
+            lambda: any(r.path.endswith("/emojis") and r.method == "POST" for r in fake.requests),
+            what="an upload attempt",
+        )
         seen = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
         panel = await my_hand(spades, seen, alice)
         if any(b.get("label") == "Show my cards" for b in panel.buttons):

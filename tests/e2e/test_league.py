@@ -30,20 +30,6 @@ from tests.e2e.leagues import (
 LEASE = 3.0  # the shard test: renewed every second
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 async def test_create_refusals_and_the_scheduled_event(spades: Spades) -> None:
     alice = spades.users["alice"]
     async with running(spades), stored_leagues(spades) as store:
@@ -101,8 +87,6 @@ async def test_signup_and_check_in_by_button(spades: Spades) -> None:
         me = await ask(spades, alice, "league me", league=LEAGUE)
         assert "signed up" in me and "checked in" in me
     assert spades.fake.take_violations() == []
-
-
 
 
 async def test_a_league_night_end_to_end(spades: Spades) -> None:

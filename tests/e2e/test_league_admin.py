@@ -150,9 +150,10 @@ async def test_fixed_teams_skip_and_shared_standings(spades: Spades) -> None:
             spades, alice, "league signup", league=LEAGUE
         )
         # a league of pairs takes one partner: a second one is refused, saying what is allowed
-        assert await ask(
-            spades, alice, "league invite", league=LEAGUE, partner=bob, partner2=carol, team="Aces"
-        ) == f"**{LEAGUE}** plays in pairs: invite one partner with `partner` and leave `partner2` out."
+        assert (
+            await ask(spades, alice, "league invite", league=LEAGUE, partner=bob, partner2=carol, team="Aces")
+            == f"**{LEAGUE}** plays in pairs: invite one partner with `partner` and leave `partner2` out."
+        )
         sent = await ask(spades, alice, "league invite", league=LEAGUE, partner=bob, team="Aces")
         assert sent == f"📨 Invite sent: <@{bob.id}> joins **Aces** with `/league accept league:{LEAGUE}`."
         bot_user = fake.bot_user

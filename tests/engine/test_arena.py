@@ -110,9 +110,19 @@ def test_main_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 # -- the command line in a subprocess ------------------------------------------------------------
 
+
 def test_cli_json_keys() -> None:
-    proc = cli("--preset", "standard", "--games", "3", "--seats", "heuristic,random,heuristic,random",
-               "--seed", "4", "--json")
+    proc = cli(
+        "--preset",
+        "standard",
+        "--games",
+        "3",
+        "--seats",
+        "heuristic,random,heuristic,random",
+        "--seed",
+        "4",
+        "--json",
+    )
     assert proc.returncode == 0, proc.stderr
     d = json.loads(proc.stdout)
     for key in ("games", "hands", "seconds", "wins", "sides", "finished"):
@@ -135,24 +145,28 @@ def test_cli_duplicate_and_hands() -> None:
 
 
 def test_cli_ruleset_option() -> None:
-    proc = cli("--games", "1", "--json", "--ruleset-option", "target_score=150",
-               "--ruleset-option", "bag_limit=5")
+    proc = cli(
+        "--games", "1", "--json", "--ruleset-option", "target_score=150", "--ruleset-option", "bag_limit=5"
+    )
     assert proc.returncode == 0, proc.stderr
     d = json.loads(proc.stdout)
     assert d["ruleset"] == {"preset": "standard", "target_score": 150, "bag_limit": 5}
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--games", "0"], "must be 1 or more"),
-    (["--games", "many"], "not a whole number"),
-    (["--seats", "heuristic,random"], "names 2 bots but standard has 4 seats"),
-    (["--seats", "heuristic,random,deep,random"], "unknown bot 'deep'"),
-    (["--preset", "bridge"], '"bridge" is not a ruleset'),
-    (["--ruleset-option", "bag_limit"], "is not key=value"),
-    (["--ruleset-option", "colour=red"], '"colour" is not a ruleset option'),
-    (["--ruleset-option", "target_score=high"], 'Option "target_score" must be a whole number'),
-    (["--frobnicate"], "unrecognized arguments"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--games", "0"], "must be 1 or more"),
+        (["--games", "many"], "not a whole number"),
+        (["--seats", "heuristic,random"], "names 2 bots but standard has 4 seats"),
+        (["--seats", "heuristic,random,deep,random"], "unknown bot 'deep'"),
+        (["--preset", "bridge"], '"bridge" is not a ruleset'),
+        (["--ruleset-option", "bag_limit"], "is not key=value"),
+        (["--ruleset-option", "colour=red"], '"colour" is not a ruleset option'),
+        (["--ruleset-option", "target_score=high"], 'Option "target_score" must be a whole number'),
+        (["--frobnicate"], "unrecognized arguments"),
+    ],
+)
 def test_cli_bad_arguments_exit_2(args: list[str], message: str) -> None:
     proc = cli(*args)
     assert proc.returncode == 2

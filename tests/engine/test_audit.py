@@ -44,6 +44,7 @@ def both(rs: Ruleset, b: list[Bid], tricks: list[int], scores: list[int], bags: 
 
 # -- scoring edge cases -------------------------------------------------------------------------
 
+
 def test_blind_nil_made_beside_a_set_partner() -> None:
     # blind nil made +200, partner bid 5 took 4: -50
     side0, _ = both(STD, bids("blind_nil", 4, 5, 3), [0, 6, 4, 3], [0, 0], [0, 0])
@@ -99,7 +100,9 @@ def test_boston_by_a_nil_bidders_partner_and_not_without_the_bid() -> None:
     rs = Ruleset.preset("standard", boston=True)
     side0, side1 = both(rs, bids(13, 0, "nil", 0), [13, 0, 0, 0], [0, 0], [0, 0])
     assert side0.boston and game_winner(rs, [side0.score_after, side1.score_after], [side0, side1], 1) == (
-        0, "boston")
+        0,
+        "boston",
+    )
     # taking all 13 on a bid of 12 is no Boston (bid *and* take every trick)
     side0, side1 = both(rs, bids(6, 1, 6, 1), [7, 0, 6, 0], [0, 0], [0, 0])
     assert not side0.boston and game_winner(rs, [121, -20], [side0, side1], 1) == (None, None)
@@ -138,6 +141,7 @@ def test_mercy_at_exactly_the_lose_score_and_both_over_target() -> None:
 
 
 # -- deal rotation and who leads ----------------------------------------------------------------
+
 
 def _finish_hand(g: Game) -> None:
     hand_no = g.hand_no
@@ -179,10 +183,12 @@ def test_two_player_roles_swap_every_hand() -> None:
 
 def test_first_trick_two_clubs_a_void_player_with_only_spades_may_ruff() -> None:
     rs = Ruleset.preset("classic-online", first_trick_two_clubs=True)
-    deal = ["2C 3C 4C 2H 3H 4H 5H 6H 7H 8H 9H 10H JH",
-            "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
-            "5C 6C 7C 8C 9C 10C JC QC KC AC QH KH AH",
-            "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D"]
+    deal = [
+        "2C 3C 4C 2H 3H 4H 5H 6H 7H 8H 9H 10H JH",
+        "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
+        "5C 6C 7C 8C 9C 10C JC QC KC AC QH KH AH",
+        "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D",
+    ]
     g = game_from(deal, rs, dealer=2)  # seat 3 would lead, but seat 0 holds 2C
     bid_all(g, [1, 1, 13, 1])
     assert g.to_act == 0
@@ -209,10 +215,12 @@ def _bid_round(g: Game) -> None:
 
 
 def test_a_leader_left_with_only_spades_leads_one_and_breaks_them() -> None:
-    deal = ["AH AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S",
-            "2S KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
-            "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",
-            "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D"]
+    deal = [
+        "AH AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S",
+        "2S KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+        "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",
+        "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D",
+    ]
     g = game_from(deal, "classic-online", dealer=3)
     bid_all(g, [12, 1, 1, 1])
     with pytest.raises(SpadesNotBroken):
@@ -227,10 +235,16 @@ def test_a_leader_left_with_only_spades_leads_one_and_breaks_them() -> None:
 
 # -- replay refuses each kind of bad record at the first bad action -----------------------------
 
+
 def _record(**changes: Any) -> dict[str, Any]:
-    rec: dict[str, Any] = {"format": "spades-hand/1", "ruleset": "standard", "dealer": 3,
-                           "deal": [h.split() for h in DEAL], "bids": [[0, 3], [1, 3], [2, 3], [3, 3]],
-                           "plays": []}
+    rec: dict[str, Any] = {
+        "format": "spades-hand/1",
+        "ruleset": "standard",
+        "dealer": 3,
+        "deal": [h.split() for h in DEAL],
+        "bids": [[0, 3], [1, 3], [2, 3], [3, 3]],
+        "plays": [],
+    }
     rec.update(changes)
     return rec
 
@@ -247,25 +261,41 @@ FTC = {"preset": "classic-online", "first_trick_two_clubs": True}
 @pytest.mark.parametrize(
     ("changes", "expected"),
     [
-        ({"ruleset": FTC, "dealer": 0, "bids": [[1, 3], [2, 3], [3, 3], [0, 3]], "plays": ["3D"]},
-         "plays[0]: the first trick must be led with 2C"),
+        (
+            {"ruleset": FTC, "dealer": 0, "bids": [[1, 3], [2, 3], [3, 3], [0, 3]], "plays": ["3D"]},
+            "plays[0]: the first trick must be led with 2C",
+        ),
         ({"ruleset": "whiz"}, "bids[0]: seat 0 may not bid 3: whiz: it must bid its 7 spades or nil"),
-        ({"ruleset": "suicide", "bids": [[0, 3], [1, "nil"], [2, 3], [3, 3]]},
-         "bids[2]: seat 2 may not bid 3: suicide: it must bid nil"),
-        ({"ruleset": {"preset": "standard", "board": 4}, "bids": [[0, "nil"], [1, 3], [2, 3], [3, 3]]},
-         "bids[2]: seat 2 may not bid 3: the board is 4 per team"),
-        ({"bids": [[0, 4], [1, 3], [2, "blind_nil"], [3, 3]],
-          "passes": [[2, ["10H", "9H", "8H"]], [2, ["AS", "KS", "QS"]]]},
-         "passes[1]: seat 2 already passed"),
-        ({"bids": [[0, 4], [1, 3], [2, "blind_nil"], [3, 3]], "passes": [[1, ["AH", "KH", "JH"]]]},
-         "passes[0]: seat 1 has no cards to pass"),
-        ({"bids": [[0, 4], [1, 3], [2, "blind_nil"], [3, 3]], "passes": [[2, ["AS", "9H", "8H"]]]},
-         "passes[0]: AS is not held by seat 2"),
+        (
+            {"ruleset": "suicide", "bids": [[0, 3], [1, "nil"], [2, 3], [3, 3]]},
+            "bids[2]: seat 2 may not bid 3: suicide: it must bid nil",
+        ),
+        (
+            {"ruleset": {"preset": "standard", "board": 4}, "bids": [[0, "nil"], [1, 3], [2, 3], [3, 3]]},
+            "bids[2]: seat 2 may not bid 3: the board is 4 per team",
+        ),
+        (
+            {
+                "bids": [[0, 4], [1, 3], [2, "blind_nil"], [3, 3]],
+                "passes": [[2, ["10H", "9H", "8H"]], [2, ["AS", "KS", "QS"]]],
+            },
+            "passes[1]: seat 2 already passed",
+        ),
+        (
+            {"bids": [[0, 4], [1, 3], [2, "blind_nil"], [3, 3]], "passes": [[1, ["AH", "KH", "JH"]]]},
+            "passes[0]: seat 1 has no cards to pass",
+        ),
+        (
+            {"bids": [[0, 4], [1, 3], [2, "blind_nil"], [3, 3]], "passes": [[2, ["AS", "9H", "8H"]]]},
+            "passes[0]: AS is not held by seat 2",
+        ),
         ({"passes": [[2, ["10H", "9H", "8H"]]]}, "passes[0]: no cards are passed in this hand"),
         ({"bids": [[0, 3], [1, 3], [2, 3], [3, 3], [0, 4]]}, "bids[4]: bidding is already over"),
         ({"before": {"scores": [0, 0], "bags": [0, -3]}}, "before.bags[1]: bags can't be negative (-3)"),
-        ({"before": {"scores": [0, 0], "bags": [10, 0]}},
-         "before.bags[0]: 10 bags can't be carried: the bag limit is 10"),
+        (
+            {"before": {"scores": [0, 0], "bags": [10, 0]}},
+            "before.bags[0]: 10 bags can't be carried: the bag limit is 10",
+        ),
     ],
 )
 def test_replay_names_the_first_bad_action(changes: dict[str, Any], expected: str) -> None:
@@ -281,6 +311,7 @@ def test_replay_accepts_carried_bags_below_the_limit_and_without_one() -> None:
 
 
 # -- the nil exchange ---------------------------------------------------------------------------
+
 
 def test_nil_exchange_sizes_simultaneity_and_views() -> None:
     rs = Ruleset.preset("standard", nil_pass=1)
@@ -311,6 +342,7 @@ def test_blind_nil_beside_a_nil_passes_the_blind_nil_size() -> None:
 
 # -- bids: whiz, mirrors, suicide ---------------------------------------------------------------
 
+
 def test_whiz_mirrors_and_suicide_bid_lists() -> None:
     g = game_from(DEAL, "whiz", dealer=3)
     assert sorted(str(b) for b in g.legal_bids(0)) == ["7", "nil"]
@@ -328,12 +360,15 @@ def test_whiz_mirrors_and_suicide_bid_lists() -> None:
 
 # -- jokers, high deuces and decks --------------------------------------------------------------
 
+
 def test_jokers_are_spades_for_following_and_leading() -> None:
     rs = Ruleset.preset("jokers-high")
-    deal = ["BJ AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H",
-            "LJ AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S",
-            "2H AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C",
-            "2S AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D"]
+    deal = [
+        "BJ AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H",
+        "LJ AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S",
+        "2H AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C",
+        "2S AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D",
+    ]
     g = game_from(deal, rs, dealer=3)
     bid_all(g, [3, 3, 3, 3])
     assert C("BJ") not in g.legal_cards(0)  # a joker is a spade: not led before spades are broken
@@ -353,10 +388,12 @@ def test_jokers_are_spades_for_following_and_leading() -> None:
 
 def test_high_deuces_follow_as_spades_not_as_their_printed_suit() -> None:
     rs = Ruleset.preset("deuces-high")
-    deal = ["AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2C",
-            "2D 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH",
-            "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C AS",
-            "2S KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H"]
+    deal = [
+        "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2C",
+        "2D 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH",
+        "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C AS",
+        "2S KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+    ]
     g = game_from(deal, rs, dealer=3)
     bid_all(g, [3, 3, 3, 3])
     g.play(0, C("AD"))
@@ -371,7 +408,6 @@ def test_high_deuces_follow_as_spades_not_as_their_printed_suit() -> None:
     assert g.legal_cards(3) == [C("2S")]  # 2S is seat 3's only spade: it must follow spades
 
 
-
 def test_boston_needs_the_contract_made_not_just_every_trick() -> None:
     # a side that bids 14 (7 + 7) and takes all 13 is set: no Boston, no outright win
     rs = Ruleset.preset("classic-online", boston=True)
@@ -382,10 +418,12 @@ def test_boston_needs_the_contract_made_not_just_every_trick() -> None:
 
 def test_boston_ends_a_real_game_below_the_target() -> None:
     rs = Ruleset.preset("classic-online", boston=True)
-    deal = ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
-            "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
-            "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",
-            "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D"]
+    deal = [
+        "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
+        "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+        "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",
+        "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D",
+    ]
     g = game_from(deal, rs, dealer=3)
     bid_all(g, [13, 1, "nil", 1])
     while g.phase is Phase.PLAY:
@@ -416,8 +454,9 @@ def test_misdeal_only_before_the_callers_team_has_bid() -> None:
         ("standard", {}, 13, set()),
     ],
 )
-def test_deck_sizes_remove_the_cards_rules_md_names(name: str, options: dict[str, Any], hand: int,
-                                                     removed: set[str]) -> None:
+def test_deck_sizes_remove_the_cards_rules_md_names(
+    name: str, options: dict[str, Any], hand: int, removed: set[str]
+) -> None:
     rs = Ruleset.preset(name, **options)
     faces = [c & 63 for c in rs.deck]
     assert rs.hand_size == hand and len(rs.deck) == hand * rs.num_seats
@@ -440,10 +479,12 @@ def test_board_is_covered_by_the_last_teammate_to_bid() -> None:
         g.bid(4, 2)
 
 
-SUITS = ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
-         "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
-         "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",
-         "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D"]
+SUITS = [
+    "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
+    "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+    "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",
+    "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D",
+]
 
 
 @pytest.mark.parametrize(("before", "over"), [([490, 490], True), ([560, 490], False)])
@@ -468,8 +509,11 @@ _HIGH = ["2H", "2C", "2D", "2S", "LJ", "BJ"]  # above the ace of spades, low to 
 
 def _is_high(rs: Ruleset, card: int) -> bool:
     text = card_str(card & 63)
-    return text in ("LJ", "BJ") or (rs.deuces_high and text in ("2S", "2D")) or (
-        rs.deuces_high_all and text in ("2C", "2H"))
+    return (
+        text in ("LJ", "BJ")
+        or (rs.deuces_high and text in ("2S", "2D"))
+        or (rs.deuces_high_all and text in ("2C", "2H"))
+    )
 
 
 def _ref_suit(rs: Ruleset, card: int) -> int:
@@ -509,16 +553,20 @@ def _ref_winner(rs: Ruleset, trick: list[tuple[int, int]]) -> int:
     return tied[0] if rs.six_player_first_wins else tied[-1]
 
 
-@pytest.mark.parametrize("rs", [
-    Ruleset.preset("classic-online"),
-    Ruleset.preset("classic-online", first_trick_two_clubs=True),
-    Ruleset.preset("jokers-high", deuces_high=True),
-    Ruleset.preset("deuces-high", deuces_high_all=True, first_trick_two_clubs=True),
-    Ruleset.preset("six-player", six_player_first_wins=False, blind_nil_allowed=False),
-    Ruleset.preset("six-player-solo", first_trick_two_clubs=True),
-    Ruleset.preset("cutthroat", jokers=True),
-    Ruleset.preset("five-player"),
-], ids=lambda rs: rs.to_dict().__repr__())
+@pytest.mark.parametrize(
+    "rs",
+    [
+        Ruleset.preset("classic-online"),
+        Ruleset.preset("classic-online", first_trick_two_clubs=True),
+        Ruleset.preset("jokers-high", deuces_high=True),
+        Ruleset.preset("deuces-high", deuces_high_all=True, first_trick_two_clubs=True),
+        Ruleset.preset("six-player", six_player_first_wins=False, blind_nil_allowed=False),
+        Ruleset.preset("six-player-solo", first_trick_two_clubs=True),
+        Ruleset.preset("cutthroat", jokers=True),
+        Ruleset.preset("five-player"),
+    ],
+    ids=lambda rs: rs.to_dict().__repr__(),
+)
 def test_every_play_agrees_with_an_independent_reading_of_the_rules(rs: Ruleset) -> None:
     rng = random.Random(7)
     for seed in range(6):
@@ -527,9 +575,16 @@ def test_every_play_agrees_with_an_independent_reading_of_the_rules(rs: Ruleset)
             seat = g.seats_to_act()[0]
             acts = g.legal_actions(seat)
             g.apply(acts[rng.randrange(len(acts))])
-        lead = min(cards_of(sum(g.hand(s) for s in range(g.n)) & sum(
-            1 << c for c in rs.deck if _ref_suit(rs, c) == 0)), key=lambda c: (c & 63, c)) \
-            if rs.first_trick_two_clubs else -1
+        lead = (
+            min(
+                cards_of(
+                    sum(g.hand(s) for s in range(g.n)) & sum(1 << c for c in rs.deck if _ref_suit(rs, c) == 0)
+                ),
+                key=lambda c: (c & 63, c),
+            )
+            if rs.first_trick_two_clubs
+            else -1
+        )
         if lead >= 0:
             assert g.to_act == next(s for s in range(g.n) if g.hand(s) >> lead & 1)
         broken, trick_no, hand_no = False, 0, g.hand_no
@@ -553,8 +608,10 @@ def test_every_play_agrees_with_an_independent_reading_of_the_rules(rs: Ruleset)
 
 # -- scoring, stated again from RULES.md, against score_hand on random hands ---------------------
 
-def _ref_side(rs: Ruleset, b: list[Bid], tricks: list[int], seats: tuple[int, ...], score: int,
-              bags: int) -> tuple[int, int, bool]:
+
+def _ref_side(
+    rs: Ruleset, b: list[Bid], tricks: list[int], seats: tuple[int, ...], score: int, bags: int
+) -> tuple[int, int, bool]:
     """(score after, bags after, Boston) for one side, read straight from RULES.md 1 and 5."""
     points = gained = 0
     contract = [s for s in seats if not b[s].is_nil]
@@ -582,15 +639,18 @@ def _ref_side(rs: Ruleset, b: list[Bid], tricks: list[int], seats: tuple[int, ..
     return score + points, bags, boston
 
 
-@pytest.mark.parametrize("name", ["standard", "house", "short", "cutthroat", "six-player-threes",
-                                  "six-player"])
+@pytest.mark.parametrize(
+    "name", ["standard", "house", "short", "cutthroat", "six-player-threes", "six-player"]
+)
 def test_score_hand_agrees_with_rules_md_on_random_hands(name: str) -> None:
     rs = Ruleset.preset(name, bag_value=-10) if name == "short" else Ruleset.preset(name)
     rng = random.Random(name)
     kinds = [Bid.NIL, Bid.BLIND_NIL] + [Bid.of("blind", n) for n in range(1, 8)]
     for _ in range(300):
-        b = [rng.choice(kinds) if rng.random() < 0.3 else Bid.tricks(rng.randrange(rs.hand_size + 1))
-             for _ in range(rs.num_seats)]
+        b = [
+            rng.choice(kinds) if rng.random() < 0.3 else Bid.tricks(rng.randrange(rs.hand_size + 1))
+            for _ in range(rs.num_seats)
+        ]
         cuts = sorted(rng.randrange(rs.hand_size + 1) for _ in range(rs.num_seats - 1))
         tricks = [hi - lo for lo, hi in zip([0, *cuts], [*cuts, rs.hand_size], strict=True)]
         scores = [rng.randrange(-300, 500) for _ in rs.sides]

@@ -20,8 +20,19 @@ from engine.cards import hand_str, make_card, pretty_list
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("AS", "AS"), ("as", "AS"), ("10h", "10H"), ("T♥", "10H"), ("QD", "QD"), ("2c", "2C"),
-     (" k ♠ ", "KS"), ("BJ", "BJ"), ("lj", "LJ"), ("10♦", "10D"), ("j♣", "JC")],
+    [
+        ("AS", "AS"),
+        ("as", "AS"),
+        ("10h", "10H"),
+        ("T♥", "10H"),
+        ("QD", "QD"),
+        ("2c", "2C"),
+        (" k ♠ ", "KS"),
+        ("BJ", "BJ"),
+        ("lj", "LJ"),
+        ("10♦", "10D"),
+        ("j♣", "JC"),
+    ],
 )
 def test_parse_and_print(text: str, expected: str) -> None:
     assert card_str(parse_card(text)) == expected

@@ -36,6 +36,7 @@ def roundtrip(record: dict[str, Any]) -> dict[str, Any]:
 
 # -- an independent reading of the scheme as docs/ENGINE_API.md states it ----------------------
 
+
 def doc_commitment(seed: str, salt: str) -> str:
     return hashlib.sha256(("spades-deal/1\n" + seed + "\n" + salt).encode("ascii")).hexdigest()
 
@@ -49,7 +50,7 @@ def doc_shuffle(seed: str, deck: list[int], label: str) -> list[int]:
         if not stream:
             digest = hashlib.sha256(f"{seed}|{label}|{block}".encode("ascii")).digest()
             block += 1
-            stream.extend(int.from_bytes(digest[i:i + 4], "big") for i in range(0, 32, 4))
+            stream.extend(int.from_bytes(digest[i : i + 4], "big") for i in range(0, 32, 4))
         return stream.pop(0)
 
     deck = list(deck)
@@ -73,7 +74,7 @@ def test_the_live_deal_is_the_documented_one(preset: str) -> None:
     deck = doc_shuffle(key.seed, sorted(tables(g.rs).deck), "deal|0")
     k = tables(g.rs).hand_size
     for s in range(g.n):
-        assert g.hand(s) == sum(1 << c for c in deck[s * k:(s + 1) * k])
+        assert g.hand(s) == sum(1 << c for c in deck[s * k : (s + 1) * k])
 
 
 def test_keys_are_random_and_secret_until_the_hand_is_over() -> None:
@@ -89,8 +90,13 @@ def test_keys_are_random_and_secret_until_the_hand_is_over() -> None:
     seed_now = g.deal_key.seed if g.deal_key else ""
     play_hands(g, 1)
     rec = g.hand_records[0]
-    assert rec["fair"] == {"scheme": "sha256-v1", "commitment": first, "seed": seed_now,
-                           "salt": rec["fair"]["salt"], "redeal": 0}
+    assert rec["fair"] == {
+        "scheme": "sha256-v1",
+        "commitment": first,
+        "seed": seed_now,
+        "salt": rec["fair"]["salt"],
+        "redeal": 0,
+    }
     # the next hand has a new key, not derivable from the revealed one
     assert g.commitment not in (None, first)
     assert g.deal_key is not None and g.deal_key.seed != seed_now
@@ -232,8 +238,13 @@ def write(tmp_path: Path, rec: dict[str, Any]) -> str:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", "verify", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "verify", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_command_line(tmp_path: Path) -> None:

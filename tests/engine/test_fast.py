@@ -178,17 +178,23 @@ def test_hand_totals_match_score_hand(name: str, data: st.DataObject) -> None:
     if rs.boston:
         rs = rs.with_options(boston=False)
     top = tables(rs).hand_size
-    kinds = [Bid.NIL, Bid.BLIND_NIL] + [Bid.tricks(i) for i in range(top + 1)] + [
-        Bid.of("blind", i) for i in range(1, 8)]
+    kinds = (
+        [Bid.NIL, Bid.BLIND_NIL]
+        + [Bid.tricks(i) for i in range(top + 1)]
+        + [Bid.of("blind", i) for i in range(1, 8)]
+    )
     bids = [data.draw(st.sampled_from(kinds)) for _ in range(rs.num_seats)]
-    split = sorted(data.draw(st.lists(st.integers(0, top), min_size=rs.num_seats - 1,
-                                      max_size=rs.num_seats - 1)))
+    split = sorted(
+        data.draw(st.lists(st.integers(0, top), min_size=rs.num_seats - 1, max_size=rs.num_seats - 1))
+    )
     tricks = [b - a for a, b in zip([0, *split], [*split, top], strict=True)]
     scores = data.draw(st.lists(st.integers(-600, 600), min_size=rs.num_sides, max_size=rs.num_sides))
     bags = data.draw(st.lists(st.integers(0, 12), min_size=rs.num_sides, max_size=rs.num_sides))
     breakdown = score_hand(rs, bids, tricks, scores, bags)
     assert hand_totals(rs, bids, tricks, scores, bags) == (
-        [sc.score_after for sc in breakdown], [sc.bags_after for sc in breakdown])
+        [sc.score_after for sc in breakdown],
+        [sc.bags_after for sc in breakdown],
+    )
 
 
 @pytest.mark.parametrize("name", ["standard", "house"])  # lazy breakdown; Boston: scored at once
@@ -209,10 +215,10 @@ def test_quiet_hand_reads_the_same_in_any_order_and_round_trips(name: str) -> No
 def replay_hand(g: Game, rec: dict) -> None:
     """Finish ``g``'s hand with the bids, passes, draws and cards of its hand record that are
     still to come, each found in ``legal_actions`` (so each was legal) and applied with ``apply``."""
-    bids = [(s, Bid.parse(b)) for s, b in rec["bids"]][len(g.bid_log):]
-    passes = [(s, sorted(cs)) for s, cs in rec["passes"]][len(g.pass_log):]
-    keeps = rec.get("draw", {}).get("keeps", [])[len(g.draw_keeps):]
-    plays = rec["plays"][len(g.plays):]
+    bids = [(s, Bid.parse(b)) for s, b in rec["bids"]][len(g.bid_log) :]
+    passes = [(s, sorted(cs)) for s, cs in rec["passes"]][len(g.pass_log) :]
+    keeps = rec.get("draw", {}).get("keeps", [])[len(g.draw_keeps) :]
+    plays = rec["plays"][len(g.plays) :]
     hand_no = g.hand_no
     while g.hand_no == hand_no and g.phase is not Phase.GAME_OVER:
         seat = g.seats_to_act()[0]
@@ -317,9 +323,9 @@ def test_seeded_deal_is_seed_version_3(seed: int | str) -> None:
     def reference(hand_no: int, redeals: int, salt: str) -> list[int]:
         key = hashlib.sha256(b"spades-seeded-deal/3\n" + f"{seed}|{salt}".encode()).digest()
         buf = hashlib.shake_128(key + f"{hand_no}|{redeals}".encode()).digest(4 * 52)
-        keys = [int.from_bytes(buf[4 * i:4 * i + 4], "little") >> 8 & (1 << 22) - 1 for i in range(52)]
+        keys = [int.from_bytes(buf[4 * i : 4 * i + 4], "little") >> 8 & (1 << 22) - 1 for i in range(52)]
         order = sorted(range(52), key=lambda c: (keys[c], c))
-        return [sum(1 << c for c in order[i * 13:(i + 1) * 13]) for i in range(4)]
+        return [sum(1 << c for c in order[i * 13 : (i + 1) * 13]) for i in range(4)]
 
     first = Game.new("standard", seed=seed, salt="s", dealer=0)
     assert first.dealt == reference(1, 0, "s")
@@ -381,12 +387,20 @@ def test_lean_blind_threshold_matches_the_rules(name: str) -> None:
     from engine.game import _lean
 
     base = VARIANTS[name]
-    for nil_min, bid_min, blind_bids, blind_nil in [(0, 100, False, True), (100, 0, True, True),
-                                                    (200, 50, True, False), (0, 0, True, True),
-                                                    (150, 100, False, False)]:
+    for nil_min, bid_min, blind_bids, blind_nil in [
+        (0, 100, False, True),
+        (100, 0, True, True),
+        (200, 50, True, False),
+        (0, 0, True, True),
+        (150, 100, False, False),
+    ]:
         try:
-            rs = base.with_options(blind_nil_min_deficit=nil_min, blind_bid_min_deficit=bid_min,
-                                   blind_bids=blind_bids, blind_nil_allowed=blind_nil)
+            rs = base.with_options(
+                blind_nil_min_deficit=nil_min,
+                blind_bid_min_deficit=bid_min,
+                blind_bids=blind_bids,
+                blind_nil_allowed=blind_nil,
+            )
         except RulesetError:  # a variant that refuses these blind options
             continue
         blind_from = _lean(rs)[3]
@@ -431,7 +445,7 @@ def test_fast_card_loop_from_many_positions_matches_the_step_api(name: str) -> N
         plays = [parse_card(c) for c in rec["plays"]]
         leader = fast.first_leader
         for k, winner in enumerate(rec["result"]["trick_winners"]):
-            cards = plays[k * rs.num_seats:(k + 1) * rs.num_seats]
+            cards = plays[k * rs.num_seats : (k + 1) * rs.num_seats]
             trick = [((leader + j) % rs.num_seats, c) for j, c in enumerate(cards)]
             assert winning_play(trick, t.suit, t.power, not rs.six_player_first_wins)[0] == winner
             leader = winner

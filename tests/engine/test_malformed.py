@@ -39,8 +39,10 @@ def _set(key: str, value: Any) -> Change:
         (_set("format", "spades-hand/2"), 'format: unknown format "spades-hand/2"; expected spades-hand/1'),
         (_set("ruleset", 7), 'ruleset: A ruleset is a preset name or an object with a "preset" key'),
         (_set("ruleset", {"preset": "standard", "name": ""}), 'ruleset: A ruleset "name" must be a text'),
-        (_set("ruleset", {"preset": "standard", "bag_value": 10**20}),
-         "ruleset: bag_value (the points per bag) must be from −100 to 100, not 100,000,0…"),
+        (
+            _set("ruleset", {"preset": "standard", "bag_value": 10**20}),
+            "ruleset: bag_value (the points per bag) must be from −100 to 100, not 100,000,0…",
+        ),
         (_set("dealer", "3"), 'dealer: the dealer must be a whole number, not "3"'),
         (_set("dealer", True), "dealer: the dealer must be a whole number, not true"),
         (_set("hand_no", 1.5), "hand_no: the hand number must be a whole number, not 1.5"),
@@ -51,20 +53,28 @@ def _set(key: str, value: Any) -> Change:
         (lambda r: r["deal"][3].__setitem__(0, "BJ"), "deal[3][0]: BJ is not in the classic-online deck"),
         (_set("before", [0, 0]), "before: before must be an object with scores and bags"),
         (_set("before", {"scores": [1, 2, 3], "bags": [0, 0]}), "before.scores: scores must list 2 sides"),
-        (_set("before", {"scores": [1, "2"], "bags": [0, 0]}),
-         'before.scores[1]: scores must be a whole number, not "2"'),
-        (_set("before", {"scores": [0, 0], "bags": [10, 0]}),
-         "before.bags[0]: 10 bags can't be carried: the bag limit is 10"),
+        (
+            _set("before", {"scores": [1, "2"], "bags": [0, 0]}),
+            'before.scores[1]: scores must be a whole number, not "2"',
+        ),
+        (
+            _set("before", {"scores": [0, 0], "bags": [10, 0]}),
+            "before.bags[0]: 10 bags can't be carried: the bag limit is 10",
+        ),
         (_set("bids", {"0": 13}), "bids: bids must be a list of [seat, bid]"),
         (lambda r: r["bids"].__setitem__(0, 13), "bids[0]: a bid is written [seat, bid]"),
         (lambda r: r["bids"].__setitem__(0, [0, 13, 1]), "bids[0]: a bid is written [seat, bid]"),
         (lambda r: r["bids"].__setitem__(0, [9, 13]), "bids[0]: there is no seat 9"),
         (lambda r: r["bids"].__setitem__(0, ["0", 13]), 'bids[0]: the seat must be a whole number, not "0"'),
-        (lambda r: r["bids"].__setitem__(0, [0, "lots"]),
-         'bids[0]: "lots" is not a bid; bid a number of tricks (like 4), nil, blind nil or a blind number '
-         "(like blind 6)"),
-        (lambda r: r["bids"].__setitem__(0, [0, -1]),
-         "bids[0]: -1 is not a bid; bids are 0 or more tricks, nil or blind nil"),
+        (
+            lambda r: r["bids"].__setitem__(0, [0, "lots"]),
+            'bids[0]: "lots" is not a bid; bid a number of tricks (like 4), nil, blind nil or a blind number '
+            "(like blind 6)",
+        ),
+        (
+            lambda r: r["bids"].__setitem__(0, [0, -1]),
+            "bids[0]: -1 is not a bid; bids are 0 or more tricks, nil or blind nil",
+        ),
         (lambda r: r["bids"].append([0, 2]), "bids[4]: bidding is already over"),
         (_set("passes", {"0": []}), "passes: passes must be a list of [seat, cards]"),
         (_set("passes", [[0, ["2S", "3S", "4S"]]]), "passes[0]: no cards are passed in this hand"),
@@ -114,11 +124,13 @@ def _nil_record() -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        (lambda r: r["passes"].__setitem__(0, ["0", ["2S"]]), 'passes[0]: the seat must be a whole number'),
+        (lambda r: r["passes"].__setitem__(0, ["0", ["2S"]]), "passes[0]: the seat must be a whole number"),
         (lambda r: r["passes"].__setitem__(0, [0]), "passes[0]: a pass is written [seat, [cards]]"),
         (lambda r: r["passes"].__setitem__(0, [7, []]), "passes[0]: there is no seat 7"),
-        (lambda r: r["passes"].__setitem__(0, [r["passes"][0][0], ["ZZ", "2S", "3S"]]),
-         'passes[0][0]: "ZZ" is not a card'),
+        (
+            lambda r: r["passes"].__setitem__(0, [r["passes"][0][0], ["ZZ", "2S", "3S"]]),
+            'passes[0][0]: "ZZ" is not a card',
+        ),
         (lambda r: r["passes"].append(r["passes"][0]), "passes[2]: no cards are passed now"),
     ],
 )
@@ -173,8 +185,9 @@ def test_replay_file_reads_a_file_and_names_what_it_cannot_read(tmp_path: Path) 
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_cli_usage() -> None:
@@ -197,20 +210,39 @@ def test_cli_usage() -> None:
         ("two-player", {"num_seats": 3}, "The draw-and-discard deal is for two players"),
         ("two-player", {"decks": 2}, "The draw-and-discard deal uses one deck"),
         ("two-player", {"nil_pass": 1}, "Two-player Spades passes no cards for nil; set nil_pass to 0"),
-        ("two-player", {"blind_bids": True},
-         "Blind bids with the two-player draw aren't supported; set blind_bids to false"),
-        ("cutthroat", {"blind_nil_pass": 3}, "Cards are passed between two partners: set blind_nil_pass and "
-         "nil_pass to 0 for solo play and teams of three"),
+        (
+            "two-player",
+            {"blind_bids": True},
+            "Blind bids with the two-player draw aren't supported; set blind_bids to false",
+        ),
+        (
+            "cutthroat",
+            {"blind_nil_pass": 3},
+            "Cards are passed between two partners: set blind_nil_pass and "
+            "nil_pass to 0 for solo play and teams of three",
+        ),
         ("standard", {"num_seats": 7}, "Spades is played by 2 to 6 players"),
-        ("standard", {"nil_allowed": False},
-         "Blind nil needs nil: set nil_allowed to true or blind_nil_allowed to false"),
+        (
+            "standard",
+            {"nil_allowed": False},
+            "Blind nil needs nil: set nil_allowed to true or blind_nil_allowed to false",
+        ),
         ("whiz", {"blind_bids": True}, "Whiz bids are the number of spades held, so blind bids can't apply"),
-        ("mirrors", {"blind_bids": True},
-         "Mirrors bids are the number of spades held, so blind bids can't apply"),
-        ("mirrors", {"blind_nil_allowed": True},
-         "Mirrors bids are the number of spades held, so blind nil can't apply"),
-        ("suicide", {"board": 4}, "Suicide and a board can't both apply (the nil partner's team could not "
-         "reach the board)"),
+        (
+            "mirrors",
+            {"blind_bids": True},
+            "Mirrors bids are the number of spades held, so blind bids can't apply",
+        ),
+        (
+            "mirrors",
+            {"blind_nil_allowed": True},
+            "Mirrors bids are the number of spades held, so blind nil can't apply",
+        ),
+        (
+            "suicide",
+            {"board": 4},
+            "Suicide and a board can't both apply (the nil partner's team could not reach the board)",
+        ),
         ("standard", {"deuces_high_all": True}, "deuces_high_all needs deuces_high"),
         ("whiz", {"mirrors": True}, "Whiz and mirrors are two different bidding rules; choose one"),
         ("mirrors", {"nil_allowed": False}, "Mirrors needs nil for a hand without spades"),
@@ -243,9 +275,11 @@ def test_the_largest_pass_still_leaves_cards_in_every_hand() -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [(None, 'A ruleset is a preset name or an object with a "preset" key'),
-     ({"preset": "standard", "name": 5}, 'A ruleset "name" must be a text'),
-     ({"preset": "nope"}, '"nope" is not a ruleset')],
+    [
+        (None, 'A ruleset is a preset name or an object with a "preset" key'),
+        ({"preset": "standard", "name": 5}, 'A ruleset "name" must be a text'),
+        ({"preset": "nope"}, '"nope" is not a ruleset'),
+    ],
 )
 def test_from_dict_refuses_what_is_not_a_ruleset(value: Any, message: str) -> None:
     with pytest.raises(RulesetError, match=message):

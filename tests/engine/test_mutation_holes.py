@@ -19,6 +19,7 @@ def _bids(*values: int | str) -> list[Bid]:
 
 # -- scoring ------------------------------------------------------------------------------------
 
+
 def test_reaching_the_target_exactly_wins() -> None:
     """``>=`` -> ``>``: a side on exactly 500 has reached 500."""
     sides = score_hand(STD, _bids(3, 3, 3, 3), [3, 3, 4, 3], [0, 0], [0, 0])
@@ -50,11 +51,14 @@ def test_hand_totals_of_a_side_of_nils_only() -> None:
     tricks = [6, 1, 6, 0]
     slow = score_hand(STD, bids, tricks, [0, 0], [0, 0])
     assert slow[1].made is None and slow[1].total == -100 + 200 + 1
-    assert hand_totals(STD, bids, tricks, [0, 0], [0, 0]) == ([s.score_after for s in slow],
-                                                             [s.bags_after for s in slow])
+    assert hand_totals(STD, bids, tricks, [0, 0], [0, 0]) == (
+        [s.score_after for s in slow],
+        [s.bags_after for s in slow],
+    )
 
 
 # -- ruleset: score conditions and numbers ----------------------------------------------------------
+
 
 def test_blind_bids_open_at_exactly_the_margin() -> None:
     rs = Ruleset.preset("house")
@@ -69,8 +73,9 @@ def test_fmt_int_cuts_only_numbers_too_long_to_read() -> None:
     assert fmt_int(-99_999_999_999) == "−99,999,99…"
 
 
-@pytest.mark.parametrize(("option", "value"),
-                         [("lose_score", -20_000), ("max_hands", 5000), ("bag_limit", 101)])
+@pytest.mark.parametrize(
+    ("option", "value"), [("lose_score", -20_000), ("max_hands", 5000), ("bag_limit", 101)]
+)
 def test_options_that_can_be_off_say_so(option: str, value: int) -> None:
     with pytest.raises(RulesetError) as info:
         Ruleset.preset("standard", **{option: value})
@@ -81,6 +86,7 @@ def test_options_that_can_be_off_say_so(option: str, value: int) -> None:
 
 
 # -- ruleset: names, overrides and JSON ---------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("name", "expected"),
@@ -123,16 +129,16 @@ DESCRIBED = {
     "standard": "standard: to 500 · nil ±100 · blind nil ±200 (pass 3) · 10 bags = −100",
     "classic-online": "classic-online: to 500 · nil ±100 · 10 bags = −100",
     "two-player": "two-player: to 500 · 2 players solo · draw to 13 · nil ±100 · "
-                  "blind nil ±200 (swap up to 3) · 10 bags = −100",
+    "blind nil ±200 (swap up to 3) · 10 bags = −100",
     "cutthroat": "cutthroat: to 500 · 3 players solo · nil ±100 · blind nil ±200 · 10 bags = −100",
     "solo": "solo: to 500 · 4 players solo · nil ±100 · blind nil ±200 · 10 bags = −100",
     "five-player": "five-player: to 500 · 5 players solo · nil ±100 · blind nil ±200 · 10 bags = −100",
     "six-player": "six-player: to 500 · 6 players, teams of 2 · two decks · nil ±100 · "
-                  "blind nil ±200 (pass 3) · 10 bags = −100",
+    "blind nil ±200 (pass 3) · 10 bags = −100",
     "six-player-threes": "six-player-threes: to 500 · 6 players, teams of 3 · two decks · nil ±100 · "
-                         "blind nil ±200 · 10 bags = −100",
+    "blind nil ±200 · 10 bags = −100",
     "six-player-solo": "six-player-solo: to 500 · 6 players solo · two decks · nil ±100 · blind nil ±200 · "
-                       "10 bags = −100",
+    "10 bags = −100",
     "jokers-high": "jokers-high: to 500 · jokers high · nil ±100 · blind nil ±200 (pass 3) · 10 bags = −100",
     "deuces-high": "deuces-high: to 500 · deuces high · nil ±100 · blind nil ±200 (pass 3) · 10 bags = −100",
     "whiz": "whiz: to 500 · nil ±100 · 10 bags = −100 · whiz",
@@ -140,7 +146,7 @@ DESCRIBED = {
     "suicide": "suicide: to 500 · nil ±100 · 10 bags = −100 · suicide",
     "short": "short: to 250 · nil ±100 · blind nil ±200 (pass 3) · 5 bags = −50",
     "house": "house: to 500 · nil ±100 · blind nil ±200 (pass 3, down 100+) · blind bids to 7 (down 100+) · "
-             "10 bags = −100 · 10 for 200 · Boston wins · mercy at -200",
+    "10 bags = −100 · 10 for 200 · Boston wins · mercy at -200",
 }
 
 
@@ -153,21 +159,54 @@ def test_every_preset_is_described() -> None:
 
 @pytest.mark.parametrize(
     ("overrides", "line"),
-    [({"deuces_high": True, "deuces_high_all": True, "first_trick_two_clubs": True, "misdeal_no_spades": True,
-       "spades_must_be_broken": False, "board": 4, "max_hands": 12, "bag_value": 2, "nil_pass": 1},
-      "standard: to 500 · deuces high (all four) · nil ±100 (pass 1) · blind nil ±200 (pass 3) · "
-      "10 bags = −100 · bags +2 each · 2♣ leads · misdeal on no spades · spades lead any time · board 4 · "
-      "12 hands max"),
-     ({"nil_allowed": False, "blind_nil_allowed": False, "blind_nil_pass": 0, "bag_value": 0,
-       "bag_limit": None},
-      "standard: to 500 · no nil · bags worth 0"),
-     ({"blind_bids": True, "blind_bid_min_deficit": 0, "bag_value": -10},
-      "standard: to 500 · nil ±100 · blind nil ±200 (pass 3) · blind bids to 7 · 10 bags = −100 · "
-      "bags −10 each"),
-     ({"jokers": True, "whiz": True, "blind_nil_allowed": False, "blind_nil_pass": 0, "ten_for_200": True},
-      "standard: to 500 · jokers high · nil ±100 · 10 bags = −100 · whiz · 10 for 200"),
-     ({"suicide": True, "blind_nil_allowed": False, "blind_nil_pass": 0, "boston": True},
-      "standard: to 500 · nil ±100 · 10 bags = −100 · suicide · Boston wins")],
+    [
+        (
+            {
+                "deuces_high": True,
+                "deuces_high_all": True,
+                "first_trick_two_clubs": True,
+                "misdeal_no_spades": True,
+                "spades_must_be_broken": False,
+                "board": 4,
+                "max_hands": 12,
+                "bag_value": 2,
+                "nil_pass": 1,
+            },
+            "standard: to 500 · deuces high (all four) · nil ±100 (pass 1) · blind nil ±200 (pass 3) · "
+            "10 bags = −100 · bags +2 each · 2♣ leads · misdeal on no spades · spades lead any time · "
+            "board 4 · "
+            "12 hands max",
+        ),
+        (
+            {
+                "nil_allowed": False,
+                "blind_nil_allowed": False,
+                "blind_nil_pass": 0,
+                "bag_value": 0,
+                "bag_limit": None,
+            },
+            "standard: to 500 · no nil · bags worth 0",
+        ),
+        (
+            {"blind_bids": True, "blind_bid_min_deficit": 0, "bag_value": -10},
+            "standard: to 500 · nil ±100 · blind nil ±200 (pass 3) · blind bids to 7 · 10 bags = −100 · "
+            "bags −10 each",
+        ),
+        (
+            {
+                "jokers": True,
+                "whiz": True,
+                "blind_nil_allowed": False,
+                "blind_nil_pass": 0,
+                "ten_for_200": True,
+            },
+            "standard: to 500 · jokers high · nil ±100 · 10 bags = −100 · whiz · 10 for 200",
+        ),
+        (
+            {"suicide": True, "blind_nil_allowed": False, "blind_nil_pass": 0, "boston": True},
+            "standard: to 500 · nil ±100 · 10 bags = −100 · suicide · Boston wins",
+        ),
+    ],
 )
 def test_house_rules_are_described(overrides: dict[str, object], line: str) -> None:
     assert Ruleset.preset("standard", **overrides).describe() == line
@@ -176,14 +215,17 @@ def test_house_rules_are_described(overrides: dict[str, object], line: str) -> N
 def test_two_player_describes_its_swap_and_condition() -> None:
     assert Ruleset.preset("two-player", blind_nil_min_deficit=100).describe() == (
         "two-player: to 500 · 2 players solo · draw to 13 · nil ±100 · "
-        "blind nil ±200 (swap up to 3, down 100+) · 10 bags = −100")
+        "blind nil ±200 (swap up to 3, down 100+) · 10 bags = −100"
+    )
     assert Ruleset.preset("mirrors", deuces_high=True).describe() == (
-        "mirrors: to 500 · deuces high · nil ±100 · 10 bags = −100 · mirrors")
+        "mirrors: to 500 · deuces high · nil ±100 · 10 bags = −100 · mirrors"
+    )
 
 
 def test_two_player_without_the_exchange_describes_no_swap() -> None:
     assert Ruleset.preset("two-player", blind_nil_pass=0).describe() == (
-        "two-player: to 500 · 2 players solo · draw to 13 · nil ±100 · blind nil ±200 · 10 bags = −100")
+        "two-player: to 500 · 2 players solo · draw to 13 · nil ±100 · blind nil ±200 · 10 bags = −100"
+    )
 
 
 def test_the_default_preset_is_standard() -> None:

@@ -23,8 +23,9 @@ from engine.record import replay
 from engine.ruleset import tables
 from tests.engine.helpers import VARIANTS
 
-FAST = settings(max_examples=10, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(
+    max_examples=10, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def _check_conservation(g: Game) -> None:
@@ -92,8 +93,12 @@ def _check_illegal_refused(g: Game, rng: random.Random) -> None:
         attempts += [PlayAction(s, rng.choice(tables(g.rs).deck)), BidAction(s, Bid.tricks(1))]
     if g.phase is Phase.PLAY and g.to_act is not None:
         s = g.to_act
-        illegal = [c for c in tables(g.rs).deck if not g.legal_mask(s) >> c & 1
-                   and not (g.rs.decks == 2 and g.legal_mask(s) >> ((c + 64) % 128) & 1)]
+        illegal = [
+            c
+            for c in tables(g.rs).deck
+            if not g.legal_mask(s) >> c & 1
+            and not (g.rs.decks == 2 and g.legal_mask(s) >> ((c + 64) % 128) & 1)
+        ]
         if illegal:
             attempts.append(PlayAction(s, rng.choice(illegal)))
         attempts.append(BidAction(s, Bid.tricks(3)))
@@ -176,10 +181,15 @@ def test_card_text_round_trips(card: int, lower: bool, pad: bool) -> None:
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(name=st.sampled_from(sorted(PRESETS)), target=st.integers(50, 1000),
-       bag_limit=st.one_of(st.none(), st.integers(1, 15)), mercy=st.one_of(st.none(), st.integers(-500, -1)))
-def test_rulesets_round_trip_through_json(name: str, target: int, bag_limit: int | None,
-                                          mercy: int | None) -> None:
+@given(
+    name=st.sampled_from(sorted(PRESETS)),
+    target=st.integers(50, 1000),
+    bag_limit=st.one_of(st.none(), st.integers(1, 15)),
+    mercy=st.one_of(st.none(), st.integers(-500, -1)),
+)
+def test_rulesets_round_trip_through_json(
+    name: str, target: int, bag_limit: int | None, mercy: int | None
+) -> None:
     rs = Ruleset.preset(name, target_score=target, bag_limit=bag_limit, lose_score=mercy)
     assert Ruleset.from_dict(json.loads(json.dumps(rs.to_dict()))) == rs
     assert Ruleset.from_dict(json.loads(json.dumps(rs.to_json()))) == rs

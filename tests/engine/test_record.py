@@ -63,14 +63,24 @@ def test_card_not_held() -> None:
 def test_revoke_is_refused() -> None:
     g = game_from(DEAL, "classic-online", dealer=0)
     bid_all(g, [3, 3, 3, 3])
-    rec = {"ruleset": "classic-online", "dealer": 0, "deal": [h.split() for h in DEAL],
-           "bids": [[1, 3], [2, 3], [3, 3], [0, 3]], "plays": ["AH", "2H", "9C", "2C"]}
+    rec = {
+        "ruleset": "classic-online",
+        "dealer": 0,
+        "deal": [h.split() for h in DEAL],
+        "bids": [[1, 3], [2, 3], [3, 3], [0, 3]],
+        "plays": ["AH", "2H", "9C", "2C"],
+    }
     assert _refused(rec) == "plays[3]: seat 0 must follow hearts"
 
 
 def test_spades_led_before_broken() -> None:
-    rec = {"ruleset": "classic-online", "dealer": 3, "deal": [h.split() for h in DEAL],
-           "bids": [[0, 3], [1, 3], [2, 3], [3, 3]], "plays": ["AS"]}
+    rec = {
+        "ruleset": "classic-online",
+        "dealer": 3,
+        "deal": [h.split() for h in DEAL],
+        "bids": [[0, 3], [1, 3], [2, 3], [3, 3]],
+        "plays": ["AS"],
+    }
     assert _refused(rec) == "plays[0]: seat 0 led a spade before spades were broken"
 
 
@@ -79,17 +89,23 @@ def test_spades_led_before_broken() -> None:
     [
         (lambda r: r["bids"].__setitem__(0, [0, 14]), "bids[0]: seat 0 may not bid 14: bids go up to 13"),
         (lambda r: r["bids"].__setitem__(0, [1, 3]), "bids[0]: it is seat 0's turn to bid, not seat 1's"),
-        (lambda r: r["bids"].__setitem__(1, [1, "blind_nil"]),
-         "bids[1]: seat 1 may not bid blind_nil: blind nil is not allowed"),
+        (
+            lambda r: r["bids"].__setitem__(1, [1, "blind_nil"]),
+            "bids[1]: seat 1 may not bid blind_nil: blind nil is not allowed",
+        ),
         (lambda r: r["bids"].pop(), "bids: only 3 of 4 seats bid"),
         (lambda r: r["deal"][0].pop(), "deal[0]: seat 0 holds 12 cards, not 13"),
         (lambda r: r["deal"][0].__setitem__(0, "AH"), "deal[1][0]: AH is dealt twice"),
-        (lambda r: r["deal"][0].__setitem__(0, "11S"),
-         'deal[0][0]: "11S" is not a card; ranks are 2-10, J, Q, K, A and suits S, H, D, C (or ♠ ♥ ♦ ♣)'),
+        (
+            lambda r: r["deal"][0].__setitem__(0, "11S"),
+            'deal[0][0]: "11S" is not a card; ranks are 2-10, J, Q, K, A and suits S, H, D, C (or ♠ ♥ ♦ ♣)',
+        ),
         (lambda r: r["plays"].pop(), "plays: the record ends after 51 of 52 cards"),
         (lambda r: r["plays"].append("AS"), "plays[52]: the hand is already over"),
-        (lambda r: r.__setitem__("ruleset", "bridge"),
-         'ruleset: "bridge" is not a ruleset; choose one of ' + ", ".join(PRESETS)),
+        (
+            lambda r: r.__setitem__("ruleset", "bridge"),
+            'ruleset: "bridge" is not a ruleset; choose one of ' + ", ".join(PRESETS),
+        ),
         (lambda r: r.__setitem__("dealer", 4), "dealer: there is no seat 4 in a 4-seat game"),
         (lambda r: r["plays"].__setitem__(5, "KS"), "plays[5]: KS is not held by seat 1"),
     ],
@@ -104,8 +120,10 @@ def test_blind_nil_forbidden_by_deficit() -> None:
     rec = suits_record()
     rec["ruleset"] = {"preset": "standard", "blind_nil_min_deficit": 100}
     rec["bids"][2] = [2, "blind_nil"]
-    assert _refused(rec) == ("bids[2]: seat 2 may not bid blind_nil: blind nil is only for a side "
-                             "behind by 100 or more (it leads by 34)")
+    assert _refused(rec) == (
+        "bids[2]: seat 2 may not bid blind_nil: blind nil is only for a side "
+        "behind by 100 or more (it leads by 34)"
+    )
 
 
 def test_passes_are_replayed_and_checked() -> None:
@@ -132,8 +150,14 @@ def test_load_game_gives_the_start_of_the_hand() -> None:
 
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_cli_replay_prints_the_result(tmp_path: Path) -> None:

@@ -34,16 +34,21 @@ def test_presets_round_trip_through_json(name: str) -> None:
 def test_overrides_round_trip() -> None:
     rs = Ruleset.preset("standard", target_score=300, blind_nil_min_deficit=100, lose_score=-200)
     d = rs.to_dict()
-    assert d == {"preset": "standard", "target_score": 300, "blind_nil_min_deficit": 100,
-                 "lose_score": -200}
+    assert d == {"preset": "standard", "target_score": 300, "blind_nil_min_deficit": 100, "lose_score": -200}
     assert Ruleset.from_dict(json.loads(json.dumps(d))) == rs
     assert "mercy at -200" in rs.describe()
 
 
 @pytest.mark.parametrize(
     ("name", "seats", "hand", "deck"),
-    [("standard", 4, 13, 52), ("cutthroat", 3, 17, 51), ("five-player", 5, 10, 50),
-     ("six-player", 6, 17, 102), ("jokers-high", 4, 13, 52), ("two-player", 2, 13, 52)],
+    [
+        ("standard", 4, 13, 52),
+        ("cutthroat", 3, 17, 51),
+        ("five-player", 5, 10, 50),
+        ("six-player", 6, 17, 102),
+        ("jokers-high", 4, 13, 52),
+        ("two-player", 2, 13, 52),
+    ],
 )
 def test_table_sizes(name: str, seats: int, hand: int, deck: int) -> None:
     rs = Ruleset.preset(name)
@@ -58,14 +63,16 @@ def test_six_player_teams() -> None:
 
 @pytest.mark.parametrize(
     ("overrides", "message"),
-    [({"blind_bids": True}, "blind bids can't apply"),
-     ({"num_seats": 7}, "2 to 6 players"),
-     ({"nil_allowed": False}, "Blind nil needs nil"),
-     ({"mirrors": True, "whiz": False}, "blind nil can't apply"),
-     ({"suicide": True, "board": 4, "whiz": False}, "Suicide and a board"),
-     ({"bogus": 1}, '"bogus" is not a ruleset option'),
-     ({"target_score": "500"}, "must be a whole number"),
-     ({"jokers": 1}, "must be true or false")],
+    [
+        ({"blind_bids": True}, "blind bids can't apply"),
+        ({"num_seats": 7}, "2 to 6 players"),
+        ({"nil_allowed": False}, "Blind nil needs nil"),
+        ({"mirrors": True, "whiz": False}, "blind nil can't apply"),
+        ({"suicide": True, "board": 4, "whiz": False}, "Suicide and a board"),
+        ({"bogus": 1}, '"bogus" is not a ruleset option'),
+        ({"target_score": "500"}, "must be a whole number"),
+        ({"jokers": 1}, "must be true or false"),
+    ],
 )
 def test_impossible_combinations(overrides: dict, message: str) -> None:
     base = "whiz" if "blind_bids" in overrides else "standard"
@@ -104,8 +111,7 @@ def test_two_player_has_blind_nil_and_it_can_be_turned_off() -> None:
 
 def _winner(rs: Ruleset, plays: list[tuple[int, str]]) -> tuple[int, int]:
     t = tables(rs)
-    return winning_play([(s, parse_card(c)) for s, c in plays], t.suit, t.power,
-                        not rs.six_player_first_wins)
+    return winning_play([(s, parse_card(c)) for s, c in plays], t.suit, t.power, not rs.six_player_first_wins)
 
 
 def test_winning_play_highest_of_the_led_suit_unless_a_spade_is_played() -> None:
@@ -143,8 +149,7 @@ def test_winning_play_agrees_with_the_bots_beats(name: str, data: st.DataObject)
         rs = Ruleset.preset(name, six_player_first_wins=first_wins)
         t = tables(rs)
         ct = card_tables(rs)
-        cards = data.draw(st.lists(st.sampled_from(t.deck), min_size=1, max_size=rs.num_seats,
-                                   unique=True))
+        cards = data.draw(st.lists(st.sampled_from(t.deck), min_size=1, max_size=rs.num_seats, unique=True))
         trick = [(s, c) for s, c in enumerate(cards)]
         best = trick[0]
         for play in trick[1:]:

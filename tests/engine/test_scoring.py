@@ -82,11 +82,13 @@ def test_ten_for_200() -> None:
 
 def test_blind_bid_scores_20_per_trick_made_and_10_set() -> None:
     rs = Ruleset.preset("standard", blind_bids=True)
-    made, _ = score_hand(rs, [Bid.of("blind", 5), Bid.tricks(3), Bid.tricks(2), Bid.tricks(3)],
-                         [4, 3, 4, 2], [0, 0], [0, 0])
+    made, _ = score_hand(
+        rs, [Bid.of("blind", 5), Bid.tricks(3), Bid.tricks(2), Bid.tricks(3)], [4, 3, 4, 2], [0, 0], [0, 0]
+    )
     assert made.bid == 7 and made.blind_bid == 5 and made.total == 100 + 20 + 1
-    set_, _ = score_hand(rs, [Bid.of("blind", 5), Bid.tricks(3), Bid.tricks(2), Bid.tricks(3)],
-                         [3, 4, 3, 3], [0, 0], [0, 0])
+    set_, _ = score_hand(
+        rs, [Bid.of("blind", 5), Bid.tricks(3), Bid.tricks(2), Bid.tricks(3)], [3, 4, 3, 3], [0, 0], [0, 0]
+    )
     assert set_.total == -70
 
 

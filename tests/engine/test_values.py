@@ -39,10 +39,17 @@ def test_actions_write_cards_as_text_and_bids_in_record_form() -> None:
 def test_events_write_cards_as_text_and_seated_cards_as_pairs() -> None:
     trick = ((1, C("AH")), (2, C("2H")), (3, C("9C")), (0, C("7H")))
     assert TrickWon(1, 1, trick).to_dict() == {
-        "kind": "trick_won", "seat": 1, "trick_no": 1,
-        "cards": [[1, "AH"], [2, "2H"], [3, "9C"], [0, "7H"]]}
+        "kind": "trick_won",
+        "seat": 1,
+        "trick_no": 1,
+        "cards": [[1, "AH"], [2, "2H"], [3, "9C"], [0, "7H"]],
+    }
     assert CardPlayed(2, C("QS")).to_dict() == {"kind": "card_played", "seat": 2, "card": "QS"}
     assert BidMade(0, Bid.NIL).to_dict() == {"kind": "bid_made", "seat": 0, "bid": "nil"}
     assert HandDealt(3, 1).to_dict() == {"kind": "hand_dealt", "hand_no": 3, "dealer": 1}
     assert GameOver(1, (510, 260)).to_dict() == {
-        "kind": "game_over", "winner": 1, "scores": [510, 260], "reason": "target"}
+        "kind": "game_over",
+        "winner": 1,
+        "scores": [510, 260],
+        "reason": "target",
+    }

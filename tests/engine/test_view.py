@@ -32,7 +32,12 @@ def test_seated_plays_follows_each_tricks_winner_round_the_table() -> None:
     # three seats: seat 2 leads trick one, seat 0 wins it and leads trick two
     plays = [C("AH"), C("2H"), C("3H"), C("KS"), C("4D")]
     assert seated_plays(plays, 2, [0], 3) == [
-        (2, C("AH")), (0, C("2H")), (1, C("3H")), (0, C("KS")), (1, C("4D"))]
+        (2, C("AH")),
+        (0, C("2H")),
+        (1, C("3H")),
+        (0, C("KS")),
+        (1, C("4D")),
+    ]
     assert seated_plays([], None, [], 4) == []
     with pytest.raises(ValueError, match="nobody led"):
         seated_plays(plays, None, [0], 3)

@@ -34,8 +34,10 @@ def _tables(lang: str, members: dict[int, str]) -> ServiceTables:
     return ServiceTables(client, service, store=None)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("lang", "expected"), [("en", "Player 1234"), ("pl", "Gracz 1234"),
-                                                 ("cs", "Hráč 1234"), ("ru", "Игрок 1234")])
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("en", "Player 1234"), ("pl", "Gracz 1234"), ("cs", "Hráč 1234"), ("ru", "Игрок 1234")],
+)
 async def test_an_unknown_member_is_named_in_the_servers_language(lang: str, expected: str) -> None:
     tables = _tables(lang, {42: "Alice"})
     assert await tables._name(1, 42) == "Alice"

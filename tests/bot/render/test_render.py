@@ -397,8 +397,11 @@ def test_hand_post_says_which_nil_was_made_and_which_failed() -> None:
 
     from engine.record import load_game
 
-    rec = json.loads((Path(__file__).resolve().parents[3] / "docs" / "examples" / "nil-and-blind-nil.json")
-                     .read_text(encoding="utf-8"))
+    rec = json.loads(
+        (Path(__file__).resolve().parents[3] / "docs" / "examples" / "nil-and-blind-nil.json").read_text(
+            encoding="utf-8"
+        )
+    )
     g = load_game(rec)
     for seat, bid in rec["bids"]:
         g.bid(seat, bid)
@@ -409,10 +412,16 @@ def test_hand_post_says_which_nil_was_made_and_which_failed() -> None:
         events.extend(g.play(g.to_act, engine.parse_card(card)))  # type: ignore[arg-type]
     scored = next(e for e in events if type(e).__name__ == "HandScored")
     t = _table()
-    t.seats = [Seat(None, "Al", bot=True), Seat(None, "Bea", bot=True), Seat(None, "Cy", bot=True),
-               Seat(None, "Dee", bot=True)]
+    t.seats = [
+        Seat(None, "Al", bot=True),
+        Seat(None, "Bea", bot=True),
+        Seat(None, "Cy", bot=True),
+        Seat(None, "Dee", bot=True),
+    ]
     t.game, t.status = g, "playing"
     lines = render.hand_post(t, scored).splitlines()
-    assert lines[2] == ("Team 2: bid Blind nil + Nil, took 2: blind nil by 🤖 Bea made +200, "
-                        "nil by 🤖 Dee failed -100, bags +2 → +102 (-80 → 22)")
+    assert lines[2] == (
+        "Team 2: bid Blind nil + Nil, took 2: blind nil by 🤖 Bea made +200, "
+        "nil by 🤖 Dee failed -100, bags +2 → +102 (-80 → 22)"
+    )
     assert lines[1] == "Team 1: bid 5 + 1, took 11: contract 6 made +60, bags +5 → +65 (51 → 116)"

@@ -23,6 +23,8 @@ def scaled(seconds: float) -> float:
     load average per core, at least 1. (The in-process tests use the fake's Stopwatch instead,
     which sees the time this process waited; another process's waits are not visible here.)"""
     return seconds * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+
+
 READY = re.compile(r"Sandbox ready: open (http://127\.0\.0\.1:(\d+)/)")
 
 

@@ -33,8 +33,9 @@ async def db(db_target: str) -> AsyncIterator[Storage]:
 
 
 def seats(users: list[int | None]) -> list[dict[str, Any]]:
-    return [{"user_id": u, "name": f"user{u}" if u else f"Bot {i}", "bot": u is None}
-            for i, u in enumerate(users)]
+    return [
+        {"user_id": u, "name": f"user{u}" if u else f"Bot {i}", "bot": u is None} for i, u in enumerate(users)
+    ]
 
 
 def hands_played(*, seed: int, preset: str = "short") -> int:
@@ -46,8 +47,17 @@ def hands_played(*, seed: int, preset: str = "short") -> int:
     return len(g.hand_records)
 
 
-async def play_game(db: Storage, guild: int, channel: int, users: list[int | None], *, seed: int,
-                    finished_at: int, finish: bool = True, preset: str = "short") -> TableRow:
+async def play_game(
+    db: Storage,
+    guild: int,
+    channel: int,
+    users: list[int | None],
+    *,
+    seed: int,
+    finished_at: int,
+    finish: bool = True,
+    preset: str = "short",
+) -> TableRow:
     """A real game through the engine, every hand saved as the table service saves it."""
     row = await db.create_table(guild, channel, users[0] or 99, {"seats": seats(users)})
     row.status = "playing"
@@ -64,14 +74,27 @@ async def play_game(db: Storage, guild: int, channel: int, users: list[int | Non
             if g.over and finish:
                 row.status = "finished"
                 game = FinishedGame(
-                    table_id=row.id, guild_id=guild, channel_id=channel, game_no=1,
-                    ruleset=g.rs.to_dict(), hands=len(g.hand_records), winner_side=g.winner,
-                    started_at=finished_at - 600, finished_at=finished_at,
-                    sides=[{"seats": list(s), "score": g.scores[i], "bags": g.bags[i]}
-                           for i, s in enumerate(g.rs.sides)],
-                    players=[{**p, "side": g.rs.side_of(p["seat"]),
-                              "name": f"user{p['user_id']}" if p["user_id"] else f"Bot {p['seat']}"}
-                             for p in players],
+                    table_id=row.id,
+                    guild_id=guild,
+                    channel_id=channel,
+                    game_no=1,
+                    ruleset=g.rs.to_dict(),
+                    hands=len(g.hand_records),
+                    winner_side=g.winner,
+                    started_at=finished_at - 600,
+                    finished_at=finished_at,
+                    sides=[
+                        {"seats": list(s), "score": g.scores[i], "bags": g.bags[i]}
+                        for i, s in enumerate(g.rs.sides)
+                    ],
+                    players=[
+                        {
+                            **p,
+                            "side": g.rs.side_of(p["seat"]),
+                            "name": f"user{p['user_id']}" if p["user_id"] else f"Bot {p['seat']}",
+                        }
+                        for p in players
+                    ],
                 )
             hand = HandResult(row.id, 1, rec["hand_no"], rec, players)
             row = await db.save_table(row, hand=hand, game=game)

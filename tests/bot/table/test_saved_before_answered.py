@@ -49,8 +49,9 @@ async def _dealt(
     ``show_cards_to``: players whose settings turn their cards up at every deal."""
     for uid in show_cards_to:
         await service.players.set(uid, no_blind_nil=True)
-    res = await service.lifecycle.create(guild_id=1000, channel_id=channel, host_id=ALICE,
-                                         host_name="alice", play_seconds=600, bid_seconds=600)
+    res = await service.lifecycle.create(
+        guild_id=1000, channel_id=channel, host_id=ALICE, host_name="alice", play_seconds=600, bid_seconds=600
+    )
     assert res.ok and res.table is not None, res.message
     for uid, name in ((BOB, "bob"), (CAROL, "carol"), (DAVE, "dave")):
         assert (await service.seating.join(channel, uid, name)).ok
@@ -424,11 +425,13 @@ async def test_a_process_that_lost_the_tables_shard_answers_moving_and_lets_the_
         res = await service.play.act(t.id, user, "bid", "3")
         assert not res.ok and res.message == (
             "This table is being handed over to another of the bot's processes right now; "
-            "please try again in a few seconds.")
+            "please try again in a few seconds."
+        )
         assert service.store.get(t.id) is None  # let go: the new owner runs it
         warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-        assert (f"table {t.id}: table {t.id} is on shard 0, which this process does not hold; "
-                "letting it go") in warnings
+        assert (
+            f"table {t.id}: table {t.id} is on shard 0, which this process does not hold; letting it go"
+        ) in warnings
         after = await other.get_table(t.id)
         assert before is not None and after is not None and after.data == before.data
     finally:

@@ -40,8 +40,6 @@ async def service(storage: Storage) -> AsyncIterator[TableService]:
     await svc.close()
 
 
-
-
 # ---- seating ------------------------------------------------------------------------------------
 
 
@@ -448,8 +446,6 @@ def test_house_rules_round_trip_and_suggestions_fit_discord() -> None:
 
 
 # ---- memory: closed tables leave the service ------------------------------------------------------
-
-
 
 
 async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: Storage) -> None:

@@ -70,10 +70,16 @@ def test_a_hand_that_fits_the_bids_weighs_more() -> None:
     weights = [bid_likelihood(w, view, 1.0) for w in worlds]
     assert all(0.0 <= x <= 1.0 for x in weights)
     hands = [original_hands(w, view) for w in worlds]
-    fits = [x for x, h in zip(weights, hands, strict=True)
-            if estimate_tricks(h[1], view.ruleset) >= 5 and nil_danger(h[3], view.ruleset) <= 2]
-    misfits = [x for x, h in zip(weights, hands, strict=True)
-               if estimate_tricks(h[1], view.ruleset) <= 2 or nil_danger(h[3], view.ruleset) >= 5]
+    fits = [
+        x
+        for x, h in zip(weights, hands, strict=True)
+        if estimate_tricks(h[1], view.ruleset) >= 5 and nil_danger(h[3], view.ruleset) <= 2
+    ]
+    misfits = [
+        x
+        for x, h in zip(weights, hands, strict=True)
+        if estimate_tricks(h[1], view.ruleset) <= 2 or nil_danger(h[3], view.ruleset) >= 5
+    ]
     assert fits and misfits
     assert min(fits) > max(misfits)
 
@@ -113,8 +119,11 @@ def test_in_whiz_and_mirrors_a_bid_is_the_spade_count(preset: str, tricks: int) 
     g = bid_out(preset, f"{preset}-count", tricks)
     view = g.view(0)
     spades = tables(view.ruleset).suit_masks[SPADES]
-    counted = [s for s in (1, 2, 3)
-               if (b := view.bids[s]) is not None and (preset == "mirrors" or b.kind == "tricks")]
+    counted = [
+        s
+        for s in (1, 2, 3)
+        if (b := view.bids[s]) is not None and (preset == "mirrors" or b.kind == "tricks")
+    ]
     assert counted
 
     def miss(world: Game) -> int:

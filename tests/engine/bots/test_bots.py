@@ -75,10 +75,13 @@ _OPTION_SETS = [
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(options=st.sampled_from(_OPTION_SETS), preset=st.sampled_from(["standard", "six-player", "solo"]),
-       seed=st.integers(0, 10**6),
-       # the expert searches for ~20 ms a card: its house-rule hands are in test_expert.py
-       names=st.lists(st.sampled_from(["heuristic", "random"]), min_size=6, max_size=6))
+@given(
+    options=st.sampled_from(_OPTION_SETS),
+    preset=st.sampled_from(["standard", "six-player", "solo"]),
+    seed=st.integers(0, 10**6),
+    # the expert searches for ~20 ms a card: its house-rule hands are in test_expert.py
+    names=st.lists(st.sampled_from(["heuristic", "random"]), min_size=6, max_size=6),
+)
 def test_bots_play_legally_with_house_rules(options: dict, preset: str, seed: int, names: list[str]) -> None:
     opts = dict(options)
     if preset == "solo":
@@ -91,10 +94,12 @@ def test_bots_play_legally_with_house_rules(options: dict, preset: str, seed: in
 
 def test_bots_are_deterministic_under_a_seed() -> None:
     rs = Ruleset.preset("standard")
-    first = run_arena(rs, ["random", "heuristic", "random", "heuristic"], games=3, seed=11,
-                      max_game_hands=6).to_dict()
-    second = run_arena(rs, ["random", "heuristic", "random", "heuristic"], games=3, seed=11,
-                       max_game_hands=6).to_dict()
+    first = run_arena(
+        rs, ["random", "heuristic", "random", "heuristic"], games=3, seed=11, max_game_hands=6
+    ).to_dict()
+    second = run_arena(
+        rs, ["random", "heuristic", "random", "heuristic"], games=3, seed=11, max_game_hands=6
+    ).to_dict()
     for d in (first, second):
         d.pop("seconds")
         d.pop("hands_per_second")
@@ -199,7 +204,7 @@ def test_the_cached_estimate_is_the_fresh_one_to_the_last_bit(preset: str, seed:
     hands = []
     for _ in range(20):
         rng.shuffle(deck)
-        hands.append(sum(1 << c for c in deck[:rs.hand_size]))
+        hands.append(sum(1 << c for c in deck[: rs.hand_size]))
     warm = [estimate_tricks(h, rs) for h in hands + hands]
     fresh = []
     for h in hands:
@@ -331,10 +336,24 @@ def test_does_not_overtake_partners_winning_ace() -> None:
 def test_ruffs_when_void() -> None:
     # Seat 2 leads the king of clubs after winning nothing; seat 3 follows... set up a club trick in
     # which seat 1 (void in clubs after two rounds) ruffs an opponent's winner.
-    g = _game(["3", "4", "4", "3"], ["2C", "AC", "8C", "4C",   # seat 1 wins with the ace
-                                     "KC", "10C", "5C", "3C",  # seat 1 wins again; now void in clubs
-                                     "8D", "KD", "6D", "AD",   # seat 0 wins the diamond
-                                     "9C"])                    # seat 0 leads a club, seat 1 is void
+    g = _game(
+        ["3", "4", "4", "3"],
+        [
+            "2C",
+            "AC",
+            "8C",
+            "4C",  # seat 1 wins with the ace
+            "KC",
+            "10C",
+            "5C",
+            "3C",  # seat 1 wins again; now void in clubs
+            "8D",
+            "KD",
+            "6D",
+            "AD",  # seat 0 wins the diamond
+            "9C",
+        ],
+    )  # seat 0 leads a club, seat 1 is void
     # Seat 1 holds no club, the contract needs tricks, the opponent (seat 0) is winning: it trumps
     # with a low spade.
     assert g.to_act == 1
@@ -428,8 +447,7 @@ def test_two_player_bot_decides_blind_nil_before_seeing_the_draw() -> None:
     # a whole game of bots gets through every draw, exchange and bid
     from engine.arena import play_game
 
-    g, scored = play_game(Ruleset.preset("two-player"), [bot, HeuristicBot(seed=1)], seed=2,
-                          hand_budget=6)
+    g, scored = play_game(Ruleset.preset("two-player"), [bot, HeuristicBot(seed=1)], seed=2, hand_budget=6)
     assert len(scored) == 6 or g.phase is Phase.GAME_OVER
 
 

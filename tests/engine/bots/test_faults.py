@@ -152,8 +152,12 @@ def test_last_player_does_not_overruff_its_partners_winner(name: str) -> None:
 
 # Seat 1 leads the 2 of hearts; seat 2 holds the 9 as its only heart; seat 0 plays last with
 # the king and the 3 of hearts.
-NIL_UNDER_DEAL = ["KH 3H AS KS QS JS 10S AD KD QD JD 10D 9D", "2H 4H 6H 8H AC KC QC JC 10C 9C 8C 2S 3S",
-                  "9H 2C 3C 4C 5C 6C 7C 2D 3D 4D 5D 6D 7D", "5H 7H 10H JH QH AH 4S 5S 6S 7S 8S 9S 8D"]
+NIL_UNDER_DEAL = [
+    "KH 3H AS KS QS JS 10S AD KD QD JD 10D 9D",
+    "2H 4H 6H 8H AC KC QC JC 10C 9C 8C 2S 3S",
+    "9H 2C 3C 4C 5C 6C 7C 2D 3D 4D 5D 6D 7D",
+    "5H 7H 10H JH QH AH 4S 5S 6S 7S 8S 9S 8D",
+]
 
 
 @pytest.mark.parametrize("name", BOTS)

@@ -98,8 +98,9 @@ def test_weigh_keeps_one_of_the_candidate_deals_by_its_weight() -> None:
     assert ace & (g.hands[0] | g.hands[1])  # hidden from seat 2: seats 0 and 1 may hold it
     kept = []
     for seed in range(40):
-        w = Game.from_view(v, random.Random(seed), candidates=30,
-                           weigh=lambda hands: 1.0 if hands[1] & ace else 0.0)
+        w = Game.from_view(
+            v, random.Random(seed), candidates=30, weigh=lambda hands: 1.0 if hands[1] & ace else 0.0
+        )
         assert [h.bit_count() for h in w.hands] == [h.bit_count() for h in g.hands]
         kept.append(w.hands[1] & ace)
     assert all(kept)  # a deal of weight 0 is never kept while one of weight 1 was drawn
@@ -126,16 +127,20 @@ def after_a_discard(bids: list[str], discard: str) -> Game:
     return g
 
 
-@pytest.mark.parametrize(("bids", "discard", "ruled_out", "silent_bids"), [
-    # a seat playing for its contract throws its lowest: no lower diamond; with its partner's
-    # nil it may be covering, and its discard says nothing
-    (["4", "3", "4", "3"], "5D", "2D 3D 4D", ["4", "3", "4", "nil"]),
-    # a nil bidder throws its highest: no higher diamond; the same discard by a seat that bid
-    # tricks says the opposite, so the higher cards reach it
-    (["4", "nil", "4", "3"], "10D", "JD QD KD AD", ["4", "3", "4", "3"]),
-])
+@pytest.mark.parametrize(
+    ("bids", "discard", "ruled_out", "silent_bids"),
+    [
+        # a seat playing for its contract throws its lowest: no lower diamond; with its partner's
+        # nil it may be covering, and its discard says nothing
+        (["4", "3", "4", "3"], "5D", "2D 3D 4D", ["4", "3", "4", "nil"]),
+        # a nil bidder throws its highest: no higher diamond; the same discard by a seat that bid
+        # tricks says the opposite, so the higher cards reach it
+        (["4", "nil", "4", "3"], "10D", "JD QD KD AD", ["4", "3", "4", "3"]),
+    ],
+)
 def test_a_discard_rules_out_the_cards_it_would_have_thrown_first(
-        bids: list[str], discard: str, ruled_out: str, silent_bids: list[str]) -> None:
+    bids: list[str], discard: str, ruled_out: str, silent_bids: list[str]
+) -> None:
     out = cards(ruled_out)
     assert all(h & out == 0 for h in seat1_samples(after_a_discard(bids, discard)))
     assert any(h & out for h in seat1_samples(after_a_discard(silent_bids, discard)))

@@ -33,8 +33,9 @@ def first_bid_view(seat_hand: int = 0) -> View:
 
 
 def numbered(view: View) -> list[BidAction]:
-    return sorted((a for a in view.legal if isinstance(a, BidAction) and a.bid.kind == "tricks"),
-                  key=lambda a: a.bid.n)
+    return sorted(
+        (a for a in view.legal if isinstance(a, BidAction) and a.bid.kind == "tricks"), key=lambda a: a.bid.n
+    )
 
 
 def choose(view: View) -> int:
@@ -157,8 +158,13 @@ def test_a_nil_and_a_blind_nil_must_each_gain_their_own_margin() -> None:
     nils, searched only far behind, made 94-96 % at the lower margin)."""
     seen: list[tuple[str, float]] = []
 
-    def record(view: View, options: Sequence[Any], base: Any, start: Callable[[Game, Any], None],
-               penalties: Sequence[float]) -> Any:
+    def record(
+        view: View,
+        options: Sequence[Any],
+        base: Any,
+        start: Callable[[Game, Any], None],
+        penalties: Sequence[float],
+    ) -> Any:
         for o, p in zip(options, penalties, strict=True):
             if isinstance(o, BidAction) and o.bid.is_nil:
                 seen.append((o.bid.kind, p))
@@ -169,8 +175,15 @@ def test_a_nil_and_a_blind_nil_must_each_gain_their_own_margin() -> None:
     hands = [parse_cards(h) for h in DEAL]
     hands[0], hands[2] = parse_cards("JC 2C 3C 4C 5C 6C 2H 3H 4H 5H 6H 7H AD"), hands[0]
     hands[1] = parse_cards("7C AC QC 10C 9C 8C 2S 3S 4S 2D KD QD JD")
-    bot = StrongBot(5, worlds=4, time_limit=None, nil_penalty=33.0, blind_penalty=11.0,
-                    nil_threshold=2.5, blind_nil_deficit=200)
+    bot = StrongBot(
+        5,
+        worlds=4,
+        time_limit=None,
+        nil_penalty=33.0,
+        blind_penalty=11.0,
+        nil_threshold=2.5,
+        blind_nil_deficit=200,
+    )
     bot._bid_compare = record  # type: ignore[method-assign]
     g = Game.from_deal("standard", hands, dealer=3)
     g.apply(Look(0))
@@ -203,22 +216,37 @@ def test_a_nil_made_in_too_few_sampled_deals_is_never_bid() -> None:
     kept it with some seeds, since the only bid compared did not beat it by a standard error.
     Below ``nil_floor`` it is not kept: 2 instead. A safe nil hand (nil made in about five
     deals in six) still bids nil."""
-    risky = nil_view(["8S QH 10H 6H 5H JC 9C 7C 5C 2C KD QD 4D",
-                      "QS 6S 4S KH 7H 4H KC QC AD 10D 7D 6D 2D",
-                      "KS 10S 7S 5S 2S 3H AC 8C 6C 3C 8D 5D 3D",
-                      "AS JS 9S 3S AH JH 9H 8H 2H 10C 4C JD 9D"], dealer=1, before=[4, 3])
+    risky = nil_view(
+        [
+            "8S QH 10H 6H 5H JC 9C 7C 5C 2C KD QD 4D",
+            "QS 6S 4S KH 7H 4H KC QC AD 10D 7D 6D 2D",
+            "KS 10S 7S 5S 2S 3H AC 8C 6C 3C 8D 5D 3D",
+            "AS JS 9S 3S AH JH 9H 8H 2H 10C 4C JD 9D",
+        ],
+        dealer=1,
+        before=[4, 3],
+    )
     assert HeuristicBot(1).act(risky) == BidAction(0, Bid.NIL)
     floor = [StrongBot(s, worlds=8, time_limit=None).act(risky) for s in range(6)]
     assert floor == [BidAction(0, Bid.tricks(2))] * 6
     off = [StrongBot(s, worlds=8, time_limit=None, nil_floor=0.0).act(risky) for s in range(6)]
     assert BidAction(0, Bid.NIL) in off
     # On fewer than 8 compared deals (a bid short of time) the floor says nothing.
-    few = [StrongBot(s, worlds=8, bid_worlds=4, time_limit=None, nil_floor=f).act(risky)
-           for s in range(6) for f in (0.0, 0.55)]
+    few = [
+        StrongBot(s, worlds=8, bid_worlds=4, time_limit=None, nil_floor=f).act(risky)
+        for s in range(6)
+        for f in (0.0, 0.55)
+    ]
     assert few[0::2] == few[1::2]
-    safe = nil_view(["10S 4S KH 10H 7H 2H 7C 6C 3C 10D 9D 4D 2D",
-                     "QS JS 8S 6S 3S AH 4H 3H KC 8C 4C 2C 8D",
-                     "KS 9S 7S 5S 9H 8H 10C 9C KD QD 7D 6D 5D",
-                     "AS 2S QH JH 6H 5H AC QC JC 5C AD JD 3D"], dealer=3, before=[])
+    safe = nil_view(
+        [
+            "10S 4S KH 10H 7H 2H 7C 6C 3C 10D 9D 4D 2D",
+            "QS JS 8S 6S 3S AH 4H 3H KC 8C 4C 2C 8D",
+            "KS 9S 7S 5S 9H 8H 10C 9C KD QD 7D 6D 5D",
+            "AS 2S QH JH 6H 5H AC QC JC 5C AD JD 3D",
+        ],
+        dealer=3,
+        before=[],
+    )
     kept = [StrongBot(s, worlds=8, time_limit=None).act(safe) for s in range(3)]
     assert kept == [BidAction(0, Bid.NIL)] * 3

@@ -113,8 +113,20 @@ def test_json_copy_is_an_equal_independent_copy_of_any_payload() -> None:
     anything that would not come back equal through `copy.deepcopy`."""
     from bot.sandbox.fake.models.messages import json_copy
 
-    components = [{"type": 1, "components": [{"type": 2, "label": "A♠", "custom_id": "sp:1:c:0:51",
-                                              "emoji": {"id": "1", "name": "c"}, "disabled": False}]}]
+    components = [
+        {
+            "type": 1,
+            "components": [
+                {
+                    "type": 2,
+                    "label": "A♠",
+                    "custom_id": "sp:1:c:0:51",
+                    "emoji": {"id": "1", "name": "c"},
+                    "disabled": False,
+                }
+            ],
+        }
+    ]
     copied = json_copy(components)
     assert copied == components
     copied[0]["components"][0]["label"] = "changed"
