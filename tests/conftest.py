@@ -11,10 +11,16 @@ pytest_plugins = [
 ]
 
 
-# the end-to-end and browser files run longest (10-40 s a test, much of it waiting on the bot's
-# timers): collected first, xdist hands them out first, and the short files fill in around them,
-# so a run does not end waiting on a long file that started last
-_FIRST = ("tests/e2e/", "tests/bot/sandbox/")
+# the end-to-end and browser files, and the few long unit files, run longest (10-60 s a file,
+# much of it waiting on the bot's timers): collected first, xdist hands them out first, and the
+# short files fill in around them, so a run does not end waiting on a long file that started last
+_FIRST = (
+    "tests/e2e/",
+    "tests/bot/sandbox/",
+    "tests/bot/table/test_tables.py",
+    "tests/engine/test_properties.py",
+    "tests/engine/bots/test_faults.py",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
