@@ -1,9 +1,13 @@
-"""Stand-ins for the bot's unit tests: Discord's interaction (only Discord is faked)."""
+"""Factories for the bot's unit tests: an open table of a ruleset, and stand-ins for Discord's
+interaction (only Discord is faked)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 from typing import Any
+
+import engine
+from bot.model import Table
 
 
 class FakeResponse:
@@ -47,3 +51,18 @@ class FakeInteraction:
 
     async def edit_original_response(self, **kw: Any) -> None:
         await self.response._call("edit_original", **kw)
+
+
+def open_table(rs: engine.Ruleset, table_id: int = 7) -> Table:
+    """An open table of ``rs`` with every seat empty, as a lobby is before anyone joins."""
+    return Table(
+        id=table_id,
+        guild_id=1,
+        channel_id=10**18,
+        host_id=10**17,
+        status="open",
+        ruleset=rs,
+        preset=rs.name,
+        seats=[None] * rs.num_seats,
+        settings={},
+    )

@@ -19,6 +19,7 @@ from bot.league.settings import FORMAT_LABELS, LEFTOVER_LABELS, LeagueSettings, 
 from bot.model import Table
 from bot.render.rules import rules_pages
 from engine.house_rules import HouseRulesError, check_rules, parse_house_rules
+from tests.bot.factories import open_table
 
 # the variants keep their English names in every language (docs/TRANSLATING.md); "solo" is a word
 # in Polish too
@@ -26,17 +27,7 @@ SAME_IN = {"whiz": set(TRANSLATED), "mirrors": set(TRANSLATED), "suicide": set(T
 
 
 def _table(rs: engine.Ruleset) -> Table:
-    return Table(
-        id=7,
-        guild_id=1,
-        channel_id=10**18,
-        host_id=10**17,
-        status="open",
-        ruleset=rs,
-        preset=rs.name,
-        seats=[None] * rs.num_seats,
-        settings={},
-    )
+    return open_table(rs, 7)
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -14,6 +14,7 @@ from bot.model import Table
 from bot.render.rules import rule_line, rule_lines, rules_pages
 from engine.house_rules import check_rules, parse_house_rules
 from engine.rules_text import RULE_KEYS, explain_lines
+from tests.bot.factories import open_table
 
 # every option on at once, with numbers that need plurals: the longest rule set a table can have
 HEAVY = (
@@ -24,17 +25,7 @@ HEAVY = (
 
 
 def _table(rs: engine.Ruleset) -> Table:
-    return Table(
-        id=12345,
-        guild_id=1,
-        channel_id=10**18,
-        host_id=10**17,
-        status="open",
-        ruleset=rs,
-        preset=rs.name,
-        seats=[None] * rs.num_seats,
-        settings={},
-    )
+    return open_table(rs, 12345)
 
 
 def _rulesets() -> list[engine.Ruleset]:
