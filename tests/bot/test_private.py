@@ -4,7 +4,6 @@ answered the interaction first (issue 8, item 1), and the watchdog's deferral ke
 from __future__ import annotations
 
 import asyncio
-import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -12,6 +11,7 @@ import discord
 import pytest
 
 from bot import safe
+from bot.sandbox.fake import Stopwatch
 from bot.table.panels import HandPanels
 from bot.table.publisher import TablePublisher
 from bot.table.tokens import PublicTokens
@@ -127,9 +127,9 @@ async def test_the_watchdog_acknowledges_only_what_is_still_unanswered() -> None
     await safe.safe_send(quick, "at once")
     # the slow one's watchdog acknowledges it; the quick one's (due at the same time) then had its
     # chance too: waited for, not a fixed sleep
-    end = time.monotonic() + 5.0
+    watch = Stopwatch()
     while not slow.response.calls:
-        assert time.monotonic() < end, "the watchdog never acknowledged the slow interaction"
+        assert not watch.past(5.0), "the watchdog never acknowledged the slow interaction"
         await asyncio.sleep(0.005)
     await asyncio.sleep(0)
     assert [c[0] for c in slow.response.calls] == ["defer"]

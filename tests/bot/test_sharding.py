@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.sandbox.fake import Stopwatch
 from bot.sharding import ShardKeeper
 from bot.storage import Storage
 from tests.bot.storage.factories import guild_on
@@ -63,9 +64,9 @@ async def test_a_clean_stop_hands_over_at_once_and_the_loop_takes_over(two: tupl
     second.on_gained.append(on_gained)
     second.start()
     await first.close()  # SIGTERM: the lease is released, not left to run out
-    end = time.monotonic() + 10.0  # the next renewal (every 0.2 s) takes it: waited for, not counted
+    watch = Stopwatch()  # the next renewal (every 0.2 s) takes it: waited for, not counted
     while not gained:
-        assert time.monotonic() < end, "the released shard was never taken"
+        assert not watch.past(10.0), "the released shard was never taken"
         await asyncio.sleep(0.01)
     assert gained == [{1}] and second.held == {1}
     await second.close()
