@@ -138,8 +138,11 @@ def act(page: Page, name: str, where: str = "#spades") -> str | None:
         pid = panels(page, where).last.get_attribute("data-id")
         panel = page.locator(f'.msg[data-id="{pid}"]')
         look = panel.locator("button.dbtn", has_text="Show my cards")
+        # (panels and the live message are redrawn with every move at the table: at the sandbox's
+        # pace a button may never stay "stable" for Playwright's click checks on a loaded machine,
+        # so each click is dispatched on the element as it is at that instant, as above)
         if look.count() and look.is_enabled():
-            look.click()
+            look.dispatch_event("click")
             return "look"
         for select in panel.locator(".dselect").all():
             cid = select.get_attribute("data-custom-id") or ""
@@ -147,22 +150,22 @@ def act(page: Page, name: str, where: str = "#spades") -> str | None:
             if not toggle.is_enabled():
                 continue
             if ":b:" in cid:
-                toggle.click()
+                toggle.dispatch_event("click")
                 options = select.locator(".dopt")
                 pick = select.locator('.dopt[data-value="3"]')
-                (pick if pick.count() else options.first).click()
+                (pick if pick.count() else options.first).dispatch_event("click")
                 return "bid"
             if ":p:" in cid:
-                toggle.click()
+                toggle.dispatch_event("click")
                 for option in select.locator(".dopt").all()[: int(select.get_attribute("data-max") or 1)]:
-                    option.click()
-                select.locator(".dselect-done").click()
+                    option.dispatch_event("click")
+                select.locator(".dselect-done").dispatch_event("click")
                 return "pass"
         playable = [cid for cid, _, enabled in hand_buttons(panel) if enabled]
         if playable:
             card = playable[0].rsplit(":", 1)[1]
             shown = panel.inner_text()
-            panel.locator(f'button.dbtn[data-custom-id="{playable[0]}"]').click()
+            panel.locator(f'button.dbtn[data-custom-id="{playable[0]}"]').dispatch_event("click")
 
             def gone(pid: str | None = pid, card: str = card) -> bool:
                 # the same panel, redrawn in place, no longer holds the card
