@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-# Engine at least 93 %; bot and cogs at least 90 %. Last full run from a clean clone: engine 96.8 %,
-# bot 92.1 %, cogs 93.0 % (the league, table and history commands have end-to-end tests now).
+# Engine at least 93 %; bot and cogs at least 90 %. Last full run from a clean clone: engine 96.9 %,
+# bot 92.5 %, cogs 94.0 % (the league, table and history commands have end-to-end tests now).
 FLOORS: dict[str, float] = {"engine": 93.0, "bot": 90.0, "cogs": 90.0}
 
 
