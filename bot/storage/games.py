@@ -27,8 +27,6 @@ class GamesMixin(StorageBase):
         tx: Session,
         row: TableRow,
         hand: HandResult,
-        result: dict[str, Any] | None,
-        players: list[dict[str, Any]],
         now: int,
     ) -> None:
         hand_id = await tx.fetchval(
@@ -40,7 +38,7 @@ class GamesMixin(StorageBase):
                 hand.game_no,
                 hand.hand_no,
                 _dumps(hand.record),
-                None if result is None else _dumps(result),
+                None if hand.result is None else _dumps(hand.result),
                 now,
             ),
         )
@@ -66,7 +64,7 @@ class GamesMixin(StorageBase):
                     p["bags"],
                     p["points"],
                 )
-                for p in players
+                for p in hand.rows
             ],
         )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 LIVE_STATUSES: tuple[str, ...] = ("open", "playing")
 STATUSES: tuple[str, ...] = ("open", "playing", "finished", "abandoned")
@@ -91,15 +91,36 @@ class TableRow:
         return self.status in LIVE_STATUSES
 
 
+class HandPlayerRow(TypedDict):
+    """One seat's numbers of a finished hand (a ``hand_players`` row), attributed by the table
+    layer from the engine's ``HandScored`` (``bot.hand_stats``); storage only writes them."""
+
+    seat: int
+    side: int | None
+    user_id: int | None
+    is_bot: bool
+    with_bots: bool
+    tricks: int
+    contract_bid: bool
+    contract_made: bool
+    nil_attempted: bool
+    nil_made: bool
+    blind_nil: bool
+    bags: int
+    points: int
+
+
 @dataclass
 class HandResult:
-    """A finished hand, saved with the table in the same transaction."""
+    """A finished hand, saved with the table in the same transaction: its record, the engine's
+    result and one stats row per seat, all computed where the hand was scored."""
 
     table_id: int
     game_no: int
     hand_no: int
     record: dict[str, Any]  # HAND_RECORD.md record
-    players: list[dict[str, Any]]  # per seat: {"seat", "user_id": int | None, "is_bot": bool}
+    rows: list[HandPlayerRow]  # the stats rows (none: the hand is kept without stats)
+    result: dict[str, Any] | None = None  # the engine's result of the hand (the record's "result")
 
 
 @dataclass

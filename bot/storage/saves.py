@@ -7,7 +7,6 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from . import stats
 from .backends import Session
 from .base import _dumps, _now
 from .games import GamesMixin
@@ -42,8 +41,6 @@ class _Save:
     blob: str
     now: int
     hand: HandResult | None
-    hand_result: dict[str, Any] | None
-    hand_rows: list[dict[str, Any]]
     game: FinishedGame | None
     done: asyncio.Future[TableRow]
 
@@ -83,17 +80,8 @@ class SavesMixin(TablesMixin, GamesMixin):
         if row.status not in STATUSES:
             raise ValueError(f"bad table status {row.status!r}; expected one of {', '.join(STATUSES)}")
         blob = _dumps(row.data)
-        # pure CPU work before queueing
-        hand_rows: list[dict[str, Any]] = []
-        hand_result: dict[str, Any] | None = None
-        if hand is not None:
-            hand_result = stats.replay_record(hand.record)
-            if hand_result is not None:
-                hand_rows = stats.hand_player_rows(hand_result, hand.players)
         self._check_open()
-        save = _Save(
-            row, blob, _now(), hand, hand_result, hand_rows, game, asyncio.get_running_loop().create_future()
-        )
+        save = _Save(row, blob, _now(), hand, game, asyncio.get_running_loop().create_future())
         self._queue.append(save)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_queued(), name="storage-writer")
@@ -204,7 +192,7 @@ class SavesMixin(TablesMixin, GamesMixin):
 
     async def _insert_results(self, tx: Session, s: _Save) -> None:
         if s.hand is not None:
-            await self._insert_hand(tx, s.row, s.hand, s.hand_result, s.hand_rows, s.now)
+            await self._insert_hand(tx, s.row, s.hand, s.now)
         if s.game is not None:
             await self._insert_game(tx, s.game)
 

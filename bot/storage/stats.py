@@ -1,22 +1,17 @@
-"""Per-hand player numbers (from the engine's replay) and the leaderboard queries.
+"""The leaderboard queries over the stored per-hand and per-game rows.
 
-No scoring rule lives here: whether a contract or a nil was made, and how many bags a side took,
-comes from ``engine.replay(record)["breakdown"]``. This module only attributes the engine's
-per-side numbers to the seats that played them.
+The per-hand rows are attributed by the table layer from the engine's ``HandScored``
+(``bot.hand_stats``); storage only writes and sums them.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from bot.i18n import N_
-from engine.record import replay
 
 from .base import StorageBase
 from .models import PlayerStats
-
-log = logging.getLogger(__name__)
 
 SORTS: dict[str, str] = {
     # name -> ORDER BY clause over the aggregated columns (ties end on user_id for stable pages)
@@ -40,60 +35,6 @@ SORT_LABELS: dict[str, str] = {  # English; shown with bot.i18n.gettext in the r
     "bags": N_("Fewest bags per hand"),
     "rating": N_("Rating"),
 }
-
-
-def replay_record(record: dict[str, Any]) -> dict[str, Any] | None:
-    """Replay a finished hand with the engine; None (and an ERROR log) if the engine refuses it.
-
-    The log names only the error class and position: a refusal message can quote cards.
-    """
-    try:
-        return replay(record)
-    except Exception as exc:  # a refused record must not lose the table's save
-        log.error(
-            "engine refused a stored hand record (%s at position %s); saving it without stats",
-            type(exc).__name__,
-            getattr(exc, "position", "?"),
-        )
-        return None
-
-
-def hand_player_rows(result: dict[str, Any], players: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One stats row per seat of a finished hand, attributed from the replay's per-side breakdown."""
-    breakdown: list[dict[str, Any]] = result.get("breakdown") or []
-    tricks: list[int] = result.get("tricks") or []
-    with_bots = any(bool(p.get("is_bot")) for p in players)
-    rows: list[dict[str, Any]] = []
-    for player in players:
-        seat = int(player["seat"])
-        side_no: int | None = None
-        side: dict[str, Any] = {}
-        for i, entry in enumerate(breakdown):
-            if seat in entry.get("seats", ()):
-                side_no, side = i, entry
-                break
-        nil = next((n for n in side.get("nils", ()) if n.get("seat") == seat), None)
-        made = side.get("made")
-        rows.append(
-            {
-                "seat": seat,
-                "side": side_no,
-                "user_id": None if player.get("is_bot") else player.get("user_id"),
-                "is_bot": bool(player.get("is_bot")),
-                "with_bots": with_bots,
-                "tricks": int(tricks[seat]) if seat < len(tricks) else 0,
-                # a seat that did not bid nil is part of its side's contract (made is None only
-                # when the side bid nothing but nils)
-                "contract_bid": nil is None and made is not None,
-                "contract_made": nil is None and made is True,
-                "nil_attempted": nil is not None,
-                "nil_made": bool(nil and nil.get("made")),
-                "blind_nil": bool(nil and nil.get("kind") == "blind_nil"),
-                "bags": int(side.get("bags", 0) or 0),
-                "points": int(side.get("points", 0) or 0),
-            }
-        )
-    return rows
 
 
 _AGGREGATE = """

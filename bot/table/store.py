@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.config import Faults
+from bot.hand_stats import scored_rows
 from bot.i18n import _
 from bot.model import (
     CLOSED,
@@ -30,6 +31,7 @@ from bot.model import (
     refuse,
 )
 from bot.storage import FinishedGame, HandResult, NotOwner, StaleTable, Storage, TableRow
+from engine import HandScored
 
 log = logging.getLogger(__name__)
 
@@ -175,13 +177,16 @@ class TableStore:
         hand: HandResult | None = None
         game_done: FinishedGame | None = None
         kinds = [event_kind(e) for e in events]
-        if new.game is not None and "HandScored" in kinds and new.game.hand_records:
+        scored = next((e for e in events if isinstance(e, HandScored)), None)
+        if new.game is not None and scored is not None and new.game.hand_records:
+            record = new.game.hand_records[-1]
             hand = HandResult(
                 table_id=new.id,
                 game_no=new.game_no,
                 hand_no=len(new.game.hand_records),
-                record=new.game.hand_records[-1],
-                players=players(new, with_side=False),
+                record=record,
+                rows=scored_rows(scored, players(new, with_side=False)),
+                result=record.get("result"),
             )
         if new.game is not None and "GameOver" in kinds:
             new.status = "finished"

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.hand_stats import scored_rows
 from bot.storage import (
     FORMER_PLAYER,
     FinishedGame,
@@ -18,7 +19,7 @@ from bot.storage import (
     Storage,
     TableRow,
 )
-from engine import Game
+from engine import Game, HandScored
 from engine.bots import get_bot
 from engine.verify import verify
 
@@ -66,8 +67,10 @@ async def play_game(
     players = [{"seat": s, "user_id": u, "is_bot": u is None} for s, u in enumerate(users)]
     saved = 0
     while not g.over:
-        g.apply(bot.act(g.view(g.seats_to_act()[0])))
+        events = g.apply(bot.act(g.view(g.seats_to_act()[0])))
+        scored = next((e for e in events if isinstance(e, HandScored)), None)
         if len(g.hand_records) > saved:
+            assert scored is not None
             rec = g.hand_records[saved]
             saved += 1
             game = None
@@ -96,7 +99,7 @@ async def play_game(
                         for p in players
                     ],
                 )
-            hand = HandResult(row.id, 1, rec["hand_no"], rec, players)
+            hand = HandResult(row.id, 1, rec["hand_no"], rec, scored_rows(scored, players), rec["result"])
             row = await db.save_table(row, hand=hand, game=game)
             if not finish and saved == 2:
                 return row
