@@ -24,8 +24,9 @@ from bot.errors import report_interaction_error
 from bot.i18n import DEFAULT, N_, Num, _, gettext, ngettext, resolve, user_language
 from bot.i18n import render as render_text
 from bot.league.ratings import PROVISIONAL_GAMES
+from bot.lexicon.words import SORT_LABELS
 from bot.safe import NOT_ON_MESSAGE, PUBLIC, UPDATE, answer_as, on_its_message, safe_edit, safe_send
-from bot.storage import SORT_LABELS, SORTS, PlayerStats
+from bot.storage import SORTS, PlayerStats
 
 if TYPE_CHECKING:
     from bot.client import SpadesBot

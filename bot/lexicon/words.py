@@ -241,6 +241,21 @@ def rules_suggestion(label: str, lang: str) -> str:
     return label
 
 
+# ---- leaderboard sorts --------------------------------------------------------------------------
+
+# The words for storage's sort codes (``bot.storage.SORTS``); English, shown with
+# ``bot.i18n.gettext`` in the reader's language.
+SORT_LABELS: dict[str, str] = {
+    "wins": N_("Wins"),
+    "win_pct": N_("Win %"),
+    "games": N_("Games played"),
+    "bid_accuracy": N_("Bid accuracy"),
+    "nils": N_("Nils made"),
+    "bags": N_("Fewest bags per hand"),
+    "rating": N_("Rating"),
+}
+
+
 # ---- marked constants ----------------------------------------------------------------------------
 
 

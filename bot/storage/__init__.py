@@ -31,14 +31,13 @@ from .models import (
 )
 from .settings import DEFAULT_GUILD_SETTINGS
 from .shards import Claim, Lease, NotOwner, ShardCountMismatch, gone_here, new_owner, shard_of
-from .stats import SORT_LABELS, SORTS
+from .stats import SORTS
 
 __all__ = [
     "DEFAULT_GUILD_SETTINGS",
     "FORMER_PLAYER",
     "LIVE_STATUSES",
     "SORTS",
-    "SORT_LABELS",
     "ChannelBusy",
     "Claim",
     "FinishedGame",

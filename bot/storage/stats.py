@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import N_
-
 from .base import StorageBase
 from .models import PlayerStats
 
 SORTS: dict[str, str] = {
-    # name -> ORDER BY clause over the aggregated columns (ties end on user_id for stable pages)
+    # the sort's code (its words: bot.lexicon.words.SORT_LABELS) -> ORDER BY clause over the
+    # aggregated columns (ties end on user_id for stable pages)
     "wins": "wins DESC, win_ratio DESC NULLS LAST, games DESC, user_id ASC",
     "win_pct": "win_ratio DESC NULLS LAST, games DESC, wins DESC, user_id ASC",
     "games": "games DESC, wins DESC, user_id ASC",
@@ -24,16 +23,6 @@ SORTS: dict[str, str] = {
     "bags": "bag_ratio ASC NULLS LAST, hands DESC, user_id ASC",
     # the conservative OpenSkill rating (mu - 3 sigma); unrated players last
     "rating": "rating_score DESC NULLS LAST, rated_games DESC, user_id ASC",
-}
-
-SORT_LABELS: dict[str, str] = {  # English; shown with bot.i18n.gettext in the reader's language
-    "wins": N_("Wins"),
-    "win_pct": N_("Win %"),
-    "games": N_("Games played"),
-    "bid_accuracy": N_("Bid accuracy"),
-    "nils": N_("Nils made"),
-    "bags": N_("Fewest bags per hand"),
-    "rating": N_("Rating"),
 }
 
 
