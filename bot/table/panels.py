@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import render
+from bot.cache import TTLCache
 from bot.i18n import user_language
 from bot.model import Table
 from bot.safe import PrivateMessage
@@ -42,7 +43,7 @@ class HandPanels:
         self.store = store
         self.staleness = staleness
         self.time_scale = time_scale
-        self._panels: dict[Key, tuple[PrivateMessage, float]] = {}
+        self._panels: TTLCache[Key, PrivateMessage] = TTLCache(PANEL_TTL)
         self._dirty: set[Key] = set()
         self.tasks: dict[Key, asyncio.Task[None]] = {}
         # what a panel's buttons depended on when the bot last redrew them (see _shape)
@@ -54,7 +55,7 @@ class HandPanels:
         public message a button sits on) can be remembered, so a refresh never shows a hand."""
         if not isinstance(panel, PrivateMessage):
             raise TypeError("only a private message (bot.safe.send_private) can hold a hand panel")
-        self._panels[(table_id, user_id)] = (panel, time.monotonic())
+        self._panels.put((table_id, user_id), panel)
         self._shapes.pop((table_id, user_id), None)  # drawn by the click: redraw all next time
         # the click that drew it showed the table as it is
         self.staleness.panel_shown(table_id, user_id, time.monotonic())
@@ -63,8 +64,7 @@ class HandPanels:
         """Redraw a user's remembered panel soon (they acted by a typed command: the panel still
         shows the card they played)."""
         key = (table_id, user_id)
-        remembered = self._panels.get(key)
-        if remembered is None or time.monotonic() - remembered[1] > PANEL_TTL:
+        if not self._panels.fresh(key):
             return
         self._shapes.pop(key, None)
         self._mark(key)
@@ -75,11 +75,10 @@ class HandPanels:
             if s is None or s.bot or s.user_id is None or s.user_id == actor:
                 continue
             key = (new.id, s.user_id)
-            remembered = self._panels.get(key)
-            if remembered is None:
+            if key not in self._panels:
                 continue
-            if time.monotonic() - remembered[1] > PANEL_TTL:
-                del self._panels[key]
+            if not self._panels.fresh(key):
+                self._panels.pop(key)
                 continue
             self._mark(key)
 
@@ -115,10 +114,9 @@ class HandPanels:
 
     async def _redraw(self, table_id: int, user_id: int) -> None:
         key = (table_id, user_id)
-        remembered = self._panels.get(key)
-        if remembered is None:
+        panel = self._panels.get(key)
+        if panel is None:
             return
-        panel = remembered[0]
         if not await self.fence(table_id):  # (another process runs the table now: never an old state)
             return
         drawn = time.monotonic()
@@ -142,8 +140,8 @@ class HandPanels:
             if ok and shape is not None:
                 self._shapes[key] = shape
         if not ok:
-            if self._panels.get(key, (None,))[0] is panel:
-                self._panels.pop(key, None)
+            if self._panels.get(key) is panel:
+                self._panels.pop(key)
                 self._shapes.pop(key, None)
             return
         self.staleness.panel_shown(table_id, user_id, drawn)
@@ -153,7 +151,7 @@ class HandPanels:
 
     def drop(self, table_id: int) -> None:
         for key in [k for k in self._panels if k[0] == table_id]:
-            del self._panels[key]
+            self._panels.pop(key)
         self._dirty = {k for k in self._dirty if k[0] != table_id}
         for key in [k for k in self._shapes if k[0] == table_id]:
             del self._shapes[key]
