@@ -8,13 +8,12 @@ in Python.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .backends import Session
-from .base import StorageBase
+from .base import StorageBase, _now
 from .models import LIVE_STATUSES, PlayerStats, StorageError
 
 # The name a forgotten player's seat keeps in stored records (a marker, not a text for players:
@@ -444,7 +443,7 @@ class HistoryMixin(StorageBase):
         return {
             "format": EXPORT_FORMAT,
             "user_id": user_id,
-            "exported_at": int(time.time()),
+            "exported_at": _now(),
             "stats": stats,
             "games": out_games,
             "hands": hands,

@@ -6,8 +6,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from .base import _now
 from .league_base import LeagueStoreBase
-from .league_rows import AuditEntry, _now
+from .league_rows import AuditEntry
 
 
 class AuditMixin(LeagueStoreBase):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .base import _dumps
 from .db import Storage
-from .league_rows import _dumps
 
 
 class LeagueStoreBase:

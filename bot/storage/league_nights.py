@@ -8,8 +8,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from .base import _dumps, _now
 from .league_base import LeagueStoreBase
-from .league_rows import _NIGHT_COLUMNS, AlreadyCheckedIn, CheckinClosed, NightRow, _dumps, _night, _now
+from .league_rows import _NIGHT_COLUMNS, AlreadyCheckedIn, CheckinClosed, NightRow, _night
 
 
 class NightsMixin(LeagueStoreBase):

@@ -8,8 +8,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from .base import _now
 from .league_base import LeagueStoreBase
-from .league_rows import GameRater, RatingRow, SeatRow, StoredRating, _now
+from .league_rows import GameRater, RatingRow, SeatRow, StoredRating
 
 
 class RatingsMixin(LeagueStoreBase):

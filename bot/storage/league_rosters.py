@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from .base import _dumps, _now
 from .league_base import LeagueStoreBase
 from .league_rows import (
     _LEAGUE_COLUMNS,
@@ -22,9 +23,7 @@ from .league_rows import (
     RemovedByAdmin,
     StaleLeague,
     Team,
-    _dumps,
     _league,
-    _now,
 )
 
 # settings keys only the bot writes (set_league_event), never an admin's edit

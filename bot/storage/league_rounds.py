@@ -8,8 +8,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from .base import _dumps, _now
 from .league_base import LeagueStoreBase
-from .league_rows import _LT_COLUMNS, LeagueError, LeagueTable, Result, _dumps, _lt, _now
+from .league_rows import _LT_COLUMNS, LeagueError, LeagueTable, Result, _lt
 
 
 class RoundsMixin(LeagueStoreBase):

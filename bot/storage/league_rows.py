@@ -7,7 +7,6 @@ No SQL runs here: the queries live in the ``league_*`` modules, put together by
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,14 +15,6 @@ from .models import StorageError
 
 LEAGUE_STATUSES = ("active", "paused", "ended", "archived")
 OPEN_NIGHT_STATUSES = ("scheduled", "checkin", "playing")
-
-
-def _now() -> int:
-    return int(time.time())
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
 
 class LeagueError(StorageError):

@@ -3,9 +3,10 @@ default. Functions taking the ``Storage``; queries written once for both backend
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from .base import _now
 
 if TYPE_CHECKING:
     from .db import Storage
@@ -52,6 +53,6 @@ async def set_player_settings(
             "INSERT INTO player_settings (user_id, no_blind_nil, turn_ping, updated_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET no_blind_nil = excluded.no_blind_nil,"
             " turn_ping = excluded.turn_ping, updated_at = excluded.updated_at",
-            (user_id, int(new.no_blind_nil), int(new.turn_ping), int(time.time())),
+            (user_id, int(new.no_blind_nil), int(new.turn_ping), _now()),
         )
     return new
