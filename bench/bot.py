@@ -15,7 +15,7 @@ to know whose turn it is, never to change it.
 
 Measured: interaction latency (the fake's time from dispatching an interaction to the bot's
 initial response; Discord fails any answer after 3 s), actions persisted per second (every
-``Storage.save_table`` call, timed), the peak rate of channel message edits and posts per channel
+``storage.tables.save`` call, timed), the peak rate of channel message edits and posts per channel
 in any window of 5 s of bot time (Discord allows about 5), the SQLite file size, and memory: peak
 RSS of this process (``resource``), RSS growth per live table (``/proc``) and the deep size of the
 service's tables. The fake Discord runs in the same process and event loop as the bot and records
@@ -85,7 +85,7 @@ class TableRun:
 
 @dataclass
 class SaveStats:
-    """Every ``Storage.save_table`` call: how many and how long each took."""
+    """Every ``storage.tables.save`` call: how many and how long each took."""
 
     times: list[float] = field(default_factory=list)
 
@@ -196,7 +196,7 @@ class Bench:
     def _instrument(self, bot: SpadesBot) -> None:
         """Count and time every persisted write (the call goes through unchanged)."""
         storage = bot.tables.storage
-        original = storage.save_table
+        original = storage.tables.save
         times = self.saves.times
 
         async def save_table(*a: Any, **kw: Any) -> Any:
@@ -206,7 +206,7 @@ class Bench:
             finally:
                 times.append(time.perf_counter() - start)
 
-        storage.save_table = save_table  # type: ignore[method-assign]
+        storage.tables.save = save_table  # type: ignore[method-assign]
 
     async def _sample_rss(self, start: float) -> None:
         while True:

@@ -292,7 +292,7 @@ async def child(args: argparse.Namespace) -> None:
     sampler = asyncio.create_task(lag_sampler())
     answered = stamp_answers()
     saves: list[float] = []  # how long each table save (the group commit) kept its caller waiting
-    save_table = bot.storage.save_table
+    save_table = bot.storage.tables.save
 
     async def timed_save(*a: Any, **kw: Any) -> Any:
         t0 = time.perf_counter()
@@ -301,7 +301,7 @@ async def child(args: argparse.Namespace) -> None:
         finally:
             saves.append(time.perf_counter() - t0)
 
-    bot.storage.save_table = timed_save  # type: ignore[method-assign]
+    bot.storage.tables.save = timed_save  # type: ignore[method-assign]
     trace = Trace(callbacks=bool(os.environ.get("BENCH_CHILD_TRACE")))
     idle_rss = rss_bytes()
     print("ready", flush=True)

@@ -181,7 +181,7 @@ class SpadesBot(commands.Bot):
         shards = keeper.describe() if keeper is not None else "no shards yet"
         service = getattr(self, "tables", None)
         numbers = service.health() if service is not None else {"live_tables": 0, "posts_queued": 0}
-        saves = self._storage.queued_saves if self._storage is not None else 0
+        saves = self._storage.tables.queued if self._storage is not None else 0
         latency = self.latency * 1000 if self.latency == self.latency else 0.0  # NaN before connecting
         return (
             f"health: {shards}, {numbers['live_tables']} live tables, {numbers['posts_queued']} posts "

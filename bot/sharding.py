@@ -101,12 +101,12 @@ class ShardKeeper:
         """Take every configured shard, waiting (and saying who holds it) while another process
         has it; then fence storage with this process's claim. ``patience`` caps the wait (None:
         wait as long as it takes, e.g. for a killed process's lease to run out)."""
-        self.storage.claim = Claim(self.owner, self.count)
+        self.storage.shards.claim = Claim(self.owner, self.count)
         started = time.monotonic()
         said = 0.0
         while True:
             try:
-                self.held = await self.storage.acquire_shards(
+                self.held = await self.storage.shards.acquire(
                     self.owner, self.count, self.shard_ids, self.lease_seconds, dead=await self._dead()
                 )
             except ShardCountMismatch as exc:
@@ -125,7 +125,7 @@ class ShardKeeper:
             if time.monotonic() - said > 30:
                 holders = {
                     lease.shard_id: lease.owner
-                    for lease in await self.storage.shard_leases()
+                    for lease in await self.storage.shards.leases()
                     if lease.shard_id in missing
                 }
                 log.info(
@@ -140,7 +140,7 @@ class ShardKeeper:
     async def _dead(self) -> tuple[str, ...]:
         """Holders of our shards that were processes on this machine and are gone (a crash and a
         restart on the same machine take over at once, not a lease later)."""
-        leases = await self.storage.shard_leases()
+        leases = await self.storage.shards.leases()
         mine = [lease for lease in leases if lease.shard_id in self.shard_ids and lease.owner != self.owner]
         dead = tuple(sorted({lease.owner for lease in mine if gone_here(lease.owner)}))
         if dead:
@@ -168,7 +168,7 @@ class ShardKeeper:
     async def tick(self) -> None:
         """One renewal: keep what is ours, notice what was lost, take what is free again."""
         lapsed = time.monotonic() - self._renewed_at >= self.lease_seconds
-        still = await self.storage.renew_shards(self.owner, self.lease_seconds)
+        still = await self.storage.shards.renew(self.owner, self.lease_seconds)
         self._renewed_at = time.monotonic()
         lost = self.held - still
         self.held = still & set(self.shard_ids)
@@ -184,7 +184,7 @@ class ShardKeeper:
         missing = set(self.shard_ids) - self.held
         if missing:
             try:
-                got = await self.storage.acquire_shards(
+                got = await self.storage.shards.acquire(
                     self.owner, self.count, tuple(missing), self.lease_seconds, dead=await self._dead()
                 )
             except ShardCountMismatch as exc:
@@ -215,7 +215,7 @@ class ShardKeeper:
                     await task
         if not self.storage.closed:
             try:
-                await self.storage.release_shards(self.owner)
+                await self.storage.shards.release(self.owner)
                 log.info("released %s", self.describe())
             except Exception:
                 log.exception("releasing the shard leases failed (they run out by themselves)")

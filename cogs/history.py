@@ -144,12 +144,12 @@ async def history_payload(
     storage = bot.storage
     channel_id = ref if kind == "c" else None
     user_id = ref if kind == "u" else None
-    first = await storage.recent_games(
+    first = await storage.history.recent_games(
         guild_id, channel_id=channel_id, user_id=user_id, limit=PAGE_SIZE, offset=max(0, page) * PAGE_SIZE
     )
     if first.total and not first.games:  # past the end (games were forgotten meanwhile): last page
         page = first.pages - 1
-        first = await storage.recent_games(
+        first = await storage.history.recent_games(
             guild_id, channel_id=channel_id, user_id=user_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE
         )
     text = history_text(first, _scope_label(kind, ref))
@@ -277,10 +277,10 @@ class _Sheet:
 
 
 async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int, lang: str = DEFAULT) -> _Sheet | str:
-    game = await bot.storage.get_game(game_id)
+    game = await bot.storage.history.game(game_id)
     if game is None or game.guild_id != guild_id:
         return OTHER_SERVER if game is not None else no_game(game_id)
-    hands = await bot.storage.game_hands(game_id)
+    hands = await bot.storage.history.game_hands(game_id)
     text = score_sheet_text(game, hands)
     chart = None
     if hands:
@@ -377,12 +377,12 @@ async def _load_replay(
 ) -> _Replay | str:
     """A finished hand of this server, rebuilt for the replay, or the reason it can't be shown."""
     storage = bot.storage
-    owner = await storage.table_guild(table_id)
+    owner = await storage.history.table_guild(table_id)
     if owner is None:
         return NO_TABLE_NOW
     if owner != guild_id:
         return OTHER_SERVER
-    stored = await storage.table_hand(table_id, game_no, hand_no)
+    stored = await storage.history.table_hand(table_id, game_no, hand_no)
     if stored is None:
         return not_finished(hand_no)
     try:
@@ -390,11 +390,11 @@ async def _load_replay(
     except RecordError:
         log.error("stored hand %s/%s/%s does not replay", table_id, game_no, hand_no)
         return BAD_RECORD
-    game_id = await storage.game_id_of(table_id, game_no)
-    total = await storage.hand_count(table_id, game_no)
+    game_id = await storage.history.game_id_of(table_id, game_no)
+    total = await storage.history.hand_count(table_id, game_no)
     names: list[str] = []
     if game_id is not None:
-        game = await storage.get_game(game_id)
+        game = await storage.history.game(game_id)
         if game is not None:
             names = seat_names(game)
         title: Text = _("game #%(game)s", game=game_id)
@@ -471,7 +471,7 @@ async def start_replay_of_game(
         await safe_send(interaction, NOT_IN_SERVER)
         return
     storage = _mine(interaction).storage
-    game = await timely(interaction, storage.get_game(game_id))
+    game = await timely(interaction, storage.history.game(game_id))
     if game is None:
         await safe_send(interaction, no_game(game_id))
         return
@@ -556,10 +556,10 @@ class ReplayNav(
 async def verify_answer(
     bot: SpadesBot, guild_id: int, table_id: int, game_no: int, hand_no: int
 ) -> tuple[Text, discord.File | None]:
-    owner = await bot.storage.table_guild(table_id)
+    owner = await bot.storage.history.table_guild(table_id)
     if owner is None or owner != guild_id:
         return OTHER_SERVER if owner is not None else NO_TABLE_NOW, None
-    stored = await bot.storage.table_hand(table_id, game_no, hand_no)
+    stored = await bot.storage.history.table_hand(table_id, game_no, hand_no)
     if stored is None:
         return not_finished(hand_no), None
     fair = stored.record.get("fair")
@@ -685,7 +685,7 @@ def export_file(data: dict[str, Any], user_id: int) -> discord.File:
 async def send_mydata(interaction: discord.Interaction[Any]) -> None:
     """Everything stored about the user, as a JSON file only they see."""
     await safe_defer(interaction, ephemeral=True, thinking=True)
-    data = await _mine(interaction).storage.player_export(interaction.user.id)
+    data = await _mine(interaction).storage.history.export(interaction.user.id)
     file = await _executor(export_file, data, interaction.user.id)
     games, hands = len(data["games"]), len(data["hands"])
     await safe_send(
@@ -741,7 +741,7 @@ class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<ans
                 return
             storage = _mine(interaction).storage
             try:
-                report = await timely(interaction, storage.forget_player(self.user_id))
+                report = await timely(interaction, storage.history.forget(self.user_id))
             except PlayerSeated as seated:
                 tables = ", ".join(str(t) for t in seated.table_ids)
                 await safe_edit(

@@ -127,7 +127,7 @@ class LeagueCog(commands.Cog):
         if league is not None and league.settings.get("admin_role_id"):
             wanted.add(int(league.settings["admin_role_id"]))
         if interaction.guild_id is not None:
-            settings = await self.bot.storage.guild_settings(interaction.guild_id)
+            settings = await self.bot.storage.settings.guild(interaction.guild_id)
             if settings.get("league_admin_role_id"):
                 wanted.add(int(settings["league_admin_role_id"]))
         return bool(roles & wanted)
@@ -722,7 +722,7 @@ class LeagueCog(commands.Cog):
                     _("Only server managers (Manage Server) can choose the league admin role.")
                 )
             assert interaction.guild_id is not None
-            await self.bot.storage.set_guild_settings(
+            await self.bot.storage.settings.set_guild(
                 interaction.guild_id, league_admin_role_id=role.id if role else None
             )
             return (

@@ -277,12 +277,12 @@ async def leaderboard_payload(
     bot: SpadesBot, guild_id: int, sort: str, page: int, guild_name: str | None, lang: str = DEFAULT
 ) -> tuple[discord.Embed, discord.ui.View] | None:
     """The embed and view for one page (clamped to the pages that exist); None when nobody played."""
-    total = await bot.storage.leaderboard_count(guild_id)
+    total = await bot.storage.stats.count(guild_id)
     if total == 0:
         return None
     page = min(max(page, 0), page_count(total) - 1)
     base, humans_only = split_sort(sort)
-    players = await bot.storage.leaderboard(
+    players = await bot.storage.stats.leaderboard(
         guild_id, sort=base, limit=PAGE_SIZE, offset=page * PAGE_SIZE, humans_only=humans_only
     )
     embed = leaderboard_embed(
@@ -439,7 +439,7 @@ class StatsCog(commands.Cog, name="Stats"):
         if target.bot:
             await _reply(interaction, BOTS_HAVE_NO_STATS)
             return
-        found = await self.bot.storage.player_stats(interaction.guild_id, target.id)
+        found = await self.bot.storage.stats.player(interaction.guild_id, target.id)
         if found is None:
             if target.id == interaction.user.id:
                 text = _(
@@ -454,7 +454,7 @@ class StatsCog(commands.Cog, name="Stats"):
                 )
             await _reply(interaction, text)
             return
-        total = await self.bot.storage.leaderboard_count(interaction.guild_id)
+        total = await self.bot.storage.stats.count(interaction.guild_id)
         lang = await public_language(interaction) if share else user_language(interaction)
         embed = stats_embed(
             found, name=target.display_name, total=total, avatar=target.display_avatar.url, lang=lang

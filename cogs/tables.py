@@ -149,7 +149,7 @@ class TablesCog(commands.Cog):
         preset = getattr(interaction.namespace, "preset", None)
         if not preset and interaction.guild_id is not None:
             # autocomplete cannot be deferred: a slow database must not make it miss Discord's 3 s
-            settings = await within(AUTOCOMPLETE_READ, self.bot.storage.guild_settings(interaction.guild_id))
+            settings = await within(AUTOCOMPLETE_READ, self.bot.storage.settings.guild(interaction.guild_id))
             preset = (settings or {}).get("default_preset")
         lang = user_language(interaction)
         return [
@@ -294,7 +294,7 @@ class TablesCog(commands.Cog):
             # kept in the server's settings (None: follow the server's Discord language)
             changes["language"] = language.value if language.value in LANGUAGES else None
         storage = self.bot.storage
-        current = await storage.guild_settings(interaction.guild_id)
+        current = await storage.settings.guild(interaction.guild_id)
         if rules is not None or preset is not None:
             # the house rules must go with the preset they will be played over
             base = changes.get("default_preset") or current.get("default_preset") or "standard"
@@ -312,7 +312,7 @@ class TablesCog(commands.Cog):
             changes["options"] = options
         if changes:
             try:
-                settings = await storage.set_guild_settings(interaction.guild_id, **changes)
+                settings = await storage.settings.set_guild(interaction.guild_id, **changes)
             except Exception:  # disk full, a lost database: answered like a refused bid
                 log.exception("saving the settings of server %s failed", interaction.guild_id)
                 await safe_send(interaction, SAVE_FAILED)

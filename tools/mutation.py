@@ -55,7 +55,7 @@ BOT_FUNCTIONS = (
     # TableStore.commit: the one write path (persist, then swap in and tell); the per-table lock
     "bot.table.store.xǁTableStoreǁcommit__mutmut_*",
     "bot.table.store.xǁTableStoreǁlock__mutmut_*",
-    # save_table: one transaction per batch, version-checked and fenced; each caller its outcome
+    # Writer.save (storage.tables.save): one transaction per batch, version-checked, fenced
     "bot.storage.saves.*",
     # Play.act: under the table's lock, the panel's stamp, the turn, save, then acknowledge
     "bot.table.play.xǁPlayǁact__mutmut_*",

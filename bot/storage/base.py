@@ -1,5 +1,5 @@
-"""What every part of ``Storage`` shares: the backend, its transactions and reads, and how a value
-is stored (``_now``, ``_dumps``).
+"""What every repository of ``Storage`` shares: the backend, its transactions and reads, and how a
+value is stored (``_now``, ``_dumps``).
 
 Every query of the storage is written once with ``?``/``:name`` placeholders; ``backends/`` runs it
 on either database (see ``backends/base.py`` for how to add queries in the same style)."""
@@ -25,12 +25,17 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
 
-class StorageBase:
-    """The connection helpers every part of ``Storage`` is written against (``Storage.__init__``
-    sets the attributes)."""
+class Repository:
+    """One job's queries over the one backend of a ``Storage`` (which builds every repository over
+    the same backend), and the connection helpers they are written against."""
 
-    backend: Backend
-    path: str  # the file, or the URL without its password
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+
+    @property
+    def path(self) -> str:
+        """The file, or the URL without its password."""
+        return self.backend.description
 
     @property
     def dialect(self) -> str:

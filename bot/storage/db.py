@@ -1,17 +1,16 @@
 """The Storage class: all SQL of the bot, run on a backend (SQLite by default, or PostgreSQL).
 
-``Storage`` is put together from one mixin per job, each over ``base.StorageBase`` (the backend,
-its transactions and reads): ``tables`` (live tables, set-aside rows) and ``saves`` (the group-commit
-writer) with ``games`` (finished hands and games), ``settings`` (per server), ``stats`` (the
-leaderboard), ``history`` (paged history, your data), ``shards`` (leases, fencing). This module
-keeps opening (migrations), closing and the key/value metadata.
+``Storage`` is one repository per job over the one backend, each a small class receiving it:
+``tables`` (live tables, set-aside rows, and ``save``, the group-commit writer of ``saves.py``),
+``games`` (finished hands and games), ``settings`` (per server), ``players`` (a player's own),
+``stats`` (the leaderboard), ``history`` (paged history, your data), ``shards`` (leases, fencing).
+This module keeps opening (migrations), closing and the key/value metadata.
 
 Every query is written once with ``?``/``:name`` placeholders; ``backends/`` runs it on either
 database (see ``backends/base.py`` for how to add queries in the same style)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -19,34 +18,37 @@ from typing import Any
 from ..config import Faults
 from .backends import Backend, open_backend
 from .backends.faults import SlowBackend
-from .base import _now
-from .history import HistoryMixin
-from .models import SetAside
-from .saves import SavesMixin, _Save
-from .settings import DEFAULT_GUILD_SETTINGS, SettingsMixin
-from .shards import Claim
-from .stats import StatsMixin
+from .base import Repository, _now
+from .games import Games
+from .history import History
+from .players import Players
+from .settings import DEFAULT_GUILD_SETTINGS, Settings
+from .shards import Shards
+from .stats import Stats
+from .tables import Tables
 
 __all__ = ["DEFAULT_GUILD_SETTINGS", "Storage"]
 
 log = logging.getLogger(__name__)
 
 
-class Storage(SavesMixin, SettingsMixin, StatsMixin, HistoryMixin):
+class Storage(Repository):
     """All persistence of the bot. Open with ``await Storage.open(path_or_url)``.
 
     The backend owns the connections (SQLite: one connection behind a lock; PostgreSQL: a pool).
-    Table saves go through one writer task per process (group commit, see ``save_table``).
+    Table saves go through one writer task per process (group commit, see ``Tables.save``).
     """
 
     def __init__(self, backend: Backend) -> None:
-        self.backend = backend
-        self._queue: list[_Save] = []
-        self._writer: asyncio.Task[None] | None = None
-        self._set_aside: dict[int, SetAside] = {}
-        self.claim: Claim | None = None  # set: every table write is fenced by this process's leases
+        super().__init__(backend)
+        self.shards = Shards(backend)  # its ``claim``, once set, fences every table write
+        self.games = Games(backend)
+        self.tables = Tables(backend, self.shards, self.games)
+        self.settings = Settings(backend)
+        self.players = Players(backend)
+        self.stats = Stats(backend)
+        self.history = History(backend, self.stats)
         self.migrated: list[int] = []  # migration versions applied when this Storage opened
-        self.path = backend.description  # the file, or the URL without its password
 
     # --- lifecycle ------------------------------------------------------------------------------
 

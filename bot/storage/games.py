@@ -1,6 +1,6 @@
-"""Finished hands and games: their rows, written inside a table's save, and read back for the
-records of a table and a server's recent games. The leaderboard over them is ``stats.py``; paged
-history and "forget me", ``history.py``."""
+"""Finished hands and games (``storage.games``): their rows, written inside a table's save, and read
+back for the records of a table and a server's recent games. The leaderboard over them is
+``stats.py``; paged history and "forget me", ``history.py``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from .backends import Session
-from .base import StorageBase, _dumps
+from .base import Repository, _dumps
 from .models import FinishedGame, HandResult, TableRow, Timestamp
 
 
@@ -19,10 +19,10 @@ def _unix(value: Timestamp) -> int:
     return int(value)
 
 
-class GamesMixin(StorageBase):
-    """The finished-hand and finished-game methods of ``Storage``."""
+class Games(Repository):
+    """``storage.games``: finished hands and games (written by ``storage.tables.save``)."""
 
-    async def _insert_hand(
+    async def insert_hand(
         self,
         tx: Session,
         row: TableRow,
@@ -68,7 +68,7 @@ class GamesMixin(StorageBase):
             ],
         )
 
-    async def _insert_game(self, tx: Session, game: FinishedGame) -> None:
+    async def insert_game(self, tx: Session, game: FinishedGame) -> None:
         with_bots = any(bool(p.get("is_bot")) for p in game.players)
         game_id = await tx.fetchval(
             "INSERT INTO games (table_id, guild_id, channel_id, game_no, ruleset, hands, winner_side,"
@@ -118,7 +118,7 @@ class GamesMixin(StorageBase):
         rows = await self._fetchall(sql + " ORDER BY game_no, hand_no", params)
         return [json.loads(r[0]) for r in rows]
 
-    async def finished_games(self, guild_id: int, *, limit: int = 10) -> list[dict[str, Any]]:
+    async def finished(self, guild_id: int, *, limit: int = 10) -> list[dict[str, Any]]:
         """The server's most recent finished games, newest first, with their players."""
         rows = await self._fetchall(
             "SELECT id, table_id, channel_id, game_no, ruleset, hands, winner_side, sides, with_bots,"

@@ -1,5 +1,5 @@
 """History queries: finished games by channel, server or player (paged), a game's hands, a player's
-export and "forget me". Mixed into ``Storage`` (docs/BOT_STORAGE.md, "History and your data").
+export and "forget me": ``storage.history`` (docs/BOT_STORAGE.md, "History and your data").
 
 The SQL is plain and portable (``?`` parameters, no SQLite-only functions); JSON columns are parsed
 in Python.
@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .backends import Session
-from .base import StorageBase, _now
-from .models import LIVE_STATUSES, PlayerStats, StorageError
+from .backends import Backend, Session
+from .base import Repository, _now
+from .models import LIVE_STATUSES, StorageError
+from .stats import Stats
 
 # The name a forgotten player's seat keeps in stored records (a marker, not a text for players:
 # readers word it in their own language, `bot.replays.player_name`).
@@ -194,14 +195,12 @@ def _game(row: Any, players: Iterable[Any]) -> GameSummary:
     )
 
 
-class HistoryMixin(StorageBase):
-    """The history and your-data methods of ``Storage``."""
+class History(Repository):
+    """``storage.history``: finished games paged, their hands, a player's export and "forget me"."""
 
-    if TYPE_CHECKING:
-
-        async def player_stats(
-            self, guild_id: int, user_id: int, sort: str = "wins"
-        ) -> PlayerStats | None: ...
+    def __init__(self, backend: Backend, stats: Stats) -> None:
+        super().__init__(backend)
+        self.stats = stats  # (a player's numbers in their export)
 
     async def _with_players(self, rows: list[Any]) -> list[GameSummary]:
         if not rows:
@@ -247,7 +246,7 @@ class HistoryMixin(StorageBase):
         )
         return HistoryPage(await self._with_players(rows), int(count[0]), offset, limit)
 
-    async def get_game(self, game_id: int) -> GameSummary | None:
+    async def game(self, game_id: int) -> GameSummary | None:
         """A finished game by id (any server: the caller checks ``guild_id``)."""
         row = await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ?", (game_id,))
         if row is None:
@@ -318,7 +317,7 @@ class HistoryMixin(StorageBase):
         )
         return [r[0] for r in rows if mentions_user(json.loads(r[1]).get("seats"), user_id)]
 
-    async def player_export(self, user_id: int) -> dict[str, Any]:
+    async def export(self, user_id: int) -> dict[str, Any]:
         """Everything stored about one player, in every server, as one JSON-safe object: their
         stats per server, their games (with the seats' names as shown at the table) and, per hand,
         their seat, cards as dealt, bid, tricks and their side's points."""
@@ -339,7 +338,7 @@ class HistoryMixin(StorageBase):
         guilds = sorted({r[0] for r in hand_rows} | {g.guild_id for g in games})
         stats = []
         for guild_id in guilds:
-            st = await self.player_stats(guild_id, user_id)
+            st = await self.stats.player(guild_id, user_id)
             if st is not None:
                 stats.append(
                     {
@@ -452,7 +451,7 @@ class HistoryMixin(StorageBase):
             "league_checkins": checkins,
         }
 
-    async def forget_player(self, user_id: int) -> ForgetReport:
+    async def forget(self, user_id: int) -> ForgetReport:
         """Remove a player's personal data everywhere, in one transaction: their seats in past
         games become "a former player" (user id gone, name replaced, results and everyone
         else's numbers untouched), their hands stop counting for them, and finished tables' saved
@@ -519,7 +518,7 @@ __all__ = [
     "ForgetReport",
     "GamePlayer",
     "GameSummary",
-    "HistoryMixin",
+    "History",
     "HistoryPage",
     "PlayerSeated",
     "StoredHand",

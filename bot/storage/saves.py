@@ -1,5 +1,5 @@
-"""Saving a table: ``save_table`` and the one writer task per process that writes every queued
-save in one transaction (group commit), with the table's finished hand or game."""
+"""Saving a table (``storage.tables.save``): the one writer task per process that writes every
+queued save in one transaction (group commit), with the table's finished hand or game."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from .backends import Session
-from .base import _dumps, _now
-from .games import GamesMixin
+from .backends import Backend, Session
+from .base import Repository, _dumps, _now
+from .games import Games
 from .models import (
     LIVE_STATUSES,
     STATUSES,
@@ -20,8 +20,7 @@ from .models import (
     StorageError,
     TableRow,
 )
-from .shards import NotOwner, shard_of
-from .tables import TablesMixin
+from .shards import NotOwner, Shards, shard_of
 
 _UPDATE_TABLE = (
     "UPDATE tables SET status = ?, host_id = ?, data = ?, version = version + 1, updated_at = ?"
@@ -35,7 +34,7 @@ class _Fallback(Exception):
 
 @dataclass(eq=False)
 class _Save:
-    """One queued ``save_table`` call and the future its caller waits on."""
+    """One queued ``save`` call and the future its caller waits on."""
 
     row: TableRow
     blob: str
@@ -50,18 +49,27 @@ class _Save:
         return base if owner is None else (*base, owner)
 
 
-class SavesMixin(TablesMixin, GamesMixin):
-    """The save path of ``Storage``: version-checked, fenced, batched."""
+def live_channel_conflict(backend: Backend, exc: BaseException) -> bool:
+    """Whether ``exc`` is the one-live-table-per-channel index refusing a write."""
+    return backend.is_unique_violation(exc, "tables_one_live_per_channel", "tables.channel_id")
 
-    _queue: list[_Save]  # saves waiting for the writer
-    _writer: asyncio.Task[None] | None
+
+class Writer(Repository):
+    """The save path of ``storage.tables``: version-checked, fenced, batched."""
+
+    def __init__(self, backend: Backend, shards: Shards, games: Games) -> None:
+        super().__init__(backend)
+        self.shards = shards  # (the claim and its fence)
+        self.games = games  # (a save's finished hand and game)
+        self._queue: list[_Save] = []  # saves waiting for the writer
+        self._task: asyncio.Task[None] | None = None  # the writer task, while it runs
 
     @property
-    def queued_saves(self) -> int:
+    def queued(self) -> int:
         """Table saves waiting for the writer (the health line)."""
         return len(self._queue)
 
-    async def save_table(
+    async def save(
         self,
         row: TableRow,
         *,
@@ -83,8 +91,8 @@ class SavesMixin(TablesMixin, GamesMixin):
         self._check_open()
         save = _Save(row, blob, _now(), hand, game, asyncio.get_running_loop().create_future())
         self._queue.append(save)
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_queued(), name="storage-writer")
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._write_queued(), name="storage-writer")
         # A caller cancelled here may still see its save committed (its row object is then one
         # version behind, and its next save is refused as stale); one not yet written is skipped.
         return await save.done
@@ -117,9 +125,9 @@ class SavesMixin(TablesMixin, GamesMixin):
             try:
                 async with self._transaction() as tx:
                     batch = [s for s in batch if not s.done.done()]  # skip callers cancelled meanwhile
-                    owner = self.claim.owner if self.claim else None
+                    owner = self._owner()
                     changed = await tx.executemany(
-                        _UPDATE_TABLE + self.fence_sql(), [s.params(owner) for s in batch]
+                        _UPDATE_TABLE + self.shards.fence_sql(), [s.params(owner) for s in batch]
                     )
                     if changed != len(batch):
                         raise _Fallback
@@ -146,9 +154,9 @@ class SavesMixin(TablesMixin, GamesMixin):
         """The most common batch: one move of one table, no hand or game to insert. Its UPDATE
         alone commits by itself: one trip to the database, not five (BEGIN, SAVEPOINT, UPDATE,
         RELEASE, COMMIT), each of which waited for a turn of the busy event loop."""
-        owner = self.claim.owner if self.claim else None
+        owner = self._owner()
         try:
-            changed = await self.backend.write_one(_UPDATE_TABLE + self.fence_sql(), s.params(owner))
+            changed = await self.backend.write_one(_UPDATE_TABLE + self.shards.fence_sql(), s.params(owner))
             if changed != 1:
                 # (read apart from the write: a table changed in between reads as stale, and the
                 # caller's reload then meets the fence if the shard has moved)
@@ -163,13 +171,14 @@ class SavesMixin(TablesMixin, GamesMixin):
     def _refused(self, s: _Save, found: Any) -> Exception:
         """Why a save's version-checked, fenced UPDATE changed nothing (``found``: the stored
         version, None if the table is gone): the shard is another process's, or the table changed."""
-        if self.claim is not None and found is not None and int(found) == s.row.version:
-            return NotOwner(s.row.id, shard_of(s.row.guild_id, self.claim.count))
+        claim = self.shards.claim
+        if claim is not None and found is not None and int(found) == s.row.version:
+            return NotOwner(s.row.id, shard_of(s.row.guild_id, claim.count))
         return StaleTable(s.row.id, s.row.version, None if found is None else int(found))
 
     def _failure(self, s: _Save, exc: Exception) -> Exception:
         """What the caller of a failed save is told: another live table holds the channel, or ``exc``."""
-        if s.row.status in LIVE_STATUSES and self._live_channel_conflict(exc):
+        if s.row.status in LIVE_STATUSES and live_channel_conflict(self.backend, exc):
             busy = ChannelBusy(s.row.channel_id)
             busy.__cause__ = exc
             return busy
@@ -180,8 +189,8 @@ class SavesMixin(TablesMixin, GamesMixin):
         transaction on a failed statement); returns its failure, nothing of it written."""
         try:
             async with tx.savepoint("save"):
-                owner = self.claim.owner if self.claim else None
-                changed = await tx.execute(_UPDATE_TABLE + self.fence_sql(), s.params(owner))
+                owner = self._owner()
+                changed = await tx.execute(_UPDATE_TABLE + self.shards.fence_sql(), s.params(owner))
                 if changed != 1:
                     found = await tx.fetchval("SELECT version FROM tables WHERE id = ?", (s.row.id,))
                     raise self._refused(s, found)
@@ -192,9 +201,14 @@ class SavesMixin(TablesMixin, GamesMixin):
 
     async def _insert_results(self, tx: Session, s: _Save) -> None:
         if s.hand is not None:
-            await self._insert_hand(tx, s.row, s.hand, s.now)
+            await self.games.insert_hand(tx, s.row, s.hand, s.now)
         if s.game is not None:
-            await self._insert_game(tx, s.game)
+            await self.games.insert_game(tx, s.game)
+
+    def _owner(self) -> str | None:
+        """The fence's parameter: this process's lease owner (None without a claim)."""
+        claim = self.shards.claim
+        return claim.owner if claim else None
 
     @staticmethod
     def _settle(saves: list[_Save]) -> None:

@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .base import StorageBase, _dumps, _now
+from .base import Repository, _dumps, _now
 
 DEFAULT_GUILD_SETTINGS: dict[str, Any] = {"default_preset": "standard", "options": {}}
 
 
-class SettingsMixin(StorageBase):
-    """The per-server settings methods of ``Storage``."""
+class Settings(Repository):
+    """``storage.settings``: the per-server settings."""
 
-    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+    async def guild(self, guild_id: int) -> dict[str, Any]:
         """The server's settings over the defaults (a fresh dict the caller may change)."""
         row = await self._fetchone("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,))
         settings = json.loads(_dumps(DEFAULT_GUILD_SETTINGS))
@@ -22,7 +22,7 @@ class SettingsMixin(StorageBase):
             settings.update(json.loads(row[0]))
         return settings
 
-    async def set_guild_settings(self, guild_id: int, **changes: Any) -> dict[str, Any]:
+    async def set_guild(self, guild_id: int, **changes: Any) -> dict[str, Any]:
         """Merge top-level keys into the server's settings; returns the settings now stored."""
         async with self._transaction() as tx:
             row = await tx.fetchone("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,))

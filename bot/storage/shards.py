@@ -6,11 +6,11 @@ A lease that was not renewed in time (the process was killed, or lost the databa
 by another process, which then restores that shard's tables from the database. Times come from the
 database's clock, so machines with skewed clocks agree on when a lease ran out.
 
-Every table write is *fenced*: with ``Storage.claim(owner, count)`` set, ``save_table`` and
-``create_table`` only write while this process holds the lease of the table's shard (checked in
-the same statement / transaction); otherwise they raise ``NotOwner`` and write nothing. A process
-that was paused past its lease and woke up after a takeover therefore cannot overwrite the new
-owner's moves.
+Every table write is *fenced*: with ``storage.shards.claim = Claim(owner, count)`` set,
+``storage.tables.save`` and ``storage.tables.create`` only write while this process holds the
+lease of the table's shard (checked in the same statement / transaction); otherwise they raise
+``NotOwner`` and write nothing. A process that was paused past its lease and woke up after a
+takeover therefore cannot overwrite the new owner's moves.
 
 A guild's shard is Discord's: ``(guild_id >> 22) % shard_count``. One process running every shard
 is (count 1, shard 0). All processes sharing a database must use the same ``SHARD_COUNT``: a lease
@@ -25,7 +25,8 @@ import secrets
 import socket
 from dataclasses import dataclass
 
-from .base import StorageBase
+from .backends import Backend
+from .base import Repository
 from .models import StorageError
 
 log = logging.getLogger(__name__)
@@ -96,15 +97,17 @@ class Claim:
     count: int
 
 
-class ShardLeases(StorageBase):
-    """Lease methods of ``Storage``."""
+class Shards(Repository):
+    """``storage.shards``: the shard leases, and the fence every table write of a claim carries."""
 
-    claim: Claim | None  # set: every table write is fenced by this process's leases
+    def __init__(self, backend: Backend) -> None:
+        super().__init__(backend)
+        self.claim: Claim | None = None  # set: every table write is fenced by this process's leases
 
     def _now_ms(self) -> str:
         return str(self.backend.now_ms_sql)
 
-    async def acquire_shards(
+    async def acquire(
         self,
         owner: str,
         count: int,
@@ -154,7 +157,7 @@ class ShardLeases(StorageBase):
                     held.add(shard)
         return held
 
-    async def renew_shards(self, owner: str, ttl: float) -> set[int]:
+    async def renew(self, owner: str, ttl: float) -> set[int]:
         """Push back the expiry of every lease this process still holds; the shards still held.
 
         A lease that ran out but was not taken is still ours (nobody ran its tables meanwhile)."""
@@ -166,12 +169,12 @@ class ShardLeases(StorageBase):
             rows = await tx.fetchall("SELECT shard_id FROM shard_leases WHERE owner = ?", (owner,))
         return {int(r[0]) for r in rows}
 
-    async def release_shards(self, owner: str) -> None:
+    async def release(self, owner: str) -> None:
         """Give every lease of this process up at once (a clean stop: another may take over now)."""
         async with self.backend.transaction() as tx:
             await tx.execute("DELETE FROM shard_leases WHERE owner = ?", (owner,))
 
-    async def shard_leases(self) -> list[Lease]:
+    async def leases(self) -> list[Lease]:
         rows = await self._fetchall(
             "SELECT shard_id, shard_count, owner, acquired_at, expires_at FROM shard_leases ORDER BY shard_id"
         )
@@ -184,7 +187,7 @@ class ShardLeases(StorageBase):
         Whether the lease has run out does not matter here: another process takes a shard only by
         writing itself into its lease row, and the fence reads that row in the write's own
         transaction. A lease that ran out unclaimed (this process stalled past it) is still ours,
-        as ``renew_shards`` says, and refusing its writes would only let tables go that nobody
+        as ``renew`` says, and refusing its writes would only let tables go that nobody
         else runs."""
         if self.claim is None:
             return ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import StorageBase
+from .base import Repository
 from .models import PlayerStats
 
 SORTS: dict[str, str] = {
@@ -109,8 +109,8 @@ def stats_from_row(row: Any) -> PlayerStats:
     return PlayerStats(**values)
 
 
-class StatsMixin(StorageBase):
-    """The leaderboard methods of ``Storage``, over the queries above."""
+class Stats(Repository):
+    """``storage.stats``: the leaderboard, over the queries above."""
 
     async def leaderboard(
         self,
@@ -130,7 +130,7 @@ class StatsMixin(StorageBase):
         )
         return [stats_from_row(r) for r in rows]
 
-    async def leaderboard_count(self, guild_id: int) -> int:
+    async def count(self, guild_id: int) -> int:
         """How many humans have at least one finished hand or game in this server."""
         row = await self._fetchone(
             "SELECT COUNT(*) FROM (SELECT user_id FROM hand_players WHERE guild_id = :g AND is_bot = 0"
@@ -140,7 +140,7 @@ class StatsMixin(StorageBase):
         )
         return int(row[0])
 
-    async def player_stats(
+    async def player(
         self, guild_id: int, user_id: int, sort: str = "wins", *, humans_only: bool = False
     ) -> PlayerStats | None:
         """One human's numbers in this server, with their rank under ``sort``; None if never played."""

@@ -1,5 +1,6 @@
-"""Live tables: create one (one live table per channel), read them back, and set aside a row that
-cannot be read (invalid JSON, a damaged page) so that it never stops the others."""
+"""Live tables (``storage.tables``): create one (one live table per channel), save it (the writer in
+``saves.py``), read them back, and set aside a row that cannot be read (invalid JSON, a damaged
+page) so that it never stops the others."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import json
 import logging
 from typing import Any
 
-from .base import _dumps, _now
-from .models import ChannelBusy, SetAside, TableDamaged, TableRow
-from .shards import NotOwner, ShardLeases, shard_of
+from .backends import Backend
+from .base import Repository, _dumps, _now
+from .games import Games
+from .models import ChannelBusy, FinishedGame, HandResult, SetAside, TableDamaged, TableRow
+from .saves import Writer, live_channel_conflict
+from .shards import NotOwner, Shards, shard_of
 from .sql import Params
 
 log = logging.getLogger(__name__)
@@ -42,14 +46,33 @@ def _row_to_table(row: Any) -> TableRow:
     )
 
 
-class TablesMixin(ShardLeases):
-    """The live-table methods of ``Storage``; a new table is fenced by this process's shard leases."""
+class Tables(Repository):
+    """``storage.tables``: live tables; a new table and every save are fenced by this process's
+    shard leases (``shards.claim``)."""
 
-    _set_aside: dict[int, SetAside]  # what this process set aside, by table id
+    def __init__(self, backend: Backend, shards: Shards, games: Games) -> None:
+        super().__init__(backend)
+        self.shards = shards
+        self._writer = Writer(backend, shards, games)
+        self._set_aside: dict[int, SetAside] = {}  # what this process set aside, by table id
 
-    async def create_table(
-        self, guild_id: int, channel_id: int, host_id: int, data: dict[str, Any]
+    async def save(
+        self,
+        row: TableRow,
+        *,
+        hand: HandResult | None = None,
+        game: FinishedGame | None = None,
     ) -> TableRow:
+        """Write the row and, when given, a finished hand and/or game, atomically (see ``Writer.save``:
+        version-checked, fenced, group-committed; the same row object comes back, one version on)."""
+        return await self._writer.save(row, hand=hand, game=game)
+
+    @property
+    def queued(self) -> int:
+        """Table saves waiting for the writer (the health line)."""
+        return self._writer.queued
+
+    async def create(self, guild_id: int, channel_id: int, host_id: int, data: dict[str, Any]) -> TableRow:
         """Insert a new table with status "open"; raises ChannelBusy if the channel has a live one."""
         blob = _dumps(data)
         now = _now()
@@ -60,18 +83,19 @@ class TablesMixin(ShardLeases):
                     " created_at, updated_at) VALUES (?, ?, ?, 'open', ?, 1, ?, ?) RETURNING id",
                     (guild_id, channel_id, host_id, blob, now, now),
                 )
-                if self.claim is not None:
-                    shard = shard_of(guild_id, self.claim.count)
+                claim = self.shards.claim
+                if claim is not None:
+                    shard = shard_of(guild_id, claim.count)
                     held = await tx.fetchval(  # (fenced as saves are: see ``fence_sql``)
                         "SELECT 1 FROM shard_leases WHERE shard_id = ? AND owner = ?",
-                        (shard, self.claim.owner),
+                        (shard, claim.owner),
                     )
                     if held is None:
                         raise NotOwner(None, shard)
         except Exception as exc:
-            if not self._live_channel_conflict(exc):
+            if not live_channel_conflict(self.backend, exc):
                 raise
-            existing = await self.live_table_in(channel_id)
+            existing = await self.live_in(channel_id)
             if existing is None and (damaged := await self._live_id_in(channel_id)) is not None:
                 # a set-aside table that could not be marked still holds the channel's index entry
                 entry = self._set_aside.get(damaged)
@@ -81,16 +105,13 @@ class TablesMixin(ShardLeases):
         assert table_id is not None
         return TableRow(int(table_id), guild_id, channel_id, host_id, "open", data, 1, now, now)
 
-    def _live_channel_conflict(self, exc: BaseException) -> bool:
-        return self.backend.is_unique_violation(exc, "tables_one_live_per_channel", "tables.channel_id")
-
-    async def get_table(self, table_id: int) -> TableRow | None:
+    async def get(self, table_id: int) -> TableRow | None:
         """The table, or None if there is none (or it was set aside: it cannot be loaded)."""
         return await self._read_table(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ? AND set_aside IS NULL", (table_id,), table_id
         )
 
-    async def live_table_in(self, channel_id: int) -> TableRow | None:
+    async def live_in(self, channel_id: int) -> TableRow | None:
         row = await self._read_table(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? AND status IN ('open', 'playing')",
             (channel_id,),
@@ -99,7 +120,7 @@ class TablesMixin(ShardLeases):
         )
         return row
 
-    async def latest_table_in(self, channel_id: int) -> TableRow | None:
+    async def latest_in(self, channel_id: int) -> TableRow | None:
         """The channel's most recent table, whatever its status (``/score`` after the game)."""
         return await self._read_table(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? AND set_aside IS NULL"
@@ -109,14 +130,12 @@ class TablesMixin(ShardLeases):
             channel_id,
         )
 
-    async def live_tables(
-        self, shards: tuple[int, tuple[int, ...] | set[int]] | None = None
-    ) -> list[TableRow]:
+    async def live(self, shards: tuple[int, tuple[int, ...] | set[int]] | None = None) -> list[TableRow]:
         """Every open or playing table, oldest first (for restore at start-up); with
         ``shards=(count, ids)`` only the tables of guilds on those shards.
 
         A row that cannot be read back (invalid JSON, a damaged page) is set aside (see
-        ``set_aside_table``) and left out: one bad row never stops the others."""
+        ``set_aside``) and left out: one bad row never stops the others."""
         live = "status IN ('open', 'playing')"  # a set-aside table is 'abandoned'
         if shards is not None:
             count, ids = shards
@@ -134,14 +153,14 @@ class TablesMixin(ShardLeases):
                 try:
                     rows.append(_row_to_table(r))
                 except ValueError as exc:
-                    await self.set_aside_table(int(r[0]), _why(exc), guild_id=r[1], channel_id=r[2])
+                    await self.set_aside(int(r[0]), _why(exc), guild_id=r[1], channel_id=r[2])
             return rows
         return await self._live_tables_around_damage(shards)
 
     async def _live_tables_around_damage(
         self, shards: tuple[int, tuple[int, ...] | set[int]] | None
     ) -> list[TableRow]:
-        """``live_tables`` when a damaged page stopped the one query: the ids (and their guilds,
+        """``live`` when a damaged page stopped the one query: the ids (and their guilds,
         for the shard filter) from the indexes alone, which hold no table row, then the rows one
         by one by id (a rowid lookup reads only that row's page): only the rows on a damaged page
         are lost, whichever page it is and however many tables there are."""
@@ -204,14 +223,14 @@ class TablesMixin(ShardLeases):
                 return None
             if channel_id is None:
                 channel_id = await self._channel_of(table_id)
-            await self.set_aside_table(table_id, f"damaged database page: {_why(exc)}", channel_id=channel_id)
+            await self.set_aside(table_id, f"damaged database page: {_why(exc)}", channel_id=channel_id)
             return None
         if row is None:
             return None
         try:
             return _row_to_table(row)
         except ValueError as exc:
-            await self.set_aside_table(int(row[0]), _why(exc), guild_id=row[1], channel_id=row[2])
+            await self.set_aside(int(row[0]), _why(exc), guild_id=row[1], channel_id=row[2])
             return None
 
     async def _live_id_in(self, channel_id: int) -> int | None:
@@ -236,12 +255,12 @@ class TablesMixin(ShardLeases):
             return None
         return None if found is None else int(found[0])
 
-    async def set_aside_table(
+    async def set_aside(
         self, table_id: int, reason: str, *, guild_id: int | None = None, channel_id: int | None = None
     ) -> SetAside:
         """Leave a table that cannot be restored out, for good: mark it (status 'abandoned', which
         frees its channel, and ``set_aside`` = reason) and log it once. If marking fails too (a
-        damaged page), it is left out by this process only. ``set_aside`` lists what this process
+        damaged page), it is left out by this process only. ``aside`` lists what this process
         set aside, so the table service can tell those channels."""
         known = self._set_aside.get(table_id)
         if known is not None and known.marked:
@@ -274,6 +293,6 @@ class TablesMixin(ShardLeases):
         return entry
 
     @property
-    def set_aside(self) -> list[SetAside]:
+    def aside(self) -> list[SetAside]:
         """The tables this process set aside, in the order it met them."""
         return list(self._set_aside.values())

@@ -163,7 +163,7 @@ class Lifecycle:
             settings=settings,
         )
         try:
-            row = await self.store.storage.create_table(
+            row = await self.store.storage.tables.create(
                 table.guild_id, table.channel_id, table.host_id, table.to_data()
             )
         except ChannelBusy:
@@ -243,7 +243,7 @@ class Lifecycle:
 
     async def _guild_settings(self, guild_id: int) -> dict[str, Any]:
         try:
-            return dict(await self.store.storage.guild_settings(guild_id))
+            return dict(await self.store.storage.settings.guild(guild_id))
         except Exception:
             log.exception("reading settings of guild %s failed", guild_id)
             return {}
@@ -391,7 +391,7 @@ class Lifecycle:
         new.rematch_id = result.table.id
         assert t.row is not None
         try:
-            new.row = await self.store.storage.save_table(dataclasses.replace(t.row, data=new.to_data()))
+            new.row = await self.store.storage.tables.save(dataclasses.replace(t.row, data=new.to_data()))
         except Exception:
             # the rematch is open either way; a second click then meets the channel's live table
             log.warning("table %s: the rematch id could not be saved", table_id)

@@ -17,7 +17,7 @@ import engine
 from bot.cache import TTLCache
 from bot.model import Table
 from bot.storage import Storage
-from bot.storage.players import DEFAULT, PlayerSettings, player_settings, set_player_settings
+from bot.storage.players import DEFAULT, PlayerSettings
 
 log = logging.getLogger(__name__)
 
@@ -53,13 +53,13 @@ class Players:
         missing = self.unknown(user_ids)
         if not missing:
             return False
-        self.known.update(await player_settings(self.storage, missing))
+        self.known.update(await self.storage.players.get(missing))
         return True
 
     async def set(
         self, user_id: int, *, no_blind_nil: bool | None = None, turn_ping: bool | None = None
     ) -> PlayerSettings:
-        new = await set_player_settings(self.storage, user_id, no_blind_nil=no_blind_nil, turn_ping=turn_ping)
+        new = await self.storage.players.set(user_id, no_blind_nil=no_blind_nil, turn_ping=turn_ping)
         self.known.put(user_id, new)
         return new
 

@@ -152,7 +152,7 @@ class TableService:
         """The language set with ``/spades config language`` (None: none), read once per server."""
         if guild_id not in self._languages:
             try:
-                chosen = (await self.storage.guild_settings(guild_id)).get("language")
+                chosen = (await self.storage.settings.guild(guild_id)).get("language")
             except Exception:
                 log.exception("the settings of guild %s could not be read", guild_id)
                 return None  # (read again next time)
@@ -193,9 +193,9 @@ class TableService:
         if not follows_opener(chosen, preferred, community=community):
             return None
         try:
-            if (await self.storage.guild_settings(guild_id)).get(LANGUAGE_NOTED):
+            if (await self.storage.settings.guild(guild_id)).get(LANGUAGE_NOTED):
                 return None
-            await self.storage.set_guild_settings(guild_id, **{LANGUAGE_NOTED: True})
+            await self.storage.settings.set_guild(guild_id, **{LANGUAGE_NOTED: True})
         except Exception:
             log.exception("the language note of guild %s could not be stored", guild_id)
             return None
@@ -372,7 +372,7 @@ class TableService:
             self.clock.thinker.start()
         wanted = self.held_shards() if shards is None else shards
         self._refused -= wanted
-        rows = await self.storage.live_tables(shards=(self.shard_count, wanted))
+        rows = await self.storage.tables.live(shards=(self.shard_count, wanted))
         restored: list[int] = []
         humans = [
             s["user_id"]
@@ -405,7 +405,7 @@ class TableService:
 
     def _announce_set_aside(self) -> None:
         """Tell each channel whose table was set aside (once) that it is free again."""
-        for entry in self.storage.set_aside:
+        for entry in self.storage.tables.aside:
             if entry.table_id in self._announced or entry.channel_id is None:
                 continue
             if entry.guild_id is not None and not self.runs_guild(entry.guild_id):

@@ -1,6 +1,6 @@
 """Live tables in memory and the one path for every change (``TableStore.commit``).
 
-A change is applied to a *copy* of the table, persisted with one ``storage.save_table`` call (one
+A change is applied to a *copy* of the table, persisted with one ``storage.tables.save`` call (one
 transaction, version-checked), and only then swapped in. Whatever follows (posts, the live message,
 timers, leagues) subscribes to the store's events; the store imports none of it.
 """
@@ -111,7 +111,7 @@ class TableStore:
         t = self.tables.get(table_id)
         if t is not None:
             return t
-        row = await self.storage.get_table(table_id)
+        row = await self.storage.tables.get(table_id)
         return await self.from_row(row) if row is not None else None
 
     async def from_row(self, row: TableRow) -> Table | None:
@@ -121,7 +121,7 @@ class TableStore:
             return Table.from_row(row)
         except Exception as exc:
             log.warning("table %s cannot be loaded (%s)", row.id, type(exc).__name__, exc_info=True)
-            await self.storage.set_aside_table(
+            await self.storage.tables.set_aside(
                 row.id,
                 f"the table service cannot load it ({type(exc).__name__})",
                 guild_id=row.guild_id,
@@ -134,7 +134,7 @@ class TableStore:
         t = self.in_channel(channel_id)
         if t is not None:
             return t
-        row = await self.storage.latest_table_in(channel_id)
+        row = await self.storage.tables.latest_in(channel_id)
         return await self.from_row(row) if row is not None else None
 
     async def find(self, table_id: int | None, channel_id: int | None) -> Table | Result:
@@ -146,7 +146,7 @@ class TableStore:
         if t is not None:
             return t
         # not in memory: a closed table (evicted) or none at all
-        row = await self.storage.get_table(table_id)
+        row = await self.storage.tables.get(table_id)
         if row is None:
             return refuse(NO_TABLE)
         return refuse(GAME_OVER if row.status == "finished" else CLOSED)
@@ -202,10 +202,10 @@ class TableStore:
         try:
             if fault == "storage":
                 raise OSError("disk I/O error (injected: FAULT_SAVE_ERROR=storage)")
-            new.row = await self.storage.save_table(row, hand=hand, game=game_done)
+            new.row = await self.storage.tables.save(row, hand=hand, game=game_done)
         except StaleTable:
             log.warning("table %s changed under us; reloading", old.id)
-            fresh = await self.storage.get_table(old.id)
+            fresh = await self.storage.tables.get(old.id)
             reloaded = await self.from_row(fresh) if fresh is not None else None
             if reloaded is not None:
                 self.index(reloaded)
@@ -245,7 +245,7 @@ class TableStore:
             return None
         row = dataclasses.replace(t.row, status=t.status, data=t.to_data())
         try:
-            t.row = await self.storage.save_table(row)
+            t.row = await self.storage.tables.save(row)
         except Exception:
             log.exception("saving table %s failed", t.id)
             return None

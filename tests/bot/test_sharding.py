@@ -70,7 +70,7 @@ async def test_a_clean_stop_hands_over_at_once_and_the_loop_takes_over(two: tupl
         await asyncio.sleep(0.01)
     assert gained == [{1}] and second.held == {1}
     await second.close()
-    assert await b.shard_leases() == []
+    assert await b.shards.leases() == []
 
 
 async def test_a_crashed_process_on_this_machine_is_taken_over_at_once(two: tuple[Storage, Storage]) -> None:
@@ -86,7 +86,7 @@ async def test_a_crashed_process_on_this_machine_is_taken_over_at_once(two: tupl
     host_pid = new_owner().split(":")[0] + ":" + done.stdout.strip() + ":dead01"
     assert gone_here(host_pid)
     assert not gone_here("elsewhere:123:abc")  # another machine: only its lease running out counts
-    assert await a.acquire_shards(host_pid, 2, (0, 1), ttl=3600) == {0, 1}
+    assert await a.shards.acquire(host_pid, 2, (0, 1), ttl=3600) == {0, 1}
     keeper = ShardKeeper(b, count=2, shard_ids=(0, 1), lease_seconds=3600)
     assert await asyncio.wait_for(keeper.acquire(), 10) == {0, 1}  # not an hour later
     await keeper.close()

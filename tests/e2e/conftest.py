@@ -264,7 +264,7 @@ class Spades:
     async def stored_table(self, table_id: int) -> TableRow:
         """A table as stored in the bot's database (read on a connection of its own)."""
         async with self.stored() as db:
-            row = await db.get_table(table_id)
+            row = await db.tables.get(table_id)
         assert row is not None, f"table {table_id} is not stored"
         return row
 
@@ -587,7 +587,7 @@ class Spades:
         games: dict[int, engine.Game] = {}
         async with self.stored() as db:
             for tid in sorted(named):
-                row = await db.get_table(tid)
+                row = await db.tables.get(tid)
                 if row is not None and row.status == "playing" and row.data.get("game"):
                     games[tid] = engine.Game.from_dict(row.data["game"])
         for text in pending:

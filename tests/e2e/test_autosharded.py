@@ -24,7 +24,7 @@ async def test_one_process_runs_every_shard_and_plays(
     assert isinstance(bot, ShardedSpadesBot)
     async with spades.fake.run_bot(bot), spades.stored() as other:
         spades.bot = bot
-        (lease,) = await other.shard_leases()  # one shard, and this process holds it
+        (lease,) = await other.shards.leases()  # one shard, and this process holds it
         assert (lease.shard_id, lease.shard_count) == (0, 1)
         assert f":{os.getpid()}:" in lease.owner
         r = await spades.slash(spades.users["alice"], "spades new")

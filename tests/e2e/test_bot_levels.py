@@ -34,7 +34,7 @@ async def test_server_level_and_table_option_choose_the_bots(spades: Spades) -> 
         r = await spades.fake.slash(admin, spades.channel, "spades config", bots="easy")
         assert "Bots at new tables: easy." in said(r)
         async with spades.stored() as db:
-            assert (await db.guild_settings(spades.guild.id))["bot_level"] == "easy"
+            assert (await db.settings.guild(spades.guild.id))["bot_level"] == "easy"
         assert await level_of_new_table(1) == "easy"
         assert await level_of_new_table(2, bots="normal") == "normal"  # the table's option wins
         # a table at the chosen level plays: the bots act until alice has to

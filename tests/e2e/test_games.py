@@ -114,9 +114,9 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         r = await spades.fake.click(spades.users["bob"], game_post, label="Leaderboard")
         assert r.ephemeral and r.message is not None and r.message.embeds
     async with spades.stored() as db:
-        records = await db.hand_records(t_id)
+        records = await db.games.hand_records(t_id)
         assert len(records) == n
-        stats = await db.player_stats(spades.guild.id, alice.id)
+        stats = await db.stats.player(spades.guild.id, alice.id)
         assert stats is not None and stats.games == 1 and stats.games_with_bots == 1
 
 
@@ -149,9 +149,9 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
         assert len(final) == 1 and winners in final[0]
         hands = [m for m in spades.fake.public_messages(spades.channel) if m.content.startswith("📋 **Hand")]
     async with spades.stored() as db:
-        assert len(await db.hand_records(tid)) == len(hands) > 0
+        assert len(await db.games.hand_records(tid)) == len(hands) > 0
         for u in users:
-            stats = await db.player_stats(spades.guild.id, u.id)
+            stats = await db.stats.player(spades.guild.id, u.id)
             assert stats is not None and stats.games == 1 and stats.games_with_bots == 0
 
 
@@ -200,7 +200,7 @@ async def test_blind_nil_with_the_card_exchange(spades: Spades) -> None:
         # play the hand out; the record keeps both passes
         await spades.play_until(lambda: "Hand 2 · " in spades.live().content or spades.over(), humans=[alice])
     async with spades.stored() as db:
-        record = (await db.hand_records(t.id))[0]
+        record = (await db.games.hand_records(t.id))[0]
     assert [seat, "blind_nil"] in [list(b) for b in record["bids"]]
     passes = {s: cards for s, cards in record["passes"]}
     assert sorted(passes[seat]) == sorted(engine.card_str(c) for c in give)

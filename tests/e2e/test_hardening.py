@@ -355,11 +355,11 @@ async def test_options_are_checked_on_our_side(spades: Spades) -> None:
             assert expect in await answer_of(spades, r), (command, options)
             assert r.ephemeral
         async with spades.stored() as db:
-            settings = await db.guild_settings(spades.guild.id)
+            settings = await db.settings.guild(spades.guild.id)
         assert "play_seconds" not in settings and "bid_seconds" not in settings
         # a value stored by an older version is checked again when used
         async with spades.stored() as db:
-            await db.set_guild_settings(spades.guild.id, play_seconds="abc", bid_seconds=10**12)
+            await db.settings.set_guild(spades.guild.id, play_seconds="abc", bid_seconds=10**12)
         r = await spades.slash(alice, "spades new")
         opened = OPENED.search(await answer_of(spades, r))
         assert opened is not None

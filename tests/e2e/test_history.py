@@ -109,8 +109,8 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         await spades.check_public()
         commitments = commitments_shown(spades)
         async with spades.stored() as db:
-            records = await db.hand_records(seen.table_id)  # the hands as stored, in order
-            page = await db.recent_games(spades.guild.id)
+            records = await db.games.hand_records(seen.table_id)  # the hands as stored, in order
+            page = await db.history.recent_games(spades.guild.id)
         (game,) = page.games
         assert game.table_id == seen.table_id and game.winner_side is not None
         posts = hand_posts(spades)
@@ -237,8 +237,8 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         done = await answer_of(spades, c)
         assert done.startswith("Done. Your seat in 1 finished game now shows *a former player*")
         async with spades.stored() as db:
-            assert await db.player_stats(spades.guild.id, alice.id) is None
-            kept = await db.get_game(game.id)
+            assert await db.stats.player(spades.guild.id, alice.id) is None
+            kept = await db.history.game(game.id)
             assert kept is not None and kept.sides == game.sides
             alice_seat = next(i for i, uid in seen.seats.items() if uid == alice.id)
             assert kept.players[alice_seat].name == FORMER_PLAYER

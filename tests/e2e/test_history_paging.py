@@ -50,7 +50,7 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         tables = [await play_one_hand_game(spades) for _ in range(9)]
         assert len(set(tables)) == 9
         async with spades.stored() as db:
-            ids = [g.id for g in (await db.recent_games(spades.guild.id, limit=20)).games]
+            ids = [g.id for g in (await db.history.recent_games(spades.guild.id, limit=20)).games]
         assert len(ids) == 9  # newest first
 
         # page 1 of 2: eight games, ◀ disabled, the position, ▶
@@ -110,7 +110,7 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         c = await fake.click(alice, r.message, label="Cancel")
         assert await answer_of(spades, c) == "Nothing was changed: your data stays."
         async with spades.stored() as db:
-            assert await db.player_stats(spades.guild.id, alice.id) is not None
+            assert await db.stats.player(spades.guild.id, alice.id) is not None
     assert fake.take_violations() == []
 
 
@@ -144,7 +144,7 @@ async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
         nav = dict(labels(replay))
         assert nav["Next hand"]
         async with spades.stored() as db:
-            assert (await db.recent_games(spades.guild.id)).games == []  # nothing finished yet
+            assert (await db.history.recent_games(spades.guild.id)).games == []  # nothing finished yet
         r = await fake.slash(bob, spades.channel, "history")
         assert (
             await answer_of(spades, r)

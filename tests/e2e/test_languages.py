@@ -191,7 +191,7 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
         assert [a["filename"] for a in post.attachments] == [f"hand-{hand_no}.png"]
         t = await world.stored_model(tid)  # the table and its hand's record as stored
         async with world.stored() as db:
-            record = next(r for r in await db.hand_records(tid) if r["hand_no"] == hand_no)
+            record = next(r for r in await db.games.hand_records(tid) if r["hand_no"] == hand_no)
         drawn = world.fake.attachment_bytes(post.attachments[0])
         assert drawn == hand_pictures(t, record)("pl")[0][1] != hand_pictures(t, record)("en")[0][1]
 
@@ -204,7 +204,7 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
         assert msg is not None and "Rozdání" in msg.content and "Rozdanie" not in msg.content
         assert [b["label"] for b in msg.buttons][:1] == ["Moje karty"]  # (the same words in Czech)
         async with world.stored() as db:
-            assert (await db.guild_settings(world.guild.id))["language"] == "cs"
+            assert (await db.settings.guild(world.guild.id))["language"] == "cs"
 
         # and back to the server's own (Polish)
         r = await world.fake.slash(admin, world.channel, "spades config", language="auto")
@@ -300,8 +300,8 @@ async def test_a_server_without_community_speaks_the_language_of_whoever_opens_t
         r = await world.fake.click(kim, msg, custom_id=f"sp:{tid}:join")
         assert said(r).startswith("You took seat 2"), said(r)
         async with world.stored() as db:
-            assert (await db.guild_settings(guild.id)).get("language_noted") is True
-            assert (await db.guild_settings(guild.id)).get("language") is None
+            assert (await db.settings.guild(guild.id)).get("language_noted") is True
+            assert (await db.settings.guild(guild.id)).get("language") is None
 
     async with world.running():  # a restart: the table keeps its language
         r = await world.fake.slash(ola, channel, "spades start", fill=True)

@@ -222,7 +222,7 @@ async def test_only_the_process_holding_the_guilds_shard_runs_its_league_nights(
     async with running(spades, shard_lease_seconds=LEASE), spades.stored() as other:
         await create(spades)
         first = await first_start(spades)
-        (mine,) = await other.shard_leases()  # this process holds the one shard
+        (mine,) = await other.shards.leases()  # this process holds the one shard
         async with other.backend.transaction() as tx:  # another process takes the shard
             await tx.execute(
                 "UPDATE shard_leases SET owner = 'thief', expires_at = expires_at + 3600000"
@@ -235,6 +235,6 @@ async def test_only_the_process_holding_the_guilds_shard_runs_its_league_nights(
         async with other.backend.transaction() as tx:  # the other process stops
             await tx.execute("DELETE FROM shard_leases WHERE owner = 'thief'")
         await spades.wait_for(lambda: said_in_log("took over shard(s) [0]"), what="the shard taken back")
-        assert [(x.shard_id, x.owner) for x in await other.shard_leases()] == [(0, mine.owner)]
+        assert [(x.shard_id, x.owner) for x in await other.shards.leases()] == [(0, mine.owner)]
         await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
         assert len(checkin_posts(spades)) == 1

@@ -301,7 +301,7 @@ async def test_turn_timers_survive_a_restart(spades: Spades) -> None:
         table_id = game.table_id
     before = timeouts()
     async with spades.stored() as db:  # what is stored: the turn's deadline (unix seconds)
-        row = await db.get_table(table_id)
+        row = await db.tables.get(table_id)
     assert row is not None and row.status == "playing"
     deadline = row.data["deadline"]
     assert deadline is not None and deadline > time.time(), "alice's turn ran out before the restart"

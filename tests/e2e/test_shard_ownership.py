@@ -41,7 +41,7 @@ async def test_a_stolen_shard_fences_writes_drops_the_tables_and_comes_back(
     async with spades.running(shard_lease_seconds=LEASE), spades.stored() as other:
 
         async def lease() -> Lease | None:
-            return next((x for x in await other.shard_leases() if x.shard_id == 0), None)
+            return next((x for x in await other.shards.leases() if x.shard_id == 0), None)
 
         mine = await lease()  # this process holds the one shard
         assert mine is not None
@@ -159,7 +159,7 @@ async def test_a_process_stalled_past_its_lease_sends_nothing_for_the_lost_shard
         async with spades.stored() as other:
 
             async def expiry() -> int | None:
-                return next((x.expires_at for x in await other.shard_leases() if x.shard_id == 0), None)
+                return next((x.expires_at for x in await other.shards.leases() if x.shard_id == 0), None)
 
             last = await expiry()
             while await expiry() == last:

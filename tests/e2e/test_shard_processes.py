@@ -93,7 +93,9 @@ class Seat:
         processes: what they persisted is what this test checks)."""
         db = await Storage.open(self.url)
         try:
-            row = await (db.get_table(self.table_id) if self.table_id else db.live_table_in(self.channel.id))
+            row = await (
+                db.tables.get(self.table_id) if self.table_id else db.tables.live_in(self.channel.id)
+            )
         finally:
             await db.close()
         assert row is not None, "no table stored"
@@ -150,7 +152,7 @@ class Seat:
 async def leases(url: str) -> list[Lease]:
     db = await Storage.open(url)
     try:
-        return await db.shard_leases()
+        return await db.shards.leases()
     finally:
         await db.close()
 

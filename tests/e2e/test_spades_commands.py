@@ -41,7 +41,7 @@ async def test_server_defaults_by_spades_config(spades: Spades) -> None:
         _, text = await ask(spades, admin, "spades config", rules="bag_limit=banana")
         assert text == "`bag_limit` takes a whole number (or `off`), not `banana`."
         async with spades.stored() as db:
-            assert not (await db.guild_settings(spades.guild.id)).get("play_seconds")
+            assert not (await db.settings.guild(spades.guild.id)).get("play_seconds")
 
         _, text = await ask(
             spades,
@@ -59,7 +59,7 @@ async def test_server_defaults_by_spades_config(spades: Spades) -> None:
             "Bots at new tables: easy. Public messages: Polski."
         )
         async with spades.stored() as db:
-            settings = await db.guild_settings(spades.guild.id)
+            settings = await db.settings.guild(spades.guild.id)
         assert (settings["play_seconds"], settings["bid_seconds"], settings["bot_level"]) == (30, 45, "easy")
         assert settings["options"] == {"bag_limit": 5} and settings["language"] == "pl"
         # no option: the current defaults, unchanged
@@ -71,7 +71,7 @@ async def test_server_defaults_by_spades_config(spades: Spades) -> None:
             "Public messages follow the server's language (now English)."
         )
         async with spades.stored() as db:
-            settings = await db.guild_settings(spades.guild.id)
+            settings = await db.settings.guild(spades.guild.id)
         assert settings["options"] == {} and settings.get("language") is None
         # a new table takes the server's defaults: as its table message shows them and as stored
         tid = await open_seen(spades, alice)

@@ -79,7 +79,9 @@ class FakeGateway:
         league_table_id: int,
     ) -> tuple[int, int] | None:
         self.next_thread += 1
-        row = await self.db.create_table(guild_id, self.next_thread, ADMIN, {"league_table": league_table_id})
+        row = await self.db.tables.create(
+            guild_id, self.next_thread, ADMIN, {"league_table": league_table_id}
+        )
         self.opened[row.id] = seats
         return self.next_thread, row.id
 

@@ -60,7 +60,7 @@ async def play_game(
     preset: str = "short",
 ) -> TableRow:
     """A real game through the engine, every hand saved as the table service saves it."""
-    row = await db.create_table(guild, channel, users[0] or 99, {"seats": seats(users)})
+    row = await db.tables.create(guild, channel, users[0] or 99, {"seats": seats(users)})
     row.status = "playing"
     g = Game.new(preset, seed=seed, fair=True)
     bot = get_bot("heuristic", seed=seed)
@@ -100,7 +100,7 @@ async def play_game(
                     ],
                 )
             hand = HandResult(row.id, 1, rec["hand_no"], rec, scored_rows(scored, players), rec["result"])
-            row = await db.save_table(row, hand=hand, game=game)
+            row = await db.tables.save(row, hand=hand, game=game)
             if not finish and saved == 2:
                 return row
     return row
@@ -113,59 +113,59 @@ async def test_pages_by_server_channel_and_player(db: Storage) -> None:
         tables.append(await play_game(db, GUILD, 100 + i % 2, users, seed=i, finished_at=1000 + i))
     await play_game(db, OTHER_GUILD, 300, [10, 11, 12, 13], seed=99, finished_at=5000)
 
-    page = await db.recent_games(GUILD, limit=3)
+    page = await db.history.recent_games(GUILD, limit=3)
     assert page.total == 7 and page.pages == 3 and page.page == 1
     assert [g.table_id for g in page.games] == [tables[6].id, tables[5].id, tables[4].id]  # newest first
     assert page.has_next and not page.has_prev
-    last = await db.recent_games(GUILD, limit=3, offset=6)
+    last = await db.history.recent_games(GUILD, limit=3, offset=6)
     assert [g.table_id for g in last.games] == [tables[0].id] and not last.has_next and last.has_prev
     seen = []
     for off in range(0, 7, 3):
-        seen += [g.id for g in (await db.recent_games(GUILD, limit=3, offset=off)).games]
+        seen += [g.id for g in (await db.history.recent_games(GUILD, limit=3, offset=off)).games]
     assert len(seen) == len(set(seen)) == 7  # pages never overlap nor skip
 
-    chan = await db.recent_games(GUILD, channel_id=101)
+    chan = await db.history.recent_games(GUILD, channel_id=101)
     assert {g.table_id for g in chan.games} == {tables[i].id for i in (1, 3, 5)}
-    mine = await db.recent_games(GUILD, user_id=13)
+    mine = await db.history.recent_games(GUILD, user_id=13)
     assert {g.table_id for g in mine.games} == {tables[i].id for i in range(3)}
-    assert (await db.recent_games(GUILD, user_id=4242)).total == 0
+    assert (await db.history.recent_games(GUILD, user_id=4242)).total == 0
 
     g = page.games[0]
     assert g.guild_id == GUILD and g.preset == "short" and len(g.players) == 4
     assert g.players[0].name == "user10"
     assert g.winner_side in (0, 1)
     assert any(p.won for p in g.players) and g.side_names(0) == ["user10", "user12"]
-    assert (await db.recent_games(GUILD, limit=500)).limit == 25
+    assert (await db.history.recent_games(GUILD, limit=500)).limit == 25
 
 
 async def test_a_game_has_its_hands_which_verify(db: Storage) -> None:
     row = await play_game(db, GUILD, 100, [10, 11, 12, 13], seed=4, finished_at=2000)
-    game_id = await db.game_id_of(row.id, 1)
+    game_id = await db.history.game_id_of(row.id, 1)
     assert game_id is not None
-    game = await db.get_game(game_id)
+    game = await db.history.game(game_id)
     assert game is not None and game.table_id == row.id
-    hands = await db.game_hands(game_id)
+    hands = await db.history.game_hands(game_id)
     assert [h.hand_no for h in hands] == list(range(1, game.hands + 1))
     assert hands[-1].result is not None
     assert hands[-1].result["scores"] == [s["score"] for s in game.sides]
     for h in hands:
         assert verify(h.record).ok
-    second = await db.game_hand(game_id, 2)
+    second = await db.history.game_hand(game_id, 2)
     assert second is not None and second.record == hands[1].record
-    assert await db.game_hand(game_id, 999) is None
-    assert await db.get_game(game_id + 1000) is None
-    by_table = await db.table_hand(row.id, 1, 2)
+    assert await db.history.game_hand(game_id, 999) is None
+    assert await db.history.game(game_id + 1000) is None
+    by_table = await db.history.table_hand(row.id, 1, 2)
     assert by_table is not None and by_table.record == hands[1].record
-    assert await db.table_hand(row.id, 2, 1) is None
-    assert await db.table_guild(row.id) == GUILD and await db.table_guild(row.id + 50) is None
-    assert await db.game_hands(game_id + 1000) == []
+    assert await db.history.table_hand(row.id, 2, 1) is None
+    assert await db.history.table_guild(row.id) == GUILD and await db.history.table_guild(row.id + 50) is None
+    assert await db.history.game_hands(game_id + 1000) == []
 
 
 async def test_export_holds_the_players_games_hands_and_stats(db: Storage) -> None:
     await play_game(db, GUILD, 100, [10, 11, None, 13], seed=1, finished_at=1000)
     await play_game(db, OTHER_GUILD, 200, [11, 10, 12, None], seed=2, finished_at=2000)
     await play_game(db, GUILD, 100, [12, 11, None, 13], seed=3, finished_at=3000)  # without 10
-    data = await db.player_export(10)
+    data = await db.history.export(10)
     json.dumps(data)  # JSON-safe
     assert data["format"] == "spades-mydata/1" and data["user_id"] == 10
     assert [(g["guild_id"], g["seat"]) for g in data["games"]] == [(GUILD, 0), (OTHER_GUILD, 1)]
@@ -177,50 +177,50 @@ async def test_export_holds_the_players_games_hands_and_stats(db: Storage) -> No
     h = data["hands"][0]
     assert h["seat"] == 0 and len(h["dealt"]) == 13 and h["bid"] is not None
     assert data["games"][0]["game_id"] == h["game_id"]
-    assert (await db.player_export(4242))["games"] == []
+    assert (await db.history.export(4242))["games"] == []
 
 
 async def test_forget_me_keeps_the_games_and_everyone_elses_numbers(db: Storage) -> None:
     row = await play_game(db, GUILD, 100, [10, 11, 12, 13], seed=5, finished_at=1000)
-    before = {u: await db.player_stats(GUILD, u) for u in (11, 12, 13)}
-    board_before = await db.leaderboard_count(GUILD)
-    game_id = await db.game_id_of(row.id, 1)
+    before = {u: await db.stats.player(GUILD, u) for u in (11, 12, 13)}
+    board_before = await db.stats.count(GUILD)
+    game_id = await db.history.game_id_of(row.id, 1)
     assert game_id is not None
-    game_before = await db.get_game(game_id)
-    hands_before = await db.game_hands(game_id)
+    game_before = await db.history.game(game_id)
+    hands_before = await db.history.game_hands(game_id)
 
-    report = await db.forget_player(10)
+    report = await db.history.forget(10)
     assert report.games == 1 and report.hands == len(hands_before) and report.tables == 1
 
-    assert await db.player_stats(GUILD, 10) is None
-    assert await db.leaderboard_count(GUILD) == board_before - 1
+    assert await db.stats.player(GUILD, 10) is None
+    assert await db.stats.count(GUILD) == board_before - 1
     for u in (11, 12, 13):
-        assert await db.player_stats(GUILD, u) == before[u]
-    game = await db.get_game(game_id)
+        assert await db.stats.player(GUILD, u) == before[u]
+    game = await db.history.game(game_id)
     assert game is not None and game_before is not None
     seat0 = game.players[0]
     assert seat0.name == FORMER_PLAYER and seat0.user_id is None and not seat0.is_bot and seat0.forgotten
     assert seat0.won == game_before.players[0].won and game.sides == game_before.sides
-    assert [h.record for h in await db.game_hands(game_id)] == [h.record for h in hands_before]
-    assert (await db.recent_games(GUILD, user_id=10)).total == 0
-    export = await db.player_export(10)
+    assert [h.record for h in await db.history.game_hands(game_id)] == [h.record for h in hands_before]
+    assert (await db.history.recent_games(GUILD, user_id=10)).total == 0
+    export = await db.history.export(10)
     assert export["games"] == [] and export["hands"] == [] and export["stats"] == []
-    table = await db.get_table(row.id)
+    table = await db.tables.get(row.id)
     assert table is not None and table.host_id == 0
     assert table.data["seats"][0] == {"user_id": None, "name": FORMER_PLAYER, "bot": False}
     assert table.data["seats"][1]["user_id"] == 11
     assert "user10" not in json.dumps(table.data)
     # forgetting again finds nothing
-    again = await db.forget_player(10)
+    again = await db.history.forget(10)
     assert (again.games, again.hands, again.tables) == (0, 0, 0)
 
 
 async def test_forget_me_is_refused_while_seated_at_a_live_table(db: Storage) -> None:
     live = await play_game(db, GUILD, 100, [10, 11, 12, 13], seed=6, finished_at=1000, finish=False)
     assert live.status == "playing"
-    assert await db.live_tables_with(10) == [live.id]
-    assert await db.live_tables_with(4242) == []
+    assert await db.history.live_tables_with(10) == [live.id]
+    assert await db.history.live_tables_with(4242) == []
     with pytest.raises(PlayerSeated) as exc:
-        await db.forget_player(10)
+        await db.history.forget(10)
     assert exc.value.table_ids == [live.id]
-    assert (await db.player_export(10))["hands"]  # nothing was changed
+    assert (await db.history.export(10))["hands"]  # nothing was changed

@@ -341,7 +341,7 @@ async def _finished_game(
     finished_at: int,
     scores: tuple[int, int] = (500, 200),
 ) -> None:
-    row = await db.create_table(GUILD, channel, 1, {})
+    row = await db.tables.create(GUILD, channel, 1, {})
     row.status = "finished"
     game = FinishedGame(
         table_id=row.id,
@@ -362,7 +362,7 @@ async def _finished_game(
             for i, (uid, side) in enumerate(players)
         ],
     )
-    await db.save_table(row, game=game)
+    await db.tables.save(row, game=game)
 
 
 async def test_existing_games_are_rated_once_in_order(db: Storage, store: LeagueStore) -> None:
@@ -395,11 +395,11 @@ async def test_game_for_table(db: Storage, store: LeagueStore) -> None:
     await _finished_game(
         db, 40, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=1, finished_at=1000, scores=(310, 520)
     )
-    row = await db.latest_table_in(40)
+    row = await db.tables.latest_in(40)
     assert row is not None
     got = await store.game_for_table(row.id)
     assert got is not None and got["scores"] == [310, 520] and got["winner_side"] == 1
-    other = await db.create_table(GUILD, 41, 1, {})
+    other = await db.tables.create(GUILD, 41, 1, {})
     assert await store.game_for_table(other.id) is None
 
 
@@ -409,12 +409,12 @@ async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: 
     await _finished_game(db, 50, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000)
     await _finished_game(db, 51, [(5, 0), (None, 1), (None, 0), (None, 1)], winner=0, finished_at=2000)
     await store.rate_pending_games(rate_stored)
-    board = await db.leaderboard(GUILD, sort="rating", limit=10, humans_only=True)
+    board = await db.stats.leaderboard(GUILD, sort="rating", limit=10, humans_only=True)
     assert [p.user_id for p in board][:2] in ([1, 3], [3, 1])
     assert board[-1].user_id == 5 and board[-1].rating is None  # one human with bots: unrated
     five = next(p for p in board if p.user_id == 5)
     assert (five.games, five.wins, five.games_with_bots) == (0, 0, 1)  # the bot game is not counted
-    everything = await db.leaderboard(GUILD, sort="wins", limit=10)
+    everything = await db.stats.leaderboard(GUILD, sort="wins", limit=10)
     assert next(p for p in everything if p.user_id == 5).wins == 1  # unless asked to
     line = leaderboard_line(board[0], sort="rating")
     assert "rating" in line and "?" in line and "(1 rated game)" in line
@@ -426,9 +426,9 @@ async def test_forget_me_removes_league_and_rating_data(db: Storage, store: Leag
     await _finished_game(db, 60, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000)
     await store.rate_pending_games(rate_stored)
     assert 1 in await store.ratings(GUILD)
-    export = await db.player_export(1)  # /spades mydata shows the league side too
+    export = await db.history.export(1)  # /spades mydata shows the league side too
     assert export["ratings"][0]["rated_games"] == 1 and export["leagues"][0]["league"] == "Thursday"
-    await db.forget_player(1)
+    await db.history.forget(1)
     assert 1 not in await store.ratings(GUILD) and 2 in await store.ratings(GUILD)
     assert await store.member(league.id, 1) is None
     assert all(e.actor_id != 1 for e in await store.audit_log(league.id))
@@ -446,7 +446,7 @@ async def test_forget_me_leaves_no_id_in_past_seatings_or_the_audit_log(
         table.id, stays, gone, league_id=league.id, actor_id=ADMIN, reason=f"<@{stays}> left, <@!{gone}> in"
     )
     await store.finish_round(night.id, 1)
-    await db.forget_player(gone)
+    await db.history.forget(gone)
     after = await store.league_table(table.id)
     assert after is not None and after.sides == [[1, 2], [3, 0]]
     (sub,) = await store.audit_log(league.id, actions=["sub"])
@@ -460,10 +460,10 @@ async def test_forget_me_scrubs_both_partners_of_a_team_of_three_invite(
     gone, stays = 900000000000000019, 900000000000000014
     league = await make_league(store, fmt="fixed")
     await store.invite(league.id, 1, [stays, gone], "Aces")
-    await db.forget_player(gone)
+    await db.history.forget(gone)
     (invite,) = await store.audit_log(league.id, actions=["invite"])
     assert invite.detail == {"team": "Aces", "partner": stays, "partner2": 0}
-    await db.forget_player(stays)
+    await db.history.forget(stays)
     (invite,) = await store.audit_log(league.id, actions=["invite"])
     assert invite.detail == {"team": "Aces", "partner": 0, "partner2": 0}
 

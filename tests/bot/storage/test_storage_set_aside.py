@@ -19,9 +19,9 @@ from bot.storage import SetAside, Storage, TableDamaged
 async def _three_live(db: Storage) -> list[int]:
     ids = []
     for channel in (10, 11, 12):
-        row = await db.create_table(1, channel, 100, {"channel": channel})
+        row = await db.tables.create(1, channel, 100, {"channel": channel})
         row.status = "playing"
-        await db.save_table(row)
+        await db.tables.save(row)
         ids.append(row.id)
     return ids
 
@@ -47,25 +47,25 @@ async def test_a_bad_row_is_set_aside_and_the_others_restore(
     caplog.set_level(logging.ERROR, logger="bot.storage")
     db = await Storage.open(db_target)  # a restart
     try:
-        assert [r.id for r in await db.live_tables()] == [a, c]
-        assert db.set_aside == [SetAside(b, 1, 11, db.set_aside[0].reason, True)]
+        assert [r.id for r in await db.tables.live()] == [a, c]
+        assert db.tables.aside == [SetAside(b, 1, 11, db.tables.aside[0].reason, True)]
         errors = _errors(caplog)
         assert len(errors) == 1 and f"table {b} " in errors[0] and "channel 11" in errors[0]
         assert "seats" not in errors[0]  # the row's content is not logged
 
         # it does not count as live, nor as the channel's latest table, and the channel is free
-        assert await db.live_table_in(11) is None
-        assert await db.get_table(b) is None
-        assert await db.latest_table_in(11) is None
-        fresh = await db.create_table(1, 11, 100, {"new": True})
-        assert (await db.live_table_in(11)) == fresh
+        assert await db.tables.live_in(11) is None
+        assert await db.tables.get(b) is None
+        assert await db.tables.latest_in(11) is None
+        fresh = await db.tables.create(1, 11, 100, {"new": True})
+        assert (await db.tables.live_in(11)) == fresh
 
         # the mark is in the database: the next start neither meets it nor logs it again
         await db.close()
         caplog.clear()
         db = await Storage.open(db_target)
-        assert [r.id for r in await db.live_tables()] == [a, c, fresh.id]
-        assert db.set_aside == [] and _errors(caplog) == []
+        assert [r.id for r in await db.tables.live()] == [a, c, fresh.id]
+        assert db.tables.aside == [] and _errors(caplog) == []
         stored = await db._fetchone("SELECT status, set_aside FROM tables WHERE id = ?", (b,))
         assert stored[0] == "abandoned" and "JSON" in stored[1]
     finally:
@@ -77,9 +77,9 @@ async def test_a_bad_row_met_later_reads_as_none_not_as_an_error(db_target: str)
     try:
         (a, b, _c) = await _three_live(db)
         await _corrupt_json(db, a, "{oops")
-        assert await db.get_table(a) is None  # e.g. /score or an old button
-        assert [s.table_id for s in db.set_aside] == [a]
-        assert (await db.get_table(b)) is not None
+        assert await db.tables.get(a) is None  # e.g. /score or an old button
+        assert [s.table_id for s in db.tables.aside] == [a]
+        assert (await db.tables.get(b)) is not None
     finally:
         await db.close()
 
@@ -90,11 +90,11 @@ async def test_the_service_can_set_a_table_aside(db_target: str) -> None:
     db = await Storage.open(db_target)
     try:
         (a, _b, _c) = await _three_live(db)
-        entry = await db.set_aside_table(a, "could not be restored (KeyError)")
+        entry = await db.tables.set_aside(a, "could not be restored (KeyError)")
         assert entry.marked and entry.table_id == a
-        assert await db.live_table_in(10) is None
-        assert a not in [r.id for r in await db.live_tables()]
-        await db.create_table(1, 10, 100, {})
+        assert await db.tables.live_in(10) is None
+        assert a not in [r.id for r in await db.tables.live()]
+        await db.tables.create(1, 10, 100, {})
     finally:
         await db.close()
 
@@ -118,7 +118,7 @@ async def test_a_damaged_page_sets_its_table_aside_and_the_bot_serves_the_rest(
     ids = []
     for channel in range(100, 105):
         # big rows: one per page, so the damage hits exactly one table
-        row = await db.create_table(1, channel, 7, {"pad": "x" * 3000, "channel": channel})
+        row = await db.tables.create(1, channel, 7, {"pad": "x" * 3000, "channel": channel})
         ids.append(row.id)
     await db.close()
     with sqlite3.connect(path) as conn:  # fold the WAL into the file, as after a clean stop
@@ -129,22 +129,22 @@ async def test_a_damaged_page_sets_its_table_aside_and_the_bot_serves_the_rest(
     caplog.set_level(logging.ERROR, logger="bot.storage")
     db = await Storage.open(path)  # start-up goes on
     try:
-        live = await db.live_tables()
+        live = await db.tables.live()
         assert [r.id for r in live] == [ids[0], ids[1], ids[3], ids[4]]
-        [entry] = db.set_aside
+        [entry] = db.tables.aside
         assert (entry.table_id, entry.channel_id, entry.marked) == (ids[2], 102, False)
         assert "damaged" in entry.reason
         assert len(_errors(caplog)) == 1
         # the others work as usual, the damaged one reads as nothing
-        other = await db.get_table(ids[3])
+        other = await db.tables.get(ids[3])
         assert other is not None
         other.data["more"] = 1
-        await db.save_table(other)
-        assert await db.live_table_in(102) is None and await db.latest_table_in(102) is None
-        assert await db.latest_table_in(103) is not None
+        await db.tables.save(other)
+        assert await db.tables.live_in(102) is None and await db.tables.latest_in(102) is None
+        assert await db.tables.latest_in(103) is not None
         # its channel cannot get a new table until the file is repaired: said so, specifically
         with pytest.raises(TableDamaged) as info:
-            await db.create_table(1, 102, 7, {})
+            await db.tables.create(1, 102, 7, {})
         assert info.value.table_id == ids[2] and info.value.channel_id == 102
         assert len(_errors(caplog)) == 1  # still logged once
     finally:
@@ -180,13 +180,13 @@ async def test_a_damaged_page_among_many_tables_costs_only_its_own_rows(
     rows = []
     for i in range(42):
         shard = i % 2
-        row = await db.create_table(_guild(shard, i), 1000 + i, 7, {"pad": "x" * 1500, "n": f"t{i}"})
+        row = await db.tables.create(_guild(shard, i), 1000 + i, 7, {"pad": "x" * 1500, "n": f"t{i}"})
         row.status = "playing"
-        await db.save_table(row)
+        await db.tables.save(row)
         rows.append(row)
-        done = await db.create_table(_guild(shard, i), 5000 + i, 7, {"pad": "y" * 1500})
+        done = await db.tables.create(_guild(shard, i), 5000 + i, 7, {"pad": "y" * 1500})
         done.status = "finished"
-        await db.save_table(done)
+        await db.tables.save(done)
     await db.close()
     with sqlite3.connect(path) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -215,9 +215,9 @@ async def test_a_damaged_page_among_many_tables_costs_only_its_own_rows(
     try:
         shards = (2, {0}) if sharded else None
         wanted = [r.id for r in rows if (not sharded or (r.guild_id >> 22) % 2 == 0) and r.id not in lost]
-        assert [r.id for r in await db.live_tables(shards=shards)] == wanted
+        assert [r.id for r in await db.tables.live(shards=shards)] == wanted
         mine_lost = {r.id for r in rows if r.id in lost and (not sharded or (r.guild_id >> 22) % 2 == 0)}
-        assert {e.table_id for e in db.set_aside} == mine_lost
+        assert {e.table_id for e in db.tables.aside} == mine_lost
         assert len(_errors(caplog)) == len(mine_lost)
     finally:
         await db.close()

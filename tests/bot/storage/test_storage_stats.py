@@ -34,7 +34,7 @@ games_strategy = st.lists(
 async def _store_games(games: list[tuple[int, list[int | None], int | None]]) -> Storage:
     db = await Storage.open(":memory:")
     for n, (guild, seats, winner) in enumerate(games):
-        row = await db.create_table(guild, 1000 + n, 1, {})
+        row = await db.tables.create(guild, 1000 + n, 1, {})
         row.status = "finished"
         players = [
             {"seat": s, "side": s % 2, "user_id": u, "is_bot": u is None, "name": str(u)}
@@ -45,7 +45,7 @@ async def _store_games(games: list[tuple[int, list[int | None], int | None]]) ->
             hands=1, winner_side=winner, started_at=0, finished_at=n, players=players,
             sides=[{"seats": [0, 2], "score": 0, "bags": 0}, {"seats": [1, 3], "score": 0, "bags": 0}],
         )  # fmt: skip
-        await db.save_table(row, game=game)
+        await db.tables.save(row, game=game)
     return db
 
 
@@ -68,27 +68,28 @@ def test_leaderboard_matches_a_plain_model(games: list[tuple[int, list[int | Non
         try:
             for guild in (1, 2):
                 mine = {u: t for (g, u), t in expected.items() if g == guild}
-                assert await db.leaderboard_count(guild) == len(mine)
+                assert await db.stats.count(guild) == len(mine)
                 for sort in SORTS:
-                    board = await db.leaderboard(guild, sort=sort, limit=100)
+                    board = await db.stats.leaderboard(guild, sort=sort, limit=100)
                     got = {p.user_id: [p.games, p.wins, p.games_with_bots] for p in board}
                     assert got == mine
                     assert [p.rank for p in board] == list(range(1, len(board) + 1))
                     # pages of 3 put together are the whole board, in order, without overlap
                     pages = [
-                        await db.leaderboard(guild, sort=sort, limit=3, offset=o) for o in range(0, 9, 3)
+                        await db.stats.leaderboard(guild, sort=sort, limit=3, offset=o)
+                        for o in range(0, 9, 3)
                     ]
                     assert [p.user_id for p in itertools.chain(*pages)] == [p.user_id for p in board][:9]
                     for p in board:
-                        single = await db.player_stats(guild, p.user_id, sort=sort)
+                        single = await db.stats.player(guild, p.user_id, sort=sort)
                         assert single == p and single is not None and single.rank == p.rank
-                by_wins = await db.leaderboard(guild, sort="wins", limit=100)
+                by_wins = await db.stats.leaderboard(guild, sort="wins", limit=100)
                 keys = [(-p.wins, -(p.wins / p.games if p.games else -1)) for p in by_wins]
                 assert keys == sorted(keys)
-                by_pct = await db.leaderboard(guild, sort="win_pct", limit=100)
+                by_pct = await db.stats.leaderboard(guild, sort="win_pct", limit=100)
                 pcts = [p.win_pct for p in by_pct]
                 assert pcts == sorted(pcts, reverse=True)
-                by_games = [p.games for p in await db.leaderboard(guild, sort="games", limit=100)]
+                by_games = [p.games for p in await db.stats.leaderboard(guild, sort="games", limit=100)]
                 assert by_games == sorted(by_games, reverse=True)
         finally:
             await db.close()
@@ -116,13 +117,13 @@ async def _store_game(
 ) -> None:
     """Every hand saved as the table store saves it: rows from the engine's HandScored."""
     players = [{"seat": s, "user_id": u, "is_bot": u is None} for s, u in enumerate(users)]
-    row = await db.create_table(guild, 77, 1, {"state": "playing"})
+    row = await db.tables.create(guild, 77, 1, {"state": "playing"})
     row.status = "playing"
     assert len(scored) == len(game.hand_records)
     for n, (record, hand) in enumerate(zip(game.hand_records, scored, strict=True), start=1):
         row.data = {"hand": n}
         rows = scored_rows(hand, players)
-        await db.save_table(row, hand=HandResult(row.id, 1, n, record, rows, record["result"]))
+        await db.tables.save(row, hand=HandResult(row.id, 1, n, record, rows, record["result"]))
     sides = game.ruleset.sides
     row.status = "finished"
     done = FinishedGame(
@@ -132,7 +133,7 @@ async def _store_game(
                for i, seats in enumerate(sides)],
         players=[{**p, "side": game.ruleset.side_of(p["seat"]), "name": str(p["user_id"])} for p in players],
     )  # fmt: skip
-    await db.save_table(row, game=done)
+    await db.tables.save(row, game=done)
 
 
 def _model(records: list[dict[str, Any]], users: list[int | None]) -> dict[int, dict[str, int]]:
@@ -166,11 +167,11 @@ async def _check_against_replay(target: str, preset: str, seed: int, users: list
     try:
         await _store_game(db, game, scored, users)
         model = _model(game.hand_records, users)
-        assert await db.leaderboard_count(1) == len(model)
+        assert await db.stats.count(1) == len(model)
         for seat, user in enumerate(users):
             if user is None:
                 continue
-            got = await db.player_stats(1, user)
+            got = await db.stats.player(1, user)
             want = model[user]
             assert got is not None
             assert (got.hands, got.contracts_bid, got.contracts_made) == (
@@ -184,7 +185,7 @@ async def _check_against_replay(target: str, preset: str, seed: int, users: list
             assert got.contracts_bid + got.nils_attempted == got.hands  # every hand: a contract or a nil
             assert (got.games, got.wins) == (1, int(game.ruleset.side_of(seat) == game.winner))
             assert got.games_with_bots == int(None in users)
-        assert await db.hand_records(1) == game.hand_records
+        assert await db.games.hand_records(1) == game.hand_records
     finally:
         await db.close()
 
@@ -209,14 +210,14 @@ async def test_a_hand_without_stats_keeps_the_save(db_target: str, caplog: Any) 
     record["plays"] = record["plays"][:5] + [record["plays"][5]] * 2 + record["plays"][7:]  # a revoke
     db = await Storage.open(db_target)
     try:
-        row = await db.create_table(1, 10, 1, {})
+        row = await db.tables.create(1, 10, 1, {})
         row.data = {"after": "hand"}
         with caplog.at_level(logging.ERROR, logger="bot.storage"):
-            await db.save_table(row, hand=HandResult(row.id, 1, 1, record, []))
-        stored = await db.get_table(row.id)
+            await db.tables.save(row, hand=HandResult(row.id, 1, 1, record, []))
+        stored = await db.tables.get(row.id)
         assert stored is not None and stored.data == {"after": "hand"} and stored.version == 2
-        assert await db.hand_records(row.id) == [record]  # kept for inspection
-        assert await db.leaderboard_count(1) == 0  # but no stats without rows
+        assert await db.games.hand_records(row.id) == [record]  # kept for inspection
+        assert await db.stats.count(1) == 0  # but no stats without rows
         assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
     finally:
         await db.close()

@@ -92,7 +92,7 @@ async def test_a_click_waits_for_the_tables_lock_and_then_sees_the_hand_moved_on
         assert await store.commit(t, new, events=events, touched=[seat]) is None
     res = await click
     assert not res.ok and res.message == MOVED_ON
-    row = await service.store.storage.get_table(t.id)
+    row = await service.store.storage.tables.get(t.id)
     assert row is not None and row.data["stamp"] == t.stamp + 1  # one move saved: the clock's
     game = service.tables[t.id].game
     assert game is not None and game.view(seat).bids[seat] is not None
@@ -113,12 +113,12 @@ async def test_a_click_at_an_abandoned_table_is_refused_and_saves_nothing(servic
     t = await _dealt(service)
     _seat, user = _to_act(t)
     assert (await service.lifecycle.abandon(CHANNEL, ALICE, confirmed=True, table_id=t.id)).ok
-    row = await service.store.storage.get_table(t.id)
+    row = await service.store.storage.tables.get(t.id)
     assert row is not None and row.status == "abandoned"
     res = await service.play.act(t.id, user, "bid", "3")
     assert not res.ok
     assert res.message == "This game is over."
-    again = await service.store.storage.get_table(t.id)
+    again = await service.store.storage.tables.get(t.id)
     assert again is not None and again.data["game"] == row.data["game"]
     assert again.data["stamp"] == row.data["stamp"]
 
@@ -128,11 +128,11 @@ async def test_a_player_who_bids_out_of_turn_is_told_whose_turn_it_is(service: T
     seat, user = _to_act(t)
     other = t.seats[(seat + 1) % t.num_seats]
     assert other is not None and other.user_id is not None and other.user_id != user
-    before = await service.store.storage.get_table(t.id)
+    before = await service.store.storage.tables.get(t.id)
     res = await service.play.act(t.id, other.user_id, "bid", "3")
     assert not res.ok
     assert res.message == f"It's <@{user}>'s turn, not yours."
-    after = await service.store.storage.get_table(t.id)
+    after = await service.store.storage.tables.get(t.id)
     assert before is not None and after is not None and after.data == before.data
 
 
@@ -145,7 +145,7 @@ async def test_a_move_is_answered_after_it_is_saved_with_the_saved_table_and_the
     _seat, user = _to_act(t)
     res = await service.play.act(t.id, user, "bid", "3")
     assert res.ok and res.message == "You bid 3." and res.show_hand
-    row = await service.store.storage.get_table(t.id)
+    row = await service.store.storage.tables.get(t.id)
     assert row is not None and res.table is not None
     assert res.table.id == t.id and res.table.stamp == row.data["stamp"] == t.stamp + 1
 
@@ -174,7 +174,7 @@ async def test_a_click_on_an_old_panel_redraws_the_hand_instead_of_warning(servi
     assert not res.ok and res.message == f"It's <@{user}>'s turn, not yours." and res.show_hand
     res = await service.play.act(t.id, nxt.user_id, "bid", "3")
     assert not res.ok and res.message == f"It's <@{user}>'s turn, not yours." and not res.show_hand
-    row = await service.store.storage.get_table(t.id)
+    row = await service.store.storage.tables.get(t.id)
     assert row is not None and row.data["stamp"] == t.stamp  # nothing saved
 
 
@@ -194,7 +194,7 @@ async def test_moves_the_game_refuses_are_answered_in_words_and_save_nothing(ser
     for (who, action, arg), expected in answers.items():
         res = await service.play.act(t.id, who, action, arg)
         assert not res.ok and res.message == expected, (action, arg, res.message)
-    row = await service.store.storage.get_table(t.id)
+    row = await service.store.storage.tables.get(t.id)
     assert row is not None and row.data["stamp"] == t.stamp
 
 
@@ -210,7 +210,7 @@ async def test_a_player_back_from_being_away_is_saved_as_present(service: TableS
     async with service.store.lock(t.id):
         assert await service.store.commit(t, new) is None
     assert (await service.play.act(t.id, user, "bid", "3")).ok
-    row = await service.store.storage.get_table(t.id)
+    row = await service.store.storage.tables.get(t.id)
     assert row is not None
     saved = row.data["seats"][seat]
     assert (saved["away"], saved["left"], saved["timeouts"]) == (False, False, 0)
@@ -234,13 +234,15 @@ async def test_a_hand_the_players_finish_is_saved_with_its_record(service: Table
         game = service.tables[t.id].game
         if game is not None and game.hand_records:
             break  # the hand is over (in memory)
-    assert await storage.hand_count(t.id, service.tables[t.id].game_no) == 1
-    records = await storage.hand_records(t.id)
+    assert await storage.history.hand_count(t.id, service.tables[t.id].game_no) == 1
+    records = await storage.games.hand_records(t.id)
     assert len(records) == 1 and records[0] == service.tables[t.id].game.hand_records[-1]  # type: ignore[union-attr]
-    stored = await storage.table_hand(t.id, 1, 1)  # what /history shows of it: the engine's replay too
+    stored = await storage.history.table_hand(
+        t.id, 1, 1
+    )  # what /history shows of it: the engine's replay too
     assert stored is not None and stored.record == records[0] and stored.result is not None
     for uid in (ALICE, BOB, CAROL, DAVE):  # and it counts in each player's /stats
-        mine = await storage.player_stats(1000, uid)
+        mine = await storage.stats.player(1000, uid)
         assert mine is not None and mine.hands == 1, uid
 
 
@@ -274,7 +276,7 @@ async def test_a_panel_from_before_a_players_last_move_is_refused(service: Table
     stamp = live.stamp
     res = await service.play.act(t.id, user, "play", live.game.legal_cards(seat)[0], stamp=between)
     assert not res.ok and res.message == MOVED_ON and res.show_hand
-    row = await service.store.storage.get_table(t.id)
+    row = await service.store.storage.tables.get(t.id)
     assert row is not None and row.data["stamp"] == stamp
 
 
@@ -322,7 +324,7 @@ async def test_a_failing_database_refuses_the_move_and_the_log_names_the_table(
         faults.save_error = "unexpected"
         with pytest.raises(RuntimeError, match=r"^injected fault \(FAULT_SAVE_ERROR=unexpected\)$"):
             await service.play.act(t.id, user, "bid", "3")
-        row = await storage.get_table(t.id)
+        row = await storage.tables.get(t.id)
         assert row is not None and row.data["stamp"] == t.stamp  # neither was saved
         faults.save_error = None
         assert (await service.play.act(t.id, user, "bid", "3")).ok
@@ -337,9 +339,9 @@ async def test_a_table_changed_by_another_process_is_logged_reloaded_and_redrawn
     t = await _dealt(service)
     _seat, user = _to_act(t)
     storage = service.store.storage
-    other = await storage.get_table(t.id)
+    other = await storage.tables.get(t.id)
     assert other is not None
-    await storage.save_table(other)  # another process saved the table in between
+    await storage.tables.save(other)  # another process saved the table in between
     caplog.clear()
     caplog.set_level(logging.INFO)
     res = await service.play.act(t.id, user, "bid", "3")
@@ -363,7 +365,7 @@ async def test_a_move_saves_the_next_players_deadline_and_logs_no_error(
     _seat, user = _to_act(t)
     before = time.time()
     assert (await service.play.act(t.id, user, "bid", "3")).ok
-    row = await service.store.storage.get_table(t.id)
+    row = await service.store.storage.tables.get(t.id)
     assert row is not None
     # bid_seconds=600 at time_scale 0.01: six seconds from the move (the dealt table's ran from the deal)
     assert t.deadline is not None and row.data["deadline"] > t.deadline
@@ -406,18 +408,18 @@ async def test_a_process_that_lost_the_tables_shard_answers_moving_and_lets_the_
     the table (its new owner runs it)."""
     path = tmp_path / "spades.db"
     mine = await Storage.open(path)
-    mine.claim = Claim("A", 1)
-    assert await mine.acquire_shards("A", 1, (0,), ttl=0.5) == {0}
+    mine.shards.claim = Claim("A", 1)
+    assert await mine.shards.acquire("A", 1, (0,), ttl=0.5) == {0}
     other = await Storage.open(path)
-    other.claim = Claim("B", 1)
+    other.shards.claim = Claim("B", 1)
     service = make_service(mine)
     try:
         t = await _dealt(service)
         _seat, user = _to_act(t)
-        before = await mine.get_table(t.id)
+        before = await mine.tables.get(t.id)
 
         async def taken_over() -> bool:
-            return await other.acquire_shards("B", 1, (0,), ttl=30) == {0}
+            return await other.shards.acquire("B", 1, (0,), ttl=30) == {0}
 
         while not await taken_over():  # the lease runs out (half a second), then B takes it
             await asyncio.sleep(0.1)
@@ -432,7 +434,7 @@ async def test_a_process_that_lost_the_tables_shard_answers_moving_and_lets_the_
         assert (
             f"table {t.id}: table {t.id} is on shard 0, which this process does not hold; letting it go"
         ) in warnings
-        after = await other.get_table(t.id)
+        after = await other.tables.get(t.id)
         assert before is not None and after is not None and after.data == before.data
     finally:
         await service.close()

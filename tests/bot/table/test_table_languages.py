@@ -48,7 +48,7 @@ async def test_a_table_keeps_its_openers_language_across_a_restart(storage: Stor
     await again.restore()
     assert await again.language_of(t.id) == "pl"
     # once the server chooses a language, every table speaks it
-    await storage.set_guild_settings(GUILD, language="ru")
+    await storage.settings.set_guild(GUILD, language="ru")
     again.language_changed(GUILD, "ru")
     assert await again.language_of(t.id) == "ru"
     await again.close()
@@ -62,9 +62,9 @@ async def test_an_admin_is_told_once_per_server_how_to_choose_its_language(stora
     polish = render(note, "pl")
     assert "(ten: Polski)" in polish and "`/piki ustawienia język:`" in polish
     assert await svc.language_note(GUILD, "pl", can_manage=True) is None  # once
-    assert (await storage.guild_settings(GUILD)).get("language_noted") is True
+    assert (await storage.settings.guild(GUILD)).get("language_noted") is True
     # a server that chose its language needs no note
-    await storage.set_guild_settings(GUILD + 1, language="cs")
+    await storage.settings.set_guild(GUILD + 1, language="cs")
     assert await svc.language_note(GUILD + 1, "cs", can_manage=True) is None
     await svc.close()
 

@@ -47,7 +47,7 @@ async def test_create_persists_an_open_table_with_the_host_seated(
     service: TableService, storage: Storage
 ) -> None:
     t = await open_table(service)
-    row = await storage.live_table_in(CHANNEL)
+    row = await storage.tables.live_in(CHANNEL)
     assert row is not None and row.id == t.id and row.status == "open"
     restored = Table.from_row(row)
     assert restored.seats[0] == Seat(ALICE, "alice")
@@ -175,7 +175,7 @@ async def test_a_failed_save_changes_nothing_and_is_not_acknowledged(
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(storage, "save_table", broken)
+    monkeypatch.setattr(storage.tables, "save", broken)
     res = await service.play.act(t.id, user, "bid", "3")
     assert not res.ok
     assert res.message == "Sorry, I couldn't save that just now; nothing changed. Please try again."
@@ -184,7 +184,7 @@ async def test_a_failed_save_changes_nothing_and_is_not_acknowledged(
     monkeypatch.undo()
     res = await service.play.act(t.id, user, "bid", "3")
     assert res.ok and res.message == "You bid 3."
-    row = await storage.get_table(t.id)
+    row = await storage.tables.get(t.id)
     assert row is not None and row.data["stamp"] == stamp + 1  # persisted before acknowledged
 
 
@@ -195,9 +195,9 @@ async def test_a_concurrent_writer_is_detected(service: TableService, storage: S
     user = t.seats[seat].user_id  # type: ignore[index, union-attr]
     # let the live message be posted (it saves its message id)
     await wait_until(lambda: service.posts.idle(t.id), "the live message to be posted")
-    other = await storage.get_table(t.id)
+    other = await storage.tables.get(t.id)
     assert other is not None
-    await storage.save_table(other)  # another process saved the table in between
+    await storage.tables.save(other)  # another process saved the table in between
     res = await service.play.act(t.id, user, "bid", "3")
     assert not res.ok and res.message == "The table changed while you clicked; please try again."
     res = await service.play.act(t.id, user, "bid", "3")  # reloaded: the retry goes through
@@ -462,7 +462,7 @@ async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: St
             finished.append(t.id)
         assert svc.tables == {} and svc.by_channel == {}
         assert not any(svc.holds(tid) for tid in finished)
-        rows = [await storage.get_table(tid) for tid in finished]
+        rows = [await storage.tables.get(tid) for tid in finished]
         assert [r.status if r else None for r in rows] == ["finished"] * 3
         for r in rows:  # marked away at her second missed turn (not a third): the bots played on
             assert r is not None
@@ -515,7 +515,7 @@ async def test_open_seated_deals_a_table_another_feature_has_seated(storage: Sto
         assert [s.user_id if s else None for s in t.seats] == [ALICE, None, BOB, None]
         assert [s.bot if s else None for s in t.seats] == [False, True, False, True]
         assert t.ruleset.target_score == 300
-        row = await storage.get_table(t.id)
+        row = await storage.tables.get(t.id)
         assert row is not None and row.status == "playing" and row.channel_id == thread
         again = await svc.lifecycle.open_seated(
             guild_id=GUILD, channel_id=thread, host_id=BOB, seats=seats, ruleset=rs
@@ -554,12 +554,12 @@ async def test_listeners_hear_every_hand_and_the_game_after_they_are_saved(stora
         assert hands == [(tid, 1), (tid, 2)]
         ((status, game),) = games
         assert status == "finished" and game.table_id == tid and game.hands == 2
-        row = await storage.get_table(tid)
+        row = await storage.tables.get(tid)
         assert row is not None and row.status == "finished"
-        assert len(await storage.hand_records(tid)) == 2
-        game_id = await storage.game_id_of(tid, 1)  # saved with the table: /replay finds it
+        assert len(await storage.games.hand_records(tid)) == 2
+        game_id = await storage.history.game_id_of(tid, 1)  # saved with the table: /replay finds it
         assert game_id is not None
-        summary = await storage.get_game(game_id)
+        summary = await storage.history.game(game_id)
         assert summary is not None and summary.hands == 2
     finally:
         await svc.close()
@@ -586,7 +586,7 @@ async def test_a_failing_publisher_does_not_stop_the_turn_clock(
         )
         assert res.ok and res.table is not None
         await wait_until(lambda: bool(games), "the bots to finish the game")
-        row = await storage.get_table(res.table.id)
+        row = await storage.tables.get(res.table.id)
         assert row is not None and row.status == "finished"
     finally:
         await svc.close()
@@ -611,7 +611,7 @@ async def test_a_player_is_marked_away_after_exactly_two_timeouts_in_a_row(stora
             f"💤 <@{ALICE}> missed two turns in a row and is marked away; the bot plays "
             "for them until they press **I'm back**."
         )
-        row = await storage.get_table(t.id)
+        row = await storage.tables.get(t.id)
         assert row is not None
         seat = Table.from_row(row).seats[0]
         assert seat is not None and seat.user_id == ALICE and seat.away
@@ -640,7 +640,7 @@ async def test_huge_house_rule_numbers_are_refused_where_they_are_typed(
     )
     assert not res.ok
     assert res.message == ("`bag_value=9223372036…` is out of range: it must be from −100 to 100.")
-    assert await storage.live_table_in(CHANNEL) is None  # nothing opened
+    assert await storage.tables.live_in(CHANNEL) is None  # nothing opened
     res = await service.lifecycle.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", rules="=5"
     )
@@ -651,14 +651,14 @@ async def test_stored_server_defaults_are_checked_again_when_used(
     service: TableService, storage: Storage
 ) -> None:
     """A default stored before ranges existed is refused with who can fix it, not saved into a game."""
-    await storage.set_guild_settings(GUILD, options={"nil_value": 10**20})
+    await storage.settings.set_guild(GUILD, options={"nil_value": 10**20})
     res = await service.lifecycle.create(guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice")
     assert not res.ok
     assert res.message.startswith(
         "This server's default house rules can't be used: `nil_value=1000000000…` is out of range"
     )
     assert "/spades config rules:" in res.message
-    assert await storage.live_table_in(CHANNEL) is None
+    assert await storage.tables.live_in(CHANNEL) is None
     # a preset named for the table leaves the server's house rules aside, so the table opens
     res = await service.lifecycle.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", preset="standard"
