@@ -36,6 +36,9 @@ DOCUMENTED = [
     "engine.scoring.game_winner",
     "engine.record.replay",
     "engine.rules_text.explain",
+    "engine.house_rules.parse_house_rules",
+    "engine.bots.get_bot",
+    "engine.verify.verify",
 ]
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
