@@ -1,41 +1,44 @@
-"""What every part of ``LeagueStore`` shares: the Storage's connection and transactions, the unique
-constraints of a league, and writing an audit row inside a transaction.
+"""What every part of ``LeagueStore`` shares: the Storage's backend (a ``Repository`` over it, as
+each of the Storage's own repositories is), the unique constraints of a league, and writing an
+audit row inside a transaction.
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-from .base import _dumps
+from .backends import Session
+from .base import Repository, _dumps
 from .db import Storage
 
 
-class LeagueStoreBase:
-    """League persistence over an open :class:`Storage` (its connection, lock and transactions)."""
+class LeagueStoreBase(Repository):
+    """League persistence over an open :class:`Storage`'s backend (its connections, lock and
+    transactions)."""
 
     def __init__(self, storage: Storage) -> None:
-        self.storage = storage
+        super().__init__(storage.backend)
 
     def _unique(self, exc: BaseException) -> bool:
-        backend = self.storage.backend
-        return backend.is_unique_violation(
-            exc, "leagues_slot_per_channel", "leagues.channel_id, leagues.slot_key"
-        ) or backend.is_unique_violation(exc, "leagues_name_per_guild", "leagues.guild_id, leagues.name_key")
+        return self._slot_conflict(exc) or self.backend.is_unique_violation(
+            exc, "leagues_name_per_guild", "leagues.guild_id, leagues.name_key"
+        )
 
     def _slot_conflict(self, exc: BaseException) -> bool:
-        return self.storage.backend.is_unique_violation(
+        return self.backend.is_unique_violation(
             exc, "leagues_slot_per_channel", "leagues.channel_id, leagues.slot_key"
         )
 
-    # a thin layer over the Storage's private helpers
-    def _tx(self) -> Any:
-        return self.storage._transaction()
+    # the repository's helpers under the names the league modules use
+    def _tx(self) -> AbstractAsyncContextManager[Session]:
+        return self._transaction()
 
     async def _one(self, sql: str, params: Any = ()) -> Any:
-        return await self.storage._fetchone(sql, params)
+        return await self._fetchone(sql, params)
 
     async def _all(self, sql: str, params: Any = ()) -> list[Any]:
-        return await self.storage._fetchall(sql, params)
+        return await self._fetchall(sql, params)
 
     async def _audit(
         self,

@@ -1,10 +1,11 @@
 """League and rating queries (migration 002). Every SQL statement of the league feature lives in
 this module's parts.
 
-``LeagueStore(storage)`` shares the Storage's connection, lock and transactions. Rules (who may
-check in, how to seat, how to score) live in ``bot.league``; the store only reads and writes, and
-enforces with the database what must never happen twice: a night's status moves by
-compare-and-set (``transition``), a check-in and a result are keyed rows, a game is rated once.
+``LeagueStore(storage)`` is a repository over the Storage's backend (its connections, lock and
+transactions). Rules (who may check in, how to seat, how to score) live in ``bot.league``; the
+store only reads and writes, and enforces with the database what must never happen twice: a
+night's status moves by compare-and-set (``transition``), a check-in and a result are keyed rows,
+a game is rated once.
 
 It is put together from one module per job, each over ``league_base`` (the shared connection
 helpers): ``league_rosters`` (leagues, members, teams), ``league_nights`` (nights, check-ins),
