@@ -7,11 +7,12 @@ Creating and changing a league needs Manage Server or the league's admin role.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -19,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from bot.clock import Clock, SystemClock
 from bot.i18n import ListOf, Text, _, _n, join, mention, render, resolve, role_mention, timestamp
 from bot.league import schedule as sch
 from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables
@@ -734,12 +736,25 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
 
-def league_clock(bot: Any) -> Callable[[], datetime]:
-    """The league scheduler's clock: the bot's ``league_clock`` if set (tests), else UTC now."""
+class _ReadClock:
+    """A clock over a function that tells the time (the bot's ``league_clock``, set by tests)."""
+
+    def __init__(self, read: Callable[[], datetime]) -> None:
+        self._read = read
+
+    def now(self) -> float:
+        return self._read().timestamp()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+
+
+def league_clock(bot: Any) -> Clock:
+    """The league scheduler's clock: the bot's ``league_clock`` if set (tests), else real time."""
     clock = getattr(bot, "league_clock", None)
     if clock is not None:
-        return clock
-    return lambda: datetime.now(UTC)
+        return _ReadClock(clock)
+    return SystemClock()
 
 
 def owns_guild(bot: Any, guild_id: int) -> bool:

@@ -8,19 +8,50 @@ import contextlib
 from datetime import date
 from typing import Any
 
+from bot.clock import Clock, utcnow
 from bot.i18n import Text, _, channel_mention, join, mention
-from bot.storage.leagues import LeagueError, LeagueRow
+from bot.render import league as text
+from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore
 
 from . import schedule as sch
-from . import seating, standings, text
-from .gateway import LeagueRefusal, _unix, _utc, night_status, status_text
-from .nights import NightsMixin
+from . import seating, standings
+from .checkin import Checkin
+from .core import Leagues, Pulse, ScheduledEvents, build_ruleset, ruleset_of, schedule_of, settings_of
+from .gateway import LeagueGateway, LeagueRefusal, _unix, _utc, night_status, status_text
+from .nights import NightScheduler
+from .results import Results
+from .rounds import Rounds
 from .schedule_input import ScheduleError, check_weeks, parse_date, parse_time, parse_weekday, parse_zone
 from .settings import LeagueSettings, SettingsError, check_format, check_name, slot_key
 
 
-class AdminMixin(NightsMixin):
+class Admin:
     """The commands of a league's admins."""
+
+    def __init__(
+        self,
+        store: LeagueStore,
+        gateway: LeagueGateway,
+        clock: Clock,
+        *,
+        pulse: Pulse,
+        leagues: Leagues,
+        events: ScheduledEvents,
+        checkin: Checkin,
+        rounds: Rounds,
+        results: Results,
+        nights: NightScheduler,
+    ) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.clock = clock
+        self.pulse = pulse
+        self.leagues = leagues
+        self.events = events
+        self.checkin = checkin
+        self.rounds = rounds
+        self.results = results
+        self.nights = nights
 
     async def create_league(
         self,
@@ -46,7 +77,7 @@ class AdminMixin(NightsMixin):
         points: standings.PointsRule | None = None,
     ) -> LeagueRow:
         """Validate everything first (LeagueRefusal with the reason), then write once."""
-        now = self.now()
+        now = utcnow(self.clock)
         try:
             name = check_name(name)
             wd = parse_weekday(weekday)
@@ -57,7 +88,7 @@ class AdminMixin(NightsMixin):
             schedule = sch.Schedule.starting_after(
                 now, weekday=wd, at=local, zone_name=zone_key, weeks=weeks, first_day=first
             )
-            ruleset = self._ruleset(preset, target, hand_limit)
+            ruleset = build_ruleset(preset, target, hand_limit)
             fmt = check_format(fmt, ruleset)
             settings = LeagueSettings(
                 rounds=rounds,
@@ -69,7 +100,7 @@ class AdminMixin(NightsMixin):
             )
         except (ScheduleError, SettingsError, standings.PointsError) as exc:
             raise LeagueRefusal.of(exc) from None
-        await self._check_clash(channel_id, schedule, settings, except_id=None, now=now)
+        await self.leagues.check_clash(channel_id, schedule, settings, except_id=None, now=now)
         try:
             league = await self.store.create_league(
                 guild_id=guild_id,
@@ -84,8 +115,8 @@ class AdminMixin(NightsMixin):
             )
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
-        await self._sync_event(league)
-        self.poke()
+        await self.events.sync(league)
+        self.pulse.poke()
         return league
 
     async def edit(
@@ -106,10 +137,10 @@ class AdminMixin(NightsMixin):
         hand_limit: int | None = None,
         points: dict[str, Any] | None = None,
     ) -> LeagueRow:
-        now = self.now()
+        now = utcnow(self.clock)
         changes: dict[str, Any] = {}
         try:
-            settings = self.settings_of(league)
+            settings = settings_of(league)
             new_settings = settings.with_changes(
                 **{
                     k: v
@@ -126,13 +157,13 @@ class AdminMixin(NightsMixin):
                 new_settings = new_settings.with_changes(
                     points=standings.PointsRule.from_dict({**settings.points.to_dict(), **points})
                 )
-            schedule = self.schedule_of(league)
+            schedule = schedule_of(league)
             if any(v is not None for v in (weekday, at, zone, weeks)):
-                if await self._open_night(league) is not None and any(
+                if await self.leagues.open_night(league) is not None and any(
                     v is not None for v in (weekday, at, zone)
                 ):
                     raise LeagueRefusal(_("A night is under way: change the day or time after it ends."))
-                held = len(await self._held(league))
+                held = len(await self.leagues.held_nights(league))
                 schedule = schedule.retime(
                     now,
                     weekday=parse_weekday(weekday) if weekday else None,
@@ -142,10 +173,10 @@ class AdminMixin(NightsMixin):
                     held=held,
                 )
                 changes["schedule"] = f"{sch.describe(schedule)}, {schedule.total_weeks} weeks"
-            ruleset = self.ruleset_of(league)
+            ruleset = ruleset_of(league)
             if target is not None or hand_limit is not None:
                 overrides = {**ruleset.overrides()}
-                base = self._ruleset(
+                base = build_ruleset(
                     ruleset.name,
                     target if target is not None else overrides.get("target_score"),
                     hand_limit if hand_limit is not None else overrides.get("max_hands"),
@@ -163,50 +194,52 @@ class AdminMixin(NightsMixin):
             }
         if not changes:
             raise LeagueRefusal(_("Nothing to change: give at least one new value."))
-        await self._check_clash(league.channel_id, schedule, new_settings, except_id=league.id, now=now)
+        await self.leagues.check_clash(
+            league.channel_id, schedule, new_settings, except_id=league.id, now=now
+        )
         league.settings = {**league.settings, **new_settings.to_dict()}
         league.schedule = sch.to_dict(schedule)
         league.slot_key = slot_key(schedule)
         league.ruleset = ruleset.to_dict()
         if name is not None:
             league.name = name
-        league = await self._save(league, actor_id, "edit", changes)
-        await self._reconcile(league)
-        await self._sync_event(league)
-        self.poke()
+        league = await self.leagues.save(league, actor_id, "edit", changes)
+        await self.leagues.reconcile(league)
+        await self.events.sync(league)
+        self.pulse.poke()
         return league
 
     async def pause(self, league: LeagueRow, actor_id: int, reason: str | None = None) -> LeagueRow:
         if league.status != "active":
             raise LeagueRefusal(join(status_text(league), _("It can only be paused while it runs.")))
-        if await self._open_night(league) is not None:
+        if await self.leagues.open_night(league) is not None:
             raise LeagueRefusal(_("A night is under way: pause the league after it ends."))
         league.status = "paused"
-        league.settings = {**league.settings, "paused_at": _unix(self.now())}
-        league = await self._save(league, actor_id, "pause", reason=reason)
-        await self._sync_event(league)
+        league.settings = {**league.settings, "paused_at": _unix(utcnow(self.clock))}
+        league = await self.leagues.save(league, actor_id, "pause", reason=reason)
+        await self.events.sync(league)
         return league
 
     async def resume(self, league: LeagueRow, actor_id: int) -> LeagueRow:
         if league.status != "paused":
             raise LeagueRefusal(_("**%(league)s** is not paused.", league=league.name))
-        now = self.now()
+        now = utcnow(self.clock)
         paused_at = _utc(int(league.settings.get("paused_at") or _unix(now)))
         held = {
             date.fromisoformat(n.night_date)
             for n in await self.store.nights(league.id, league.season)
             if n.status not in ("scheduled",)
         }
-        schedule = self.schedule_of(league).skip_between(paused_at, now, held)
+        schedule = schedule_of(league).skip_between(paused_at, now, held)
         league.schedule = sch.to_dict(schedule)
         league.status = "active"
         league.settings = {k: v for k, v in league.settings.items() if k != "paused_at"}
-        league = await self._save(
+        league = await self.leagues.save(
             league, actor_id, "resume", {"skipped": sorted(d.isoformat() for d in schedule.skipped)}
         )
-        await self._reconcile(league)
-        await self._sync_event(league)
-        self.poke()
+        await self.leagues.reconcile(league)
+        await self.events.sync(league)
+        self.pulse.poke()
         return league
 
     async def skip(
@@ -215,7 +248,7 @@ class AdminMixin(NightsMixin):
         """Skip one date; the season gets one week longer. Returns the new last night."""
         try:
             d = parse_date(day)
-            schedule = self.schedule_of(league).skip(d)
+            schedule = schedule_of(league).skip(d)
         except ScheduleError as exc:
             raise LeagueRefusal.of(exc) from None
         nights = {n.night_date: n for n in await self.store.nights(league.id, league.season)}
@@ -231,10 +264,10 @@ class AdminMixin(NightsMixin):
         if row is not None:
             await self.store.transition(row.id, ["scheduled"], "skipped")
         league.schedule = sch.to_dict(schedule)
-        league = await self._save(league, actor_id, "skip", {"date": d.isoformat()}, reason)
-        await self._reconcile(league)
-        await self._sync_event(league)
-        self.poke()
+        league = await self.leagues.save(league, actor_id, "skip", {"date": d.isoformat()}, reason)
+        await self.leagues.reconcile(league)
+        await self.events.sync(league)
+        self.pulse.poke()
         return league, schedule.last_night
 
     async def end_season(
@@ -242,24 +275,24 @@ class AdminMixin(NightsMixin):
     ) -> LeagueRow:
         if league.status not in ("active", "paused"):
             raise LeagueRefusal(_("**%(league)s**'s season is already over.", league=league.name))
-        if await self._open_night(league) is not None:
+        if await self.leagues.open_night(league) is not None:
             raise LeagueRefusal(_("A night is under way: end the season after it ends."))
         for n in await self.store.nights(league.id, league.season):
             if n.status == "scheduled":
                 await self.store.transition(n.id, ["scheduled"], "cancelled")
         league.status = "ended"
-        league = await self._save(league, actor_id, "end", reason=reason)
-        await self._sync_event(league)
-        await self._post_final(league)
+        league = await self.leagues.save(league, actor_id, "end", reason=reason)
+        await self.events.sync(league)
+        await self.results.post_final(league)
         return league
 
     async def new_season(self, league: LeagueRow, actor_id: int, *, weeks: int | None = None) -> LeagueRow:
         if league.status != "ended":
             raise LeagueRefusal(_("End the current season first (`/league end`)."))
-        old = self.schedule_of(league)
+        old = schedule_of(league)
         try:
             schedule = sch.Schedule.starting_after(
-                self.now(),
+                utcnow(self.clock),
                 weekday=old.weekday,
                 at=old.at,
                 zone_name=old.zone_name,
@@ -269,37 +302,37 @@ class AdminMixin(NightsMixin):
             )
         except ScheduleError as exc:
             raise LeagueRefusal.of(exc) from None
-        await self._check_clash(
-            league.channel_id, schedule, self.settings_of(league), except_id=league.id, now=self.now()
+        await self.leagues.check_clash(
+            league.channel_id, schedule, settings_of(league), except_id=league.id, now=utcnow(self.clock)
         )
         league.schedule = sch.to_dict(schedule)
         league.season += 1
         league.status = "active"
-        league = await self._save(league, actor_id, "new_season", {"season": league.season})
-        await self._sync_event(league)
-        self.poke()
+        league = await self.leagues.save(league, actor_id, "new_season", {"season": league.season})
+        await self.events.sync(league)
+        self.pulse.poke()
         return league
 
     async def archive(self, league: LeagueRow, actor_id: int) -> LeagueRow:
         if league.status in ("active", "paused"):
             raise LeagueRefusal(_("End the season first (`/league end`), then archive the league."))
         league.status = "archived"
-        return await self._save(league, actor_id, "archive")
+        return await self.leagues.save(league, actor_id, "archive")
 
     async def start_now(self, league: LeagueRow, actor_id: int) -> Text:
         """Start the next night now (early), opening check-in first if needed."""
         if league.status != "active":
             raise LeagueRefusal(status_text(league))
         opened_early = False
-        async with self._lock:
-            night = await self.current_night(league)
+        async with self.pulse.lock:
+            night = await self.nights.current_night(league)
             if night is None:
                 raise LeagueRefusal(_("The season has no night left to start."))
             if night.status == "playing":
                 raise LeagueRefusal(_("The night is already under way."))
-            now = _unix(self.now())
+            now = _unix(utcnow(self.clock))
             if night.status == "scheduled":
-                opened = await self._open_checkin(league, night, note="early")
+                opened = await self.checkin.open(league, night, note="early")
                 if opened is None:
                     raise LeagueRefusal(_("Someone else just started this night."))
                 night = opened
@@ -311,9 +344,9 @@ class AdminMixin(NightsMixin):
                 night_id=night.id,
                 detail={"scheduled": night.starts_at, "now": now},
             )
-            started = await self._start_night(league, night, force=True)
+            started = await self.rounds.start_night(league, night, force=True)
         if not started:
-            players, teams = await self._eligible(league, night)
+            players, teams = await self.rounds.eligible(league, night)
             raise LeagueRefusal(
                 self._too_few(league, night.starts_at, players, teams, opened_early=opened_early)
             )
@@ -363,7 +396,7 @@ class AdminMixin(NightsMixin):
         """Start the current or next night later (check-in stays open until then)."""
         if not 5 <= minutes <= 240:
             raise LeagueRefusal(_("Postpone by 5 to 240 minutes."))
-        night = await self.current_night(league)
+        night = await self.nights.current_night(league)
         if night is None or night.status == "playing":
             raise LeagueRefusal(_("Only a night that has not started can start later."))
         new_start = night.starts_at + minutes * 60
@@ -377,14 +410,14 @@ class AdminMixin(NightsMixin):
         )
         if moved is None:
             raise LeagueRefusal(_("The night just started."))
-        await self._refresh_checkin(league, moved)
-        self.poke()
+        await self.checkin.refresh(league, moved)
+        self.pulse.poke()
         return _("The night now starts %(time)s.", time=text.ts(new_start, "F"))
 
     async def substitute(
         self, league: LeagueRow, actor_id: int, out_id: int, in_id: int, reason: str | None
     ) -> Text:
-        night = await self._open_night(league)
+        night = await self.leagues.open_night(league)
         if night is None or night.status != "playing" or night.round_no == 0:
             raise LeagueRefusal(_("Substitutions are for a night under way."))
         tables = await self.store.round_tables(night.id, night.round_no)

@@ -8,12 +8,16 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from bot import lexicon
+from bot.clock import Clock, utcnow
 from bot.i18n import Text, _, _n, join
-from bot.storage.leagues import LeagueError, LeagueRow, Result
+from bot.render import league as text
+from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, Result
 
-from . import seating, standings, text
-from .checkin import CheckinMixin
+from . import schedule as sch
+from . import seating, standings
+from .core import ruleset_of, schedule_of, settings_of
 from .gateway import (
+    LeagueGateway,
     LeagueRefusal,
     _audit_detail,
     audit_action,
@@ -37,15 +41,20 @@ class HistoryPage:
     pages: int
 
 
-class ResultsMixin(CheckinMixin):
+class Results:
     """Standings, schedule and history posts, and result corrections."""
+
+    def __init__(self, store: LeagueStore, gateway: LeagueGateway, clock: Clock) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.clock = clock
 
     async def standings_rows(
         self, league: LeagueRow, season: int | None = None
     ) -> tuple[list[standings.Row], int]:
         season = season or league.season
         results = await self.store.season_results(league.id, season)
-        rule = self.settings_of(league).points
+        rule = settings_of(league).points
         team_of: dict[int, Hashable] = {}
         formed: dict[Hashable, int] = {}
         entrants: list[Hashable]
@@ -101,7 +110,7 @@ class ResultsMixin(CheckinMixin):
         rows, held = await self.standings_rows(league)
         name = await self.entrant_names(league)
         lines = text.standings_lines(rows, name, held)
-        rule = self.settings_of(league).points
+        rule = settings_of(league).points
         head = title or _n(
             "🏅 **%(league)s: season %(season)s standings** (after %(n)s night)",
             "🏅 **%(league)s: season %(season)s standings** (after %(n)s nights)",
@@ -119,11 +128,11 @@ class ResultsMixin(CheckinMixin):
         )
 
     async def schedule_text(self, league: LeagueRow) -> Text:
-        schedule = self.schedule_of(league)
+        schedule = schedule_of(league)
         held = {n.night_date: n.status for n in await self.store.nights(league.id, league.season)}
-        lines = text.schedule_lines(schedule, held, self.now())
-        settings = self.settings_of(league)
-        ruleset = self.ruleset_of(league)
+        lines = text.schedule_lines(schedule, held, utcnow(self.clock))
+        settings = settings_of(league)
+        ruleset = ruleset_of(league)
         leftover = _("a bot seat") if settings.leftover == "bot" else _("a bye")
         foot = _n(
             "-# %(format)s, %(n)s round of up to %(minutes)s min (%(rules)s); leftover players:"
@@ -136,7 +145,7 @@ class ResultsMixin(CheckinMixin):
             rules=lexicon.describe(ruleset),
             leftover=leftover,
         )
-        header: Text = text.schedule_header(league.name, schedule)
+        header: Text = text.schedule_header(league.name, schedule, sch.describe(schedule))
         if league.status != "active":
             header = join(header, join("(", league_status(league.status), ")", sep=""))
         return text.lines_within(header, lines, foot)
@@ -269,7 +278,7 @@ class ResultsMixin(CheckinMixin):
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
 
-    async def _post_final(self, league: LeagueRow) -> None:
+    async def post_final(self, league: LeagueRow) -> None:
         rows, held = await self.standings_rows(league)
         name = await self.entrant_names(league)
         champs = standings.champions(rows)

@@ -1,4 +1,5 @@
-"""Texts of the league posts: check-in, seating, round and night results, standings, schedule.
+"""Texts of the league: its posts (check-in, seating, round and night results, standings, schedule)
+and the answers of ``/league`` (cogs/league.py parses, calls the service, renders here, answers).
 
 Every text is a lazy message (``bot.i18n``): a post is rendered in the server's language, an answer
 in the user's. Long lists are fitted to Discord's 2,000 characters in the language they are shown
@@ -11,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.i18n import Lazy, Text, _, _n, channel_mention, join, ngettext, render, role_mention
 from bot.i18n import mention as user_mention
 
-from .schedule import Night, Schedule, describe
-from .standings import Row
+if TYPE_CHECKING:  # (bot.league imports this module: the league's types only, no import back)
+    from bot.league.schedule import Night, Schedule
+    from bot.league.standings import Row
 
 MAX_MESSAGE = 2000
 
@@ -283,11 +285,12 @@ def schedule_lines(schedule: Schedule, held: dict[str, str], now: datetime) -> l
     return out
 
 
-def schedule_header(name: str, schedule: Schedule) -> Text:
+def schedule_header(name: str, schedule: Schedule, described: Text) -> Text:
+    """``described``: the schedule in words (``bot.league.schedule.describe``)."""
     return _n(
         "📅 **%(league)s**: %(schedule)s, %(n)s week",
         "📅 **%(league)s**: %(schedule)s, %(n)s weeks",
         schedule.total_weeks,
         league=name,
-        schedule=describe(schedule),
+        schedule=described,
     )
