@@ -14,8 +14,21 @@ from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import Lazy, Text, _, _n, channel_mention, join, ngettext, render, role_mention
+from bot.i18n import (
+    Lazy,
+    ListOf,
+    Text,
+    _,
+    _n,
+    channel_mention,
+    join,
+    ngettext,
+    render,
+    role_mention,
+    timestamp,
+)
 from bot.i18n import mention as user_mention
+from bot.storage.leagues import LeagueRow, Team
 
 if TYPE_CHECKING:  # (bot.league imports this module: the league's types only, no import back)
     from bot.league.schedule import Night, Schedule
@@ -293,4 +306,148 @@ def schedule_header(name: str, schedule: Schedule, described: Text) -> Text:
         schedule.total_weeks,
         league=name,
         schedule=described,
+    )
+
+
+# ---- the answers of /league (cogs/league.py) ------------------------------------------------------
+
+NOT_ADMIN = _("Only server managers (Manage Server) or the league's admin role can do that.")
+APOLOGY = _("Sorry, something went wrong on my side; nothing was changed. Please try again.")
+
+
+def created(league: LeagueRow, schedule: Schedule, described: Text) -> Text:
+    """``/league create``: the league's schedule, its first night and how players join.
+    ``described``: the schedule in words (``bot.league.schedule.describe``)."""
+    first = schedule.nights()[0]
+    set_up = _n(
+        "✅ **%(league)s** is set: %(schedule)s, %(n)s week, first night %(first)s.",
+        "✅ **%(league)s** is set: %(schedule)s, %(n)s weeks, first night %(first)s.",
+        schedule.weeks,
+        league=league.name,
+        schedule=described,
+        first=timestamp(first.start_utc.timestamp(), "F"),
+    )
+    if league.format == "fixed":
+        join_how = _(
+            "Teams join with `/league invite`; check-in opens %(minutes)s minutes before each night.",
+            minutes=schedule.checkin_minutes,
+        )
+    else:
+        join_how = _(
+            "Players join with `/league signup`; check-in opens %(minutes)s minutes before each night.",
+            minutes=schedule.checkin_minutes,
+        )
+    return join(set_up, join_how)
+
+
+def saved(schedule_text: Text) -> Text:
+    return join(_("✅ Saved."), schedule_text, sep="\n")
+
+
+def paused(league: LeagueRow) -> Text:
+    return _(
+        "⏸️ **%(league)s** is paused. Nights that pass while paused are skipped; `/league resume` it.",
+        league=league.name,
+    )
+
+
+def resumed(schedule_text: Text) -> Text:
+    return join(_("▶️ Resumed."), schedule_text, sep="\n")
+
+
+def skipped(day: str, last: Night) -> Text:
+    return _("⏭️ %(date)s is skipped. The season now ends on %(last)s.", date=day, last=last.day.isoformat())
+
+
+def season_ended(league: LeagueRow) -> Text:
+    return _(
+        "🏁 **%(league)s**'s season %(season)s is over; the final standings are posted.",
+        league=league.name,
+        season=league.season,
+    )
+
+
+def season_started(league: LeagueRow, schedule_text: Text) -> Text:
+    return join(
+        _("🆕 Season %(season)s of **%(league)s**.", season=league.season, league=league.name),
+        schedule_text,
+        sep="\n",
+    )
+
+
+def archived(league: LeagueRow) -> Text:
+    return _("🗄️ **%(league)s** is archived; its name is free again.", league=league.name)
+
+
+def signed_up(league: LeagueRow) -> Text:
+    return _(
+        "✅ You're signed up for **%(league)s**. Check in on the bot's post before each night.",
+        league=league.name,
+    )
+
+
+def left(league: LeagueRow) -> Text:
+    return _("You've left **%(league)s**.", league=league.name)
+
+
+def invited(league: LeagueRow, team: Team, partners: Sequence[int]) -> Text:
+    """``/league invite``: one partner (pairs) or two (teams of three)."""
+    if len(partners) == 1:
+        return _(
+            "📨 Invite sent: %(partner)s joins **%(team)s** with `/league accept league:%(league)s`.",
+            partner=user_mention(partners[0]),
+            team=team.name,
+            league=league.name,
+        )
+    return _(
+        "📨 Invites sent: %(partners)s join **%(team)s** with `/league accept league:%(league)s`;"
+        " the team plays once both have accepted.",
+        partners=ListOf(tuple(user_mention(p) for p in partners)),
+        team=team.name,
+        league=league.name,
+    )
+
+
+def accepted(league: LeagueRow, team: Team) -> Text:
+    if team.invited:
+        return _(
+            "🤝 You accepted: **%(team)s** plays in **%(league)s** once %(players)s accepts too.",
+            team=team.name,
+            league=league.name,
+            players=ListOf(tuple(user_mention(u) for u in team.invited)),
+        )
+    return _("🤝 You're on **%(team)s** in **%(league)s**.", team=team.name, league=league.name)
+
+
+def declined(team: Team) -> Text:
+    return _("You declined the invite to **%(team)s**.", team=team.name)
+
+
+def member_added(league: LeagueRow, player_id: int) -> Text:
+    return _("%(player)s is on **%(league)s**'s roster.", player=user_mention(player_id), league=league.name)
+
+
+def member_removed(league: LeagueRow, player_id: int) -> Text:
+    return _(
+        "%(player)s is off **%(league)s**'s roster (their results stay in the standings).",
+        player=user_mention(player_id),
+        league=league.name,
+    )
+
+
+def corrected(night: int, round_no: int, table: int, scores: Sequence[int]) -> Text:
+    return _(
+        "✏️ Corrected night %(night)s, round %(round)s, table %(table)s: %(scores)s.",
+        night=night,
+        round=round_no,
+        table=table,
+        scores=" – ".join(map(str, scores)),
+    )
+
+
+def admin_role_set(role_id: int | None) -> Text:
+    return (
+        _("League admins: %(role)s and server managers.", role=role_mention(role_id))
+        if role_id
+        else _("League admins: server managers.")
     )
