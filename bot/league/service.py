@@ -17,8 +17,9 @@ methods and answers :class:`LeagueRefusal` messages ephemerally.
 - ``checkin`` (:class:`~bot.league.checkin.Checkin`): the check-in post and the players' answers;
 - ``rounds`` (:class:`~bot.league.rounds.Rounds`): seating, tables, results as games finish;
 - ``nights`` (:class:`~bot.league.nights.NightScheduler`): the tick loop, each night's lifecycle;
-- ``admin`` (:class:`~bot.league.admin.Admin`), ``signup`` (:class:`~bot.league.signup.Signup`),
-  ``card`` (:class:`~bot.league.card.PlayerCard`): the commands.
+- ``admin`` (:class:`~bot.league.admin.Admin`: the league and its season), ``tonight``
+  (:class:`~bot.league.tonight.Tonight`: start now, postpone, substitute), ``signup``
+  (:class:`~bot.league.signup.Signup`), ``card`` (:class:`~bot.league.card.PlayerCard`): the commands.
 
 They share one :class:`~bot.league.core.Pulse` (one change of league state at a time; a poke wakes
 the scheduler) and one clock: every time the league reads is ``utcnow(clock)``.
@@ -40,6 +41,7 @@ from .nights import NightScheduler
 from .results import Results
 from .rounds import Rounds
 from .signup import Signup
+from .tonight import Tonight
 
 __all__ = [
     "TICK_SECONDS",
@@ -103,9 +105,16 @@ class LeagueService:
             pulse=pulse,
             leagues=self.leagues,
             events=self.events,
+            results=self.results,
+        )
+        self.tonight = Tonight(
+            store,
+            gateway,
+            self.clock,
+            pulse=pulse,
+            leagues=self.leagues,
             checkin=self.checkin,
             rounds=self.rounds,
-            results=self.results,
             nights=self.nights,
         )
         self.signup = Signup(store, gateway)
@@ -139,9 +148,9 @@ class LeagueService:
         self.end_season = self.admin.end_season
         self.new_season = self.admin.new_season
         self.archive = self.admin.archive
-        self.start_now = self.admin.start_now
-        self.postpone = self.admin.postpone
-        self.substitute = self.admin.substitute
+        self.start_now = self.tonight.start_now
+        self.postpone = self.tonight.postpone
+        self.substitute = self.tonight.substitute
         self.sign_up = self.signup.sign_up
         self.leave = self.signup.leave
         self.invite = self.signup.invite

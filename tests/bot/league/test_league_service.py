@@ -365,6 +365,56 @@ async def test_two_schedulers_open_check_in_once(db: Storage, gateway: FakeGatew
     assert len(gateway.checkin_posts) == 1
 
 
+class WaitingClock(Clock):
+    """A test clock whose sleep lasts until the test ends it; it records the seconds asked for."""
+
+    def __init__(self, at: datetime) -> None:
+        super().__init__(at)
+        self.asked: list[float] = []
+        self.over = asyncio.Event()
+
+    async def sleep(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        await self.over.wait()
+
+
+async def until(done: Any, *, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the scheduler did not get there")
+
+
+async def test_the_scheduler_waits_on_the_league_clock_and_an_admin_change_wakes_it(
+    db: Storage, gateway: FakeGateway
+) -> None:
+    """Between ticks the scheduler sleeps on the league's clock (not real time); a change that
+    pokes it (here an admin postponing the night) makes it tick at once, before the sleep is over."""
+    clock = WaitingClock(MONDAY)
+    service = LeagueService(LeagueStore(db), gateway, clock=clock)
+    league = await create(service)
+    clock.at = FIRST_START - timedelta(minutes=30)
+    service.start(interval=30)
+    try:
+        await until(lambda: clock.asked)
+        assert clock.asked == [30] and len(gateway.checkin_posts) == 1  # the first tick opened check-in
+        night = await service.current_night(league)
+        assert night is not None
+        for p in (1, 2, 3, 4):
+            await service.check_in(night.id, p)
+        # the league's time passes the start while the scheduler sleeps; the postponed start
+        # (5 minutes after the first) is behind it too, so the woken tick starts the night
+        clock.at = FIRST_START + timedelta(minutes=10)
+        await service.postpone(league, ADMIN, 5)
+        assert not gateway.posted("round 1 of 2")
+        await until(lambda: len(clock.asked) == 2)  # woken: ticked again, sleeping again
+        assert not clock.over.is_set() and clock.asked == [30, 30]
+        assert gateway.posted("round 1 of 2")
+    finally:
+        await service.stop()
+
+
 async def test_missed_start_within_grace_runs_late_and_says_so(
     service: LeagueService, gateway: FakeGateway, clock: Clock
 ) -> None:
