@@ -31,6 +31,7 @@ from bot.i18n import mention as user_mention
 from bot.storage.leagues import LeagueRow, Team
 
 if TYPE_CHECKING:  # (bot.league imports this module: the league's types only, no import back)
+    from bot.league.ratings import Rating
     from bot.league.schedule import Night, Schedule
     from bot.league.standings import Row
 
@@ -307,6 +308,75 @@ def schedule_header(name: str, schedule: Schedule, described: Text) -> Text:
         league=name,
         schedule=described,
     )
+
+
+def player_card(
+    league_name: str,
+    *,
+    member_status: str | None,
+    team: Team | None,
+    team_status: Text,
+    row: Row | None,
+    entrants: int,
+    held: int,
+    rating: Rating,
+    next_start: int | None,
+    answer: str | None,
+) -> Text:
+    """``/league me``: sign-up, team (``team_status`` in words), standing among ``entrants`` after
+    ``held`` nights, rating, and the player's answer (in, out, None) for the night at ``next_start``."""
+    team_line: Text = ""
+    if team is not None:
+        team_line = _("Team **%(team)s** (%(status)s)", team=team.name, status=team_status)
+        if team.status == "pending" and team.invited:
+            team_line = _(
+                "Team **%(team)s** (invite pending: waiting for %(players)s to accept)",
+                team=team.name,
+                players=ListOf(tuple(mention(u) for u in team.invited)),
+            )
+    next_night: Text = ""
+    if next_start is not None:
+        if answer == "in":
+            next_night = _("Next night: %(start)s: checked in", start=ts(next_start))
+        elif answer == "out":
+            next_night = _("Next night: %(start)s: not coming", start=ts(next_start))
+        else:
+            next_night = _("Next night: %(start)s: not checked in", start=ts(next_start))
+    if member_status is None:
+        head = _("You're not signed up for **%(league)s**.", league=league_name)
+    elif member_status == "invited":
+        head = _("**%(league)s**: you're invited to a team.", league=league_name)
+    else:
+        head = _("**%(league)s**: you're signed up.", league=league_name)
+    if row is None:
+        stats: Text = _("No league games yet.")
+    else:
+        stats = _(
+            "Rank %(rank)s of %(count)s · %(total)s pts · %(wins)sW %(close)sCL %(losses)sL ·"
+            " nights %(nights)s",
+            rank=row.rank,
+            count=entrants,
+            total=row.total,
+            wins=row.wins,
+            close=row.close_losses,
+            losses=row.losses,
+            nights=row.attendance(held),
+        )
+    if rating.provisional:
+        rated = _n(
+            "Rating %(rating)s (%(n)s rated game, provisional)",
+            "Rating %(rating)s (%(n)s rated games, provisional)",
+            rating.games,
+            rating=rating.display(),
+        )
+    else:
+        rated = _n(
+            "Rating %(rating)s (%(n)s rated game)",
+            "Rating %(rating)s (%(n)s rated games)",
+            rating.games,
+            rating=rating.display(),
+        )
+    return join(head, team_line, stats, rated, next_night, sep="\n")
 
 
 # ---- the answers of /league (cogs/league.py) ------------------------------------------------------
