@@ -29,6 +29,20 @@ from .gateway import (
 
 #: nights on one page of ``/league history`` (each with up to 8 result lines)
 HISTORY_NIGHTS = 8
+#: what an admin (or the bot) did that the first page of ``/league history`` lists
+HISTORY_ACTIONS = [
+    "correct",
+    "sub",
+    "remove",
+    "skip",
+    "start_early",
+    "start_late",
+    "reopen_checkin",
+    "missed",
+    "pause",
+    "resume",
+    "end",
+]
 
 
 @dataclass(frozen=True)
@@ -162,71 +176,18 @@ class Results:
         pages = max(1, -(-len(nights) // HISTORY_NIGHTS))
         page = max(0, min(page, pages - 1))
         end = len(nights) - page * HISTORY_NIGHTS
-        lines: list[Text] = []
-        for n in nights[max(0, end - HISTORY_NIGHTS) : end]:
-            results = await self.store.night_results(n.id)
-            label = _(
-                "**S%(season)s night %(n)s** (%(date)s): %(status)s",
-                season=n.season,
-                n=n.number,
-                date=n.night_date,
-                status=night_status(n.status),
-            )
-            lines.append(label)
-            for r in results[:8]:
-                line = text.result_line(
-                    r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
-                )
-                lines.append(join(" ", line, sep=""))
-        audit = (
-            []
-            if page
-            else await self.store.audit_log(
-                league.id,
-                limit=10,
-                actions=[
-                    "correct",
-                    "sub",
-                    "remove",
-                    "skip",
-                    "start_early",
-                    "start_late",
-                    "reopen_checkin",
-                    "missed",
-                    "pause",
-                    "resume",
-                    "end",
-                ],
-            )
-        )
-        foot_lines: list[Text] = [_("**Admin log**")] if audit else []
-        for e in audit:
-            who = text.mention(e.actor_id) if e.actor_id else _("the bot")
-            entry = join(
-                _(
-                    "%(when)s %(who)s: %(action)s",
-                    when=text.ts(e.at, "d"),
-                    who=who,
-                    action=audit_action(e.action),
-                ),
-                _audit_detail(e.detail),
-                sep="",
-            )
-            reason = audit_reason(e.detail or {}, e.reason)
-            if reason:
-                entry = join(entry, ": ", reason, sep="")
-            foot_lines.append(entry)
-        if not lines and not audit:
-            return HistoryPage(_("📜 **%(league)s**: no nights played yet.", league=league.name), 0, 1)
-        title: Text = _("📜 **%(league)s: history**", league=league.name)
-        if pages > 1:
-            title = _(
-                "📜 **%(league)s: history** (page %(page)s of %(pages)s)",
-                league=league.name,
-                page=pages - page,
-                pages=pages,
-            )
-        return HistoryPage(text.lines_within(title, lines + foot_lines), page, pages)
+        shown = [
+            (n, night_status(n.status), (await self.store.night_results(n.id))[:8])
+            for n in nights[max(0, end - HISTORY_NIGHTS) : end]
+        ]
+        audit = [] if page else await self.store.audit_log(league.id, limit=10, actions=HISTORY_ACTIONS)
+        log = [
+            (e, audit_action(e.action), _audit_detail(e.detail), audit_reason(e.detail or {}, e.reason))
+            for e in audit
+        ]
+        if not shown and not log:
+            return HistoryPage(text.no_history(league.name), 0, 1)
+        return HistoryPage(text.history(league.name, shown, log, page=page, pages=pages), page, pages)
 
     async def correct(
         self,

@@ -28,7 +28,7 @@ from bot.i18n import (
     timestamp,
 )
 from bot.i18n import mention as user_mention
-from bot.storage.leagues import LeagueRow, Team
+from bot.storage.leagues import AuditEntry, LeagueRow, NightRow, Result, Team
 
 if TYPE_CHECKING:  # (bot.league imports this module: the league's types only, no import back)
     from bot.league.ratings import Rating
@@ -308,6 +308,57 @@ def schedule_header(name: str, schedule: Schedule, described: Text) -> Text:
         league=name,
         schedule=described,
     )
+
+
+def no_history(league_name: str) -> Text:
+    return _("📜 **%(league)s**: no nights played yet.", league=league_name)
+
+
+def history(
+    league_name: str,
+    nights: Sequence[tuple[NightRow, Text, Sequence[Result]]],
+    log: Sequence[tuple[AuditEntry, Text, Text, Text | None]],
+    *,
+    page: int,
+    pages: int,
+) -> Text:
+    """One page of ``/league history`` (``page`` 0 is the latest): each night (with its status in
+    words) and its results, then the admin log (each entry with its action, detail and reason in
+    words)."""
+    lines: list[Text] = []
+    for n, status, results in nights:
+        lines.append(
+            _(
+                "**S%(season)s night %(n)s** (%(date)s): %(status)s",
+                season=n.season,
+                n=n.number,
+                date=n.night_date,
+                status=status,
+            )
+        )
+        for r in results:
+            line = result_line(
+                r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
+            )
+            lines.append(join(" ", line, sep=""))
+    foot_lines: list[Text] = [_("**Admin log**")] if log else []
+    for e, action, detail, reason in log:
+        who = mention(e.actor_id) if e.actor_id else _("the bot")
+        entry = join(
+            _("%(when)s %(who)s: %(action)s", when=ts(e.at, "d"), who=who, action=action), detail, sep=""
+        )
+        if reason:
+            entry = join(entry, ": ", reason, sep="")
+        foot_lines.append(entry)
+    title: Text = _("📜 **%(league)s: history**", league=league_name)
+    if pages > 1:
+        title = _(
+            "📜 **%(league)s: history** (page %(page)s of %(pages)s)",
+            league=league_name,
+            page=pages - page,
+            pages=pages,
+        )
+    return lines_within(title, lines + foot_lines)
 
 
 def player_card(
