@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from datetime import date, datetime, timedelta
 
 from bot.clock import Clock, utcnow
-from bot.i18n import _
+from bot.render import league as text
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow, StaleLeague
 
 from . import schedule as sch
@@ -207,15 +207,8 @@ class NightScheduler:
         await self.checkin.refresh(league, missed, closed=True)
         schedule, league = await self._extend_past(league, date.fromisoformat(night.night_date))
         last = schedule.last_night
-        msg = _(
-            "⚠️ **%(league)s**: night %(n)s (%(date)s) was missed: %(why)s, and the grace period of"
-            " %(minutes)s minutes is over. The season now ends on %(last)s.",
-            league=league.name,
-            n=night.number,
-            date=night.night_date,
-            why=missed_reason(why),
-            minutes=schedule.grace_minutes,
-            last=last.day.isoformat(),
+        msg = text.night_missed(
+            league.name, night.number, night.night_date, missed_reason(why), schedule.grace_minutes, last
         )
         await self.gateway.post(league.channel_id, msg)
         await self.gateway.tell_admins(league, msg)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot import lexicon
 from bot.clock import Clock, utcnow
-from bot.i18n import Text, _, _n, join
+from bot.i18n import Text, _, _n
 from bot.render import league as text
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, Result
 
@@ -122,47 +122,30 @@ class Results:
 
     async def standings_text(self, league: LeagueRow, *, title: Text | None = None) -> Text:
         rows, held = await self.standings_rows(league)
-        name = await self.entrant_names(league)
-        lines = text.standings_lines(rows, name, held)
-        rule = settings_of(league).points
-        head = title or _n(
-            "🏅 **%(league)s: season %(season)s standings** (after %(n)s night)",
-            "🏅 **%(league)s: season %(season)s standings** (after %(n)s nights)",
+        return text.standings(
+            league.name,
+            league.season,
+            rows,
+            await self.entrant_names(league),
             held,
-            league=league.name,
-            season=league.season,
-        )
-        return text.standings_post(
-            head,
-            lines,
-            _(
-                "-# Points: %(points)s. Ties: head to head, point difference, fewest bags.",
-                points=rule.describe(),
-            ),
+            settings_of(league).points.describe(),
+            title=title,
         )
 
     async def schedule_text(self, league: LeagueRow) -> Text:
         schedule = schedule_of(league)
         held = {n.night_date: n.status for n in await self.store.nights(league.id, league.season)}
-        lines = text.schedule_lines(schedule, held, utcnow(self.clock))
-        settings = settings_of(league)
-        ruleset = ruleset_of(league)
-        leftover = _("a bot seat") if settings.leftover == "bot" else _("a bye")
-        foot = _n(
-            "-# %(format)s, %(n)s round of up to %(minutes)s min (%(rules)s); leftover players:"
-            " %(leftover)s.",
-            "-# %(format)s, %(n)s rounds of up to %(minutes)s min (%(rules)s); leftover players:"
-            " %(leftover)s.",
-            settings.rounds,
-            format=seating_label(league.format),
-            minutes=settings.round_minutes,
-            rules=lexicon.describe(ruleset),
-            leftover=leftover,
+        return text.schedule(
+            league.name,
+            schedule,
+            sch.describe(schedule),
+            held,
+            utcnow(self.clock),
+            status=league_status(league.status) if league.status != "active" else None,
+            format_label=seating_label(league.format),
+            settings=settings_of(league),
+            rules=lexicon.describe(ruleset_of(league)),
         )
-        header: Text = text.schedule_header(league.name, schedule, sch.describe(schedule))
-        if league.status != "active":
-            header = join(header, join("(", league_status(league.status), ")", sep=""))
-        return text.lines_within(header, lines, foot)
 
     async def history_text(self, league: LeagueRow) -> Text:
         return (await self.history_page(league)).text
@@ -241,15 +224,12 @@ class Results:
 
     async def post_final(self, league: LeagueRow) -> None:
         rows, held = await self.standings_rows(league)
-        name = await self.entrant_names(league)
-        champs = standings.champions(rows)
-        lines = text.standings_lines(rows, name, held)
-        head = _(
-            "🏆 **%(league)s: season %(season)s final standings**", league=league.name, season=league.season
+        post = text.final_standings(
+            league.name,
+            league.season,
+            rows,
+            await self.entrant_names(league),
+            held,
+            standings.champions(rows),
         )
-        foot = (
-            _("Champions: %(names)s 🎉", names=join(*(name(c) for c in champs), sep=", "))
-            if champs
-            else _("No games were played.")
-        )
-        await self.gateway.post(league.channel_id, text.standings_post(head, lines, foot))
+        await self.gateway.post(league.channel_id, post)

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from bot.clock import Clock, utcnow
-from bot.i18n import Text, _, join
 from bot.render import league as text
 from bot.storage.leagues import LeagueRow, LeagueStore, LeagueTable, NightRow
 from engine.ruleset import Ruleset
@@ -112,14 +111,7 @@ class Rounds:
                 )
                 if closed is not None:
                     await self.checkin.refresh(league, closed, closed=True)
-                    await self.gateway.post(
-                        league.channel_id,
-                        _(
-                            "✖️ **%(league)s**: night %(n)s is off: not enough players checked in.",
-                            league=league.name,
-                            n=night.number,
-                        ),
-                    )
+                    await self.gateway.post(league.channel_id, text.night_off(league.name, night.number))
                     await self.events.sync(league)
             return False
         await self.checkin.refresh(league, night, closed=True)
@@ -168,13 +160,7 @@ class Rounds:
                 opened = await self.gateway.open_table(
                     guild_id=league.guild_id,
                     channel_id=league.channel_id,
-                    title=_(
-                        "%(league)s · night %(night)s · round %(round)s · table %(table)s",
-                        league=league.name,
-                        night=night.number,
-                        round=lt.round_no,
-                        table=lt.table_no,
-                    ),
+                    title=text.table_title(league.name, night.number, lt.round_no, lt.table_no),
                     seats=seats,
                     ruleset=ruleset,
                     league_table_id=lt.id,
@@ -186,15 +172,7 @@ class Rounds:
                 if lt.id not in self._told_open_failed:  # once, not at every retry
                     self._told_open_failed.add(lt.id)
                     await self.gateway.tell_admins(
-                        league,
-                        _(
-                            "⚠️ **%(league)s**: I couldn't open table %(table)s of round %(round)s"
-                            " (can I create"
-                            " threads here?). I keep trying until the round's time is up.",
-                            league=league.name,
-                            table=lt.table_no,
-                            round=lt.round_no,
-                        ),
+                        league, text.table_not_opened(league.name, lt.round_no, lt.table_no)
                     )
                 continue
             channel_id, table_id = opened
@@ -266,18 +244,15 @@ class Rounds:
         if not await self.store.finish_round(night.id, round_no):
             return
         results = [r for r in await self.store.night_results(night.id) if r.round_no == round_no]
-        lines = [
-            text.result_line(r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected)
-            for r in results
-        ]
-        settings = settings_of(league)
-        note: Text = _("Next round's seats follow.") if round_no < settings.rounds else ""
-        if timed_out:
-            note = join(_("⏱️ Time was called: unfinished games were scored as they stood."), note)
-        await self.gateway.post(
-            league.channel_id,
-            text.round_results_post(league.name, night.number, round_no, lines, next_note=note),
+        post = text.round_results(
+            league.name,
+            night.number,
+            round_no,
+            results,
+            more_rounds=round_no < settings_of(league).rounds,
+            timed_out=timed_out,
         )
+        await self.gateway.post(league.channel_id, post)
         await self._after_round(league, night, round_no)
 
     async def _after_round(self, league: LeagueRow, night: NightRow, round_no: int) -> None:
@@ -295,14 +270,7 @@ class Rounds:
         if done is None:
             return
         results = await self.store.night_results(night.id)
-        lines = [
-            text.result_line(
-                r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
-            )
-            for r in results
-        ]
-        head = _("🌙 **%(league)s: night %(n)s results**", league=league.name, n=night.number)
-        await self.gateway.post(league.channel_id, text.lines_within(head, lines))
+        await self.gateway.post(league.channel_id, text.night_results(league.name, night.number, results))
         await self.gateway.post(league.channel_id, await self.results.standings_text(league))
         fresh = await self.store.get_league(league.id)
         if fresh is not None:

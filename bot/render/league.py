@@ -33,6 +33,7 @@ from bot.storage.leagues import AuditEntry, LeagueRow, NightRow, Result, Team
 if TYPE_CHECKING:  # (bot.league imports this module: the league's types only, no import back)
     from bot.league.ratings import Rating
     from bot.league.schedule import Night, Schedule
+    from bot.league.settings import LeagueSettings
     from bot.league.standings import Row
 
 MAX_MESSAGE = 2000
@@ -224,6 +225,82 @@ def round_results_post(
     return lines_within(head, lines, next_note)
 
 
+def round_results(
+    league_name: str,
+    night_number: int,
+    round_no: int,
+    results: Sequence[Result],
+    *,
+    more_rounds: bool,
+    timed_out: bool,
+) -> Text:
+    """A round's results post: its tables, whether time was called, whether a round follows."""
+    lines = [
+        result_line(r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected) for r in results
+    ]
+    note: Text = _("Next round's seats follow.") if more_rounds else ""
+    if timed_out:
+        note = join(_("⏱️ Time was called: unfinished games were scored as they stood."), note)
+    return round_results_post(league_name, night_number, round_no, lines, next_note=note)
+
+
+def night_results(league_name: str, night_number: int, results: Sequence[Result]) -> Text:
+    """The night's results post, every round's tables."""
+    lines = [
+        result_line(
+            r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
+        )
+        for r in results
+    ]
+    return lines_within(
+        _("🌙 **%(league)s: night %(n)s results**", league=league_name, n=night_number), lines
+    )
+
+
+def night_off(league_name: str, night_number: int) -> Text:
+    return _(
+        "✖️ **%(league)s**: night %(n)s is off: not enough players checked in.",
+        league=league_name,
+        n=night_number,
+    )
+
+
+def night_missed(league_name: str, number: int, day: str, why: Text, grace_minutes: int, last: Night) -> Text:
+    """A night nobody ran (``why`` in words) after its grace period: the season now ends on ``last``."""
+    return _(
+        "⚠️ **%(league)s**: night %(n)s (%(date)s) was missed: %(why)s, and the grace period of"
+        " %(minutes)s minutes is over. The season now ends on %(last)s.",
+        league=league_name,
+        n=number,
+        date=day,
+        why=why,
+        minutes=grace_minutes,
+        last=last.day.isoformat(),
+    )
+
+
+def table_title(league_name: str, night: int, round_no: int, table: int) -> Text:
+    """A league table's title (its thread's name)."""
+    return _(
+        "%(league)s · night %(night)s · round %(round)s · table %(table)s",
+        league=league_name,
+        night=night,
+        round=round_no,
+        table=table,
+    )
+
+
+def table_not_opened(league_name: str, round_no: int, table: int) -> Text:
+    """To the league's admins, once per table: Discord refused to open it."""
+    return _(
+        "⚠️ **%(league)s**: I couldn't open table %(table)s of round %(round)s (can I create threads"
+        " here?). I keep trying until the round's time is up.",
+        league=league_name,
+        table=table,
+        round=round_no,
+    )
+
+
 def standings_lines(
     rows: Sequence[Row], name: Callable[[Hashable], Text], nights_held: int, *, limit_rows: int = 25
 ) -> list[Text]:
@@ -308,6 +385,79 @@ def schedule_header(name: str, schedule: Schedule, described: Text) -> Text:
         league=name,
         schedule=described,
     )
+
+
+def standings(
+    league_name: str,
+    season: int,
+    rows: Sequence[Row],
+    name: Callable[[Hashable], Text],
+    held: int,
+    points: Text,
+    *,
+    title: Text | None = None,
+) -> Text:
+    """The season's standings after ``held`` nights; ``points``: the points rule in words."""
+    head = title or _n(
+        "🏅 **%(league)s: season %(season)s standings** (after %(n)s night)",
+        "🏅 **%(league)s: season %(season)s standings** (after %(n)s nights)",
+        held,
+        league=league_name,
+        season=season,
+    )
+    return standings_post(
+        head,
+        standings_lines(rows, name, held),
+        _("-# Points: %(points)s. Ties: head to head, point difference, fewest bags.", points=points),
+    )
+
+
+def final_standings(
+    league_name: str,
+    season: int,
+    rows: Sequence[Row],
+    name: Callable[[Hashable], Text],
+    held: int,
+    champions: Sequence[Hashable],
+) -> Text:
+    """The season's last post: the final standings and its champions."""
+    head = _("🏆 **%(league)s: season %(season)s final standings**", league=league_name, season=season)
+    foot = (
+        _("Champions: %(names)s 🎉", names=join(*(name(c) for c in champions), sep=", "))
+        if champions
+        else _("No games were played.")
+    )
+    return standings_post(head, standings_lines(rows, name, held), foot)
+
+
+def schedule(
+    league_name: str,
+    schedule: Schedule,
+    described: Text,
+    held: dict[str, str],
+    now: datetime,
+    *,
+    status: Text | None,
+    format_label: Text,
+    settings: LeagueSettings,
+    rules: Text,
+) -> Text:
+    """``/league schedule``: the season's nights (``held``: a night's date -> its status), the
+    league's ``status`` in words unless it runs, its format, rounds and rules (``rules``)."""
+    leftover = _("a bot seat") if settings.leftover == "bot" else _("a bye")
+    foot = _n(
+        "-# %(format)s, %(n)s round of up to %(minutes)s min (%(rules)s); leftover players: %(leftover)s.",
+        "-# %(format)s, %(n)s rounds of up to %(minutes)s min (%(rules)s); leftover players: %(leftover)s.",
+        settings.rounds,
+        format=format_label,
+        minutes=settings.round_minutes,
+        rules=rules,
+        leftover=leftover,
+    )
+    header: Text = schedule_header(league_name, schedule, described)
+    if status is not None:
+        header = join(header, join("(", status, ")", sep=""))
+    return lines_within(header, schedule_lines(schedule, held, now), foot)
 
 
 def no_history(league_name: str) -> Text:
