@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import logging
 from datetime import date
-from typing import Any
 
-from bot.i18n import N_, ListOf, Msg, Text, _
+from bot.i18n import ListOf, Text, _
 from bot.render import league as text
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow
 
@@ -16,25 +15,6 @@ from .core import Leagues, Pulse, ruleset_of, schedule_of, settings_of
 from .gateway import LeagueGateway, LeagueRefusal, _utc
 
 log = logging.getLogger(__name__)
-
-#: notes on a check-in post, kept by code in the night's data (rendered in the server's language)
-NOTES: dict[str, str] = {
-    "early": N_("Check-in opened early by an admin."),
-    "offline_start": N_(
-        "The bot was offline when check-in should have opened: check in now, the night starts shortly."
-    ),
-    "offline": N_("Check-in opened late (the bot was offline)."),
-    "reopened": N_("Check-in is open again: late arrivals join the next round."),
-}
-
-
-def late_note_text(value: Any) -> Text:
-    """A stored note: a code of :data:`NOTES`, a moved start, or (older rows) an English text."""
-    if isinstance(value, dict) and "moved_to" in value:
-        return _("Start moved to %(time)s by an admin.", time=text.ts(int(value["moved_to"]), "t"))
-    if isinstance(value, str) and value in NOTES:
-        return Msg(NOTES[value])
-    return str(value or "")
 
 
 class Checkin:
@@ -121,15 +101,7 @@ class Checkin:
             except LeagueError as exc:
                 raise LeagueRefusal.of(exc) from None
             await self.refresh(league, night)
-        if coming:
-            if night.status == "playing":
-                return _("You're checked in: you'll be seated from the next round.")
-            return _(
-                "You're checked in for **%(league)s**. Seats are drawn at %(time)s.",
-                league=league.name,
-                time=text.ts(night.starts_at, "t"),
-            )
-        return _("Got it: you're marked as not coming tonight.")
+        return text.checked_in(league.name, night.starts_at, coming=coming, playing=night.status == "playing")
 
     async def _refuse_without_a_team(self, league: LeagueRow, user_id: int) -> None:
         """In a fixed-partner league only a complete team is seated: a member whose team dissolved
@@ -174,7 +146,8 @@ class Checkin:
     async def post_text(
         self, league: LeagueRow, night: NightRow, *, closed: bool = False, late_note: str = ""
     ) -> Text:
-        """The check-in post; ``late_note`` is a code of :data:`NOTES` (else the night's own note)."""
+        """The check-in post; ``late_note`` is a code of ``bot.render.league.NOTES`` (else the night's
+        own note)."""
         answers = await self.store.checkins(night.id)
         schedule = schedule_of(league)
         entry = sch.Night(
@@ -188,7 +161,7 @@ class Checkin:
             _utc(night.starts_at),
             [u for u, s in answers.items() if s == "in"],
             cant=[u for u, s in answers.items() if s == "out"],
-            late_note=late_note_text(late_note or night.data.get("late_note", "")),
+            late_note=text.late_note_text(late_note or night.data.get("late_note", "")),
             role_id=settings_of(league).role_id,
             closed=closed,
         )
@@ -232,4 +205,4 @@ class Checkin:
             await self.store.update_night_data(
                 night.id, checkin_message_id=msg, checkin_channel_id=league.channel_id
             )
-        return _("Check-in is open again: whoever checks in now joins the next round.")
+        return text.checkin_reopened()

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import ListOf, OptionName, Text, _, join, mention
+from bot.i18n import OptionName, Text, _, join
+from bot.render import league as text
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, Team
 
 from . import seating
@@ -108,18 +109,7 @@ class Signup:
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
         if not accept:
-            others = [m for m in team.members if m != user_id]
-            await self.gateway.post(
-                league.channel_id,
-                _(
-                    "👋 **%(team)s** won't play in **%(league)s**: %(player)s declined the invite."
-                    " %(others)s can form a new team with `/league invite`.",
-                    team=team.name,
-                    league=league.name,
-                    player=mention(user_id),
-                    others=ListOf(tuple(mention(m) for m in others)),
-                ),
-            )
+            await self.gateway.post(league.channel_id, text.invite_declined(team, league.name, user_id))
         return team
 
     async def add_member(self, league: LeagueRow, actor_id: int, user_id: int) -> None:

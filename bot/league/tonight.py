@@ -74,7 +74,7 @@ class Tonight:
             raise LeagueRefusal(
                 self._too_few(league, night.starts_at, players, teams, opened_early=opened_early)
             )
-        return _("The night has started: seats are drawn.")
+        return text.night_started()
 
     def _too_few(
         self,
@@ -136,7 +136,7 @@ class Tonight:
             raise LeagueRefusal(_("The night just started."))
         await self.checkin.refresh(league, moved)
         self.pulse.poke()
-        return _("The night now starts %(time)s.", time=text.ts(new_start, "F"))
+        return text.postponed(new_start)
 
     async def substitute(
         self, league: LeagueRow, actor_id: int, out_id: int, in_id: int, reason: str | None
@@ -164,14 +164,7 @@ class Tonight:
         if await self.store.member(league.id, in_id) is None and league.format != seating.FIXED:
             with contextlib.suppress(LeagueError):
                 await self.store.sign_up(league.id, in_id, actor_id=actor_id)
-        done = _(
-            "%(player)s now plays for %(out)s at table %(n)s.",
-            player=mention(in_id),
-            out=mention(out_id),
-            n=lt.table_no,
-        )
-        if lt.table_id is not None and not await self.gateway.substitute(
+        game_over = lt.table_id is not None and not await self.gateway.substitute(
             lt.table_id, out_id, in_id, guild_id=league.guild_id
-        ):
-            return join(done, _("The game itself had just ended, so only the league's records changed."))
-        return done
+        )
+        return text.substituted(in_id, out_id, lt.table_no, game_over=game_over)

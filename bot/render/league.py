@@ -15,8 +15,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import (
+    N_,
     Lazy,
     ListOf,
+    Msg,
     Text,
     _,
     _n,
@@ -102,6 +104,77 @@ class LinesWithin(Lazy):
 def lines_within(header: Any, lines: Sequence[Any], footer: Any = "", limit: int = MAX_MESSAGE) -> Text:
     """Header, as many lines as fit, a "…and N more" line, then the footer."""
     return LinesWithin(header, lines, footer, limit)
+
+
+#: notes on a check-in post, kept by code in the night's data (rendered in the server's language)
+NOTES: dict[str, str] = {
+    "early": N_("Check-in opened early by an admin."),
+    "offline_start": N_(
+        "The bot was offline when check-in should have opened: check in now, the night starts shortly."
+    ),
+    "offline": N_("Check-in opened late (the bot was offline)."),
+    "reopened": N_("Check-in is open again: late arrivals join the next round."),
+}
+
+
+def late_note_text(value: Any) -> Text:
+    """A stored note: a code of :data:`NOTES`, a moved start, or (older rows) an English text."""
+    if isinstance(value, dict) and "moved_to" in value:
+        return _("Start moved to %(time)s by an admin.", time=ts(int(value["moved_to"]), "t"))
+    if isinstance(value, str) and value in NOTES:
+        return Msg(NOTES[value])
+    return str(value or "")
+
+
+def checked_in(league_name: str, starts_at: int, *, coming: bool, playing: bool) -> Text:
+    """A player's Check in / Can't make it click, confirmed (``playing``: the night is under way)."""
+    if not coming:
+        return _("Got it: you're marked as not coming tonight.")
+    if playing:
+        return _("You're checked in: you'll be seated from the next round.")
+    return _(
+        "You're checked in for **%(league)s**. Seats are drawn at %(time)s.",
+        league=league_name,
+        time=ts(starts_at, "t"),
+    )
+
+
+def checkin_reopened() -> Text:
+    return _("Check-in is open again: whoever checks in now joins the next round.")
+
+
+def night_started() -> Text:
+    return _("The night has started: seats are drawn.")
+
+
+def postponed(new_start: int) -> Text:
+    return _("The night now starts %(time)s.", time=ts(new_start, "F"))
+
+
+def substituted(player_id: int, out_id: int, table_no: int, *, game_over: bool) -> Text:
+    """``/league admin sub`` done (``game_over``: the game had just ended, only the records changed)."""
+    done = _(
+        "%(player)s now plays for %(out)s at table %(n)s.",
+        player=user_mention(player_id),
+        out=user_mention(out_id),
+        n=table_no,
+    )
+    if game_over:
+        return join(done, _("The game itself had just ended, so only the league's records changed."))
+    return done
+
+
+def invite_declined(team: Team, league_name: str, player_id: int) -> Text:
+    """To the league's channel: a team is dissolved, its other players are free again."""
+    others = [m for m in team.members if m != player_id]
+    return _(
+        "👋 **%(team)s** won't play in **%(league)s**: %(player)s declined the invite."
+        " %(others)s can form a new team with `/league invite`.",
+        team=team.name,
+        league=league_name,
+        player=user_mention(player_id),
+        others=ListOf(tuple(user_mention(m) for m in others)),
+    )
 
 
 def checkin_post(
