@@ -1,8 +1,9 @@
 """What every part of the league service shares: the stored leagues and their settings, one change
 at a time (:class:`Pulse`), and the league's Discord scheduled event (:class:`ScheduledEvents`).
 
-The parts (``checkin``, ``results``, ``rounds``, ``nights``, ``admin``, ``signup``) each receive
-the store, the gateway, the clock and the collaborators they call; nothing here knows them.
+The collaborators (``checkin``, ``results``, ``rounds``, ``nights``, ``admin``, ``tonight``,
+``signup``, ``card``) each receive the store, the gateway, the clock and the collaborators they
+call (``service`` builds them); nothing here knows them.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ in the user's. Long lists are fitted to Discord's 2,000 characters in the langua
 in, and say how many entries they left out. Players are shown as mentions (rendered by Discord,
 never pinging: the gateway sends them with mentions disabled except the league role on the
 check-in post).
+
+The league's collaborators (``bot.league``) gather what is shown and call these; this module
+imports no league code at run time (an import contract says so), only the league's types.
 """
 
 from __future__ import annotations
