@@ -116,7 +116,7 @@ class NightScheduler:
             if night.status in ("checkin", "playing"):
                 await self._advance(league, night, now)
         # then the next scheduled night
-        upcoming = await self.ensure_next(league)
+        upcoming = await self._ensure_next(league)
         if upcoming is not None and upcoming.status == "scheduled":
             if (
                 league.settings.get("events", True)
@@ -164,7 +164,7 @@ class NightScheduler:
         if night.status == "playing":
             await self.rounds.advance_round(league, night, now)
 
-    async def ensure_next(self, league: LeagueRow) -> NightRow | None:
+    async def _ensure_next(self, league: LeagueRow) -> NightRow | None:
         """Make sure the next night of the season has a row; mark nights missed while we were away."""
         schedule = schedule_of(league)
         now = utcnow(self.clock)
@@ -258,4 +258,4 @@ class NightScheduler:
         if open_night is not None:
             return open_night
         nights = [n for n in await self.store.nights(league.id, league.season) if n.status == "scheduled"]
-        return nights[0] if nights else await self.ensure_next(league)
+        return nights[0] if nights else await self._ensure_next(league)
