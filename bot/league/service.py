@@ -125,6 +125,7 @@ class LeagueService:
         self.stop = self.nights.stop
         self.tick = self.nights.tick
         self.spawn = self.nights.spawn
+        self.poke = pulse.poke  # something changed: the scheduler ticks now, not at its next look
         self.current_night = self.nights.current_night
         self.game_finished = self.rounds.game_finished
         self.rate_pending = self.leagues.rate_pending
