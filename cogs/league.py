@@ -1,4 +1,6 @@
-"""`/league …`: thin adapters over ``bot.league.service.LeagueService`` (no SQL, no league rules).
+"""`/league …`: thin adapters over ``bot.league.service.LeagueService`` (no SQL, no league rules):
+each command parses its options, calls the service, renders the answer with ``bot.render.league``
+and answers.
 
 Every answer is ephemeral unless it is meant for the channel (standings with ``share``); every
 command defers first (storage may be slow) and answers a refusal with its specific reason.
