@@ -40,7 +40,9 @@ class HouseRulesError(ValueError):
     ``code`` says which refusal it is (``out_of_range``: ``fields`` has ``name``, ``value``, ``lo``,
     ``hi`` and ``off``; ``incompatible``: ``fields`` has the ruleset's ``reason`` and its values;
     ``no_name`` (``=5``): ``token`` and ``example``; ``no_value`` (``bag_limit=``): ``token`` and
-    ``name``; empty for the others) so a front end can word it in the player's language."""
+    ``name``; ``no_equals`` (``bag_limit``): ``token``; ``not_on_off`` and ``not_whole``: ``name``
+    and ``raw`` (and ``off`` when `off` is allowed); ``unknown_rule``: ``name`` and ``rules``) so a
+    front end can word it in the player's language."""
 
     def __init__(self, message: str, code: str = "", **fields: object) -> None:
         super().__init__(message)
@@ -60,14 +62,22 @@ def _rule_value(name: str, kind: str, raw: str) -> Any:
             return True
         if low in _OFF:
             return False
-        raise HouseRulesError(f"`{name}` is on or off, not `{raw[:20]}`.")
+        raise HouseRulesError(
+            f"`{name}` is on or off, not `{raw[:20]}`.", "not_on_off", name=name, raw=raw[:20]
+        )
     if kind == "int | None" and low in _NONE:
         return None
     try:
         return int(low)
     except ValueError:
         extra = " (or `off`)" if kind == "int | None" else ""
-        raise HouseRulesError(f"`{name}` takes a whole number{extra}, not `{raw[:20]}`.") from None
+        raise HouseRulesError(
+            f"`{name}` takes a whole number{extra}, not `{raw[:20]}`.",
+            "not_whole",
+            name=name,
+            raw=raw[:20],
+            off=bool(extra),
+        ) from None
 
 
 def parse_house_rules(text: str) -> dict[str, Any]:
@@ -79,7 +89,9 @@ def parse_house_rules(text: str) -> dict[str, Any]:
     for token in text.replace(",", " ").split():
         if "=" not in token:
             raise HouseRulesError(
-                f"`{token[:30]}` has no value: write options as name=value, e.g. `bag_limit=5`."
+                f"`{token[:30]}` has no value: write options as name=value, e.g. `bag_limit=5`.",
+                "no_equals",
+                token=token[:30],
             )
         name, raw = token.split("=", 1)
         key = name.strip().lower().replace("-", "_")
@@ -99,7 +111,12 @@ def parse_house_rules(text: str) -> dict[str, Any]:
                 name=key[:30],
             )
         if key not in kinds:
-            raise HouseRulesError(f"`{name[:30]}` is not a rule. Rules: {', '.join(kinds)}.")
+            raise HouseRulesError(
+                f"`{name[:30]}` is not a rule. Rules: {', '.join(kinds)}.",
+                "unknown_rule",
+                name=name[:30],
+                rules=tuple(kinds),
+            )
         out[key] = _rule_value(key, kinds[key], raw)
     return out
 
