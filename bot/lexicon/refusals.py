@@ -120,10 +120,9 @@ def _not_a_bid(f: Fields, seat_name: SeatName) -> Msg:
     allowed = tuple(f.get("allowed") or ())
     if not allowed:
         return _("That bid isn't allowed here.")
-    shown = f"`{str(f.get('bid'))[:20]}`"  # i18n-ok: the player's own typing, quoted
     return _(
         "%(bid)s is not a bid. Allowed now: %(allowed)s.",
-        bid=shown,
+        bid=_quoted(str(f.get("bid"))[:20]),
         allowed=ListOf(tuple(bid_label(b) for b in allowed)),
     )
 
@@ -292,11 +291,15 @@ _INCOMPATIBLE: dict[str, Callable[[dict[str, Any]], Any]] = {
 }
 
 
+def _quoted(typed: object) -> str:
+    return "`" + str(typed).replace("`", "'")[:30] + "`"  # the name as typed, in a code span
+
+
 #: a ruleset the engine refuses for another reason than options that don't go together
 _RULESET: dict[str, Callable[[dict[str, Any]], Msg]] = {
     "unknown_preset": lambda f: _(
         "%(name)s is not a preset. Presets: %(presets)s.",
-        name=f"`{str(f['name'])[:30]}`",  # i18n-ok: the name as typed, quoted
+        name=_quoted(f["name"]),
         presets=", ".join(engine.PRESETS),
     ),
     "unknown_option": lambda f: _(
