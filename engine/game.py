@@ -1221,6 +1221,8 @@ class Game:
                     seat=seat,
                     rule=f"seat {seat} made no valid bid ({e})",
                     reason="not_a_bid",
+                    why=e.reason,
+                    text=e.text,
                     bid=bid,
                     allowed=tuple(self._bid_options(seat)),
                 ) from None
@@ -1285,6 +1287,8 @@ class Game:
                 seat=seat,
                 rule=f"seat {seat} made no valid bid ({e})",
                 reason="not_a_bid",
+                why=e.reason,
+                text=e.text,
                 bid=bid,
                 allowed=(),
             ) from None

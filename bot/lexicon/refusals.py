@@ -117,6 +117,17 @@ def _board(f: Fields, seat_name: SeatName) -> Msg:
 
 
 def _not_a_bid(f: Fields, seat_name: SeatName) -> Msg:
+    why, typed = f.get("why"), str(f.get("text", ""))
+    if why == "unknown":
+        return _(
+            '"%(bid)s" is not a bid; bid a number of tricks (like 4), nil, blind nil or a blind number '
+            "(like blind 6)",
+            bid=typed,
+        )
+    if why == "negative":
+        return _('"%(bid)s" is not a bid; bids are 0 or more tricks or nil', bid=typed)
+    if why == "blind_zero":
+        return _('"%(bid)s" is not a bid; a blind bid promises at least 1 trick', bid=typed)
     allowed = tuple(f.get("allowed") or ())
     if not allowed:
         return _("That bid isn't allowed here.")
@@ -298,8 +309,8 @@ def _quoted(typed: object) -> str:
 #: a ruleset the engine refuses for another reason than options that don't go together
 _RULESET: dict[str, Callable[[dict[str, Any]], Msg]] = {
     "unknown_preset": lambda f: _(
-        "%(name)s is not a preset. Presets: %(presets)s.",
-        name=_quoted(f["name"]),
+        '"%(name)s" is not a ruleset; choose one of %(presets)s',
+        name=str(f["name"])[:30],
         presets=", ".join(engine.PRESETS),
     ),
     "unknown_option": lambda f: _(

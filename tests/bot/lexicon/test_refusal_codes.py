@@ -138,7 +138,7 @@ ENGINE_FIELDS: dict[str, dict[str, Any]] = {
     "suicide_nil": {"partner_bid": engine.Bid.parse("4")},
     "board": {"board": 4, "n": 2, "solo": False},
     "bid_refused": {},
-    "not_a_bid": {"bid": "lots", "allowed": (engine.Bid.parse("3"), engine.Bid.NIL)},
+    "not_a_bid": {"bid": "lots", "why": "unknown", "text": "lots", "allowed": (engine.Bid.parse("3"),)},
     "predraw_blind_nil_only": {},
     "already_blind_nil": {},
     "no_pass": {},
@@ -265,8 +265,7 @@ def test_the_sample_fields_are_the_engines() -> None:
     for exc in real:
         # every bid refusal also carries the bid and the bids allowed
         assert set(exc.fields) - {"bid", "allowed"} == set(ENGINE_FIELDS[exc.reason]) - {"bid", "allowed"}
-        if exc.reason != "not_a_bid":  # the bot lists the bids allowed instead of the engine's hint
-            assert render(lexicon.explain(exc), "en") == str(exc)
+        assert render(lexicon.explain(exc), "en") == str(exc)
 
 
 def test_a_card_the_player_does_not_hold_is_never_named() -> None:
@@ -342,3 +341,18 @@ def test_an_unknown_code_gets_the_general_refusal_and_a_warning_naming_the_code(
     records = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert records and all("no_such_reason" in r.getMessage() for r in records)
     assert not any("9" in r.getMessage() for r in records)
+
+
+@pytest.mark.parametrize("typed", ["lots", "-2", "blind 0", "blind_0"])
+def test_a_typed_bid_the_engine_cant_read_is_said_in_every_language(
+    typed: str, catalogs: dict[str, dict[str, Any]]
+) -> None:
+    g = engine.Game.new(engine.Ruleset.preset("standard"), seed=2)
+    seat = g.to_act
+    assert seat is not None
+    with pytest.raises(IllegalAction) as info:
+        g.bid(seat, typed)
+    assert info.value.reason == "not_a_bid"
+    msg = lexicon.explain(info.value)
+    assert render(msg, "en") == str(info.value)
+    _check(msg, catalogs)
