@@ -356,3 +356,29 @@ def test_a_typed_bid_the_engine_cant_read_is_said_in_every_language(
     msg = lexicon.explain(info.value)
     assert render(msg, "en") == str(info.value)
     _check(msg, catalogs)
+
+
+def test_every_league_input_refusal_has_a_code_and_a_catalog_message() -> None:
+    """The league's refusals of typed input (``LeagueInputError``: schedules, settings, points)
+    are raised with a lazy catalog message and a code of their own."""
+    from bot.league.errors import LeagueInputError
+
+    kinds = {"ScheduleError", "SettingsError", "PointsError"}
+    codes: list[str] = []
+    for path in sorted((ROOT / "bot" / "league").glob("*.py")):
+        for call in _calls(path):
+            if _name(call) not in kinds:
+                continue
+            assert len(call.args) == 2, (path.name, call.lineno)
+            codes.extend(_constants(call.args[1]))
+            message = call.args[0]
+            lazy = isinstance(message, ast.Call) and _name(message) in ("_", "_n", "explain")
+            assert lazy or isinstance(message, ast.Name), (path.name, call.lineno)
+    assert len(codes) > 30
+    assert len(set(codes)) == len(codes), sorted(c for c in codes if codes.count(c) > 1)
+    from bot.league.schedule_input import ScheduleError, parse_time
+
+    with pytest.raises(ScheduleError) as info:
+        parse_time("25:00")
+    assert isinstance(info.value, LeagueInputError) and info.value.code == "time_range"
+    assert render(LeagueRefusal.of(info.value).message, "pl") != str(info.value)
