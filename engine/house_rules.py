@@ -162,9 +162,35 @@ def check_rules(preset: str, options: dict[str, Any]) -> Ruleset:
         ) from None
 
 
+@dataclasses.dataclass(frozen=True)
+class RuleSuggestion:
+    """One house-rules autocomplete entry: ``value`` is the text it completes to, shown as
+    ``shown`` (``bag_limit=5``, ``bag_limit=…``) with a ``note``: ``now`` (the preset's value is
+    ``current``), ``preset`` (this is the preset's value) or none; ``label`` is the English."""
+
+    shown: str
+    value: str
+    note: str = ""
+    current: str = ""
+
+    @property
+    def label(self) -> str:
+        if self.note == "now":
+            return f"{self.shown} (now {self.current})"
+        if self.note == "preset":
+            return f"{self.shown} (preset)"
+        return self.shown
+
+
 def rules_suggestions(text: str, preset: str | None = None) -> list[tuple[str, str]]:
     """Autocomplete for the house-rules option: (label, full value) pairs, at most 25, each under
     Discord's 100 characters. Completes the last word: an option name, then its values."""
+    return [(s.label[:100], s.value) for s in rule_suggestions(text, preset)]
+
+
+def rule_suggestions(text: str, preset: str | None = None) -> list[RuleSuggestion]:
+    """The entries of :func:`rules_suggestions` with their parts, for a front end that words the
+    notes in its reader's language."""
     kinds = rule_kinds()
     try:
         base = Ruleset.preset(preset or "standard")
@@ -173,7 +199,7 @@ def rules_suggestions(text: str, preset: str | None = None) -> list[tuple[str, s
     done, _, last = text.rpartition(" ") if not text.endswith(" ") else (text.rstrip(), "", "")
     prefix = (done.strip() + " ") if done.strip() else ""
     used = {t.split("=", 1)[0].lower() for t in prefix.split()}
-    out: list[tuple[str, str]] = []
+    out: list[RuleSuggestion] = []
     if "=" in last:
         name, _, partial = last.partition("=")
         key = name.lower().replace("-", "_")
@@ -184,13 +210,13 @@ def rules_suggestions(text: str, preset: str | None = None) -> list[tuple[str, s
         values = ["on", "off"] if kind == "bool" else [current, *_SUGGEST.get(key, ())]
         for v in dict.fromkeys(values):
             if v.startswith(partial.lower()):
-                note = " (preset)" if v == current else ""
-                out.append((f"{prefix}{key}={v}{note}", f"{prefix}{key}={v}"))
+                typed = f"{prefix}{key}={v}"
+                out.append(RuleSuggestion(typed, typed, "preset" if v == current else ""))
     else:
         partial = last.lower().replace("-", "_")
         names = [k for k in kinds if k not in used and k.startswith(partial)]
         names += [k for k in kinds if k not in used and partial in k and k not in names]
         for key in names:
             now_ = format_rules({key: getattr(base, key)}).split("=", 1)[1]
-            out.append((f"{prefix}{key}=… (now {now_})", f"{prefix}{key}="))
-    return [(n[:100], v) for n, v in out if len(v) <= 100][:25]
+            out.append(RuleSuggestion(f"{prefix}{key}=…", f"{prefix}{key}=", "now", now_))
+    return [s for s in out if len(s.value) <= 100][:25]
