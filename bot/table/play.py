@@ -10,7 +10,7 @@ from typing import Any
 
 import engine
 from bot import lexicon
-from bot.i18n import ListOf, Msg, Text, _
+from bot.i18n import N_, ButtonName, ListOf, Msg, Text, _
 from bot.model import MOVED_ON, NO_TABLE, Result, Table, ok, refuse
 from bot.table.store import TableStore, event_kind
 from engine import Bid, Game
@@ -36,7 +36,16 @@ def seat_for(t: Table | None, user_id: int) -> tuple[Table | None, int | None, R
     if seat is None:
         return t, None, refuse(_("You're not playing at this table."))
     if t.status == "open":
-        return t, seat, refuse(_("The game hasn't started yet: the host presses **Start**."))
+        return (
+            t,
+            seat,
+            refuse(
+                _(
+                    "The game hasn't started yet: the host presses **%(button)s**.",
+                    button=ButtonName(N_("Start")),
+                )
+            ),
+        )
     if t.status != "playing" or t.game is None:
         return t, seat, refuse(_("This game is over."))
     return t, seat, None
