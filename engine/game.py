@@ -160,6 +160,20 @@ def _lead_or(deficit: int, solo: bool) -> str:
     return f"you trail by only {deficit}"
 
 
+def _no_bid(seat: int, bid: object, e: BidParseError, allowed: tuple[Bid, ...]) -> BidNotAllowed:
+    """The refusal of a text that is no bid (``not_a_bid``; ``why`` and ``text`` say what)."""
+    return BidNotAllowed(
+        str(e),
+        seat=seat,
+        rule=f"seat {seat} made no valid bid ({e})",
+        reason="not_a_bid",
+        why=e.reason,
+        text=e.text,
+        bid=bid,
+        allowed=allowed,
+    )
+
+
 def _side_standing(deficit: int) -> str:
     """``it leads by 43`` / ``the scores are level`` / ``it trails by 60``: the third-person
     form for ``IllegalAction.rule``."""
@@ -1216,16 +1230,7 @@ class Game:
             try:
                 b = Bid.parse(bid)
             except BidParseError as e:
-                raise BidNotAllowed(
-                    str(e),
-                    seat=seat,
-                    rule=f"seat {seat} made no valid bid ({e})",
-                    reason="not_a_bid",
-                    why=e.reason,
-                    text=e.text,
-                    bid=bid,
-                    allowed=tuple(self._bid_options(seat)),
-                ) from None
+                raise _no_bid(seat, bid, e, tuple(self._bid_options(seat))) from None
         rs = self.rs
         if b.n == 0 and b.kind == "tricks" and rs.nil_allowed:
             b = Bid.NIL
@@ -1282,16 +1287,7 @@ class Game:
         try:
             b = Bid.parse(bid)
         except BidParseError as e:
-            raise BidNotAllowed(
-                str(e),
-                seat=seat,
-                rule=f"seat {seat} made no valid bid ({e})",
-                reason="not_a_bid",
-                why=e.reason,
-                text=e.text,
-                bid=bid,
-                allowed=(),
-            ) from None
+            raise _no_bid(seat, bid, e, ()) from None
         if b.kind != "blind_nil":
             raise BidNotAllowed(
                 "Only blind nil can be bid before the draw; the other bids come after it.",
