@@ -92,7 +92,7 @@ class Admin:
             raise LeagueRefusal.of(exc) from None
         await self.leagues.check_clash(channel_id, schedule, settings, except_id=None, now=now)
         try:
-            league = await self.store.create_league(
+            league = await self.store.rosters.create_league(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 name=name,
@@ -217,7 +217,7 @@ class Admin:
         paused_at = _utc(int(league.settings.get("paused_at") or _unix(now)))
         held = {
             date.fromisoformat(n.night_date)
-            for n in await self.store.nights(league.id, league.season)
+            for n in await self.store.nights.nights(league.id, league.season)
             if n.status not in ("scheduled",)
         }
         schedule = schedule_of(league).skip_between(paused_at, now, held)
@@ -241,7 +241,7 @@ class Admin:
             schedule = schedule_of(league).skip(d)
         except ScheduleError as exc:
             raise LeagueRefusal.of(exc) from None
-        nights = {n.night_date: n for n in await self.store.nights(league.id, league.season)}
+        nights = {n.night_date: n for n in await self.store.nights.nights(league.id, league.season)}
         row = nights.get(d.isoformat())
         if row is not None and row.status != "scheduled":
             raise LeagueRefusal(
@@ -252,7 +252,7 @@ class Admin:
                 )
             )
         if row is not None:
-            await self.store.transition(row.id, ["scheduled"], "skipped")
+            await self.store.nights.transition(row.id, ["scheduled"], "skipped")
         league.schedule = sch.to_dict(schedule)
         league = await self.leagues.save(league, actor_id, "skip", {"date": d.isoformat()}, reason)
         await self.leagues.reconcile(league)
@@ -267,9 +267,9 @@ class Admin:
             raise LeagueRefusal(_("**%(league)s**'s season is already over.", league=league.name))
         if await self.leagues.open_night(league) is not None:
             raise LeagueRefusal(_("A night is under way: end the season after it ends."))
-        for n in await self.store.nights(league.id, league.season):
+        for n in await self.store.nights.nights(league.id, league.season):
             if n.status == "scheduled":
-                await self.store.transition(n.id, ["scheduled"], "cancelled")
+                await self.store.nights.transition(n.id, ["scheduled"], "cancelled")
         league.status = "ended"
         league = await self.leagues.save(league, actor_id, "end", reason=reason)
         await self.events.sync(league)

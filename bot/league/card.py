@@ -28,11 +28,11 @@ class PlayerCard:
         self.nights = nights
 
     async def me_text(self, league: LeagueRow, user_id: int) -> Text:
-        member = await self.store.member(league.id, user_id)
+        member = await self.store.rosters.member(league.id, user_id)
         rows, held = await self.results.standings_rows(league)
         team = await self.leagues.team_of(league, user_id) if league.format == seating.FIXED else None
         entrant: Hashable = f"team:{team.id}" if team is not None else user_id
-        stored = (await self.store.ratings(league.guild_id, [user_id])).get(user_id)
+        stored = (await self.store.ratings.get(league.guild_id, [user_id])).get(user_id)
         night = await self.nights.current_night(league)
         return text.player_card(
             league.name,
@@ -44,5 +44,5 @@ class PlayerCard:
             held=held,
             rating=Rating(stored.mu, stored.sigma, stored.games) if stored else Rating(),
             next_start=night.starts_at if night is not None else None,
-            answer=(await self.store.checkins(night.id)).get(user_id) if night is not None else None,
+            answer=(await self.store.nights.checkins(night.id)).get(user_id) if night is not None else None,
         )

@@ -33,10 +33,10 @@ class Checkin:
         ``guild_id`` (the click's server), a night of another server's league is refused before
         anything else is read or written."""
         async with self.pulse.lock:
-            night = await self.store.get_night(night_id)
+            night = await self.store.nights.get_night(night_id)
             if night is None:
                 raise LeagueRefusal(_("This league night no longer exists."))
-            league = await self.store.get_league(night.league_id)
+            league = await self.store.rosters.get_league(night.league_id)
             if league is not None and guild_id is not None and league.guild_id != guild_id:
                 raise LeagueRefusal(
                     _("That league night belongs to another server: check in from that server's post.")
@@ -51,7 +51,7 @@ class Checkin:
                         time=text.ts(night.starts_at, "t"),
                     )
                 )
-            member = await self.store.member(league.id, user_id)
+            member = await self.store.rosters.member(league.id, user_id)
             if member is None or member.status != "active":
                 if not coming:
                     raise LeagueRefusal(
@@ -77,15 +77,15 @@ class Checkin:
                         )
                     )
                 try:
-                    await self.store.sign_up(league.id, user_id)
+                    await self.store.rosters.sign_up(league.id, user_id)
                 except LeagueError as exc:
                     raise LeagueRefusal.of(exc) from None
             if coming and league.format == seating.FIXED:
                 await self._refuse_without_a_team(league, user_id)
             if coming:
-                busy = await self.store.busy_players([user_id], except_league=league.id)
+                busy = await self.store.rounds.busy_players([user_id], except_league=league.id)
                 if busy:
-                    other = await self.store.get_league(busy[user_id])
+                    other = await self.store.rosters.get_league(busy[user_id])
                     if other is None:
                         raise LeagueRefusal(
                             _("You're seated at a table of another league right now; finish that game first.")
@@ -97,7 +97,7 @@ class Checkin:
                         )
                     )
             try:
-                await self.store.check_in(night_id, user_id, "in" if coming else "out")
+                await self.store.nights.check_in(night_id, user_id, "in" if coming else "out")
             except LeagueError as exc:
                 raise LeagueRefusal.of(exc) from None
             await self.refresh(league, night)
@@ -148,7 +148,7 @@ class Checkin:
     ) -> Text:
         """The check-in post; ``late_note`` is a code of ``bot.render.league.NOTES`` (else the night's
         own note)."""
-        answers = await self.store.checkins(night.id)
+        answers = await self.store.nights.checkins(night.id)
         schedule = schedule_of(league)
         entry = sch.Night(
             night.number,
@@ -167,7 +167,7 @@ class Checkin:
         )
 
     async def open(self, league: LeagueRow, night: NightRow, *, note: str = "") -> NightRow | None:
-        opened = await self.store.transition(
+        opened = await self.store.nights.transition(
             night.id, ["scheduled"], "checkin", data={"late_note": note} if note else None
         )
         if opened is None:
@@ -176,7 +176,7 @@ class Checkin:
         content = await self.post_text(league, opened, late_note=note)
         msg = await self.gateway.post_checkin(league.channel_id, opened.id, content, role_id=settings.role_id)
         if msg:
-            await self.store.update_night_data(
+            await self.store.nights.update_night_data(
                 opened.id, checkin_message_id=msg, checkin_channel_id=league.channel_id
             )
             opened.data.update(checkin_message_id=msg, checkin_channel_id=league.channel_id)
@@ -188,7 +188,7 @@ class Checkin:
             raise LeagueRefusal(_("No night is under way: check-in opens by itself before the next one."))
         if night.status == "checkin":
             raise LeagueRefusal(_("Check-in is already open."))
-        await self.store.transition(
+        await self.store.nights.transition(
             night.id,
             ["playing"],
             "playing",
@@ -202,7 +202,7 @@ class Checkin:
             role_id=None,
         )
         if msg:
-            await self.store.update_night_data(
+            await self.store.nights.update_night_data(
                 night.id, checkin_message_id=msg, checkin_channel_id=league.channel_id
             )
         return text.checkin_reopened()

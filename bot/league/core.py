@@ -95,10 +95,10 @@ class Leagues:
 
     async def league(self, guild_id: int, name: str) -> LeagueRow:
         """The server's league called ``name``; a refusal listing the leagues otherwise."""
-        found = await self.store.league_named(guild_id, name)
+        found = await self.store.rosters.league_named(guild_id, name)
         if found is not None:
             return found
-        names = [lg.name for lg in await self.store.leagues(guild_id)]
+        names = [lg.name for lg in await self.store.rosters.leagues(guild_id)]
         hint = (
             _("Leagues here: %(names)s.", names=", ".join(names[:10]))
             if names
@@ -108,16 +108,16 @@ class Leagues:
 
     async def league_names(self, guild_id: int, prefix: str = "") -> list[str]:
         p = prefix.casefold()
-        return [lg.name for lg in await self.store.leagues(guild_id) if p in lg.name.casefold()][:25]
+        return [lg.name for lg in await self.store.rosters.leagues(guild_id) if p in lg.name.casefold()][:25]
 
     async def team_of(self, league: LeagueRow, user_id: int) -> Team | None:
         """The user's team in a fixed-partner league: complete ("active") or waiting for an accept."""
-        teams = await self.store.teams(league.id, statuses=("active", "pending"))
+        teams = await self.store.rosters.teams(league.id, statuses=("active", "pending"))
         return next((t for t in teams if user_id in t.members), None)
 
     async def rate_pending(self) -> int:
         """Rate every finished game not rated yet (all servers, oldest first); each exactly once."""
-        return await self.store.rate_pending_games(rate_stored)
+        return await self.store.ratings.rate_pending_games(rate_stored)
 
     async def check_clash(
         self,
@@ -130,7 +130,7 @@ class Leagues:
     ) -> None:
         """A refusal when another league meets in ``channel_id`` at the same time."""
         others = []
-        for other in await self.store.leagues_in_channel(channel_id):
+        for other in await self.store.rosters.leagues_in_channel(channel_id):
             if other.id == except_id:
                 continue
             others.append((other.name, schedule_of(other), settings_of(other).night_length))
@@ -153,18 +153,20 @@ class Leagues:
         reason: str | None = None,
     ) -> LeagueRow:
         try:
-            return await self.store.update_league(
+            return await self.store.rosters.update_league(
                 league, actor_id=actor_id, action=action, detail=detail, reason=reason
             )
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
 
     async def held_nights(self, league: LeagueRow) -> list[NightRow]:
-        return [n for n in await self.store.nights(league.id, league.season) if n.status in ("finished",)]
+        return [
+            n for n in await self.store.nights.nights(league.id, league.season) if n.status in ("finished",)
+        ]
 
     async def open_night(self, league: LeagueRow) -> NightRow | None:
         """The night in check-in or under way, if any."""
-        for n in await self.store.nights(league.id, league.season):
+        for n in await self.store.nights.nights(league.id, league.season):
             if n.status in ("checkin", "playing"):
                 return n
         return None
@@ -174,16 +176,16 @@ class Leagues:
         cancelled when their date is no longer a night)."""
         schedule = schedule_of(league)
         wanted = {n.key: n for n in schedule.nights()}
-        for row in await self.store.nights(league.id, league.season):
+        for row in await self.store.nights.nights(league.id, league.season):
             if row.status != "scheduled":
                 continue
             n = wanted.get(row.night_date)
             if n is None or league.status in ("ended", "archived"):
-                await self.store.transition(row.id, ["scheduled"], "cancelled")
+                await self.store.nights.transition(row.id, ["scheduled"], "cancelled")
             elif row.starts_at != _unix(n.start_utc) or row.number != n.number:
                 if row.data.get("postponed") and row.number == n.number:
                     continue  # an admin moved this night's start: keep it
-                await self.store.ensure_night(
+                await self.store.nights.ensure_night(
                     league.id,
                     league.season,
                     n.number,
@@ -209,7 +211,7 @@ class ScheduledEvents:
         command syncing at once would otherwise both see no event and create two."""
         lock = self._locks.setdefault(league.id, asyncio.Lock())
         async with lock:
-            stored = await self.store.get_league(league.id)
+            stored = await self.store.rosters.get_league(league.id)
             if stored is None:
                 return
             kept = {k: stored.settings[k] for k in BOOKKEEPING_KEYS if k in stored.settings}
@@ -228,7 +230,7 @@ class ScheduledEvents:
             now = utcnow(self.clock)
             done = {
                 n.night_date
-                for n in await self.store.nights(league.id, league.season)
+                for n in await self.store.nights.nights(league.id, league.season)
                 if n.status not in ("scheduled",)
             }
             upcoming = [n for n in schedule.nights() if n.start_utc > now and n.key not in done]
@@ -246,5 +248,5 @@ class ScheduledEvents:
             return
         night_key = nxt.key if nxt is not None else None  # (also when creating it failed: no retry storm)
         changed = new_id != event_id or league.settings.get("event_night") != night_key
-        if changed and await self.store.set_league_event(league.id, new_id, night_key):
+        if changed and await self.store.rosters.set_league_event(league.id, new_id, night_key):
             league.settings = {**league.settings, "event_id": new_id, "event_night": night_key}

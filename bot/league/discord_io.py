@@ -170,7 +170,7 @@ class LeagueHistoryButton(
             return
         watch(interaction)  # acknowledged in time if the storage is slow
         try:
-            league = await service.store.get_league(self.league_id)
+            league = await service.store.rosters.get_league(self.league_id)
             if league is None:
                 await safe_send(interaction, _("That league no longer exists."))
                 return

@@ -101,7 +101,7 @@ class NightScheduler:
     async def tick(self) -> None:
         """Do everything that is due, for every league."""
         async with self.pulse.lock:
-            for league in await self.store.leagues(statuses=("active",)):
+            for league in await self.store.rosters.leagues(statuses=("active",)):
                 if not self.owns(league.guild_id):
                     continue
                 try:
@@ -112,7 +112,7 @@ class NightScheduler:
     async def _tick_league(self, league: LeagueRow) -> None:
         now = utcnow(self.clock)
         # nights under way first (a restart in the middle of one)
-        for night in await self.store.nights(league.id, league.season):
+        for night in await self.store.nights.nights(league.id, league.season):
             if night.status in ("checkin", "playing"):
                 await self._advance(league, night, now)
         # then the next scheduled night
@@ -144,7 +144,7 @@ class NightScheduler:
             if late != sch.ON_TIME and now >= _utc(night.starts_at):
                 # the start was missed too but is within the grace: give players a few minutes
                 late_start = _unix(now + timedelta(minutes=min(10, schedule.grace_minutes // 2 or 1)))
-                moved = await self.store.transition(
+                moved = await self.store.nights.transition(
                     night.id,
                     ["checkin"],
                     "checkin",
@@ -168,14 +168,14 @@ class NightScheduler:
         """Make sure the next night of the season has a row; mark nights missed while we were away."""
         schedule = schedule_of(league)
         now = utcnow(self.clock)
-        rows = {n.night_date: n for n in await self.store.nights(league.id, league.season)}
+        rows = {n.night_date: n for n in await self.store.nights.nights(league.id, league.season)}
         grace = schedule.grace()
         for n in schedule.nights():
             row = rows.get(n.key)
             if row is not None and row.status in ("finished", "missed", "skipped", "cancelled"):
                 continue
             if row is None:
-                row = await self.store.ensure_night(
+                row = await self.store.nights.ensure_night(
                     league.id,
                     league.season,
                     n.number,
@@ -184,7 +184,7 @@ class NightScheduler:
                     _unix(schedule.checkin_opens(n)),
                 )
             elif row.status == "scheduled" and row.number != n.number:
-                row = await self.store.ensure_night(
+                row = await self.store.nights.ensure_night(
                     league.id, league.season, n.number, n.key, row.starts_at, row.checkin_at
                 )
             if row.status == "scheduled" and now > _utc(row.starts_at) + grace:
@@ -196,7 +196,7 @@ class NightScheduler:
     async def _miss(self, league: LeagueRow, night: NightRow, why: str) -> None:
         """The night is missed for ``why`` (a code of ``MISSED_REASONS``: stored as the code and
         worded when read, so the history reads in each reader's language)."""
-        missed = await self.store.transition(
+        missed = await self.store.nights.transition(
             night.id,
             ["scheduled", "checkin"],
             "missed",
@@ -222,7 +222,7 @@ class NightScheduler:
         would extend it)."""
         schedule = schedule_of(league)
         for _attempt in range(5):
-            fresh = await self.store.get_league(league.id)
+            fresh = await self.store.rosters.get_league(league.id)
             if fresh is None:
                 break
             schedule = schedule_of(fresh)
@@ -231,7 +231,7 @@ class NightScheduler:
             schedule = schedule.skip(day)
             fresh.schedule = sch.to_dict(schedule)
             try:
-                await self.store.update_league(
+                await self.store.rosters.update_league(
                     fresh, actor_id=None, action="extend", detail={"missed": day.isoformat()}
                 )
             except StaleLeague:
@@ -241,12 +241,12 @@ class NightScheduler:
 
     async def _season_over(self, league: LeagueRow) -> None:
         """Every night of the season is behind us: end it and post the final standings once."""
-        fresh = await self.store.get_league(league.id)
+        fresh = await self.store.rosters.get_league(league.id)
         if fresh is None or fresh.status != "active":
             return
         fresh.status = "ended"
         try:
-            fresh = await self.store.update_league(fresh, actor_id=None, action="season_over")
+            fresh = await self.store.rosters.update_league(fresh, actor_id=None, action="season_over")
         except LeagueError:
             return
         await self.results.post_final(fresh)
@@ -257,5 +257,7 @@ class NightScheduler:
         open_night = await self.leagues.open_night(league)
         if open_night is not None:
             return open_night
-        nights = [n for n in await self.store.nights(league.id, league.season) if n.status == "scheduled"]
+        nights = [
+            n for n in await self.store.nights.nights(league.id, league.season) if n.status == "scheduled"
+        ]
         return nights[0] if nights else await self._ensure_next(league)

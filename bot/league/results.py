@@ -67,20 +67,20 @@ class Results:
         self, league: LeagueRow, season: int | None = None
     ) -> tuple[list[standings.Row], int]:
         season = season or league.season
-        results = await self.store.season_results(league.id, season)
+        results = await self.store.rounds.season_results(league.id, season)
         rule = settings_of(league).points
         team_of: dict[int, Hashable] = {}
         formed: dict[Hashable, int] = {}
         entrants: list[Hashable]
         if league.format == seating.FIXED:
-            teams = await self.store.teams(league.id, statuses=("active", "removed"))
+            teams = await self.store.rosters.teams(league.id, statuses=("active", "removed"))
             for t in teams:
                 formed[f"team:{t.id}"] = t.created_at
                 for m in t.members:
                     team_of[m] = f"team:{t.id}"
             entrants = [f"team:{t.id}" for t in teams if t.status == "active"]
         else:
-            entrants = [m.user_id for m in await self.store.members(league.id)]
+            entrants = [m.user_id for m in await self.store.rosters.members(league.id)]
 
         def entrant(uid: int) -> Hashable:
             return team_of.get(uid, uid) if league.format == seating.FIXED else uid
@@ -103,16 +103,16 @@ class Results:
             games.append(
                 standings.GameResult(r.night_number, sides, tuple(r.scores), tuple(r.bags), r.winner_side)
             )
-        nights = await self.store.nights(league.id, season)
+        nights = await self.store.nights.nights(league.id, season)
         held = [n.number for n in nights if n.status == "finished"]
-        byes = [(n, entrant(u)) for n, u in await self.store.season_byes(league.id, season)]
+        byes = [(n, entrant(u)) for n, u in await self.store.rounds.season_byes(league.id, season)]
         rows = standings.standings(games, rule, entrants=entrants, byes=byes, nights_held=held)
         return rows, len(held)
 
     async def entrant_names(self, league: LeagueRow) -> Callable[[Hashable], Text]:
         names: dict[Hashable, str] = {}
         if league.format == seating.FIXED:
-            for t in await self.store.teams(league.id, statuses=("active", "removed")):
+            for t in await self.store.rosters.teams(league.id, statuses=("active", "removed")):
                 names[f"team:{t.id}"] = f"**{t.name}** ({' + '.join(text.mention(m) for m in t.members)})"
 
         def name(e: Hashable) -> Text:
@@ -134,7 +134,7 @@ class Results:
 
     async def schedule_text(self, league: LeagueRow) -> Text:
         schedule = schedule_of(league)
-        held = {n.night_date: n.status for n in await self.store.nights(league.id, league.season)}
+        held = {n.night_date: n.status for n in await self.store.nights.nights(league.id, league.season)}
         return text.schedule(
             league.name,
             schedule,
@@ -154,16 +154,18 @@ class Results:
         """The league's past nights, :data:`HISTORY_NIGHTS` a page, latest first (``page`` 0, with
         the admin log); a page past the end shows the first nights."""
         nights = [
-            n for n in await self.store.nights(league.id) if n.status in ("finished", "missed", "cancelled")
+            n
+            for n in await self.store.nights.nights(league.id)
+            if n.status in ("finished", "missed", "cancelled")
         ]
         pages = max(1, -(-len(nights) // HISTORY_NIGHTS))
         page = max(0, min(page, pages - 1))
         end = len(nights) - page * HISTORY_NIGHTS
         shown = [
-            (n, night_status(n.status), (await self.store.night_results(n.id))[:8])
+            (n, night_status(n.status), (await self.store.rounds.night_results(n.id))[:8])
             for n in nights[max(0, end - HISTORY_NIGHTS) : end]
         ]
-        audit = [] if page else await self.store.audit_log(league.id, limit=10, actions=HISTORY_ACTIONS)
+        audit = [] if page else await self.store.audit.log(league.id, limit=10, actions=HISTORY_ACTIONS)
         log = [
             (e, audit_action(e.action), _audit_detail(e.detail), audit_reason(e.detail or {}, e.reason))
             for e in audit
@@ -185,10 +187,12 @@ class Results:
     ) -> Result:
         if not reason.strip():
             raise LeagueRefusal(_("Give a reason: it is kept in the league's history."))
-        nights = [n for n in await self.store.nights(league.id, league.season) if n.number == night_number]
+        nights = [
+            n for n in await self.store.nights.nights(league.id, league.season) if n.number == night_number
+        ]
         if not nights:
             raise LeagueRefusal(_("There is no night %(n)s in this season.", n=night_number))
-        tables = await self.store.round_tables(nights[0].id, round_no)
+        tables = await self.store.rounds.round_tables(nights[0].id, round_no)
         lt = next((t for t in tables if t.table_no == table_no), None)
         if lt is None:
             raise LeagueRefusal(
@@ -211,7 +215,7 @@ class Results:
         leaders = [i for i, s in enumerate(scores) if s == top]
         winner = leaders[0] if len(leaders) == 1 else None
         try:
-            return await self.store.correct_result(
+            return await self.store.rounds.correct_result(
                 lt.id,
                 league_id=league.id,
                 scores=list(scores),

@@ -52,14 +52,14 @@ class Rounds:
 
     async def eligible(self, league: LeagueRow, night: NightRow) -> tuple[list[int], list[list[int]]]:
         """Checked-in players who may be seated now (on the roster, not playing another league)."""
-        answers = await self.store.checkins(night.id)
-        members = {m.user_id: m for m in await self.store.members(league.id)}
+        answers = await self.store.nights.checkins(night.id)
+        members = {m.user_id: m for m in await self.store.rosters.members(league.id)}
         ins = [u for u, s in answers.items() if s == "in" and u in members]
-        busy = await self.store.busy_players(ins, except_league=league.id)
+        busy = await self.store.rounds.busy_players(ins, except_league=league.id)
         ins = [u for u in ins if u not in busy]
         teams: list[list[int]] = []
         if league.format == seating.FIXED:
-            for t in await self.store.teams(league.id):
+            for t in await self.store.rosters.teams(league.id):
                 present = [m for m in t.members if m in ins]
                 if present:
                     teams.append(present)
@@ -74,13 +74,13 @@ class Rounds:
             return None
         ratings = {
             u: Rating(r.mu, r.sigma, r.games)
-            for u, r in (await self.store.ratings(league.guild_id, players)).items()
+            for u, r in (await self.store.ratings.get(league.guild_id, players)).items()
         }
         history = seating.History()
-        for night_id, _rnd, sides in await self.store.season_pairings(league.id, league.season):
+        for night_id, _rnd, sides in await self.store.rounds.season_pairings(league.id, league.season):
             plan = seating.TablePlan(tuple(tuple(s) for s in sides))
             history.record(seating.Seating((plan,)), tonight=night_id == night.id)
-        for n_no, u in await self.store.season_byes(league.id, league.season):
+        for n_no, u in await self.store.rounds.season_byes(league.id, league.season):
             history.byes_season[u] += 1
             if n_no == night.number:
                 history.byes_tonight[u] += 1
@@ -103,7 +103,7 @@ class Rounds:
         plan = await self._seat(league, night, 1)
         if plan is None:
             if not force:
-                closed = await self.store.transition(
+                closed = await self.store.nights.transition(
                     night.id,
                     ["checkin"],
                     "cancelled",
@@ -123,7 +123,7 @@ class Rounds:
         settings = settings_of(league)
         ruleset = ruleset_of(league)
         ends_at = utcnow(self.clock) + timedelta(minutes=settings.round_minutes)
-        tables = await self.store.start_round(
+        tables = await self.store.rounds.start_round(
             night.id,
             round_no,
             tables=[t.sides for t in plan.tables],
@@ -133,9 +133,9 @@ class Rounds:
         if tables is None:
             return False  # someone else seated this round
         if round_no > 1 and night.data.get("late_checkin"):
-            await self.store.transition(night.id, ["playing"], "playing", data={"late_checkin": False})
+            await self.store.nights.transition(night.id, ["playing"], "playing", data={"late_checkin": False})
         await self._open_tables(league, night, tables, ruleset)
-        fresh = await self.store.round_tables(night.id, round_no)
+        fresh = await self.store.rounds.round_tables(night.id, round_no)
         post = text.seating_post(
             league.name,
             night.number,
@@ -176,23 +176,23 @@ class Rounds:
                     )
                 continue
             channel_id, table_id = opened
-            await self.store.link_table(lt.id, channel_id=channel_id, table_id=table_id)
+            await self.store.rounds.link_table(lt.id, channel_id=channel_id, table_id=table_id)
 
     async def advance_round(self, league: LeagueRow, night: NightRow, now: datetime) -> None:
         round_no = night.round_no
         if round_no == 0:
             return
-        info = await self.store.round_info(night.id, round_no)
+        info = await self.store.rounds.round_info(night.id, round_no)
         if info is None or info["status"] != "playing":
             # the round finished but the next one was not seated (a crash in between)
             await self._after_round(league, night, round_no)
             return
-        tables = await self.store.round_tables(night.id, round_no)
+        tables = await self.store.rounds.round_tables(night.id, round_no)
         # tables not opened yet (a crash right after seating, or Discord refused): retry
         pending = [t for t in tables if t.table_id is None and t.status == "seated"]
         if pending:
             await self._open_tables(league, night, pending, ruleset_of(league))
-            tables = await self.store.round_tables(night.id, round_no)
+            tables = await self.store.rounds.round_tables(night.id, round_no)
         # results of games that ended while we were not listening
         for t in tables:
             if t.status == "playing" and t.table_id is not None:
@@ -201,20 +201,20 @@ class Rounds:
                     await self._record(t, outcome)
         timed_out = info["ends_at"] is not None and now >= _utc(info["ends_at"])
         if timed_out:
-            for t in await self.store.round_tables(night.id, round_no):
+            for t in await self.store.rounds.round_tables(night.id, round_no):
                 if t.status != "playing" or t.table_id is None:
                     continue
                 outcome = await self.gateway.call_time(t.table_id)
                 if outcome is not None:
                     await self._record(t, outcome)
-        tables = await self.store.round_tables(night.id, round_no)
+        tables = await self.store.rounds.round_tables(night.id, round_no)
         if all(t.status in ("finished", "void") for t in tables) or (
             timed_out and not any(t.status == "playing" for t in tables)
         ):
             await self._finish_round(league, night, round_no, timed_out=timed_out)
 
     async def _record(self, lt: LeagueTable, outcome: TableOutcome) -> bool:
-        return await self.store.record_result(
+        return await self.store.rounds.record_result(
             lt.id,
             scores=outcome.scores,
             bags=outcome.bags,
@@ -225,15 +225,15 @@ class Rounds:
 
     async def game_finished(self, table_id: int, outcome: TableOutcome) -> None:
         """The table machinery's callback: a league table's game is over."""
-        lt = await self.store.league_table_for(table_id)
+        lt = await self.store.rounds.league_table_for(table_id)
         if lt is None:
             return
         async with self.pulse.lock:
             if await self._record(lt, outcome):
-                night = await self.store.get_night(lt.night_id)
+                night = await self.store.nights.get_night(lt.night_id)
                 if night is None:
                     return
-                league = await self.store.get_league(night.league_id)
+                league = await self.store.rosters.get_league(night.league_id)
                 if league is None:
                     return
                 await self.advance_round(league, night, utcnow(self.clock))
@@ -241,9 +241,9 @@ class Rounds:
     async def _finish_round(
         self, league: LeagueRow, night: NightRow, round_no: int, *, timed_out: bool
     ) -> None:
-        if not await self.store.finish_round(night.id, round_no):
+        if not await self.store.rounds.finish_round(night.id, round_no):
             return
-        results = [r for r in await self.store.night_results(night.id) if r.round_no == round_no]
+        results = [r for r in await self.store.rounds.night_results(night.id) if r.round_no == round_no]
         post = text.round_results(
             league.name,
             night.number,
@@ -266,13 +266,13 @@ class Rounds:
         await self._finish_night(league, night)
 
     async def _finish_night(self, league: LeagueRow, night: NightRow) -> None:
-        done = await self.store.transition(night.id, ["playing"], "finished")
+        done = await self.store.nights.transition(night.id, ["playing"], "finished")
         if done is None:
             return
-        results = await self.store.night_results(night.id)
+        results = await self.store.rounds.night_results(night.id)
         await self.gateway.post(league.channel_id, text.night_results(league.name, night.number, results))
         await self.gateway.post(league.channel_id, await self.results.standings_text(league))
-        fresh = await self.store.get_league(league.id)
+        fresh = await self.store.rosters.get_league(league.id)
         if fresh is not None:
             league = fresh
         await self.events.sync(league)

@@ -40,7 +40,7 @@ class Signup:
                 )
             )
         try:
-            await self.store.sign_up(league.id, user_id)
+            await self.store.rosters.sign_up(league.id, user_id)
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
 
@@ -51,7 +51,7 @@ class Signup:
 
     async def leave(self, league: LeagueRow, user_id: int) -> None:
         try:
-            await self.store.remove_member(league.id, user_id, actor_id=user_id)
+            await self.store.rosters.remove_member(league.id, user_id, actor_id=user_id)
         except LeagueError:
             raise LeagueRefusal(_("You're not signed up for **%(league)s**.", league=league.name)) from None
 
@@ -78,7 +78,7 @@ class Signup:
             raise LeagueRefusal(self._team_size_refusal(league, size))
         try:
             name = check_name(team_name)
-            return await self.store.invite(league.id, captain_id, invited, name)
+            return await self.store.rosters.invite(league.id, captain_id, invited, name)
         except (SettingsError, LeagueError) as exc:
             raise LeagueRefusal.of(exc) from None
 
@@ -105,7 +105,7 @@ class Signup:
         """Accept or decline a team invite. A decline dissolves the team: the league channel is told,
         so the captain and the other invitee know they are free to form a new team."""
         try:
-            team = await self.store.answer_invite(league.id, user_id, accept=accept)
+            team = await self.store.rosters.answer_invite(league.id, user_id, accept=accept)
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
         if not accept:
@@ -120,12 +120,12 @@ class Signup:
                 _("Fixed-partner leagues take teams: the players sign up with `/league invite`.")
             )
         try:
-            await self.store.sign_up(league.id, user_id, actor_id=actor_id)
+            await self.store.rosters.sign_up(league.id, user_id, actor_id=actor_id)
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
 
     async def remove(self, league: LeagueRow, actor_id: int, user_id: int, reason: str | None) -> None:
         try:
-            await self.store.remove_member(league.id, user_id, actor_id=actor_id, reason=reason)
+            await self.store.rosters.remove_member(league.id, user_id, actor_id=actor_id, reason=reason)
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None

@@ -161,7 +161,7 @@ class ServiceTables:
         return True
 
     async def table_outcome(self, table_id: int) -> TableOutcome | None:
-        game = await self.store.game_for_table(table_id)
+        game = await self.store.rounds.game_for_table(table_id)
         if game is not None:
             return TableOutcome(game["scores"], game["bags"], game["winner_side"], True, game["game_id"])
         t = self.tables.get(table_id) or await self.tables.load(table_id)

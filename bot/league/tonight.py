@@ -61,7 +61,7 @@ class Tonight:
                     raise LeagueRefusal(_("Someone else just started this night."))
                 night = opened
                 opened_early = True
-            await self.store.audit(
+            await self.store.audit.add(
                 league.id,
                 actor_id=actor_id,
                 action="start_early",
@@ -124,7 +124,7 @@ class Tonight:
         if night is None or night.status == "playing":
             raise LeagueRefusal(_("Only a night that has not started can start later."))
         new_start = night.starts_at + minutes * 60
-        moved = await self.store.transition(
+        moved = await self.store.nights.transition(
             night.id,
             [night.status],
             night.status,
@@ -144,26 +144,26 @@ class Tonight:
         night = await self.leagues.open_night(league)
         if night is None or night.status != "playing" or night.round_no == 0:
             raise LeagueRefusal(_("Substitutions are for a night under way."))
-        tables = await self.store.round_tables(night.id, night.round_no)
+        tables = await self.store.rounds.round_tables(night.id, night.round_no)
         lt = next((t for t in tables if out_id in t.players and t.status in ("seated", "playing")), None)
         if lt is None:
             raise LeagueRefusal(_("%(user)s is not at a table of this round.", user=mention(out_id)))
         if any(in_id in t.players for t in tables if t.status in ("seated", "playing")):
             raise LeagueRefusal(_("%(user)s is already playing this round.", user=mention(in_id)))
-        busy = await self.store.busy_players([in_id], except_league=league.id)
+        busy = await self.store.rounds.busy_players([in_id], except_league=league.id)
         if busy:
             raise LeagueRefusal(
                 _("%(user)s is seated in another league's game right now.", user=mention(in_id))
             )
         try:
-            await self.store.substitute(
+            await self.store.rounds.substitute(
                 lt.id, out_id, in_id, league_id=league.id, actor_id=actor_id, reason=reason
             )
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
-        if await self.store.member(league.id, in_id) is None and league.format != seating.FIXED:
+        if await self.store.rosters.member(league.id, in_id) is None and league.format != seating.FIXED:
             with contextlib.suppress(LeagueError):
-                await self.store.sign_up(league.id, in_id, actor_id=actor_id)
+                await self.store.rosters.sign_up(league.id, in_id, actor_id=actor_id)
         game_over = lt.table_id is not None and not await self.gateway.substitute(
             lt.table_id, out_id, in_id, guild_id=league.guild_id
         )

@@ -11,10 +11,10 @@ from .league_base import LeagueStoreBase
 from .league_rows import AuditEntry
 
 
-class AuditMixin(LeagueStoreBase):
+class AuditRows(LeagueStoreBase):
     """Read and write the league audit log."""
 
-    async def audit(
+    async def add(
         self,
         league_id: int,
         *,
@@ -27,7 +27,7 @@ class AuditMixin(LeagueStoreBase):
         async with self._tx() as conn:
             await self._audit(conn, league_id, night_id, actor_id, action, detail or {}, reason, _now())
 
-    async def audit_log(
+    async def log(
         self, league_id: int, *, limit: int = 20, actions: Sequence[str] | None = None
     ) -> list[AuditEntry]:
         if actions:

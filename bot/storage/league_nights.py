@@ -13,7 +13,7 @@ from .league_base import LeagueStoreBase
 from .league_rows import _NIGHT_COLUMNS, AlreadyCheckedIn, CheckinClosed, NightRow, _night
 
 
-class NightsMixin(LeagueStoreBase):
+class NightRows(LeagueStoreBase):
     """Nights, their status and data, and check-ins."""
 
     async def ensure_night(

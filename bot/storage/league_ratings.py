@@ -13,10 +13,10 @@ from .league_base import LeagueStoreBase
 from .league_rows import GameRater, RatingRow, SeatRow, StoredRating
 
 
-class RatingsMixin(LeagueStoreBase):
+class RatingRows(LeagueStoreBase):
     """Stored ratings and the rating of finished games."""
 
-    async def ratings(self, guild_id: int, user_ids: Sequence[int] | None = None) -> dict[int, StoredRating]:
+    async def get(self, guild_id: int, user_ids: Sequence[int] | None = None) -> dict[int, StoredRating]:
         if user_ids is None:
             rows = await self._all(
                 "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ?", (guild_id,)
@@ -31,7 +31,7 @@ class RatingsMixin(LeagueStoreBase):
             )
         return {u: StoredRating(mu, sigma, games) for u, mu, sigma, games in rows}
 
-    async def rating_leaderboard(self, guild_id: int, *, limit: int = 10, offset: int = 0) -> list[RatingRow]:
+    async def leaderboard(self, guild_id: int, *, limit: int = 10, offset: int = 0) -> list[RatingRow]:
         """Players by conservative rating (mu - 3 sigma), best first; ties on games then user id."""
         rows = await self._all(
             "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ?"
@@ -43,7 +43,7 @@ class RatingsMixin(LeagueStoreBase):
             for i, (u, mu, sigma, games) in enumerate(rows)
         ]
 
-    async def rating_count(self, guild_id: int) -> int:
+    async def count(self, guild_id: int) -> int:
         row = await self._one("SELECT COUNT(*) FROM ratings WHERE guild_id = ?", (guild_id,))
         return int(row[0])
 

@@ -30,7 +30,7 @@ from .league_rows import (
 BOOKKEEPING_KEYS = ("event_id", "event_night")
 
 
-class RostersMixin(LeagueStoreBase):
+class RosterRows(LeagueStoreBase):
     """Leagues, members and teams."""
 
     async def create_league(

@@ -13,7 +13,7 @@ from .league_base import LeagueStoreBase
 from .league_rows import _LT_COLUMNS, LeagueError, LeagueTable, Result, _lt
 
 
-class RoundsMixin(LeagueStoreBase):
+class RoundRows(LeagueStoreBase):
     """Rounds, league tables, byes, substitutes and results."""
 
     async def start_round(

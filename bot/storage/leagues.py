@@ -1,25 +1,27 @@
 """League and rating queries (migration 002). Every SQL statement of the league feature lives in
 this module's parts.
 
-``LeagueStore(storage)`` is a repository over the Storage's backend (its connections, lock and
-transactions). Rules (who may check in, how to seat, how to score) live in ``bot.league``; the
-store only reads and writes, and enforces with the database what must never happen twice: a
-night's status moves by compare-and-set (``transition``), a check-in and a result are keyed rows,
-a game is rated once.
+``LeagueStore(storage)`` holds one repository per job over the Storage's backend (its
+connections, lock and transactions). Rules (who may check in, how to seat, how to score) live in
+``bot.league``; the store only reads and writes, and enforces with the database what must never
+happen twice: a night's status moves by compare-and-set (``nights.transition``), a check-in and a
+result are keyed rows, a game is rated once.
 
-It is put together from one module per job, each over ``league_base`` (the shared connection
-helpers): ``league_rosters`` (leagues, members, teams), ``league_nights`` (nights, check-ins),
-``league_rounds`` (rounds, league tables, results), ``league_ratings``, ``league_audit``; the rows
-and errors are in ``league_rows`` and re-exported here.
+The repositories, one module each over ``league_base`` (the shared connection helpers):
+``store.rosters`` (``league_rosters``: leagues, members, teams), ``store.nights``
+(``league_nights``: nights, check-ins), ``store.rounds`` (``league_rounds``: rounds, league
+tables, results), ``store.ratings`` (``league_ratings``), ``store.audit`` (``league_audit``); the
+rows and errors are in ``league_rows`` and re-exported here.
 """
 
 from __future__ import annotations
 
-from .league_audit import AuditMixin
-from .league_nights import NightsMixin
-from .league_ratings import RatingsMixin
-from .league_rosters import BOOKKEEPING_KEYS, RostersMixin
-from .league_rounds import RoundsMixin
+from .db import Storage
+from .league_audit import AuditRows
+from .league_nights import NightRows
+from .league_ratings import RatingRows
+from .league_rosters import BOOKKEEPING_KEYS, RosterRows
+from .league_rounds import RoundRows
 from .league_rows import (
     LEAGUE_STATUSES,
     OPEN_NIGHT_STATUSES,
@@ -77,5 +79,13 @@ __all__ = [
 ]
 
 
-class LeagueStore(RostersMixin, NightsMixin, RoundsMixin, RatingsMixin, AuditMixin):
-    """League and rating persistence over an open :class:`Storage`."""
+class LeagueStore:
+    """League and rating persistence over an open :class:`Storage`: one repository per job, each
+    over the Storage's backend."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.rosters = RosterRows(storage)  # leagues, members, teams
+        self.nights = NightRows(storage)  # nights, their status, check-ins
+        self.rounds = RoundRows(storage)  # rounds, league tables, byes, substitutes, results
+        self.ratings = RatingRows(storage)  # stored ratings, rating finished games
+        self.audit = AuditRows(storage)  # the audit log

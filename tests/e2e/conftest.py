@@ -1101,7 +1101,7 @@ async def stored_leagues(spades: Spades) -> AsyncIterator[LeagueStore]:
 async def stored_night(spades: Spades, number: int) -> NightRow:
     """Night ``number`` of the guild's one league's current season, as stored."""
     async with stored_leagues(spades) as store:
-        (league,) = await store.leagues(spades.guild.id)
-        nights = [n for n in await store.nights(league.id, league.season) if n.number == number]
+        (league,) = await store.rosters.leagues(spades.guild.id)
+        nights = [n for n in await store.nights.nights(league.id, league.season) if n.number == number]
     assert len(nights) == 1, f"night {number} is not stored"
     return nights[0]

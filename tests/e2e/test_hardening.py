@@ -570,7 +570,7 @@ async def test_every_custom_id_family_is_checked_across_servers_from_a_dm_and_wi
         ids = [b["custom_id"] for b in post.buttons]
         night = int(next(i for i in ids if i.startswith("lg:ci:")).split(":")[2])
         async with stored_leagues(spades) as store:
-            (league,) = await store.leagues(here)
+            (league,) = await store.rosters.leagues(here)
         tid = await open_seen(spades, alice)
         before = post.content, [b["custom_id"] for b in post.buttons], len(post.history)
 
@@ -695,7 +695,7 @@ async def test_every_custom_id_family_is_checked_across_servers_from_a_dm_and_wi
         # nothing changed: the check-in post, the league's members, the table
         assert (post.content, [b["custom_id"] for b in post.buttons], len(post.history)) == before
         async with stored_leagues(spades) as store:
-            members = {m.user_id for m in await store.members(league.id, include_invited=True)}
+            members = {m.user_id for m in await store.rosters.members(league.id, include_invited=True)}
         assert zed.id not in members and alice.id in members, members
         row = await spades.stored_table(tid)
         assert row.status == "open" and zed.id not in {s["user_id"] for s in row.data["seats"] if s}

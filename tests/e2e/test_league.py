@@ -39,7 +39,7 @@ async def test_create_refusals_and_the_scheduled_event(spades: Spades) -> None:
         assert "1 to 52 weeks" in await create(spades, weeks=0)
         assert "in the past" in await create(spades, first_date="2020-01-02")
         assert "partnerships" in await create(spades, format="solo")
-        assert await store.leagues(spades.guild.id) == []
+        assert await store.rosters.leagues(spades.guild.id) == []
         assert spades.guild.scheduled_events == {}
         choices = await spades.fake.autocomplete(alice, spades.channel, "league create", "timezone", "new_y")
         assert choices[0]["value"] == "America/New_York"
@@ -122,7 +122,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
             assert "closed" in await answer_of(spades, r)
         night = await stored_night(spades, 1)
         async with stored_leagues(spades) as store:
-            r1 = await store.round_tables(night.id, 1)
+            r1 = await store.rounds.round_tables(night.id, 1)
         assert len(r1) == 2 and sorted(len(t.players) for t in r1) == [4, 5]
         assert sorted(p for t in r1 for p in t.players) == sorted(p.id for p in players)
         threads = {t.channel_id for t in r1}
@@ -162,7 +162,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         assert "Rank" in r and "nights 1/1" in r
         # the bots played every human's seat tonight: no game was rated for anybody
         async with stored_leagues(spades) as store:
-            assert await store.ratings(spades.guild.id) == {}
+            assert await store.ratings.get(spades.guild.id) == {}
         assert "0 rated games" in r
     assert spades.fake.take_violations() == []
 
@@ -182,7 +182,7 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="the seating")
         night = await stored_night(spades, 1)
         async with stored_leagues(spades) as store:
-            (table,) = await store.round_tables(night.id, 1)
+            (table,) = await store.rounds.round_tables(night.id, 1)
         assert table.table_id is not None
         # an admin substitutes a player mid-game: the newcomer takes the seat at the live table
         sub = spades.fake.add_user("subby")
@@ -201,7 +201,7 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
         assert "scored as it stood" in posts_with(spades, "night 1 results")[0].content
         assert (await spades.stored_table(table.table_id)).status == "abandoned"
         async with stored_leagues(spades) as store:
-            results = await store.night_results(night.id)
+            results = await store.rounds.night_results(night.id)
         assert len(results) == 1 and not results[0].complete
     assert spades.fake.take_violations() == []
 

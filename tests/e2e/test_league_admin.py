@@ -38,7 +38,7 @@ async def test_admin_tools_refuse_non_admins_and_the_admin_role_lets_them(spades
             ("league admin sub", {"out": bob, "player": carol}),
         ]:
             assert await ask(spades, alice, command, league=LEAGUE, **options) == NOT_ADMIN, command
-        (league,) = await store.leagues(spades.guild.id)
+        (league,) = await store.rosters.leagues(spades.guild.id)
         assert league.status == "active"
 
         # only a server manager picks the league admin role; a member with it may then run leagues
@@ -54,7 +54,7 @@ async def test_admin_tools_refuse_non_admins_and_the_admin_role_lets_them(spades
         assert paused.startswith(f"⏸️ **{LEAGUE}** is paused")
         refused = await ask(spades, alice, "league pause", league=LEAGUE)
         assert "is paused (`/league resume`). It can only be paused while it runs." in refused
-        (league,) = await store.leagues(spades.guild.id)
+        (league,) = await store.rosters.leagues(spades.guild.id)
         assert league.status == "paused"
         # the role is taken away: alice is refused again
         assert await ask(spades, admin, "league admin role") == "League admins: server managers."
@@ -62,7 +62,7 @@ async def test_admin_tools_refuse_non_admins_and_the_admin_role_lets_them(spades
         resumed = await ask(spades, admin, "league resume", league=LEAGUE)
         assert resumed.startswith("▶️ Resumed.") and f"📅 **{LEAGUE}**: Thursdays at 20:00" in resumed
         assert "is not paused" in await ask(spades, admin, "league resume", league=LEAGUE)
-        (league,) = await store.leagues(spades.guild.id)
+        (league,) = await store.rosters.leagues(spades.guild.id)
         assert league.status == "active"
         log = await ask(spades, bob, "league history", league=LEAGUE)
         assert f"<@{alice.id}>: league paused: holiday" in log and f"<@{admin.id}>: league resumed" in log
@@ -130,11 +130,11 @@ async def test_schedule_roster_and_season_commands(spades: Spades) -> None:
         assert "A season is 1 to 52 weeks long (you gave 0)" in await say(admin, "league season", weeks=0)
         second = await say(admin, "league season", weeks=4)
         assert second.startswith(f"🆕 Season 2 of **{LEAGUE}**.") and second.count("Night ") == 4
-        (league,) = await store.leagues(spades.guild.id)
+        (league,) = await store.rosters.leagues(spades.guild.id)
         assert (league.season, league.status) == (2, "active")
         assert "season 2 is over" in await say(admin, "league end")
         assert await say(admin, "league archive") == f"🗄️ **{LEAGUE}** is archived; its name is free again."
-        assert await store.leagues(spades.guild.id) == []
+        assert await store.rosters.leagues(spades.guild.id) == []
         assert f"There is no league called `{LEAGUE}`" in await say(bob, "league signup")
     assert spades.fake.take_violations() == []
 
@@ -237,7 +237,7 @@ async def test_a_league_is_not_created_in_a_thread(spades: Spades) -> None:
         assert await answer_of(spades, r) == (
             "Create the league in a text channel, not a thread: tables get their own threads."
         )
-        assert await store.leagues(spades.guild.id) == []
+        assert await store.rosters.leagues(spades.guild.id) == []
     assert spades.fake.take_violations() == []
 
 
@@ -249,7 +249,7 @@ async def test_league_history_pages_through_every_night_of_the_season(spades: Sp
     # cancels it at the start ("not enough players"); the league's schedule is read from its stored row
     async with running(spades), stored_leagues(spades) as store:
         await create(spades, weeks=11)
-        (league,) = await store.leagues(spades.guild.id)
+        (league,) = await store.rosters.leagues(spades.guild.id)
         planned = list(schedule.from_dict(league.schedule).nights())
         assert len(planned) == 11
         for n in planned:

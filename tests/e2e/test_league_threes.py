@@ -43,8 +43,10 @@ async def test_a_fixed_teams_of_three_league_night(spades: Spades) -> None:
         assert "bots can't sign up" in await ask(
             spades, captain, "league invite", league=LEAGUE, partner=p1, partner2=fake.bot_user, team="Aces"
         )
-        (league,) = await store.leagues(spades.guild.id)
-        assert await store.members(league.id, include_invited=True) == []  # the refusals wrote nothing
+        (league,) = await store.rosters.leagues(spades.guild.id)
+        assert (
+            await store.rosters.members(league.id, include_invited=True) == []
+        )  # the refusals wrote nothing
 
         sent = await ask(
             spades, captain, "league invite", league=LEAGUE, partner=p1, partner2=p2, team="Aces"
@@ -58,7 +60,7 @@ async def test_a_fixed_teams_of_three_league_night(spades: Spades) -> None:
         )
         me = await ask(spades, captain, "league me", league=LEAGUE)
         assert f"Team **Aces** (invite pending: waiting for <@{p2.id}> to accept)" in me
-        assert await store.teams(league.id) == []  # still pending as stored
+        assert await store.rosters.teams(league.id) == []  # still pending as stored
         assert (
             await ask(spades, p2, "league accept", league=LEAGUE) == f"🤝 You're on **Aces** in **{LEAGUE}**."
         )
@@ -85,7 +87,7 @@ async def test_a_fixed_teams_of_three_league_night(spades: Spades) -> None:
         )
         for p in (k2, k1):
             await ask(spades, p, "league accept", league=LEAGUE)
-        teams = {t.name: sorted(t.members) for t in await store.teams(league.id)}
+        teams = {t.name: sorted(t.members) for t in await store.rosters.teams(league.id)}
         assert teams == {"Aces": sorted(u.id for u in aces), "Kings": sorted(u.id for u in kings)}
 
         # check-in, then the night starts by itself: one six-seat table, the teams facing each other
@@ -99,7 +101,7 @@ async def test_a_fixed_teams_of_three_league_night(spades: Spades) -> None:
         advance_to(spades, first + timedelta(seconds=1))
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="round 1's seating")
         night = await stored_night(spades, 1)
-        (table,) = await store.round_tables(night.id, 1)
+        (table,) = await store.rounds.round_tables(night.id, 1)
         assert sorted(map(sorted, table.sides)) == sorted(  # type: ignore[arg-type]
             [sorted(u.id for u in aces), sorted(u.id for u in kings)]
         )
@@ -119,7 +121,7 @@ async def test_a_fixed_teams_of_three_league_night(spades: Spades) -> None:
         # the bots play the absent humans' seats; the one-hand game ends and the standings show the teams
         await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), timeout=90, what="night 1")
         await spades.wait_for(lambda: bool(posts_with(spades, "season 1 standings")), what="the standings")
-        (result,) = await store.night_results(night.id)
+        (result,) = await store.rounds.night_results(night.id)
         assert result.complete and len(result.scores) == 2
         standings = posts_with(spades, "season 1 standings")[0].content
         names = {
@@ -133,6 +135,8 @@ async def test_a_fixed_teams_of_three_league_night(spades: Spades) -> None:
         assert f"1. {names[won]}: **2** pts (1W 0CL 0L" in standings, standings
         assert f"2. {names[lost]}: " in standings, standings
         assert sorted(map(sorted, result.sides)) == sorted(map(sorted, table.sides))  # type: ignore[arg-type]
-        (finished,) = [n for n in await store.nights(league.id, league.season) if n.status == "finished"]
+        (finished,) = [
+            n for n in await store.nights.nights(league.id, league.season) if n.status == "finished"
+        ]
         assert finished.number == 1
     assert fake.take_violations() == []

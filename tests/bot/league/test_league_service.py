@@ -177,13 +177,13 @@ async def create(service: LeagueService, **kw: Any) -> LeagueRow:
 async def open_checkin(service: LeagueService, clock: Clock) -> int:
     clock.at = FIRST_START - timedelta(minutes=30)
     await service.tick()
-    night = await service.current_night((await service.store.leagues(GUILD))[0])
+    night = await service.current_night((await service.store.rosters.leagues(GUILD))[0])
     assert night is not None and night.status == "checkin"
     return night.id
 
 
 async def finish_all(service: LeagueService, gateway: FakeGateway, round_no: int, night_id: int) -> None:
-    for lt in await service.store.round_tables(night_id, round_no):
+    for lt in await service.store.rounds.round_tables(night_id, round_no):
         assert lt.table_id is not None
         outcome = TableOutcome([510, 300], [2, 4], 0, complete=True)
         gateway.finished[lt.table_id] = outcome
@@ -223,7 +223,7 @@ async def test_the_clock_and_a_new_league_syncing_at_once_make_one_event(
     assert len(gateway.events) == 2, "the tick synced the event too"
     assert gateway.events[0][0] is None  # created once ...
     assert all(event_id == 701 for event_id, _night, _rule in gateway.events[1:])  # ... then only updated
-    stored = await service.store.get_league(league.id)
+    stored = await service.store.rosters.get_league(league.id)
     assert stored is not None and stored.settings["event_id"] == 701
 
 
@@ -246,7 +246,7 @@ async def test_bad_input_is_refused_and_nothing_is_written(
 ) -> None:
     with pytest.raises(LeagueRefusal, match=message):
         await create(service, **kw)
-    assert await service.store.leagues(GUILD) == []
+    assert await service.store.rosters.leagues(GUILD) == []
 
 
 async def test_second_league_at_the_same_time_in_the_channel(service: LeagueService) -> None:
@@ -275,26 +275,26 @@ async def test_a_whole_night(service: LeagueService, gateway: FakeGateway, clock
     clock.at = FIRST_START + timedelta(seconds=5)
     await service.tick()
     # 9 players, 4 seats, byes: 2 tables and one bye
-    r1 = await service.store.round_tables(night_id, 1)
+    r1 = await service.store.rounds.round_tables(night_id, 1)
     assert len(r1) == 2 and all(t.table_id is not None for t in r1)
-    assert len(await service.store.byes(night_id)) == 1
+    assert len(await service.store.rounds.byes(night_id)) == 1
     assert gateway.posted("round 1 of 2") and gateway.checkin_edits[-1][2] is True  # check-in closed
     with pytest.raises(LeagueRefusal, match="Check-in closed"):
         await service.check_in(night_id, 42)
     await finish_all(service, gateway, 1, night_id)
     assert gateway.posted("round 1 results")
-    r2 = await service.store.round_tables(night_id, 2)
+    r2 = await service.store.rounds.round_tables(night_id, 2)
     assert len(r2) == 2
     rounds = [Seating(tuple(TablePlan(tuple(tuple(s) for s in t.sides)) for t in r)) for r in (r1, r2)]
     assert partner_repeats(rounds) == 0
-    byes = await service.store.byes(night_id)
+    byes = await service.store.rounds.byes(night_id)
     assert len(byes) == 2 and byes[0][1] != byes[1][1]  # the bye rotated
     # round 2 runs out of time: unfinished games are scored as they stand
     clock.advance(minutes=31)
     await service.tick()
     assert len(gateway.time_called) == 2
     assert gateway.posted("Time was called")
-    night = await service.store.get_night(night_id)
+    night = await service.store.nights.get_night(night_id)
     assert night is not None and night.status == "finished"
     assert gateway.posted("night 1 results") and gateway.posted("season 1 standings")
     rows, held = await service.standings_rows(league)
@@ -336,9 +336,9 @@ async def test_restart_mid_round_resumes_and_nothing_fires_twice(
     clock.at = FIRST_START
     await service.tick()
     await finish_all(service, gateway, 1, night_id)
-    assert len(await service.store.round_tables(night_id, 2)) == 2
+    assert len(await service.store.rounds.round_tables(night_id, 2)) == 2
     # "restart": a fresh service on the same database; one game of round 2 ended while it was down
-    r2 = await service.store.round_tables(night_id, 2)
+    r2 = await service.store.rounds.round_tables(night_id, 2)
     assert r2[0].table_id is not None
     gateway.finished[r2[0].table_id] = TableOutcome([500, 200], [0, 0], 0, complete=True)
     fresh = LeagueService(LeagueStore(db), gateway, clock=clock)
@@ -346,7 +346,7 @@ async def test_restart_mid_round_resumes_and_nothing_fires_twice(
     opened_before = len(gateway.opened)
     await asyncio.gather(fresh.tick(), other.tick())
     assert len(gateway.opened) == opened_before  # nothing re-seated or re-opened
-    assert (await service.store.round_tables(night_id, 2))[0].status == "finished"
+    assert (await service.store.rounds.round_tables(night_id, 2))[0].status == "finished"
     assert len(gateway.posted("round 1 results")) == 1
     assert r2[1].table_id is not None
     outcome = TableOutcome([300, 510], [0, 0], 1, complete=True)
@@ -425,7 +425,7 @@ async def test_missed_start_within_grace_runs_late_and_says_so(
     await service.tick()
     ((_, night_id, content, _),) = gateway.checkin_posts
     assert "offline" in content
-    night = await service.store.get_night(night_id)
+    night = await service.store.nights.get_night(night_id)
     assert night is not None and night.status == "checkin" and night.starts_at > FIRST_START.timestamp()
 
 
@@ -437,7 +437,7 @@ async def test_missed_night_beyond_grace_extends_the_season_and_tells_admins(
     await service.tick()
     assert gateway.checkin_posts == []
     assert gateway.admin_notes and "missed" in gateway.admin_notes[0]
-    league = (await service.store.leagues(GUILD))[0]
+    league = (await service.store.rosters.leagues(GUILD))[0]
     nights = service.schedule_of(league).nights()
     assert [n.day.isoformat() for n in nights] == ["2026-10-29", "2026-11-05"]
     await service.tick()
@@ -453,7 +453,7 @@ async def test_a_missed_nights_reason_is_stored_as_a_code_and_read_in_each_langu
     league = await create(service, weeks=2)
     clock.at = FIRST_START + timedelta(hours=2)
     await service.tick()
-    (entry,) = [e for e in await service.store.audit_log(league.id, limit=10) if e.action == "missed"]
+    (entry,) = [e for e in await service.store.audit.log(league.id, limit=10) if e.action == "missed"]
     assert entry.detail.get("why") == "bot_offline" and not entry.reason
     history = await service.history_text(league)
     assert "the bot was not running at the start" in render(history, "en")
@@ -469,23 +469,23 @@ async def test_an_admin_change_at_the_moment_a_night_is_missed_keeps_both(
     the extension is written on a fresh read (its first write is stale), and the rename stays."""
     await create(service, weeks=2)
     store = service.store
-    original = store.update_league
+    original = store.rosters.update_league
     raced: list[str] = []
 
     async def racing(league: LeagueRow, **kw: Any) -> LeagueRow:
         if kw.get("action") == "extend" and not raced:
-            admin = await store.get_league(league.id)
+            admin = await store.rosters.get_league(league.id)
             assert admin is not None
             admin.name = "Spades Friday"
             await original(admin, actor_id=ADMIN, action="rename")
             raced.append("rename")
         return await original(league, **kw)
 
-    monkeypatch.setattr(store, "update_league", racing)
+    monkeypatch.setattr(store.rosters, "update_league", racing)
     clock.at = FIRST_START + timedelta(hours=2)
     await service.tick()
     assert raced == ["rename"]
-    league = (await store.leagues(GUILD))[0]
+    league = (await store.rosters.leagues(GUILD))[0]
     assert league.name == "Spades Friday"
     nights = service.schedule_of(league).nights()
     assert [n.day.isoformat() for n in nights] == ["2026-10-29", "2026-11-05"]
@@ -507,7 +507,7 @@ async def test_season_ends_with_final_standings_and_champions(
     await service.tick()
     final = gateway.posted("final standings")
     assert len(final) == 1 and "Champions" in final[0]
-    league = (await service.store.leagues(GUILD))[0]
+    league = (await service.store.rosters.leagues(GUILD))[0]
     assert league.status == "ended"
     assert gateway.events[-1][1] is None  # the event is cancelled
 
@@ -527,7 +527,7 @@ async def test_late_arrival_joins_the_next_round_after_reopen(
     for p in (5, 6, 7, 8):
         assert "next round" in await service.check_in(night_id, p)
     await finish_all(service, gateway, 1, night_id)
-    r2 = await service.store.round_tables(night_id, 2)
+    r2 = await service.store.rounds.round_tables(night_id, 2)
     assert sorted(p for t in r2 for p in t.players) == list(range(1, 9))
 
 
@@ -548,7 +548,7 @@ async def test_fixed_teams_sign_up_by_invite(
         await service.check_in(night_id, 9)
     clock.at = FIRST_START
     await service.tick()
-    (table,) = await service.store.round_tables(night_id, 1)
+    (table,) = await service.store.rounds.round_tables(night_id, 1)
     assert {frozenset(s) for s in table.sides} == {frozenset({1, 2}), frozenset({3, None})}
     seats = gateway.opened[table.table_id]  # type: ignore[index]
     # partners sit across: seats 0 and 2 are one side, 1 and 3 the other
@@ -580,11 +580,11 @@ async def test_in_fixed_teams_only_a_member_of_a_complete_team_checks_in(
     with pytest.raises(LeagueRefusal, match=r"You have no team in \*\*.*\*\* now .*`/league invite`"):
         await service.check_in(night_id, 5)
     assert await service.check_in(night_id, 5, coming=False)  # saying "not coming" is always fine
-    answers = await service.store.checkins(night_id)
+    answers = await service.store.nights.checkins(night_id)
     assert answers.get(1) == "in" and 3 not in answers and answers.get(5) == "out"
     await service.answer_invite(league, 4, accept=True)  # the team is complete: 3 checks in now
     await service.check_in(night_id, 3)
-    assert (await service.store.checkins(night_id)).get(3) == "in"
+    assert (await service.store.nights.checkins(night_id)).get(3) == "in"
 
 
 async def test_admin_tools(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
@@ -596,9 +596,9 @@ async def test_admin_tools(service: LeagueService, gateway: FakeGateway, clock: 
         await service.check_in(night_id, p)
     clock.at = FIRST_START + timedelta(minutes=1)
     await service.tick()
-    assert await service.store.round_tables(night_id, 1) == []  # postponed: not yet
+    assert await service.store.rounds.round_tables(night_id, 1) == []  # postponed: not yet
     await service.start_now(league, ADMIN)  # an admin starts it anyway
-    (table,) = await service.store.round_tables(night_id, 1)
+    (table,) = await service.store.rounds.round_tables(night_id, 1)
     out_id = table.players[0]
     assert "now plays for" in await service.substitute(league, ADMIN, out_id, 77, "had to leave")
     assert 77 in gateway.opened[table.table_id] and out_id not in gateway.opened[table.table_id]  # type: ignore[index]
@@ -668,7 +668,7 @@ async def test_removed_player_cannot_sign_back_up_but_an_admin_can_add_them(
     await service.add_member(league, ADMIN, 5)
     assert "checked in" in await service.check_in(night_id, 5)
     # a player who left by themselves may come back
-    await service.leave(league, 6) if await service.store.member(league.id, 6) else None
+    await service.leave(league, 6) if await service.store.rosters.member(league.id, 6) else None
     await service.sign_up(league, 6)
     await service.leave(league, 6)
     await service.sign_up(league, 6)
@@ -682,7 +682,7 @@ async def test_retime_moves_scheduled_nights(service: LeagueService, clock: Cloc
     league = await service.edit(league, ADMIN, weekday="tuesday", at="19:00")
     night = await service.current_night(league)
     assert night is not None and night.night_date == "2026-10-20" and night.status == "scheduled"
-    nights = await service.store.nights(league.id)
+    nights = await service.store.nights.nights(league.id)
     assert {n.night_date: n.status for n in nights}["2026-10-22"] == "cancelled"
     with pytest.raises(LeagueRefusal, match="Nothing to change"):
         await service.edit(league, ADMIN)
@@ -715,8 +715,8 @@ async def test_a_player_cannot_sit_in_two_leagues_at_once(service: LeagueService
         await service.check_in(night_b.id, p)
     clock.at = FIRST_START
     await service.tick()
-    in_a = [p for t in await service.store.round_tables(night_a.id, 1) for p in t.players]
-    in_b = [p for t in await service.store.round_tables(night_b.id, 1) for p in t.players]
+    in_a = [p for t in await service.store.rounds.round_tables(night_a.id, 1) for p in t.players]
+    in_b = [p for t in await service.store.rounds.round_tables(night_b.id, 1) for p in t.players]
     assert 1 in in_a and 1 not in in_b and sorted(in_b) == [5, 6, 7, 8]  # seated in one league only
     await service.reopen_checkin(b, ADMIN)
     with pytest.raises(LeagueRefusal, match="seated at a table of \\*\\*Spades Thursday\\*\\* right now"):
@@ -745,7 +745,7 @@ async def test_a_table_that_cannot_open_is_retried_and_admins_told_once(
     assert fails == 2 and len(gateway.admin_notes) == 1
     gateway.open_table = real_open  # type: ignore[method-assign]
     await service.tick()
-    (table,) = await service.store.round_tables(night_id, 1)
+    (table,) = await service.store.rounds.round_tables(night_id, 1)
     assert table.table_id is not None and table.status == "playing"
 
 
@@ -756,7 +756,7 @@ async def test_one_player_is_not_a_night(service: LeagueService, gateway: FakeGa
     clock.at = FIRST_START
     await service.tick()
     assert gateway.opened == {} and gateway.posted("not enough players")
-    night = await service.store.get_night(night_id)
+    night = await service.store.nights.get_night(night_id)
     assert night is not None and night.status == "cancelled"
 
 
@@ -785,7 +785,7 @@ async def test_fixed_teams_of_three_invite_two_partners_and_play_a_six_seat_tabl
         await service.sign_up(threes, 1)
     with pytest.raises(LeagueRefusal, match="fixed teams: invite your partner with"):
         await service.sign_up(pairs, 1)
-    assert await service.store.members(threes.id, include_invited=True) == []
+    assert await service.store.rosters.members(threes.id, include_invited=True) == []
 
     aces = await service.invite(threes, 1, [2, 3], "Aces")
     assert aces.status == "pending"
@@ -815,7 +815,7 @@ async def test_fixed_teams_of_three_invite_two_partners_and_play_a_six_seat_tabl
         await service.check_in(night_id, 5)  # declined Kings: not on the roster
     clock.at = FIRST_START
     await service.tick()
-    (table,) = await service.store.round_tables(night_id, 1)
+    (table,) = await service.store.rounds.round_tables(night_id, 1)
     assert sorted(map(sorted, table.sides)) == [[1, 2, 3], [4, 6, 7]]  # type: ignore[arg-type]
     assert table.table_id is not None
     seats = gateway.opened[table.table_id]
@@ -847,7 +847,7 @@ async def test_fixed_teams_of_three_invite_two_partners_and_play_a_six_seat_tabl
     await service.invite(threes, 1, [3, 8], "Aces Again")
     for p in (3, 8):
         await service.answer_invite(threes, p, accept=True)
-    assert {t.name: t.members for t in await service.store.teams(threes.id)} == {
+    assert {t.name: t.members for t in await service.store.rosters.teams(threes.id)} == {
         "Kings": [4, 6, 7],
         "Aces Again": [1, 3, 8],
     }

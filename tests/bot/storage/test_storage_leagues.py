@@ -46,7 +46,7 @@ async def make_league(
     channel: int = CHANNEL,
     fmt: str = "rotating",
 ):  # type: ignore[no-untyped-def]
-    return await store.create_league(
+    return await store.rosters.create_league(
         guild_id=GUILD,
         channel_id=channel,
         name=name,
@@ -68,25 +68,25 @@ async def test_league_names_and_slots_are_unique(store: LeagueStore) -> None:
         await make_league(store, name="Other")
     # another channel may meet at the same time
     await make_league(store, name="Other", channel=11)
-    assert (await store.league_named(GUILD, " thursday ")).id == league.id  # type: ignore[union-attr]
+    assert (await store.rosters.league_named(GUILD, " thursday ")).id == league.id  # type: ignore[union-attr]
     # an archived league frees its name and slot
     league.status = "archived"
-    await store.update_league(league, actor_id=ADMIN, action="archive")
+    await store.rosters.update_league(league, actor_id=ADMIN, action="archive")
     await make_league(store)
 
 
 async def test_update_league_is_version_checked_and_audited(store: LeagueStore) -> None:
     league = await make_league(store)
-    copy = await store.get_league(league.id)
+    copy = await store.rosters.get_league(league.id)
     league.settings["rounds"] = 3
-    await store.update_league(
+    await store.rosters.update_league(
         league, actor_id=ADMIN, action="edit", detail={"rounds": 3}, reason="longer nights"
     )
     assert copy is not None
     copy.status = "paused"
     with pytest.raises(StaleLeague):
-        await store.update_league(copy, actor_id=ADMIN, action="pause")
-    log = await store.audit_log(league.id)
+        await store.rosters.update_league(copy, actor_id=ADMIN, action="pause")
+    log = await store.audit.log(league.id)
     assert [e.action for e in log] == ["edit", "create"]
     assert log[0].reason == "longer nights" and log[0].detail == {"rounds": 3}
 
@@ -106,220 +106,230 @@ async def test_the_scheduled_event_is_bookkeeping_that_never_makes_an_admin_chan
 
 async def _event_and_admin_change(store: LeagueStore) -> None:
     league = await make_league(store)
-    admin_copy = await store.get_league(league.id)
+    admin_copy = await store.rosters.get_league(league.id)
     assert admin_copy is not None
     admin_copy.status = "paused"
     await asyncio.gather(
-        store.set_league_event(league.id, 701, "2026-12-03"),
-        store.update_league(admin_copy, actor_id=ADMIN, action="pause"),
+        store.rosters.set_league_event(league.id, 701, "2026-12-03"),
+        store.rosters.update_league(admin_copy, actor_id=ADMIN, action="pause"),
     )
-    fresh = await store.get_league(league.id)
+    fresh = await store.rosters.get_league(league.id)
     assert fresh is not None and fresh.status == "paused"
     assert fresh.settings == {"rounds": 2, "event_id": 701, "event_night": "2026-12-03"}
     assert admin_copy.settings["event_id"] == 701  # the saved copy says what is stored
     # an admin's later change keeps it too, and the bot's next record replaces it
     fresh.settings = {"rounds": 4}
-    await store.update_league(fresh, actor_id=ADMIN, action="edit")
-    assert await store.set_league_event(league.id, 702, "2026-12-10")
-    moved = await store.get_league(league.id)
+    await store.rosters.update_league(fresh, actor_id=ADMIN, action="edit")
+    assert await store.rosters.set_league_event(league.id, 702, "2026-12-10")
+    moved = await store.rosters.get_league(league.id)
     assert moved is not None and moved.settings == {"rounds": 4, "event_id": 702, "event_night": "2026-12-10"}
     assert moved.version == fresh.version  # bookkeeping leaves the version alone
-    assert [e.action for e in await store.audit_log(league.id)].count("event") == 2
-    assert await store.set_league_event(league.id + 99, 1, None) is False
+    assert [e.action for e in await store.audit.log(league.id)].count("event") == 2
+    assert await store.rosters.set_league_event(league.id + 99, 1, None) is False
 
 
 async def test_signup_remove_and_sign_up_again(store: LeagueStore) -> None:
     league = await make_league(store)
-    await store.sign_up(league.id, 1)
+    await store.rosters.sign_up(league.id, 1)
     with pytest.raises(AlreadyMember, match="already signed up"):
-        await store.sign_up(league.id, 1)
-    await store.remove_member(league.id, 1, actor_id=ADMIN, reason="left the server")
-    assert await store.members(league.id) == []
+        await store.rosters.sign_up(league.id, 1)
+    await store.rosters.remove_member(league.id, 1, actor_id=ADMIN, reason="left the server")
+    assert await store.rosters.members(league.id) == []
     with pytest.raises(NotMember):
-        await store.remove_member(league.id, 1, actor_id=ADMIN)
+        await store.rosters.remove_member(league.id, 1, actor_id=ADMIN)
     with pytest.raises(RemovedByAdmin):
-        await store.sign_up(league.id, 1)  # removed by an admin: only an admin brings them back
-    await store.sign_up(league.id, 1, actor_id=ADMIN)
-    assert [m.user_id for m in await store.members(league.id)] == [1]
-    await store.remove_member(league.id, 1, actor_id=1)  # left by themselves: may come back
-    await store.sign_up(league.id, 1)
+        await store.rosters.sign_up(league.id, 1)  # removed by an admin: only an admin brings them back
+    await store.rosters.sign_up(league.id, 1, actor_id=ADMIN)
+    assert [m.user_id for m in await store.rosters.members(league.id)] == [1]
+    await store.rosters.remove_member(league.id, 1, actor_id=1)  # left by themselves: may come back
+    await store.rosters.sign_up(league.id, 1)
 
 
 async def test_team_invite_accept_and_decline(store: LeagueStore) -> None:
     league = await make_league(store, fmt="fixed")
-    team = await store.invite(league.id, 1, 2, "Aces")
+    team = await store.rosters.invite(league.id, 1, 2, "Aces")
     assert team.status == "pending"
-    assert [t.name for t in await store.teams(league.id)] == []
+    assert [t.name for t in await store.rosters.teams(league.id)] == []
     with pytest.raises(InviteError, match="already on a team"):
-        await store.invite(league.id, 3, 2, "Kings")
+        await store.rosters.invite(league.id, 3, 2, "Kings")
     with pytest.raises(InviteError, match="no pending team invite"):
-        await store.answer_invite(league.id, 3, accept=True)
+        await store.rosters.answer_invite(league.id, 3, accept=True)
     with pytest.raises(InviteError, match="your own partner"):
-        await store.invite(league.id, 3, 3, "Solo")
-    await store.answer_invite(league.id, 2, accept=True)
-    teams = await store.teams(league.id)
+        await store.rosters.invite(league.id, 3, 3, "Solo")
+    await store.rosters.answer_invite(league.id, 2, accept=True)
+    teams = await store.rosters.teams(league.id)
     assert [(t.name, t.members) for t in teams] == [("Aces", [1, 2])]
     # a declined invite dissolves the team and frees the captain
-    await store.invite(league.id, 3, 4, "Kings")
-    await store.answer_invite(league.id, 4, accept=False)
-    assert [t.name for t in await store.teams(league.id)] == ["Aces"]
-    assert await store.member(league.id, 4) is None
-    await store.invite(league.id, 3, 5, "Queens")  # the captain may invite someone else
+    await store.rosters.invite(league.id, 3, 4, "Kings")
+    await store.rosters.answer_invite(league.id, 4, accept=False)
+    assert [t.name for t in await store.rosters.teams(league.id)] == ["Aces"]
+    assert await store.rosters.member(league.id, 4) is None
+    await store.rosters.invite(league.id, 3, 5, "Queens")  # the captain may invite someone else
     with pytest.raises(InviteError, match="already in this league"):
-        await store.invite(league.id, 6, 7, "aces")
+        await store.rosters.invite(league.id, 6, 7, "aces")
 
 
 async def test_a_team_of_three_is_pending_until_both_partners_accept(store: LeagueStore) -> None:
     league = await make_league(store, fmt="fixed")
-    team = await store.invite(league.id, 1, [2, 3], "Aces")
+    team = await store.rosters.invite(league.id, 1, [2, 3], "Aces")
     assert (team.status, team.members, team.invited) == ("pending", [1, 2, 3], [2, 3])
     # the first acceptance leaves the team pending, waiting for the other partner
-    half = await store.answer_invite(league.id, 2, accept=True)
+    half = await store.rosters.answer_invite(league.id, 2, accept=True)
     assert (half.status, half.invited) == ("pending", [3])
-    assert await store.teams(league.id) == []
-    (pending,) = await store.teams(league.id, statuses=("pending",))
+    assert await store.rosters.teams(league.id) == []
+    (pending,) = await store.rosters.teams(league.id, statuses=("pending",))
     assert (pending.members, pending.invited) == ([1, 2, 3], [3])
-    member = await store.member(league.id, 3)
+    member = await store.rosters.member(league.id, 3)
     assert member is not None and member.status == "invited"
     with pytest.raises(InviteError, match="no pending team invite"):
-        await store.answer_invite(league.id, 2, accept=True)  # already accepted
-    done = await store.answer_invite(league.id, 3, accept=True)
+        await store.rosters.answer_invite(league.id, 2, accept=True)  # already accepted
+    done = await store.rosters.answer_invite(league.id, 3, accept=True)
     assert (done.status, done.invited) == ("active", [])
-    (active,) = await store.teams(league.id)
+    (active,) = await store.rosters.teams(league.id)
     assert (active.name, active.members, active.invited) == ("Aces", [1, 2, 3], [])
-    assert sorted(m.user_id for m in await store.members(league.id)) == [1, 2, 3]
+    assert sorted(m.user_id for m in await store.rosters.members(league.id)) == [1, 2, 3]
 
 
 async def test_a_decline_dissolves_a_team_of_three(store: LeagueStore) -> None:
     league = await make_league(store, fmt="fixed")
-    await store.invite(league.id, 1, [2, 3], "Aces")
-    await store.answer_invite(league.id, 2, accept=True)
-    gone = await store.answer_invite(league.id, 3, accept=False)
+    await store.rosters.invite(league.id, 1, [2, 3], "Aces")
+    await store.rosters.answer_invite(league.id, 2, accept=True)
+    gone = await store.rosters.answer_invite(league.id, 3, accept=False)
     assert (gone.status, gone.members) == ("removed", [1, 2, 3])
-    assert await store.teams(league.id, statuses=("active", "pending")) == []
+    assert await store.rosters.teams(league.id, statuses=("active", "pending")) == []
     # the captain and the partner who had accepted stay signed up without a team; the decliner is off
-    left = {m.user_id: (m.status, m.team_id) for m in await store.members(league.id, include_invited=True)}
+    left = {
+        m.user_id: (m.status, m.team_id) for m in await store.rosters.members(league.id, include_invited=True)
+    }
     assert left == {1: ("active", None), 2: ("active", None)}
     # a decline before anyone accepted takes the other invitee off the roster too
-    await store.invite(league.id, 4, [5, 6], "Kings")
-    dissolved = await store.answer_invite(league.id, 6, accept=False)
+    await store.rosters.invite(league.id, 4, [5, 6], "Kings")
+    dissolved = await store.rosters.answer_invite(league.id, 6, accept=False)
     assert dissolved.invited == [5]  # who was still waiting: they are told
-    assert await store.member(league.id, 5) is None and await store.member(league.id, 6) is None
+    assert (
+        await store.rosters.member(league.id, 5) is None and await store.rosters.member(league.id, 6) is None
+    )
     with pytest.raises(InviteError, match="no pending team invite"):
-        await store.answer_invite(league.id, 5, accept=True)
+        await store.rosters.answer_invite(league.id, 5, accept=True)
     # everyone is free to form a new team
-    await store.invite(league.id, 1, [2, 5], "Queens")
-    assert (await store.answer_invite(league.id, 5, accept=True)).status == "pending"
-    assert (await store.answer_invite(league.id, 2, accept=True)).status == "active"
+    await store.rosters.invite(league.id, 1, [2, 5], "Queens")
+    assert (await store.rosters.answer_invite(league.id, 5, accept=True)).status == "pending"
+    assert (await store.rosters.answer_invite(league.id, 2, accept=True)).status == "active"
 
 
 async def test_a_team_of_three_refuses_players_already_on_a_team(store: LeagueStore) -> None:
     league = await make_league(store, fmt="fixed")
-    await store.invite(league.id, 1, [2, 3], "Aces")
+    await store.rosters.invite(league.id, 1, [2, 3], "Aces")
     for captain, partners, who in [(4, [5, 3], "<@3> is"), (4, [2, 6], "<@2> is"), (1, [7, 8], "You are")]:
         with pytest.raises(InviteError, match=f"{who} already on a team"):
-            await store.invite(league.id, captain, partners, "Kings")
+            await store.rosters.invite(league.id, captain, partners, "Kings")
     with pytest.raises(InviteError, match="two different partners"):
-        await store.invite(league.id, 4, [5, 5], "Kings")
+        await store.rosters.invite(league.id, 4, [5, 5], "Kings")
     with pytest.raises(InviteError, match="your own partner"):
-        await store.invite(league.id, 4, [5, 4], "Kings")
+        await store.rosters.invite(league.id, 4, [5, 4], "Kings")
     # nothing was written by the refusals: 4, 5 and 6 are free, Kings is free
-    assert await store.member(league.id, 4) is None and await store.member(league.id, 5) is None
-    team = await store.invite(league.id, 4, [5, 6], "Kings")
+    assert (
+        await store.rosters.member(league.id, 4) is None and await store.rosters.member(league.id, 5) is None
+    )
+    team = await store.rosters.invite(league.id, 4, [5, 6], "Kings")
     assert team.members == [4, 5, 6]
     # an admin removing a member of a team of three dissolves it, like a pair
-    await store.answer_invite(league.id, 2, accept=True)
-    await store.answer_invite(league.id, 3, accept=True)
-    await store.remove_member(league.id, 3, actor_id=ADMIN, reason="gone")
-    assert [t.name for t in await store.teams(league.id, statuses=("active", "pending"))] == ["Kings"]
-    assert sorted(m.user_id for m in await store.members(league.id)) == [1, 2, 4]  # 3 is off
+    await store.rosters.answer_invite(league.id, 2, accept=True)
+    await store.rosters.answer_invite(league.id, 3, accept=True)
+    await store.rosters.remove_member(league.id, 3, actor_id=ADMIN, reason="gone")
+    assert [t.name for t in await store.rosters.teams(league.id, statuses=("active", "pending"))] == ["Kings"]
+    assert sorted(m.user_id for m in await store.rosters.members(league.id)) == [1, 2, 4]  # 3 is off
     # the dissolved team still lists who played for it (its games stay its own in the standings)
-    (gone,) = await store.teams(league.id, statuses=("removed",))
+    (gone,) = await store.rosters.teams(league.id, statuses=("removed",))
     assert (gone.name, gone.members) == ("Aces", [1, 2, 3])
     # the two left are free to form a new team
-    again = await store.invite(league.id, 1, [2, 9], "Aces")
+    again = await store.rosters.invite(league.id, 1, [2, 9], "Aces")
     assert again.members == [1, 2, 9]
 
 
 async def test_night_transitions_fire_once(store: LeagueStore) -> None:
     league = await make_league(store)
-    night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
-    again = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2100, 1100)
+    night = await store.nights.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+    again = await store.nights.ensure_night(league.id, 1, 1, "2026-10-22", 2100, 1100)
     assert again.id == night.id and again.starts_at == 2100  # a scheduled night follows a re-time
-    results = await asyncio.gather(*(store.transition(night.id, ["scheduled"], "checkin") for _ in range(5)))
+    results = await asyncio.gather(
+        *(store.nights.transition(night.id, ["scheduled"], "checkin") for _ in range(5))
+    )
     assert sum(r is not None for r in results) == 1
-    assert (await store.get_night(night.id)).status == "checkin"  # type: ignore[union-attr]
+    assert (await store.nights.get_night(night.id)).status == "checkin"  # type: ignore[union-attr]
     # under way: ensure_night does not move it any more
-    moved = await store.ensure_night(league.id, 1, 1, "2026-10-22", 9999, 9000)
+    moved = await store.nights.ensure_night(league.id, 1, 1, "2026-10-22", 9999, 9000)
     assert moved.starts_at == 2100 and moved.status == "checkin"
-    assert [n.id for n in await store.open_nights()] == [night.id]
+    assert [n.id for n in await store.nights.open_nights()] == [night.id]
 
 
 async def test_check_in_rules(store: LeagueStore) -> None:
     league = await make_league(store)
-    night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+    night = await store.nights.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
     with pytest.raises(CheckinClosed, match="not open yet"):
-        await store.check_in(night.id, 1)
-    await store.transition(night.id, ["scheduled"], "checkin")
-    assert await store.check_in(night.id, 1) is None
+        await store.nights.check_in(night.id, 1)
+    await store.nights.transition(night.id, ["scheduled"], "checkin")
+    assert await store.nights.check_in(night.id, 1) is None
     with pytest.raises(AlreadyCheckedIn):
-        await store.check_in(night.id, 1)
-    assert await store.check_in(night.id, 1, "out") == "in"
-    assert await store.check_in(night.id, 2) is None
-    assert await store.checkins(night.id) == {1: "out", 2: "in"}
-    await store.transition(night.id, ["checkin"], "playing")
+        await store.nights.check_in(night.id, 1)
+    assert await store.nights.check_in(night.id, 1, "out") == "in"
+    assert await store.nights.check_in(night.id, 2) is None
+    assert await store.nights.checkins(night.id) == {1: "out", 2: "in"}
+    await store.nights.transition(night.id, ["checkin"], "playing")
     with pytest.raises(CheckinClosed, match="closed"):
-        await store.check_in(night.id, 3)
+        await store.nights.check_in(night.id, 3)
     # an admin re-opens check-in during the night: late arrivals join the next round
-    await store.transition(night.id, ["playing"], "playing", data={"late_checkin": True})
-    await store.check_in(night.id, 3)
+    await store.nights.transition(night.id, ["playing"], "playing", data={"late_checkin": True})
+    await store.nights.check_in(night.id, 3)
 
 
 async def test_rounds_seat_once_and_results_are_recorded_once(store: LeagueStore) -> None:
     league = await make_league(store)
-    night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
-    await store.transition(night.id, ["scheduled"], "checkin")
+    night = await store.nights.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+    await store.nights.transition(night.id, ["scheduled"], "checkin")
     sides = [[[1, 2], [3, 4]], [[5, 6], [7, None]]]
     seated = await asyncio.gather(
-        store.start_round(night.id, 1, tables=sides, byes=[8], ends_at=5000),
-        store.start_round(night.id, 1, tables=sides, byes=[8], ends_at=5000),
+        store.rounds.start_round(night.id, 1, tables=sides, byes=[8], ends_at=5000),
+        store.rounds.start_round(night.id, 1, tables=sides, byes=[8], ends_at=5000),
     )
     assert sum(s is not None for s in seated) == 1
-    tables = await store.round_tables(night.id, 1)
+    tables = await store.rounds.round_tables(night.id, 1)
     assert [t.players for t in tables] == [[1, 2, 3, 4], [5, 6, 7]]
-    assert await store.byes(night.id) == [(1, 8)]
-    assert await store.busy_players([1, 8, 9]) == {1: league.id}
-    await store.link_table(tables[0].id, channel_id=555, table_id=None)  # type: ignore[arg-type]
-    assert await store.record_result(
+    assert await store.rounds.byes(night.id) == [(1, 8)]
+    assert await store.rounds.busy_players([1, 8, 9]) == {1: league.id}
+    await store.rounds.link_table(tables[0].id, channel_id=555, table_id=None)  # type: ignore[arg-type]
+    assert await store.rounds.record_result(
         tables[0].id, scores=[500, 300], bags=[2, 1], winner_side=0, complete=True
     )
-    assert not await store.record_result(
+    assert not await store.rounds.record_result(
         tables[0].id, scores=[0, 0], bags=[0, 0], winner_side=1, complete=True
     )
-    assert await store.record_result(
+    assert await store.rounds.record_result(
         tables[1].id, scores=[220, 240], bags=[0, 3], winner_side=None, complete=False
     )
-    results = await store.night_results(night.id)
+    results = await store.rounds.night_results(night.id)
     assert [(r.scores, r.winner_side, r.complete) for r in results] == [
         ([500, 300], 0, True),
         ([220, 240], None, False),
     ]
-    assert await store.finish_round(night.id, 1) and not await store.finish_round(night.id, 1)
-    assert await store.busy_players([1]) == {}
+    assert await store.rounds.finish_round(night.id, 1) and not await store.rounds.finish_round(night.id, 1)
+    assert await store.rounds.busy_players([1]) == {}
     # round 2 may only follow round 1
-    assert await store.start_round(night.id, 3, tables=sides) is None
-    assert await store.start_round(night.id, 2, tables=sides) is not None
+    assert await store.rounds.start_round(night.id, 3, tables=sides) is None
+    assert await store.rounds.start_round(night.id, 2, tables=sides) is not None
 
 
 async def test_correct_result_and_substitute_are_audited(store: LeagueStore) -> None:
     league = await make_league(store)
-    night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
-    await store.transition(night.id, ["scheduled"], "checkin")
-    (table,) = await store.start_round(night.id, 1, tables=[[[1, 2], [3, 4]]])  # type: ignore[misc]
-    sub = await store.substitute(table.id, 4, 9, league_id=league.id, actor_id=ADMIN, reason="4 had to leave")
+    night = await store.nights.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+    await store.nights.transition(night.id, ["scheduled"], "checkin")
+    (table,) = await store.rounds.start_round(night.id, 1, tables=[[[1, 2], [3, 4]]])  # type: ignore[misc]
+    sub = await store.rounds.substitute(
+        table.id, 4, 9, league_id=league.id, actor_id=ADMIN, reason="4 had to leave"
+    )
     assert sub.sides == [[1, 2], [3, 9]]
-    await store.record_result(table.id, scores=[500, 300], bags=[0, 0], winner_side=0, complete=True)
-    fixed = await store.correct_result(
+    await store.rounds.record_result(table.id, scores=[500, 300], bags=[0, 0], winner_side=0, complete=True)
+    fixed = await store.rounds.correct_result(
         table.id,
         league_id=league.id,
         scores=[300, 500],
@@ -328,7 +338,7 @@ async def test_correct_result_and_substitute_are_audited(store: LeagueStore) -> 
         reason="scores swapped",
     )
     assert fixed.corrected and fixed.winner_side == 1 and fixed.sides == [[1, 2], [3, 9]]
-    log = await store.audit_log(league.id, actions=["correct", "sub"])
+    log = await store.audit.log(league.id, actions=["correct", "sub"])
     assert [e.action for e in log] == ["correct", "sub"]
     assert log[0].detail["before"]["scores"] == [500, 300] and log[0].reason == "scores swapped"
 
@@ -371,24 +381,24 @@ async def test_existing_games_are_rated_once_in_order(db: Storage, store: League
     await _finished_game(db, 21, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=1, finished_at=1000)
     # one human with bots: looked at, not rated
     await _finished_game(db, 22, [(5, 0), (None, 1), (None, 0), (None, 1)], winner=0, finished_at=3000)
-    assert await store.rate_pending_games(rate_stored) == 3
-    assert await store.rate_pending_games(rate_stored) == 0  # never twice
-    r = await store.ratings(GUILD)
+    assert await store.ratings.rate_pending_games(rate_stored) == 3
+    assert await store.ratings.rate_pending_games(rate_stored) == 0  # never twice
+    r = await store.ratings.get(GUILD)
     assert set(r) == {1, 2, 3, 4} and all(x.games == 2 for x in r.values())
     # lost then won (1, 3) ends above won then lost (2, 4): the later result weighs more
     assert r[1].mu > r[2].mu and r[1].mu == r[3].mu
-    board = await store.rating_leaderboard(GUILD)
+    board = await store.ratings.leaderboard(GUILD)
     assert [row.user_id for row in board][:2] == [1, 3] and board[0].rank == 1
-    assert await store.rating_count(GUILD) == 4
+    assert await store.ratings.count(GUILD) == 4
 
 
 async def test_rating_two_callers_at_once_rates_each_game_once(db: Storage, store: LeagueStore) -> None:
     for i in range(3):
         await _finished_game(db, 30 + i, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000 + i)
     await asyncio.gather(
-        store.rate_pending_games(rate_stored), LeagueStore(db).rate_pending_games(rate_stored)
+        store.ratings.rate_pending_games(rate_stored), LeagueStore(db).ratings.rate_pending_games(rate_stored)
     )
-    assert all(x.games == 3 for x in (await store.ratings(GUILD)).values())
+    assert all(x.games == 3 for x in (await store.ratings.get(GUILD)).values())
 
 
 async def test_game_for_table(db: Storage, store: LeagueStore) -> None:
@@ -397,10 +407,10 @@ async def test_game_for_table(db: Storage, store: LeagueStore) -> None:
     )
     row = await db.tables.latest_in(40)
     assert row is not None
-    got = await store.game_for_table(row.id)
+    got = await store.rounds.game_for_table(row.id)
     assert got is not None and got["scores"] == [310, 520] and got["winner_side"] == 1
     other = await db.tables.create(GUILD, 41, 1, {})
-    assert await store.game_for_table(other.id) is None
+    assert await store.rounds.game_for_table(other.id) is None
 
 
 async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: LeagueStore) -> None:
@@ -408,7 +418,7 @@ async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: 
 
     await _finished_game(db, 50, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000)
     await _finished_game(db, 51, [(5, 0), (None, 1), (None, 0), (None, 1)], winner=0, finished_at=2000)
-    await store.rate_pending_games(rate_stored)
+    await store.ratings.rate_pending_games(rate_stored)
     board = await db.stats.leaderboard(GUILD, sort="rating", limit=10, humans_only=True)
     assert [p.user_id for p in board][:2] in ([1, 3], [3, 1])
     assert board[-1].user_id == 5 and board[-1].rating is None  # one human with bots: unrated
@@ -422,16 +432,16 @@ async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: 
 
 async def test_forget_me_removes_league_and_rating_data(db: Storage, store: LeagueStore) -> None:
     league = await make_league(store)
-    await store.sign_up(league.id, 1)
+    await store.rosters.sign_up(league.id, 1)
     await _finished_game(db, 60, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000)
-    await store.rate_pending_games(rate_stored)
-    assert 1 in await store.ratings(GUILD)
+    await store.ratings.rate_pending_games(rate_stored)
+    assert 1 in await store.ratings.get(GUILD)
     export = await db.history.export(1)  # /spades mydata shows the league side too
     assert export["ratings"][0]["rated_games"] == 1 and export["leagues"][0]["league"] == "Thursday"
     await db.history.forget(1)
-    assert 1 not in await store.ratings(GUILD) and 2 in await store.ratings(GUILD)
-    assert await store.member(league.id, 1) is None
-    assert all(e.actor_id != 1 for e in await store.audit_log(league.id))
+    assert 1 not in await store.ratings.get(GUILD) and 2 in await store.ratings.get(GUILD)
+    assert await store.rosters.member(league.id, 1) is None
+    assert all(e.actor_id != 1 for e in await store.audit.log(league.id))
 
 
 async def test_forget_me_leaves_no_id_in_past_seatings_or_the_audit_log(
@@ -439,17 +449,17 @@ async def test_forget_me_leaves_no_id_in_past_seatings_or_the_audit_log(
 ) -> None:
     gone, stays = 900000000000000009, 900000000000000004
     league = await make_league(store)
-    night = await store.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
-    await store.transition(night.id, ["scheduled"], "checkin")
-    (table,) = await store.start_round(night.id, 1, tables=[[[1, 2], [3, stays]]])  # type: ignore[misc]
-    await store.substitute(
+    night = await store.nights.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+    await store.nights.transition(night.id, ["scheduled"], "checkin")
+    (table,) = await store.rounds.start_round(night.id, 1, tables=[[[1, 2], [3, stays]]])  # type: ignore[misc]
+    await store.rounds.substitute(
         table.id, stays, gone, league_id=league.id, actor_id=ADMIN, reason=f"<@{stays}> left, <@!{gone}> in"
     )
-    await store.finish_round(night.id, 1)
+    await store.rounds.finish_round(night.id, 1)
     await db.history.forget(gone)
-    after = await store.league_table(table.id)
+    after = await store.rounds.league_table(table.id)
     assert after is not None and after.sides == [[1, 2], [3, 0]]
-    (sub,) = await store.audit_log(league.id, actions=["sub"])
+    (sub,) = await store.audit.log(league.id, actions=["sub"])
     assert sub.detail["in"] == 0 and sub.detail["out"] == stays  # what happened stays, who does not
     assert sub.reason is not None and str(gone) not in sub.reason and f"<@{stays}>" in sub.reason
 
@@ -459,12 +469,12 @@ async def test_forget_me_scrubs_both_partners_of_a_team_of_three_invite(
 ) -> None:
     gone, stays = 900000000000000019, 900000000000000014
     league = await make_league(store, fmt="fixed")
-    await store.invite(league.id, 1, [stays, gone], "Aces")
+    await store.rosters.invite(league.id, 1, [stays, gone], "Aces")
     await db.history.forget(gone)
-    (invite,) = await store.audit_log(league.id, actions=["invite"])
+    (invite,) = await store.audit.log(league.id, actions=["invite"])
     assert invite.detail == {"team": "Aces", "partner": stays, "partner2": 0}
     await db.history.forget(stays)
-    (invite,) = await store.audit_log(league.id, actions=["invite"])
+    (invite,) = await store.audit.log(league.id, actions=["invite"])
     assert invite.detail == {"team": "Aces", "partner": 0, "partner2": 0}
 
 
@@ -478,23 +488,23 @@ async def test_partners_answering_at_once_are_counted_once_on_both_backends(db_t
         league = await make_league(store, fmt="fixed")
         for round_no in range(3):
             base = 10 * (round_no + 1)
-            await store.invite(league.id, base, [base + 1, base + 2], f"Team {round_no}")
+            await store.rosters.invite(league.id, base, [base + 1, base + 2], f"Team {round_no}")
             answers = await asyncio.gather(
-                store.answer_invite(league.id, base + 1, accept=True),
-                store.answer_invite(league.id, base + 2, accept=True),
+                store.rosters.answer_invite(league.id, base + 1, accept=True),
+                store.rosters.answer_invite(league.id, base + 2, accept=True),
             )
             assert sorted(a.status for a in answers) == ["active", "pending"]
-        assert len(await store.teams(league.id)) == 3
-        await store.invite(league.id, 50, [51, 52], "Racing")
+        assert len(await store.rosters.teams(league.id)) == 3
+        await store.rosters.invite(league.id, 50, [51, 52], "Racing")
         raced = await asyncio.gather(
-            store.answer_invite(league.id, 51, accept=True),
-            store.answer_invite(league.id, 52, accept=False),
+            store.rosters.answer_invite(league.id, 51, accept=True),
+            store.rosters.answer_invite(league.id, 52, accept=False),
             return_exceptions=True,
         )
-        left = await store.teams(league.id, statuses=("active", "pending"))
+        left = await store.rosters.teams(league.id, statuses=("active", "pending"))
         assert "Racing" not in [t.name for t in left]  # the decline dissolved it, whichever came first
         assert not any(isinstance(r, Exception) and not isinstance(r, InviteError) for r in raced)
-        member = await store.member(league.id, 51)
+        member = await store.rosters.member(league.id, 51)
         assert member is None or (member.status == "active" and member.team_id is None)
     finally:
         await storage.close()
