@@ -1,8 +1,9 @@
 """/history, /replay, the hand post's Replay and Verify buttons, /spades mydata and /spades forgetme.
 
-Thin adapters: storage reads what was played (``bot.storage.history``), ``bot.replays`` writes the
-texts, ``bot.pictures`` draws (in an executor), ``engine.fair`` verifies. Every answer is
-ephemeral: a lookup is one person's business, and the channel already saw the hands as they ended.
+Thin adapters: storage reads what was played (``bot.storage.history``), ``bot.render.history`` and
+``bot.render.replay`` write the texts, ``bot.render.scenes`` the score chart's data, ``bot.pictures``
+draws (in an executor), ``engine.verify`` checks a deal. Every answer is ephemeral: a lookup is one
+person's business, and the channel already saw the hands as they ended.
 Replays only show finished hands, and only the hands of this server's games.
 
 Custom ids (persistent ``DynamicItem``s, well under 100 characters):
@@ -18,7 +19,6 @@ Custom ids (persistent ``DynamicItem``s, well under 100 characters):
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import gzip
 import io
 import json
@@ -34,23 +34,22 @@ from discord.ui import Button, DynamicItem, Select
 
 from bot.clicks import timely
 from bot.errors import report_interaction_error
-from bot.i18n import DEFAULT, N_, Msg, Text, _, _n, gettext, join, user_language
+from bot.i18n import DEFAULT, N_, Msg, Text, _, _n, gettext, user_language
 from bot.pictures import score_chart_png
-from bot.replays import (
+from bot.render.history import game_choice, history_text, scope_label, score_sheet_text
+from bot.render.records import seat_names
+from bot.render.replay import (
     HandReplay,
-    game_series,
     hand_replay,
-    history_text,
-    picture_language,
-    picture_names,
     replay_text,
-    score_sheet_text,
-    seat_names,
+    replay_title,
+    table_seat_names,
+    verdict_text,
 )
+from bot.render.scenes import game_series, picture_language, picture_names
 from bot.safe import NOT_ON_MESSAGE, fits, on_its_message, safe_defer, safe_edit, safe_send
 from bot.storage import PlayerSeated, StoredHand
 from engine import RecordError
-from engine.fair import short
 from engine.verify import verify
 
 if TYPE_CHECKING:
@@ -130,14 +129,6 @@ async def refused_scope(interaction: discord.Interaction[Any], guild_id: int, ki
     return False
 
 
-def _scope_label(kind: str, ref: int) -> Text:
-    if kind == "c":
-        return f"<#{ref}>"
-    if kind == "u":
-        return f"<@{ref}>"
-    return _("this server")
-
-
 async def history_payload(
     bot: SpadesBot, guild_id: int, kind: str, ref: int, page: int, lang: str = DEFAULT
 ) -> tuple[str, discord.ui.View | None]:
@@ -152,7 +143,7 @@ async def history_payload(
         first = await storage.recent_games(
             guild_id, channel_id=channel_id, user_id=user_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE
         )
-    text = history_text(first, _scope_label(kind, ref))
+    text = history_text(first, scope_label(kind, ref))
     if not first.games:
         return text, None
     view = discord.ui.View(timeout=None)
@@ -170,11 +161,7 @@ async def history_payload(
         view.add_item(HistoryPage(guild_id, kind, ref, p + 1, "n", disabled=not first.has_next))
     options = []
     for g in first.games:
-        sides = " – ".join(str(s.get("score")) for s in g.sides)
-        day = dt.datetime.fromtimestamp(g.finished_at, dt.UTC).strftime("%Y-%m-%d")
-        label = f"#{g.id} · {sides} · {g.preset}"[:100]
-        players = ", ".join(p.name for p in g.players)[:100]
-        about = f"{day} · {players}"[:100]
+        label, about = game_choice(g)
         options.append(discord.SelectOption(label=label, value=str(g.id), description=about))
     view.add_item(HistorySelect(guild_id, kind, ref, p, options, lang=lang))
     return text, view
@@ -397,17 +384,12 @@ async def _load_replay(
         game = await storage.get_game(game_id)
         if game is not None:
             names = seat_names(game)
-        title: Text = _("game #%(game)s", game=game_id)
+        title = replay_title(game_id=game_id)
     else:
         t = await bot.tables.load(table_id) if getattr(bot, "tables", None) else None
         if t is not None:
-            names = [s.name if s is not None else _("seat %(n)s", n=i + 1) for i, s in enumerate(t.seats)]
-        playing = t is not None and t.status == "playing"
-        title = (
-            _("table %(table)s (game in progress)", table=table_id)
-            if playing
-            else _("table %(table)s", table=table_id)
-        )
+            names = table_seat_names(t)
+        title = replay_title(table_id=table_id, playing=t is not None and t.status == "playing")
     return _Replay(table_id, game_no, stored, hr, names, title, total)
 
 
@@ -566,27 +548,10 @@ async def verify_answer(
     if not isinstance(fair, dict):
         return _("That hand was dealt before deals were committed, so there is nothing to verify."), None
     verdict = await _executor(verify, stored.record)
-    mark = "✅" if verdict.ok else "❌"
     name = f"table-{table_id}-hand-{hand_no}.json"
-    commitment, full = short(str(fair.get("commitment"))), str(fair.get("commitment"))
-    lines = [
-        _(
-            "%(mark)s **Hand %(hand)s at table %(table)s**: %(verdict)s",
-            mark=mark,
-            hand=hand_no,
-            table=table_id,
-            verdict=verdict.message,
-        ),
-        _("Commitment shown before the bidding: `%(short)s` (full: `%(full)s`)", short=commitment, full=full),
-        _("Revealed seed `%(seed)s` and salt `%(salt)s`.", seed=fair.get("seed"), salt=fair.get("salt")),
-        _(
-            "Check it yourself with the attached record: `python -m engine verify %(file)s` (the shuffle is "
-            "documented in docs/ENGINE_API.md).",
-            file=name,
-        ),
-    ]
     record = json.dumps(stored.record, indent=1).encode()
-    return join(*lines, sep="\n"), discord.File(io.BytesIO(record), filename=name)
+    text = verdict_text(verdict, fair, table_id=table_id, hand_no=hand_no, file=name)
+    return text, discord.File(io.BytesIO(record), filename=name)
 
 
 async def send_verdict(

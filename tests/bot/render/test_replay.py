@@ -7,14 +7,9 @@ import json
 import pytest
 
 from bot.pictures import score_chart_png, table_png
-from bot.replays import (
-    game_series,
-    hand_replay,
-    hand_scene,
-    history_text,
-    replay_text,
-    score_sheet_text,
-)
+from bot.render.history import history_text, score_sheet_text
+from bot.render.replay import hand_replay, replay_text
+from bot.render.scenes import game_series, hand_scene
 from bot.storage.history import GamePlayer, GameSummary, HistoryPage, StoredHand
 from engine import Game, RecordError, card_str, hand_str
 from engine.bots import get_bot
