@@ -11,16 +11,14 @@ A public leaderboard or shared stats speak the server's language; an ephemeral o
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_interaction_error
-from bot.i18n import DEFAULT, N_, gettext, resolve, user_language
+from bot.i18n import DEFAULT, resolve, user_language
 from bot.i18n import render as render_text
 from bot.league.ratings import PROVISIONAL_GAMES
 from bot.render.stats import (
@@ -38,6 +36,14 @@ from bot.render.stats import (
 )
 from bot.safe import NOT_ON_MESSAGE, PUBLIC, UPDATE, answer_as, on_its_message, safe_edit, safe_send
 from bot.storage import SORT_LABELS, SORTS
+from bot.views.leaderboard import (
+    DYNAMIC_ITEMS,
+    LeaderboardButton,
+    LeaderboardPage,
+    LeaderboardSort,
+    leaderboard_view,
+)
+from bot.views.registry import handles
 
 if TYPE_CHECKING:
     from bot.client import SpadesBot
@@ -66,121 +72,6 @@ async def message_language(interaction: discord.Interaction[Any]) -> str:
 
 def sort_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=SORT_LABELS[s], value=s) for s in SORTS]
-
-
-class LeaderboardPage(
-    DynamicItem[Button[Any]], template=r"lb:(?P<guild>\d+):(?P<sort>[a-z_]+):(?P<page>\d+):(?P<dir>[pn])$"
-):
-    """◀ / ▶: shows page ``page`` of the guild's leaderboard under ``sort``, in place."""
-
-    def __init__(
-        self, guild_id: int, sort: str, page: int, direction: str, *, disabled: bool = False
-    ) -> None:
-        # the direction keeps ◀ and ▶ distinct even when both point at the same page
-        super().__init__(
-            Button(
-                label="◀" if direction == "p" else "▶",
-                style=discord.ButtonStyle.secondary,
-                disabled=disabled,
-                custom_id=f"lb:{guild_id}:{sort}:{page}:{direction}",
-            )
-        )
-        self.guild_id, self.sort, self.page = guild_id, sort, page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LeaderboardPage:
-        return cls(int(match["guild"]), match["sort"], int(match["page"]), match["dir"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await show_page(interaction, self.guild_id, self.sort, self.page)
-
-
-class LeaderboardSort(DynamicItem[Select[Any]], template=r"lbsort:(?P<guild>\d+)$"):
-    """The sort picker under the leaderboard: re-sorts and goes back to page 1, in place."""
-
-    def __init__(self, guild_id: int, current: str = "wins", lang: str = DEFAULT) -> None:
-        base, humans_only = split_sort(current)
-        select: Select[Any] = Select(
-            custom_id=f"lbsort:{guild_id}",
-            placeholder=gettext(lang, "Sort by…"),
-            options=[
-                discord.SelectOption(
-                    label=gettext(lang, "Sort by %(what)s", what=gettext(lang, SORT_LABELS[s]).lower()),
-                    value=sort_key(s, humans_only),
-                    default=s == base,
-                )
-                for s in SORTS
-            ],
-        )
-        super().__init__(select)
-        self.guild_id = guild_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LeaderboardSort:
-        return cls(int(match["guild"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        # a select's interaction data (discord.py types it as the union of every component's)
-        data = cast("dict[str, Any]", interaction.data or {})
-        values = data.get("values") or []
-        await show_page(interaction, self.guild_id, str(values[0]) if values else "wins", 0)
-
-
-class LeaderboardButton(DynamicItem[Button[Any]], template=r"lbshow:(?P<guild>\d+)$"):
-    """[ Leaderboard ] under a finished game: the server's first page, ephemerally (the channel
-    already saw the result; the standings are a personal look)."""
-
-    def __init__(self, guild_id: int) -> None:
-        super().__init__(
-            Button(
-                # dispatch only: the post's own button (bot.views) is labelled in the server's language
-                label=N_("Leaderboard"),
-                style=discord.ButtonStyle.secondary,
-                emoji="🏆",
-                custom_id=f"lbshow:{guild_id}",
-            )
-        )
-        self.guild_id = guild_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LeaderboardButton:
-        return cls(int(match["guild"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await send_first_page(interaction, self.guild_id, ephemeral=True)
-        except Exception as exc:
-            await report_interaction_error(interaction, exc, "leaderboard button")
-
-
-DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (LeaderboardPage, LeaderboardSort, LeaderboardButton)
-
-
-def leaderboard_view(guild_id: int, sort: str, page: int, total: int, lang: str = DEFAULT) -> discord.ui.View:
-    """◀ page ▶ when there is more than one page, and the sort picker."""
-    pages = page_count(total)
-    view = discord.ui.View(timeout=None)
-    if pages > 1:
-        view.add_item(LeaderboardPage(guild_id, sort, max(page - 1, 0), "p", disabled=page <= 0))
-        view.add_item(
-            Button(
-                label=f"{page + 1} / {pages}",
-                disabled=True,
-                custom_id=f"lbpos:{guild_id}:{sort}:{page}",
-                style=discord.ButtonStyle.secondary,
-            )
-        )
-        view.add_item(
-            LeaderboardPage(guild_id, sort, min(page + 1, pages - 1), "n", disabled=page >= pages - 1)
-        )
-    view.add_item(LeaderboardSort(guild_id, sort, lang))
-    return view
 
 
 async def leaderboard_payload(
@@ -261,6 +152,30 @@ async def send_first_page(
         return
     embed, view = payload
     await safe_send(interaction, embed=embed, view=view, ephemeral=ephemeral)
+
+
+# ---- the leaderboard's components (drawn by bot.views.leaderboard) ----------------------------------
+
+
+@handles(LeaderboardPage)
+async def on_page(interaction: discord.Interaction[Any], item: LeaderboardPage) -> None:
+    await show_page(interaction, item.guild_id, item.sort, item.page)
+
+
+@handles(LeaderboardSort)
+async def on_sort(interaction: discord.Interaction[Any], item: LeaderboardSort) -> None:
+    # a select's interaction data (discord.py types it as the union of every component's)
+    data = cast("dict[str, Any]", interaction.data or {})
+    values = data.get("values") or []
+    await show_page(interaction, item.guild_id, str(values[0]) if values else "wins", 0)
+
+
+@handles(LeaderboardButton)
+async def on_leaderboard_button(interaction: discord.Interaction[Any], item: LeaderboardButton) -> None:
+    try:
+        await send_first_page(interaction, item.guild_id, ephemeral=True)
+    except Exception as exc:
+        await report_interaction_error(interaction, exc, "leaderboard button")
 
 
 class StatsCog(commands.Cog, name="Stats"):

@@ -12,7 +12,8 @@ from typing import Any
 from bot.i18n import DEFAULT, gettext, render
 from bot.lexicon import bid_label, describe
 from bot.pictures import ENGLISH, ScoreSeries, SeatInfo, SideInfo, TableScene, Words, can_draw, picture_name
-from bot.render.records import ruleset_of, seat_word, side_label
+from bot.render.records import ruleset_of, seat_names, seat_word, side_label
+from bot.storage.history import GameSummary
 from engine import Ruleset
 
 
@@ -123,4 +124,16 @@ def game_series(
         lose=rs.lose_score,
         winner=winner,
         words=picture_words(lang),
+    )
+
+
+def game_chart(game: GameSummary, records: Sequence[dict[str, Any]], lang: str = DEFAULT) -> ScoreSeries:
+    """The score chart under a stored game's score sheet (in ``lang`` where the fonts draw it)."""
+    drawn = picture_language(lang)
+    return game_series(
+        records,
+        picture_names(seat_names(game), drawn),
+        winner=game.winner_side,
+        lang=drawn,
+        title=gettext(drawn, "Score by hand · game #%(game)s", game=game.id),
     )

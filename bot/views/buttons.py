@@ -48,7 +48,7 @@ def table_view(t: Table, lang: str = DEFAULT) -> discord.ui.View | None:
     return view
 
 
-#: custom_id of the finished-game post's Leaderboard button; ``cogs.stats.LeaderboardButton``
+#: custom_id of the finished-game post's Leaderboard button; ``bot.views.leaderboard.LeaderboardButton``
 #: (a persistent DynamicItem) answers it, since ``bot/`` does not import ``cogs/``.
 LEADERBOARD_ID = "lbshow:{guild}"
 
