@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n import Text, _, _n, join
 from bot.lexicon import preset_name
 from bot.render.records import bid_text, seat_word, side_label
-from engine import Ruleset, card_pretty, hand_str, parse_card
+from engine import Ruleset, bits, card_pretty, hand_str, parse_card
 from engine.fair import short
 from engine.record import replay_game
 
@@ -87,7 +87,7 @@ def hand_replay(record: dict[str, Any]) -> HandReplay:
         no = i // n + 1
         tricks.append(Trick(no, tuple(history[i : i + n]), g.trick_winners[no - 1]))
     bids = tuple((int(s), bid_text(b)) for s, b in record.get("bids", []))
-    passes = tuple((s, tuple(_bits(m))) for s, m in g.pass_log)
+    passes = tuple((s, tuple(bits(m))) for s, m in g.pass_log)
     return HandReplay(
         record,
         g.rs,
@@ -99,15 +99,6 @@ def hand_replay(record: dict[str, Any]) -> HandReplay:
         tuple(tricks),
         dict(g.hand_records[-1]["result"]),
     )
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def replay_text(
