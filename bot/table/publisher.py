@@ -78,7 +78,7 @@ async def _english(table_id: int) -> str:
     return DEFAULT
 
 
-def _hand_post(table: Table, ev: Any) -> Callable[[str], str]:
+def _hand_post(table: Table, ev: HandScored) -> Callable[[str], str]:
     return lambda lang: render.hand_post(table, ev, lang)
 
 
