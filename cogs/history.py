@@ -6,7 +6,8 @@ draws (in an executor), ``engine.verify`` checks a deal. Every answer is ephemer
 person's business, and the channel already saw the hands as they ended.
 Replays only show finished hands, and only the hands of this server's games.
 
-Custom ids (persistent ``DynamicItem``s, well under 100 characters):
+The components are drawn by ``bot.views.history``; this module answers their clicks (``handles``).
+Their custom ids (persistent ``DynamicItem``s, well under 100 characters):
 - ``hi:<guild>:<c|s|u>:<ref>:<page>:<p|n>``: the history's ◀ ▶ (``ref``: channel or user id);
 - ``hisel:<guild>:<c|s|u>:<ref>:<page>``: pick a game of that page for its score sheet;
 - ``hig:<game>``: pick a hand of that game to replay;

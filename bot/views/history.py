@@ -1,6 +1,6 @@
 """The components under the history, a game's score sheet, a replay and the forget-me question.
 
-Persistent ``DynamicItem``s (custom ids, well under 100 characters, documented in ``cogs.history``),
+Persistent ``DynamicItem``s (custom ids, well under 100 characters, listed in ``cogs.history``),
 and the views they make up: a page of the history with its game picker, the hand picker under a
 score sheet, a replay's navigation. What a click does is registered above the views
 (``cogs.history``, with ``handles``); labels are in the reader's language.
