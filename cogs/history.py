@@ -37,14 +37,7 @@ from bot.i18n import DEFAULT, Msg, Text, _, _n, user_language
 from bot.pictures import score_chart_png
 from bot.render.history import history_text, scope_label, score_sheet_text
 from bot.render.records import seat_names
-from bot.render.replay import (
-    HandReplay,
-    hand_replay,
-    replay_text,
-    replay_title,
-    table_seat_names,
-    verdict_text,
-)
+from bot.render.replay import replay_text, replay_title, table_seat_names, verdict_text
 from bot.render.scenes import game_chart
 from bot.safe import NOT_ON_MESSAGE, fits, on_its_message, safe_defer, safe_edit, safe_send
 from bot.storage import PlayerSeated, StoredHand
@@ -64,6 +57,7 @@ from bot.views.history import (
 )
 from bot.views.registry import handles
 from engine import RecordError
+from engine.record import HandReplay, hand_replay
 from engine.verify import verify
 
 if TYPE_CHECKING:

@@ -8,97 +8,18 @@ characters, and are lazy messages (``bot.i18n``): the answer renders them in the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import Text, _, _n, join
 from bot.lexicon import preset_name
 from bot.render.records import bid_text, seat_word, side_label
-from engine import Ruleset, bits, card_pretty, hand_str, parse_card
+from engine import card_pretty, hand_str
 from engine.fair import short
-from engine.record import replay_game
+from engine.record import HandReplay
 
 if TYPE_CHECKING:
     from bot.model import Table
     from engine.verify import Verdict
-
-
-@dataclass(frozen=True)
-class Trick:
-    no: int  # 1-based
-    plays: tuple[tuple[int, int], ...]  # (seat, card) in play order
-    winner: int
-
-
-@dataclass(frozen=True)
-class HandReplay:
-    """A finished hand read trick by trick (rebuilt by the engine from the record)."""
-
-    record: dict[str, Any]
-    ruleset: Ruleset
-    hand_no: int
-    dealer: int
-    dealt: tuple[int, ...]  # per seat, a card mask, as dealt (two-player: as kept after the draw)
-    bids: tuple[tuple[int, str], ...]
-    passes: tuple[tuple[int, tuple[int, ...]], ...]
-    tricks: tuple[Trick, ...]
-    result: dict[str, Any]
-
-    @property
-    def steps(self) -> int:
-        """The deal and bids, one step per trick, the scoring."""
-        return len(self.tricks) + 2
-
-    def held_before(self, trick_no: int) -> list[int]:
-        """Each seat's cards before trick ``trick_no`` (1-based) was played (after any pass)."""
-        hands = list(self.after_pass)
-        for t in self.tricks[: trick_no - 1]:
-            for seat, card in t.plays:
-                hands[seat] &= ~(1 << card)
-        return hands
-
-    @property
-    def after_pass(self) -> list[int]:
-        hands = list(self.dealt)
-        for seat, cards in self.passes:
-            for c in cards:
-                hands[seat] &= ~(1 << c)
-        n = len(hands)
-        if self.ruleset.two_player_draw:
-            for seat, cards in (tuple(x) for x in self.record.get("replacements") or []):
-                for c in cards:
-                    hands[seat] |= 1 << parse_card(c)
-            return hands
-        for seat, cards in self.passes:  # partners swap: the cards arrive at the partner
-            partner = self.ruleset.partner_of(seat)
-            if partner is not None and partner < n:
-                for c in cards:
-                    hands[partner] |= 1 << c
-        return hands
-
-
-def hand_replay(record: dict[str, Any]) -> HandReplay:
-    """Rebuild a finished hand from its record; raises ``engine.RecordError`` when it does not replay."""
-    g = replay_game(record)
-    n = g.n
-    history = g.history()
-    tricks = []
-    for i in range(0, len(history), n):
-        no = i // n + 1
-        tricks.append(Trick(no, tuple(history[i : i + n]), g.trick_winners[no - 1]))
-    bids = tuple((int(s), bid_text(b)) for s, b in record.get("bids", []))
-    passes = tuple((s, tuple(bits(m))) for s, m in g.pass_log)
-    return HandReplay(
-        record,
-        g.rs,
-        g.hand_no,
-        g.dealer,
-        tuple(g.dealt),
-        bids,
-        passes,
-        tuple(tricks),
-        dict(g.hand_records[-1]["result"]),
-    )
 
 
 def replay_text(
@@ -132,7 +53,9 @@ def replay_text(
         lines.append(_("**As dealt** (after the draw)") if hr.ruleset.two_player_draw else _("**As dealt**"))
         for s in range(hr.ruleset.num_seats):
             lines.append(join(names[s], hand_str(hr.dealt[s]) or "—", sep=": "))
-        lines.append(join(_("**Bids**:"), join(*(join(names[s], b) for s, b in hr.bids), sep=" · ")))
+        lines.append(
+            join(_("**Bids**:"), join(*(join(names[s], bid_text(b)) for s, b in hr.bids), sep=" · "))
+        )
         for seat, cards in hr.passes:
             partner = hr.ruleset.partner_of(seat)
             shown = " ".join(card_pretty(c) for c in cards)
@@ -168,7 +91,7 @@ def replay_text(
         taken = [0] * hr.ruleset.num_seats
         for x in hr.tricks[: t.no]:
             taken[x.winner] += 1
-        bids = dict(hr.bids)
+        bids = {s: bid_text(b) for s, b in hr.bids}
         seats = range(hr.ruleset.num_seats)
         so_far = join(
             *(join(names[s], join(f"{taken[s]}/", bids.get(s, "?"), sep="")) for s in seats), sep=" · "

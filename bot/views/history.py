@@ -17,10 +17,10 @@ from discord.ui import Button, DynamicItem, Select
 
 from bot.i18n import DEFAULT, N_, gettext
 from bot.render.history import game_choice
-from bot.render.replay import HandReplay
 from bot.storage import HistoryPage as Page
 from bot.storage import StoredHand
 from bot.views.registry import dispatch
+from engine.record import HandReplay
 
 
 class HistoryPage(

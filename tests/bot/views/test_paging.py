@@ -9,10 +9,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.render.replay import hand_replay
 from bot.storage import HistoryPage
 from bot.views.history import ForgetButton, HistorySelect, forget_view, hand_picker, history_view, replay_view
 from bot.views.leaderboard import LeaderboardPage, LeaderboardSort, leaderboard_view
+from engine.record import hand_replay
 from tests.bot.render.test_replay import play, stored, summary
 
 
