@@ -31,7 +31,7 @@ from bot.model import (
     refuse,
 )
 from bot.storage import FinishedGame, HandResult, NotOwner, StaleTable, Storage, TableRow
-from engine import HandScored
+from engine import GameOver, HandScored
 
 log = logging.getLogger(__name__)
 
@@ -39,10 +39,6 @@ log = logging.getLogger(__name__)
 ChangeListener = Callable[[Table, Table, list[Any], "int | None"], None]
 HandListener = Callable[[Table, HandResult], None]
 GameListener = Callable[[Table, FinishedGame], None]
-
-
-def event_kind(ev: Any) -> str:
-    return type(ev).__name__
 
 
 class TableStore:
@@ -176,8 +172,8 @@ class TableStore:
                 seat.acts += 1
         hand: HandResult | None = None
         game_done: FinishedGame | None = None
-        kinds = [event_kind(e) for e in events]
         scored = next((e for e in events if isinstance(e, HandScored)), None)
+        over = any(isinstance(e, GameOver) for e in events)
         if new.game is not None and scored is not None and new.game.hand_records:
             record = new.game.hand_records[-1]
             hand = HandResult(
@@ -188,7 +184,7 @@ class TableStore:
                 rows=scored_rows(scored, players(new, with_side=False)),
                 result=record.get("result"),
             )
-        if new.game is not None and "GameOver" in kinds:
+        if new.game is not None and over:
             new.status = "finished"
             new.deadline = None
             game_done = finished_game(new)
