@@ -1,10 +1,11 @@
-"""Shared pytest setup: the fake Discord's fixture, the network guard, and pytester (plugin tests)."""
+"""Shared pytest setup: the fake Discord's fixture (``fakediscord.pytest_plugin``), the network
+guard, and pytester (plugin tests)."""
 
 import pytest
 
 pytest_plugins = [
-    "tests.fakediscord.plugin",
-    "tests.fakediscord.netguard",
+    "fakediscord.pytest_plugin",
+    "tests.netguard",
     "tests.postgres_server",
     "pytester",
     "tests.coverage_floor",
@@ -17,6 +18,7 @@ pytest_plugins = [
 _FIRST = (
     "tests/e2e/",
     "tests/bot/sandbox/",
+    "tests/fakediscord/",
     "tests/bot/table/test_tables.py",
     "tests/engine/test_properties.py",
     "tests/engine/bots/test_faults.py",

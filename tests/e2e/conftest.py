@@ -39,11 +39,11 @@ import engine
 from bot.client import SpadesBot
 from bot.config import Config, Faults
 from bot.model import NO_TABLE, Table
-from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, Stopwatch, User
-from bot.sandbox.fake.rest.ratelimits import GLOBAL_LIMIT
 from bot.storage import Storage, TableRow
 from bot.storage.leagues import LeagueStore, NightRow
 from bot.table.service import TableService
+from fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, Stopwatch, User
+from fakediscord.rest.ratelimits import GLOBAL_LIMIT
 
 LIVE_PREFIX = "♠ **Spades**"
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")

@@ -10,8 +10,8 @@ from typing import Any
 
 from bot.client import EXTENSIONS, SpadesBot
 from bot.config import Config
+from fakediscord import Message, User
 from tests.e2e.conftest import Spades, answer_of
-from tests.fakediscord import Message, User
 
 LEAGUE = "Spades Thursday"
 

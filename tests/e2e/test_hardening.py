@@ -17,8 +17,8 @@ from typing import Any
 import engine
 from bot.clicks import NOT_HERE, PANEL_ONLY
 from bot.client import UNKNOWN_COMPONENT
-from bot.sandbox.fake import InteractionResult, Message, User
-from bot.sandbox.fake.models import EPHEMERAL
+from fakediscord import InteractionResult, Message, User
+from fakediscord.models import EPHEMERAL
 from tests.e2e.conftest import (
     OPENED,
     SeenGame,

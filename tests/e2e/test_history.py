@@ -10,10 +10,10 @@ import discord
 from PIL import Image
 
 from bot.pictures import GOLD, TABLE_SIZE, seat_box, side_color
-from bot.sandbox.fake import Message
 from bot.storage import FORMER_PLAYER
 from engine.fair import SHORT_LEN, commitment
 from engine.verify import verify
+from fakediscord import Message
 from tests.e2e.conftest import (
     LIVE_PREFIX,
     SeenGame,

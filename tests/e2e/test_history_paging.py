@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.sandbox.fake import Message
+from fakediscord import Message
 from tests.e2e.conftest import (
     Spades,
     answer_of,

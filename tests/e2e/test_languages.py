@@ -17,8 +17,8 @@ import pytest
 from bot.client import SpadesBot
 from bot.config import Config
 from bot.table.post_pictures import hand_pictures
+from fakediscord import FakeDiscord, Message, User
 from tests.e2e.conftest import Spades, move_on, said
-from tests.fakediscord import FakeDiscord, Message, User
 
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
 GLOBAL = "/applications/{application_id}/commands"

@@ -9,10 +9,9 @@ from typing import Any
 
 from bot.league import schedule
 from bot.league.schedule_input import parse_zone
-from bot.sandbox.fake import Stopwatch
+from fakediscord import Stopwatch, User
 from tests.e2e.conftest import Spades, answer_of, stored_leagues, stored_night
 from tests.e2e.leagues import LEAGUE, advance_to, ask, create, running
-from tests.fakediscord import User
 
 NOT_ADMIN = "Only server managers (Manage Server) or the league's admin role can do that."
 

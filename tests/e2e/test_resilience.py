@@ -18,8 +18,8 @@ import pytest
 
 import engine
 from bot.model import MOVED_ON
-from bot.sandbox.fake import Message, User
 from bot.views import APOLOGY
+from fakediscord import Message, User
 from tests.e2e.conftest import (
     CARD_ID,
     SeenGame,

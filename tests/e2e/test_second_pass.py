@@ -9,7 +9,7 @@ import re
 import time
 
 import engine
-from bot.sandbox.fake import Stopwatch, User
+from fakediscord import Stopwatch, User
 from tests.e2e.conftest import (
     Spades,
     answer_of,

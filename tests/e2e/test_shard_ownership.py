@@ -18,8 +18,8 @@ import discord
 import pytest
 
 from bot.model import MOVING
-from bot.sandbox.fake import Stopwatch
 from bot.storage import Lease, Storage
+from fakediscord import Stopwatch
 from tests.e2e.conftest import Spades, answer_of, live_message, open_seen
 
 pytestmark = pytest.mark.both_backends

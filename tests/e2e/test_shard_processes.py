@@ -27,8 +27,8 @@ import pytest
 
 import engine
 from bot.model import Table
-from bot.sandbox.fake import Channel, FakeDiscord, InteractionResult, Message, User
 from bot.storage import Lease, Storage
+from fakediscord import Channel, FakeDiscord, InteractionResult, Message, User
 from tests.e2e.conftest import CARD_ID, LIVE_PREFIX, act_from_panel
 
 ROOT = Path(__file__).resolve().parents[2]

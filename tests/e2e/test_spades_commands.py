@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from fakediscord import InteractionResult, User
 from tests.e2e.conftest import (
     Spades,
     answer_of,
@@ -19,7 +20,6 @@ from tests.e2e.conftest import (
     stored_seat_of,
     turn_of,
 )
-from tests.fakediscord import InteractionResult, User
 
 NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
 

@@ -19,7 +19,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot import __main__ as main_module
 from bot.config import MISSING_TOKEN_MESSAGE
-from bot.sandbox.fake import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.bot.sandbox.conftest import ROOT, start_bot
 
 

@@ -7,8 +7,8 @@ import time
 import discord
 import pytest
 
-from bot.sandbox.fake import FakeDiscord, FakeDiscordUsageError
-from bot.sandbox.fake.clock import snowflake_time
+from fakediscord import FakeDiscord, FakeDiscordUsageError
+from fakediscord.clock import snowflake_time
 
 from .conftest import World
 from .demo_bot import DemoBot
