@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -97,6 +100,35 @@ def test_hosts_can_refuse_the_sandbox(tmp_path: Path) -> None:
     assert p.err.strip() == f"error: {MISSING_TOKEN_MESSAGE}" and p.out == ""
     assert not list(tmp_path.iterdir())  # no database made
     assert "--no-sandbox" in (ROOT / "Procfile").read_text()
+
+
+@pytest.mark.parametrize("blocked", ["jsonschema", "jsonschema_rs"])
+@pytest.mark.parametrize("flag", [(), ("--sandbox",)])
+def test_without_the_sandbox_extra_the_sandbox_names_its_install_command(
+    tmp_path: Path, blocked: str, flag: tuple[str, ...]
+) -> None:
+    # a production install (`pip install -e .`) has no jsonschema: the import is made to fail here,
+    # in the child process, as it does there
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID")}
+    env["PYTHONPATH"] = str(ROOT)
+    run_bot = (
+        f"import runpy, sys; sys.modules[{blocked!r}] = None; runpy.run_module('bot', run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", run_bot, *flag],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    line = done.stderr.strip()
+    assert "\n" not in line and line.startswith("error: ")
+    assert f"({blocked} is not installed): install them with  pip install -e '.[sandbox]'" in line
+    assert ("no DISCORD_TOKEN" in line) is (not flag)
+    assert not list(tmp_path.iterdir())  # no database made
 
 
 def test_port_without_the_sandbox_is_refused(tmp_path: Path) -> None:
