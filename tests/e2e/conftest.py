@@ -271,7 +271,7 @@ class Spades:
     async def no_table_in(self, channel: Channel | None = None) -> bool:
         """What anyone sees: /table in ``channel`` answers that there is no table there."""
         r = await self.fake.slash(self.users["admin"], channel or self.channel, "table")
-        return await answer_of(self, r) == NO_TABLE
+        return await said(r) == NO_TABLE
 
     @property
     def service(self) -> TableService:
@@ -455,7 +455,7 @@ class Spades:
         table; once its table message is up, the table as stored (read on its own connection)."""
         r = await self.slash(host, "spades new", **options)
         assert r.error is None, r.error
-        text = await answer_of(self, r)
+        text = await said(r)
         opened = OPENED.search(text)
         assert opened is not None, text
         tid = int(opened.group(1))
@@ -613,29 +613,12 @@ class Spades:
         return {engine.card_pretty(c) for c in held}
 
 
-def said(r: InteractionResult) -> str:
-    """The text of the bot's answer itself (not of a message edited later)."""
+async def said(r: InteractionResult) -> str:
+    """The text of the bot's answer itself (not of a message edited later), waiting for it when the
+    answer was deferred (a "thinking" message, or a deferred update and its follow-up): read right
+    after a command, it cannot see the answer before it is there."""
     assert r.error is None, r.error
-    data = r.record.response_data or {}
-    if data.get("content"):
-        return str(data["content"])
-    followups = r.followups
-    return followups[-1].content if followups else (r.content or "")
-
-
-async def answer_of(spades: Spades, r: InteractionResult) -> str:
-    """Like ``said``, waiting for the follow-up of a deferred answer."""
-    if r.type == 5:
-        # (a public "thinking" deleted for an ephemeral answer: the answer is a follow-up)
-        await spades.wait_for(
-            lambda: (
-                r.message is not None and (not r.message.loading or (r.message.deleted and bool(r.followups)))
-            ),
-            what="the follow-up",
-        )
-    elif r.type == 6:
-        await spades.wait_for(lambda: bool(r.followups), what="the follow-up")
-    return said(r)
+    return await r.answered()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -723,12 +706,12 @@ async def open_and_start(spades: Spades, channel: Channel, humans: list[User], *
     /join, the host starts (bots take the seats left); who sits where is read from the lobby."""
     host = humans[0]
     r = await spades.fake.slash(host, channel, "spades new", **options)
-    opened = OPENED.search(said(r))
-    assert opened is not None, said(r)
+    opened = OPENED.search(await said(r))
+    assert opened is not None, await said(r)
     table_id = int(opened.group(1))
     for user in humans[1:]:
         r = await spades.fake.slash(user, channel, "join")
-        assert said(r).startswith("You took seat"), said(r)
+        assert (await said(r)).startswith("You took seat"), await said(r)
 
     def seated() -> bool:
         m = live_message(spades, channel, table_id)
@@ -901,7 +884,7 @@ async def open_seen(spades: Spades, host: User, channel: Channel | None = None, 
     its table message is in the channel."""
     channel = channel or spades.channel
     r = await spades.fake.slash(host, channel, "spades new", **options)
-    text = await answer_of(spades, r)
+    text = await said(r)
     opened = OPENED.search(text)
     assert opened is not None, text
     table_id = int(opened.group(1))
