@@ -130,15 +130,15 @@ def my_turn_on(panel: Message) -> bool:
     return choice[0] != "look" or " · your bid" in panel.content.splitlines()[0]
 
 
-async def move_on(
+async def act_from_panel(
     fake: FakeDiscord, user: User, panel: Message
 ) -> tuple[InteractionResult, str, int | None] | None:
-    """``user`` makes the harness's move on their panel, chosen from what it shows alone: a bid
-    (``choose_bid``), the first cards asked for, the card kept, a card played (``choose_card``).
-    (result, "bid" | "pass" | "keep" | "card", the card played); None when it offers no move (a
-    look at face-down cards is not one)."""
+    """``user`` takes the first action their panel offers, chosen from what it shows alone (the
+    harness's one player): look at face-down cards, else a bid (``choose_bid``), the first cards
+    asked for, the card kept, a card played (``choose_card``). (result, "look" | "bid" | "pass" |
+    "keep" | "card", the card played); None when the panel offers nothing."""
     choice = panel_choice(panel)
-    if choice is None or choice[0] == "look":
+    if choice is None:
         return None
     kind, component = choice
     cid = str(component["custom_id"])
@@ -146,7 +146,7 @@ async def move_on(
     if kind == "card":
         card, cid = choose_card(panel)
         r = await fake.click(user, panel, custom_id=cid)
-    elif kind == "keep":
+    elif kind in ("look", "keep"):
         r = await fake.click(user, panel, custom_id=cid)
     elif kind == "bid":
         r = await fake.select(user, panel, custom_id=cid, values=[choose_bid(panel, component)])
@@ -522,7 +522,7 @@ class Spades:
                 await self.wait_for(lambda m=msg: panel_choice(m) is not None, timeout=0.5, what="the panel")  # type: ignore[misc]
             if panel_choice(msg) is None:
                 msg = await self.panel(user)
-        moved = await move_on(self.fake, user, msg)
+        moved = await act_from_panel(self.fake, user, msg)  # (not a look: that was taken above)
         assert moved is not None
         r, kind, card = moved
         await self.check_public()
@@ -754,9 +754,8 @@ def playable_cards(panel: Message) -> list[tuple[int, str]]:
 async def _panel_loop(
     spades: Spades, game: SeenGame, user: User, *, stop_at_card: bool
 ) -> tuple[int, Message | None]:
-    """``user`` plays their seat until the game post, from their private panel alone, as a simple
-    player would: looks at the cards, bids 3 (or the first bid offered), passes the first cards
-    asked for, plays the first card the panel lets them. Returns the actions taken.
+    """``user`` plays their seat until the game post, from their private panel alone, each action
+    the harness's player's (``act_from_panel``). Returns the actions taken.
 
     Nothing here reads the bot's state: the panel follows the table (the bot edits it) and is
     opened again with "My hand" when it shows nothing to do for a moment."""
@@ -768,28 +767,20 @@ async def _panel_loop(
     def over() -> bool:
         return game_posts(spades, game)[1] is not None
 
-    def choices(
-        m: Message | None,
-    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]:
-        """(look button, bid or pass select, playable card) the panel offers now."""
+    def offered(m: Message | None) -> str | None:
+        """What the panel offers now ("look", "bid", "card", ...), if it is newer than the last acted on."""
         if m is None or (m.id, len(m.history)) == acted_on:
-            return None, None, None
-        look = next(
-            (b for b in m.buttons if b.get("label") == "Show my cards" and not b.get("disabled")), None
-        )
-        pick = next((s for s in m.selects if ":b:" in s["custom_id"] or ":p:" in s["custom_id"]), None)
-        card = next(
-            (b for b in m.buttons if CARD_ID.match(b.get("custom_id", "")) and not b.get("disabled")), None
-        )
-        return look, pick, card
+            return None
+        choice = panel_choice(m)
+        return None if choice is None else choice[0]
 
     while not over():
         assert not progress.past(STALL), f"{user.username} had nothing to do for {STALL} s"
-        look, pick, card = choices(panel)
-        if look is None and pick is None and card is None:
+        kind = offered(panel)
+        if kind is None:
             try:  # the bot edits the panel as the table moves; open it again if nothing shows up
                 await spades.wait_for(
-                    lambda shown=panel: over() or any(choices(shown)),  # type: ignore[misc]
+                    lambda shown=panel: over() or offered(shown) is not None,  # type: ignore[misc]
                     timeout=0.5,
                     what="the panel",
                 )
@@ -801,21 +792,11 @@ async def _panel_loop(
                         panel = await spades.panel_of(r)
             continue
         assert panel is not None
-        if stop_at_card and card is not None and look is None and pick is None:
+        if stop_at_card and kind == "card":
             return actions, panel
-        if look is not None:
-            r = await spades.fake.click(user, panel, label="Show my cards")
-        elif pick is not None and ":b:" in pick["custom_id"]:
-            values = [o["value"] for o in pick["options"]]
-            choice = "3" if "3" in values else values[0]
-            r = await spades.fake.select(user, panel, custom_id=pick["custom_id"], values=[choice])
-        elif pick is not None:
-            values = [o["value"] for o in pick["options"]][: int(pick.get("max_values", 1))]
-            r = await spades.fake.select(user, panel, custom_id=pick["custom_id"], values=values)
-        else:
-            assert card is not None
-            r = await spades.fake.click(user, panel, custom_id=card["custom_id"])
-        assert r.error is None, r.error
+        acted = await act_from_panel(spades.fake, user, panel)
+        assert acted is not None
+        r = acted[0]
         await spades.check_public()
         actions += 1
         progress = Stopwatch()
@@ -827,34 +808,6 @@ async def _panel_loop(
 
 # ---- more Discord-only helpers (test_history.py, test_history_paging.py, test_bot_levels.py,
 # test_storage_faults.py, test_shard_ownership.py, test_shard_processes.py) --------------------------
-
-PANEL_BID = "3"  # what a simple player bids when the panel offers it
-
-
-async def act_from_panel(
-    fake: FakeDiscord, user: User, panel: Message
-) -> tuple[InteractionResult, str, int | None] | None:
-    """One action, the first the panel offers (as ``_panel_loop`` picks): look at the cards, bid 3
-    (or the first bid offered), pass the first cards asked for, or play the first playable card.
-    (result, "look" | "bid" | "pass" | "play", the card played); None if the panel offers nothing."""
-    look = next(
-        (b for b in panel.buttons if b.get("label") == "Show my cards" and not b.get("disabled")), None
-    )
-    pick = next((s for s in panel.selects if ":b:" in s["custom_id"] or ":p:" in s["custom_id"]), None)
-    cards = playable_cards(panel)
-    if look is not None:
-        return await fake.click(user, panel, label="Show my cards"), "look", None
-    if pick is not None and ":b:" in pick["custom_id"]:
-        values = [o["value"] for o in pick["options"]]
-        choice = PANEL_BID if PANEL_BID in values else values[0]
-        return await fake.select(user, panel, custom_id=pick["custom_id"], values=[choice]), "bid", None
-    if pick is not None:
-        values = [o["value"] for o in pick["options"]][: int(pick.get("max_values", 1))]
-        return await fake.select(user, panel, custom_id=pick["custom_id"], values=values), "pass", None
-    if cards:
-        card, custom_id = cards[0]
-        return await fake.click(user, panel, custom_id=custom_id), "play", card
-    return None
 
 
 async def play_from_panel_until(
@@ -946,51 +899,28 @@ async def my_hand(spades: Spades, game: SeenGame, user: User) -> Message:
     return await panel_answer(spades, r)
 
 
-def panel_offers(
-    panel: Message,
-) -> tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]:
-    """(the "Show my cards" button, the bid or pass select, a playable card) the panel offers."""
-    look = next(
-        (b for b in panel.buttons if b.get("label") == "Show my cards" and not b.get("disabled")), None
-    )
-    pick = next((s for s in panel.selects if ":b:" in s["custom_id"] or ":p:" in s["custom_id"]), None)
-    card = next(
-        (b for b in panel.buttons if CARD_ID.match(b.get("custom_id", "")) and not b.get("disabled")), None
-    )
-    return look, pick, card
-
-
 async def take_turn(
     spades: Spades, game: SeenGame, user: User, panel: Message | None = None
 ) -> InteractionResult:
-    """``user`` takes one turn from their own panel (``panel``, else a fresh one from "My hand") as
-    ``play_from_panel`` would: looks at face-down cards, then bids 3 (or the first bid offered),
-    passes the first cards asked for or plays the first card it lets them. The bid, pass or play."""
+    """``user`` takes one turn from their own panel (``panel``, else a fresh one from "My hand"),
+    each action the harness's player's (``act_from_panel``): face-down cards are looked at first.
+    The bid, pass or play."""
     panel = panel or await my_hand(spades, game, user)
     watch = Stopwatch()
     while True:
-        look, pick, card = panel_offers(panel)
-        if look is not None:
-            r = await spades.fake.click(user, panel, label="Show my cards")
-            assert r.error is None, r.error
-            continue
-        if pick is not None:
-            values = [o["value"] for o in pick["options"]]
-            if ":b:" in pick["custom_id"]:
-                values = ["3" if "3" in values else values[0]]
-            else:
-                values = values[: int(pick.get("max_values", 1))]
-            r = await spades.fake.select(user, panel, custom_id=pick["custom_id"], values=values)
-        elif card is not None:
-            r = await spades.fake.click(user, panel, custom_id=card["custom_id"])
-        else:
+        acted = await act_from_panel(spades.fake, user, panel)
+        if acted is None:
             assert not watch.past(STALL), f"{user.username}'s panel offered nothing for {STALL} s"
             try:  # the bot redraws the panel as the table moves; open it again if nothing shows up
-                await spades.wait_for(lambda p=panel: any(panel_offers(p)), timeout=0.5, what="the panel")  # type: ignore[misc]
+                await spades.wait_for(
+                    lambda p=panel: panel_choice(p) is not None, timeout=0.5, what="the panel"
+                )  # type: ignore[misc]
             except AssertionError:
                 panel = await my_hand(spades, game, user)
             continue
-        assert r.error is None, r.error
+        r, kind, _ = acted
+        if kind == "look":  # (the panel is redrawn in place, face up)
+            continue
         await spades.check_public()
         return r
 

@@ -18,7 +18,7 @@ from bot.client import SpadesBot
 from bot.config import Config
 from bot.table.post_pictures import hand_pictures
 from fakediscord import FakeDiscord, Message, User
-from tests.e2e.conftest import Spades, move_on, said
+from tests.e2e.conftest import Spades, act_from_panel, said
 
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
 GLOBAL = "/applications/{application_id}/commands"
@@ -79,7 +79,7 @@ def named(world: Spades, users: list[User]) -> list[User]:
 
 async def act(world: Spades, user: User, msg: Message) -> Message | None:
     """``user`` looks at face-down cards (by the button's custom id: the labels are in the player's
-    language), then makes the harness's move on their panel (``move_on``); the panel acted on, or
+    language), then makes the harness's move on their panel (``act_from_panel``); the panel acted on, or
     None when it offers no move (the table message was a moment behind)."""
     look = next(
         (b for b in msg.buttons if ":look:" in b.get("custom_id", "") and not b.get("disabled")), None
@@ -88,7 +88,8 @@ async def act(world: Spades, user: User, msg: Message) -> Message | None:
         r = await world.fake.click(user, msg, custom_id=look["custom_id"])
         assert r.error is None, r.error
         msg = r.message if r.ephemeral and r.message is not None else await panel(world, user)
-    return msg if await move_on(world.fake, user, msg) is not None else None
+    moved = await act_from_panel(world.fake, user, msg)
+    return msg if moved is not None and moved[1] != "look" else None
 
 
 async def test_each_player_sees_their_language_and_the_table_the_servers(world: Spades) -> None:

@@ -130,7 +130,7 @@ class Seat:
 
     async def act(self) -> tuple[InteractionResult, str, int | None]:
         """The human's turn (as stored): they take the first action their panel offers (see
-        ``act_from_panel``); (result, "look" | "bid" | "pass" | "play", the card played)."""
+        ``act_from_panel``); (result, "look" | "bid" | "pass" | "keep" | "card", the card played)."""
         t = await self.my_turn()
         assert t is not None and t.game is not None
         if t.game.hand_no != self.hand_no:
@@ -245,7 +245,7 @@ async def test_two_shard_processes_and_a_sigkill_mid_trick(
     while True:
         await wait_stored_turn(zero)
         r, kind, card = await zero.act()
-        if kind == "play":
+        if kind == "card":
             assert card is not None and r.type is not None  # answered: the play was saved first
             zero.acked.append(card)
             after = await zero.stored()
