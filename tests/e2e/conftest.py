@@ -488,30 +488,44 @@ class Spades:
         assert msg is not None and msg.ephemeral, r.content
         return msg
 
-    async def decide(self, user: User, panel: Message | None = None, wait: float = 20.0) -> InteractionResult:
-        """``user`` makes one move from their own panel (``panel``, else one opened with "My hand"),
-        chosen from what it shows alone (``choose_bid``, ``choose_card``, the first cards to pass;
+    async def decide(
+        self,
+        user: User,
+        panel: Message | None = None,
+        wait: float = 20.0,
+        *,
+        opener: Callable[[], Awaitable[Message]] | None = None,
+    ) -> InteractionResult:
+        """``user`` makes one move from their own panel (``panel``, else one opened with "My hand" by
+        ``opener``, by default on the harness's table), the harness's player's (``act_from_panel``;
         face-down cards are looked at first): the bid, pass or play. Waits up to ``wait`` s
         (opening the panel again now and then) for the panel to offer something."""
-        r = await self._move(user, panel, wait)
+        r = await self._move(user, panel, wait, opener)
         assert r is not None, f"{user.username}'s panel offered nothing to do for {wait} s"
         return r
 
-    async def _move(self, user: User, panel: Message | None, wait: float) -> InteractionResult | None:
+    async def _move(
+        self,
+        user: User,
+        panel: Message | None,
+        wait: float,
+        opener: Callable[[], Awaitable[Message]] | None = None,
+    ) -> InteractionResult | None:
+        open_panel = opener or (lambda: self.panel(user))
         watch = Stopwatch()
-        msg = panel or await self.panel(user)
+        msg = panel or await open_panel()
         looked = False
         while True:
             choice = panel_choice(msg)
             if choice is not None and choice[0] == "look":
                 if looked:  # (the click's answer may be a moment behind: a fresh panel says)
-                    msg = await self.panel(user)
+                    msg = await open_panel()
                     again = panel_choice(msg)
                     assert again is None or again[0] != "look", f"{user.username}'s cards stay face down"
                     continue
                 r = await self.fake.click(user, msg, custom_id=str(choice[1]["custom_id"]))
                 assert r.error is None, r.error
-                msg = r.message if r.ephemeral and r.message is not None else await self.panel(user)
+                msg = r.message if r.ephemeral and r.message is not None else await open_panel()
                 looked = True
                 continue
             if choice is not None:
@@ -521,7 +535,7 @@ class Spades:
             with contextlib.suppress(AssertionError):  # the bot redraws the panel as the table moves
                 await self.wait_for(lambda m=msg: panel_choice(m) is not None, timeout=0.5, what="the panel")  # type: ignore[misc]
             if panel_choice(msg) is None:
-                msg = await self.panel(user)
+                msg = await open_panel()
         moved = await act_from_panel(self.fake, user, msg)  # (not a look: that was taken above)
         assert moved is not None
         r, kind, card = moved
@@ -902,27 +916,9 @@ async def my_hand(spades: Spades, game: SeenGame, user: User) -> Message:
 async def take_turn(
     spades: Spades, game: SeenGame, user: User, panel: Message | None = None
 ) -> InteractionResult:
-    """``user`` takes one turn from their own panel (``panel``, else a fresh one from "My hand"),
-    each action the harness's player's (``act_from_panel``): face-down cards are looked at first.
-    The bid, pass or play."""
-    panel = panel or await my_hand(spades, game, user)
-    watch = Stopwatch()
-    while True:
-        acted = await act_from_panel(spades.fake, user, panel)
-        if acted is None:
-            assert not watch.past(STALL), f"{user.username}'s panel offered nothing for {STALL} s"
-            try:  # the bot redraws the panel as the table moves; open it again if nothing shows up
-                await spades.wait_for(
-                    lambda p=panel: panel_choice(p) is not None, timeout=0.5, what="the panel"
-                )  # type: ignore[misc]
-            except AssertionError:
-                panel = await my_hand(spades, game, user)
-            continue
-        r, kind, _ = acted
-        if kind == "look":  # (the panel is redrawn in place, face up)
-            continue
-        await spades.check_public()
-        return r
+    """``user`` takes one turn from their own panel on ``game``'s table (``panel``, else a fresh one
+    from "My hand"), as ``spades.decide`` does on the harness's table: the bid, pass or play."""
+    return await spades.decide(user, panel, STALL, opener=lambda: my_hand(spades, game, user))
 
 
 async def humans_play(spades: Spades, game: SeenGame, users: list[User], actions: int) -> int:
