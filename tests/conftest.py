@@ -1,7 +1,12 @@
 """Shared pytest setup: the fake Discord's fixture (``fakediscord.pytest_plugin``), the network
-guard, and pytester (plugin tests)."""
+guard, pytester (plugin tests), and a migrated SQLite ``storage``."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
+
+from bot.storage import Storage
 
 pytest_plugins = [
     "fakediscord.pytest_plugin",
@@ -27,3 +32,11 @@ _FIRST = (
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: not item.nodeid.startswith(_FIRST))  # stable: files keep their order
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    """A migrated SQLite database in the test's own directory, closed after the test."""
+    db = await Storage.open(tmp_path / "spades.db")
+    yield db
+    await db.close()
