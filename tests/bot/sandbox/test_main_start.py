@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import socket
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from discord.gateway import DiscordWebSocket
 from bot import __main__ as main_module
 from bot.config import MISSING_TOKEN_MESSAGE
 from fakediscord import FakeDiscord
-from tests.bot.sandbox.conftest import ROOT, start_bot
+from tests.bot.sandbox.helpers import ROOT, bot_env, start_bot
 
 
 def fetch(url: str) -> str:
@@ -109,15 +108,13 @@ def test_without_the_sandbox_extra_the_sandbox_names_its_install_command(
 ) -> None:
     # a production install (`pip install -e .`) has no jsonschema: the import is made to fail here,
     # in the child process, as it does there
-    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID")}
-    env["PYTHONPATH"] = str(ROOT)
     run_bot = (
         f"import runpy, sys; sys.modules[{blocked!r}] = None; runpy.run_module('bot', run_name='__main__')"
     )
     done = subprocess.run(
         [sys.executable, "-c", run_bot, *flag],
         cwd=tmp_path,
-        env=env,
+        env=bot_env(),
         capture_output=True,
         text=True,
         timeout=120,
