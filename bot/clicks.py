@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.checks import cannot_run_table
-from bot.i18n import Text, _, join, user_language
+from bot.i18n import N_, ButtonName, Text, _, join, user_language
 from bot.model import MOVING, Result, Table
 from bot.render.posts import score_sheet
 from bot.render.rules import rules_pages
@@ -36,7 +36,10 @@ from bot.views.registry import NOT_READY, handles
 T = TypeVar("T")
 
 NOT_HERE = _("That table belongs to another server.")
-PANEL_ONLY = _("Cards and bids are played from your own hand panel: press **My hand** on the table.")
+PANEL_ONLY = _(
+    "Cards and bids are played from your own hand panel: press **%(button)s** on the table.",
+    button=ButtonName(N_("My hand")),
+)
 
 
 def service_of(interaction: discord.Interaction) -> TableService | None:

@@ -30,7 +30,7 @@ from engine.house_rules import (
     check_rules,
     format_rules,
     parse_house_rules,
-    rules_suggestions,
+    rule_suggestions,
 )
 
 if TYPE_CHECKING:
@@ -153,8 +153,8 @@ class TablesCog(commands.Cog):
             preset = (settings or {}).get("default_preset")
         lang = user_language(interaction)
         return [
-            app_commands.Choice(name=lexicon.rules_suggestion(n, lang), value=v)
-            for n, v in rules_suggestions(current, preset if isinstance(preset, str) else None)
+            app_commands.Choice(name=lexicon.rules_suggestion(s, lang), value=s.value)
+            for s in rule_suggestions(current, preset if isinstance(preset, str) else None)
         ]
 
     @new.autocomplete("preset")

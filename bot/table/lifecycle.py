@@ -10,7 +10,7 @@ import logging
 from typing import Any
 
 from bot import lexicon
-from bot.i18n import LANGUAGES, _, _n, mention
+from bot.i18n import LANGUAGES, N_, ButtonName, _, _n, mention
 from bot.model import (
     CLOSED,
     DEFAULT_BID_SECONDS,
@@ -132,8 +132,9 @@ class Lifecycle:
         self.publisher.render_soon(table.id, repost=True)
         return ok(
             _(
-                "Table %(table)s is open: %(rules)s. Press **Join** to sit down.",
+                "Table %(table)s is open: %(rules)s. Press **%(button)s** to sit down.",
                 table=table.id,
+                button=ButtonName(N_("Join")),
                 rules=lexicon.describe(ruleset),
             ),
             table=table,
@@ -291,7 +292,11 @@ class Lifecycle:
         refusal = await self.store.commit(t, new)
         if refusal:
             return refusal
-        return ok(_("The game is on! Press **My hand** to see your cards."), show_hand=True, table=new)
+        return ok(
+            _("The game is on! Press **%(button)s** to see your cards.", button=ButtonName(N_("My hand"))),
+            show_hand=True,
+            table=new,
+        )
 
     async def abandon(
         self,
