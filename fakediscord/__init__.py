@@ -86,7 +86,8 @@ answer in 3 s, see ``error``), ``message`` (the response message; for 6/7 the cl
 ``response_data`` (the initial response's ``data`` as sent, before later edits), ``answer``.
 After a deferred response (5) the first follow-up replaces the "thinking" message, as on Discord.
 ``await r.answered()`` is ``answer`` once the bot has given it (after a deferral: its follow-up or
-edit; ``has_answered()`` says whether it has), so reading it right after a command never races.
+edit; ``has_answered()`` says whether it has; ``followup=True`` waits for a follow-up message), so
+reading it right after a command never races.
 
 :class:`Message`: ``id`` (snowflake), ``content``, ``embeds``, ``components`` (raw dicts),
 ``flags``, ``ephemeral``, ``loading``, ``author`` (a :class:`User`), ``visible_to``, ``text``,

@@ -168,12 +168,14 @@ class InteractionResult:
             return record.followed_up
         return record.response_type is not None
 
-    async def answered(self, timeout: float = 20.0) -> str:
-        """:attr:`answer`, once :meth:`has_answered`: reading the answer right after a command
-        cannot race a deferred one. ``AssertionError`` if the bot has not answered within ``timeout``
-        s (a ``Stopwatch``'s: time this process waited for a CPU is not counted)."""
+    async def answered(self, timeout: float = 20.0, *, followup: bool = False) -> str:
+        """:attr:`answer`, once :meth:`has_answered` (with ``followup``: once a follow-up message
+        came, for a deferred update the bot answers with a message besides any edit): reading the
+        answer right after a command cannot race a deferred one. ``AssertionError`` if the bot has
+        not answered within ``timeout`` s (a ``Stopwatch``'s: time this process waited for a CPU is
+        not counted)."""
         watch = Stopwatch()
-        while not self.has_answered():
+        while not self.has_answered() or (followup and not self._record.followups):
             if self.error is not None:
                 raise AssertionError(self.error)
             if watch.past(timeout):

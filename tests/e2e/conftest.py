@@ -481,7 +481,7 @@ class Spades:
         live message (its token redraws that public message) and the panel in a follow-up."""
         assert r.error is None, r.error
         if r.type == 6:
-            await self.wait_for(lambda: bool(r.followups), what="the panel's follow-up")
+            await r.answered(followup=True)
             msg = r.followups[-1]
         else:
             msg = r.message  # type: ignore[assignment]
@@ -629,10 +629,11 @@ class Spades:
 
 async def said(r: InteractionResult) -> str:
     """The text of the bot's answer itself (not of a message edited later), waiting for it when the
-    answer was deferred (a "thinking" message, or a deferred update and its follow-up): read right
-    after a command, it cannot see the answer before it is there."""
+    answer was deferred (a "thinking" message; a deferred update of a public message, whose answer
+    to the user is a follow-up): read right after a command, it cannot see the answer before it is
+    there."""
     assert r.error is None, r.error
-    return await r.answered()
+    return await r.answered(followup=r.type == 6 and not r.ephemeral)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -890,9 +891,9 @@ async def panel_answer(spades: Spades, r: InteractionResult) -> Message:
     deferral: "thinking", or a deferred update of the table message) in the follow-up."""
     assert r.error is None, r.error
     if r.type == 5:
-        await spades.wait_for(lambda: r.message is not None and not r.message.loading, what="the answer")
+        await r.answered()
     elif r.type == 6 and not r.ephemeral:
-        await spades.wait_for(lambda: bool(r.followups), what="the panel's follow-up")
+        await r.answered(followup=True)
         return r.followups[-1]
     msg = r.followups[-1] if r.type == 5 and r.followups else r.message
     assert msg is not None and msg.ephemeral, f"the panel must be ephemeral: {r.content!r}"

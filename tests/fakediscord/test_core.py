@@ -189,6 +189,8 @@ async def test_answered_waits_for_a_deferred_answer(world: World) -> None:
     d = await fake.click(world.alice, t.message, label="Refresh")
     assert d.type == 6
     assert await d.answered() == "Table open (0 joined)" and d.has_answered()
+    with pytest.raises(AssertionError, match="no answer to interaction"):
+        await d.answered(timeout=0.2, followup=True)  # an edit, and no follow-up message
 
 
 async def test_modal_round_trip(world: World) -> None:
