@@ -15,7 +15,7 @@ import discord
 
 from bot.checks import cannot_run_table
 from bot.i18n import N_, ButtonName, Text, _, join, user_language
-from bot.model import MOVING, Result, Table
+from bot.model import MOVING, Offer, Result, Table
 from bot.render.posts import score_sheet
 from bot.render.rules import rules_pages
 from bot.safe import acknowledge_public, on_ephemeral_message, safe_defer, safe_send, send_private, watch
@@ -133,12 +133,13 @@ async def answer(
         service.posts.refresh_panel(tid, interaction.user.id)
     view = None
     lang = user_language(interaction)
-    if result.data.get("offer_fill") and tid is not None:
-        view = fill_view(tid, lang)
-    elif result.data.get("confirm_leave"):
-        view = leave_view(int(result.data["confirm_leave"]), lang)
-    elif result.data.get("confirm"):
-        view = abandon_view(int(result.data["confirm"]), lang)
+    match result.offer:
+        case Offer(kind="fill", table_id=offered):
+            view = fill_view(offered, lang)
+        case Offer(kind="leave", table_id=offered):
+            view = leave_view(offered, lang)
+        case Offer(kind="abandon", table_id=offered):
+            view = abandon_view(offered, lang)
     await safe_send(interaction, result.message or _("Done."), view=view, ephemeral=True)
 
 

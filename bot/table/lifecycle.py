@@ -20,6 +20,7 @@ from bot.model import (
     MOVING,
     NO_TABLE,
     SAVE_FAILED,
+    Offer,
     Result,
     Seat,
     Table,
@@ -277,7 +278,7 @@ class Lifecycle:
                     len(empty),
                     seats=seat_list(empty),
                 ),
-                data={"offer_fill": True},
+                offer=Offer("fill", t.id),
             )
         new = t.copy()
         for s in empty:
@@ -323,7 +324,7 @@ class Lifecycle:
         if not confirmed:
             return ok(
                 _("Abandon table %(table)s? The game so far is not counted.", table=t.id),
-                data={"confirm": t.id},
+                offer=Offer("abandon", t.id),
             )
         async with self.store.lock(t.id):
             t = self.store.get(t.id) or t

@@ -12,7 +12,7 @@ import engine
 from bot import lexicon
 from bot.i18n import N_, ButtonName, ListOf, Msg, Text, _
 from bot.model import MOVED_ON, NO_TABLE, Result, Table, ok, refuse
-from bot.table.store import TableStore, event_kind
+from bot.table.store import TableStore
 from engine import Bid, Game
 
 _ACTION_PHASE = {
@@ -164,7 +164,7 @@ class Play:
             refusal = await self.store.commit(t, new, events=events, touched=[seat], actor=user_id)
             if refusal:
                 return refusal
-            made = next((e.bid for e in events if event_kind(e) == "BidMade" and e.seat == seat), None)
+            made = next((e.bid for e in events if isinstance(e, engine.BidMade) and e.seat == seat), None)
             if action == "bid" and made is not None:
                 arg = made  # the engine's reading of it: "0" is a nil where nil is allowed
             return ok(ack(action, arg), show_hand=True, table=new)

@@ -6,7 +6,7 @@ Every change goes through ``TableStore.commit`` under the table's lock.
 from __future__ import annotations
 
 from bot.i18n import N_, ButtonName, Text, _, mention
-from bot.model import BOT_NAMES, CLOSED, LIVE, NO_TABLE, Result, Seat, Table, ok, refuse
+from bot.model import BOT_NAMES, CLOSED, LIVE, NO_TABLE, Offer, Result, Seat, Table, ok, refuse
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
 
@@ -119,7 +119,7 @@ class Seating:
     ) -> Result:
         """Leave a seat. Before the start the seat is free again (a leaving host hands the table to
         the next human, or closes it); during a game the bot plays the seat until the player comes
-        back (after a confirmation: ``data["confirm_leave"]`` asks for it)."""
+        back (after a confirmation: the answer's ``Offer("leave")`` asks for it)."""
         found = await self.store.find(table_id, channel_id)
         if isinstance(found, Result):
             return found
@@ -171,7 +171,7 @@ class Seating:
                     table=t.id,
                     button=ButtonName(N_("I'm back")),
                 ),
-                data={"confirm_leave": t.id},
+                offer=Offer("leave", t.id),
             )
         new = t.copy()
         ns = new.seats[seat]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE, WRONG_SERVER
+from bot.render.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE, WRONG_SERVER
 from fakediscord import Message, User
 from tests.e2e.conftest import SeenGame, Spades, game_posts, open_and_start, play_from_panel, said
 
