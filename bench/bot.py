@@ -5,7 +5,7 @@
     .venv/bin/python bench/bot.py --tables 40 --target 200 --seed 3
     .venv/bin/python bench/bot.py --profile prof.out   # cProfile of the whole run (bot + fake)
 
-It starts the local fake Discord (``bot/sandbox/fake``) and a real ``SpadesBot`` (real cogs, a
+It starts the local fake Discord (``fakediscord``) and a real ``SpadesBot`` (real cogs, a
 temp SQLite file, a small ``time_scale`` so the bots' pauses are short), opens one table per
 channel with one human and three bots (``/spades new``, ``/spades start fill:True``) and plays
 every table at once, as a person would: the human clicks "My hand" once, then acts on that private
@@ -52,10 +52,10 @@ sys.path.insert(0, str(ROOT))
 from bot.client import SpadesBot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.model import Table  # noqa: E402
-from bot.sandbox.fake import Channel, FakeDiscord, InteractionResult, Message, User  # noqa: E402
-from bot.sandbox.fake.records import InteractionRecord  # noqa: E402
 from bot.table.service import TableService  # noqa: E402
 from engine.bots import get_bot  # noqa: E402
+from fakediscord import Channel, FakeDiscord, InteractionResult, Message, User  # noqa: E402
+from fakediscord.records import InteractionRecord  # noqa: E402
 
 LIVE_PREFIX = "♠ **Spades**"
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")

@@ -1,6 +1,6 @@
 """``bench/bot.py --real-pace``: the bot alone in its process, at real pace, under Discord's limits.
 
-Two processes. This one (the driver) runs the fake Discord (``bot/sandbox/fake``, per-route buckets
+Two processes. This one (the driver) runs the fake Discord (``fakediscord``, per-route buckets
 and the global limit of 50 bot-token requests per second on) and plays the humans; a child
 process (``bench/bot.py --child``) runs a real ``SpadesBot`` at ``time_scale`` 1 against it, so the
 bot's CPU, memory and event-loop lag are its own. Each of ``--tables`` channels gets one human and
@@ -44,7 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.sandbox.fake import Channel, FakeDiscord, InteractionResult, Message, User  # noqa: E402
+from fakediscord import Channel, FakeDiscord, InteractionResult, Message, User  # noqa: E402
 
 LIVE_PREFIX = "♠ **Spades**"
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
@@ -437,7 +437,7 @@ class Driver:
     def stamp_writes(self) -> None:
         """Interaction id -> the wall time the fake wrote its INTERACTION_CREATE to the bot's
         gateway socket (this driver's loop lag before that is the simulated human's, not the bot's)."""
-        from bot.sandbox.fake.gateway import Connection
+        from fakediscord.gateway import Connection
 
         written, written_fake, clock = self.written, self.written_fake, self.fake.clock
         send = Connection.send

@@ -1,7 +1,8 @@
 """``python -m bot``: read the configuration, set up logging, run the bot until stopped.
 
 Without a ``DISCORD_TOKEN`` (or with ``--sandbox``) the bot runs in the local sandbox instead: the
-same bot against a stand-in for Discord, played from a web page on 127.0.0.1 (``bot/sandbox``).
+same bot against a stand-in for Discord, played from a web page on 127.0.0.1 (``bot/sandbox``; it
+needs the ``sandbox`` extra).
 Every start-up failure ends with one line on stderr and a non-zero exit, never a traceback.
 """
 
@@ -181,6 +182,24 @@ async def run_sandbox(config: Config, port: int) -> None:
     )
 
 
+#: What ``pip install -e '.[sandbox]'`` adds (pyproject's ``sandbox`` extra): the fake Discord's
+#: request validators. A production install leaves them out.
+SANDBOX_EXTRA = ("jsonschema", "jsonschema_rs")
+SANDBOX_INSTALL = "pip install -e '.[sandbox]'"
+
+
+def sandbox_missing() -> str | None:
+    """The sandbox's package this install lacks (``None``: the sandbox can start)."""
+    try:
+        from .sandbox import server  # noqa: F401
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").partition(".")[0]
+        if missing in SANDBOX_EXTRA:
+            return missing
+        raise
+    return None
+
+
 def sandbox_config(config: Config, database: str) -> Config:
     """The sandbox's settings: the environment's, but its own SQLite file, no Discord token, one
     process (no shards) and commands synced globally to the stand-in."""
@@ -219,6 +238,19 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_CONFIG
     if args.sandbox or not config.token:
         no_token = not config.token
+        missing = sandbox_missing()
+        if missing is not None:
+            fallback = no_token and not args.sandbox  # the sandbox was not asked for
+            what = (
+                "no DISCORD_TOKEN, so this is the local sandbox, which" if fallback else "the local sandbox"
+            )
+            instead = "  (or put your bot token in .env, see README.md)" if fallback else ""
+            print(
+                f"error: {what} needs packages this install leaves out ({missing} is not installed): "
+                f"install them with  {SANDBOX_INSTALL}{instead}.",
+                file=sys.stderr,
+            )
+            return EXIT_CONFIG
         config = sandbox_config(config, args.db)
         if no_token and not args.sandbox:
             print(

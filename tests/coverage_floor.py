@@ -19,8 +19,10 @@ from typing import Any
 import pytest
 
 # Engine at least 93 %; bot and cogs at least 90 %. Last full run from a clean clone: engine 96.9 %,
-# bot 92.5 %, cogs 94.0 % (the league, table and history commands have end-to-end tests now).
-FLOORS: dict[str, float] = {"engine": 93.0, "bot": 90.0, "cogs": 90.0}
+# bot 92.5 %, cogs 94.0 % (the league, table and history commands have end-to-end tests now); bot's
+# figure then still held the fake Discord, a package of its own since. fakediscord at least 88 %: its
+# own tests alone (tests/fakediscord/, tests/test_netguard.py) run 90.1 % of it.
+FLOORS: dict[str, float] = {"engine": 93.0, "bot": 90.0, "cogs": 90.0, "fakediscord": 88.0}
 
 
 def _full_run(session: pytest.Session) -> bool:

@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .fake import Channel, FakeDiscord, Message
+from fakediscord import Channel, FakeDiscord, Message
 
 log = logging.getLogger("bot.sandbox")
 

@@ -31,9 +31,10 @@ from aiohttp import web
 from discord import Permissions
 from discord.ext import commands
 
+from fakediscord import Channel, FakeDiscord, FakeDiscordUsageError, InteractionResult, Message, User
+from fakediscord.rest.ratelimits import GLOBAL_LIMIT
+
 from . import history as saved
-from .fake import Channel, FakeDiscord, FakeDiscordUsageError, InteractionResult, Message, User
-from .fake.rest.ratelimits import GLOBAL_LIMIT
 from .world import BOT_ID, GUILD_ID, LOCALES, build_world, command_name, message_json
 
 log = logging.getLogger("bot.sandbox")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .fake import Channel, FakeDiscord, Message, User
+from fakediscord import Channel, FakeDiscord, Message, User
 
 Json = dict[str, Any]
 

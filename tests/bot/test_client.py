@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -45,13 +43,6 @@ class FakeCommandsAPI:
         self, app_id: int, guild_id: int, payload: list[dict[str, Any]]
     ) -> Any:
         return self._answer(guild_id, payload)
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    db = await Storage.open(tmp_path / "spades.db")
-    yield db
-    await db.close()
 
 
 def make_bot(storage: Storage, api: FakeCommandsAPI, *, dev_guild: int | None = None) -> SpadesBot:

@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.client import SpadesBot
 from bot.config import Config
-from bot.sandbox.fake import FakeDiscord
+from fakediscord import FakeDiscord
 
 GLOBAL = "/applications/{application_id}/commands"
 GUILD = "/applications/{application_id}/guilds/{guild_id}/commands"

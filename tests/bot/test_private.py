@@ -11,10 +11,10 @@ import discord
 import pytest
 
 from bot import safe
-from bot.sandbox.fake import Stopwatch
 from bot.table.panels import HandPanels
 from bot.table.publisher import TablePublisher
 from bot.table.tokens import PublicTokens
+from fakediscord import Stopwatch
 
 T = discord.InteractionResponseType
 

@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.sandbox.fake import Stopwatch
 from bot.sharding import ShardKeeper
 from bot.storage import Storage
+from fakediscord import Stopwatch
 from tests.bot.storage.factories import guild_on
 
 

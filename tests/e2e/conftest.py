@@ -39,11 +39,11 @@ import engine
 from bot.client import SpadesBot
 from bot.config import Config, Faults
 from bot.model import NO_TABLE, Table
-from bot.sandbox.fake import Channel, FakeDiscord, Guild, InteractionResult, Message, Stopwatch, User
-from bot.sandbox.fake.rest.ratelimits import GLOBAL_LIMIT
 from bot.storage import Storage, TableRow
 from bot.storage.leagues import LeagueStore, NightRow
 from bot.table.service import TableService
+from fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, Stopwatch, User
+from fakediscord.rest.ratelimits import GLOBAL_LIMIT
 
 LIVE_PREFIX = "♠ **Spades**"
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
@@ -130,15 +130,15 @@ def my_turn_on(panel: Message) -> bool:
     return choice[0] != "look" or " · your bid" in panel.content.splitlines()[0]
 
 
-async def move_on(
+async def act_from_panel(
     fake: FakeDiscord, user: User, panel: Message
 ) -> tuple[InteractionResult, str, int | None] | None:
-    """``user`` makes the harness's move on their panel, chosen from what it shows alone: a bid
-    (``choose_bid``), the first cards asked for, the card kept, a card played (``choose_card``).
-    (result, "bid" | "pass" | "keep" | "card", the card played); None when it offers no move (a
-    look at face-down cards is not one)."""
+    """``user`` takes the first action their panel offers, chosen from what it shows alone (the
+    harness's one player): look at face-down cards, else a bid (``choose_bid``), the first cards
+    asked for, the card kept, a card played (``choose_card``). (result, "look" | "bid" | "pass" |
+    "keep" | "card", the card played); None when the panel offers nothing."""
     choice = panel_choice(panel)
-    if choice is None or choice[0] == "look":
+    if choice is None:
         return None
     kind, component = choice
     cid = str(component["custom_id"])
@@ -146,7 +146,7 @@ async def move_on(
     if kind == "card":
         card, cid = choose_card(panel)
         r = await fake.click(user, panel, custom_id=cid)
-    elif kind == "keep":
+    elif kind in ("look", "keep"):
         r = await fake.click(user, panel, custom_id=cid)
     elif kind == "bid":
         r = await fake.select(user, panel, custom_id=cid, values=[choose_bid(panel, component)])
@@ -271,7 +271,7 @@ class Spades:
     async def no_table_in(self, channel: Channel | None = None) -> bool:
         """What anyone sees: /table in ``channel`` answers that there is no table there."""
         r = await self.fake.slash(self.users["admin"], channel or self.channel, "table")
-        return await answer_of(self, r) == NO_TABLE
+        return await said(r) == NO_TABLE
 
     @property
     def service(self) -> TableService:
@@ -455,7 +455,7 @@ class Spades:
         table; once its table message is up, the table as stored (read on its own connection)."""
         r = await self.slash(host, "spades new", **options)
         assert r.error is None, r.error
-        text = await answer_of(self, r)
+        text = await said(r)
         opened = OPENED.search(text)
         assert opened is not None, text
         tid = int(opened.group(1))
@@ -481,37 +481,51 @@ class Spades:
         live message (its token redraws that public message) and the panel in a follow-up."""
         assert r.error is None, r.error
         if r.type == 6:
-            await self.wait_for(lambda: bool(r.followups), what="the panel's follow-up")
+            await r.answered(followup=True)
             msg = r.followups[-1]
         else:
             msg = r.message  # type: ignore[assignment]
         assert msg is not None and msg.ephemeral, r.content
         return msg
 
-    async def decide(self, user: User, panel: Message | None = None, wait: float = 20.0) -> InteractionResult:
-        """``user`` makes one move from their own panel (``panel``, else one opened with "My hand"),
-        chosen from what it shows alone (``choose_bid``, ``choose_card``, the first cards to pass;
+    async def decide(
+        self,
+        user: User,
+        panel: Message | None = None,
+        wait: float = 20.0,
+        *,
+        opener: Callable[[], Awaitable[Message]] | None = None,
+    ) -> InteractionResult:
+        """``user`` makes one move from their own panel (``panel``, else one opened with "My hand" by
+        ``opener``, by default on the harness's table), the harness's player's (``act_from_panel``;
         face-down cards are looked at first): the bid, pass or play. Waits up to ``wait`` s
         (opening the panel again now and then) for the panel to offer something."""
-        r = await self._move(user, panel, wait)
+        r = await self._move(user, panel, wait, opener)
         assert r is not None, f"{user.username}'s panel offered nothing to do for {wait} s"
         return r
 
-    async def _move(self, user: User, panel: Message | None, wait: float) -> InteractionResult | None:
+    async def _move(
+        self,
+        user: User,
+        panel: Message | None,
+        wait: float,
+        opener: Callable[[], Awaitable[Message]] | None = None,
+    ) -> InteractionResult | None:
+        open_panel = opener or (lambda: self.panel(user))
         watch = Stopwatch()
-        msg = panel or await self.panel(user)
+        msg = panel or await open_panel()
         looked = False
         while True:
             choice = panel_choice(msg)
             if choice is not None and choice[0] == "look":
                 if looked:  # (the click's answer may be a moment behind: a fresh panel says)
-                    msg = await self.panel(user)
+                    msg = await open_panel()
                     again = panel_choice(msg)
                     assert again is None or again[0] != "look", f"{user.username}'s cards stay face down"
                     continue
                 r = await self.fake.click(user, msg, custom_id=str(choice[1]["custom_id"]))
                 assert r.error is None, r.error
-                msg = r.message if r.ephemeral and r.message is not None else await self.panel(user)
+                msg = r.message if r.ephemeral and r.message is not None else await open_panel()
                 looked = True
                 continue
             if choice is not None:
@@ -521,8 +535,8 @@ class Spades:
             with contextlib.suppress(AssertionError):  # the bot redraws the panel as the table moves
                 await self.wait_for(lambda m=msg: panel_choice(m) is not None, timeout=0.5, what="the panel")  # type: ignore[misc]
             if panel_choice(msg) is None:
-                msg = await self.panel(user)
-        moved = await move_on(self.fake, user, msg)
+                msg = await open_panel()
+        moved = await act_from_panel(self.fake, user, msg)  # (not a look: that was taken above)
         assert moved is not None
         r, kind, card = moved
         await self.check_public()
@@ -613,29 +627,13 @@ class Spades:
         return {engine.card_pretty(c) for c in held}
 
 
-def said(r: InteractionResult) -> str:
-    """The text of the bot's answer itself (not of a message edited later)."""
+async def said(r: InteractionResult) -> str:
+    """The text of the bot's answer itself (not of a message edited later), waiting for it when the
+    answer was deferred (a "thinking" message; a deferred update of a public message, whose answer
+    to the user is a follow-up): read right after a command, it cannot see the answer before it is
+    there."""
     assert r.error is None, r.error
-    data = r.record.response_data or {}
-    if data.get("content"):
-        return str(data["content"])
-    followups = r.followups
-    return followups[-1].content if followups else (r.content or "")
-
-
-async def answer_of(spades: Spades, r: InteractionResult) -> str:
-    """Like ``said``, waiting for the follow-up of a deferred answer."""
-    if r.type == 5:
-        # (a public "thinking" deleted for an ephemeral answer: the answer is a follow-up)
-        await spades.wait_for(
-            lambda: (
-                r.message is not None and (not r.message.loading or (r.message.deleted and bool(r.followups)))
-            ),
-            what="the follow-up",
-        )
-    elif r.type == 6:
-        await spades.wait_for(lambda: bool(r.followups), what="the follow-up")
-    return said(r)
+    return await r.answered(followup=r.type == 6 and not r.ephemeral)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -723,12 +721,12 @@ async def open_and_start(spades: Spades, channel: Channel, humans: list[User], *
     /join, the host starts (bots take the seats left); who sits where is read from the lobby."""
     host = humans[0]
     r = await spades.fake.slash(host, channel, "spades new", **options)
-    opened = OPENED.search(said(r))
-    assert opened is not None, said(r)
+    opened = OPENED.search(await said(r))
+    assert opened is not None, await said(r)
     table_id = int(opened.group(1))
     for user in humans[1:]:
         r = await spades.fake.slash(user, channel, "join")
-        assert said(r).startswith("You took seat"), said(r)
+        assert (await said(r)).startswith("You took seat"), await said(r)
 
     def seated() -> bool:
         m = live_message(spades, channel, table_id)
@@ -771,9 +769,8 @@ def playable_cards(panel: Message) -> list[tuple[int, str]]:
 async def _panel_loop(
     spades: Spades, game: SeenGame, user: User, *, stop_at_card: bool
 ) -> tuple[int, Message | None]:
-    """``user`` plays their seat until the game post, from their private panel alone, as a simple
-    player would: looks at the cards, bids 3 (or the first bid offered), passes the first cards
-    asked for, plays the first card the panel lets them. Returns the actions taken.
+    """``user`` plays their seat until the game post, from their private panel alone, each action
+    the harness's player's (``act_from_panel``). Returns the actions taken.
 
     Nothing here reads the bot's state: the panel follows the table (the bot edits it) and is
     opened again with "My hand" when it shows nothing to do for a moment."""
@@ -785,28 +782,20 @@ async def _panel_loop(
     def over() -> bool:
         return game_posts(spades, game)[1] is not None
 
-    def choices(
-        m: Message | None,
-    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]:
-        """(look button, bid or pass select, playable card) the panel offers now."""
+    def offered(m: Message | None) -> str | None:
+        """What the panel offers now ("look", "bid", "card", ...), if it is newer than the last acted on."""
         if m is None or (m.id, len(m.history)) == acted_on:
-            return None, None, None
-        look = next(
-            (b for b in m.buttons if b.get("label") == "Show my cards" and not b.get("disabled")), None
-        )
-        pick = next((s for s in m.selects if ":b:" in s["custom_id"] or ":p:" in s["custom_id"]), None)
-        card = next(
-            (b for b in m.buttons if CARD_ID.match(b.get("custom_id", "")) and not b.get("disabled")), None
-        )
-        return look, pick, card
+            return None
+        choice = panel_choice(m)
+        return None if choice is None else choice[0]
 
     while not over():
         assert not progress.past(STALL), f"{user.username} had nothing to do for {STALL} s"
-        look, pick, card = choices(panel)
-        if look is None and pick is None and card is None:
+        kind = offered(panel)
+        if kind is None:
             try:  # the bot edits the panel as the table moves; open it again if nothing shows up
                 await spades.wait_for(
-                    lambda shown=panel: over() or any(choices(shown)),  # type: ignore[misc]
+                    lambda shown=panel: over() or offered(shown) is not None,  # type: ignore[misc]
                     timeout=0.5,
                     what="the panel",
                 )
@@ -818,21 +807,11 @@ async def _panel_loop(
                         panel = await spades.panel_of(r)
             continue
         assert panel is not None
-        if stop_at_card and card is not None and look is None and pick is None:
+        if stop_at_card and kind == "card":
             return actions, panel
-        if look is not None:
-            r = await spades.fake.click(user, panel, label="Show my cards")
-        elif pick is not None and ":b:" in pick["custom_id"]:
-            values = [o["value"] for o in pick["options"]]
-            choice = "3" if "3" in values else values[0]
-            r = await spades.fake.select(user, panel, custom_id=pick["custom_id"], values=[choice])
-        elif pick is not None:
-            values = [o["value"] for o in pick["options"]][: int(pick.get("max_values", 1))]
-            r = await spades.fake.select(user, panel, custom_id=pick["custom_id"], values=values)
-        else:
-            assert card is not None
-            r = await spades.fake.click(user, panel, custom_id=card["custom_id"])
-        assert r.error is None, r.error
+        acted = await act_from_panel(spades.fake, user, panel)
+        assert acted is not None
+        r = acted[0]
         await spades.check_public()
         actions += 1
         progress = Stopwatch()
@@ -844,34 +823,6 @@ async def _panel_loop(
 
 # ---- more Discord-only helpers (test_history.py, test_history_paging.py, test_bot_levels.py,
 # test_storage_faults.py, test_shard_ownership.py, test_shard_processes.py) --------------------------
-
-PANEL_BID = "3"  # what a simple player bids when the panel offers it
-
-
-async def act_from_panel(
-    fake: FakeDiscord, user: User, panel: Message
-) -> tuple[InteractionResult, str, int | None] | None:
-    """One action, the first the panel offers (as ``_panel_loop`` picks): look at the cards, bid 3
-    (or the first bid offered), pass the first cards asked for, or play the first playable card.
-    (result, "look" | "bid" | "pass" | "play", the card played); None if the panel offers nothing."""
-    look = next(
-        (b for b in panel.buttons if b.get("label") == "Show my cards" and not b.get("disabled")), None
-    )
-    pick = next((s for s in panel.selects if ":b:" in s["custom_id"] or ":p:" in s["custom_id"]), None)
-    cards = playable_cards(panel)
-    if look is not None:
-        return await fake.click(user, panel, label="Show my cards"), "look", None
-    if pick is not None and ":b:" in pick["custom_id"]:
-        values = [o["value"] for o in pick["options"]]
-        choice = PANEL_BID if PANEL_BID in values else values[0]
-        return await fake.select(user, panel, custom_id=pick["custom_id"], values=[choice]), "bid", None
-    if pick is not None:
-        values = [o["value"] for o in pick["options"]][: int(pick.get("max_values", 1))]
-        return await fake.select(user, panel, custom_id=pick["custom_id"], values=values), "pass", None
-    if cards:
-        card, custom_id = cards[0]
-        return await fake.click(user, panel, custom_id=custom_id), "play", card
-    return None
 
 
 async def play_from_panel_until(
@@ -901,7 +852,7 @@ async def open_seen(spades: Spades, host: User, channel: Channel | None = None, 
     its table message is in the channel."""
     channel = channel or spades.channel
     r = await spades.fake.slash(host, channel, "spades new", **options)
-    text = await answer_of(spades, r)
+    text = await said(r)
     opened = OPENED.search(text)
     assert opened is not None, text
     table_id = int(opened.group(1))
@@ -940,9 +891,9 @@ async def panel_answer(spades: Spades, r: InteractionResult) -> Message:
     deferral: "thinking", or a deferred update of the table message) in the follow-up."""
     assert r.error is None, r.error
     if r.type == 5:
-        await spades.wait_for(lambda: r.message is not None and not r.message.loading, what="the answer")
+        await r.answered()
     elif r.type == 6 and not r.ephemeral:
-        await spades.wait_for(lambda: bool(r.followups), what="the panel's follow-up")
+        await r.answered(followup=True)
         return r.followups[-1]
     msg = r.followups[-1] if r.type == 5 and r.followups else r.message
     assert msg is not None and msg.ephemeral, f"the panel must be ephemeral: {r.content!r}"
@@ -963,53 +914,12 @@ async def my_hand(spades: Spades, game: SeenGame, user: User) -> Message:
     return await panel_answer(spades, r)
 
 
-def panel_offers(
-    panel: Message,
-) -> tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]:
-    """(the "Show my cards" button, the bid or pass select, a playable card) the panel offers."""
-    look = next(
-        (b for b in panel.buttons if b.get("label") == "Show my cards" and not b.get("disabled")), None
-    )
-    pick = next((s for s in panel.selects if ":b:" in s["custom_id"] or ":p:" in s["custom_id"]), None)
-    card = next(
-        (b for b in panel.buttons if CARD_ID.match(b.get("custom_id", "")) and not b.get("disabled")), None
-    )
-    return look, pick, card
-
-
 async def take_turn(
     spades: Spades, game: SeenGame, user: User, panel: Message | None = None
 ) -> InteractionResult:
-    """``user`` takes one turn from their own panel (``panel``, else a fresh one from "My hand") as
-    ``play_from_panel`` would: looks at face-down cards, then bids 3 (or the first bid offered),
-    passes the first cards asked for or plays the first card it lets them. The bid, pass or play."""
-    panel = panel or await my_hand(spades, game, user)
-    watch = Stopwatch()
-    while True:
-        look, pick, card = panel_offers(panel)
-        if look is not None:
-            r = await spades.fake.click(user, panel, label="Show my cards")
-            assert r.error is None, r.error
-            continue
-        if pick is not None:
-            values = [o["value"] for o in pick["options"]]
-            if ":b:" in pick["custom_id"]:
-                values = ["3" if "3" in values else values[0]]
-            else:
-                values = values[: int(pick.get("max_values", 1))]
-            r = await spades.fake.select(user, panel, custom_id=pick["custom_id"], values=values)
-        elif card is not None:
-            r = await spades.fake.click(user, panel, custom_id=card["custom_id"])
-        else:
-            assert not watch.past(STALL), f"{user.username}'s panel offered nothing for {STALL} s"
-            try:  # the bot redraws the panel as the table moves; open it again if nothing shows up
-                await spades.wait_for(lambda p=panel: any(panel_offers(p)), timeout=0.5, what="the panel")  # type: ignore[misc]
-            except AssertionError:
-                panel = await my_hand(spades, game, user)
-            continue
-        assert r.error is None, r.error
-        await spades.check_public()
-        return r
+    """``user`` takes one turn from their own panel on ``game``'s table (``panel``, else a fresh one
+    from "My hand"), as ``spades.decide`` does on the harness's table: the bid, pass or play."""
+    return await spades.decide(user, panel, STALL, opener=lambda: my_hand(spades, game, user))
 
 
 async def humans_play(spades: Spades, game: SeenGame, users: list[User], actions: int) -> int:

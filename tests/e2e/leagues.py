@@ -10,8 +10,8 @@ from typing import Any
 
 from bot.client import EXTENSIONS, SpadesBot
 from bot.config import Config
-from tests.e2e.conftest import Spades, answer_of
-from tests.fakediscord import Message, User
+from fakediscord import Message, User
+from tests.e2e.conftest import Spades, said
 
 LEAGUE = "Spades Thursday"
 
@@ -58,13 +58,13 @@ async def create(spades: Spades, user: User | None = None, **options: Any) -> st
     args.update(options)
     r = await spades.fake.slash(user or spades.users["admin"], spades.channel, "league create", options=args)
     assert r.ephemeral, "league answers are ephemeral"
-    return await answer_of(spades, r)
+    return await said(r)
 
 
 async def ask(spades: Spades, user: User, command: str, **options: Any) -> str:
     r = await spades.fake.slash(user, spades.channel, command, options=options)
     assert r.ephemeral
-    return await answer_of(spades, r)
+    return await said(r)
 
 
 async def first_start(spades: Spades) -> datetime:

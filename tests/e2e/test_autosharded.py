@@ -10,7 +10,7 @@ import pytest
 
 from bot.client import ShardedSpadesBot, make_bot
 from bot.config import Config
-from tests.e2e.conftest import Spades, answer_of
+from tests.e2e.conftest import Spades, said
 
 
 async def test_one_process_runs_every_shard_and_plays(
@@ -28,7 +28,7 @@ async def test_one_process_runs_every_shard_and_plays(
         assert (lease.shard_id, lease.shard_count) == (0, 1)
         assert f":{os.getpid()}:" in lease.owner
         r = await spades.slash(spades.users["alice"], "spades new")
-        assert "is open" in await answer_of(spades, r)
+        assert "is open" in await said(r)
 
         def health() -> bool:
             return any("health: shards 0 of 1, 1 live tables" in rec.getMessage() for rec in caplog.records)

@@ -24,15 +24,15 @@ async def test_server_level_and_table_option_choose_the_bots(spades: Spades) -> 
     async def level_of_new_table(channel_no: int, **options: object) -> str:
         ch = channels[channel_no]
         r = await spades.fake.slash(alice, ch, "spades new", **options)
-        opened = re.search(r"Table (\d+) is open", said(r))
-        assert opened is not None, said(r)
+        opened = re.search(r"Table (\d+) is open", await said(r))
+        assert opened is not None, await said(r)
         row = await spades.stored_table(int(opened.group(1)))  # what is stored (saved before the answer)
         return str(row.data["settings"]["bot_level"])
 
     async with spades.running():
         assert await level_of_new_table(0) == "strong"  # the default: the strongest within the budget
         r = await spades.fake.slash(admin, spades.channel, "spades config", bots="easy")
-        assert "Bots at new tables: easy." in said(r)
+        assert "Bots at new tables: easy." in await said(r)
         async with spades.stored() as db:
             assert (await db.settings.guild(spades.guild.id))["bot_level"] == "easy"
         assert await level_of_new_table(1) == "easy"
@@ -83,7 +83,7 @@ async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: 
         answered_in = (r.record.responded_at or 1e9) - r.record.created
         still_thinking = thinker.in_flight > 0
         assert r.error is None, r.error
-        assert "is open" in said(r)
+        assert "is open" in await said(r)
         assert still_thinking, "the other table's answer waited for the bot's decision"
         assert answered_in < 0.5, answered_in
         # and table A's bot does act, after its pause: its move is stored

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bot.client import SpadesBot
 from bot.config import Config
-from bot.sandbox.fake import Channel, FakeDiscord, Message, Stopwatch, User
+from fakediscord import Channel, FakeDiscord, Message, Stopwatch, User
 
 LIVE_PREFIX = "♠ **Spades**"
 EDIT = "/channels/{channel_id}/messages/{message_id}"

@@ -13,11 +13,11 @@ from bot.model import Table
 from tests.e2e.conftest import (
     LIVE_PREFIX,
     Spades,
-    answer_of,
     game_posts,
     open_and_start,
     panel_cards,
     play_from_panel,
+    said,
     shown_cards,
     stored_game,
     wait_stored,
@@ -75,8 +75,7 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         # /score right after the game: the finished game's sheet
         t_id = game.table_id
         r = await spades.slash(spades.users["bob"], "score")
-        # (answer_of: on a busy machine the answer may come after a deferral)
-        assert (await answer_of(spades, r)).startswith(f"**Score sheet · table {t_id}**")
+        assert (await said(r)).startswith(f"**Score sheet · table {t_id}**")
         # a rematch: same seats, a new table, dealt at once (its table message says whose turn)
         r = await spades.fake.click(alice, game_post, label="Rematch")
 
@@ -99,7 +98,7 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         ]
         assert names[0] == names[1] and None not in names[0]
         r = await spades.fake.click(alice, game_post, label="Rematch")
-        assert (await answer_of(spades, r)) == f"The rematch is already open (table {again})."
+        assert (await said(r)) == f"The rematch is already open (table {again})."
         # the finished table leaves memory; its post's buttons read it back from storage
         # (after its few seconds of grace, as in production: nothing of the service is changed)
         # (a deliberate read of the bot's memory, the test's subject: only it tells when the table
@@ -108,9 +107,9 @@ async def test_one_human_and_three_bots_play_a_whole_game(
             lambda: t_id not in spades.service.tables, what="the old table to leave", timeout=60
         )
         r = await spades.fake.click(spades.users["bob"], game_post, label="Score sheet")
-        assert r.ephemeral and (await answer_of(spades, r)).startswith(f"**Score sheet · table {t_id}**")
+        assert r.ephemeral and (await said(r)).startswith(f"**Score sheet · table {t_id}**")
         r = await spades.fake.click(alice, game_post, label="Rematch")
-        assert (await answer_of(spades, r)) == f"The rematch is already open (table {again})."
+        assert (await said(r)) == f"The rematch is already open (table {again})."
         r = await spades.fake.click(spades.users["bob"], game_post, label="Leaderboard")
         assert r.ephemeral and r.message is not None and r.message.embeds
     async with spades.stored() as db:

@@ -17,19 +17,19 @@ from typing import Any
 import engine
 from bot.clicks import NOT_HERE, PANEL_ONLY
 from bot.client import UNKNOWN_COMPONENT
-from bot.sandbox.fake import InteractionResult, Message, User
-from bot.sandbox.fake.models import EPHEMERAL
+from fakediscord import InteractionResult, Message, User
+from fakediscord.models import EPHEMERAL
 from tests.e2e.conftest import (
     OPENED,
     SeenGame,
     Spades,
-    answer_of,
     humans_play,
     live_message,
     my_hand,
     open_seen,
     panel_answer,
     playable_cards,
+    said,
     seated_game,
     stored_seat,
     stored_seat_of,
@@ -71,7 +71,7 @@ async def seat_four(spades: Spades) -> tuple[list[User], SeenGame]:
     table_id = await open_seen(spades, users[0], play_seconds=600, bid_seconds=600)
     for u in users[1:]:
         r = await spades.fake.click(u, live(spades, table_id), label="Join")
-        assert "took seat" in await answer_of(spades, r)
+        assert "took seat" in await said(r)
     game = await seated_game(spades, table_id, 4)
     await spades.settle()
     return users, game
@@ -183,7 +183,7 @@ async def test_every_command_answers_in_time_with_a_very_slow_database(spades: S
         ):
             r = await spades.slash(user, command, **options)
             assert r.type == 5, (command, r.type)
-            assert expect in await answer_of(spades, r), command
+            assert expect in await said(r), command
         choices = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "bag")
         assert choices  # from memory, without the server's stored preset
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = 0
@@ -198,7 +198,7 @@ async def test_an_empty_leaderboard_under_slow_reads_is_answered_privately(spade
         spades.faults.storage_read_delay = 3.5
         r = await spades.slash(alice, "leaderboard")
         assert r.type == 5 and not r.ephemeral  # acknowledged in time, for the channel
-        text = await answer_of(spades, r)
+        text = await said(r)
         spades.faults.storage_read_delay = 0
         assert "No finished hands" in text
         assert r.followups and r.followups[-1].ephemeral and r.followups[-1].visible_to is alice
@@ -232,15 +232,15 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
     alice, bob, admin = spades.users["alice"], spades.users["bob"], spades.users["admin"]
     async with spades.running(time_scale=0.05):
         r = await fake.slash(zed, far, "spades new")
-        opened = re.search(r"Table (\d+) is open", await answer_of(spades, r))
+        opened = re.search(r"Table (\d+) is open", await said(r))
         assert opened is not None
         theirs = int(opened.group(1))
         # a table of another server: neither joined nor abandoned from here
         msg = plant(spades, [button(f"sp:{theirs}:join"), button(f"sp:{theirs}:abandon")])
         r = await fake.click(alice, msg, custom_id=f"sp:{theirs}:join")
-        assert await answer_of(spades, r) == NOT_HERE and r.ephemeral
+        assert await said(r) == NOT_HERE and r.ephemeral
         r = await fake.click(admin, msg, custom_id=f"sp:{theirs}:abandon")
-        assert await answer_of(spades, r) == NOT_HERE
+        assert await said(r) == NOT_HERE
         row = await spades.stored_table(theirs)  # as stored: still open, alice not seated
         assert row.status == "open" and alice.id not in {s["user_id"] for s in row.data["seats"] if s}
 
@@ -261,24 +261,24 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
         )
         for cid in (f"sp:{tid}:c:{stamp}:0", f"sp:{tid}:look:{stamp}"):
             r = await fake.click(alice, public, custom_id=cid)
-            assert await answer_of(spades, r) == PANEL_ONLY and r.ephemeral
+            assert await said(r) == PANEL_ONLY and r.ephemeral
         assert not public.history  # the message the click came from is never changed
         bad = [f"sp:{tid}:c:{stamp}:{card}" for card in (54, 63, 118, 127, 10**9)]
         private = plant(spades, [button(cid) for cid in bad], to=alice)
         for cid in bad:
             r = await fake.click(alice, private, custom_id=cid)
-            assert await answer_of(spades, r) == "That is not a card of this game."
+            assert await said(r) == "That is not a card of this game."
         huge = "9" * 40
         forged = plant(spades, [button(f"sp:{huge}:join"), button(f"sp:{huge}:c:1:3")], to=bob)
         for cid in (f"sp:{huge}:join", f"sp:{huge}:c:1:3"):
             r = await fake.click(bob, forged, custom_id=cid)
-            assert "no longer exists" in await answer_of(spades, r)
+            assert "no longer exists" in await said(r)
         # a custom_id no handler knows still gets an answer
         stray = plant(spades, [button("zz:nothing:here"), button(f"sp:{tid}:nosuch")])
         r = await fake.click(bob, stray, custom_id="zz:nothing:here")
-        assert await answer_of(spades, r) == UNKNOWN_COMPONENT
+        assert await said(r) == UNKNOWN_COMPONENT
         r = await fake.click(bob, stray, custom_id=f"sp:{tid}:nosuch")
-        assert "no longer in use" in await answer_of(spades, r)
+        assert "no longer in use" in await said(r)
         await spades.settle()
         stored = (await spades.stored_table(tid)).data["stamp"]
         assert (stored, live(spades, tid).content, len(live(spades, tid).history)) == before
@@ -307,7 +307,7 @@ async def test_a_typed_play_refreshes_the_open_panel(spades: Spades) -> None:
             await spades.wait_for(lambda p=panel: bool(playable_cards(p)), what="her panel's turn")  # type: ignore[misc]
             card = playable_cards(panel)[0][0]
             r = await spades.slash(alice, "play", card=engine.card_str(card))
-            assert "You played" in await answer_of(spades, r)
+            assert "You played" in await said(r)
             await spades.settle()
             offered = [b for b in panel.buttons if b.get("custom_id", "").endswith(f":{card}")]
             assert not offered, f"the panel still offers {engine.card_pretty(card)}: {panel.content!r}"
@@ -352,7 +352,7 @@ async def test_options_are_checked_on_our_side(spades: Spades) -> None:
             (admin, "spades config", {"play_seconds": "abc"}, "`play_seconds` must be a whole number"),
         ):
             r = await raw_slash(spades, user, command, **options)
-            assert expect in await answer_of(spades, r), (command, options)
+            assert expect in await said(r), (command, options)
             assert r.ephemeral
         async with spades.stored() as db:
             settings = await db.settings.guild(spades.guild.id)
@@ -361,7 +361,7 @@ async def test_options_are_checked_on_our_side(spades: Spades) -> None:
         async with spades.stored() as db:
             await db.settings.set_guild(spades.guild.id, play_seconds="abc", bid_seconds=10**12)
         r = await spades.slash(alice, "spades new")
-        opened = OPENED.search(await answer_of(spades, r))
+        opened = OPENED.search(await said(r))
         assert opened is not None
         tid = int(opened.group(1))
         settings = (await spades.stored_table(tid)).data["settings"]
@@ -379,14 +379,14 @@ async def test_no_table_where_the_bot_cannot_post_and_a_lost_permission_closes_i
     async with spades.running(time_scale=0.05):
         spades.channel.set_permissions(fake.bot_user, deny=SEND | EMBED)
         r = await spades.slash(alice, "spades new")
-        text = await answer_of(spades, r)
+        text = await said(r)
         assert "I'm missing **Send Messages**, **Embed Links**" in text and "Manage Channels" in text
         assert await spades.no_table_in()
         # in a thread, Send Messages in Threads is what counts
         spades.channel.set_permissions(fake.bot_user, deny=SEND_IN_THREADS)
         thread = spades.channel.add_thread("game night")
         r = await fake.slash(alice, thread, "spades new")
-        assert "I'm missing **Send Messages in Threads**" in await answer_of(spades, r)
+        assert "I'm missing **Send Messages in Threads**" in await said(r)
         assert await spades.no_table_in(thread)
         spades.channel.set_permissions(fake.bot_user)  # back to the role's permissions
         assert bot_member is not None
@@ -413,12 +413,12 @@ async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: S
     alice, bob = spades.users["alice"], spades.users["bob"]
     async with spades.running(time_scale=0.05):
         r = await spades.slash(alice, "spades me")
-        assert OFF_OFF in await answer_of(spades, r)
+        assert OFF_OFF in await said(r)
         r = await spades.slash(alice, "spades me", no_blind_nil=True, ping=True)
-        assert ON_ON in await answer_of(spades, r)
+        assert ON_ON in await said(r)
         tid = await open_seen(spades, alice, play_seconds=600, bid_seconds=600)  # standard: blind nil allowed
         r = await spades.fake.click(bob, live(spades, tid), label="Join")
-        await answer_of(spades, r)
+        await said(r)
         game = await seated_game(spades, tid, 2)
         await spades.slash(alice, "spades start", fill=True)
         assert (await spades.stored_table(tid)).status == "playing"
@@ -447,7 +447,7 @@ async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: S
         await spades.wait_for(lambda: ping.deleted, what="the ping deleted")
     async with spades.running(time_scale=0.05):
         r = await spades.slash(alice, "spades me")
-        assert ON_ON in await answer_of(spades, r)
+        assert ON_ON in await said(r)
 
 
 async def test_host_commands_fix_the_seating(spades: Spades) -> None:
@@ -463,20 +463,20 @@ async def test_host_commands_fix_the_seating(spades: Spades) -> None:
         game = await seated_game(spades, tid, 1)
         await spades.slash(alice, "spades addbot", seat=2)
         r = await spades.slash(bob, "spades removebot", seat=2)
-        assert "Only the host" in await answer_of(spades, r)
+        assert "Only the host" in await said(r)
         r = await spades.slash(alice, "spades removebot", seat=2)
-        assert "left seat 2: it is free again" in await answer_of(spades, r)
+        assert "left seat 2: it is free again" in await said(r)
         assert await stored_seat(spades, tid, 1) is None
         await spades.wait_for(lambda: posted("left seat 2 (removed by"), what="the post")
         r = await spades.slash(alice, "spades removebot", seat=3)
-        assert "There is no bot in seat 3" in await answer_of(spades, r)
+        assert "There is no bot in seat 3" in await said(r)
 
         r = await spades.fake.click(bob, live(spades, tid), label="Join")
-        await answer_of(spades, r)
+        await said(r)
         r = await spades.slash(carol, "spades kick", player=bob)
-        assert "Only the host" in await answer_of(spades, r)
+        assert "Only the host" in await said(r)
         r = await spades.slash(alice, "spades kick", player=bob)
-        assert f"<@{bob.id}> was removed from seat 2" in await answer_of(spades, r)
+        assert f"<@{bob.id}> was removed from seat 2" in await said(r)
         assert await stored_seat_of(spades, tid, bob) is None
         await spades.wait_for(lambda: posted(f"<@{bob.id}> was removed from seat 2 (by"), what="the post")
 
@@ -484,20 +484,20 @@ async def test_host_commands_fix_the_seating(spades: Spades) -> None:
         seat = await stored_seat(spades, tid, 1)
         assert seat is not None and seat["bot"]
         r = await spades.slash(admin, "spades substitute", seat=1, player=carol)
-        assert "only a bot's seat or an absent player's" in await answer_of(spades, r)
+        assert "only a bot's seat or an absent player's" in await said(r)
         r = await spades.slash(admin, "spades substitute", seat=2, player=carol)
-        assert f"<@{carol.id}> now plays seat 2" in await answer_of(spades, r)
+        assert f"<@{carol.id}> now plays seat 2" in await said(r)
         assert await stored_seat_of(spades, tid, carol) == 1
         await spades.wait_for(lambda: posted(f"<@{carol.id}> takes over seat 2 from 🤖"), what="the post")
         panel = await my_hand(spades, game, carol)
         assert panel.ephemeral and f"**Table {tid}**" in panel.content
 
         r = await spades.slash(alice, "spades kick", player=carol)
-        assert "the bot plays it" in await answer_of(spades, r)
+        assert "the bot plays it" in await said(r)
         seat = await stored_seat(spades, tid, 1)
         assert seat is not None and seat["bot"]
         r = await spades.slash(carol, "join")
-        assert "already started" in await answer_of(spades, r)
+        assert "already started" in await said(r)
         await spades.settle()
         await spades.check_public()
 
@@ -689,7 +689,7 @@ async def test_every_custom_id_family_is_checked_across_servers_from_a_dm_and_wi
         ]
         for user, message, custom_id, values, expected in cases:
             r = await forge(spades, user, message, custom_id, values)
-            text = await answer_of(spades, r)
+            text = await said(r)
             assert text == str(expected) and text != APOLOGY, (custom_id, text)
             assert r.followups[-1].ephemeral if r.type == 5 and r.followups else r.ephemeral, custom_id
         # nothing changed: the check-in post, the league's members, the table

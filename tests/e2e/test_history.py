@@ -10,15 +10,14 @@ import discord
 from PIL import Image
 
 from bot.pictures import GOLD, TABLE_SIZE, seat_box, side_color
-from bot.sandbox.fake import Message
 from bot.storage import FORMER_PLAYER
 from engine.fair import SHORT_LEN, commitment
 from engine.verify import verify
+from fakediscord import Message
 from tests.e2e.conftest import (
     LIVE_PREFIX,
     SeenGame,
     Spades,
-    answer_of,
     live_message,
     my_hand,
     open_and_start,
@@ -100,7 +99,7 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         r = await fake.slash(alice, spades.channel, "spades forgetme")
         assert r.message is not None
         r = await fake.click(alice, r.message, label="Yes, forget me")
-        assert "You're seated at table" in await answer_of(spades, r)
+        assert "You're seated at table" in await said(r)
 
         # Alice (from her panel) and three bots play to 100, to the game post
         await play_from_panel(spades, seen, alice)
@@ -144,7 +143,7 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
 
         # Verify deal under hand 1: the verdict, and the record to check by oneself
         r = await fake.click(bob, posts[0], label="Verify deal")
-        text = await answer_of(spades, r)
+        text = await said(r)
         assert text.startswith(
             f"✅ **Hand 1 at table {seen.table_id}**: OK: hand 1 was dealt from the committed seed"
         )
@@ -158,7 +157,7 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
 
         # Replay hand 1 from its post, trick by trick to the scoring
         r = await fake.click(bob, posts[0], label="Replay hand")
-        first = await answer_of(spades, r)
+        first = await said(r)
         assert first.startswith("🔁 **Replay · game #") and "**As dealt**" in first
         replay = r.followups[-1] if r.followups else r.message
         assert replay is not None and replay.ephemeral
@@ -184,19 +183,19 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
 
         # /history: this channel's games; a game opens its score sheet and chart
         r = await fake.slash(bob, spades.channel, "history")
-        listing = await answer_of(spades, r)
+        listing = await said(r)
         assert f"`#{game.id}`" in listing and r.ephemeral
         msg = r.message
         assert msg is not None
         sel = next(s for s in msg.selects if s["custom_id"].startswith("hisel:"))
         r = await fake.select(bob, msg, custom_id=sel["custom_id"], values=[str(game.id)])
-        sheet = await answer_of(spades, r)
+        sheet = await said(r)
         assert sheet.startswith(f"📊 **Game #{game.id}**")
         sheet_msg = r.followups[-1] if r.followups else r.message
         assert sheet_msg is not None and sheet_msg.attachments[0]["filename"] == f"game-{game.id}-scores.png"
         hands = next(s for s in sheet_msg.selects if s["custom_id"] == f"hig:{game.id}")
         r = await fake.select(bob, sheet_msg, custom_id=hands["custom_id"], values=[str(len(records))])
-        assert f"hand {len(records)} of {len(records)}" in await answer_of(spades, r)
+        assert f"hand {len(records)} of {len(records)}" in await said(r)
         last = r.followups[-1] if r.followups else r.message
         assert last is not None
         ahead = next(b for b in last.buttons if b.get("custom_id", "").endswith(":hn"))
@@ -205,21 +204,21 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         assert back.get("label") == f"Hand {len(records) - 1}" and not back.get("disabled")
         # /replay by number; wrong hands and other servers' games are refused
         r = await fake.slash(bob, spades.channel, "replay", game=game.id, hand=1)
-        assert (await answer_of(spades, r)).startswith(f"🔁 **Replay · game #{game.id} · hand 1 of")
+        assert (await said(r)).startswith(f"🔁 **Replay · game #{game.id} · hand 1 of")
         r = await fake.slash(bob, spades.channel, "replay", game=game.id, hand=len(records) + 1)
-        assert said(r) == f"Game #{game.id} has hands 1–{len(records)}: pick one of those."
+        assert await said(r) == f"Game #{game.id} has hands 1–{len(records)}: pick one of those."
         other = fake.add_guild("Other club")
         elsewhere = other.add_text_channel("cards")
         other.add_member(bob)
         await fake.settle()
         r = await fake.slash(bob, elsewhere, "replay", game=game.id)
-        assert "played in another server" in said(r) and r.ephemeral
+        assert "played in another server" in await said(r) and r.ephemeral
         r = await fake.slash(bob, elsewhere, "history", where="server")
-        assert "No finished games yet." in said(r)
+        assert "No finished games yet." in await said(r)
 
         # your data: a JSON file only Alice sees
         r = await fake.slash(alice, spades.channel, "spades mydata")
-        text = await answer_of(spades, r)
+        text = await said(r)
         assert text.startswith("Here is everything this bot keeps about you: 1 finished game")
         export_msg = r.followups[-1] if r.followups else r.message
         assert export_msg is not None and export_msg.ephemeral
@@ -231,10 +230,10 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
 
         # forget me, now that the game is over
         r = await fake.slash(alice, spades.channel, "spades forgetme")
-        assert r.ephemeral and "Forget me?" in said(r)
+        assert r.ephemeral and "Forget me?" in await said(r)
         assert r.message is not None
         c = await fake.click(alice, r.message, label="Yes, forget me")
-        done = await answer_of(spades, c)
+        done = await said(c)
         assert done.startswith("Done. Your seat in 1 finished game now shows *a former player*")
         async with spades.stored() as db:
             assert await db.stats.player(spades.guild.id, alice.id) is None
@@ -243,9 +242,9 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
             alice_seat = next(i for i, uid in seen.seats.items() if uid == alice.id)
             assert kept.players[alice_seat].name == FORMER_PLAYER
         r = await fake.slash(bob, spades.channel, "history")
-        assert FORMER_PLAYER in said(r) or "a former player" in await answer_of(spades, r)
+        assert FORMER_PLAYER in await said(r) or "a former player" in await said(r)
         r = await fake.slash(alice, spades.channel, "spades mydata")
-        await answer_of(spades, r)
+        await said(r)
         export_msg = r.followups[-1] if r.followups else r.message
         assert export_msg is not None
         assert json.loads(fake.attachment_bytes(export_msg.attachments[0]))["games"] == []

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 
-from bot.sandbox.fake import Message
+from fakediscord import Message
 from tests.e2e.conftest import (
     Spades,
-    answer_of,
     live_message,
     open_and_start,
     play_from_panel,
@@ -39,11 +38,11 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
     async with spades.running(time_scale=0.01):
         r = await fake.slash(bob, spades.channel, "history")
         assert r.ephemeral
-        empty = await answer_of(spades, r)
+        empty = await said(r)
         assert empty == f"📜 **Finished games** · <#{spades.channel.id}>\nNo finished games yet."
         assert r.message is not None and r.message.buttons == [] and r.message.selects == []
         r = await fake.slash(bob, spades.channel, "replay", game=5)
-        assert r.ephemeral and await answer_of(spades, r) == (
+        assert r.ephemeral and await said(r) == (
             "There is no finished game #5 in this server. `/history` lists this server's games."
         )
 
@@ -55,7 +54,7 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
 
         # page 1 of 2: eight games, ◀ disabled, the position, ▶
         r = await fake.slash(bob, spades.channel, "history", where="server")
-        text = await answer_of(spades, r)
+        text = await said(r)
         assert text.startswith("📜 **Finished games** · this server · page 1 of 2 (9 games)")
         assert [int(x) for x in re.findall(r"`#(\d+)`", text)] == ids[:8]
         msg = r.message
@@ -72,20 +71,20 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         # the oldest game's score sheet from page 2
         (sel,) = msg.selects
         r2 = await fake.select(bob, msg, custom_id=sel["custom_id"], values=[str(ids[8])])
-        assert (await answer_of(spades, r2)).startswith(f"📊 **Game #{ids[8]}**")
+        assert (await said(r2)).startswith(f"📊 **Game #{ids[8]}**")
         c = await fake.click(bob, msg, label="◀")
         await spades.wait_for(lambda: "page 1 of 2" in msg.content, what="page 1 again")
 
         # a player's games: Alice played them all, Bob none
         r = await fake.slash(bob, spades.channel, "history", player=alice)
-        assert (await answer_of(spades, r)).startswith(f"📜 **Finished games** · <@{alice.id}> · page 1 of 2")
+        assert (await said(r)).startswith(f"📜 **Finished games** · <@{alice.id}> · page 1 of 2")
         r = await fake.slash(bob, spades.channel, "history", player=bob)
-        assert await answer_of(spades, r) == f"📜 **Finished games** · <@{bob.id}>\nNo finished games yet."
+        assert await said(r) == f"📜 **Finished games** · <@{bob.id}>\nNo finished games yet."
 
         # /replay of a one-hand game: no other hand to go to; Scoring, back to the deal, Verify deal
         first = ids[-1]
         r = await fake.slash(bob, spades.channel, "replay", game=first)
-        text = await answer_of(spades, r)
+        text = await said(r)
         assert text.startswith(f"🔁 **Replay · game #{first} · hand 1 of 1**") and "**As dealt**" in text
         replay = r.message
         assert replay is not None and replay.ephemeral
@@ -99,16 +98,16 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         await fake.click(bob, replay, label="Deal")
         await spades.wait_for(lambda: "**As dealt**" in replay.content, what="the deal again")
         c = await fake.click(bob, replay, label="Verify deal")
-        verdict = await answer_of(spades, c)
+        verdict = await said(c)
         assert verdict.startswith(f"✅ **Hand 1 at table {tables[0]}**: OK")
         r = await fake.slash(bob, spades.channel, "replay", game=first, hand=2)
-        assert said(r) == f"Game #{first} has hands 1–1: pick one of those."
+        assert await said(r) == f"Game #{first} has hands 1–1: pick one of those."
 
         # forget me, cancelled: nothing changes
         r = await fake.slash(alice, spades.channel, "spades forgetme")
         assert r.message is not None
         c = await fake.click(alice, r.message, label="Cancel")
-        assert await answer_of(spades, c) == "Nothing was changed: your data stays."
+        assert await said(c) == "Nothing was changed: your data stays."
         async with spades.stored() as db:
             assert await db.stats.player(spades.guild.id, alice.id) is not None
     assert fake.take_violations() == []
@@ -135,7 +134,7 @@ async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
         post = hand_post()
         assert post is not None and (await spades.stored_table(game.table_id)).status == "playing"
         r = await fake.click(bob, post, label="Replay hand")
-        text = await answer_of(spades, r)
+        text = await said(r)
         assert text.startswith(f"🔁 **Replay · table {game.table_id} (game in progress) · hand 1 of 1**")
         replay = r.followups[-1] if r.followups else r.message
         assert replay is not None and replay.ephemeral
@@ -146,8 +145,5 @@ async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
         async with spades.stored() as db:
             assert (await db.history.recent_games(spades.guild.id)).games == []  # nothing finished yet
         r = await fake.slash(bob, spades.channel, "history")
-        assert (
-            await answer_of(spades, r)
-            == f"📜 **Finished games** · <#{spades.channel.id}>\nNo finished games yet."
-        )
+        assert await said(r) == f"📜 **Finished games** · <#{spades.channel.id}>\nNo finished games yet."
     assert fake.take_violations() == []

@@ -17,8 +17,8 @@ import pytest
 from bot.client import SpadesBot
 from bot.config import Config
 from bot.table.post_pictures import hand_pictures
-from tests.e2e.conftest import Spades, move_on, said
-from tests.fakediscord import FakeDiscord, Message, User
+from fakediscord import FakeDiscord, Message, User
+from tests.e2e.conftest import Spades, act_from_panel, said
 
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
 GLOBAL = "/applications/{application_id}/commands"
@@ -79,7 +79,7 @@ def named(world: Spades, users: list[User]) -> list[User]:
 
 async def act(world: Spades, user: User, msg: Message) -> Message | None:
     """``user`` looks at face-down cards (by the button's custom id: the labels are in the player's
-    language), then makes the harness's move on their panel (``move_on``); the panel acted on, or
+    language), then makes the harness's move on their panel (``act_from_panel``); the panel acted on, or
     None when it offers no move (the table message was a moment behind)."""
     look = next(
         (b for b in msg.buttons if ":look:" in b.get("custom_id", "") and not b.get("disabled")), None
@@ -88,7 +88,8 @@ async def act(world: Spades, user: User, msg: Message) -> Message | None:
         r = await world.fake.click(user, msg, custom_id=look["custom_id"])
         assert r.error is None, r.error
         msg = r.message if r.ephemeral and r.message is not None else await panel(world, user)
-    return msg if await move_on(world.fake, user, msg) is not None else None
+    moved = await act_from_panel(world.fake, user, msg)
+    return msg if moved is not None and moved[1] != "look" else None
 
 
 async def test_each_player_sees_their_language_and_the_table_the_servers(world: Spades) -> None:
@@ -96,8 +97,9 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
     langs = {piotr.id: "pl", jana.id: "cs", ivan.id: "ru"}
     async with world.running():
         r = await world.fake.slash(piotr, world.channel, "spades new")
-        assert said(r).startswith("Stół ") and "Naciśnij **Dołącz**" in said(r)  # Polish to Piotr
-        tid = opened(world, said(r))
+        text = await said(r)
+        assert text.startswith("Stół ") and "Naciśnij **Dołącz**" in text  # Polish to Piotr
+        tid = opened(world, text)
         await world.wait_for(lambda: live(world, "pl") is not None, what="the Polish table message")
         msg = live(world, "pl")
         assert msg is not None
@@ -106,14 +108,14 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
 
         # each one's refusal in their own language
         r = await world.fake.slash(ivan, world.channel, "spades start")
-        assert said(r) == f"Начать игру может только хозяин стола (<@{piotr.id}>)."
+        assert await said(r) == f"Начать игру может только хозяин стола (<@{piotr.id}>)."
         for user, joined in ((jana, "Sedíš na místě 2"), (ivan, "Вы заняли место 3")):
             r = await world.fake.click(user, live(world, "pl"), custom_id=f"sp:{tid}:join")
-            assert said(r).startswith(joined), said(r)
+            assert (await said(r)).startswith(joined), await said(r)
 
         # Piotr starts; the empty seat goes to a bot (the offer comes in Polish)
         r = await world.fake.slash(piotr, world.channel, "spades start")
-        assert "Poczekaj na graczy albo posadź boty" in said(r)
+        assert "Poczekaj na graczy albo posadź boty" in await said(r)
         r = await world.fake.slash(piotr, world.channel, "spades start", fill=True)
         assert r.error is None
         await world.wait_for(
@@ -152,7 +154,7 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
                 waiting = next((u for u in humans if u not in acting), None)
                 if playing and waiting is not None and langs[waiting.id] not in refused:
                     r = await world.fake.slash(waiting, world.channel, "play", card="2C")
-                    refused[langs[waiting.id]] = said(r)
+                    refused[langs[waiting.id]] = await said(r)
                 acted_on = await act(world, user, msg)
                 if acted_on is not None:
                     seen[lang] = acted_on.content
@@ -197,7 +199,8 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
 
         # an admin switches the server's public language to Czech: the table follows
         r = await world.fake.slash(admin, world.channel, "spades config", language="cs")
-        assert said(r).endswith("Public messages: Čeština."), said(r)  # the admin's client is English
+        text = await said(r)
+        assert text.endswith("Public messages: Čeština."), text  # the admin's client is English
         await world.wait_for(lambda: live(world, "cs") is not None, what="the Czech table message")
         await world.settle()
         msg = live(world, "cs")
@@ -208,7 +211,7 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
 
         # and back to the server's own (Polish)
         r = await world.fake.slash(admin, world.channel, "spades config", language="auto")
-        assert "Polski" in said(r)
+        assert "Polski" in await said(r)
         await world.wait_for(
             lambda: live(world, "pl") is not None and live(world, "cs") is None, what="the Polish table again"
         )
@@ -242,10 +245,10 @@ async def test_rules_explain_every_house_rule_in_the_readers_language(world: Spa
     )
     async with world.running():
         r = await world.slash(piotr, "spades new", rules=heavy)
-        assert (await world.stored_model(opened(world, said(r)))).ruleset.boston
+        assert (await world.stored_model(opened(world, await said(r)))).ruleset.boston
         r = await world.slash(ivan, "rules")
         await world.wait_for(lambda: bool(r.followups), what="the rules' second message")
-        pages = [said(r), *(m.content for m in r.followups)]
+        pages = [await said(r), *(m.content for m in r.followups)]
         assert r.ephemeral and len(pages) >= 2 and all(len(p) <= 2000 for p in pages)
         text = "\n".join(pages)
         for needle in (
@@ -265,7 +268,7 @@ async def test_rules_explain_every_house_rule_in_the_readers_language(world: Spa
         await world.settle()
         r = await world.fake.click(piotr, live(world, "pl"), label="Zasady")  # type: ignore[arg-type]
         await world.wait_for(lambda: bool(r.followups), what="the rules' second message")
-        text = "\n".join([said(r), *(m.content for m in r.followups)])
+        text = "\n".join([await said(r), *(m.content for m in r.followups)])
         assert "Zero w ciemno" in text and "Deklaracje w ciemno" in text and "Litość" in text
 
 
@@ -286,10 +289,14 @@ async def test_a_server_without_community_speaks_the_language_of_whoever_opens_t
     note = "🌐 Ten serwer nie ma wybranego języka bota"
     async with world.running():
         r = await world.fake.slash(ola, channel, "spades new")
-        assert r.ephemeral and said(r).startswith("Stół ")
-        tid = opened(world, said(r))
+        assert r.ephemeral and (await said(r)).startswith("Stół ")
+        tid = opened(world, await said(r))
         # the host may manage the server: told how to choose the server's language, in Polish
-        assert note in said(r) and "(ten: Polski)" in said(r) and "`/piki ustawienia język:`" in said(r)
+        assert (
+            note in await said(r)
+            and "(ten: Polski)" in await said(r)
+            and "`/piki ustawienia język:`" in await said(r)
+        )
         await world.wait_for(lambda: live(world, "pl") is not None, what="the Polish table message")
         msg = live(world, "pl")
         assert msg is not None and not any(
@@ -298,7 +305,7 @@ async def test_a_server_without_community_speaks_the_language_of_whoever_opens_t
         assert [b["label"] for b in msg.buttons] == ["Dołącz", "Odejdź", "Start", "Zasady"]
         # an English player's own answer is English; the table stays Polish
         r = await world.fake.click(kim, msg, custom_id=f"sp:{tid}:join")
-        assert said(r).startswith("You took seat 2"), said(r)
+        assert (await said(r)).startswith("You took seat 2"), await said(r)
         async with world.stored() as db:
             assert (await db.settings.guild(guild.id)).get("language_noted") is True
             assert (await db.settings.guild(guild.id)).get("language") is None
@@ -312,10 +319,10 @@ async def test_a_server_without_community_speaks_the_language_of_whoever_opens_t
         assert not any(m.content.startswith(LIVE["en"]) for m in fake.public_messages(channel))
         # a Czech member who may not manage the server opens a table elsewhere: Czech, and no note
         r = await world.fake.slash(jana, other, "spades new")
-        assert said(r).startswith("Stůl ") and "🌐" not in said(r)
+        assert (await said(r)).startswith("Stůl ") and "🌐" not in await said(r)
         world.channel = other
-        opened(world, said(r))
+        opened(world, await said(r))
         await world.wait_for(lambda: live(world, "cs") is not None, what="the Czech table message")
         # the admin is told only once
         r = await world.fake.slash(ola, guild.add_text_channel("trzecia"), "spades new")
-        assert said(r).startswith("Stół ") and note not in said(r)
+        assert (await said(r)).startswith("Stół ") and note not in await said(r)

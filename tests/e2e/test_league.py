@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.league.schedule_input import parse_zone
-from tests.e2e.conftest import Spades, answer_of, stored_leagues, stored_night
+from tests.e2e.conftest import Spades, said, stored_leagues, stored_night
 from tests.e2e.leagues import (
     LEAGUE,
     advance_to,
@@ -76,13 +76,13 @@ async def test_signup_and_check_in_by_button(spades: Spades) -> None:
         (post,) = checkin_posts(spades)
         assert "night 1" in post.content
         r = await spades.fake.click(alice, post, label="Check in")
-        assert "checked in" in await answer_of(spades, r)
+        assert "checked in" in await said(r)
         r = await spades.fake.click(alice, post, label="Check in")
-        assert "already checked in" in await answer_of(spades, r)
+        assert "already checked in" in await said(r)
         r = await spades.fake.click(bob, post, label="Check in")  # not signed up: signs up on the way
-        assert "checked in" in await answer_of(spades, r)
+        assert "checked in" in await said(r)
         r = await spades.fake.click(admin, post, label="Can't make it")
-        assert "not signed up" in await answer_of(spades, r)
+        assert "not signed up" in await said(r)
         await spades.wait_for(lambda: "Checked in (2)" in post.content, what="the check-in list")
         me = await ask(spades, alice, "league me", league=LEAGUE)
         assert "signed up" in me and "checked in" in me
@@ -112,14 +112,14 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         (post,) = checkin_posts(spades)
         for p in players:
             r = await spades.fake.click(p, post, label="Check in")
-            assert "checked in" in await answer_of(spades, r)
+            assert "checked in" in await said(r)
         r = await spades.fake.click(players[0], post, label="Check in")
-        assert "already checked in" in await answer_of(spades, r)
+        assert "already checked in" in await said(r)
         advance_to(spades, first + timedelta(seconds=1))
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 2")), what="round 1's seating")
         r = await spades.fake.click(admin, post, label="Check in") if post.buttons else None
         if r is not None:
-            assert "closed" in await answer_of(spades, r)
+            assert "closed" in await said(r)
         night = await stored_night(spades, 1)
         async with stored_leagues(spades) as store:
             r1 = await store.rounds.round_tables(night.id, 1)
@@ -153,7 +153,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         post2 = checkin_posts(spades)[-1]
         assert "night 2" in post2.content
         for p in players[:5]:
-            await answer_of(spades, await spades.fake.click(p, post2, label="Check in"))
+            await said(await spades.fake.click(p, post2, label="Check in"))
         advance_to(spades, start2 + timedelta(seconds=1))
         await spades.wait_for(
             lambda: bool(posts_with(spades, "night 2, round 1 of 2")), what="night 2 seating"
@@ -177,7 +177,7 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
         await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
         post = checkin_posts(spades)[0]
         for p in players:
-            await answer_of(spades, await spades.fake.click(p, post, label="Check in"))
+            await said(await spades.fake.click(p, post, label="Check in"))
         advance_to(spades, first + timedelta(seconds=1))
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="the seating")
         night = await stored_night(spades, 1)

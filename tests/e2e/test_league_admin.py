@@ -9,10 +9,9 @@ from typing import Any
 
 from bot.league import schedule
 from bot.league.schedule_input import parse_zone
-from bot.sandbox.fake import Stopwatch
-from tests.e2e.conftest import Spades, answer_of, stored_leagues, stored_night
+from fakediscord import Stopwatch, User
+from tests.e2e.conftest import Spades, said, stored_leagues, stored_night
 from tests.e2e.leagues import LEAGUE, advance_to, ask, create, running
-from tests.fakediscord import User
 
 NOT_ADMIN = "Only server managers (Manage Server) or the league's admin role can do that."
 
@@ -210,13 +209,13 @@ async def test_fixed_teams_skip_and_shared_standings(spades: Spades) -> None:
         r = await fake.slash(
             alice, spades.channel, "league standings", options={"league": "Nope", "share": True}
         )
-        assert (await answer_of(spades, r)).startswith("There is no league called `Nope`. Leagues here: ")
+        assert (await said(r)).startswith("There is no league called `Nope`. Leagues here: ")
         await spades.fake.settle()
         assert len(fake.public_messages(spades.channel)) == before
         r = await fake.slash(
             alice, spades.channel, "league standings", options={"league": LEAGUE, "share": True}
         )
-        shared = await answer_of(spades, r)
+        shared = await said(r)
         assert not r.ephemeral
         assert shared.startswith(f"🏅 **{LEAGUE}: season 1 standings**")
         assert f"1. **Aces** (<@{alice.id}> + <@{bob.id}>): **0** pts" in shared
@@ -234,7 +233,7 @@ async def test_a_league_is_not_created_in_a_thread(spades: Spades) -> None:
             options={"name": LEAGUE, "weekday": "thursday", "time": "8pm", "timezone": "UTC", "weeks": 4},
         )
         assert r.ephemeral
-        assert await answer_of(spades, r) == (
+        assert await said(r) == (
             "Create the league in a text channel, not a thread: tables get their own threads."
         )
         assert await store.rosters.leagues(spades.guild.id) == []
@@ -259,7 +258,7 @@ async def test_league_history_pages_through_every_night_of_the_season(spades: Sp
             await _night_becomes(spades, n.number, "cancelled")
 
         r = await spades.fake.slash(bob, spades.channel, "league history", options={"league": LEAGUE})
-        latest = await answer_of(spades, r)
+        latest = await said(r)
         msg = r.followups[-1] if r.followups else r.message
         assert msg is not None and msg.ephemeral
         assert "(page 2 of 2)" in latest and "**S1 night 11**" in latest and "**S1 night 4**" in latest

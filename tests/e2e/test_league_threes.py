@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tests.e2e.conftest import Spades, answer_of, stored_leagues, stored_night
+from tests.e2e.conftest import Spades, said, stored_leagues, stored_night
 from tests.e2e.leagues import (
     LEAGUE,
     advance_to,
@@ -96,7 +96,7 @@ async def test_a_fixed_teams_of_three_league_night(spades: Spades) -> None:
         await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
         (post,) = checkin_posts(spades)
         for p in (*aces, *kings):
-            assert "checked in" in await answer_of(spades, await fake.click(p, post, label="Check in"))
+            assert "checked in" in await said(await fake.click(p, post, label="Check in"))
         await spades.wait_for(lambda: "Checked in (6)" in post.content, what="the check-in list")
         advance_to(spades, first + timedelta(seconds=1))
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="round 1's seating")

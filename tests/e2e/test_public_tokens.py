@@ -4,7 +4,7 @@ and the player's panel goes to an ephemeral follow-up. Only Discord is fake."""
 
 from __future__ import annotations
 
-from bot.sandbox.fake import RecordedRequest
+from fakediscord import RecordedRequest
 from tests.e2e.conftest import Spades
 
 CHANNEL_EDIT = "/channels/{channel_id}/messages/{message_id}"

@@ -18,13 +18,12 @@ import pytest
 
 import engine
 from bot.model import MOVED_ON
-from bot.sandbox.fake import Message, User
 from bot.views import APOLOGY
+from fakediscord import Message, User
 from tests.e2e.conftest import (
     CARD_ID,
     SeenGame,
     Spades,
-    answer_of,
     live_message,
     open_and_start,
     open_seen,
@@ -96,7 +95,7 @@ async def test_restart_mid_trick_loses_nothing_and_old_buttons_work(spades: Spad
         fresh = await _my_hand(spades, game, alice)
         assert fresh.content == hand and fresh.buttons == panel.buttons  # her hand and turn as they were
         r = await spades.fake.click(alice, panel, custom_id=cid)  # a button from before the restart
-        assert said(r).startswith(f"You played {engine.card_pretty(card)}."), said(r)
+        assert (await said(r)).startswith(f"You played {engine.card_pretty(card)}."), await said(r)
         await _wait_stored_stamp(spades, game.table_id, stamp + 1, "the bots after the restart")
         await spades.check_public()
 
@@ -213,8 +212,8 @@ async def test_an_unexpected_failure_still_answers_and_changes_nothing(
         card, custom_id = playable_cards(panel)[0]
         shown = _table_text(spades, game)
         r = await spades.fake.click(alice, panel, custom_id=custom_id)
-        assert r.ephemeral and said(r) == APOLOGY
-        assert engine.card_pretty(card) not in said(r)
+        assert r.ephemeral and await said(r) == APOLOGY
+        assert engine.card_pretty(card) not in await said(r)
         await spades.settle()
         assert _table_text(spades, game) == shown  # nothing moved on the table
         assert card in dict(playable_cards(await _my_hand(spades, game, alice)))  # still hers to play
@@ -241,7 +240,7 @@ async def test_a_failing_database_refuses_the_action_and_changes_nothing(
         card, custom_id = playable_cards(panel)[0]
         shown = _table_text(spades, game)
         r = await spades.fake.click(alice, panel, custom_id=custom_id)
-        answer = await answer_of(spades, r)
+        answer = await said(r)
         # the panel is redrawn under the plain answer (the player's own, private)
         sorry = "⚠️ Sorry, I couldn't save that just now; nothing changed. Please try again.\n"
         assert answer.startswith(sorry)
@@ -332,7 +331,7 @@ async def test_channel_post_and_edit_failures_are_logged_and_recovered(
         first = live()
         spades.fake.fail_next("PATCH", edit_route, status=404)
         r = await spades.slash(bob, "join")
-        assert said(r).startswith("You took seat")
+        assert (await said(r)).startswith("You took seat")
         # re-posted at the bottom: the lost one is not edited forever
         await spades.wait_for(lambda: f"<@{bob.id}>" in live().content, what="the table message again")
         second = live()
@@ -340,7 +339,7 @@ async def test_channel_post_and_edit_failures_are_logged_and_recovered(
         spades.fake.fail_next("PATCH", edit_route, status=403)
         spades.fake.fail_next("POST", post_route, status=403)
         r = await spades.slash(carol, "join")
-        assert said(r).startswith("You took seat")  # the action counts whatever the channel does
+        assert (await said(r)).startswith("You took seat")  # the action counts whatever the channel does
         await spades.settle()
         logged = caplog.text
         assert f"editing message {second.id} failed: 403" in logged

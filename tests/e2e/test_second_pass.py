@@ -9,10 +9,9 @@ import re
 import time
 
 import engine
-from bot.sandbox.fake import Stopwatch, User
+from fakediscord import Stopwatch, User
 from tests.e2e.conftest import (
     Spades,
-    answer_of,
     live_message,
     open_and_start,
     panel_cards,
@@ -32,7 +31,7 @@ async def _four_humans(spades: Spades, **options: object) -> list[User]:
     await spades.open_table(users[0], play_seconds=600, bid_seconds=600, **options)
     for u in users[1:]:
         r = await spades.fake.click(u, spades.live(), label="Join")
-        assert said(r).startswith("You took seat"), said(r)
+        assert (await said(r)).startswith("You took seat"), await said(r)
     await spades.fake.click(users[0], spades.live(), label="Start")
     return users
 
@@ -51,7 +50,7 @@ async def test_one_partners_pass_does_not_restart_the_others_timer(spades: Spade
             (u,) = await spades.wait_turn()
             nil = u is spades.user_at((first + 1) % 4)
             r = await spades.slash(u, "bid", bid="0" if nil else "3")
-            assert said(r) == ("You bid Nil." if nil else "You bid 3.")
+            assert await said(r) == ("You bid Nil." if nil else "You bid 3.")
         partner = spades.user_at((first + 2) % 4)
         assert partner is not None
         # the exchange: the table message names the two partners, with one countdown
@@ -110,19 +109,19 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
             ),
         ):
             r = await spades.slash(alice, "spades new", rules=rules)
-            assert r.ephemeral and said(r).startswith(answer), said(r)
-            assert "\n" not in said(r)
+            assert r.ephemeral and (await said(r)).startswith(answer), await said(r)
+            assert "\n" not in await said(r)
         assert await spades.no_table_in()
         # a table with house rules: the live message says what differs from the preset
         r = await spades.slash(
             alice, "spades new", rules="bag_limit=5 lose_score=-200 ten_for_200=on first_trick_two_clubs=on"
         )
-        opened = re.match(r"Table (\d+) is open", said(r))
-        assert opened is not None, said(r)
+        opened = re.match(r"Table (\d+) is open", await said(r))
+        assert opened is not None, await said(r)
         t = await spades.stored_model(int(opened.group(1)))  # the table as stored
         spades.table_id = t.id
         assert t.ruleset.bag_limit == 5 and t.ruleset.lose_score == -200 and t.ruleset.ten_for_200
-        assert said(r) == f"Table {t.id} is open: {t.ruleset.describe()}. Press **Join** to sit down."
+        assert await said(r) == f"Table {t.id} is open: {t.ruleset.describe()}. Press **Join** to sit down."
         await spades.settle()
         lines = spades.live().content.splitlines()
         assert lines[0] == f"♠ **Spades** · table {t.id} · {t.ruleset.describe()}"
@@ -130,27 +129,27 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
             "🏠 House rules: lose_score=-200 · first_trick_two_clubs=on · bag_limit=5 · ten_for_200=on"
         )
         r = await spades.slash(alice, "rules")
-        assert "House rules over standard: lose_score=-200 · " in said(r)
+        assert "House rules over standard: lose_score=-200 · " in await said(r)
         await spades.slash(alice, "spades abandon")
         r = await spades.fake.click(
             alice, spades.fake.ephemeral_messages(alice)[-1], label="Yes, abandon the table"
         )
-        assert (await answer_of(spades, r)).endswith("is abandoned.")
+        assert (await said(r)).endswith("is abandoned.")
         assert await spades.no_table_in()
         # server defaults: checked against the default preset, shown, used by the next table
         r = await spades.slash(admin, "spades config", rules="whiz=on mirrors=on")
-        assert said(r).startswith("Those rules don't go together: ")
+        assert (await said(r)).startswith("Those rules don't go together: ")
         r = await spades.slash(admin, "spades config", rules="bag_limit=5 boston=on")
-        assert said(r) == (
+        assert await said(r) == (
             "Server defaults: preset **standard**, 60 s to play, 90 s to bid, "
             "house rules `bag_limit=5 boston=on`."
         )
         r = await spades.slash(admin, "spades config", preset="mirrors")  # the rules go with it
-        assert said(r).startswith("Server defaults: preset **mirrors**")
+        assert (await said(r)).startswith("Server defaults: preset **mirrors**")
         t = await spades.open_table(alice)
         assert t.ruleset.name == "mirrors" and t.ruleset.bag_limit == 5 and t.ruleset.boston
         r = await spades.slash(admin, "spades config", rules="none")
-        assert said(r) == "Server defaults: preset **mirrors**, 60 s to play, 90 s to bid."
+        assert await said(r) == "Server defaults: preset **mirrors**, 60 s to play, 90 s to bid."
 
 
 async def test_a_host_leaving_before_the_start_hands_over_then_closes(spades: Spades) -> None:
@@ -160,13 +159,15 @@ async def test_a_host_leaving_before_the_start_hands_over_then_closes(spades: Sp
         await spades.slash(carol, "join", seat=3)
         await spades.slash(bob, "join", seat=4)
         r = await spades.fake.click(alice, spades.live(), label="Leave")
-        assert said(r) == f"You left seat 1. <@{carol.id}> is the host now."  # the next human round the table
+        assert (
+            await said(r) == f"You left seat 1. <@{carol.id}> is the host now."
+        )  # the next human round the table
         r = await spades.fake.click(bob, spades.live(), label="Start")
-        assert said(r) == f"Only the host (<@{carol.id}>) can start the game."
+        assert await said(r) == f"Only the host (<@{carol.id}>) can start the game."
         r = await spades.slash(carol, "leave")
-        assert said(r) == f"You left seat 3. <@{bob.id}> is the host now."
+        assert await said(r) == f"You left seat 3. <@{bob.id}> is the host now."
         r = await spades.slash(bob, "leave")
-        assert said(r) == "You left and the table is closed (nobody else was seated)."
+        assert await said(r) == "You left and the table is closed (nobody else was seated)."
         await spades.wait_for(lambda: "🛑 This table was abandoned." in spades.live().content, what="closed")
         assert await spades.no_table_in()
         assert (await spades.stored_table(t.id)).status == "abandoned"
@@ -183,10 +184,10 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         assert [b["label"] for b in spades.live().buttons] == ["My hand", "Rules", "Score sheet", "Leave"]
         # strangers get a specific answer from the table's public buttons
         r = await spades.fake.click(carol, spades.live(), label="Leave")
-        assert said(r) == "You're not seated at this table."
+        assert await said(r) == "You're not seated at this table."
         # leaving asks first
         r = await spades.fake.click(bob, spades.live(), label="Leave")
-        assert r.ephemeral and said(r) == (
+        assert r.ephemeral and await said(r) == (
             f"Leave table {t.id}? The bot plays your seat for the rest of the game (it still counts in "
             "your stats); you can come back with **I'm back** or `/join`."
         )
@@ -195,18 +196,18 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         assert confirm is not None
         r = await spades.fake.click(bob, confirm, label="Yes, leave: the bot takes my seat")
         assert (
-            said(r)
+            await said(r)
             == "You left the game: the bot plays your seat. Press **I'm back** or `/join` to come back."
         )
         r = await spades.slash(bob, "leave")
-        assert said(r).startswith("You already left: the bot plays your seat.")
+        assert (await said(r)).startswith("You already left: the bot plays your seat.")
         await spades.settle()
         texts = [m.content for m in spades.fake.public_messages(spades.channel)]
         assert f"🚪 <@{bob.id}> left table {t.id}: 🤖 the bot plays their seat until they come back." in texts
         assert f"<@{bob.id}> 🚪🤖" in spades.live().content
         assert "I'm back" in [b["label"] for b in spades.live().buttons]
         r = await spades.fake.click(carol, spades.live(), label="I'm back")
-        assert said(r) == "You're not seated at this table."
+        assert await said(r) == "You're not seated at this table."
         # the bot plays bob's turns (his seat's moves, as stored): only alice is ever asked
         acts = (await stored_seat(spades, t.id, 1))["acts"]  # type: ignore[index]
 
@@ -216,14 +217,14 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         await spades.play_until(bob_moved_twice, humans=[alice])
         # /join brings him back into his old seat
         r = await spades.slash(bob, "join")
-        assert said(r).startswith("Welcome back! Seat 2 is yours again.")
+        assert (await said(r)).startswith("Welcome back! Seat 2 is yours again.")
         assert not (await stored_seat(spades, t.id, 1))["left"]  # type: ignore[index]
         # and the button too, after leaving again
         r = await spades.slash(bob, "leave")
         r = await spades.fake.click(bob, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
         await spades.settle()
         r = await spades.fake.click(bob, spades.live(), label="I'm back")
-        assert (await answer_of(spades, r)).startswith("Welcome back! The bot hands your seat back to you.")
+        assert (await said(r)).startswith("Welcome back! The bot hands your seat back to you.")
         # he leaves for good; the game goes on and still counts for him
         r = await spades.slash(bob, "leave")
         await spades.fake.click(bob, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
@@ -232,11 +233,11 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         game_post = next(m for m in spades.fake.public_messages(spades.channel) if m.content.startswith("🏆"))
         # a rematch: his seat is free again, and he can't open it himself
         r = await spades.fake.click(bob, game_post, label="Rematch")
-        assert await answer_of(spades, r) == (
+        assert await said(r) == (
             "You left that game, so you can't open its rematch: `/spades new` opens a table."
         )
         r = await spades.fake.click(alice, game_post, label="Rematch")
-        answer = await answer_of(spades, r)
+        answer = await said(r)
         opened = re.match(r"Table (\d+) is open", answer)
         assert opened is not None, answer
         again = await spades.stored_model(int(opened.group(1)))
@@ -349,9 +350,9 @@ async def test_absurd_play_and_bid_input_is_answered_and_harmless(spades: Spades
         legal = ", ".join([*(str(n) for n in range(1, 14)), "Nil", "Blind nil"])
         for text, quoted in junk.items():
             r = await spades.slash(alice, "play", card=text)
-            assert r.ephemeral and said(r) == f"{quoted} {NOT_A_CARD}"
+            assert r.ephemeral and await said(r) == f"{quoted} {NOT_A_CARD}"
             r = await spades.slash(alice, "bid", bid=text)
-            assert r.ephemeral and said(r) == f"{quoted} is not a bid. Allowed now: {legal}."
+            assert r.ephemeral and await said(r) == f"{quoted} is not a bid. Allowed now: {legal}."
         assert (await spades.stored_model(t.id)).stamp == stamp  # nothing changed
         assert spades.fake.pings(bob) == [] and spades.fake.pings(alice) == []
         # during play the answer also says what may be played
@@ -362,7 +363,7 @@ async def test_absurd_play_and_bid_input_is_answered_and_harmless(spades: Spades
         legal = [c for c, _, ok in panel_cards(spades.turn_panels[alice.id]) if ok]  # as her panel shows
         assert legal
         r = await spades.slash(alice, "play", card="@everyone")
-        assert said(r) == (f"`@everyone` {NOT_A_CARD} You can play {engine.pretty_list(legal)}.")
+        assert await said(r) == (f"`@everyone` {NOT_A_CARD} You can play {engine.pretty_list(legal)}.")
 
 
 async def test_strangers_get_a_specific_answer_from_public_buttons(spades: Spades) -> None:
@@ -370,18 +371,18 @@ async def test_strangers_get_a_specific_answer_from_public_buttons(spades: Spade
     async with spades.running():
         await spades.open_table(alice, play_seconds=600, bid_seconds=600)
         r = await spades.fake.click(erin, spades.live(), label="Start")
-        assert r.ephemeral and said(r) == f"Only the host (<@{alice.id}>) can start the game."
+        assert r.ephemeral and await said(r) == f"Only the host (<@{alice.id}>) can start the game."
         r = await spades.fake.click(erin, spades.live(), label="Leave")
-        assert r.ephemeral and said(r) == "You're not seated at this table."
+        assert r.ephemeral and await said(r) == "You're not seated at this table."
         await spades.slash(alice, "spades start", fill=True)
         await spades.wait_for(lambda: "Hand 1 · " in spades.live().content, what="the start")
         await spades.settle()
         r = await spades.fake.click(erin, spades.live(), label="My hand")
-        assert r.ephemeral and said(r) == "You're not playing at this table."
+        assert r.ephemeral and await said(r) == "You're not playing at this table."
         r = await spades.fake.click(erin, spades.live(), label="Leave")
-        assert r.ephemeral and said(r) == "You're not seated at this table."
+        assert r.ephemeral and await said(r) == "You're not seated at this table."
         r = await spades.fake.click(erin, spades.live(), label="Rules")
-        assert r.ephemeral and said(r).startswith(f"**Rules at table {spades.table_id}**")
+        assert r.ephemeral and (await said(r)).startswith(f"**Rules at table {spades.table_id}**")
 
 
 async def test_abandon_mid_hand_then_a_new_table_in_the_same_channel(spades: Spades) -> None:
@@ -395,7 +396,7 @@ async def test_abandon_mid_hand_then_a_new_table_in_the_same_channel(spades: Spa
         )
         r = await spades.slash(alice, "spades abandon")
         r = await spades.fake.click(alice, r.message, label="Yes, abandon the table")  # type: ignore[arg-type]
-        assert await answer_of(spades, r) == f"Table {old.id} is abandoned."
+        assert await said(r) == f"Table {old.id} is abandoned."
         stored = await spades.stored_table(old.id)
         assert stored.status == "abandoned"
         await spades.settle()
@@ -468,12 +469,12 @@ async def test_two_tables_in_two_channels_with_one_player_at_both(spades: Spades
                 if kind == "play":
                     card = engine.parse_card(legal[0])
                     r = await spades.fake.slash(user, game.channel, "play", card=legal[0])
-                    assert said(r) == f"You played {engine.card_pretty(card)}."
+                    assert await said(r) == f"You played {engine.card_pretty(card)}."
                 else:
                     r = await spades.fake.slash(
                         user, game.channel, "bid", bid="3" if "3" in legal else legal[0]
                     )
-                    assert said(r).startswith("You bid "), said(r)
+                    assert (await said(r)).startswith("You bid "), await said(r)
                 progress = Stopwatch()
                 if user is alice:  # her action counted at this table only
                     after = await acts()
@@ -495,7 +496,7 @@ async def test_two_tables_in_two_channels_with_one_player_at_both(spades: Spades
         for tid, channel in channels.items():
             live = [m for m in spades.fake.public_messages(channel) if f"· table {tid} ·" in m.content][-1]
             r = await spades.fake.click(alice, live, label="My hand")
-            assert (await answer_of(spades, r)).startswith(f"**Table {tid}** in <#{channel.id}> · hand 1")
+            assert (await said(r)).startswith(f"**Table {tid}** in <#{channel.id}> · hand 1")
         assert not any(f"table {t2} " in m.content for m in spades.fake.public_messages(spades.channel))
         assert not any(f"table {t1} " in m.content for m in spades.fake.public_messages(other))
 
@@ -555,7 +556,7 @@ async def test_the_harness_seats_a_join_just_before_the_start_and_waits_out_a_la
     async with spades.running(time_scale=0.3):
         t = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
         r = await spades.slash(bob, "join")
-        assert said(r).startswith("You took seat 2")
+        assert (await said(r)).startswith("You took seat 2")
         await spades.slash(alice, "spades start", fill=True)
         stored = await spades.stored_model(t.id)
         assert spades.seat_of(bob) == stored.seat_of(bob.id) == 1

@@ -18,9 +18,9 @@ import discord
 import pytest
 
 from bot.model import MOVING
-from bot.sandbox.fake import Stopwatch
 from bot.storage import Lease, Storage
-from tests.e2e.conftest import Spades, answer_of, live_message, open_seen
+from fakediscord import Stopwatch
+from tests.e2e.conftest import Spades, live_message, open_seen, said
 
 pytestmark = pytest.mark.both_backends
 
@@ -61,7 +61,7 @@ async def test_a_stolen_shard_fences_writes_drops_the_tables_and_comes_back(
                 " WHERE shard_id = 0"
             )
         r = await fake.slash(bob, spades.channel, "join")
-        assert await answer_of(spades, r) == MOVING  # the fence refused the save
+        assert await said(r) == MOVING  # the fence refused the save
         assert await spades.no_table_in()  # and this process let the table go
         assert (await spades.stored_table(table_id)).data["seats"] == seats  # nothing written
 
@@ -83,7 +83,7 @@ async def test_a_stolen_shard_fences_writes_drops_the_tables_and_comes_back(
         back = await lease()
         assert back is not None and back.owner == mine.owner
         r = await fake.slash(bob, spades.channel, "join")
-        assert (await answer_of(spades, r)) != MOVING
+        assert (await said(r)) != MOVING
         # the restored table takes his seat: stored, and on the table message
         assert bob.id in {s["user_id"] for s in (await spades.stored_table(table_id)).data["seats"] if s}
         await spades.wait_for(
@@ -153,7 +153,7 @@ async def test_a_process_stalled_past_its_lease_sends_nothing_for_the_lost_shard
         table_id = (await spades.open_table(alice, play_seconds=600, bid_seconds=600)).id
         channel = spades.channel
         r = await spades.slash(alice, "spades start", fill=True)  # three bots
-        await answer_of(spades, r)
+        await said(r)
         assert await spades.wait_turn() == [alice]
         # the stall starts soon after a renewal of the lease (no renewal's transaction open)
         async with spades.stored() as other:
@@ -165,7 +165,7 @@ async def test_a_process_stalled_past_its_lease_sends_nothing_for_the_lost_shard
             while await expiry() == last:
                 await asyncio.sleep(0.01)
         # her move: the bots' turns after it, the table message and her panel's refresh are due
-        await answer_of(spades, await spades.decide(alice))
+        await said(await spades.decide(alice))
         tokens = {rec.token for rec in fake.interactions.values() if rec.channel is channel}
         mark = len(fake.requests)
         _stall_while_another_takes_over(spades.db_path, STALL_LEASE + 1.5, table_id)

@@ -27,8 +27,8 @@ import pytest
 
 import engine
 from bot.model import Table
-from bot.sandbox.fake import Channel, FakeDiscord, InteractionResult, Message, User
 from bot.storage import Lease, Storage
+from fakediscord import Channel, FakeDiscord, InteractionResult, Message, User
 from tests.e2e.conftest import CARD_ID, LIVE_PREFIX, act_from_panel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,7 +132,7 @@ class Seat:
 
     async def act(self) -> tuple[InteractionResult, str, int | None]:
         """The human's turn (as stored): they take the first action their panel offers (see
-        ``act_from_panel``); (result, "look" | "bid" | "pass" | "play", the card played)."""
+        ``act_from_panel``); (result, "look" | "bid" | "pass" | "keep" | "card", the card played)."""
         t = await self.my_turn()
         assert t is not None and t.game is not None
         if t.game.hand_no != self.hand_no:
@@ -247,7 +247,7 @@ async def test_two_shard_processes_and_a_sigkill_mid_trick(
     while True:
         await wait_stored_turn(zero)
         r, kind, card = await zero.act()
-        if kind == "play":
+        if kind == "card":
             assert card is not None and r.type is not None  # answered: the play was saved first
             zero.acked.append(card)
             after = await zero.stored()

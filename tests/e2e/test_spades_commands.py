@@ -8,25 +8,25 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from fakediscord import InteractionResult, User
 from tests.e2e.conftest import (
     Spades,
-    answer_of,
     live_message,
     open_seen,
+    said,
     seen_game,
     stored_game,
     stored_seat,
     stored_seat_of,
     turn_of,
 )
-from tests.fakediscord import InteractionResult, User
 
 NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
 
 
 async def ask(spades: Spades, user: User, command: str, **options: Any) -> tuple[InteractionResult, str]:
     r = await spades.fake.slash(user, spades.channel, command, options=options)
-    text = await answer_of(spades, r)
+    text = await said(r)
     assert r.ephemeral, f"/{command} answered in public: {text!r}"
     return r, text
 
@@ -147,7 +147,7 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
         assert (await spades.stored_table(tid)).status != "abandoned"  # only asked so far
         assert r.message is not None
         c = await spades.fake.click(alice, r.message, label="Yes, abandon the table")
-        assert await answer_of(spades, c) == f"Table {tid} is abandoned."
+        assert await said(c) == f"Table {tid} is abandoned."
         assert (await spades.stored_table(tid)).status == "abandoned"
         assert (await ask(spades, admin, "spades abandon"))[1] == NO_TABLE
 
@@ -157,7 +157,7 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
         assert text == f"Abandon table {tid}? The game so far is not counted."
         assert r.message is not None
         c = await spades.fake.click(admin, r.message, label="Yes, abandon the table")
-        assert await answer_of(spades, c) == f"Table {tid} is abandoned."
+        assert await said(c) == f"Table {tid} is abandoned."
         assert await spades.no_table_in()
     assert spades.fake.take_violations() == []
 

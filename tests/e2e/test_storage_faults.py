@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import NO_TABLE, SAVE_FAILED
-from tests.e2e.conftest import Spades, answer_of, live_message, open_seen
+from tests.e2e.conftest import Spades, live_message, open_seen, said
 
 
 def _set_aside_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -46,7 +46,7 @@ async def test_rows_that_cannot_be_restored_are_set_aside_and_their_channels_fre
     async with spades.running():  # no ExtensionFailed: the bot starts and serves the rest
         # the good table is live (/table shows its message), the other two channels have none
         r = await fake.slash(alice, channels[2], "table")
-        assert await answer_of(spades, r) != NO_TABLE
+        assert await said(r) != NO_TABLE
         assert live_message(spades, channels[2], good) is not None
         for channel in channels[:2]:
             assert await spades.no_table_in(channel)
@@ -61,12 +61,12 @@ async def test_rows_that_cannot_be_restored_are_set_aside_and_their_channels_fre
             )
         # it does not count as live: /table and /score agree there is none, /spades new works
         r = await fake.slash(alice, channels[1], "table")
-        assert await answer_of(spades, r) == NO_TABLE
+        assert await said(r) == NO_TABLE
         r = await fake.slash(alice, channels[1], "score")
-        assert "went wrong" not in await answer_of(spades, r)
+        assert "went wrong" not in await said(r)
         for channel in channels[:2]:
             r = await fake.slash(alice, channel, "spades new")
-            assert "is open" in await answer_of(spades, r)
+            assert "is open" in await said(r)
         assert len(_set_aside_lines(caplog)) == 2  # logged once each
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR and "Traceback" in r.getMessage()]
     assert not [r for r in caplog.records if "ExtensionFailed" in r.getMessage()]
@@ -111,7 +111,7 @@ async def test_a_full_disk_is_answered_like_a_bid_and_the_log_keeps_the_cause(
     spades.db_path = str(small_disk / "spades.db")
     async with spades.running():
         r = await fake.slash(alice, spades.channel, "spades new")
-        assert "is open" in await answer_of(spades, r)
+        assert "is open" in await said(r)
         # a write goes to the write-ahead log first: empty it (on a connection of the test's own),
         # so the next write has to grow a file; then the disk fills up
         own = sqlite3.connect(spades.db_path)
@@ -125,9 +125,9 @@ async def test_a_full_disk_is_answered_like_a_bid_and_the_log_keeps_the_cause(
         caplog.set_level(logging.ERROR)
 
         r = await fake.slash(alice, other, "spades new")
-        assert await answer_of(spades, r) == SAVE_FAILED
+        assert await said(r) == SAVE_FAILED
         r = await fake.slash(spades.users["admin"], other, "spades config", play_seconds=45)
-        assert await answer_of(spades, r) == SAVE_FAILED
+        assert await said(r) == SAVE_FAILED
         causes = [str(rec.exc_info[1]) for rec in caplog.records if rec.exc_info and rec.exc_info[1]]
         assert causes and all("full" in c for c in causes), causes
         assert not any("cannot rollback" in rec.getMessage() + str(rec.exc_info) for rec in caplog.records)
@@ -135,7 +135,7 @@ async def test_a_full_disk_is_answered_like_a_bid_and_the_log_keeps_the_cause(
 
         filler.unlink()  # room again
         r = await fake.slash(alice, other, "spades new")
-        assert "is open" in await answer_of(spades, r)
+        assert "is open" in await said(r)
         r = await fake.slash(spades.users["admin"], other, "spades config", play_seconds=45)
-        assert await answer_of(spades, r) != SAVE_FAILED
+        assert await said(r) != SAVE_FAILED
         fake.bot_errors.clear()

@@ -9,10 +9,8 @@ wiring; these cover the rules of running a night.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -128,10 +126,9 @@ class FakeGateway:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "spades.db")
-    yield storage
-    await storage.close()
+def db(storage: Storage) -> Storage:
+    """The shared migrated SQLite ``storage`` (tests/conftest.py), by this file's name for it."""
+    return storage
 
 
 # Monday 19 October 2026, noon UTC; the league meets Thursdays 20:00 New York (00:00 UTC Friday)

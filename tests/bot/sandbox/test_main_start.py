@@ -6,6 +6,8 @@ import asyncio
 import json
 import logging
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -19,8 +21,8 @@ from discord.gateway import DiscordWebSocket
 
 from bot import __main__ as main_module
 from bot.config import MISSING_TOKEN_MESSAGE
-from bot.sandbox.fake import FakeDiscord
-from tests.bot.sandbox.conftest import ROOT, start_bot
+from fakediscord import FakeDiscord
+from tests.bot.sandbox.helpers import ROOT, bot_env, start_bot
 
 
 def fetch(url: str) -> str:
@@ -97,6 +99,33 @@ def test_hosts_can_refuse_the_sandbox(tmp_path: Path) -> None:
     assert p.err.strip() == f"error: {MISSING_TOKEN_MESSAGE}" and p.out == ""
     assert not list(tmp_path.iterdir())  # no database made
     assert "--no-sandbox" in (ROOT / "Procfile").read_text()
+
+
+@pytest.mark.parametrize("blocked", ["jsonschema", "jsonschema_rs"])
+@pytest.mark.parametrize("flag", [(), ("--sandbox",)])
+def test_without_the_sandbox_extra_the_sandbox_names_its_install_command(
+    tmp_path: Path, blocked: str, flag: tuple[str, ...]
+) -> None:
+    # a production install (`pip install -e .`) has no jsonschema: the import is made to fail here,
+    # in the child process, as it does there
+    run_bot = (
+        f"import runpy, sys; sys.modules[{blocked!r}] = None; runpy.run_module('bot', run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", run_bot, *flag],
+        cwd=tmp_path,
+        env=bot_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    line = done.stderr.strip()
+    assert "\n" not in line and line.startswith("error: ")
+    assert f"({blocked} is not installed): install them with  pip install -e '.[sandbox]'" in line
+    assert ("no DISCORD_TOKEN" in line) is (not flag)
+    assert not list(tmp_path.iterdir())  # no database made
 
 
 def test_port_without_the_sandbox_is_refused(tmp_path: Path) -> None:

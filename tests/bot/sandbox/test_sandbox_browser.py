@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Locator, Page, sync_playwright
 
 from bot.model import MOVED_ON
-from tests.bot.sandbox.conftest import Process, scaled
+from tests.bot.sandbox.helpers import Process, scaled
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [

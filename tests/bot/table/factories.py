@@ -14,9 +14,9 @@ import discord
 
 from bot.config import Config
 from bot.model import Table
-from bot.sandbox.fake import Stopwatch
 from bot.storage import Storage
 from bot.table.service import TableService
+from fakediscord import Stopwatch
 
 GUILD, CHANNEL = 1000, 2000
 

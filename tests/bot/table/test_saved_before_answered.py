@@ -32,14 +32,12 @@ from tests.bot.table.factories import (
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    storage = await Storage.open(tmp_path / "spades.db")
+async def service(storage: Storage) -> AsyncIterator[TableService]:
     svc = make_service(storage)
     try:
         yield svc
     finally:
         await svc.close()
-        await storage.close()
 
 
 async def _dealt(
@@ -374,8 +372,7 @@ async def test_a_move_saves_the_next_players_deadline_and_logs_no_error(
     assert _errors(caplog) == []
 
 
-async def test_a_new_host_is_saved_and_keeps_the_table_after_a_restart(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "spades.db")
+async def test_a_new_host_is_saved_and_keeps_the_table_after_a_restart(storage: Storage) -> None:
     first = make_service(storage)
     try:
         res = await first.lifecycle.create(
@@ -397,7 +394,6 @@ async def test_a_new_host_is_saved_and_keeps_the_table_after_a_restart(tmp_path:
         assert res.ok, res.message
     finally:
         await second.close()
-        await storage.close()
 
 
 async def test_a_process_that_lost_the_tables_shard_answers_moving_and_lets_the_table_go(

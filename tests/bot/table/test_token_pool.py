@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -78,12 +77,11 @@ class StubInteraction:
 
 
 async def test_the_live_message_goes_through_a_token_and_back_to_the_bot_token_when_refused(
-    tmp_path: Path,
+    storage: Storage,
 ) -> None:
     from tests.bot.table.factories import BOB, CAROL, make_service, open_table
 
-    db = await Storage.open(tmp_path / "spades.db")
-    svc = make_service(db)
+    svc = make_service(storage)
     try:
         t = await open_table(svc)
         await svc.posts.wait_sent(t.id)
@@ -107,4 +105,3 @@ async def test_the_live_message_goes_through_a_token_and_back_to_the_bot_token_w
         assert svc.posts.tokens.refused == 1 and not svc.posts.tokens.holds(t.id)
     finally:
         await svc.close()
-        await db.close()

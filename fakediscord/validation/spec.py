@@ -6,7 +6,7 @@ Discord's ``discord-api-spec`` repository, so a clean checkout validates the sam
 Every body is checked in full by ``jsonschema-rs`` (a compiled validator, ~2 us a body); only a body
 it finds invalid is checked again by the pure-Python ``jsonschema``, whose errors say where and why
 (~4 ms a body, which made spec checking ~40 % of an end-to-end test's time when it ran on every
-request). ``tests/bot/sandbox/fake/test_validation_properties.py`` checks that the two agree.
+request). ``tests/fakediscord/test_validation_properties.py`` checks that the two agree.
 """
 
 from __future__ import annotations

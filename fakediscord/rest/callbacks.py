@@ -227,6 +227,7 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
         else:
             msg = self._interaction_message(record, body, req.files)
             record.followups.append(msg)
+        record.followed_up = True
         self._dispatch_message("MESSAGE_CREATE", msg)
         if req.query.get("wait") in ("1", "true", "True"):
             return 200, msg.payload()
@@ -244,6 +245,7 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
         self._check_body("PATCH", template, req.body, kind="message_edit")
         msg = self._webhook_message(record, req.params.get("message_id", "@original"))
         self._apply_fields(msg, req.body or {}, creating=False, files=req.files)
+        record.followed_up = True
         self._dispatch_message("MESSAGE_UPDATE", msg)
         return 200, msg.payload()
 

@@ -2,7 +2,7 @@
 commands, the application's emojis), the bot's identity, the clock and ids, the gateway, and the
 record of what happened (requests, violations, errors the bot logged).
 
-The parts of :class:`~bot.sandbox.fake.FakeDiscord` are mixins over this state; each keeps what only
+The parts of :class:`~fakediscord.FakeDiscord` are mixins over this state; each keeps what only
 it needs in its own ``__init__`` (they are cooperative: every one passes the remaining options on).
 """
 
@@ -22,7 +22,7 @@ API_PREFIX = "/api/v10"
 
 
 class FakeState:
-    """The shared state; see :class:`~bot.sandbox.fake.FakeDiscord` for the options."""
+    """The shared state; see :class:`~fakediscord.FakeDiscord` for the options."""
 
     def __init__(
         self,

@@ -1,4 +1,8 @@
-"""pytest plugin: the ``fake_discord`` fixture (registered in ``tests/conftest.py``)."""
+"""pytest plugin: the ``fake_discord`` fixture, a started :class:`FakeDiscord` per test.
+
+Load it with ``pytest_plugins = ["fakediscord.pytest_plugin"]`` in a ``conftest.py`` (this project's
+``tests/conftest.py`` does) or ``-p fakediscord.pytest_plugin``; it needs pytest-asyncio.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from bot.sandbox.fake import FakeDiscord
+from fakediscord import FakeDiscord
 
 
 def _report(fake: FakeDiscord) -> str:

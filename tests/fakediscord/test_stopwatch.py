@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bot.sandbox.fake.clock import MAX_STRETCH, Stopwatch, cpu_waits
+from fakediscord.clock import MAX_STRETCH, Stopwatch, cpu_waits
 
 linux = pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux's schedstat")
 

@@ -8,8 +8,8 @@ import datetime as dt
 import discord
 import pytest
 
-from bot.sandbox.fake import FakeDiscord, FakeDiscordUsageError
-from bot.sandbox.fake.models import Message
+from fakediscord import FakeDiscord, FakeDiscordUsageError
+from fakediscord.models import Message
 
 from .conftest import World
 from .demo_bot import DemoBot

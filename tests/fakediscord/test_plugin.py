@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[4]
+ROOT = Path(__file__).resolve().parents[2]
 
 INNER = """
-from bot.sandbox.fake import FakeDiscord
-from tests.bot.sandbox.fake.demo_bot import DemoBot
+from fakediscord import FakeDiscord
+from tests.fakediscord.demo_bot import DemoBot
 
 
 async def _run(fake: FakeDiscord, command: str) -> None:
@@ -47,7 +47,7 @@ def test_fixture_reports_unexamined_violations(
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     pytester.makepyfile(test_inner=INNER)
     result = pytester.runpytest_subprocess(
-        "-p", "tests.fakediscord.plugin", "-o", "asyncio_mode=auto", "-p", "no:cacheprovider", "-rA"
+        "-p", "fakediscord.pytest_plugin", "-o", "asyncio_mode=auto", "-p", "no:cacheprovider", "-rA"
     )
     result.assert_outcomes(passed=4, errors=2)
     out = result.stdout.str()

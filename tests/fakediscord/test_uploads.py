@@ -11,7 +11,7 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.sandbox.fake.uploads import MAX_EMOJI_BYTES
+from fakediscord.uploads import MAX_EMOJI_BYTES
 
 from .conftest import World
 

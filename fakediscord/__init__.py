@@ -5,16 +5,19 @@ server on 127.0.0.1. Every request body is checked against Discord's OpenAPI spe
 limits; breaking a rule answers like Discord (400/50035, 404/10062, 400/40060, ...) *and* is recorded
 as a violation that fails the test at teardown unless the test takes it.
 
-It ships with the bot: the tests drive it, and ``python -m bot --sandbox`` (``bot/sandbox``) puts a
-web page in front of it so anyone can try the bot without Discord.
+A package of its own that imports nothing of the bot's: the tests drive it, and
+``python -m bot --sandbox`` (``bot/sandbox``) puts a web page in front of it so anyone can try the
+bot without Discord. It needs the ``sandbox`` extra (``pip install -e '.[sandbox]'``: the spec
+validators).
 
 ``FakeDiscord`` (``fake.py``) is put together from one mixin per job: the driver API below
 (``driver/``), the REST API the bot calls (``rest/``), the world, messages and interactions they
 share, the gateway and the models; ``docs/TESTING.md`` maps the modules.
 
-Example (pytest; the ``fake_discord`` fixture comes from ``tests/fakediscord/plugin.py``)::
+Example (pytest; the ``fake_discord`` fixture comes from ``fakediscord/pytest_plugin.py``, registered in
+``tests/conftest.py``)::
 
-    from bot.sandbox.fake import FakeDiscord
+    from fakediscord import FakeDiscord
 
     async def test_join_and_bid(fake_discord: FakeDiscord) -> None:
         fake = fake_discord                       # started on 127.0.0.1, random port, ~2 ms
@@ -82,6 +85,9 @@ answer in 3 s, see ``error``), ``message`` (the response message; for 6/7 the cl
 ``content``, ``text`` (content + embed text), ``ephemeral``, ``followups``, ``choices``, ``modal``,
 ``response_data`` (the initial response's ``data`` as sent, before later edits), ``answer``.
 After a deferred response (5) the first follow-up replaces the "thinking" message, as on Discord.
+``await r.answered()`` is ``answer`` once the bot has given it (after a deferral: its follow-up or
+edit; ``has_answered()`` says whether it has; ``followup=True`` waits for a follow-up message), so
+reading it right after a command never races.
 
 :class:`Message`: ``id`` (snowflake), ``content``, ``embeds``, ``components`` (raw dicts),
 ``flags``, ``ephemeral``, ``loading``, ``author`` (a :class:`User`), ``visible_to``, ``text``,
@@ -126,7 +132,7 @@ a disabled or missing button, someone else's ephemeral message, a hidden channel
 Errors discord.py logs (an exception in a command, view or event handler) are collected in
 ``fake.bot_errors`` and fail the test at teardown too; clear the list to accept them.
 
-Uploads (``bot/sandbox/fake/uploads.py``): multipart bodies are checked as Discord does (the JSON
+Uploads (``fakediscord/uploads.py``): multipart bodies are checked as Discord does (the JSON
 in ``payload_json``, files in parts named ``files[n]`` with a filename, at most 10, each at most
 10 MiB -> 413/40005, ``attachments[].id`` naming an uploaded ``n``) -> 400/50035. Attachments get
 the content type of their bytes (and ``width``/``height`` for PNG and GIF), and

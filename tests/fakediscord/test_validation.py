@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.sandbox.fake import validation
-from bot.sandbox.fake.validation import check_limits, errors_tree, validate_request
+from fakediscord import validation
+from fakediscord.validation import check_limits, errors_tree, validate_request
 
 
 def row(*components: dict[str, Any]) -> dict[str, Any]:

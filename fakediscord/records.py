@@ -81,6 +81,8 @@ class InteractionRecord:
     followups: list[Message] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     modal_submitted: bool = False
+    #: the bot has followed its initial response up: a follow-up, or an edit of ``@original``
+    followed_up: bool = False
     responded: asyncio.Event = field(default_factory=asyncio.Event)
     #: started when the interaction is sent: its age for Discord's 3 s leaves out the time the
     #: process waited for a CPU (see ``Stopwatch``)
@@ -153,6 +155,35 @@ class InteractionResult:
         if self._record.followups:
             return self._record.followups[-1].content
         return self.content or ""
+
+    def has_answered(self) -> bool:
+        """The bot's answer is all there: after a deferred message (5) the "thinking" message was
+        replaced (edited, or deleted and a follow-up sent), after a deferred update (6) a follow-up
+        or an edit of the message came; any other response is the answer itself."""
+        record = self._record
+        if record.response_type == 5:
+            msg = record.original
+            return msg is not None and (not msg.loading or (msg.deleted and bool(record.followups)))
+        if record.response_type == 6:
+            return record.followed_up
+        return record.response_type is not None
+
+    async def answered(self, timeout: float = 20.0, *, followup: bool = False) -> str:
+        """:attr:`answer`, once :meth:`has_answered` (with ``followup``: once a follow-up message
+        came, for a deferred update the bot answers with a message besides any edit): reading the
+        answer right after a command cannot race a deferred one. ``AssertionError`` if the bot has
+        not answered within ``timeout`` s (a ``Stopwatch``'s: time this process waited for a CPU is
+        not counted)."""
+        watch = Stopwatch()
+        while not self.has_answered() or (followup and not self._record.followups):
+            if self.error is not None:
+                raise AssertionError(self.error)
+            if watch.past(timeout):
+                raise AssertionError(
+                    f"no answer to interaction {self.id} (type {self.type}) within {timeout} s"
+                )
+            await asyncio.sleep(0.01)
+        return self.answer
 
     @property
     def followups(self) -> list[Message]:

@@ -8,7 +8,7 @@ import time
 import aiohttp
 import discord
 
-from bot.sandbox.fake import FakeDiscord
+from fakediscord import FakeDiscord
 
 from .conftest import World
 from .demo_bot import DemoBot

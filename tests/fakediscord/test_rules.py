@@ -7,7 +7,7 @@ import asyncio
 import discord
 import pytest
 
-from bot.sandbox.fake import FakeDiscord
+from fakediscord import FakeDiscord
 
 from .conftest import World
 

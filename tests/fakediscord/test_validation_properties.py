@@ -10,7 +10,7 @@ import discord
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.sandbox.fake.validation import check_limits, validate_request
+from fakediscord.validation import check_limits, validate_request
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MESSAGES = "/channels/{channel_id}/messages"
@@ -130,7 +130,7 @@ def bodies(draw: st.DrawFn) -> dict[str, Any]:
 def test_the_compiled_validator_agrees_with_the_reference_validator(body: dict[str, Any]) -> None:
     """The fast path (jsonschema-rs) decides which bodies the reference validator (jsonschema) sees:
     on valid and on broken bodies they must give the same verdict, or errors would go unseen."""
-    from bot.sandbox.fake.validation.spec import (
+    from fakediscord.validation.spec import (
         _fast_validator,
         _normalize,
         _operations,

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import discord
 import pytest
 
-from bot.sandbox.fake import FakeDiscord, FakeDiscordUsageError
-from bot.sandbox.fake.clock import snowflake_time
+from fakediscord import FakeDiscord, FakeDiscordUsageError
+from fakediscord.clock import snowflake_time
 
 from .conftest import World
 from .demo_bot import DemoBot
@@ -169,6 +170,27 @@ async def test_deferred_response_then_followups(world: World) -> None:
     assert r.content == "done thinking"
     assert [m.content for m in r.followups] == ["second follow-up"]
     assert [m.content for m in fake.ephemeral_messages(world.alice)] == ["done thinking", "second follow-up"]
+
+
+async def test_answered_waits_for_a_deferred_answer(world: World) -> None:
+    fake = world.fake
+    r = await fake.slash(world.alice, world.channel, "demo remind")  # defers until released
+    assert r.type == 5 and not r.has_answered() and r.answer == ""
+    with pytest.raises(AssertionError, match="no answer to interaction"):
+        await r.answered(timeout=0.2)
+    waiting = asyncio.create_task(r.answered())
+    await asyncio.sleep(0.1)
+    assert not waiting.done()
+    world.bot.release.set()
+    assert await waiting == "reminder" and r.has_answered()
+    # a deferred update: answered once the bot edits the message it deferred
+    t = await fake.slash(world.alice, world.channel, "demo table")
+    assert t.message is not None and await t.answered() == t.content  # answered at once (type 4)
+    d = await fake.click(world.alice, t.message, label="Refresh")
+    assert d.type == 6
+    assert await d.answered() == "Table open (0 joined)" and d.has_answered()
+    with pytest.raises(AssertionError, match="no answer to interaction"):
+        await d.answered(timeout=0.2, followup=True)  # an edit, and no follow-up message
 
 
 async def test_modal_round_trip(world: World) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest_asyncio
 
-from bot.sandbox.fake import Channel, FakeDiscord, Guild, User
+from fakediscord import Channel, FakeDiscord, Guild, User
 
 from .demo_bot import DemoBot
 

@@ -7,7 +7,7 @@ import asyncio
 import discord
 import pytest
 
-from bot.sandbox.fake import FakeDiscord, FakeDiscordUsageError
+from fakediscord import FakeDiscord, FakeDiscordUsageError
 
 from .conftest import World
 from .demo_bot import DemoBot
@@ -28,7 +28,7 @@ async def test_heartbeat_acks_never_beat_discord_py_s_keep_alive_thread(
     that time. An ACK read before the thread has noted it is measured from the previous heartbeat:
     a whole interval (41.3 s on Discord's timing, logged as "Can't keep up ... websocket is 41.3s
     behind"). Discord's ACK comes a network round trip later; so does the fake's."""
-    from bot.sandbox.fake import gateway
+    from fakediscord import gateway
 
     monkeypatch.setattr(gateway, "HEARTBEAT_INTERVAL_MS", 250)
     fake_discord.add_guild("Test server")

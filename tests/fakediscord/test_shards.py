@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.sandbox.fake import FakeDiscord
+from fakediscord import FakeDiscord
 
 
 def _events(fake: FakeDiscord, shard: int, name: str) -> list[dict]:

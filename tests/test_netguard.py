@@ -9,8 +9,8 @@ import aiohttp
 import pytest
 from pytest_socket import SocketConnectBlockedError
 
-from bot.sandbox.fake import FakeDiscord
-from tests.fakediscord.netguard import is_loopback
+from fakediscord import FakeDiscord
+from tests.netguard import is_loopback
 
 pytestmark = pytest.mark.filterwarnings("ignore:A test tried to use socket:UserWarning")
 

@@ -9,8 +9,8 @@ import aiohttp
 import discord
 import pytest
 
-import bot.sandbox.fake.rest.ratelimits as ratelimits
-from bot.sandbox.fake import FakeDiscord, RecordedRequest
+import fakediscord.rest.ratelimits as ratelimits
+from fakediscord import FakeDiscord, RecordedRequest
 
 from .conftest import World
 from .demo_bot import DemoBot

@@ -8,7 +8,7 @@ import time
 
 import discord
 
-from bot.sandbox.fake import validation
+from fakediscord import validation
 
 from .conftest import World
 
@@ -111,7 +111,7 @@ async def test_every_response_the_fake_sends_matches_the_spec(world: World) -> N
 def test_json_copy_is_an_equal_independent_copy_of_any_payload() -> None:
     """The fake copies every stored edit with `json_copy`: JSON data through orjson's round trip,
     anything that would not come back equal through `copy.deepcopy`."""
-    from bot.sandbox.fake.models.messages import json_copy
+    from fakediscord.models.messages import json_copy
 
     components = [
         {

@@ -1,6 +1,6 @@
 """FakeDiscord: the local Discord, composed of its parts, and the table of every REST route.
 
-See the package docstring (``bot/sandbox/fake/__init__.py``) for the driver API and an example. Each
+See the package docstring (``fakediscord/__init__.py``) for the driver API and an example. Each
 part is a mixin over the shared :class:`~.state.FakeState`, in its own module:
 
 - the driver API tests use (``driver/``): running the bot, commands, components, messages, traffic;
