@@ -131,13 +131,19 @@ class Faults:
     - ``FAULT_SAVE_ERROR``: every table save fails, ``storage`` as a failing database does (the
       action is refused and nothing changes), ``unexpected`` as a bug would (the generic apology).
 
-    The storage and the table store read these at each operation, so whoever holds this object
-    (the sandbox, a test) may change them while the bot runs. Never set them in production.
+    The bot installs its fault seams (``bot.faults``) only when one of these is set at start-up;
+    whoever hands the bot this object itself (the sandbox, a test: ``SpadesBot(faults=...)``) gets
+    the seams installed and may change the values while the bot runs. Never set them in production.
     """
 
     storage_read_delay: float = 0.0
     storage_write_delay: float = 0.0
     save_error: str | None = None  # None, or one of FAULT_SAVE_ERRORS
+
+    @property
+    def configured(self) -> bool:
+        """Whether any fault is set."""
+        return bool(self.storage_read_delay or self.storage_write_delay or self.save_error)
 
 
 @dataclass(frozen=True, repr=False)

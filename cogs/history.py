@@ -399,7 +399,7 @@ async def _load_replay(
             names = seat_names(game)
         title: Text = _("game #%(game)s", game=game_id)
     else:
-        t = await bot.tables.load(table_id) if getattr(bot, "tables", None) else None
+        t = await bot.tables.load(table_id)
         if t is not None:
             names = [s.name if s is not None else _("seat %(n)s", n=i + 1) for i, s in enumerate(t.seats)]
         playing = t is not None and t.status == "playing"

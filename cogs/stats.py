@@ -13,22 +13,20 @@ from __future__ import annotations
 import logging
 import math
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from discord.ui import Button, DynamicItem, Select
 
+from bot.client import SpadesBot
 from bot.errors import report_interaction_error
 from bot.i18n import DEFAULT, N_, Num, _, gettext, ngettext, resolve, user_language
 from bot.i18n import render as render_text
 from bot.league.ratings import PROVISIONAL_GAMES
 from bot.safe import NOT_ON_MESSAGE, PUBLIC, UPDATE, answer_as, on_its_message, safe_edit, safe_send
 from bot.storage import SORT_LABELS, SORTS, PlayerStats
-
-if TYPE_CHECKING:
-    from bot.client import SpadesBot
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +56,9 @@ def _num(value: float, pattern: str, lang: str) -> str:
 async def public_language(interaction: discord.Interaction[Any]) -> str:
     """The server's language for a message everyone sees (``/spades config language``, else the
     server's Discord language)."""
-    service = getattr(interaction.client, "tables", None)
-    if service is not None and interaction.guild_id is not None:
-        return str(await service.server_language(interaction.guild_id))
+    client = interaction.client
+    if isinstance(client, SpadesBot) and interaction.guild_id is not None:
+        return str(await client.settings.server_language(interaction.guild_id))
     return resolve(interaction.guild_locale)
 
 

@@ -50,7 +50,7 @@ async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: 
     A's decision is done."""
     alice, bob = spades.users["alice"], spades.users["bob"]
     other = spades.guild.add_text_channel("spades-2")
-    async with spades.running(time_scale=1.0, search_workers_at_start=True) as bot:
+    async with spades.running(speed=1, search_workers_at_start=True) as bot:
         # whether the search workers are up, or a decision is being searched right now, shows
         # nowhere on Discord: the one read of the running bot here (never a change to it)
         thinker = bot.tables.clock.thinker
