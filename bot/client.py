@@ -28,7 +28,7 @@ from .league.discord_io import DiscordLeagueGateway, LeagueHost
 from .league.service import LeagueService
 from .league.tables import ServiceTables, listen
 from .ratelimit import GlobalBudget
-from .safe import NOT_ON_MESSAGE, on_its_message, safe_send, watch
+from .safe import NOT_ON_MESSAGE, PublicLanguages, on_its_message, safe_send, watch
 from .sharding import ShardKeeper
 from .storage import Storage
 from .storage.leagues import LeagueStore
@@ -75,7 +75,7 @@ class NotBuilt(RuntimeError):
     """A service was asked for before ``setup_hook`` built it."""
 
 
-class SpadesBot(commands.Bot, TablesHost, LeagueHost):
+class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
     """The application. ``storage`` may be injected (tests); otherwise it is opened in setup_hook.
     ``clock``: the game's time (default: ``TIME_SCALE``'s, see :func:`clock_for`). ``faults``: fault
     seams to install whatever their values (the sandbox, tests; default: ``config.faults``, installed

@@ -156,7 +156,7 @@ class Config:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     owner_ids: frozenset[int] = frozenset()
-    time_scale: float = 1.0  # multiplies every timer and bot pause (tests use a small value)
+    time_scale: float = 1.0  # TIME_SCALE: picks the bot's clock (bot.client.clock_for), 1/TIME_SCALE x faster
     deal_seed: int | None = None  # tests only: reproducible deals
     # sharding (docs/SHARDING.md): None/None = one process running every shard
     shard_count: int | None = None

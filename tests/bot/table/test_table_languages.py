@@ -13,7 +13,7 @@ import pytest
 
 from bot.i18n import _, follows_opener, public_language, render
 from bot.model import HOST_LANGUAGE
-from bot.safe import safe_send
+from bot.safe import PublicLanguages, safe_send
 from bot.storage import Storage
 from tests.bot.factories import FakeInteraction
 from tests.bot.table.factories import GUILD, make_service, open_table
@@ -72,7 +72,7 @@ async def test_an_admin_is_told_once_per_server_how_to_choose_its_language(stora
 
 
 async def test_a_lazy_public_answer_speaks_the_tables_language() -> None:
-    class Client:
+    class Client(PublicLanguages):
         async def public_language(self, interaction: Any) -> str:
             return "pl"
 
