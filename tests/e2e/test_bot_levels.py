@@ -45,7 +45,7 @@ async def test_server_level_and_table_option_choose_the_bots(spades: Spades) -> 
 
 
 async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: Spades) -> None:
-    """At real speed (time_scale 1) the strong bot searches for most of its human-like pause. While
+    """At real speed (speed 1) the strong bot searches for most of its human-like pause. While
     it searches at table A, a command at table B in another channel is answered at once: before
     A's decision is done."""
     alice, bob = spades.users["alice"], spades.users["bob"]
