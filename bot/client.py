@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -73,6 +73,15 @@ def clock_for(config: Config) -> Clock:
 
 class NotBuilt(RuntimeError):
     """A service was asked for before ``setup_hook`` built it."""
+
+
+S = TypeVar("S")
+
+
+def built(service: S | None, what: str) -> S:
+    if service is None:
+        raise NotBuilt(f"{what}: not built yet (the bot builds its services in setup_hook)")
+    return service
 
 
 class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
@@ -144,23 +153,17 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
     @property
     def settings(self) -> GuildSettings:
         """The servers' settings and languages (built in setup_hook)."""
-        if self._settings is None:
-            raise NotBuilt("the servers' settings are not built yet: they are built in setup_hook")
-        return self._settings
+        return built(self._settings, "the servers' settings")
 
     @property
     def tables(self) -> TableService:
         """Every live table of this process (built in setup_hook)."""
-        if self._tables is None:
-            raise NotBuilt("the table service is not built yet: it is built in setup_hook")
-        return self._tables
+        return built(self._tables, "the table service")
 
     @property
     def leagues(self) -> LeagueService:
         """The league nights (built in setup_hook)."""
-        if self._leagues is None:
-            raise NotBuilt("the league service is not built yet: it is built in setup_hook")
-        return self._leagues
+        return built(self._leagues, "the league service")
 
     @property
     def table_service(self) -> TableService | None:
