@@ -1,6 +1,6 @@
 """The expert bot against the heuristic bot it refines, on duplicate deals: prints one JSON object.
 
-    .venv/bin/python bench/strength.py            # the check .ci/run makes: 24 deals, ~1.5 CPU-minutes
+    .venv/bin/python bench/strength.py            # the check .ci/run makes: 24 deals, ~15 CPU-seconds
     .venv/bin/python bench/strength.py --deals 8  # fewer deals (a wider standard error)
     .venv/bin/python bench/strength.py --quick    # 2 deals: the suite's smoke test
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from .checks import bad_option
 from .clicks import TablesHost
-from .clock import Clock, ScaledClock, SystemClock, utcnow
+from .clock import Clock, ScaledClock, SystemClock
 from .collector import Collector
 from .config import Config, Faults
 from .emojis import CARD_EMOJIS
@@ -62,8 +62,6 @@ class SpadesTree(app_commands.CommandTree["SpadesBot"]):
 #: how often, and how far apart, a process without shard 0 looks for the uploaded card emojis
 EMOJI_LOOKS = 10
 EMOJI_LOOK_SECONDS = 30.0
-#: seconds between two looks of the league scheduler at what is due (on the bot's clock)
-LEAGUE_TICK_SECONDS = 30.0
 
 
 def clock_for(config: Config) -> Clock:
@@ -136,7 +134,6 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
         self.budget = GlobalBudget(config.requests_per_second)
         self.budget.install(self.http)
         self._health: asyncio.Task[None] | None = None
-        self._league_ticks: asyncio.Task[None] | None = None
         # the garbage collector's full pauses on a timer, not every few seconds (bot/collector.py)
         self.collector = Collector(config.gc_full_seconds)
 
@@ -185,7 +182,7 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
         rated = await self.leagues.rate_pending()
         if rated:
             log.info("rated %d finished games", rated)
-        self._league_ticks = asyncio.create_task(self._tick_leagues(), name="league-ticks")
+        self.leagues.start()  # the scheduler: every TICK_SECONDS of the bot's clock, or when poked
         # command, option and choice names and descriptions in Polish, Czech and Russian
         await self.tree.set_translator(SpadesTranslator())
         await self.sync_commands()
@@ -219,26 +216,16 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
         self._tables = tables
         store = LeagueStore(storage)
         gateway = DiscordLeagueGateway(self, ServiceTables(self, tables, store), settings.server_language)
-        clock = self.clock
         leagues = LeagueService(
             store,
             gateway,
-            clock=lambda: utcnow(clock),
+            clock=self.clock,
             # with shards, the league nights of the guilds whose shard this process holds (asked at
             # every tick, so a shard lost to another process or taken back is followed within a tick)
             owns=lambda guild_id: keeper is None or keeper.owns_guild(guild_id),
         )
         listen(tables, leagues)
         self._leagues = leagues
-
-    async def _tick_leagues(self) -> None:
-        """The league scheduler looks at what is due every LEAGUE_TICK_SECONDS of the bot's clock
-        (and at once when something changed: ``LeagueService.poke``)."""
-        leagues = self.leagues
-        leagues.start(interval=LEAGUE_TICK_SECONDS)
-        while True:
-            await self.clock.sleep(LEAGUE_TICK_SECONDS)
-            leagues.poke()
 
     async def _card_emojis(self) -> None:
         """The process that runs shard 0 uploads missing card faces; the others only learn them,
@@ -366,8 +353,6 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
         try:
             if self._health is not None:
                 self._health.cancel()
-            if self._league_ticks is not None:
-                await cancel_all([self._league_ticks])
             if self._leagues is not None:
                 await self._leagues.stop()
             if self._tables is not None:

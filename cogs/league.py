@@ -1,4 +1,6 @@
-"""`/league …`: thin adapters over ``bot.league.service.LeagueService`` (no SQL, no league rules).
+"""`/league …`: thin adapters over ``bot.league.service.LeagueService`` (no SQL, no league rules):
+each command parses its options, calls the service, renders the answer with ``bot.render.league``
+and answers.
 
 Every answer is ephemeral unless it is meant for the channel (standings with ``share``); every
 command defers first (storage may be slow) and answers a refusal with its specific reason.
@@ -19,12 +21,13 @@ from discord.ext import commands
 
 import engine
 from bot.guild_settings import GuildSettings
-from bot.i18n import ListOf, Text, _, _n, join, mention, render, resolve, role_mention, timestamp
+from bot.i18n import Text, _, render, resolve
 from bot.league import schedule as sch
 from bot.league.discord_io import DYNAMIC_ITEMS
 from bot.league.schedule_input import WEEKDAYS, zone_suggestions
 from bot.league.service import LeagueRefusal, LeagueService
 from bot.league.settings import FORMAT_LABELS, LEFTOVER_LABELS
+from bot.render import league as text
 from bot.safe import safe_defer, safe_send
 from bot.storage.leagues import LeagueRow
 
@@ -35,8 +38,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-NOT_ADMIN = _("Only server managers (Manage Server) or the league's admin role can do that.")
-APOLOGY = _("Sorry, something went wrong on my side; nothing was changed. Please try again.")
 
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in FORMAT_LABELS.items()]
 LEFTOVER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in LEFTOVER_LABELS.items()]
@@ -47,8 +48,8 @@ def _preset_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=n, value=n) for n in list(engine.PRESETS)[:25]]
 
 
-def _scores(text: str) -> list[int]:
-    parts = re.split(r"[\s,;/-]+", text.strip())
+def _scores(typed: str) -> list[int]:
+    parts = re.split(r"[\s,;/-]+", typed.strip())
     try:
         return [int(p) for p in parts if p]
     except ValueError:
@@ -90,7 +91,7 @@ class LeagueCog(commands.Cog):
             log.exception(
                 "/league %s failed", interaction.command.qualified_name if interaction.command else "?"
             )
-            message = APOLOGY
+            message = text.APOLOGY
         if message and public:
             message = render(message, await self._server_language(interaction))
         if message:
@@ -110,7 +111,7 @@ class LeagueCog(commands.Cog):
     async def _admin_league(self, interaction: discord.Interaction[Any], name: str) -> LeagueRow:
         league = await self._league(interaction, name)
         if not await self._is_admin(interaction, league):
-            raise LeagueRefusal(NOT_ADMIN)
+            raise LeagueRefusal(text.NOT_ADMIN)
         return league
 
     async def _is_admin(self, interaction: discord.Interaction[Any], league: LeagueRow | None) -> bool:
@@ -187,7 +188,7 @@ class LeagueCog(commands.Cog):
     ) -> None:
         async def work() -> Text:
             if not await self._is_admin(interaction, None):
-                raise LeagueRefusal(NOT_ADMIN)
+                raise LeagueRefusal(text.NOT_ADMIN)
             assert interaction.guild_id is not None and interaction.channel_id is not None
             if isinstance(interaction.channel, discord.Thread):
                 raise LeagueRefusal(
@@ -214,27 +215,7 @@ class LeagueCog(commands.Cog):
                 admin_role_id=admin_role.id if admin_role else None,
             )
             schedule = self.service.schedule_of(league)
-            first = schedule.nights()[0]
-            set_up = _n(
-                "✅ **%(league)s** is set: %(schedule)s, %(n)s week, first night %(first)s.",
-                "✅ **%(league)s** is set: %(schedule)s, %(n)s weeks, first night %(first)s.",
-                schedule.weeks,
-                league=league.name,
-                schedule=sch.describe(schedule),
-                first=timestamp(first.start_utc.timestamp(), "F"),
-            )
-            if league.format == "fixed":
-                join_how = _(
-                    "Teams join with `/league invite`; check-in opens %(minutes)s minutes before each night.",
-                    minutes=schedule.checkin_minutes,
-                )
-            else:
-                join_how = _(
-                    "Players join with `/league signup`; check-in opens %(minutes)s minutes before"
-                    " each night.",
-                    minutes=schedule.checkin_minutes,
-                )
-            return join(set_up, join_how)
+            return text.created(league, schedule, sch.describe(schedule))
 
         await self._run(interaction, work)
 
@@ -307,7 +288,7 @@ class LeagueCog(commands.Cog):
                 hand_limit=hand_limit,
                 points=points or None,
             )
-            return join(_("✅ Saved."), await self.service.schedule_text(lg), sep="\n")
+            return text.saved(await self.service.schedule_text(lg))
 
         await self._run(interaction, work)
 
@@ -324,10 +305,7 @@ class LeagueCog(commands.Cog):
             lg = await self.service.pause(
                 await self._admin_league(interaction, league), interaction.user.id, reason
             )
-            return _(
-                "⏸️ **%(league)s** is paused. Nights that pass while paused are skipped; `/league resume` it.",
-                league=lg.name,
-            )
+            return text.paused(lg)
 
         await self._run(interaction, work)
 
@@ -337,7 +315,7 @@ class LeagueCog(commands.Cog):
     async def resume(self, interaction: discord.Interaction[Any], league: str) -> None:
         async def work() -> Text:
             lg = await self.service.resume(await self._admin_league(interaction, league), interaction.user.id)
-            return join(_("▶️ Resumed."), await self.service.schedule_text(lg), sep="\n")
+            return text.resumed(await self.service.schedule_text(lg))
 
         await self._run(interaction, work)
 
@@ -355,11 +333,7 @@ class LeagueCog(commands.Cog):
             _league, last = await self.service.skip(
                 await self._admin_league(interaction, league), interaction.user.id, date, reason
             )
-            return _(
-                "⏭️ %(date)s is skipped. The season now ends on %(last)s.",
-                date=date,
-                last=last.day.isoformat(),
-            )
+            return text.skipped(date, last)
 
         await self._run(interaction, work)
 
@@ -376,11 +350,7 @@ class LeagueCog(commands.Cog):
             lg = await self.service.end_season(
                 await self._admin_league(interaction, league), interaction.user.id, reason
             )
-            return _(
-                "🏁 **%(league)s**'s season %(season)s is over; the final standings are posted.",
-                league=lg.name,
-                season=lg.season,
-            )
+            return text.season_ended(lg)
 
         await self._run(interaction, work)
 
@@ -397,11 +367,7 @@ class LeagueCog(commands.Cog):
             lg = await self.service.new_season(
                 await self._admin_league(interaction, league), interaction.user.id, weeks=weeks
             )
-            return join(
-                _("🆕 Season %(season)s of **%(league)s**.", season=lg.season, league=lg.name),
-                await self.service.schedule_text(lg),
-                sep="\n",
-            )
+            return text.season_started(lg, await self.service.schedule_text(lg))
 
         await self._run(interaction, work)
 
@@ -413,7 +379,7 @@ class LeagueCog(commands.Cog):
             lg = await self.service.archive(
                 await self._admin_league(interaction, league), interaction.user.id
             )
-            return _("🗄️ **%(league)s** is archived; its name is free again.", league=lg.name)
+            return text.archived(lg)
 
         await self._run(interaction, work)
 
@@ -426,10 +392,7 @@ class LeagueCog(commands.Cog):
         async def work() -> Text:
             lg = await self._league(interaction, league)
             await self.service.sign_up(lg, interaction.user.id)
-            return _(
-                "✅ You're signed up for **%(league)s**. Check in on the bot's post before each night.",
-                league=lg.name,
-            )
+            return text.signed_up(lg)
 
         await self._run(interaction, work)
 
@@ -440,7 +403,7 @@ class LeagueCog(commands.Cog):
         async def work() -> Text:
             lg = await self._league(interaction, league)
             await self.service.leave(lg, interaction.user.id)
-            return _("You've left **%(league)s**.", league=lg.name)
+            return text.left(lg)
 
         await self._run(interaction, work)
 
@@ -470,20 +433,7 @@ class LeagueCog(commands.Cog):
                 team,
                 partner_is_bot=any(p.bot for p in partners),
             )
-            if partner2 is None:
-                return _(
-                    "📨 Invite sent: %(partner)s joins **%(team)s** with `/league accept league:%(league)s`.",
-                    partner=mention(partner.id),
-                    team=made.name,
-                    league=lg.name,
-                )
-            return _(
-                "📨 Invites sent: %(partners)s join **%(team)s** with `/league accept league:%(league)s`;"
-                " the team plays once both have accepted.",
-                partners=ListOf(tuple(mention(p.id) for p in partners)),
-                team=made.name,
-                league=lg.name,
-            )
+            return text.invited(lg, made, [p.id for p in partners])
 
         await self._run(interaction, work)
 
@@ -494,14 +444,7 @@ class LeagueCog(commands.Cog):
         async def work() -> Text:
             lg = await self._league(interaction, league)
             made = await self.service.answer_invite(lg, interaction.user.id, accept=True)
-            if made.invited:
-                return _(
-                    "🤝 You accepted: **%(team)s** plays in **%(league)s** once %(players)s accepts too.",
-                    team=made.name,
-                    league=lg.name,
-                    players=ListOf(tuple(mention(u) for u in made.invited)),
-                )
-            return _("🤝 You're on **%(team)s** in **%(league)s**.", team=made.name, league=lg.name)
+            return text.accepted(lg, made)
 
         await self._run(interaction, work)
 
@@ -512,7 +455,7 @@ class LeagueCog(commands.Cog):
         async def work() -> Text:
             lg = await self._league(interaction, league)
             made = await self.service.answer_invite(lg, interaction.user.id, accept=False)
-            return _("You declined the invite to **%(team)s**.", team=made.name)
+            return text.declined(made)
 
         await self._run(interaction, work)
 
@@ -600,7 +543,7 @@ class LeagueCog(commands.Cog):
                 )
             lg = await self._admin_league(interaction, league)
             await self.service.add_member(lg, interaction.user.id, player.id)
-            return _("%(player)s is on **%(league)s**'s roster.", player=mention(player.id), league=lg.name)
+            return text.member_added(lg, player.id)
 
         await self._run(interaction, work)
 
@@ -617,11 +560,7 @@ class LeagueCog(commands.Cog):
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
             await self.service.remove(lg, interaction.user.id, player.id, reason)
-            return _(
-                "%(player)s is off **%(league)s**'s roster (their results stay in the standings).",
-                player=mention(player.id),
-                league=lg.name,
-            )
+            return text.member_removed(lg, player.id)
 
         await self._run(interaction, work)
 
@@ -656,14 +595,7 @@ class LeagueCog(commands.Cog):
                 scores=_scores(scores),
                 reason=reason,
             )
-            scores_text = " – ".join(map(str, result.scores))
-            return _(
-                "✏️ Corrected night %(night)s, round %(round)s, table %(table)s: %(scores)s.",
-                night=night,
-                round=round,
-                table=table,
-                scores=scores_text,
-            )
+            return text.corrected(night, round, table, result.scores)
 
         await self._run(interaction, work)
 
@@ -718,11 +650,7 @@ class LeagueCog(commands.Cog):
                 )
             assert interaction.guild_id is not None
             await self.settings.update(interaction.guild_id, league_admin_role_id=role.id if role else None)
-            return (
-                _("League admins: %(role)s and server managers.", role=role_mention(role.id))
-                if role
-                else _("League admins: server managers.")
-            )
+            return text.admin_role_set(role.id if role else None)
 
         await self._run(interaction, work)
 

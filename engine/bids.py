@@ -17,7 +17,20 @@ class BidParseError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Bid:
     """``kind`` and ``n`` (tricks promised; 0 for the nil kinds). Instances are interned by
-    ``Bid.of`` so comparisons and hashing are cheap."""
+    ``Bid.of`` so comparisons and hashing are cheap.
+
+    >>> bid = Bid.parse("blind 6")
+    >>> bid, bid.label, str(bid), bid.is_blind, bid.is_nil
+    (Bid(kind='blind', n=6), 'Blind 6', 'blind 6', True, False)
+    >>> Bid.parse("blind nil") is Bid.BLIND_NIL, Bid.parse("nil").is_nil
+    (True, True)
+    >>> [Bid.parse(x).to_json() for x in (4, "4", "nil", "blind 6")]
+    [4, 4, 'nil', 'blind 6']
+    >>> Bid.parse("lots")
+    Traceback (most recent call last):
+    ...
+    engine.bids.BidParseError: "lots" is not a bid; bid a number of tricks (like 4), nil, ...
+    """
 
     kind: BidKind
     n: int = 0

@@ -3,6 +3,13 @@
 A face card is ``suit * 13 + rank`` (suits clubs, diamonds, hearts, spades; ranks 2..A as 0..12),
 the jokers are 52 (little) and 53 (big). Two-deck games use a second copy of every card at
 ``id + 64``; ``face(card)`` maps a copy back to its face.
+
+>>> from engine import SPADES, cards_of, hand_str, mask_of, parse_cards, suit_of
+>>> hand = mask_of(parse_cards("AS KS 7s 9H 4H"))
+>>> hand_str(hand)
+'♠ A K 7   ♥ 9 4'
+>>> [suit_of(c) == SPADES for c in cards_of(hand)]
+[True, True, True, False, False]
 """
 
 from __future__ import annotations
@@ -105,7 +112,17 @@ _CARD_RE = re.compile(r"^(10|[2-9TJQKA1]|\d+|[A-Z]+?)([CDHS♣♧♦♢♥♡♠
 
 
 def parse_card(text: str) -> int:
-    """Parse ``AS``, ``10h``, ``T♥``, ``QD``, ``BJ``, ``LJ`` (case-insensitive, spaces ignored)."""
+    """Parse ``AS``, ``10h``, ``T♥``, ``QD``, ``BJ``, ``LJ`` (case-insensitive, spaces ignored).
+
+    >>> parse_card("10h"), parse_card("T♥"), parse_card("as")
+    (34, 34, 51)
+    >>> card_str(parse_card("10h")), card_pretty(parse_card("qs"))
+    ('10H', 'Q♠')
+    >>> parse_card("11H")
+    Traceback (most recent call last):
+    ...
+    engine.cards.CardParseError: "11H" is not a card; ranks are 2-10, J, Q, K, A and suits S, ...
+    """
     if not isinstance(text, str):
         raise CardParseError(f"{text!r} is not a card")
     raw = "".join(text.split()).upper()
@@ -130,12 +147,23 @@ def parse_card(text: str) -> int:
 
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:
-    """Parse several cards separated by spaces or commas (or an iterable of card texts)."""
+    """Parse several cards separated by spaces or commas (or an iterable of card texts).
+
+    >>> parse_cards("AS, KH 10d") == parse_cards(["AS", "KH", "10D"]) == [51, 37, 21]
+    True
+    """
     items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [parse_card(t) for t in items]
 
 
 def mask_of(cards: Iterable[int]) -> int:
+    """A hand's bitmask (``1 << card`` for each card).
+
+    >>> mask_of([0, 2]) == 0b101
+    True
+    >>> count(mask_of(parse_cards("2C 3C 2C")))
+    2
+    """
     m = 0
     for c in cards:
         m |= 1 << c
@@ -164,7 +192,11 @@ def display_key(card: int) -> tuple[int, int, int]:
 
 
 def cards_of(mask: int) -> list[int]:
-    """Card ids in a mask, in display order (spades, hearts, clubs, diamonds; high to low)."""
+    """Card ids in a mask, in display order (spades, hearts, clubs, diamonds; high to low).
+
+    >>> [card_str(c) for c in cards_of(mask_of(parse_cards("2D KH AS 10C")))]
+    ['AS', 'KH', '10C', '2D']
+    """
     return sorted(bits(mask), key=display_key)
 
 
@@ -182,7 +214,11 @@ def join_words(words: list[str], last: str = "and") -> str:
 
 
 def pretty_list(cards: Iterable[int]) -> str:
-    """Cards low to high within a suit, as a sentence: ``7♥ and Q♥``."""
+    """Cards low to high within a suit, as a sentence: ``7♥ and Q♥``.
+
+    >>> pretty_list(parse_cards("QH 7H 2C"))
+    '2♣, 7♥ and Q♥'
+    """
     ordered = sorted(cards, key=lambda c: (suit_of(c), rank_of(c), c))
     return join_words([card_pretty(c) for c in ordered])
 

@@ -209,7 +209,18 @@ def _discard_inference(
 
 
 class Game:
-    """One game of Spades. Create with ``Game.new(ruleset, seed=...)``."""
+    """One game of Spades. Create with ``Game.new(ruleset, seed=...)``.
+
+    >>> game = Game.new("standard", seed=7, dealer=0)
+    >>> game.phase, game.to_act, game.seats_to_act()
+    (<Phase.BID: 'bid'>, 1, [1])
+    >>> game.legal_bids(1)[:3], game.legal_bids(2)
+    ([Bid(kind='tricks', n=1), Bid(kind='tricks', n=2), Bid(kind='tricks', n=3)], [])
+    >>> game.legal_actions(1)[:2]
+    [Look(seat=1), BidAction(seat=1, bid=Bid(kind='tricks', n=1))]
+    >>> game.apply(BidAction(1, Bid.tricks(4)))
+    [Looked(seat=1), BidMade(seat=1, bid=Bid(kind='tricks', n=4))]
+    """
 
     __slots__ = (
         "_first_lead",
@@ -327,7 +338,17 @@ class Game:
         shuffle is derived from seed, salt, hand number and redeals, so no RNG state needs
         saving: seed version 3, see ``_shuffle_bytes`` and ``_start_hand``).
         ``fair=True``: each hand is dealt from its own committed key (``engine.fair``): a
-        ``secrets`` key drawn when the hand is dealt (derived from ``seed`` when one is given)."""
+        ``secrets`` key drawn when the hand is dealt (derived from ``seed`` when one is given).
+
+        >>> a, b = Game.new("standard", seed=7), Game.new("standard", seed=7)
+        >>> a.hands == b.hands and a.dealer == b.dealer
+        True
+        >>> from engine import hand_str
+        >>> hand_str(Game.new("standard", seed=7, dealer=0).hands[1])
+        '♠ J 10 9 8 5 3   ♥ Q   ♣ 9 8 6 5   ♦ 9 7'
+        >>> Game.new("standard", seed=8).hands == a.hands
+        False
+        """
         rs = _ruleset(ruleset)
         g = cls._blank(rs)
         g.seed = seed
@@ -1580,7 +1601,15 @@ class Game:
         ``seats_to_act()``. Cards: ``policy(game, seat, legal_mask) -> card`` when given (an
         illegal card raises the usual ``IllegalAction``), else a uniform random legal card,
         ``legal_cards(seat)[int(rng.random() * k)]``, with no draw from ``rng`` when only one
-        card is legal. No events are built. Does nothing once the game is over."""
+        card is legal. No events are built. Does nothing once the game is over.
+
+        >>> game = Game.new("standard", seed=7, dealer=0)
+        >>> game.playout(random.Random(1))
+        >>> game.hand_no, game.phase, game.scores
+        (2, <Phase.BID: 'bid'>, [-170, -140])
+        >>> len(game.hand_records), game.hand_records[0]["result"]["tricks"]
+        (1, [4, 4, 2, 3])
+        """
         if rng is None:
             rng = random.Random()
         hand_no = self.hand_no
@@ -2041,7 +2070,15 @@ class Game:
         return g
 
     def to_dict(self) -> dict[str, Any]:
-        """Exact JSON-safe state at any point (cards as ids, hands as id lists)."""
+        """Exact JSON-safe state at any point (cards as ids, hands as id lists).
+
+        >>> import json
+        >>> game = Game.new("standard", seed=7, dealer=0)
+        >>> _ = game.bid(1, 4)
+        >>> copy = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+        >>> copy == game, copy.to_act, copy.bids
+        (True, 2, [None, Bid(kind='tricks', n=4), None, None])
+        """
 
         def ids(m: int) -> list[int]:
             return bits(m)

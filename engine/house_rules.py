@@ -73,7 +73,14 @@ def _rule_value(name: str, kind: str, raw: str) -> Any:
 def parse_house_rules(text: str) -> dict[str, Any]:
     """``"bag_limit=5 ten_for_200=on"`` -> ``{"bag_limit": 5, "ten_for_200": True}``.
 
-    Only reads the text; whether the options go together is the engine's call (``Ruleset``)."""
+    Only reads the text; whether the options go together is the engine's call (``Ruleset``).
+
+    >>> options = parse_house_rules("bag_limit=5 ten_for_200=on")
+    >>> options, format_rules(options)
+    ({'bag_limit': 5, 'ten_for_200': True}, 'bag_limit=5 ten_for_200=on')
+    >>> check_rules("standard", options).describe()
+    'standard: to 500 · nil ±100 · blind nil ±200 (pass 3) · 5 bags = −100 · 10 for 200'
+    """
     kinds = rule_kinds()
     out: dict[str, Any] = {}
     for token in text.replace(",", " ").split():

@@ -114,7 +114,21 @@ def replay(record: dict[str, Any], *, deal_key: DealKey | None = None, redeal: i
     breakdown}`` or raise ``RecordError`` naming the first bad action.
 
     ``deal_key`` (``engine.verify``): the two-player blind nil replacements are drawn from
-    that key as the live game drew them, and must be the ones the record lists."""
+    that key as the live game drew them, and must be the ones the record lists.
+
+    >>> import random
+    >>> game = Game.new("standard", seed=7, dealer=0)
+    >>> game.playout(random.Random(1))
+    >>> record = game.hand_records[0]
+    >>> result = replay(record)
+    >>> result["tricks"], result["scores"], result["winner"]
+    ([4, 4, 2, 3], [-170, -140], None)
+    >>> record["plays"][0], record["plays"][1] = record["plays"][1], record["plays"][0]
+    >>> replay(record)
+    Traceback (most recent call last):
+    ...
+    engine.errors.RecordError: plays[0]: ...
+    """
     g = replay_game(record, deal_key=deal_key, redeal=redeal)
     return dict(g.hand_records[-1]["result"])
 

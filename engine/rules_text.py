@@ -73,7 +73,17 @@ def _plural(n: int, word: str) -> str:
 
 def explain(rs: Ruleset) -> list[str]:
     """The rules of a table in plain words, one line per rule: every preset and house rule that
-    is on gets a line, with this ruleset's own numbers (docs/RULES.md is the longer reference)."""
+    is on gets a line, with this ruleset's own numbers (docs/RULES.md is the longer reference).
+
+    >>> from engine import Ruleset
+    >>> lines = explain(Ruleset.preset("standard", bag_limit=5))
+    >>> lines[0]
+    '4 players in two teams of two, partners sit opposite each other: seats 1 + 3 against seats 2 + 4.'
+    >>> lines[-1]
+    'Bags add up over the game: every 5 bags cost 100 points, and the rest carry over.'
+    >>> explain_lines(Ruleset())[0].key
+    'partners_opposite'
+    """
     return [line.text for line in explain_lines(rs)]
 
 

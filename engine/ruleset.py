@@ -26,6 +26,22 @@ class Ruleset:
     """A complete, immutable description of the rules of one table.
 
     Build one with ``Ruleset.preset(name, **overrides)``; ``Ruleset()`` is ``standard``.
+
+    >>> rs = Ruleset.preset("standard")
+    >>> rs.describe()
+    'standard: to 500 · nil ±100 · blind nil ±200 (pass 3) · 10 bags = −100'
+    >>> rs.sides, rs.partner_of(0), rs.side_of(3), rs.hand_size
+    (((0, 2), (1, 3)), 2, 1, 13)
+    >>> Ruleset.preset("cutthroat").sides, Ruleset.preset("cutthroat").partner_of(0)
+    (((0,), (1,), (2,)), None)
+
+    Only the options that differ from the preset are stored, and they round-trip exactly:
+
+    >>> house = rs.with_options(bag_limit=5)
+    >>> house.to_dict()
+    {'preset': 'standard', 'bag_limit': 5}
+    >>> Ruleset.from_dict(house.to_dict()) == house, rs.to_json()
+    (True, 'standard')
     """
 
     name: str = "standard"
@@ -78,7 +94,18 @@ class Ruleset:
     @classmethod
     def preset(cls, name: str = "standard", **overrides: Any) -> Ruleset:
         """A named preset with optional overrides; raises RulesetError for unknown names,
-        unknown options, wrong types and impossible combinations."""
+        unknown options, wrong types and impossible combinations.
+
+        >>> Ruleset.preset("Classic Online") == Ruleset.preset("classic-online")
+        True
+        >>> Ruleset.preset("standard", target_score=300).target_score
+        300
+        >>> try:
+        ...     Ruleset.preset("whiz", blind_bids=True)
+        ... except RulesetError as refusal:
+        ...     print(refusal.code, "-", refusal)
+        bad_ruleset - Whiz bids are the number of spades held, so blind bids can't apply
+        """
         key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
         key = _ALIASES.get(key, key)
         if key not in PRESETS:

@@ -24,6 +24,17 @@ def score_hand(
       never count for the contract but are bags for the side.
     - Every ``bag_limit`` accumulated bags cost ``bag_penalty``; the remainder carries.
     - 10 for 200 (contract >= 10 scores ±200) and Boston (bid and take every trick) apply when on.
+
+    Seats 0 + 2 bid 3 + 3 and take 4 + 3; seat 1 bids 4 and takes 5 while its partner's nil fails
+    with one trick:
+
+    >>> from engine import Bid, Ruleset
+    >>> bids = [Bid.tricks(3), Bid.tricks(4), Bid.tricks(3), Bid.NIL]
+    >>> us, them = score_hand(Ruleset(), bids, [4, 5, 3, 1], scores=[0, 0], bags=[0, 0])
+    >>> us.made, us.contract_points, us.bags, us.total
+    (True, 60, 1, 61)
+    >>> them.contract_points, them.nil_points, them.bags, them.total, them.score_after
+    (40, -100, 2, -58, -58)
     """
     top = tables(rs).hand_size
     out = []
@@ -167,6 +178,15 @@ def game_winner(
     Boston wins outright; then mercy (a side at or below ``lose_score`` ends the game), the
     target, and ``max_hands`` end it with the highest score winning. An exact tie for the highest
     score always plays another hand.
+
+    >>> from engine import Bid, Ruleset
+    >>> rs = Ruleset()
+    >>> hand = score_hand(rs, [Bid.tricks(3)] * 4, [4, 3, 3, 3], scores=[440, 300], bags=[0, 0])
+    >>> after = [side.score_after for side in hand]
+    >>> after, game_winner(rs, after, hand, hand_no=9)
+    ([501, 360], (0, 'target'))
+    >>> game_winner(rs, [480, 360], hand, hand_no=9)
+    (None, None)
     """
 
     def top() -> int | None:

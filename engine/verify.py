@@ -56,6 +56,19 @@ def verify(
     the seed and salt hash to the commitment; the deal (and, two-player, the stock, the draws and
     the blind nil replacements) is the one the seed deals; the record replays under the rules to
     the result it states.
+
+    >>> import random
+    >>> from engine import Game
+    >>> game = Game.new("standard", seed=7, dealer=0, fair=True)
+    >>> game.commitment[:16]  # shown before anyone bids
+    '0490fe2fbd0e2271'
+    >>> game.playout(random.Random(1))
+    >>> record = game.hand_records[0]  # reveals the seed and salt
+    >>> bool(verify(record))
+    True
+    >>> record["deal"][0], record["deal"][1] = record["deal"][1], record["deal"][0]
+    >>> verify(record).message
+    "FAIL: seat 0's cards are not the ones the seed deals"
     """
     if not isinstance(record, dict):
         return Verdict(False, "FAIL: a hand record is a JSON object")

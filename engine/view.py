@@ -36,7 +36,18 @@ def seated_plays(
 @dataclass(frozen=True)
 class View:
     """A snapshot for one seat. ``hand`` is a bitmask (None until the seat looked, and always None
-    for spectators); nothing here reveals another seat's cards."""
+    for spectators); nothing here reveals another seat's cards.
+
+    >>> from engine import Game, hand_str
+    >>> game = Game.new("standard", seed=7, dealer=0)
+    >>> game.view(1).hand is None  # blind nil is still open: the cards are face down
+    True
+    >>> _ = game.look(1)
+    >>> hand_str(game.view(1).hand)
+    '♠ J 10 9 8 5 3   ♥ Q   ♣ 9 8 6 5   ♦ 9 7'
+    >>> game.view(2).hand is None, game.public_view().hand, game.view(1).hand_sizes
+    (True, None, (13, 13, 13, 13))
+    """
 
     seat: int | None
     ruleset: Ruleset

@@ -1,26 +1,47 @@
-"""League admin tools: create and edit a league, pause, resume, skip a night, end or start a season,
-archive, start now, postpone, substitute a player at a live table.
+"""League admin tools over a league and its season: create and edit a league, pause, resume, skip a
+night, end or start a season, archive. (Tonight's tools, start now, postpone, substitute, are in
+``tonight``.)
 """
 
 from __future__ import annotations
 
-import contextlib
 from datetime import date
 from typing import Any
 
-from bot.i18n import Text, _, channel_mention, join, mention
-from bot.storage.leagues import LeagueError, LeagueRow
+from bot.clock import Clock, utcnow
+from bot.i18n import _, join
+from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore
 
 from . import schedule as sch
-from . import seating, standings, text
-from .gateway import LeagueRefusal, _unix, _utc, night_status, status_text
-from .nights import NightsMixin
+from . import standings
+from .core import Leagues, Pulse, ScheduledEvents, build_ruleset, ruleset_of, schedule_of, settings_of
+from .gateway import LeagueGateway, LeagueRefusal, _unix, _utc, night_status, status_text
+from .results import Results
 from .schedule_input import ScheduleError, check_weeks, parse_date, parse_time, parse_weekday, parse_zone
 from .settings import LeagueSettings, SettingsError, check_format, check_name, slot_key
 
 
-class AdminMixin(NightsMixin):
-    """The commands of a league's admins."""
+class Admin:
+    """The commands of a league's admins over the league and its season."""
+
+    def __init__(
+        self,
+        store: LeagueStore,
+        gateway: LeagueGateway,
+        clock: Clock,
+        *,
+        pulse: Pulse,
+        leagues: Leagues,
+        events: ScheduledEvents,
+        results: Results,
+    ) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.clock = clock
+        self.pulse = pulse
+        self.leagues = leagues
+        self.events = events
+        self.results = results
 
     async def create_league(
         self,
@@ -46,7 +67,7 @@ class AdminMixin(NightsMixin):
         points: standings.PointsRule | None = None,
     ) -> LeagueRow:
         """Validate everything first (LeagueRefusal with the reason), then write once."""
-        now = self.now()
+        now = utcnow(self.clock)
         try:
             name = check_name(name)
             wd = parse_weekday(weekday)
@@ -57,7 +78,7 @@ class AdminMixin(NightsMixin):
             schedule = sch.Schedule.starting_after(
                 now, weekday=wd, at=local, zone_name=zone_key, weeks=weeks, first_day=first
             )
-            ruleset = self._ruleset(preset, target, hand_limit)
+            ruleset = build_ruleset(preset, target, hand_limit)
             fmt = check_format(fmt, ruleset)
             settings = LeagueSettings(
                 rounds=rounds,
@@ -69,7 +90,7 @@ class AdminMixin(NightsMixin):
             )
         except (ScheduleError, SettingsError, standings.PointsError) as exc:
             raise LeagueRefusal.of(exc) from None
-        await self._check_clash(channel_id, schedule, settings, except_id=None, now=now)
+        await self.leagues.check_clash(channel_id, schedule, settings, except_id=None, now=now)
         try:
             league = await self.store.create_league(
                 guild_id=guild_id,
@@ -84,8 +105,8 @@ class AdminMixin(NightsMixin):
             )
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
-        await self._sync_event(league)
-        self.poke()
+        await self.events.sync(league)
+        self.pulse.poke()
         return league
 
     async def edit(
@@ -106,10 +127,10 @@ class AdminMixin(NightsMixin):
         hand_limit: int | None = None,
         points: dict[str, Any] | None = None,
     ) -> LeagueRow:
-        now = self.now()
+        now = utcnow(self.clock)
         changes: dict[str, Any] = {}
         try:
-            settings = self.settings_of(league)
+            settings = settings_of(league)
             new_settings = settings.with_changes(
                 **{
                     k: v
@@ -126,13 +147,13 @@ class AdminMixin(NightsMixin):
                 new_settings = new_settings.with_changes(
                     points=standings.PointsRule.from_dict({**settings.points.to_dict(), **points})
                 )
-            schedule = self.schedule_of(league)
+            schedule = schedule_of(league)
             if any(v is not None for v in (weekday, at, zone, weeks)):
-                if await self._open_night(league) is not None and any(
+                if await self.leagues.open_night(league) is not None and any(
                     v is not None for v in (weekday, at, zone)
                 ):
                     raise LeagueRefusal(_("A night is under way: change the day or time after it ends."))
-                held = len(await self._held(league))
+                held = len(await self.leagues.held_nights(league))
                 schedule = schedule.retime(
                     now,
                     weekday=parse_weekday(weekday) if weekday else None,
@@ -142,10 +163,10 @@ class AdminMixin(NightsMixin):
                     held=held,
                 )
                 changes["schedule"] = f"{sch.describe(schedule)}, {schedule.total_weeks} weeks"
-            ruleset = self.ruleset_of(league)
+            ruleset = ruleset_of(league)
             if target is not None or hand_limit is not None:
                 overrides = {**ruleset.overrides()}
-                base = self._ruleset(
+                base = build_ruleset(
                     ruleset.name,
                     target if target is not None else overrides.get("target_score"),
                     hand_limit if hand_limit is not None else overrides.get("max_hands"),
@@ -163,50 +184,52 @@ class AdminMixin(NightsMixin):
             }
         if not changes:
             raise LeagueRefusal(_("Nothing to change: give at least one new value."))
-        await self._check_clash(league.channel_id, schedule, new_settings, except_id=league.id, now=now)
+        await self.leagues.check_clash(
+            league.channel_id, schedule, new_settings, except_id=league.id, now=now
+        )
         league.settings = {**league.settings, **new_settings.to_dict()}
         league.schedule = sch.to_dict(schedule)
         league.slot_key = slot_key(schedule)
         league.ruleset = ruleset.to_dict()
         if name is not None:
             league.name = name
-        league = await self._save(league, actor_id, "edit", changes)
-        await self._reconcile(league)
-        await self._sync_event(league)
-        self.poke()
+        league = await self.leagues.save(league, actor_id, "edit", changes)
+        await self.leagues.reconcile(league)
+        await self.events.sync(league)
+        self.pulse.poke()
         return league
 
     async def pause(self, league: LeagueRow, actor_id: int, reason: str | None = None) -> LeagueRow:
         if league.status != "active":
             raise LeagueRefusal(join(status_text(league), _("It can only be paused while it runs.")))
-        if await self._open_night(league) is not None:
+        if await self.leagues.open_night(league) is not None:
             raise LeagueRefusal(_("A night is under way: pause the league after it ends."))
         league.status = "paused"
-        league.settings = {**league.settings, "paused_at": _unix(self.now())}
-        league = await self._save(league, actor_id, "pause", reason=reason)
-        await self._sync_event(league)
+        league.settings = {**league.settings, "paused_at": _unix(utcnow(self.clock))}
+        league = await self.leagues.save(league, actor_id, "pause", reason=reason)
+        await self.events.sync(league)
         return league
 
     async def resume(self, league: LeagueRow, actor_id: int) -> LeagueRow:
         if league.status != "paused":
             raise LeagueRefusal(_("**%(league)s** is not paused.", league=league.name))
-        now = self.now()
+        now = utcnow(self.clock)
         paused_at = _utc(int(league.settings.get("paused_at") or _unix(now)))
         held = {
             date.fromisoformat(n.night_date)
             for n in await self.store.nights(league.id, league.season)
             if n.status not in ("scheduled",)
         }
-        schedule = self.schedule_of(league).skip_between(paused_at, now, held)
+        schedule = schedule_of(league).skip_between(paused_at, now, held)
         league.schedule = sch.to_dict(schedule)
         league.status = "active"
         league.settings = {k: v for k, v in league.settings.items() if k != "paused_at"}
-        league = await self._save(
+        league = await self.leagues.save(
             league, actor_id, "resume", {"skipped": sorted(d.isoformat() for d in schedule.skipped)}
         )
-        await self._reconcile(league)
-        await self._sync_event(league)
-        self.poke()
+        await self.leagues.reconcile(league)
+        await self.events.sync(league)
+        self.pulse.poke()
         return league
 
     async def skip(
@@ -215,7 +238,7 @@ class AdminMixin(NightsMixin):
         """Skip one date; the season gets one week longer. Returns the new last night."""
         try:
             d = parse_date(day)
-            schedule = self.schedule_of(league).skip(d)
+            schedule = schedule_of(league).skip(d)
         except ScheduleError as exc:
             raise LeagueRefusal.of(exc) from None
         nights = {n.night_date: n for n in await self.store.nights(league.id, league.season)}
@@ -231,10 +254,10 @@ class AdminMixin(NightsMixin):
         if row is not None:
             await self.store.transition(row.id, ["scheduled"], "skipped")
         league.schedule = sch.to_dict(schedule)
-        league = await self._save(league, actor_id, "skip", {"date": d.isoformat()}, reason)
-        await self._reconcile(league)
-        await self._sync_event(league)
-        self.poke()
+        league = await self.leagues.save(league, actor_id, "skip", {"date": d.isoformat()}, reason)
+        await self.leagues.reconcile(league)
+        await self.events.sync(league)
+        self.pulse.poke()
         return league, schedule.last_night
 
     async def end_season(
@@ -242,24 +265,24 @@ class AdminMixin(NightsMixin):
     ) -> LeagueRow:
         if league.status not in ("active", "paused"):
             raise LeagueRefusal(_("**%(league)s**'s season is already over.", league=league.name))
-        if await self._open_night(league) is not None:
+        if await self.leagues.open_night(league) is not None:
             raise LeagueRefusal(_("A night is under way: end the season after it ends."))
         for n in await self.store.nights(league.id, league.season):
             if n.status == "scheduled":
                 await self.store.transition(n.id, ["scheduled"], "cancelled")
         league.status = "ended"
-        league = await self._save(league, actor_id, "end", reason=reason)
-        await self._sync_event(league)
-        await self._post_final(league)
+        league = await self.leagues.save(league, actor_id, "end", reason=reason)
+        await self.events.sync(league)
+        await self.results.post_final(league)
         return league
 
     async def new_season(self, league: LeagueRow, actor_id: int, *, weeks: int | None = None) -> LeagueRow:
         if league.status != "ended":
             raise LeagueRefusal(_("End the current season first (`/league end`)."))
-        old = self.schedule_of(league)
+        old = schedule_of(league)
         try:
             schedule = sch.Schedule.starting_after(
-                self.now(),
+                utcnow(self.clock),
                 weekday=old.weekday,
                 at=old.at,
                 zone_name=old.zone_name,
@@ -269,152 +292,19 @@ class AdminMixin(NightsMixin):
             )
         except ScheduleError as exc:
             raise LeagueRefusal.of(exc) from None
-        await self._check_clash(
-            league.channel_id, schedule, self.settings_of(league), except_id=league.id, now=self.now()
+        await self.leagues.check_clash(
+            league.channel_id, schedule, settings_of(league), except_id=league.id, now=utcnow(self.clock)
         )
         league.schedule = sch.to_dict(schedule)
         league.season += 1
         league.status = "active"
-        league = await self._save(league, actor_id, "new_season", {"season": league.season})
-        await self._sync_event(league)
-        self.poke()
+        league = await self.leagues.save(league, actor_id, "new_season", {"season": league.season})
+        await self.events.sync(league)
+        self.pulse.poke()
         return league
 
     async def archive(self, league: LeagueRow, actor_id: int) -> LeagueRow:
         if league.status in ("active", "paused"):
             raise LeagueRefusal(_("End the season first (`/league end`), then archive the league."))
         league.status = "archived"
-        return await self._save(league, actor_id, "archive")
-
-    async def start_now(self, league: LeagueRow, actor_id: int) -> Text:
-        """Start the next night now (early), opening check-in first if needed."""
-        if league.status != "active":
-            raise LeagueRefusal(status_text(league))
-        opened_early = False
-        async with self._lock:
-            night = await self.current_night(league)
-            if night is None:
-                raise LeagueRefusal(_("The season has no night left to start."))
-            if night.status == "playing":
-                raise LeagueRefusal(_("The night is already under way."))
-            now = _unix(self.now())
-            if night.status == "scheduled":
-                opened = await self._open_checkin(league, night, note="early")
-                if opened is None:
-                    raise LeagueRefusal(_("Someone else just started this night."))
-                night = opened
-                opened_early = True
-            await self.store.audit(
-                league.id,
-                actor_id=actor_id,
-                action="start_early",
-                night_id=night.id,
-                detail={"scheduled": night.starts_at, "now": now},
-            )
-            started = await self._start_night(league, night, force=True)
-        if not started:
-            players, teams = await self._eligible(league, night)
-            raise LeagueRefusal(
-                self._too_few(league, night.starts_at, players, teams, opened_early=opened_early)
-            )
-        return _("The night has started: seats are drawn.")
-
-    def _too_few(
-        self,
-        league: LeagueRow,
-        starts_at: int,
-        players: list[int],
-        teams: list[list[int]],
-        *,
-        opened_early: bool,
-    ) -> Text:
-        """Why ``/league admin start`` could not seat anyone yet, and what the admin can do."""
-        if league.format == seating.FIXED:
-            count: Text = _(
-                "Not enough teams are checked in to start the night: %(n)s of the two a night needs"
-                " at least.",
-                n=len(teams),
-            )
-        else:
-            count = _(
-                "Not enough players are checked in to seat a table: %(n)s, and a night needs two at least.",
-                n=len(players),
-            )
-        where = channel_mention(league.channel_id)
-        if opened_early:
-            state: Text = _(
-                "I opened check-in early: players check in with the button on the check-in post in"
-                " %(channel)s.",
-                channel=where,
-            )
-        else:
-            state = _(
-                "Check-in is open: players check in with the button on the check-in post in %(channel)s.",
-                channel=where,
-            )
-        options = _(
-            "Run `/league admin start` again once they have, or let the night start by itself at %(time)s;"
-            " `/league admin postpone` gives everyone more time.",
-            time=text.ts(starts_at, "t"),
-        )
-        return join(count, state, options, sep="\n")
-
-    async def postpone(self, league: LeagueRow, actor_id: int, minutes: int) -> str:
-        """Start the current or next night later (check-in stays open until then)."""
-        if not 5 <= minutes <= 240:
-            raise LeagueRefusal(_("Postpone by 5 to 240 minutes."))
-        night = await self.current_night(league)
-        if night is None or night.status == "playing":
-            raise LeagueRefusal(_("Only a night that has not started can start later."))
-        new_start = night.starts_at + minutes * 60
-        moved = await self.store.transition(
-            night.id,
-            [night.status],
-            night.status,
-            starts_at=new_start,
-            data={"postponed": True, "late_note": {"moved_to": new_start}},
-            audit=(actor_id, "start_late", {"minutes": minutes}, None),
-        )
-        if moved is None:
-            raise LeagueRefusal(_("The night just started."))
-        await self._refresh_checkin(league, moved)
-        self.poke()
-        return _("The night now starts %(time)s.", time=text.ts(new_start, "F"))
-
-    async def substitute(
-        self, league: LeagueRow, actor_id: int, out_id: int, in_id: int, reason: str | None
-    ) -> Text:
-        night = await self._open_night(league)
-        if night is None or night.status != "playing" or night.round_no == 0:
-            raise LeagueRefusal(_("Substitutions are for a night under way."))
-        tables = await self.store.round_tables(night.id, night.round_no)
-        lt = next((t for t in tables if out_id in t.players and t.status in ("seated", "playing")), None)
-        if lt is None:
-            raise LeagueRefusal(_("%(user)s is not at a table of this round.", user=mention(out_id)))
-        if any(in_id in t.players for t in tables if t.status in ("seated", "playing")):
-            raise LeagueRefusal(_("%(user)s is already playing this round.", user=mention(in_id)))
-        busy = await self.store.busy_players([in_id], except_league=league.id)
-        if busy:
-            raise LeagueRefusal(
-                _("%(user)s is seated in another league's game right now.", user=mention(in_id))
-            )
-        try:
-            await self.store.substitute(
-                lt.id, out_id, in_id, league_id=league.id, actor_id=actor_id, reason=reason
-            )
-        except LeagueError as exc:
-            raise LeagueRefusal.of(exc) from None
-        if await self.store.member(league.id, in_id) is None and league.format != seating.FIXED:
-            with contextlib.suppress(LeagueError):
-                await self.store.sign_up(league.id, in_id, actor_id=actor_id)
-        done = _(
-            "%(player)s now plays for %(out)s at table %(n)s.",
-            player=mention(in_id),
-            out=mention(out_id),
-            n=lt.table_no,
-        )
-        if lt.table_id is not None and not await self.gateway.substitute(
-            lt.table_id, out_id, in_id, guild_id=league.guild_id
-        ):
-            return join(done, _("The game itself had just ended, so only the league's records changed."))
-        return done
+        return await self.leagues.save(league, actor_id, "archive")

@@ -4,40 +4,27 @@ from __future__ import annotations
 
 import logging
 from datetime import date
-from typing import Any
 
-from bot.i18n import N_, ListOf, Msg, Text, _
-from bot.storage.leagues import LeagueError, LeagueRow, NightRow
+from bot.i18n import ListOf, Text, _
+from bot.render import league as text
+from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow
 
 from . import schedule as sch
-from . import seating, text
-from .core import ServiceCore
-from .gateway import LeagueRefusal, _utc
+from . import seating
+from .core import Leagues, Pulse, ruleset_of, schedule_of, settings_of
+from .gateway import LeagueGateway, LeagueRefusal, _utc
 
 log = logging.getLogger(__name__)
 
-#: notes on a check-in post, kept by code in the night's data (rendered in the server's language)
-NOTES: dict[str, str] = {
-    "early": N_("Check-in opened early by an admin."),
-    "offline_start": N_(
-        "The bot was offline when check-in should have opened: check in now, the night starts shortly."
-    ),
-    "offline": N_("Check-in opened late (the bot was offline)."),
-    "reopened": N_("Check-in is open again: late arrivals join the next round."),
-}
 
-
-def late_note_text(value: Any) -> Text:
-    """A stored note: a code of :data:`NOTES`, a moved start, or (older rows) an English text."""
-    if isinstance(value, dict) and "moved_to" in value:
-        return _("Start moved to %(time)s by an admin.", time=text.ts(int(value["moved_to"]), "t"))
-    if isinstance(value, str) and value in NOTES:
-        return Msg(NOTES[value])
-    return str(value or "")
-
-
-class CheckinMixin(ServiceCore):
+class Checkin:
     """Check-in: open it, record each player's answer, keep the post up to date."""
+
+    def __init__(self, store: LeagueStore, gateway: LeagueGateway, leagues: Leagues, pulse: Pulse) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.leagues = leagues
+        self.pulse = pulse
 
     async def check_in(
         self, night_id: int, user_id: int, *, coming: bool = True, guild_id: int | None = None
@@ -45,7 +32,7 @@ class CheckinMixin(ServiceCore):
         """A player's Check in / Can't make it click; returns the confirmation text. With
         ``guild_id`` (the click's server), a night of another server's league is refused before
         anything else is read or written."""
-        async with self._lock:
+        async with self.pulse.lock:
             night = await self.store.get_night(night_id)
             if night is None:
                 raise LeagueRefusal(_("This league night no longer exists."))
@@ -73,7 +60,7 @@ class CheckinMixin(ServiceCore):
                             league=league.name,
                         )
                     )
-                if league.format == seating.FIXED and self.ruleset_of(league).team_size == 3:
+                if league.format == seating.FIXED and ruleset_of(league).team_size == 3:
                     raise LeagueRefusal(
                         _(
                             "**%(league)s** plays in fixed teams of three: sign up with your two partners"
@@ -113,22 +100,14 @@ class CheckinMixin(ServiceCore):
                 await self.store.check_in(night_id, user_id, "in" if coming else "out")
             except LeagueError as exc:
                 raise LeagueRefusal.of(exc) from None
-            await self._refresh_checkin(league, night)
-        if coming:
-            if night.status == "playing":
-                return _("You're checked in: you'll be seated from the next round.")
-            return _(
-                "You're checked in for **%(league)s**. Seats are drawn at %(time)s.",
-                league=league.name,
-                time=text.ts(night.starts_at, "t"),
-            )
-        return _("Got it: you're marked as not coming tonight.")
+            await self.refresh(league, night)
+        return text.checked_in(league.name, night.starts_at, coming=coming, playing=night.status == "playing")
 
     async def _refuse_without_a_team(self, league: LeagueRow, user_id: int) -> None:
         """In a fixed-partner league only a complete team is seated: a member whose team dissolved
         (a partner declined or was removed) or still waits for an accept would check in and then
         sit out every round without a word."""
-        team = await self.team_of(league, user_id)
+        team = await self.leagues.team_of(league, user_id)
         if team is not None and team.status == "active":
             return
         if team is not None and team.invited:
@@ -148,11 +127,11 @@ class CheckinMixin(ServiceCore):
             )
         )
 
-    async def _refresh_checkin(self, league: LeagueRow, night: NightRow, *, closed: bool = False) -> None:
+    async def refresh(self, league: LeagueRow, night: NightRow, *, closed: bool = False) -> None:
         message_id = night.data.get("checkin_message_id")
         if not message_id:
             return
-        content = await self._checkin_text(league, night, closed=closed)
+        content = await self.post_text(league, night, closed=closed)
         try:
             await self.gateway.edit_checkin(
                 int(night.data.get("checkin_channel_id") or league.channel_id),
@@ -164,12 +143,13 @@ class CheckinMixin(ServiceCore):
         except Exception:
             log.warning("league %s: could not edit the check-in message", league.id, exc_info=True)
 
-    async def _checkin_text(
+    async def post_text(
         self, league: LeagueRow, night: NightRow, *, closed: bool = False, late_note: str = ""
     ) -> Text:
-        """The check-in post; ``late_note`` is a code of :data:`NOTES` (else the night's own note)."""
+        """The check-in post; ``late_note`` is a code of ``bot.render.league.NOTES`` (else the night's
+        own note)."""
         answers = await self.store.checkins(night.id)
-        schedule = self.schedule_of(league)
+        schedule = schedule_of(league)
         entry = sch.Night(
             night.number,
             date.fromisoformat(night.night_date),
@@ -181,19 +161,19 @@ class CheckinMixin(ServiceCore):
             _utc(night.starts_at),
             [u for u, s in answers.items() if s == "in"],
             cant=[u for u, s in answers.items() if s == "out"],
-            late_note=late_note_text(late_note or night.data.get("late_note", "")),
-            role_id=self.settings_of(league).role_id,
+            late_note=text.late_note_text(late_note or night.data.get("late_note", "")),
+            role_id=settings_of(league).role_id,
             closed=closed,
         )
 
-    async def _open_checkin(self, league: LeagueRow, night: NightRow, *, note: str = "") -> NightRow | None:
+    async def open(self, league: LeagueRow, night: NightRow, *, note: str = "") -> NightRow | None:
         opened = await self.store.transition(
             night.id, ["scheduled"], "checkin", data={"late_note": note} if note else None
         )
         if opened is None:
             return None
-        settings = self.settings_of(league)
-        content = await self._checkin_text(league, opened, late_note=note)
+        settings = settings_of(league)
+        content = await self.post_text(league, opened, late_note=note)
         msg = await self.gateway.post_checkin(league.channel_id, opened.id, content, role_id=settings.role_id)
         if msg:
             await self.store.update_night_data(
@@ -202,8 +182,8 @@ class CheckinMixin(ServiceCore):
             opened.data.update(checkin_message_id=msg, checkin_channel_id=league.channel_id)
         return opened
 
-    async def reopen_checkin(self, league: LeagueRow, actor_id: int) -> Text:
-        night = await self._open_night(league)
+    async def reopen(self, league: LeagueRow, actor_id: int) -> Text:
+        night = await self.leagues.open_night(league)
         if night is None:
             raise LeagueRefusal(_("No night is under way: check-in opens by itself before the next one."))
         if night.status == "checkin":
@@ -218,11 +198,11 @@ class CheckinMixin(ServiceCore):
         msg = await self.gateway.post_checkin(
             league.channel_id,
             night.id,
-            await self._checkin_text(league, night, late_note="reopened"),
+            await self.post_text(league, night, late_note="reopened"),
             role_id=None,
         )
         if msg:
             await self.store.update_night_data(
                 night.id, checkin_message_id=msg, checkin_channel_id=league.channel_id
             )
-        return _("Check-in is open again: whoever checks in now joins the next round.")
+        return text.checkin_reopened()

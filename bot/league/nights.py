@@ -9,23 +9,69 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable
 from datetime import date, datetime, timedelta
 
-from bot.i18n import ListOf, Text, _, _n, join
-from bot.storage.leagues import LeagueError, LeagueRow, NightRow, StaleLeague
+from bot.clock import Clock, utcnow
+from bot.render import league as text
+from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow, StaleLeague
 
 from . import schedule as sch
-from . import seating, text
-from .gateway import TICK_SECONDS, _unix, _utc, missed_reason, team_status
-from .ratings import Rating
-from .rounds import RoundsMixin
+from .checkin import Checkin
+from .core import Leagues, Pulse, ScheduledEvents, schedule_of
+from .gateway import TICK_SECONDS, LeagueGateway, _unix, _utc, missed_reason
+from .results import Results
+from .rounds import Rounds
 
 log = logging.getLogger(__name__)
 
 
-class NightsMixin(RoundsMixin):
+class NightScheduler:
     """The tick loop: create the next night, open check-in, start, miss or end it, end the season."""
+
+    def __init__(
+        self,
+        store: LeagueStore,
+        gateway: LeagueGateway,
+        clock: Clock,
+        *,
+        owns: Callable[[int], bool],
+        pulse: Pulse,
+        leagues: Leagues,
+        checkin: Checkin,
+        rounds: Rounds,
+        results: Results,
+        events: ScheduledEvents,
+    ) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.clock = clock
+        # with shards, a process runs only the leagues of the guilds whose shard it holds
+        self.owns = owns
+        self.pulse = pulse
+        self.leagues = leagues
+        self.checkin = checkin
+        self.rounds = rounds
+        self.results = results
+        self.events = events
+        self._task: asyncio.Task[None] | None = None
+        self._spawned: set[asyncio.Task[None]] = set()
+
+    def spawn(self, work: Awaitable[None], name: str) -> None:
+        """Run ``work`` in the background (a listener must not block the table that called it);
+        :meth:`stop` cancels it."""
+
+        async def run() -> None:
+            try:
+                await work
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("league: %s failed", name)
+
+        task = asyncio.get_running_loop().create_task(run(), name=f"league-{name}")
+        self._spawned.add(task)
+        task.add_done_callback(self._spawned.discard)
 
     def start(self, *, interval: float = TICK_SECONDS) -> None:
         if self._task is None or self._task.done():
@@ -50,13 +96,11 @@ class NightsMixin(RoundsMixin):
                 raise
             except Exception:
                 log.exception("league tick failed")
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=interval)
+            await self.pulse.rest(self.clock, interval)
 
     async def tick(self) -> None:
         """Do everything that is due, for every league."""
-        async with self._lock:
+        async with self.pulse.lock:
             for league in await self.store.leagues(statuses=("active",)):
                 if not self.owns(league.guild_id):
                     continue
@@ -66,7 +110,7 @@ class NightsMixin(RoundsMixin):
                     log.exception("league %s: tick failed", league.id)
 
     async def _tick_league(self, league: LeagueRow) -> None:
-        now = self.now()
+        now = utcnow(self.clock)
         # nights under way first (a restart in the middle of one)
         for night in await self.store.nights(league.id, league.season):
             if night.status in ("checkin", "playing"):
@@ -78,13 +122,13 @@ class NightsMixin(RoundsMixin):
                 league.settings.get("events", True)
                 and league.settings.get("event_night") != upcoming.night_date
             ):
-                await self._sync_event(league)  # (a restart between a night's end and its event update)
+                await self.events.sync(league)  # (a restart between a night's end and its event update)
             await self._advance(league, upcoming, now)
-        elif upcoming is None and await self._open_night(league) is None:
+        elif upcoming is None and await self.leagues.open_night(league) is None:
             await self._season_over(league)
 
     async def _advance(self, league: LeagueRow, night: NightRow, now: datetime) -> None:
-        schedule = self.schedule_of(league)
+        schedule = schedule_of(league)
         grace = schedule.grace()
         if night.status == "scheduled" and now >= _utc(night.checkin_at):
             late = sch.lateness(_utc(night.checkin_at), now, grace)
@@ -93,7 +137,7 @@ class NightsMixin(RoundsMixin):
                 note = "offline_start"
             elif late != sch.ON_TIME:
                 note = "offline"
-            opened = await self._open_checkin(league, night, note=note)
+            opened = await self.checkin.open(league, night, note=note)
             if opened is None:
                 return
             night = opened
@@ -109,21 +153,21 @@ class NightsMixin(RoundsMixin):
                 )
                 if moved is not None:
                     night = moved
-                    await self._refresh_checkin(league, night)
+                    await self.checkin.refresh(league, night)
                 return
         if night.status == "checkin" and now >= _utc(night.starts_at):
             if sch.lateness(_utc(night.starts_at), now, grace) == sch.MISSED:
                 await self._miss(league, night, "bot_offline")
                 return
-            await self._start_night(league, night)
+            await self.rounds.start_night(league, night)
             return
         if night.status == "playing":
-            await self._advance_round(league, night, now)
+            await self.rounds.advance_round(league, night, now)
 
     async def _ensure_next(self, league: LeagueRow) -> NightRow | None:
         """Make sure the next night of the season has a row; mark nights missed while we were away."""
-        schedule = self.schedule_of(league)
-        now = self.now()
+        schedule = schedule_of(league)
+        now = utcnow(self.clock)
         rows = {n.night_date: n for n in await self.store.nights(league.id, league.season)}
         grace = schedule.grace()
         for n in schedule.nights():
@@ -160,22 +204,15 @@ class NightsMixin(RoundsMixin):
         )
         if missed is None:
             return
-        await self._refresh_checkin(league, missed, closed=True)
+        await self.checkin.refresh(league, missed, closed=True)
         schedule, league = await self._extend_past(league, date.fromisoformat(night.night_date))
         last = schedule.last_night
-        msg = _(
-            "⚠️ **%(league)s**: night %(n)s (%(date)s) was missed: %(why)s, and the grace period of"
-            " %(minutes)s minutes is over. The season now ends on %(last)s.",
-            league=league.name,
-            n=night.number,
-            date=night.night_date,
-            why=missed_reason(why),
-            minutes=schedule.grace_minutes,
-            last=last.day.isoformat(),
+        msg = text.night_missed(
+            league.name, night.number, night.night_date, missed_reason(why), schedule.grace_minutes, last
         )
         await self.gateway.post(league.channel_id, msg)
         await self.gateway.tell_admins(league, msg)
-        await self._sync_event(league)
+        await self.events.sync(league)
 
     async def _extend_past(self, league: LeagueRow, day: date) -> tuple[sch.Schedule, LeagueRow]:
         """Skip the missed night ``day`` in the league's schedule, so the season ends a week later;
@@ -183,12 +220,12 @@ class NightsMixin(RoundsMixin):
         version is still current: an admin's change at the same moment makes it read and skip
         again, never lose either change (the night is marked missed already, so no later tick
         would extend it)."""
-        schedule = self.schedule_of(league)
+        schedule = schedule_of(league)
         for _attempt in range(5):
             fresh = await self.store.get_league(league.id)
             if fresh is None:
                 break
-            schedule = self.schedule_of(fresh)
+            schedule = schedule_of(fresh)
             if day in schedule.skipped or schedule.night_on(day) is None:
                 return schedule, fresh
             schedule = schedule.skip(day)
@@ -212,80 +249,13 @@ class NightsMixin(RoundsMixin):
             fresh = await self.store.update_league(fresh, actor_id=None, action="season_over")
         except LeagueError:
             return
-        await self._post_final(fresh)
-        await self._sync_event(fresh)
+        await self.results.post_final(fresh)
+        await self.events.sync(fresh)
 
     async def current_night(self, league: LeagueRow) -> NightRow | None:
         """The night under way, else the next scheduled one (None when the season is over)."""
-        open_night = await self._open_night(league)
+        open_night = await self.leagues.open_night(league)
         if open_night is not None:
             return open_night
         nights = [n for n in await self.store.nights(league.id, league.season) if n.status == "scheduled"]
         return nights[0] if nights else await self._ensure_next(league)
-
-    async def me_text(self, league: LeagueRow, user_id: int) -> Text:
-        member = await self.store.member(league.id, user_id)
-        rows, held = await self.standings_rows(league)
-        entrant: Hashable = user_id
-        team_line: Text = ""
-        if league.format == seating.FIXED:
-            team = await self.team_of(league, user_id)
-            if team is not None:
-                entrant = f"team:{team.id}"
-                team_line = _(
-                    "Team **%(team)s** (%(status)s)", team=team.name, status=team_status(team.status)
-                )
-                if team.status == "pending" and team.invited:
-                    team_line = _(
-                        "Team **%(team)s** (invite pending: waiting for %(players)s to accept)",
-                        team=team.name,
-                        players=ListOf(tuple(text.mention(u) for u in team.invited)),
-                    )
-        row = next((r for r in rows if r.entrant == entrant), None)
-        stored = (await self.store.ratings(league.guild_id, [user_id])).get(user_id)
-        rating = Rating(stored.mu, stored.sigma, stored.games) if stored else Rating()
-        night = await self.current_night(league)
-        answer: Text = ""
-        if night is not None:
-            ans = (await self.store.checkins(night.id)).get(user_id)
-            if ans == "in":
-                answer = _("Next night: %(start)s: checked in", start=text.ts(night.starts_at))
-            elif ans == "out":
-                answer = _("Next night: %(start)s: not coming", start=text.ts(night.starts_at))
-            else:
-                answer = _("Next night: %(start)s: not checked in", start=text.ts(night.starts_at))
-        if member is None:
-            head = _("You're not signed up for **%(league)s**.", league=league.name)
-        elif member.status == "invited":
-            head = _("**%(league)s**: you're invited to a team.", league=league.name)
-        else:
-            head = _("**%(league)s**: you're signed up.", league=league.name)
-        if row is None:
-            stats: Text = _("No league games yet.")
-        else:
-            stats = _(
-                "Rank %(rank)s of %(count)s · %(total)s pts · %(wins)sW %(close)sCL %(losses)sL ·"
-                " nights %(nights)s",
-                rank=row.rank,
-                count=len(rows),
-                total=row.total,
-                wins=row.wins,
-                close=row.close_losses,
-                losses=row.losses,
-                nights=row.attendance(held),
-            )
-        if rating.provisional:
-            rated = _n(
-                "Rating %(rating)s (%(n)s rated game, provisional)",
-                "Rating %(rating)s (%(n)s rated games, provisional)",
-                rating.games,
-                rating=rating.display(),
-            )
-        else:
-            rated = _n(
-                "Rating %(rating)s (%(n)s rated game)",
-                "Rating %(rating)s (%(n)s rated games)",
-                rating.games,
-                rating=rating.display(),
-            )
-        return join(head, team_line, stats, rated, answer, sep="\n")

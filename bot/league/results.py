@@ -8,12 +8,16 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from bot import lexicon
-from bot.i18n import Text, _, _n, join
-from bot.storage.leagues import LeagueError, LeagueRow, Result
+from bot.clock import Clock, utcnow
+from bot.i18n import Text, _, _n
+from bot.render import league as text
+from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, Result
 
-from . import seating, standings, text
-from .checkin import CheckinMixin
+from . import schedule as sch
+from . import seating, standings
+from .core import ruleset_of, schedule_of, settings_of
 from .gateway import (
+    LeagueGateway,
     LeagueRefusal,
     _audit_detail,
     audit_action,
@@ -25,6 +29,20 @@ from .gateway import (
 
 #: nights on one page of ``/league history`` (each with up to 8 result lines)
 HISTORY_NIGHTS = 8
+#: what an admin (or the bot) did that the first page of ``/league history`` lists
+HISTORY_ACTIONS = [
+    "correct",
+    "sub",
+    "remove",
+    "skip",
+    "start_early",
+    "start_late",
+    "reopen_checkin",
+    "missed",
+    "pause",
+    "resume",
+    "end",
+]
 
 
 @dataclass(frozen=True)
@@ -37,15 +55,20 @@ class HistoryPage:
     pages: int
 
 
-class ResultsMixin(CheckinMixin):
+class Results:
     """Standings, schedule and history posts, and result corrections."""
+
+    def __init__(self, store: LeagueStore, gateway: LeagueGateway, clock: Clock) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.clock = clock
 
     async def standings_rows(
         self, league: LeagueRow, season: int | None = None
     ) -> tuple[list[standings.Row], int]:
         season = season or league.season
         results = await self.store.season_results(league.id, season)
-        rule = self.settings_of(league).points
+        rule = settings_of(league).points
         team_of: dict[int, Hashable] = {}
         formed: dict[Hashable, int] = {}
         entrants: list[Hashable]
@@ -99,47 +122,30 @@ class ResultsMixin(CheckinMixin):
 
     async def standings_text(self, league: LeagueRow, *, title: Text | None = None) -> Text:
         rows, held = await self.standings_rows(league)
-        name = await self.entrant_names(league)
-        lines = text.standings_lines(rows, name, held)
-        rule = self.settings_of(league).points
-        head = title or _n(
-            "🏅 **%(league)s: season %(season)s standings** (after %(n)s night)",
-            "🏅 **%(league)s: season %(season)s standings** (after %(n)s nights)",
+        return text.standings(
+            league.name,
+            league.season,
+            rows,
+            await self.entrant_names(league),
             held,
-            league=league.name,
-            season=league.season,
-        )
-        return text.standings_post(
-            head,
-            lines,
-            _(
-                "-# Points: %(points)s. Ties: head to head, point difference, fewest bags.",
-                points=rule.describe(),
-            ),
+            settings_of(league).points.describe(),
+            title=title,
         )
 
     async def schedule_text(self, league: LeagueRow) -> Text:
-        schedule = self.schedule_of(league)
+        schedule = schedule_of(league)
         held = {n.night_date: n.status for n in await self.store.nights(league.id, league.season)}
-        lines = text.schedule_lines(schedule, held, self.now())
-        settings = self.settings_of(league)
-        ruleset = self.ruleset_of(league)
-        leftover = _("a bot seat") if settings.leftover == "bot" else _("a bye")
-        foot = _n(
-            "-# %(format)s, %(n)s round of up to %(minutes)s min (%(rules)s); leftover players:"
-            " %(leftover)s.",
-            "-# %(format)s, %(n)s rounds of up to %(minutes)s min (%(rules)s); leftover players:"
-            " %(leftover)s.",
-            settings.rounds,
-            format=seating_label(league.format),
-            minutes=settings.round_minutes,
-            rules=lexicon.describe(ruleset),
-            leftover=leftover,
+        return text.schedule(
+            league.name,
+            schedule,
+            sch.describe(schedule),
+            held,
+            utcnow(self.clock),
+            status=league_status(league.status) if league.status != "active" else None,
+            format_label=seating_label(league.format),
+            settings=settings_of(league),
+            rules=lexicon.describe(ruleset_of(league)),
         )
-        header: Text = text.schedule_header(league.name, schedule)
-        if league.status != "active":
-            header = join(header, join("(", league_status(league.status), ")", sep=""))
-        return text.lines_within(header, lines, foot)
 
     async def history_text(self, league: LeagueRow) -> Text:
         return (await self.history_page(league)).text
@@ -153,71 +159,18 @@ class ResultsMixin(CheckinMixin):
         pages = max(1, -(-len(nights) // HISTORY_NIGHTS))
         page = max(0, min(page, pages - 1))
         end = len(nights) - page * HISTORY_NIGHTS
-        lines: list[Text] = []
-        for n in nights[max(0, end - HISTORY_NIGHTS) : end]:
-            results = await self.store.night_results(n.id)
-            label = _(
-                "**S%(season)s night %(n)s** (%(date)s): %(status)s",
-                season=n.season,
-                n=n.number,
-                date=n.night_date,
-                status=night_status(n.status),
-            )
-            lines.append(label)
-            for r in results[:8]:
-                line = text.result_line(
-                    r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
-                )
-                lines.append(join(" ", line, sep=""))
-        audit = (
-            []
-            if page
-            else await self.store.audit_log(
-                league.id,
-                limit=10,
-                actions=[
-                    "correct",
-                    "sub",
-                    "remove",
-                    "skip",
-                    "start_early",
-                    "start_late",
-                    "reopen_checkin",
-                    "missed",
-                    "pause",
-                    "resume",
-                    "end",
-                ],
-            )
-        )
-        foot_lines: list[Text] = [_("**Admin log**")] if audit else []
-        for e in audit:
-            who = text.mention(e.actor_id) if e.actor_id else _("the bot")
-            entry = join(
-                _(
-                    "%(when)s %(who)s: %(action)s",
-                    when=text.ts(e.at, "d"),
-                    who=who,
-                    action=audit_action(e.action),
-                ),
-                _audit_detail(e.detail),
-                sep="",
-            )
-            reason = audit_reason(e.detail or {}, e.reason)
-            if reason:
-                entry = join(entry, ": ", reason, sep="")
-            foot_lines.append(entry)
-        if not lines and not audit:
-            return HistoryPage(_("📜 **%(league)s**: no nights played yet.", league=league.name), 0, 1)
-        title: Text = _("📜 **%(league)s: history**", league=league.name)
-        if pages > 1:
-            title = _(
-                "📜 **%(league)s: history** (page %(page)s of %(pages)s)",
-                league=league.name,
-                page=pages - page,
-                pages=pages,
-            )
-        return HistoryPage(text.lines_within(title, lines + foot_lines), page, pages)
+        shown = [
+            (n, night_status(n.status), (await self.store.night_results(n.id))[:8])
+            for n in nights[max(0, end - HISTORY_NIGHTS) : end]
+        ]
+        audit = [] if page else await self.store.audit_log(league.id, limit=10, actions=HISTORY_ACTIONS)
+        log = [
+            (e, audit_action(e.action), _audit_detail(e.detail), audit_reason(e.detail or {}, e.reason))
+            for e in audit
+        ]
+        if not shown and not log:
+            return HistoryPage(text.no_history(league.name), 0, 1)
+        return HistoryPage(text.history(league.name, shown, log, page=page, pages=pages), page, pages)
 
     async def correct(
         self,
@@ -269,17 +222,14 @@ class ResultsMixin(CheckinMixin):
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
 
-    async def _post_final(self, league: LeagueRow) -> None:
+    async def post_final(self, league: LeagueRow) -> None:
         rows, held = await self.standings_rows(league)
-        name = await self.entrant_names(league)
-        champs = standings.champions(rows)
-        lines = text.standings_lines(rows, name, held)
-        head = _(
-            "🏆 **%(league)s: season %(season)s final standings**", league=league.name, season=league.season
+        post = text.final_standings(
+            league.name,
+            league.season,
+            rows,
+            await self.entrant_names(league),
+            held,
+            standings.champions(rows),
         )
-        foot = (
-            _("Champions: %(names)s 🎉", names=join(*(name(c) for c in champs), sep=", "))
-            if champs
-            else _("No games were played.")
-        )
-        await self.gateway.post(league.channel_id, text.standings_post(head, lines, foot))
+        await self.gateway.post(league.channel_id, post)

@@ -11,23 +11,46 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from bot.i18n import Text, _, join
-from bot.storage.leagues import LeagueRow, LeagueTable, NightRow
+from bot.clock import Clock, utcnow
+from bot.render import league as text
+from bot.storage.leagues import LeagueRow, LeagueStore, LeagueTable, NightRow
 from engine.ruleset import Ruleset
 
-from . import seating, text
-from .gateway import TableOutcome, _unix, _utc
+from . import seating
+from .checkin import Checkin
+from .core import Pulse, ScheduledEvents, ruleset_of, settings_of
+from .gateway import LeagueGateway, TableOutcome, _unix, _utc
 from .ratings import Rating
-from .results import ResultsMixin
+from .results import Results
 from .settings import team_size
 
 log = logging.getLogger(__name__)
 
 
-class RoundsMixin(ResultsMixin):
+class Rounds:
     """Start a night, seat and open each round, record results, finish the night."""
 
-    async def _eligible(self, league: LeagueRow, night: NightRow) -> tuple[list[int], list[list[int]]]:
+    def __init__(
+        self,
+        store: LeagueStore,
+        gateway: LeagueGateway,
+        clock: Clock,
+        *,
+        pulse: Pulse,
+        checkin: Checkin,
+        results: Results,
+        events: ScheduledEvents,
+    ) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.clock = clock
+        self.pulse = pulse
+        self.checkin = checkin
+        self.results = results
+        self.events = events
+        self._told_open_failed: set[int] = set()  # tables admins were told could not open
+
+    async def eligible(self, league: LeagueRow, night: NightRow) -> tuple[list[int], list[list[int]]]:
         """Checked-in players who may be seated now (on the roster, not playing another league)."""
         answers = await self.store.checkins(night.id)
         members = {m.user_id: m for m in await self.store.members(league.id)}
@@ -43,9 +66,9 @@ class RoundsMixin(ResultsMixin):
         return ins, teams
 
     async def _seat(self, league: LeagueRow, night: NightRow, round_no: int) -> seating.Seating | None:
-        ruleset = self.ruleset_of(league)
-        settings = self.settings_of(league)
-        players, teams = await self._eligible(league, night)
+        ruleset = ruleset_of(league)
+        settings = settings_of(league)
+        players, teams = await self.eligible(league, night)
         # a league game needs two people at least (one player and three bots is practice)
         if len(players) < 2 or (league.format == seating.FIXED and len(teams) < 2):
             return None
@@ -76,7 +99,7 @@ class RoundsMixin(ResultsMixin):
         except seating.SeatingError:
             return None
 
-    async def _start_night(self, league: LeagueRow, night: NightRow, *, force: bool = False) -> bool:
+    async def start_night(self, league: LeagueRow, night: NightRow, *, force: bool = False) -> bool:
         plan = await self._seat(league, night, 1)
         if plan is None:
             if not force:
@@ -87,26 +110,19 @@ class RoundsMixin(ResultsMixin):
                     audit=(None, "cancelled", {"reason": "not enough players"}, None),
                 )
                 if closed is not None:
-                    await self._refresh_checkin(league, closed, closed=True)
-                    await self.gateway.post(
-                        league.channel_id,
-                        _(
-                            "✖️ **%(league)s**: night %(n)s is off: not enough players checked in.",
-                            league=league.name,
-                            n=night.number,
-                        ),
-                    )
-                    await self._sync_event(league)
+                    await self.checkin.refresh(league, closed, closed=True)
+                    await self.gateway.post(league.channel_id, text.night_off(league.name, night.number))
+                    await self.events.sync(league)
             return False
-        await self._refresh_checkin(league, night, closed=True)
+        await self.checkin.refresh(league, night, closed=True)
         return await self._start_round(league, night, 1, plan)
 
     async def _start_round(
         self, league: LeagueRow, night: NightRow, round_no: int, plan: seating.Seating
     ) -> bool:
-        settings = self.settings_of(league)
-        ruleset = self.ruleset_of(league)
-        ends_at = self.now() + timedelta(minutes=settings.round_minutes)
+        settings = settings_of(league)
+        ruleset = ruleset_of(league)
+        ends_at = utcnow(self.clock) + timedelta(minutes=settings.round_minutes)
         tables = await self.store.start_round(
             night.id,
             round_no,
@@ -144,13 +160,7 @@ class RoundsMixin(ResultsMixin):
                 opened = await self.gateway.open_table(
                     guild_id=league.guild_id,
                     channel_id=league.channel_id,
-                    title=_(
-                        "%(league)s · night %(night)s · round %(round)s · table %(table)s",
-                        league=league.name,
-                        night=night.number,
-                        round=lt.round_no,
-                        table=lt.table_no,
-                    ),
+                    title=text.table_title(league.name, night.number, lt.round_no, lt.table_no),
                     seats=seats,
                     ruleset=ruleset,
                     league_table_id=lt.id,
@@ -162,21 +172,13 @@ class RoundsMixin(ResultsMixin):
                 if lt.id not in self._told_open_failed:  # once, not at every retry
                     self._told_open_failed.add(lt.id)
                     await self.gateway.tell_admins(
-                        league,
-                        _(
-                            "⚠️ **%(league)s**: I couldn't open table %(table)s of round %(round)s"
-                            " (can I create"
-                            " threads here?). I keep trying until the round's time is up.",
-                            league=league.name,
-                            table=lt.table_no,
-                            round=lt.round_no,
-                        ),
+                        league, text.table_not_opened(league.name, lt.round_no, lt.table_no)
                     )
                 continue
             channel_id, table_id = opened
             await self.store.link_table(lt.id, channel_id=channel_id, table_id=table_id)
 
-    async def _advance_round(self, league: LeagueRow, night: NightRow, now: datetime) -> None:
+    async def advance_round(self, league: LeagueRow, night: NightRow, now: datetime) -> None:
         round_no = night.round_no
         if round_no == 0:
             return
@@ -189,7 +191,7 @@ class RoundsMixin(ResultsMixin):
         # tables not opened yet (a crash right after seating, or Discord refused): retry
         pending = [t for t in tables if t.table_id is None and t.status == "seated"]
         if pending:
-            await self._open_tables(league, night, pending, self.ruleset_of(league))
+            await self._open_tables(league, night, pending, ruleset_of(league))
             tables = await self.store.round_tables(night.id, round_no)
         # results of games that ended while we were not listening
         for t in tables:
@@ -226,7 +228,7 @@ class RoundsMixin(ResultsMixin):
         lt = await self.store.league_table_for(table_id)
         if lt is None:
             return
-        async with self._lock:
+        async with self.pulse.lock:
             if await self._record(lt, outcome):
                 night = await self.store.get_night(lt.night_id)
                 if night is None:
@@ -234,7 +236,7 @@ class RoundsMixin(ResultsMixin):
                 league = await self.store.get_league(night.league_id)
                 if league is None:
                     return
-                await self._advance_round(league, night, self.now())
+                await self.advance_round(league, night, utcnow(self.clock))
 
     async def _finish_round(
         self, league: LeagueRow, night: NightRow, round_no: int, *, timed_out: bool
@@ -242,22 +244,19 @@ class RoundsMixin(ResultsMixin):
         if not await self.store.finish_round(night.id, round_no):
             return
         results = [r for r in await self.store.night_results(night.id) if r.round_no == round_no]
-        lines = [
-            text.result_line(r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected)
-            for r in results
-        ]
-        settings = self.settings_of(league)
-        note: Text = _("Next round's seats follow.") if round_no < settings.rounds else ""
-        if timed_out:
-            note = join(_("⏱️ Time was called: unfinished games were scored as they stood."), note)
-        await self.gateway.post(
-            league.channel_id,
-            text.round_results_post(league.name, night.number, round_no, lines, next_note=note),
+        post = text.round_results(
+            league.name,
+            night.number,
+            round_no,
+            results,
+            more_rounds=round_no < settings_of(league).rounds,
+            timed_out=timed_out,
         )
+        await self.gateway.post(league.channel_id, post)
         await self._after_round(league, night, round_no)
 
     async def _after_round(self, league: LeagueRow, night: NightRow, round_no: int) -> None:
-        settings = self.settings_of(league)
+        settings = settings_of(league)
         if round_no < settings.rounds:
             plan = await self._seat(league, night, round_no + 1)
             if plan is not None and await self._start_round(league, night, round_no + 1, plan):
@@ -271,17 +270,10 @@ class RoundsMixin(ResultsMixin):
         if done is None:
             return
         results = await self.store.night_results(night.id)
-        lines = [
-            text.result_line(
-                r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
-            )
-            for r in results
-        ]
-        head = _("🌙 **%(league)s: night %(n)s results**", league=league.name, n=night.number)
-        await self.gateway.post(league.channel_id, text.lines_within(head, lines))
-        await self.gateway.post(league.channel_id, await self.standings_text(league))
+        await self.gateway.post(league.channel_id, text.night_results(league.name, night.number, results))
+        await self.gateway.post(league.channel_id, await self.results.standings_text(league))
         fresh = await self.store.get_league(league.id)
         if fresh is not None:
             league = fresh
-        await self._sync_event(league)
-        self.poke()
+        await self.events.sync(league)
+        self.pulse.poke()

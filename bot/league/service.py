@@ -9,17 +9,39 @@ callback) race, and a restart simply resumes at the next tick.
 Discord and the table machinery are behind :class:`LeagueGateway`; the cog calls the public
 methods and answers :class:`LeagueRefusal` messages ephemerally.
 
-The service is put together from one module per job, each a layer over the one below:
-``core`` (state, stored settings, the scheduled event) -> ``checkin`` -> ``results`` (standings
-and posts) -> ``rounds`` (seating, tables, results) -> ``nights`` (the tick loop) -> ``admin``;
-``signup`` (members and teams) sits on ``core``.
+:class:`LeagueService` builds the collaborators, each one job, each given what it calls:
+
+- ``leagues`` (:class:`~bot.league.core.Leagues`): the stored leagues, saving a change;
+- ``events`` (:class:`~bot.league.core.ScheduledEvents`): the Discord scheduled event;
+- ``results`` (:class:`~bot.league.results.Results`): standings, schedule and history, corrections;
+- ``checkin`` (:class:`~bot.league.checkin.Checkin`): the check-in post and the players' answers;
+- ``rounds`` (:class:`~bot.league.rounds.Rounds`): seating, tables, results as games finish;
+- ``nights`` (:class:`~bot.league.nights.NightScheduler`): the tick loop, each night's lifecycle;
+- ``admin`` (:class:`~bot.league.admin.Admin`: the league and its season), ``tonight``
+  (:class:`~bot.league.tonight.Tonight`: start now, postpone, substitute), ``signup``
+  (:class:`~bot.league.signup.Signup`), ``card`` (:class:`~bot.league.card.PlayerCard`): the commands.
+
+They share one :class:`~bot.league.core.Pulse` (one change of league state at a time; a poke wakes
+the scheduler) and one clock: every time the league reads is ``utcnow(clock)``.
 """
 
 from __future__ import annotations
 
-from .admin import AdminMixin
+from collections.abc import Callable
+
+from bot.clock import Clock, SystemClock
+from bot.storage.leagues import LeagueStore
+
+from .admin import Admin
+from .card import PlayerCard
+from .checkin import Checkin
+from .core import Leagues, Pulse, ScheduledEvents, ruleset_of, schedule_of, settings_of
 from .gateway import TICK_SECONDS, LeagueGateway, LeagueRefusal, NightView, TableOutcome, seating_label
-from .signup import SignupMixin
+from .nights import NightScheduler
+from .results import Results
+from .rounds import Rounds
+from .signup import Signup
+from .tonight import Tonight
 
 __all__ = [
     "TICK_SECONDS",
@@ -32,5 +54,107 @@ __all__ = [
 ]
 
 
-class LeagueService(AdminMixin, SignupMixin):
+class LeagueService:
     """Runs every league of the bot: the scheduler, the commands of players and admins."""
+
+    schedule_of = staticmethod(schedule_of)
+    settings_of = staticmethod(settings_of)
+    ruleset_of = staticmethod(ruleset_of)
+
+    def __init__(
+        self,
+        store: LeagueStore,
+        gateway: LeagueGateway,
+        *,
+        clock: Clock | None = None,
+        owns: Callable[[int], bool] | None = None,
+    ) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.clock: Clock = clock or SystemClock()
+        pulse = Pulse()
+        self.leagues = Leagues(store, self.clock)
+        self.events = ScheduledEvents(store, gateway, self.clock)
+        self.results = Results(store, gateway, self.clock)
+        self.checkin = Checkin(store, gateway, self.leagues, pulse)
+        self.rounds = Rounds(
+            store,
+            gateway,
+            self.clock,
+            pulse=pulse,
+            checkin=self.checkin,
+            results=self.results,
+            events=self.events,
+        )
+        self.nights = NightScheduler(
+            store,
+            gateway,
+            self.clock,
+            owns=owns or (lambda _guild_id: True),
+            pulse=pulse,
+            leagues=self.leagues,
+            checkin=self.checkin,
+            rounds=self.rounds,
+            results=self.results,
+            events=self.events,
+        )
+        self.admin = Admin(
+            store,
+            gateway,
+            self.clock,
+            pulse=pulse,
+            leagues=self.leagues,
+            events=self.events,
+            results=self.results,
+        )
+        self.tonight = Tonight(
+            store,
+            gateway,
+            self.clock,
+            pulse=pulse,
+            leagues=self.leagues,
+            checkin=self.checkin,
+            rounds=self.rounds,
+            nights=self.nights,
+        )
+        self.signup = Signup(store, gateway)
+        self.card = PlayerCard(store, leagues=self.leagues, results=self.results, nights=self.nights)
+
+        # what the cog, the check-in button and the table listener call
+        self.start = self.nights.start
+        self.stop = self.nights.stop
+        self.tick = self.nights.tick
+        self.spawn = self.nights.spawn
+        self.poke = pulse.poke  # something changed: the scheduler ticks now, not at its next look
+        self.current_night = self.nights.current_night
+        self.game_finished = self.rounds.game_finished
+        self.rate_pending = self.leagues.rate_pending
+        self.league = self.leagues.league
+        self.league_names = self.leagues.league_names
+        self.check_in = self.checkin.check_in
+        self.reopen_checkin = self.checkin.reopen
+        self.standings_rows = self.results.standings_rows
+        self.entrant_names = self.results.entrant_names
+        self.standings_text = self.results.standings_text
+        self.schedule_text = self.results.schedule_text
+        self.history_page = self.results.history_page
+        self.history_text = self.results.history_text
+        self.correct = self.results.correct
+        self.me_text = self.card.me_text
+        self.create_league = self.admin.create_league
+        self.edit = self.admin.edit
+        self.pause = self.admin.pause
+        self.resume = self.admin.resume
+        self.skip = self.admin.skip
+        self.end_season = self.admin.end_season
+        self.new_season = self.admin.new_season
+        self.archive = self.admin.archive
+        self.start_now = self.tonight.start_now
+        self.postpone = self.tonight.postpone
+        self.substitute = self.tonight.substitute
+        self.sign_up = self.signup.sign_up
+        self.leave = self.signup.leave
+        self.invite = self.signup.invite
+        self.answer_invite = self.signup.answer_invite
+        self.add_member = self.signup.add_member
+        self.remove = self.signup.remove

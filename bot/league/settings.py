@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.i18n import ChoiceName, Joined, ListOf, _, join
@@ -167,13 +167,13 @@ def clash(
     new_length: timedelta,
     others: list[tuple[str, Schedule, timedelta]],
     *,
-    now: datetime | None = None,
+    now: datetime,
 ) -> str | None:
-    """The name of another league in the same channel whose nights overlap the new one's, if any.
+    """The name of another league in the same channel whose nights overlap the new one's, if any
+    (nights after ``now``, the league clock's time).
 
     Two nights overlap when one starts before the other's last round is due to end.
     """
-    now = now or datetime.now(UTC)
     mine = [n.start_utc for n in new.nights() if n.start_utc > now]
     for name, sched, length in others:
         theirs = [n.start_utc for n in sched.nights() if n.start_utc > now]

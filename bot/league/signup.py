@@ -6,22 +6,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import ListOf, OptionName, Text, _, join, mention
-from bot.storage.leagues import LeagueError, LeagueRow, Team
+from bot.i18n import OptionName, Text, _, join
+from bot.render import league as text
+from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, Team
 
 from . import seating
-from .core import ServiceCore
-from .gateway import LeagueRefusal, status_text
+from .core import ruleset_of
+from .gateway import LeagueGateway, LeagueRefusal, status_text
 from .settings import SettingsError, check_name
 
 
-class SignupMixin(ServiceCore):
+class Signup:
     """Sign-up, leaving, team invites and admin roster changes."""
+
+    def __init__(self, store: LeagueStore, gateway: LeagueGateway) -> None:
+        self.store = store
+        self.gateway = gateway
 
     async def sign_up(self, league: LeagueRow, user_id: int) -> None:
         self._open_for_signups(league)
         if league.format == seating.FIXED:
-            if self.ruleset_of(league).team_size == 3:
+            if ruleset_of(league).team_size == 3:
                 raise LeagueRefusal(
                     _(
                         "This league plays in fixed teams of three: invite your two partners with"
@@ -68,7 +73,7 @@ class SignupMixin(ServiceCore):
         if partner_is_bot:
             raise LeagueRefusal(_("Invite a person: bots can't sign up for a league."))
         invited = [partners] if isinstance(partners, int) else list(partners)
-        size = self.ruleset_of(league).team_size
+        size = ruleset_of(league).team_size
         if len(invited) + 1 != size:
             raise LeagueRefusal(self._team_size_refusal(league, size))
         try:
@@ -104,18 +109,7 @@ class SignupMixin(ServiceCore):
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
         if not accept:
-            others = [m for m in team.members if m != user_id]
-            await self.gateway.post(
-                league.channel_id,
-                _(
-                    "👋 **%(team)s** won't play in **%(league)s**: %(player)s declined the invite."
-                    " %(others)s can form a new team with `/league invite`.",
-                    team=team.name,
-                    league=league.name,
-                    player=mention(user_id),
-                    others=ListOf(tuple(mention(m) for m in others)),
-                ),
-            )
+            await self.gateway.post(league.channel_id, text.invite_declined(team, league.name, user_id))
         return team
 
     async def add_member(self, league: LeagueRow, actor_id: int, user_id: int) -> None:

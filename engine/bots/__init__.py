@@ -62,7 +62,17 @@ class Bot(ABC):
 
 
 def get_bot(name: str, seed: int | str | None = None, **options: Any) -> Bot:
-    """A bot by name (see `BOT_NAMES`); raises ValueError for an unknown name."""
+    """A bot by name (see `BOT_NAMES`); raises ValueError for an unknown name.
+
+    A bot answers a seat's view with one of its legal actions, the same one under the same seed:
+
+    >>> from engine import Game
+    >>> game = Game.new("standard", seed=7, dealer=0)
+    >>> _ = game.look(1)
+    >>> action = get_bot("heuristic", seed=1).act(game.view(1))
+    >>> action, action in game.view(1).legal, get_bot("heuristic", seed=1).act(game.view(1)) == action
+    (BidAction(seat=1, bid=Bid(kind='tricks', n=4)), True, True)
+    """
     key = name.strip().lower()
     if key == "random":
         from .random_bot import RandomBot

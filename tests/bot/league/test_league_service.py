@@ -28,14 +28,19 @@ GUILD, CHANNEL, ADMIN = 1, 10, 999
 
 
 class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
+    """A test clock (``bot.clock.Clock``): its time is ``at``, set by the test; sleeping takes none."""
 
-    def __call__(self) -> datetime:
-        return self.now
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def now(self) -> float:
+        return self.at.timestamp()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(0)
 
     def advance(self, **kw: float) -> None:
-        self.now += timedelta(**kw)
+        self.at += timedelta(**kw)
 
 
 @dataclass
@@ -168,7 +173,7 @@ async def create(service: LeagueService, **kw: Any) -> LeagueRow:
 
 
 async def open_checkin(service: LeagueService, clock: Clock) -> int:
-    clock.now = FIRST_START - timedelta(minutes=30)
+    clock.at = FIRST_START - timedelta(minutes=30)
     await service.tick()
     night = await service.current_night((await service.store.leagues(GUILD))[0])
     assert night is not None and night.status == "checkin"
@@ -265,7 +270,7 @@ async def test_a_whole_night(service: LeagueService, gateway: FakeGateway, clock
     assert "9" in gateway.checkin_edits[-1][1]
     await service.tick()  # still before the start: nothing happens
     assert gateway.opened == {}
-    clock.now = FIRST_START + timedelta(seconds=5)
+    clock.at = FIRST_START + timedelta(seconds=5)
     await service.tick()
     # 9 players, 4 seats, byes: 2 tables and one bye
     r1 = await service.store.round_tables(night_id, 1)
@@ -294,7 +299,7 @@ async def test_a_whole_night(service: LeagueService, gateway: FakeGateway, clock
     assert held == 1 and sum(r.games for r in rows) == 16
     # the next week's night starts by itself: the event moved, check-in opens, the night starts
     assert gateway.events[-1][1] is not None and gateway.events[-1][1].number == 2
-    clock.now = FIRST_START + timedelta(days=7, minutes=-30)
+    clock.at = FIRST_START + timedelta(days=7, minutes=-30)
     await service.tick()
     assert len(gateway.checkin_posts) == 2
 
@@ -305,16 +310,16 @@ async def test_dst_week_starts_at_local_20_00(
     await create(service, weeks=3)
     # nights 1 and 2 pass without players (cancelled); night 3 is after the US DST change
     for week in range(2):
-        clock.now = FIRST_START + timedelta(days=7 * week, minutes=-30)
+        clock.at = FIRST_START + timedelta(days=7 * week, minutes=-30)
         await service.tick()
-        clock.now = FIRST_START + timedelta(days=7 * week, seconds=5)
+        clock.at = FIRST_START + timedelta(days=7 * week, seconds=5)
         await service.tick()
     assert len(gateway.posted("not enough players")) == 2
     third_start = datetime(2026, 11, 6, 1, 0, tzinfo=UTC)  # 20:00 EST
-    clock.now = third_start - timedelta(minutes=31)
+    clock.at = third_start - timedelta(minutes=31)
     await service.tick()
     assert len(gateway.checkin_posts) == 2  # not yet: 19:29 local
-    clock.now = third_start - timedelta(minutes=30)
+    clock.at = third_start - timedelta(minutes=30)
     await service.tick()
     assert len(gateway.checkin_posts) == 3
 
@@ -326,7 +331,7 @@ async def test_restart_mid_round_resumes_and_nothing_fires_twice(
     night_id = await open_checkin(service, clock)
     for p in range(1, 9):
         await service.check_in(night_id, p)
-    clock.now = FIRST_START
+    clock.at = FIRST_START
     await service.tick()
     await finish_all(service, gateway, 1, night_id)
     assert len(await service.store.round_tables(night_id, 2)) == 2
@@ -355,16 +360,66 @@ async def test_two_schedulers_open_check_in_once(db: Storage, gateway: FakeGatew
     a = LeagueService(LeagueStore(db), gateway, clock=clock)
     b = LeagueService(LeagueStore(db), gateway, clock=clock)
     await create(a)
-    clock.now = FIRST_START - timedelta(minutes=30)
+    clock.at = FIRST_START - timedelta(minutes=30)
     await asyncio.gather(a.tick(), b.tick(), a.tick())
     assert len(gateway.checkin_posts) == 1
+
+
+class WaitingClock(Clock):
+    """A test clock whose sleep lasts until the test ends it; it records the seconds asked for."""
+
+    def __init__(self, at: datetime) -> None:
+        super().__init__(at)
+        self.asked: list[float] = []
+        self.over = asyncio.Event()
+
+    async def sleep(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        await self.over.wait()
+
+
+async def until(done: Any, *, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the scheduler did not get there")
+
+
+async def test_the_scheduler_waits_on_the_league_clock_and_an_admin_change_wakes_it(
+    db: Storage, gateway: FakeGateway
+) -> None:
+    """Between ticks the scheduler sleeps on the league's clock (not real time); a change that
+    pokes it (here an admin postponing the night) makes it tick at once, before the sleep is over."""
+    clock = WaitingClock(MONDAY)
+    service = LeagueService(LeagueStore(db), gateway, clock=clock)
+    league = await create(service)
+    clock.at = FIRST_START - timedelta(minutes=30)
+    service.start(interval=30)
+    try:
+        await until(lambda: clock.asked)
+        assert clock.asked == [30] and len(gateway.checkin_posts) == 1  # the first tick opened check-in
+        night = await service.current_night(league)
+        assert night is not None
+        for p in (1, 2, 3, 4):
+            await service.check_in(night.id, p)
+        # the league's time passes the start while the scheduler sleeps; the postponed start
+        # (5 minutes after the first) is behind it too, so the woken tick starts the night
+        clock.at = FIRST_START + timedelta(minutes=10)
+        await service.postpone(league, ADMIN, 5)
+        assert not gateway.posted("round 1 of 2")
+        await until(lambda: len(clock.asked) == 2)  # woken: ticked again, sleeping again
+        assert not clock.over.is_set() and clock.asked == [30, 30]
+        assert gateway.posted("round 1 of 2")
+    finally:
+        await service.stop()
 
 
 async def test_missed_start_within_grace_runs_late_and_says_so(
     service: LeagueService, gateway: FakeGateway, clock: Clock
 ) -> None:
     await create(service)
-    clock.now = FIRST_START + timedelta(minutes=10)  # the bot was down through check-in and the start
+    clock.at = FIRST_START + timedelta(minutes=10)  # the bot was down through check-in and the start
     await service.tick()
     ((_, night_id, content, _),) = gateway.checkin_posts
     assert "offline" in content
@@ -376,7 +431,7 @@ async def test_missed_night_beyond_grace_extends_the_season_and_tells_admins(
     service: LeagueService, gateway: FakeGateway, clock: Clock
 ) -> None:
     league = await create(service, weeks=2)
-    clock.now = FIRST_START + timedelta(hours=2)
+    clock.at = FIRST_START + timedelta(hours=2)
     await service.tick()
     assert gateway.checkin_posts == []
     assert gateway.admin_notes and "missed" in gateway.admin_notes[0]
@@ -394,7 +449,7 @@ async def test_a_missed_nights_reason_is_stored_as_a_code_and_read_in_each_langu
     from bot.i18n import render
 
     league = await create(service, weeks=2)
-    clock.now = FIRST_START + timedelta(hours=2)
+    clock.at = FIRST_START + timedelta(hours=2)
     await service.tick()
     (entry,) = [e for e in await service.store.audit_log(league.id, limit=10) if e.action == "missed"]
     assert entry.detail.get("why") == "bot_offline" and not entry.reason
@@ -425,7 +480,7 @@ async def test_an_admin_change_at_the_moment_a_night_is_missed_keeps_both(
         return await original(league, **kw)
 
     monkeypatch.setattr(store, "update_league", racing)
-    clock.now = FIRST_START + timedelta(hours=2)
+    clock.at = FIRST_START + timedelta(hours=2)
     await service.tick()
     assert raced == ["rename"]
     league = (await store.leagues(GUILD))[0]
@@ -444,7 +499,7 @@ async def test_season_ends_with_final_standings_and_champions(
     night_id = await open_checkin(service, clock)
     for p in range(1, 5):
         await service.check_in(night_id, p)
-    clock.now = FIRST_START
+    clock.at = FIRST_START
     await service.tick()
     await finish_all(service, gateway, 1, night_id)
     await service.tick()
@@ -462,7 +517,7 @@ async def test_late_arrival_joins_the_next_round_after_reopen(
     night_id = await open_checkin(service, clock)
     for p in range(1, 5):
         await service.check_in(night_id, p)
-    clock.now = FIRST_START
+    clock.at = FIRST_START
     await service.tick()
     with pytest.raises(LeagueRefusal, match="re-open"):
         await service.check_in(night_id, 5)
@@ -489,7 +544,7 @@ async def test_fixed_teams_sign_up_by_invite(
         await service.check_in(night_id, p)
     with pytest.raises(LeagueRefusal, match="fixed teams"):
         await service.check_in(night_id, 9)
-    clock.now = FIRST_START
+    clock.at = FIRST_START
     await service.tick()
     (table,) = await service.store.round_tables(night_id, 1)
     assert {frozenset(s) for s in table.sides} == {frozenset({1, 2}), frozenset({3, None})}
@@ -537,7 +592,7 @@ async def test_admin_tools(service: LeagueService, gateway: FakeGateway, clock: 
     night_id = await open_checkin(service, clock)
     for p in range(1, 5):
         await service.check_in(night_id, p)
-    clock.now = FIRST_START + timedelta(minutes=1)
+    clock.at = FIRST_START + timedelta(minutes=1)
     await service.tick()
     assert await service.store.round_tables(night_id, 1) == []  # postponed: not yet
     await service.start_now(league, ADMIN)  # an admin starts it anyway
@@ -576,7 +631,7 @@ async def test_pause_skip_resume(service: LeagueService, clock: Clock, gateway: 
     with pytest.raises(LeagueRefusal, match="already skipped"):
         await service.skip(league, ADMIN, "2026-10-29")
     league = await service.pause(league, ADMIN)
-    clock.now = FIRST_START + timedelta(hours=1)
+    clock.at = FIRST_START + timedelta(hours=1)
     await service.tick()
     assert gateway.checkin_posts == [] and gateway.admin_notes == []  # paused: nothing happens
     league = await service.resume(league, ADMIN)
@@ -636,7 +691,7 @@ async def test_a_process_runs_only_the_leagues_of_its_shards(
 ) -> None:
     mine = LeagueService(LeagueStore(db), gateway, clock=clock, owns=lambda guild: guild != GUILD)
     await create(mine)
-    clock.now = FIRST_START - timedelta(minutes=30)
+    clock.at = FIRST_START - timedelta(minutes=30)
     await mine.tick()
     assert gateway.checkin_posts == []  # another process's guild
     await LeagueService(LeagueStore(db), gateway, clock=clock).tick()
@@ -646,7 +701,7 @@ async def test_a_process_runs_only_the_leagues_of_its_shards(
 async def test_a_player_cannot_sit_in_two_leagues_at_once(service: LeagueService, clock: Clock) -> None:
     a = await create(service)
     b = await create(service, name="Other", channel_id=11)
-    clock.now = FIRST_START - timedelta(minutes=30)
+    clock.at = FIRST_START - timedelta(minutes=30)
     await service.tick()
     night_a = await service.current_night(a)
     night_b = await service.current_night(b)
@@ -656,7 +711,7 @@ async def test_a_player_cannot_sit_in_two_leagues_at_once(service: LeagueService
     await service.check_in(night_b.id, 1)  # before the start: fine
     for p in (5, 6, 7, 8):
         await service.check_in(night_b.id, p)
-    clock.now = FIRST_START
+    clock.at = FIRST_START
     await service.tick()
     in_a = [p for t in await service.store.round_tables(night_a.id, 1) for p in t.players]
     in_b = [p for t in await service.store.round_tables(night_b.id, 1) for p in t.players]
@@ -682,7 +737,7 @@ async def test_a_table_that_cannot_open_is_retried_and_admins_told_once(
         return None
 
     gateway.open_table = refuse  # type: ignore[method-assign]
-    clock.now = FIRST_START
+    clock.at = FIRST_START
     await service.tick()
     await service.tick()
     assert fails == 2 and len(gateway.admin_notes) == 1
@@ -696,7 +751,7 @@ async def test_one_player_is_not_a_night(service: LeagueService, gateway: FakeGa
     await create(service, leftover="bot")
     night_id = await open_checkin(service, clock)
     await service.check_in(night_id, 1)
-    clock.now = FIRST_START
+    clock.at = FIRST_START
     await service.tick()
     assert gateway.opened == {} and gateway.posted("not enough players")
     night = await service.store.get_night(night_id)
@@ -756,7 +811,7 @@ async def test_fixed_teams_of_three_invite_two_partners_and_play_a_six_seat_tabl
         await service.check_in(night_id, p)
     with pytest.raises(LeagueRefusal, match="fixed teams of three: sign up with your two partners"):
         await service.check_in(night_id, 5)  # declined Kings: not on the roster
-    clock.now = FIRST_START
+    clock.at = FIRST_START
     await service.tick()
     (table,) = await service.store.round_tables(night_id, 1)
     assert sorted(map(sorted, table.sides)) == [[1, 2, 3], [4, 6, 7]]  # type: ignore[arg-type]
@@ -811,7 +866,7 @@ async def test_a_substitute_plays_for_the_fixed_team(
     night_id = await open_checkin(service, clock)
     for p in (1, 2, 3, 4):
         await service.check_in(night_id, p)
-    clock.now = FIRST_START
+    clock.at = FIRST_START
     await service.tick()
     await service.substitute(league, ADMIN, 2, 9, "called away")
     await finish_all(service, gateway, 1, night_id)
@@ -861,7 +916,7 @@ async def test_league_posts_and_answers_follow_the_language(
     night_id = await open_checkin(service, clock)
     for p in range(1, 5):
         await service.check_in(night_id, p)
-    clock.now = FIRST_START + timedelta(minutes=1)
+    clock.at = FIRST_START + timedelta(minutes=1)
     await service.tick()
     await finish_all(service, gateway, 1, night_id)
     texts = [

@@ -1,0 +1,170 @@
+"""An admin's tools for the night at hand: start it now, postpone it, substitute a player at a live
+table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from bot.clock import Clock, utcnow
+from bot.i18n import Text, _, channel_mention, join, mention
+from bot.render import league as text
+from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore
+
+from . import seating
+from .checkin import Checkin
+from .core import Leagues, Pulse
+from .gateway import LeagueGateway, LeagueRefusal, _unix, status_text
+from .nights import NightScheduler
+from .rounds import Rounds
+
+
+class Tonight:
+    """The admins' commands for tonight's night (``/league admin start|postpone|sub``)."""
+
+    def __init__(
+        self,
+        store: LeagueStore,
+        gateway: LeagueGateway,
+        clock: Clock,
+        *,
+        pulse: Pulse,
+        leagues: Leagues,
+        checkin: Checkin,
+        rounds: Rounds,
+        nights: NightScheduler,
+    ) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.clock = clock
+        self.pulse = pulse
+        self.leagues = leagues
+        self.checkin = checkin
+        self.rounds = rounds
+        self.nights = nights
+
+    async def start_now(self, league: LeagueRow, actor_id: int) -> Text:
+        """Start the next night now (early), opening check-in first if needed."""
+        if league.status != "active":
+            raise LeagueRefusal(status_text(league))
+        opened_early = False
+        async with self.pulse.lock:
+            night = await self.nights.current_night(league)
+            if night is None:
+                raise LeagueRefusal(_("The season has no night left to start."))
+            if night.status == "playing":
+                raise LeagueRefusal(_("The night is already under way."))
+            now = _unix(utcnow(self.clock))
+            if night.status == "scheduled":
+                opened = await self.checkin.open(league, night, note="early")
+                if opened is None:
+                    raise LeagueRefusal(_("Someone else just started this night."))
+                night = opened
+                opened_early = True
+            await self.store.audit(
+                league.id,
+                actor_id=actor_id,
+                action="start_early",
+                night_id=night.id,
+                detail={"scheduled": night.starts_at, "now": now},
+            )
+            started = await self.rounds.start_night(league, night, force=True)
+        if not started:
+            players, teams = await self.rounds.eligible(league, night)
+            raise LeagueRefusal(
+                self._too_few(league, night.starts_at, players, teams, opened_early=opened_early)
+            )
+        return text.night_started()
+
+    def _too_few(
+        self,
+        league: LeagueRow,
+        starts_at: int,
+        players: list[int],
+        teams: list[list[int]],
+        *,
+        opened_early: bool,
+    ) -> Text:
+        """Why ``/league admin start`` could not seat anyone yet, and what the admin can do."""
+        if league.format == seating.FIXED:
+            count: Text = _(
+                "Not enough teams are checked in to start the night: %(n)s of the two a night needs"
+                " at least.",
+                n=len(teams),
+            )
+        else:
+            count = _(
+                "Not enough players are checked in to seat a table: %(n)s, and a night needs two at least.",
+                n=len(players),
+            )
+        where = channel_mention(league.channel_id)
+        if opened_early:
+            state: Text = _(
+                "I opened check-in early: players check in with the button on the check-in post in"
+                " %(channel)s.",
+                channel=where,
+            )
+        else:
+            state = _(
+                "Check-in is open: players check in with the button on the check-in post in %(channel)s.",
+                channel=where,
+            )
+        options = _(
+            "Run `/league admin start` again once they have, or let the night start by itself at %(time)s;"
+            " `/league admin postpone` gives everyone more time.",
+            time=text.ts(starts_at, "t"),
+        )
+        return join(count, state, options, sep="\n")
+
+    async def postpone(self, league: LeagueRow, actor_id: int, minutes: int) -> str:
+        """Start the current or next night later (check-in stays open until then)."""
+        if not 5 <= minutes <= 240:
+            raise LeagueRefusal(_("Postpone by 5 to 240 minutes."))
+        night = await self.nights.current_night(league)
+        if night is None or night.status == "playing":
+            raise LeagueRefusal(_("Only a night that has not started can start later."))
+        new_start = night.starts_at + minutes * 60
+        moved = await self.store.transition(
+            night.id,
+            [night.status],
+            night.status,
+            starts_at=new_start,
+            data={"postponed": True, "late_note": {"moved_to": new_start}},
+            audit=(actor_id, "start_late", {"minutes": minutes}, None),
+        )
+        if moved is None:
+            raise LeagueRefusal(_("The night just started."))
+        await self.checkin.refresh(league, moved)
+        self.pulse.poke()
+        return text.postponed(new_start)
+
+    async def substitute(
+        self, league: LeagueRow, actor_id: int, out_id: int, in_id: int, reason: str | None
+    ) -> Text:
+        night = await self.leagues.open_night(league)
+        if night is None or night.status != "playing" or night.round_no == 0:
+            raise LeagueRefusal(_("Substitutions are for a night under way."))
+        tables = await self.store.round_tables(night.id, night.round_no)
+        lt = next((t for t in tables if out_id in t.players and t.status in ("seated", "playing")), None)
+        if lt is None:
+            raise LeagueRefusal(_("%(user)s is not at a table of this round.", user=mention(out_id)))
+        if any(in_id in t.players for t in tables if t.status in ("seated", "playing")):
+            raise LeagueRefusal(_("%(user)s is already playing this round.", user=mention(in_id)))
+        busy = await self.store.busy_players([in_id], except_league=league.id)
+        if busy:
+            raise LeagueRefusal(
+                _("%(user)s is seated in another league's game right now.", user=mention(in_id))
+            )
+        try:
+            await self.store.substitute(
+                lt.id, out_id, in_id, league_id=league.id, actor_id=actor_id, reason=reason
+            )
+        except LeagueError as exc:
+            raise LeagueRefusal.of(exc) from None
+        if await self.store.member(league.id, in_id) is None and league.format != seating.FIXED:
+            with contextlib.suppress(LeagueError):
+                await self.store.sign_up(league.id, in_id, actor_id=actor_id)
+        game_over = lt.table_id is not None and not await self.gateway.substitute(
+            lt.table_id, out_id, in_id, guild_id=league.guild_id
+        )
+        return text.substituted(in_id, out_id, lt.table_no, game_over=game_over)
