@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import discord
 
 from bot.checks import cannot_run_table
-from bot.i18n import Text, _, join, user_language
-from bot.model import MOVING, Result, Table
+from bot.i18n import N_, ButtonName, Text, _, join, user_language
+from bot.model import MOVING, Offer, Result, Table
 from bot.render.posts import score_sheet
 from bot.render.rules import rules_pages
 from bot.safe import acknowledge_public, on_ephemeral_message, safe_defer, safe_send, send_private, watch
@@ -37,7 +37,10 @@ from bot.views.registry import NOT_READY, handles
 T = TypeVar("T")
 
 NOT_HERE = _("That table belongs to another server.")
-PANEL_ONLY = _("Cards and bids are played from your own hand panel: press **My hand** on the table.")
+PANEL_ONLY = _(
+    "Cards and bids are played from your own hand panel: press **%(button)s** on the table.",
+    button=ButtonName(N_("My hand")),
+)
 
 
 class TablesHost(ABC):
@@ -142,12 +145,13 @@ async def answer(
         service.posts.refresh_panel(tid, interaction.user.id)
     view = None
     lang = user_language(interaction)
-    if result.data.get("offer_fill") and tid is not None:
-        view = fill_view(tid, lang)
-    elif result.data.get("confirm_leave"):
-        view = leave_view(int(result.data["confirm_leave"]), lang)
-    elif result.data.get("confirm"):
-        view = abandon_view(int(result.data["confirm"]), lang)
+    match result.offer:
+        case Offer(kind="fill", table_id=offered):
+            view = fill_view(offered, lang)
+        case Offer(kind="leave", table_id=offered):
+            view = leave_view(offered, lang)
+        case Offer(kind="abandon", table_id=offered):
+            view = abandon_view(offered, lang)
     await safe_send(interaction, result.message or _("Done."), view=view, ephemeral=True)
 
 

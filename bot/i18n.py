@@ -45,6 +45,8 @@ import functools
 import io
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -271,6 +273,54 @@ class Joined(Lazy):
 def _joined(lang: str, parts: tuple[Any, ...], sep: str) -> str:
     texts = (render(p, lang) for p in parts if p is not None)
     return sep.join(t for t in texts if t)
+
+
+#: the language of the public message whose buttons an answer names (set by ``bot.safe`` while it
+#: renders a private answer; None elsewhere)
+_BUTTONS_LANGUAGE: ContextVar[str | None] = ContextVar("buttons_language", default=None)
+
+
+class ButtonName(Lazy):
+    """A public message's button named inside another text (``press **My hand** on the table``):
+    rendered as the button is labelled, in the public message's language (:func:`buttons_in`),
+    else in the reader's."""
+
+    msgid: str
+
+    def __new__(cls, msgid: str) -> ButtonName:
+        self = super().__new__(cls, msgid)
+        self.msgid = msgid
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.msgid,)
+
+    def render(self, lang: str) -> str:
+        return gettext(_BUTTONS_LANGUAGE.get() or lang, self.msgid)
+
+
+@contextmanager
+def buttons_in(lang: str) -> Iterator[None]:
+    """Render the :class:`ButtonName` pieces of a text in ``lang`` (the public message's) inside
+    this block, whatever language the rest of the text is rendered in."""
+    token = _BUTTONS_LANGUAGE.set(lang)
+    try:
+        yield
+    finally:
+        _BUTTONS_LANGUAGE.reset(token)
+
+
+def names_buttons(value: Any) -> bool:
+    """Whether a lazy text names a public button (a :class:`ButtonName` in it or its parameters)."""
+    if isinstance(value, ButtonName):
+        return True
+    if isinstance(value, Msg):
+        return any(names_buttons(v) for v in value.params.values())
+    if isinstance(value, Joined):
+        return any(names_buttons(p) for p in value.parts)
+    if isinstance(value, ListOf):
+        return any(names_buttons(i) for i in value.items)
+    return False
 
 
 class Num(Lazy):

@@ -11,7 +11,7 @@ import functools
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from bot.i18n import Text, _
 from bot.storage import FinishedGame, TableRow
@@ -193,12 +193,25 @@ class Table:
         )
 
 
+#: what an answer offers to do next: ``fill`` the empty seats with bots and start, confirm
+#: ``leave`` (the bot plays the seat for the rest of the game), confirm ``abandon`` the table
+OfferKind = Literal["fill", "leave", "abandon"]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A next step an answer offers as a button (the caller draws it, in the reader's language)."""
+
+    kind: OfferKind
+    table_id: int
+
+
 @dataclass
 class Result:
     """What an action answers to the user who asked (always ephemeral).
 
     ``show_hand`` asks the caller to show (or refresh in place) that user's hand panel.
-    ``stale`` marks a click on an old hand view.
+    ``stale`` marks a click on an old hand view. ``offer`` asks for a button under the answer.
     """
 
     ok: bool
@@ -206,7 +219,7 @@ class Result:
     show_hand: bool = False
     stale: bool = False
     table: Table | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    offer: Offer | None = None
 
 
 def ok(message: Text = "", **kw: Any) -> Result:

@@ -134,7 +134,7 @@ def picture_name(name: str, seat: int, empty: str = "Seat %(n)s") -> str:
 
 @dataclass(frozen=True)
 class Words:
-    """The pictures' own words, in the reader's language (``bot.replays.picture_words`` fills them
+    """The pictures' own words, in the reader's language (``bot.render.scenes.picture_words`` fills them
     from the catalogs; this module stays free of them). Templates use named ``%(…)s`` fields."""
 
     bot: str = "%(name)s (bot)"

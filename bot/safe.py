@@ -42,7 +42,7 @@ import discord
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, handle_message_parameters
 
-from bot.i18n import LANGUAGES, Lazy, _, render, resolve, user_language
+from bot.i18n import LANGUAGES, Lazy, _, buttons_in, names_buttons, render, resolve, user_language
 
 log = logging.getLogger(__name__)
 
@@ -290,7 +290,13 @@ async def _text(interaction: discord.Interaction, content: Any, *, ephemeral: bo
     ephemeral answer, the public messages' (:func:`public_language`) for a public one."""
     if content is None or not isinstance(content, Lazy):
         return _clip(content)
-    lang = user_language(interaction) if ephemeral else await public_language(interaction)
+    if not ephemeral:
+        return _clip(render(content, await public_language(interaction)))
+    lang = user_language(interaction)
+    if names_buttons(content):
+        # a private answer naming a public button names it as the public message labels it
+        with buttons_in(await public_language(interaction)):
+            return _clip(render(content, lang))
     return _clip(render(content, lang))
 
 

@@ -1,11 +1,13 @@
 """/history, /replay, the hand post's Replay and Verify buttons, /spades mydata and /spades forgetme.
 
-Thin adapters: storage reads what was played (``bot.storage.history``), ``bot.replays`` writes the
-texts, ``bot.pictures`` draws (in an executor), ``engine.fair`` verifies. Every answer is
-ephemeral: a lookup is one person's business, and the channel already saw the hands as they ended.
+Thin adapters: storage reads what was played (``bot.storage.history``), ``bot.render.history`` and
+``bot.render.replay`` write the texts, ``bot.render.scenes`` the score chart's data, ``bot.pictures``
+draws (in an executor), ``engine.verify`` checks a deal. Every answer is ephemeral: a lookup is one
+person's business, and the channel already saw the hands as they ended.
 Replays only show finished hands, and only the hands of this server's games.
 
-Custom ids (persistent ``DynamicItem``s, well under 100 characters):
+The components are drawn by ``bot.views.history``; this module answers their clicks (``handles``).
+Their custom ids (persistent ``DynamicItem``s, well under 100 characters):
 - ``hi:<guild>:<c|s|u>:<ref>:<page>:<p|n>``: the history's ◀ ▶ (``ref``: channel or user id);
 - ``hisel:<guild>:<c|s|u>:<ref>:<page>``: pick a game of that page for its score sheet;
 - ``hig:<game>``: pick a hand of that game to replay;
@@ -18,39 +20,44 @@ Custom ids (persistent ``DynamicItem``s, well under 100 characters):
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import gzip
 import io
 import json
 import logging
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.ui import Button, DynamicItem, Select
 
 from bot.clicks import timely
 from bot.errors import report_interaction_error
-from bot.i18n import DEFAULT, N_, Msg, Text, _, _n, gettext, join, user_language
+from bot.i18n import DEFAULT, Msg, Text, _, _n, user_language
 from bot.pictures import score_chart_png
-from bot.replays import (
-    HandReplay,
-    game_series,
-    hand_replay,
-    history_text,
-    picture_language,
-    picture_names,
-    replay_text,
-    score_sheet_text,
-    seat_names,
-)
+from bot.render.history import history_text, scope_label, score_sheet_text
+from bot.render.records import seat_names
+from bot.render.replay import replay_text, replay_title, table_seat_names, verdict_text
+from bot.render.scenes import game_chart
 from bot.safe import NOT_ON_MESSAGE, fits, on_its_message, safe_defer, safe_edit, safe_send
 from bot.storage import PlayerSeated, StoredHand
+from bot.views.history import (
+    DYNAMIC_ITEMS,
+    ForgetButton,
+    GameHandSelect,
+    HandPostButton,
+    HistoryPage,
+    HistorySelect,
+    ReplayNav,
+    VerifyButton,
+    forget_view,
+    hand_picker,
+    history_view,
+    replay_view,
+)
+from bot.views.registry import handles
 from engine import RecordError
-from engine.fair import short
+from engine.record import HandReplay, hand_replay
 from engine.verify import verify
 
 if TYPE_CHECKING:
@@ -130,14 +137,6 @@ async def refused_scope(interaction: discord.Interaction[Any], guild_id: int, ki
     return False
 
 
-def _scope_label(kind: str, ref: int) -> Text:
-    if kind == "c":
-        return f"<#{ref}>"
-    if kind == "u":
-        return f"<@{ref}>"
-    return _("this server")
-
-
 async def history_payload(
     bot: SpadesBot, guild_id: int, kind: str, ref: int, page: int, lang: str = DEFAULT
 ) -> tuple[str, discord.ui.View | None]:
@@ -152,121 +151,11 @@ async def history_payload(
         first = await storage.recent_games(
             guild_id, channel_id=channel_id, user_id=user_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE
         )
-    text = history_text(first, _scope_label(kind, ref))
+    text = history_text(first, scope_label(kind, ref))
     if not first.games:
         return text, None
-    view = discord.ui.View(timeout=None)
-    p = first.page - 1
-    if first.pages > 1:
-        view.add_item(HistoryPage(guild_id, kind, ref, max(p - 1, 0), "p", disabled=not first.has_prev))
-        view.add_item(
-            Button(
-                label=f"{first.page} / {first.pages}",
-                disabled=True,
-                custom_id=f"hipos:{guild_id}:{kind}:{ref}:{p}",
-                style=discord.ButtonStyle.secondary,
-            )
-        )
-        view.add_item(HistoryPage(guild_id, kind, ref, p + 1, "n", disabled=not first.has_next))
-    options = []
-    for g in first.games:
-        sides = " – ".join(str(s.get("score")) for s in g.sides)
-        day = dt.datetime.fromtimestamp(g.finished_at, dt.UTC).strftime("%Y-%m-%d")
-        label = f"#{g.id} · {sides} · {g.preset}"[:100]
-        players = ", ".join(p.name for p in g.players)[:100]
-        about = f"{day} · {players}"[:100]
-        options.append(discord.SelectOption(label=label, value=str(g.id), description=about))
-    view.add_item(HistorySelect(guild_id, kind, ref, p, options, lang=lang))
+    view = history_view(first, guild_id, kind, ref, lang)
     return text, view
-
-
-class HistoryPage(
-    DynamicItem[Button[Any]],
-    template=r"hi:(?P<guild>\d+):(?P<kind>[csu]):(?P<ref>\d+):(?P<page>\d+):(?P<dir>[pn])$",
-):
-    """◀ / ▶ under /history: that page, in place."""
-
-    def __init__(
-        self, guild_id: int, kind: str, ref: int, page: int, direction: str, *, disabled: bool = False
-    ) -> None:
-        super().__init__(
-            Button(
-                label="◀" if direction == "p" else "▶",
-                style=discord.ButtonStyle.secondary,
-                disabled=disabled,
-                custom_id=f"hi:{guild_id}:{kind}:{ref}:{page}:{direction}",
-            )
-        )
-        self.guild_id, self.kind, self.ref, self.page = guild_id, kind, ref, page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> HistoryPage:
-        return cls(int(match["guild"]), match["kind"], int(match["ref"]), int(match["page"]), match["dir"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            if await refused_scope(interaction, self.guild_id, self.kind, self.ref):
-                return
-            if not on_its_message(interaction):  # (it edits the message it is on)
-                await safe_send(interaction, NOT_ON_MESSAGE)
-                return
-            lang = user_language(interaction)
-            text, view = await timely(
-                interaction,
-                history_payload(
-                    _mine(interaction), self.guild_id, self.kind, self.ref, min(self.page, MAX_PAGE), lang
-                ),
-            )
-            await safe_edit(interaction, text, view=view)
-        except Exception as exc:
-            await report_interaction_error(interaction, exc, "history page")
-
-
-class HistorySelect(
-    DynamicItem[Select[Any]],
-    template=r"hisel:(?P<guild>\d+):(?P<kind>[csu]):(?P<ref>\d+):(?P<page>\d+)$",
-):
-    """Pick a game of the page: its score sheet and score chart, with a hand picker to replay."""
-
-    def __init__(
-        self,
-        guild_id: int,
-        kind: str,
-        ref: int,
-        page: int,
-        options: list[discord.SelectOption] | None = None,
-        *,
-        lang: str = DEFAULT,
-    ) -> None:
-        select: Select[Any] = Select(
-            custom_id=f"hisel:{guild_id}:{kind}:{ref}:{page}",
-            placeholder=gettext(lang, "Open a game's score sheet…"),
-            options=(options or [discord.SelectOption(label="—", value="0")])[:25],
-        )
-        super().__init__(select)
-        self.guild_id, self.kind, self.ref = guild_id, kind, ref
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> HistorySelect:
-        return cls(int(match["guild"]), match["kind"], int(match["ref"]), int(match["page"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = cast("dict[str, Any]", interaction.data or {})
-        values = data.get("values") or ["0"]
-        try:
-            if await refused_scope(interaction, self.guild_id, self.kind, self.ref):
-                return
-            game = number(values[0])
-            if game is None:
-                await safe_send(interaction, NO_SUCH_GAME)
-                return
-            await send_game_sheet(interaction, game)
-        except Exception as exc:
-            await report_interaction_error(interaction, exc, "history game")
 
 
 @dataclass
@@ -284,25 +173,8 @@ async def _game_sheet(bot: SpadesBot, guild_id: int, game_id: int, lang: str = D
     text = score_sheet_text(game, hands)
     chart = None
     if hands:
-        drawn = picture_language(lang)
-        names = picture_names(seat_names(game), drawn)
-        series = game_series(
-            [h.record for h in hands],
-            names,
-            winner=game.winner_side,
-            lang=drawn,
-            title=gettext(drawn, "Score by hand · game #%(game)s", game=game.id),
-        )
-        chart = await _executor(score_chart_png, series)
-    view = discord.ui.View(timeout=None)
-    shown = hands[-25:]
-    options = [
-        discord.SelectOption(label=gettext(lang, "Hand %(n)s", n=h.hand_no), value=str(h.hand_no))
-        for h in shown
-    ]
-    if options:
-        view.add_item(GameHandSelect(game_id, options, lang=lang))
-    return _Sheet(text, view if options else None, chart)
+        chart = await _executor(score_chart_png, game_chart(game, [h.record for h in hands], lang))
+    return _Sheet(text, hand_picker(game_id, hands, lang), chart)
 
 
 async def send_game_sheet(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -322,40 +194,6 @@ async def send_game_sheet(interaction: discord.Interaction[Any], game_id: int) -
     if sheet.view is not None:
         extra["view"] = sheet.view
     await safe_send(interaction, sheet.text, **extra)
-
-
-class GameHandSelect(DynamicItem[Select[Any]], template=r"hig:(?P<game>\d+)$"):
-    """Under a game's score sheet: pick a hand to replay."""
-
-    def __init__(
-        self, game_id: int, options: list[discord.SelectOption] | None = None, *, lang: str = DEFAULT
-    ) -> None:
-        super().__init__(
-            Select(
-                custom_id=f"hig:{game_id}",
-                placeholder=gettext(lang, "Replay a hand…"),
-                options=(options or [discord.SelectOption(label="—", value="1")])[:25],
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> GameHandSelect:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = cast("dict[str, Any]", interaction.data or {})
-        values = data.get("values") or ["1"]
-        try:
-            hand = number(values[0])
-            if hand is None or not fits(self.game_id):
-                await safe_send(interaction, NO_SUCH_GAME)
-                return
-            await start_replay_of_game(interaction, self.game_id, hand, new_message=True)
-        except Exception as exc:
-            await report_interaction_error(interaction, exc, "replay from history")
 
 
 # ---- replays ------------------------------------------------------------------------------------
@@ -397,49 +235,19 @@ async def _load_replay(
         game = await storage.get_game(game_id)
         if game is not None:
             names = seat_names(game)
-        title: Text = _("game #%(game)s", game=game_id)
+        title = replay_title(game_id=game_id)
     else:
         t = await bot.tables.load(table_id)
         if t is not None:
-            names = [s.name if s is not None else _("seat %(n)s", n=i + 1) for i, s in enumerate(t.seats)]
-        playing = t is not None and t.status == "playing"
-        title = (
-            _("table %(table)s (game in progress)", table=table_id)
-            if playing
-            else _("table %(table)s", table=table_id)
-        )
+            names = table_seat_names(t)
+        title = replay_title(table_id=table_id, playing=t is not None and t.status == "playing")
     return _Replay(table_id, game_no, stored, hr, names, title, total)
 
 
-def replay_view(r: _Replay, step: int, lang: str = DEFAULT) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    last = r.replay.steps - 1
-    step = max(0, min(step, last))
-    t, g, h = r.table_id, r.game_no, r.replay.hand_no
-    nav = (
-        ("f", 0, "⏮", gettext(lang, "Deal")),
-        ("p", step - 1, "◀", gettext(lang, "Previous")),
-        ("n", step + 1, "▶", gettext(lang, "Next")),
-        ("l", last, "⏭", gettext(lang, "Scoring")),
-    )
-    for tag, target, emoji, label in nav:
-        off = (tag in "fp" and step == 0) or (tag in "nl" and step == last)
-        view.add_item(
-            ReplayNav(t, g, h, max(0, min(target, last)), tag, label=label, emoji=emoji, disabled=off, row=0)
-        )
-    # the neighbouring hands by number; at either end a disabled button that names no hand
-    first, last_hand = h <= 1, h >= r.hands_in_game
-    back = gettext(lang, "Previous hand") if first else gettext(lang, "Hand %(n)s", n=h - 1)
-    ahead = gettext(lang, "Next hand") if last_hand else gettext(lang, "Hand %(n)s", n=h + 1)
-    view.add_item(ReplayNav(t, g, max(1, h - 1), 0, "hp", label=back, emoji="⬅", disabled=first, row=1))
-    view.add_item(ReplayNav(t, g, h + 1, 0, "hn", label=ahead, emoji="➡", disabled=last_hand, row=1))
-    if r.hand.record.get("fair"):
-        view.add_item(VerifyButton(t, g, h, row=1, lang=lang))
-    return view
-
-
-def replay_message(r: _Replay, step: int) -> Text:
-    return replay_text(r.replay, step, names=r.names, title=r.title, hands_in_game=r.hands_in_game)
+def replay_answer(r: _Replay, step: int, lang: str = DEFAULT) -> tuple[Text, discord.ui.View]:
+    """A replay at ``step``: its text and its navigation."""
+    text = replay_text(r.replay, step, names=r.names, title=r.title, hands_in_game=r.hands_in_game)
+    return text, replay_view(r.table_id, r.game_no, r.replay, r.hands_in_game, step, lang)
 
 
 async def start_replay(
@@ -457,7 +265,7 @@ async def start_replay(
     if isinstance(loaded, str):
         await safe_send(interaction, loaded)
         return
-    text, view = replay_message(loaded, 0), replay_view(loaded, 0, user_language(interaction))
+    text, view = replay_answer(loaded, 0, user_language(interaction))
     if new_message:
         await safe_send(interaction, text, view=view)
     else:
@@ -484,72 +292,6 @@ async def start_replay_of_game(
     await start_replay(interaction, game.table_id, game.game_no, hand_no, new_message=new_message)
 
 
-class ReplayNav(
-    DynamicItem[Button[Any]],
-    template=r"rp:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+):(?P<step>\d+):(?P<tag>[a-z]+)$",
-):
-    """Previous / Next (and first, last, other hands) in a replay: the step, in place."""
-
-    def __init__(
-        self,
-        table_id: int,
-        game_no: int,
-        hand_no: int,
-        step: int,
-        tag: str,
-        *,
-        label: str = "",
-        emoji: str | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            Button(
-                label=label or tag,
-                emoji=emoji,
-                disabled=disabled,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"rp:{table_id}:{game_no}:{max(hand_no, 0)}:{step}:{tag}",
-            ),
-            row=row,
-        )
-        self.table_id, self.game_no, self.hand_no, self.step = table_id, game_no, hand_no, step
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ReplayNav:
-        return cls(int(match["t"]), int(match["g"]), int(match["h"]), int(match["step"]), match["tag"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            if interaction.guild_id is None:
-                await safe_send(interaction, NOT_IN_SERVER)
-                return
-            if not on_its_message(interaction):  # (it edits the message it is on)
-                await safe_send(interaction, NOT_ON_MESSAGE)
-                return
-            if not fits(self.table_id, self.game_no, self.hand_no, self.step):
-                await safe_send(interaction, NO_TABLE_NOW)
-                return
-            loaded = await timely(
-                interaction,
-                _load_replay(
-                    _mine(interaction), interaction.guild_id, self.table_id, self.game_no, self.hand_no
-                ),
-            )
-            if isinstance(loaded, str):
-                await safe_send(interaction, loaded)
-                return
-            text, view = (
-                replay_message(loaded, self.step),
-                replay_view(loaded, self.step, user_language(interaction)),
-            )
-            await safe_edit(interaction, text, view=view)
-        except Exception as exc:
-            await report_interaction_error(interaction, exc, "replay step")
-
-
 # ---- verifying a deal -----------------------------------------------------------------------------
 
 
@@ -566,27 +308,10 @@ async def verify_answer(
     if not isinstance(fair, dict):
         return _("That hand was dealt before deals were committed, so there is nothing to verify."), None
     verdict = await _executor(verify, stored.record)
-    mark = "✅" if verdict.ok else "❌"
     name = f"table-{table_id}-hand-{hand_no}.json"
-    commitment, full = short(str(fair.get("commitment"))), str(fair.get("commitment"))
-    lines = [
-        _(
-            "%(mark)s **Hand %(hand)s at table %(table)s**: %(verdict)s",
-            mark=mark,
-            hand=hand_no,
-            table=table_id,
-            verdict=verdict.message,
-        ),
-        _("Commitment shown before the bidding: `%(short)s` (full: `%(full)s`)", short=commitment, full=full),
-        _("Revealed seed `%(seed)s` and salt `%(salt)s`.", seed=fair.get("seed"), salt=fair.get("salt")),
-        _(
-            "Check it yourself with the attached record: `python -m engine verify %(file)s` (the shuffle is "
-            "documented in docs/ENGINE_API.md).",
-            file=name,
-        ),
-    ]
     record = json.dumps(stored.record, indent=1).encode()
-    return join(*lines, sep="\n"), discord.File(io.BytesIO(record), filename=name)
+    text = verdict_text(verdict, fair, table_id=table_id, hand_no=hand_no, file=name)
+    return text, discord.File(io.BytesIO(record), filename=name)
 
 
 async def send_verdict(
@@ -605,70 +330,6 @@ async def send_verdict(
         await safe_send(interaction, text, file=file)
     else:
         await safe_send(interaction, text)
-
-
-class VerifyButton(DynamicItem[Button[Any]], template=r"rpv:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+)$"):
-    """🔐 Verify deal in a replay: recompute the deal from the revealed key (ephemeral answer)."""
-
-    def __init__(
-        self, table_id: int, game_no: int, hand_no: int, *, row: int | None = None, lang: str = DEFAULT
-    ) -> None:
-        super().__init__(
-            Button(
-                label=gettext(lang, "Verify deal"),
-                emoji="🔐",
-                style=discord.ButtonStyle.success,
-                custom_id=f"rpv:{table_id}:{game_no}:{hand_no}",
-            ),
-            row=row,
-        )
-        self.table_id, self.game_no, self.hand_no = table_id, game_no, hand_no
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> VerifyButton:
-        return cls(int(match["t"]), int(match["g"]), int(match["h"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await send_verdict(interaction, self.table_id, self.game_no, self.hand_no)
-        except Exception as exc:
-            await report_interaction_error(interaction, exc, "verify deal")
-
-
-class HandPostButton(
-    DynamicItem[Button[Any]], template=r"hv:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+):(?P<what>[rv])$"
-):
-    """Replay hand / Verify deal under a hand's public post (answers are ephemeral follow-ups:
-    the public post itself never changes)."""
-
-    def __init__(self, table_id: int, game_no: int, hand_no: int, what: str) -> None:
-        # dispatch only: the post's own buttons (bot.views) are labelled in the server's language
-        label = N_("Replay hand") if what == "r" else N_("Verify deal")
-        super().__init__(
-            Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"hv:{table_id}:{game_no}:{hand_no}:{what}",
-            )
-        )
-        self.table_id, self.game_no, self.hand_no, self.what = table_id, game_no, hand_no, what
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> HandPostButton:
-        return cls(int(match["t"]), int(match["g"]), int(match["h"]), match["what"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            if self.what == "v":
-                await send_verdict(interaction, self.table_id, self.game_no, self.hand_no)
-            else:
-                await start_replay(interaction, self.table_id, self.game_no, self.hand_no, new_message=True)
-        except Exception as exc:
-            await report_interaction_error(interaction, exc, "hand post button")
 
 
 # ---- your data --------------------------------------------------------------------------------------
@@ -701,83 +362,147 @@ async def send_mydata(interaction: discord.Interaction[Any]) -> None:
 
 
 async def ask_forget(interaction: discord.Interaction[Any]) -> None:
-    view = discord.ui.View(timeout=None)
-    lang = user_language(interaction)
-    view.add_item(ForgetButton(interaction.user.id, "y", lang))
-    view.add_item(ForgetButton(interaction.user.id, "n", lang))
+    view = forget_view(interaction.user.id, user_language(interaction))
     await safe_send(interaction, FORGET_ASK, view=view)
 
 
-class ForgetButton(DynamicItem[Button[Any]], template=r"fg:(?P<user>\d+):(?P<answer>[yn])$"):
-    """Yes, forget me / Cancel (only the player who asked may answer)."""
+# ---- the components' clicks (drawn by bot.views.history) ------------------------------------
 
-    def __init__(self, user_id: int, answer: str, lang: str = DEFAULT) -> None:
-        yes = answer == "y"
-        super().__init__(
-            Button(
-                label=gettext(lang, "Yes, forget me") if yes else gettext(lang, "Cancel"),
-                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
-                custom_id=f"fg:{user_id}:{answer}",
-            )
+
+@handles(HistoryPage)
+async def on_history_page(interaction: discord.Interaction[Any], item: HistoryPage) -> None:
+    try:
+        if await refused_scope(interaction, item.guild_id, item.kind, item.ref):
+            return
+        if not on_its_message(interaction):  # (it edits the message it is on)
+            await safe_send(interaction, NOT_ON_MESSAGE)
+            return
+        lang = user_language(interaction)
+        text, view = await timely(
+            interaction,
+            history_payload(
+                _mine(interaction), item.guild_id, item.kind, item.ref, min(item.page, MAX_PAGE), lang
+            ),
         )
-        self.user_id, self.answer = user_id, answer
+        await safe_edit(interaction, text, view=view)
+    except Exception as exc:
+        await report_interaction_error(interaction, exc, "history page")
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ForgetButton:
-        return cls(int(match["user"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+@handles(HistorySelect)
+async def on_history_select(interaction: discord.Interaction[Any], item: HistorySelect) -> None:
+    data = cast("dict[str, Any]", interaction.data or {})
+    values = data.get("values") or ["0"]
+    try:
+        if await refused_scope(interaction, item.guild_id, item.kind, item.ref):
+            return
+        game = number(values[0])
+        if game is None:
+            await safe_send(interaction, NO_SUCH_GAME)
+            return
+        await send_game_sheet(interaction, game)
+    except Exception as exc:
+        await report_interaction_error(interaction, exc, "history game")
+
+
+@handles(GameHandSelect)
+async def on_game_hand_select(interaction: discord.Interaction[Any], item: GameHandSelect) -> None:
+    data = cast("dict[str, Any]", interaction.data or {})
+    values = data.get("values") or ["1"]
+    try:
+        hand = number(values[0])
+        if hand is None or not fits(item.game_id):
+            await safe_send(interaction, NO_SUCH_GAME)
+            return
+        await start_replay_of_game(interaction, item.game_id, hand, new_message=True)
+    except Exception as exc:
+        await report_interaction_error(interaction, exc, "replay from history")
+
+
+@handles(ReplayNav)
+async def on_replay_nav(interaction: discord.Interaction[Any], item: ReplayNav) -> None:
+    try:
+        if interaction.guild_id is None:
+            await safe_send(interaction, NOT_IN_SERVER)
+            return
+        if not on_its_message(interaction):  # (it edits the message it is on)
+            await safe_send(interaction, NOT_ON_MESSAGE)
+            return
+        if not fits(item.table_id, item.game_no, item.hand_no, item.step):
+            await safe_send(interaction, NO_TABLE_NOW)
+            return
+        loaded = await timely(
+            interaction,
+            _load_replay(_mine(interaction), interaction.guild_id, item.table_id, item.game_no, item.hand_no),
+        )
+        if isinstance(loaded, str):
+            await safe_send(interaction, loaded)
+            return
+        text, view = replay_answer(loaded, item.step, user_language(interaction))
+        await safe_edit(interaction, text, view=view)
+    except Exception as exc:
+        await report_interaction_error(interaction, exc, "replay step")
+
+
+@handles(VerifyButton)
+async def on_verify_button(interaction: discord.Interaction[Any], item: VerifyButton) -> None:
+    try:
+        await send_verdict(interaction, item.table_id, item.game_no, item.hand_no)
+    except Exception as exc:
+        await report_interaction_error(interaction, exc, "verify deal")
+
+
+@handles(HandPostButton)
+async def on_hand_post_button(interaction: discord.Interaction[Any], item: HandPostButton) -> None:
+    try:
+        if item.what == "v":
+            await send_verdict(interaction, item.table_id, item.game_no, item.hand_no)
+        else:
+            await start_replay(interaction, item.table_id, item.game_no, item.hand_no, new_message=True)
+    except Exception as exc:
+        await report_interaction_error(interaction, exc, "hand post button")
+
+
+@handles(ForgetButton)
+async def on_forget_button(interaction: discord.Interaction[Any], item: ForgetButton) -> None:
+    try:
+        if interaction.user.id != item.user_id:
+            await safe_send(interaction, _("Only the player who asked can answer this."))
+            return
+        if not on_its_message(interaction):  # (it edits the message it is on)
+            await safe_send(interaction, NOT_ON_MESSAGE)
+            return
+        if item.answer == "n":
+            await safe_edit(interaction, _("Nothing was changed: your data stays."), view=None)
+            return
+        storage = _mine(interaction).storage
         try:
-            if interaction.user.id != self.user_id:
-                await safe_send(interaction, _("Only the player who asked can answer this."))
-                return
-            if not on_its_message(interaction):  # (it edits the message it is on)
-                await safe_send(interaction, NOT_ON_MESSAGE)
-                return
-            if self.answer == "n":
-                await safe_edit(interaction, _("Nothing was changed: your data stays."), view=None)
-                return
-            storage = _mine(interaction).storage
-            try:
-                report = await timely(interaction, storage.forget_player(self.user_id))
-            except PlayerSeated as seated:
-                tables = ", ".join(str(t) for t in seated.table_ids)
-                await safe_edit(
-                    interaction,
-                    _(
-                        "You're seated at table %(tables)s: leave it first (`/leave`), then "
-                        "`/spades forgetme` again. Nothing was changed.",
-                        tables=tables,
-                    ),
-                    view=None,
-                )
-                return
-            log.info("a player asked to be forgotten: %d game seats, %d hands", report.games, report.hands)
+            report = await timely(interaction, storage.forget_player(item.user_id))
+        except PlayerSeated as seated:
+            tables = ", ".join(str(t) for t in seated.table_ids)
             await safe_edit(
                 interaction,
                 _(
-                    "Done. Your seat in %(games)s now shows *a former player*, %(hands)s no longer count "
-                    "for you, and you're off every leaderboard. Playing again starts a new record.",
-                    games=_n("%(n)s finished game", "%(n)s finished games", report.games),
-                    hands=_n("%(n)s hand", "%(n)s hands", report.hands),
+                    "You're seated at table %(tables)s: leave it first (`/leave`), then "
+                    "`/spades forgetme` again. Nothing was changed.",
+                    tables=tables,
                 ),
                 view=None,
             )
-        except Exception as exc:
-            await report_interaction_error(interaction, exc, "forget me")
-
-
-DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (
-    HistoryPage,
-    HistorySelect,
-    GameHandSelect,
-    ReplayNav,
-    VerifyButton,
-    HandPostButton,
-    ForgetButton,
-)
+            return
+        log.info("a player asked to be forgotten: %d game seats, %d hands", report.games, report.hands)
+        await safe_edit(
+            interaction,
+            _(
+                "Done. Your seat in %(games)s now shows *a former player*, %(hands)s no longer count "
+                "for you, and you're off every leaderboard. Playing again starts a new record.",
+                games=_n("%(n)s finished game", "%(n)s finished games", report.games),
+                hands=_n("%(n)s hand", "%(n)s hands", report.hands),
+            ),
+            view=None,
+        )
+    except Exception as exc:
+        await report_interaction_error(interaction, exc, "forget me")
 
 
 class HistoryCog(commands.Cog, name="History"):

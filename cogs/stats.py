@@ -11,46 +11,44 @@ A public leaderboard or shared stats speak the server's language; an ephemeral o
 from __future__ import annotations
 
 import logging
-import math
-import re
 from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.ui import Button, DynamicItem, Select
 
 from bot.client import SpadesBot
 from bot.errors import report_interaction_error
-from bot.i18n import DEFAULT, N_, Num, _, gettext, ngettext, resolve, user_language
+from bot.i18n import DEFAULT, resolve, user_language
 from bot.i18n import render as render_text
 from bot.league.ratings import PROVISIONAL_GAMES
+from bot.render.stats import (
+    BOTS_HAVE_NO_STATS,
+    EMPTY_SERVER,
+    NOT_IN_SERVER,
+    PAGE_SIZE,
+    WRONG_SERVER,
+    leaderboard_embed,
+    no_stats,
+    page_count,
+    sort_key,
+    split_sort,
+    stats_embed,
+)
 from bot.safe import NOT_ON_MESSAGE, PUBLIC, UPDATE, answer_as, on_its_message, safe_edit, safe_send
-from bot.storage import SORT_LABELS, SORTS, PlayerStats
+from bot.storage import SORT_LABELS, SORTS
+from bot.views.leaderboard import (
+    DYNAMIC_ITEMS,
+    LeaderboardButton,
+    LeaderboardPage,
+    LeaderboardSort,
+    leaderboard_view,
+)
+from bot.views.registry import handles
 
 log = logging.getLogger(__name__)
 
-PAGE_SIZE = 10
 MAX_PAGE = 100_000  # (a page past the end shows the last one)
-BOT_MARK = "🤖"
-EMBED_COLOUR = discord.Colour.dark_green()
-
-EMPTY_SERVER = _(
-    "No finished hands in this server yet, so there is no leaderboard. Open a table with "
-    "`/spades new`: every finished hand counts."
-)
-NOT_IN_SERVER = _("The leaderboard and stats belong to a server: use this command in a server channel.")
-WRONG_SERVER = _("This leaderboard belongs to another server. Use `/leaderboard` here for this one.")
-BOTS_HAVE_NO_STATS = _("Bots don't keep stats: only people are on the leaderboard.")
-
-
-def _pct(value: float, lang: str = DEFAULT) -> str:
-    """A percentage (0-100) as the language writes it: ``67%``, ``67 %``."""
-    return Num(round(value) / 100, percent=True).render(lang)
-
-
-def _num(value: float, pattern: str, lang: str) -> str:
-    return Num(value, pattern).render(lang)
 
 
 async def public_language(interaction: discord.Interaction[Any]) -> str:
@@ -70,204 +68,8 @@ async def message_language(interaction: discord.Interaction[Any]) -> str:
     return await public_language(interaction)
 
 
-ALL_GAMES = "__all"  # a sort key suffix: count games with bots in W/G too
-
-
-def split_sort(key: str) -> tuple[str, bool]:
-    """``wins`` -> ("wins", humans only); ``wins__all`` -> ("wins", every game); unknown -> wins."""
-    base, _sep, flag = key.partition("__")
-    return (base if base in SORTS else "wins"), flag != "all"
-
-
-def sort_key(sort: str, humans_only: bool) -> str:
-    return sort if humans_only else sort + ALL_GAMES
-
-
 def sort_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=SORT_LABELS[s], value=s) for s in SORTS]
-
-
-def page_count(total: int) -> int:
-    return max(1, math.ceil(total / PAGE_SIZE))
-
-
-def rating_text(p: PlayerStats, lang: str = DEFAULT) -> str:
-    """``rating 12.3`` (``?`` while provisional) or ``unrated``."""
-    if p.rating is None:
-        return gettext(lang, "unrated")
-    mark = "?" if p.rated_games < PROVISIONAL_GAMES else ""
-    return gettext(lang, "rating %(value)s%(mark)s", value=_num(p.rating, "0.0", lang), mark=mark)
-
-
-def leaderboard_line(p: PlayerStats, lang: str = DEFAULT, sort: str = "wins") -> str:
-    """One player's line; W and G as counted by the board (games with bots are marked)."""
-    bots = f" ({BOT_MARK} {p.games_with_bots})" if p.games_with_bots else ""
-    record = gettext(lang, "%(wins)s W / %(games)s G", wins=p.wins, games=p.games)
-    if sort == "rating":
-        rated = ngettext(lang, "%(n)s rated game", "%(n)s rated games", p.rated_games)
-        return f"**{p.rank}.** <@{p.user_id}> · {rating_text(p, lang)} ({rated}) · {record}{bots}"
-    if p.contracts_bid:
-        bids = gettext(
-            lang,
-            "bids %(pct)s (%(made)s/%(bid)s)",
-            pct=_pct(p.bid_accuracy, lang),
-            made=p.contracts_made,
-            bid=p.contracts_bid,
-        )
-    else:
-        bids = gettext(lang, "bids –")
-    win = gettext(lang, "win %(pct)s", pct=_pct(p.win_pct, lang))
-    nils = gettext(lang, "nils %(made)s/%(tried)s", made=p.nils_made, tried=p.nils_attempted)
-    bags = gettext(lang, "%(n)s bags/hand", n=_num(p.bags_per_hand, "0.0", lang))
-    return f"**{p.rank}.** <@{p.user_id}> · {record}{bots} · {win} · {bids} · {nils} · {bags}"
-
-
-def leaderboard_embed(
-    players: list[PlayerStats],
-    *,
-    sort: str,
-    page: int,
-    total: int,
-    guild_name: str | None,
-    lang: str = DEFAULT,
-    humans_only: bool = True,
-) -> discord.Embed:
-    title = gettext(lang, "🏆 Leaderboard · %(server)s", server=guild_name) if guild_name else None
-    embed = discord.Embed(
-        title=title or gettext(lang, "🏆 Leaderboard"),
-        description="\n".join(leaderboard_line(p, lang, sort) for p in players),
-        colour=EMBED_COLOUR,
-    )
-    sorted_by = gettext(lang, "Sorted by %(what)s", what=gettext(lang, SORT_LABELS[sort]).lower())
-    where = gettext(lang, "page %(page)s/%(pages)s", page=page + 1, pages=page_count(total))
-    players_n = ngettext(lang, "%(n)s player", "%(n)s players", total)
-    if humans_only:
-        legend = gettext(
-            lang,
-            "W/G count games between people; %(mark)s n = games with bots (not counted) · ? = provisional",
-            mark=BOT_MARK,
-        )
-    else:
-        legend = gettext(
-            lang, "W/G count every game; %(mark)s n = of them with bots · ? = provisional", mark=BOT_MARK
-        )
-    embed.set_footer(text=f"{sorted_by} · {where} · {players_n} · {legend}")
-    return embed
-
-
-class LeaderboardPage(
-    DynamicItem[Button[Any]], template=r"lb:(?P<guild>\d+):(?P<sort>[a-z_]+):(?P<page>\d+):(?P<dir>[pn])$"
-):
-    """◀ / ▶: shows page ``page`` of the guild's leaderboard under ``sort``, in place."""
-
-    def __init__(
-        self, guild_id: int, sort: str, page: int, direction: str, *, disabled: bool = False
-    ) -> None:
-        # the direction keeps ◀ and ▶ distinct even when both point at the same page
-        super().__init__(
-            Button(
-                label="◀" if direction == "p" else "▶",
-                style=discord.ButtonStyle.secondary,
-                disabled=disabled,
-                custom_id=f"lb:{guild_id}:{sort}:{page}:{direction}",
-            )
-        )
-        self.guild_id, self.sort, self.page = guild_id, sort, page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LeaderboardPage:
-        return cls(int(match["guild"]), match["sort"], int(match["page"]), match["dir"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await show_page(interaction, self.guild_id, self.sort, self.page)
-
-
-class LeaderboardSort(DynamicItem[Select[Any]], template=r"lbsort:(?P<guild>\d+)$"):
-    """The sort picker under the leaderboard: re-sorts and goes back to page 1, in place."""
-
-    def __init__(self, guild_id: int, current: str = "wins", lang: str = DEFAULT) -> None:
-        base, humans_only = split_sort(current)
-        select: Select[Any] = Select(
-            custom_id=f"lbsort:{guild_id}",
-            placeholder=gettext(lang, "Sort by…"),
-            options=[
-                discord.SelectOption(
-                    label=gettext(lang, "Sort by %(what)s", what=gettext(lang, SORT_LABELS[s]).lower()),
-                    value=sort_key(s, humans_only),
-                    default=s == base,
-                )
-                for s in SORTS
-            ],
-        )
-        super().__init__(select)
-        self.guild_id = guild_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LeaderboardSort:
-        return cls(int(match["guild"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        # a select's interaction data (discord.py types it as the union of every component's)
-        data = cast("dict[str, Any]", interaction.data or {})
-        values = data.get("values") or []
-        await show_page(interaction, self.guild_id, str(values[0]) if values else "wins", 0)
-
-
-class LeaderboardButton(DynamicItem[Button[Any]], template=r"lbshow:(?P<guild>\d+)$"):
-    """[ Leaderboard ] under a finished game: the server's first page, ephemerally (the channel
-    already saw the result; the standings are a personal look)."""
-
-    def __init__(self, guild_id: int) -> None:
-        super().__init__(
-            Button(
-                # dispatch only: the post's own button (bot.views) is labelled in the server's language
-                label=N_("Leaderboard"),
-                style=discord.ButtonStyle.secondary,
-                emoji="🏆",
-                custom_id=f"lbshow:{guild_id}",
-            )
-        )
-        self.guild_id = guild_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LeaderboardButton:
-        return cls(int(match["guild"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await send_first_page(interaction, self.guild_id, ephemeral=True)
-        except Exception as exc:
-            await report_interaction_error(interaction, exc, "leaderboard button")
-
-
-DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (LeaderboardPage, LeaderboardSort, LeaderboardButton)
-
-
-def leaderboard_view(guild_id: int, sort: str, page: int, total: int, lang: str = DEFAULT) -> discord.ui.View:
-    """◀ page ▶ when there is more than one page, and the sort picker."""
-    pages = page_count(total)
-    view = discord.ui.View(timeout=None)
-    if pages > 1:
-        view.add_item(LeaderboardPage(guild_id, sort, max(page - 1, 0), "p", disabled=page <= 0))
-        view.add_item(
-            Button(
-                label=f"{page + 1} / {pages}",
-                disabled=True,
-                custom_id=f"lbpos:{guild_id}:{sort}:{page}",
-                style=discord.ButtonStyle.secondary,
-            )
-        )
-        view.add_item(
-            LeaderboardPage(guild_id, sort, min(page + 1, pages - 1), "n", disabled=page >= pages - 1)
-        )
-    view.add_item(LeaderboardSort(guild_id, sort, lang))
-    return view
 
 
 async def leaderboard_payload(
@@ -283,7 +85,14 @@ async def leaderboard_payload(
         guild_id, sort=base, limit=PAGE_SIZE, offset=page * PAGE_SIZE, humans_only=humans_only
     )
     embed = leaderboard_embed(
-        players, sort=base, page=page, total=total, guild_name=guild_name, lang=lang, humans_only=humans_only
+        players,
+        sort=base,
+        page=page,
+        total=total,
+        guild_name=guild_name,
+        lang=lang,
+        humans_only=humans_only,
+        provisional=PROVISIONAL_GAMES,
     )
     return embed, leaderboard_view(guild_id, sort_key(base, humans_only), page, total, lang)
 
@@ -343,59 +152,28 @@ async def send_first_page(
     await safe_send(interaction, embed=embed, view=view, ephemeral=ephemeral)
 
 
-def stats_embed(
-    p: PlayerStats, *, name: str, total: int, avatar: str | None, lang: str = DEFAULT
-) -> discord.Embed:
-    embed = discord.Embed(title=f"♠ {name}", colour=EMBED_COLOUR)
-    if avatar:
-        embed.set_thumbnail(url=avatar)
-    embed.add_field(
-        name=gettext(lang, "Rank"),
-        value=gettext(lang, "#%(rank)s of %(total)s by wins", rank=p.rank, total=total),
-    )
-    embed.add_field(
-        name=gettext(lang, "Games"),
-        value=gettext(
-            lang, "%(games)s (%(wins)s W · %(losses)s L)", games=p.games, wins=p.wins, losses=p.losses
-        ),
-    )
-    embed.add_field(name=gettext(lang, "Win rate"), value=_pct(p.win_pct, lang) if p.games else "–")
-    embed.add_field(
-        name=gettext(lang, "Bid accuracy"),
-        value=gettext(
-            lang,
-            "%(pct)s (%(made)s/%(bid)s contracts made)",
-            pct=_pct(p.bid_accuracy, lang),
-            made=p.contracts_made,
-            bid=p.contracts_bid,
-        )
-        if p.contracts_bid
-        else "–",
-    )
-    embed.add_field(
-        name=gettext(lang, "Nils"),
-        value=gettext(lang, "%(made)s made of %(tried)s", made=p.nils_made, tried=p.nils_attempted),
-    )
-    embed.add_field(
-        name=gettext(lang, "Bags"),
-        value=ngettext(
-            lang,
-            "%(per)s per hand (%(bags)s in %(n)s hand)",
-            "%(per)s per hand (%(bags)s in %(n)s hands)",
-            p.hands,
-            per=_num(p.bags_per_hand, "0.00", lang),
-            bags=p.bags,
-        ),
-    )
-    with_bots = gettext(lang, "%(n)s of %(games)s", n=p.games_with_bots, games=p.games)
-    if p.games_with_bots:
-        with_bots = gettext(lang, "%(n)s of %(games)s (they count)", n=p.games_with_bots, games=p.games)
-    embed.add_field(
-        name=gettext(lang, "%(mark)s Games with bots", mark=BOT_MARK),
-        value=with_bots,
-        inline=False,
-    )
-    return embed
+# ---- the leaderboard's components (drawn by bot.views.leaderboard) ----------------------------------
+
+
+@handles(LeaderboardPage)
+async def on_page(interaction: discord.Interaction[Any], item: LeaderboardPage) -> None:
+    await show_page(interaction, item.guild_id, item.sort, item.page)
+
+
+@handles(LeaderboardSort)
+async def on_sort(interaction: discord.Interaction[Any], item: LeaderboardSort) -> None:
+    # a select's interaction data (discord.py types it as the union of every component's)
+    data = cast("dict[str, Any]", interaction.data or {})
+    values = data.get("values") or []
+    await show_page(interaction, item.guild_id, str(values[0]) if values else "wins", 0)
+
+
+@handles(LeaderboardButton)
+async def on_leaderboard_button(interaction: discord.Interaction[Any], item: LeaderboardButton) -> None:
+    try:
+        await send_first_page(interaction, item.guild_id, ephemeral=True)
+    except Exception as exc:
+        await report_interaction_error(interaction, exc, "leaderboard button")
 
 
 class StatsCog(commands.Cog, name="Stats"):
@@ -438,18 +216,8 @@ class StatsCog(commands.Cog, name="Stats"):
             return
         found = await self.bot.storage.player_stats(interaction.guild_id, target.id)
         if found is None:
-            if target.id == interaction.user.id:
-                text = _(
-                    "You have no finished hands in this server yet. Stats start with the first finished "
-                    "hand (`/spades new` opens a table)."
-                )
-            else:
-                text = _(
-                    "%(who)s has no finished hands in this server yet. Stats start with the first finished "
-                    "hand (`/spades new` opens a table).",
-                    who=target.mention,
-                )
-            await _reply(interaction, text)
+            mine = target.id == interaction.user.id
+            await _reply(interaction, no_stats(None if mine else target.mention))
             return
         total = await self.bot.storage.leaderboard_count(interaction.guild_id)
         lang = await public_language(interaction) if share else user_language(interaction)

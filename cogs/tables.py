@@ -20,6 +20,7 @@ from bot.i18n import render as render_text
 from bot.model import NO_TABLE, SAVE_FAILED, Result, refuse
 from bot.render.posts import score_sheet
 from bot.render.rules import rules_pages
+from bot.render.settings import server_defaults
 from bot.safe import safe_defer, safe_send, within
 from bot.table.service import TableService
 from bot.table.thinker import level_or_default
@@ -29,9 +30,8 @@ from engine import Ruleset
 from engine.house_rules import (
     HouseRulesError,
     check_rules,
-    format_rules,
     parse_house_rules,
-    rules_suggestions,
+    rule_suggestions,
 )
 
 if TYPE_CHECKING:
@@ -157,8 +157,8 @@ class TablesCog(commands.Cog):
             preset = (settings or {}).get("default_preset")
         lang = user_language(interaction)
         return [
-            app_commands.Choice(name=lexicon.rules_suggestion(n, lang), value=v)
-            for n, v in rules_suggestions(current, preset if isinstance(preset, str) else None)
+            app_commands.Choice(name=lexicon.rules_suggestion(s, lang), value=s.value)
+            for s in rule_suggestions(current, preset if isinstance(preset, str) else None)
         ]
 
     @new.autocomplete("preset")
@@ -324,35 +324,11 @@ class TablesCog(commands.Cog):
             settings = current
         if "language" in changes:
             self.service.language_changed(interaction.guild_id, changes["language"])
-        house = format_rules(dict(settings.get("options") or {}))
-        params = {
-            "preset": lexicon.preset_name(settings.get("default_preset", "standard")),
-            "play": settings.get("play_seconds", 60),
-            "bid": settings.get("bid_seconds", 90),
-        }
-        text: Text
-        if house:
-            text = _(
-                "Server defaults: preset **%(preset)s**, %(play)s s to play, %(bid)s s to bid, "
-                "house rules `%(rules)s`.",
-                rules=house,
-                **params,
-            )
-        else:
-            text = _(
-                "Server defaults: preset **%(preset)s**, %(play)s s to play, %(bid)s s to bid.", **params
-            )
-        if settings.get("bot_level") is not None:
-            level = level_or_default(settings.get("bot_level"))
-            text = join(text, _("Bots at new tables: %(level)s.", level=level))
-        chosen = settings.get("language")
-        if chosen in LANGUAGES:
-            text = join(text, _("Public messages: %(language)s.", language=LANGUAGE_NAMES[chosen]))
-        elif language is not None:
-            own = LANGUAGE_NAMES[resolve(interaction.guild_locale)]
-            text = join(
-                text, _("Public messages follow the server's language (now %(language)s).", language=own)
-            )
+        # the server's own Discord language, named when the answer says the messages follow it
+        follows = LANGUAGE_NAMES[resolve(interaction.guild_locale)] if language is not None else None
+        chosen = settings.get("bot_level")
+        level = level_or_default(chosen) if chosen is not None else None
+        text = server_defaults(settings, bot_level=level, follows=follows)
         await safe_send(interaction, text)
 
     config.autocomplete("preset")(_preset_ac)

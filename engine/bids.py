@@ -11,7 +11,15 @@ _KINDS = ("tricks", "nil", "blind_nil", "blind")
 
 
 class BidParseError(ValueError):
+    """A text that is no bid. ``reason`` says why (``unknown``: not a bid at all, ``negative``,
+    ``blind_zero``: ``blind 0``; ``invalid`` for the others) and ``text`` is what was given."""
+
     code = "bad_bid"
+
+    def __init__(self, message: str, reason: str = "invalid", text: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.text = text
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +118,9 @@ class Bid:
         if not isinstance(value, str):
             raise BidParseError(f"{value!r} is not a bid")
         if value.strip().startswith("-"):
-            raise BidParseError(f'"{value.strip()}" is not a bid; bids are 0 or more tricks or nil')
+            raise BidParseError(
+                f'"{value.strip()}" is not a bid; bids are 0 or more tricks or nil', "negative", value.strip()
+            )
         text = " ".join(value.replace("_", " ").replace("-", " ").lower().split())
         if text in _WORDS:
             return _WORDS[text]
@@ -120,11 +130,15 @@ class Bid:
         if m:
             n = int(m.group(1))
             if n < 1:
-                raise BidParseError(f'"{value}" is not a bid; a blind bid promises at least 1 trick')
+                raise BidParseError(
+                    f'"{value}" is not a bid; a blind bid promises at least 1 trick', "blind_zero", value
+                )
             return Bid.of("blind", n)
         raise BidParseError(
             f'"{value.strip()}" is not a bid; bid a number of tricks (like 4), nil, blind nil '
-            "or a blind number (like blind 6)"
+            "or a blind number (like blind 6)",
+            "unknown",
+            value.strip(),
         )
 
 

@@ -1,7 +1,10 @@
 """Typed refusals. ``str(exc)`` is a sentence for the acting player only (it may name that
 player's own cards); ``exc.rule`` is the same refusal in the third person without hidden cards
 (``seat 1 must follow hearts``), used by hand-record replay. Every exception carries a stable
-``code`` and the structured fields the bot needs to rephrase it (seat numbers become names)."""
+``code`` (one per class), a finer ``reason`` (one per sentence: ``blind_nil_deficit``,
+``must_follow``, …) and the structured ``fields`` the bot needs to say it in a player's language
+(seat numbers become names); ``private`` names the fields that must not be shown (a card the
+player does not hold: another player may)."""
 
 from __future__ import annotations
 
@@ -20,12 +23,22 @@ class IllegalAction(EngineError):
     code = "illegal_action"
 
     def __init__(
-        self, message: str, *, seat: int | None = None, rule: str | None = None, **fields: Any
+        self,
+        message: str,
+        *,
+        seat: int | None = None,
+        rule: str | None = None,
+        reason: str = "",
+        private: tuple[str, ...] = (),
+        **fields: Any,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.seat = seat
         self.rule = rule or message
+        self.reason = reason or self.code
+        self.fields: dict[str, Any] = fields
+        self.private = frozenset(private)
         for k, v in fields.items():
             setattr(self, k, v)
 

@@ -133,6 +133,15 @@ class Phase(StrEnum):
 
 _DRAW, _BID, _PASS, _PLAY, _OVER = Phase.DRAW, Phase.BID, Phase.PASS, Phase.PLAY, Phase.GAME_OVER
 
+#: what a player tried to do, in the wrong phase (``WrongPhase``'s ``action`` field)
+_DOING = {
+    "look at your cards": "look",
+    "bid": "bid",
+    "pass cards": "pass",
+    "call a misdeal": "misdeal",
+    "draw": "draw",
+    "play a card": "play",
+}
 _PHASE_WORDS = {
     _DRAW: "it's time to draw cards",
     _BID: "it's time to bid",
@@ -149,6 +158,20 @@ def _lead_or(deficit: int, solo: bool) -> str:
     if deficit == 0:
         return "the scores are level"
     return f"you trail by only {deficit}"
+
+
+def _no_bid(seat: int, bid: object, e: BidParseError, allowed: tuple[Bid, ...]) -> BidNotAllowed:
+    """The refusal of a text that is no bid (``not_a_bid``; ``why`` and ``text`` say what)."""
+    return BidNotAllowed(
+        str(e),
+        seat=seat,
+        rule=f"seat {seat} made no valid bid ({e})",
+        reason="not_a_bid",
+        why=e.reason,
+        text=e.text,
+        bid=bid,
+        allowed=allowed,
+    )
 
 
 def _side_standing(deficit: int) -> str:
@@ -936,14 +959,24 @@ class Game:
         allowed = tuple(self._bid_options(seat))
         nspades = (self.hands[seat] & self._t.suit_masks[SPADES]).bit_count()
 
-        def refuse(msg: str, rule: str, cls: type[IllegalAction] = BidNotAllowed) -> IllegalAction:
+        def refuse(
+            msg: str, rule: str, reason: str, cls: type[IllegalAction] = BidNotAllowed, **fields: Any
+        ) -> IllegalAction:
             return cls(
-                msg, seat=seat, rule=f"seat {seat} may not bid {bid}: {rule}", bid=bid, allowed=allowed
+                msg,
+                seat=seat,
+                rule=f"seat {seat} may not bid {bid}: {rule}",
+                reason=reason,
+                bid=bid,
+                allowed=allowed,
+                **fields,
             )
 
         if bid.kind == "blind_nil":
             if not (rs.blind_nil_allowed and rs.nil_allowed):
-                return refuse("Blind nil isn't allowed at this table.", "blind nil is not allowed")
+                return refuse(
+                    "Blind nil isn't allowed at this table.", "blind nil is not allowed", "blind_nil_off"
+                )
             d = self.deficit(seat)
             if not rs.blind_nil_open(d):
                 who = "you trail" if solo else "your team trails"
@@ -952,13 +985,22 @@ class Game:
                     f"({_lead_or(d, solo)}).",
                     f"blind nil is only for a side behind by {rs.blind_nil_min_deficit} or more "
                     f"({_side_standing(d)})",
+                    "blind_nil_deficit",
+                    need=rs.blind_nil_min_deficit,
+                    deficit=d,
+                    solo=solo,
                 )
         if bid.kind == "blind":
             if not rs.blind_bids:
-                return refuse("Blind bids aren't allowed at this table.", "blind bids are not allowed")
+                return refuse(
+                    "Blind bids aren't allowed at this table.", "blind bids are not allowed", "blind_bids_off"
+                )
             if bid.n > rs.blind_bid_max:
                 return refuse(
-                    f"Blind bids go from 1 to {rs.blind_bid_max}.", f"blind bids go up to {rs.blind_bid_max}"
+                    f"Blind bids go from 1 to {rs.blind_bid_max}.",
+                    f"blind bids go up to {rs.blind_bid_max}",
+                    "blind_range",
+                    n=rs.blind_bid_max,
                 )
             d = self.deficit(seat)
             if not rs.blind_bids_open(d):
@@ -968,37 +1010,61 @@ class Game:
                     f"({_lead_or(d, solo)}).",
                     f"blind bids are only for a side behind by {rs.blind_bid_min_deficit} or more "
                     f"({_side_standing(d)})",
+                    "blind_bids_deficit",
+                    need=rs.blind_bid_min_deficit,
+                    deficit=d,
+                    solo=solo,
                 )
         if bid.is_blind and self.looked[seat]:
             what = "blind nil" if bid.kind == "blind_nil" else "a blind bid"
             return refuse(
                 f"You've already looked at your cards, so you can't bid {what}.",
                 "it already looked at its cards",
+                "looked_blind_nil" if bid.kind == "blind_nil" else "looked_blind_bid",
                 AlreadyLooked,
             )
         if bid.kind == "nil" and not rs.nil_allowed:
-            return refuse("Nil isn't allowed at this table: bid a number of tricks.", "nil is not allowed")
+            return refuse(
+                "Nil isn't allowed at this table: bid a number of tricks.", "nil is not allowed", "nil_off"
+            )
         if bid.kind == "tricks" and bid.n > top:
             low = "0 (nil)" if rs.nil_allowed else "0"
-            return refuse(f"Bids go from {low} to {top}.", f"bids go up to {top}")
+            return refuse(
+                f"Bids go from {low} to {top}.",
+                f"bids go up to {top}",
+                "bid_range",
+                n=top,
+                nil=rs.nil_allowed,
+            )
         if (rs.mirrors or rs.whiz) and not bid.is_blind and not self.looked[seat]:
             which = "mirrors" if rs.mirrors else "whiz"
             return refuse(
                 f"In {which} your bid is the number of spades you hold: look at your cards first.",
                 f"{which}: it has not looked at its cards",
+                "look_first",
+                variant=which,
             )
         if rs.mirrors and not bid.is_blind:
             if nspades:
                 return refuse(
                     f"In mirrors you must bid the number of spades you hold ({nspades}).",
                     f"mirrors: it must bid its {nspades} spades",
+                    "mirrors_count",
+                    n=nspades,
                 )
-            return refuse("In mirrors you hold no spades, so you must bid nil.", "mirrors: it must bid nil")
+            return refuse(
+                "In mirrors you hold no spades, so you must bid nil.",
+                "mirrors: it must bid nil",
+                "mirrors_nil",
+            )
         if rs.whiz and not bid.is_blind and bid not in allowed:
             nil = " or nil" if rs.nil_allowed else ""
             return refuse(
                 f"In whiz you must bid the number of spades you hold ({nspades}){nil}.",
                 f"whiz: it must bid its {nspades} spades{nil}",
+                "whiz_count",
+                n=nspades,
+                nil=bool(nil),
             )
         if rs.suicide:
             partner = rs.partner_of(seat)
@@ -1009,11 +1075,14 @@ class Game:
                         "In suicide exactly one partner bids nil: your partner bid nil, so you "
                         "must bid a number.",
                         "suicide: its partner already bid nil",
+                        "suicide_number",
                     )
                 return refuse(
                     f"In suicide exactly one partner bids nil: your partner bid {pb.label}, so "
                     "you must bid nil.",
                     "suicide: it must bid nil",
+                    "suicide_nil",
+                    partner_bid=pb,
                 )
         if rs.board:
             mates = [self.bids[s] for s in rs.teammates(seat)]
@@ -1025,10 +1094,14 @@ class Game:
                     return refuse(
                         f"{team} must bid at least {rs.board} in total: bid {need} or more.",
                         f"the board is {rs.board} per {'player' if solo else 'team'}",
+                        "board",
+                        board=rs.board,
+                        n=need,
+                        solo=solo,
                     )
         if bid in allowed:  # pragma: no cover - callers only ask for refused bids
-            return refuse("That bid is allowed.", "allowed")
-        return refuse("That bid isn't allowed here.", "not allowed by the rules")
+            return refuse("That bid is allowed.", "allowed", "bid_refused")
+        return refuse("That bid isn't allowed here.", "not allowed by the rules", "bid_refused")
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now. In the PASS phase this is a lazy sequence of every
@@ -1123,7 +1196,11 @@ class Game:
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction(
-                f"There is no seat {seat} at this table.", seat=seat, rule=f"there is no seat {seat}"
+                f"There is no seat {seat} at this table.",
+                seat=seat,
+                rule=f"there is no seat {seat}",
+                reason="no_seat",
+                n=seat,
             )
 
     def _wrong_phase(self, seat: int, doing: str) -> WrongPhase:
@@ -1131,7 +1208,9 @@ class Game:
             f"You can't {doing} now: {_PHASE_WORDS[self.phase]}.",
             seat=seat,
             rule=f"seat {seat} can't {doing} now: {_PHASE_WORDS[self.phase]}",
+            reason="wrong_phase",
             phase=str(self.phase),
+            action=_DOING[doing],
         )
 
     def _not_turn(self, seat: int) -> NotYourTurn:
@@ -1140,6 +1219,7 @@ class Game:
             f"It's seat {exp}'s turn, not yours.",
             seat=seat,
             rule=f"it is seat {exp}'s turn, not seat {seat}'s",
+            reason="not_your_turn",
             expected_seat=exp,
         )
 
@@ -1150,6 +1230,7 @@ class Game:
                 "You have already looked at your cards.",
                 seat=seat,
                 rule=f"seat {seat} already looked at its cards",
+                reason="already_looked",
             )
         if self.phase is not _BID and self.phase is not _DRAW:
             raise self._wrong_phase(seat, "look at your cards")
@@ -1170,13 +1251,7 @@ class Game:
             try:
                 b = Bid.parse(bid)
             except BidParseError as e:
-                raise BidNotAllowed(
-                    str(e),
-                    seat=seat,
-                    rule=f"seat {seat} made no valid bid ({e})",
-                    bid=bid,
-                    allowed=tuple(self._bid_options(seat)),
-                ) from None
+                raise _no_bid(seat, bid, e, tuple(self._bid_options(seat))) from None
         rs = self.rs
         if b.n == 0 and b.kind == "tricks" and rs.nil_allowed:
             b = Bid.NIL
@@ -1233,14 +1308,13 @@ class Game:
         try:
             b = Bid.parse(bid)
         except BidParseError as e:
-            raise BidNotAllowed(
-                str(e), seat=seat, rule=f"seat {seat} made no valid bid ({e})", bid=bid, allowed=()
-            ) from None
+            raise _no_bid(seat, bid, e, ()) from None
         if b.kind != "blind_nil":
             raise BidNotAllowed(
                 "Only blind nil can be bid before the draw; the other bids come after it.",
                 seat=seat,
                 rule=f"seat {seat} may not bid {b} before the draw",
+                reason="predraw_blind_nil_only",
                 bid=b,
                 allowed=tuple(self._blind_options(seat)),
             )
@@ -1249,6 +1323,7 @@ class Game:
                 "You have already bid blind nil.",
                 seat=seat,
                 rule=f"seat {seat} already bid",
+                reason="already_blind_nil",
                 bid=b,
                 allowed=(),
             )
@@ -1312,17 +1387,30 @@ class Game:
         k = self.pass_sizes[seat]
         if not k:
             raise BadPass(
-                "You have no cards to pass this hand.", seat=seat, rule=f"seat {seat} has no cards to pass"
+                "You have no cards to pass this hand.",
+                seat=seat,
+                rule=f"seat {seat} has no cards to pass",
+                reason="no_pass",
             )
         if self.given[seat]:
             raise BadPass(
-                "You have already passed your cards.", seat=seat, rule=f"seat {seat} already passed"
+                "You have already passed your cards.",
+                seat=seat,
+                rule=f"seat {seat} already passed",
+                reason="passed",
             )
         cards = list(cards)
         mask = 0
         for c in cards:
             if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-                raise BadPass(f"{c!r} is not a card.", seat=seat, rule=f"seat {seat} passed a non-card")
+                raise BadPass(
+                    f"{c!r} is not a card.",
+                    seat=seat,
+                    rule=f"seat {seat} passed a non-card",
+                    reason="not_a_card",
+                    card=c,
+                    private=("card",),
+                )
             mask |= 1 << c
         if len(cards) != k or mask.bit_count() != k:
             word = "card" if k == 1 else "cards"
@@ -1330,13 +1418,19 @@ class Game:
                 f"You must pass exactly {k} {word}.",
                 seat=seat,
                 rule=f"seat {seat} must pass exactly {k} {word}, not {len(cards)}",
+                reason="pass_size",
                 size=k,
             )
         hand = self.hands[seat]
         if mask & ~hand:
             bad = min(c for c in cards if not hand >> c & 1)
             raise CardNotHeld(
-                NOT_HELD, seat=seat, rule=f"{card_str(bad)} is not held by seat {seat}", card=bad
+                NOT_HELD,
+                seat=seat,
+                rule=f"{card_str(bad)} is not held by seat {seat}",
+                reason="card_not_held",
+                card=bad,
+                private=("card",),
             )
         if self._give(seat, mask):
             return [CardsPassed(seat, k), PassingDone()]
@@ -1365,7 +1459,10 @@ class Game:
         cards from the discards."""
         if any(s == seat for s, _ in self.pass_log):
             raise BadPass(
-                "You have already exchanged your cards.", seat=seat, rule=f"seat {seat} already exchanged"
+                "You have already exchanged your cards.",
+                seat=seat,
+                rule=f"seat {seat} already exchanged",
+                reason="exchanged",
             )
         k = self.pass_sizes[seat]
         if not k:
@@ -1373,12 +1470,20 @@ class Game:
                 "You have no cards to exchange this hand.",
                 seat=seat,
                 rule=f"seat {seat} has no cards to exchange",
+                reason="no_exchange",
             )
         cards = list(cards)
         mask = 0
         for c in cards:
             if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-                raise BadPass(f"{c!r} is not a card.", seat=seat, rule=f"seat {seat} passed a non-card")
+                raise BadPass(
+                    f"{c!r} is not a card.",
+                    seat=seat,
+                    rule=f"seat {seat} passed a non-card",
+                    reason="not_a_card",
+                    card=c,
+                    private=("card",),
+                )
             mask |= 1 << c
         r = len(cards)
         if r > k or mask.bit_count() != r:
@@ -1386,13 +1491,19 @@ class Game:
                 f"You may exchange at most {k} different cards.",
                 seat=seat,
                 rule=f"seat {seat} may exchange at most {k} cards, not {r}",
+                reason="exchange_size",
                 size=k,
             )
         hand = self.hands[seat]
         if mask & ~hand:
             bad = min(c for c in cards if not hand >> c & 1)
             raise CardNotHeld(
-                NOT_HELD, seat=seat, rule=f"{card_str(bad)} is not held by seat {seat}", card=bad
+                NOT_HELD,
+                seat=seat,
+                rule=f"{card_str(bad)} is not held by seat {seat}",
+                reason="card_not_held",
+                card=bad,
+                private=("card",),
             )
         out = 0
         for g_ in self.given:
@@ -1408,6 +1519,7 @@ class Game:
                     "Those replacement cards did not come from the discards.",
                     seat=seat,
                     rule=f"seat {seat}'s {r} replacement cards must come from the discards",
+                    reason="replacement",
                 )
         elif self.deal_key is not None:
             repl = 0
@@ -1453,19 +1565,24 @@ class Game:
         self._check_seat(seat)
         if not self.rs.misdeal_no_spades:
             raise MisdealNotAllowed(
-                "Misdeals aren't called at this table.", seat=seat, rule="misdeals are not allowed"
+                "Misdeals aren't called at this table.",
+                seat=seat,
+                rule="misdeals are not allowed",
+                reason="misdeal_off",
             )
         if not self._misdeal_ok(seat):
             if self.phase is not _BID:
                 raise self._wrong_phase(seat, "call a misdeal")
             if self.hands[seat] & self._t.suit_masks[SPADES]:
                 msg, rule = "You can only call a misdeal with no spades.", f"seat {seat} holds a spade"
+                reason = "misdeal_spades"
             else:
                 msg, rule = (
                     "It's too late to call a misdeal: your team has bid.",
                     f"seat {seat}'s team has already bid",
                 )
-            raise MisdealNotAllowed(msg, seat=seat, rule=rule)
+                reason = "misdeal_late"
+            raise MisdealNotAllowed(msg, seat=seat, rule=rule, reason=reason)
         self.redeals += 1
         events: list[Event] = [Misdealt(seat, self.hand_no)]
         events.extend(self._start_hand())
@@ -1827,7 +1944,12 @@ class Game:
                 return parse_card(card)
             except CardParseError as e:
                 raise CardNotHeld(
-                    str(e), seat=seat, rule=f"seat {seat} played no card ({e})", card=card
+                    str(e),
+                    seat=seat,
+                    rule=f"seat {seat} played no card ({e})",
+                    reason="not_a_card",
+                    card=card,
+                    private=("card",),
                 ) from None
         if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 128:
             return int(card)
@@ -1838,7 +1960,14 @@ class Game:
             text = card_str(card)
         else:
             text = repr(card)
-        return CardNotHeld(NOT_HELD, seat=seat, rule=f"{text} is not held by seat {seat}", card=card)
+        return CardNotHeld(
+            NOT_HELD,
+            seat=seat,
+            rule=f"{text} is not held by seat {seat}",
+            reason="card_not_held",
+            card=card,
+            private=("card",),
+        )
 
     def _play_refusal(self, seat: int, card: int) -> IllegalAction:
         t = self._t
@@ -1853,6 +1982,7 @@ class Game:
                     f"You must follow {SUIT_NAMES[led]}: you hold {held}.",
                     seat=seat,
                     rule=f"seat {seat} must follow {SUIT_NAMES[led]}",
+                    reason="must_follow",
                     suit=led,
                     playable=playable,
                 )
@@ -1860,6 +1990,7 @@ class Game:
                 "No spades on the first trick while you hold another suit.",
                 seat=seat,
                 rule=f"seat {seat} may not play a spade to the first trick",
+                reason="first_no_spades",
                 playable=playable,
             )
         if self._first_lead >= 0 and self.trick_no == 0:
@@ -1868,6 +1999,8 @@ class Game:
                 f"The first trick must be led with {lead}.",
                 seat=seat,
                 rule=f"the first trick must be led with {card_str(self._first_lead)}",
+                reason="first_lead",
+                card=self._first_lead,
                 playable=playable,
             )
         suits = [s for s in (HEARTS, CLUBS, DIAMONDS) if hand & t.suit_masks[s]]
@@ -1876,6 +2009,8 @@ class Game:
             f"Spades aren't broken yet: lead {join_words(words, 'or')}.",
             seat=seat,
             rule=f"seat {seat} led a spade before spades were broken",
+            reason="spades_not_broken",
+            suits=tuple(suits),
             playable=playable,
         )
 

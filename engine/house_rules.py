@@ -40,7 +40,9 @@ class HouseRulesError(ValueError):
     ``code`` says which refusal it is (``out_of_range``: ``fields`` has ``name``, ``value``, ``lo``,
     ``hi`` and ``off``; ``incompatible``: ``fields`` has the ruleset's ``reason`` and its values;
     ``no_name`` (``=5``): ``token`` and ``example``; ``no_value`` (``bag_limit=``): ``token`` and
-    ``name``; empty for the others) so a front end can word it in the player's language."""
+    ``name``; ``no_equals`` (``bag_limit``): ``token``; ``not_on_off`` and ``not_whole``: ``name``
+    and ``raw`` (and ``off`` when `off` is allowed); ``unknown_rule``: ``name`` and ``rules``) so a
+    front end can word it in the player's language."""
 
     def __init__(self, message: str, code: str = "", **fields: object) -> None:
         super().__init__(message)
@@ -60,14 +62,22 @@ def _rule_value(name: str, kind: str, raw: str) -> Any:
             return True
         if low in _OFF:
             return False
-        raise HouseRulesError(f"`{name}` is on or off, not `{raw[:20]}`.")
+        raise HouseRulesError(
+            f"`{name}` is on or off, not `{raw[:20]}`.", "not_on_off", name=name, raw=raw[:20]
+        )
     if kind == "int | None" and low in _NONE:
         return None
     try:
         return int(low)
     except ValueError:
         extra = " (or `off`)" if kind == "int | None" else ""
-        raise HouseRulesError(f"`{name}` takes a whole number{extra}, not `{raw[:20]}`.") from None
+        raise HouseRulesError(
+            f"`{name}` takes a whole number{extra}, not `{raw[:20]}`.",
+            "not_whole",
+            name=name,
+            raw=raw[:20],
+            off=bool(extra),
+        ) from None
 
 
 def parse_house_rules(text: str) -> dict[str, Any]:
@@ -86,7 +96,9 @@ def parse_house_rules(text: str) -> dict[str, Any]:
     for token in text.replace(",", " ").split():
         if "=" not in token:
             raise HouseRulesError(
-                f"`{token[:30]}` has no value: write options as name=value, e.g. `bag_limit=5`."
+                f"`{token[:30]}` has no value: write options as name=value, e.g. `bag_limit=5`.",
+                "no_equals",
+                token=token[:30],
             )
         name, raw = token.split("=", 1)
         key = name.strip().lower().replace("-", "_")
@@ -106,7 +118,12 @@ def parse_house_rules(text: str) -> dict[str, Any]:
                 name=key[:30],
             )
         if key not in kinds:
-            raise HouseRulesError(f"`{name[:30]}` is not a rule. Rules: {', '.join(kinds)}.")
+            raise HouseRulesError(
+                f"`{name[:30]}` is not a rule. Rules: {', '.join(kinds)}.",
+                "unknown_rule",
+                name=name[:30],
+                rules=tuple(kinds),
+            )
         out[key] = _rule_value(key, kinds[key], raw)
     return out
 
@@ -152,9 +169,35 @@ def check_rules(preset: str, options: dict[str, Any]) -> Ruleset:
         ) from None
 
 
+@dataclasses.dataclass(frozen=True)
+class RuleSuggestion:
+    """One house-rules autocomplete entry: ``value`` is the text it completes to, shown as
+    ``shown`` (``bag_limit=5``, ``bag_limit=…``) with a ``note``: ``now`` (the preset's value is
+    ``current``), ``preset`` (this is the preset's value) or none; ``label`` is the English."""
+
+    shown: str
+    value: str
+    note: str = ""
+    current: str = ""
+
+    @property
+    def label(self) -> str:
+        if self.note == "now":
+            return f"{self.shown} (now {self.current})"
+        if self.note == "preset":
+            return f"{self.shown} (preset)"
+        return self.shown
+
+
 def rules_suggestions(text: str, preset: str | None = None) -> list[tuple[str, str]]:
     """Autocomplete for the house-rules option: (label, full value) pairs, at most 25, each under
     Discord's 100 characters. Completes the last word: an option name, then its values."""
+    return [(s.label[:100], s.value) for s in rule_suggestions(text, preset)]
+
+
+def rule_suggestions(text: str, preset: str | None = None) -> list[RuleSuggestion]:
+    """The entries of :func:`rules_suggestions` with their parts, for a front end that words the
+    notes in its reader's language."""
     kinds = rule_kinds()
     try:
         base = Ruleset.preset(preset or "standard")
@@ -163,7 +206,7 @@ def rules_suggestions(text: str, preset: str | None = None) -> list[tuple[str, s
     done, _, last = text.rpartition(" ") if not text.endswith(" ") else (text.rstrip(), "", "")
     prefix = (done.strip() + " ") if done.strip() else ""
     used = {t.split("=", 1)[0].lower() for t in prefix.split()}
-    out: list[tuple[str, str]] = []
+    out: list[RuleSuggestion] = []
     if "=" in last:
         name, _, partial = last.partition("=")
         key = name.lower().replace("-", "_")
@@ -174,13 +217,13 @@ def rules_suggestions(text: str, preset: str | None = None) -> list[tuple[str, s
         values = ["on", "off"] if kind == "bool" else [current, *_SUGGEST.get(key, ())]
         for v in dict.fromkeys(values):
             if v.startswith(partial.lower()):
-                note = " (preset)" if v == current else ""
-                out.append((f"{prefix}{key}={v}{note}", f"{prefix}{key}={v}"))
+                typed = f"{prefix}{key}={v}"
+                out.append(RuleSuggestion(typed, typed, "preset" if v == current else ""))
     else:
         partial = last.lower().replace("-", "_")
         names = [k for k in kinds if k not in used and k.startswith(partial)]
         names += [k for k in kinds if k not in used and partial in k and k not in names]
         for key in names:
             now_ = format_rules({key: getattr(base, key)}).split("=", 1)[1]
-            out.append((f"{prefix}{key}=… (now {now_})", f"{prefix}{key}="))
-    return [(n[:100], v) for n, v in out if len(v) <= 100][:25]
+            out.append(RuleSuggestion(f"{prefix}{key}=…", f"{prefix}{key}=", "now", now_))
+    return [s for s in out if len(s.value) <= 100][:25]

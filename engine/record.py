@@ -2,17 +2,19 @@
 
 ``replay(record)`` re-runs one hand through the same ``Game`` rules that played it, so a record
 is scored exactly as the live game scored it, and the first action the rules refuse is reported
-by its position (``plays[17]: 9H is not held by seat 2``).
+by its position (``plays[17]: 9H is not held by seat 2``). ``hand_replay(record)`` reads a finished
+hand trick by trick (``HandReplay``: the deal, the passes, each trick and who held what before it).
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .bids import Bid, BidParseError
-from .cards import COPY_OFFSET, CardParseError, card_str, parse_card
+from .cards import COPY_OFFSET, CardParseError, bits, card_str, parse_card
 from .errors import IllegalAction, RecordError, RulesetError
 from .game import RECORD_FORMAT, Game, Phase
 from .ruleset import Ruleset, tables
@@ -287,3 +289,82 @@ def read_record(path: str) -> Any:
     except json.JSONDecodeError as e:
         raise RecordError("", f"{path} is not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     return record
+
+
+@dataclass(frozen=True)
+class Trick:
+    no: int  # 1-based
+    plays: tuple[tuple[int, int], ...]  # (seat, card) in play order
+    winner: int
+
+
+@dataclass(frozen=True)
+class HandReplay:
+    """A finished hand read trick by trick (rebuilt by the engine from the record)."""
+
+    record: dict[str, Any]
+    ruleset: Ruleset
+    hand_no: int
+    dealer: int
+    dealt: tuple[int, ...]  # per seat, a card mask, as dealt (two-player: as kept after the draw)
+    bids: tuple[tuple[int, Any], ...]  # (seat, the bid as the record holds it: 4, "nil", "blind 6")
+    passes: tuple[tuple[int, tuple[int, ...]], ...]
+    tricks: tuple[Trick, ...]
+    result: dict[str, Any]
+
+    @property
+    def steps(self) -> int:
+        """The deal and bids, one step per trick, the scoring."""
+        return len(self.tricks) + 2
+
+    def held_before(self, trick_no: int) -> list[int]:
+        """Each seat's cards before trick ``trick_no`` (1-based) was played (after any pass)."""
+        hands = list(self.after_pass)
+        for t in self.tricks[: trick_no - 1]:
+            for seat, card in t.plays:
+                hands[seat] &= ~(1 << card)
+        return hands
+
+    @property
+    def after_pass(self) -> list[int]:
+        hands = list(self.dealt)
+        for seat, cards in self.passes:
+            for c in cards:
+                hands[seat] &= ~(1 << c)
+        n = len(hands)
+        if self.ruleset.two_player_draw:
+            for seat, cards in (tuple(x) for x in self.record.get("replacements") or []):
+                for c in cards:
+                    hands[seat] |= 1 << parse_card(c)
+            return hands
+        for seat, cards in self.passes:  # partners swap: the cards arrive at the partner
+            partner = self.ruleset.partner_of(seat)
+            if partner is not None and partner < n:
+                for c in cards:
+                    hands[partner] |= 1 << c
+        return hands
+
+
+def hand_replay(record: dict[str, Any]) -> HandReplay:
+    """Rebuild a finished hand from its record, trick by trick; raises ``RecordError`` when it does
+    not replay."""
+    g = replay_game(record)
+    n = g.n
+    history = g.history()
+    tricks = []
+    for i in range(0, len(history), n):
+        no = i // n + 1
+        tricks.append(Trick(no, tuple(history[i : i + n]), g.trick_winners[no - 1]))
+    bids = tuple((int(s), b) for s, b in record.get("bids", []))
+    passes = tuple((s, tuple(bits(m))) for s, m in g.pass_log)
+    return HandReplay(
+        record,
+        g.rs,
+        g.hand_no,
+        g.dealer,
+        tuple(g.dealt),
+        bids,
+        passes,
+        tuple(tricks),
+        dict(g.hand_records[-1]["result"]),
+    )

@@ -109,7 +109,12 @@ class Ruleset:
         key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
         key = _ALIASES.get(key, key)
         if key not in PRESETS:
-            raise RulesetError(f'"{name}" is not a ruleset; choose one of {", ".join(PRESETS)}')
+            raise RulesetError(
+                f'"{name}" is not a ruleset; choose one of {", ".join(PRESETS)}',
+                "unknown_preset",
+                name=str(name),
+                choices=tuple(PRESETS),
+            )
         base = PRESETS[key]
         if not overrides:
             return base
@@ -117,7 +122,7 @@ class Ruleset:
         try:
             return dataclasses.replace(base, **overrides)
         except TypeError as e:  # pragma: no cover - _check_options catches these
-            raise RulesetError(str(e)) from None
+            raise RulesetError(str(e), "bad_option") from None
 
     def with_options(self, **overrides: Any) -> Ruleset:
         _check_options(overrides)
@@ -213,13 +218,13 @@ class Ruleset:
         if isinstance(d, str):
             return cls.preset(d)
         if not isinstance(d, dict):
-            raise RulesetError('A ruleset is a preset name or an object with a "preset" key')
+            raise RulesetError('A ruleset is a preset name or an object with a "preset" key', "not_a_ruleset")
         d = dict(d)
         custom = d.pop("name", None)
         rs = cls.preset(d.pop("preset", "standard"), **d)
         if custom is not None and custom != rs.name:
             if not isinstance(custom, str) or not custom.strip():
-                raise RulesetError('A ruleset "name" must be a text')
+                raise RulesetError('A ruleset "name" must be a text', "name_not_text")
             rs = dataclasses.replace(rs, name=custom)
         return rs
 
@@ -312,14 +317,16 @@ def _check_options(overrides: dict[str, Any]) -> None:
     for key, value in overrides.items():
         if key not in _FIELD_TYPES:
             known = ", ".join(sorted(k for k in _FIELD_TYPES if k != "name"))
-            raise RulesetError(f'"{key}" is not a ruleset option; options are {known}')
+            raise RulesetError(
+                f'"{key}" is not a ruleset option; options are {known}', "unknown_option", name=key
+            )
         types = _FIELD_TYPES[key]
         ok = isinstance(value, types) and not (bool not in types and isinstance(value, bool))
         if not ok:
             want = {"(<class 'bool'>,)": "true or false", "(<class 'int'>,)": "a whole number"}.get(
                 str(types), "a whole number or null" if int in types else "a text"
             )
-            raise RulesetError(f'Option "{key}" must be {want}, not {value!r}')
+            raise RulesetError(f'Option "{key}" must be {want}, not {value!r}', "bad_option", name=key)
 
 
 # The sensible range of every numeric option that has no natural bound from the deck: what a

@@ -44,16 +44,20 @@ def build_ruleset(preset: str, target: int | None, hand_limit: int | None) -> Ru
     overrides: dict[str, Any] = {}
     if target is not None:
         if not 50 <= target <= 1000:
-            raise SettingsError(_("A round's target score is 50 to 1000 (you gave %(n)s).", n=target))
+            raise SettingsError(
+                _("A round's target score is 50 to 1000 (you gave %(n)s).", n=target), "target_range"
+            )
         overrides["target_score"] = target
     if hand_limit is not None:
         if not 1 <= hand_limit <= 30:
-            raise SettingsError(_("A round's hand limit is 1 to 30 hands (you gave %(n)s).", n=hand_limit))
+            raise SettingsError(
+                _("A round's hand limit is 1 to 30 hands (you gave %(n)s).", n=hand_limit), "hand_limit_range"
+            )
         overrides["max_hands"] = hand_limit
     try:
         return Ruleset.preset(preset, **overrides)
     except RulesetError as exc:
-        raise SettingsError(lexicon.explain(exc)) from None
+        raise SettingsError(lexicon.explain(exc), "ruleset") from None
 
 
 class Pulse:

@@ -83,20 +83,21 @@ class Schedule:
 
     def __post_init__(self) -> None:
         if not 0 <= self.weekday <= 6:
-            raise ScheduleError(_("The weekday is 0 (Monday) to 6 (Sunday)."))
+            raise ScheduleError(_("The weekday is 0 (Monday) to 6 (Sunday)."), "weekday_range")
         if self.first_day.weekday() != self.weekday:
             raise ScheduleError(
                 _(
                     "The first night (%(date)s) is not on the league's weekday (%(weekday)s).",
                     date=self.first_day.isoformat(),
                     weekday=weekday_name(self.weekday),
-                )
+                ),
+                "first_night_weekday",
             )
         check_weeks(self.weeks)
         if not 0 <= self.checkin_minutes <= 24 * 60:
-            raise ScheduleError(_("Check-in opens 0 to 1440 minutes before the start."))
+            raise ScheduleError(_("Check-in opens 0 to 1440 minutes before the start."), "checkin_range")
         if not 0 <= self.grace_minutes <= 24 * 60:
-            raise ScheduleError(_("The grace period is 0 to 1440 minutes."))
+            raise ScheduleError(_("The grace period is 0 to 1440 minutes."), "grace_range")
         parse_zone(self.zone_name)
 
     @property
@@ -135,7 +136,8 @@ class Schedule:
                         "%(date)s is not on the league's weekday (%(weekday)s).",
                         date=day.isoformat(),
                         weekday=weekday_name(weekday),
-                    )
+                    ),
+                    "date_weekday",
                 )
             if local_instant(day, at, zone) <= local_now:
                 raise ScheduleError(
@@ -144,7 +146,8 @@ class Schedule:
                         date=day.isoformat(),
                         time=at.strftime("%H:%M"),
                         zone=zone.key,
-                    )
+                    ),
+                    "date_past",
                 )
         return cls(
             weekday=weekday,
@@ -206,17 +209,20 @@ class Schedule:
                     date=day.isoformat(),
                     weekday=weekday_name(self.weekday),
                     first=self.first_day.isoformat(),
-                )
+                ),
+                "not_a_night",
             )
         if day in self.skipped:
-            raise ScheduleError(_("%(date)s is already skipped.", date=day.isoformat()))
+            raise ScheduleError(_("%(date)s is already skipped.", date=day.isoformat()), "already_skipped")
         if self.night_on(day) is None:
-            raise ScheduleError(_("%(date)s is after the end of the season.", date=day.isoformat()))
+            raise ScheduleError(
+                _("%(date)s is after the end of the season.", date=day.isoformat()), "after_season"
+            )
         return replace(self, skipped=self.skipped | {day})
 
     def unskip(self, day: date) -> Schedule:
         if day not in self.skipped:
-            raise ScheduleError(_("%(date)s is not skipped.", date=day.isoformat()))
+            raise ScheduleError(_("%(date)s is not skipped.", date=day.isoformat()), "not_skipped")
         return replace(self, skipped=self.skipped - {day})
 
     def skip_between(self, start: datetime, end: datetime, held: Iterable[date] = ()) -> Schedule:
@@ -260,7 +266,8 @@ class Schedule:
                     "%(n)s night has been held already: the season must be longer than %(n)s week.",
                     "%(n)s nights have been held already: the season must be longer than %(n)s weeks.",
                     held,
-                )
+                ),
+                "season_too_short",
             )
         # the same week as the first night (a Thursday league moved to Tuesday meets that week's
         # Tuesday), unless that is already past: then the next such weekday

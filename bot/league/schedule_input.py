@@ -14,6 +14,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.i18n import N_, Msg, Text, _, join
 
+from .errors import LeagueInputError
+
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 # the weekdays' names in a sentence (the same words as the /league create choices)
 _WEEKDAY_NAMES = (
@@ -34,7 +36,7 @@ def weekday_name(weekday: int) -> Msg:
 MAX_WEEKS = 52
 
 
-class ScheduleError(ValueError):
+class ScheduleError(LeagueInputError):
     """A schedule input a user typed is not valid; the message says what is allowed."""
 
 
@@ -54,7 +56,7 @@ def parse_zone(name: str) -> ZoneInfo:
     """The IANA zone for ``name`` (case-insensitive); ScheduleError with suggestions otherwise."""
     text = (name or "").strip()
     if not text:
-        raise ScheduleError(_("Give a time zone such as America/New_York or Europe/London."))
+        raise ScheduleError(_("Give a time zone such as America/New_York or Europe/London."), "zone_missing")
     lookup = {z.lower(): z for z in _zone_names()}
     canonical = lookup.get(text.lower().replace(" ", "_"))
     if canonical is None:
@@ -64,12 +66,12 @@ def parse_zone(name: str) -> ZoneInfo:
         )
         if hints:
             refusal = join(refusal, _("Did you mean %(zones)s?", zones=", ".join(hints)))
-        raise ScheduleError(refusal)
+        raise ScheduleError(refusal, "zone_unknown")
     try:
         return ZoneInfo(canonical)
     except ZoneInfoNotFoundError:  # pragma: no cover - listed but unreadable
         raise ScheduleError(
-            _("The time zone %(zone)s is not available on this server.", zone=canonical)
+            _("The time zone %(zone)s is not available on this server.", zone=canonical), "zone_unavailable"
         ) from None
 
 
@@ -103,16 +105,16 @@ def parse_time(text: str) -> time:
     m = _TIME.match(text or "")
     if not m:
         raise ScheduleError(
-            _("`%(text)s` is not a time: write it like 20:00 or 8pm.", text=(text or "")[:40])
+            _("`%(text)s` is not a time: write it like 20:00 or 8pm.", text=(text or "")[:40]), "bad_time"
         )
     hour, minute = int(m.group(1)), int(m.group(2) or 0)
     ampm = (m.group(3) or "").lower()
     if ampm:
         if not 1 <= hour <= 12:
-            raise ScheduleError(_("With am/pm the hour is 1 to 12 (8pm, 11:30am)."))
+            raise ScheduleError(_("With am/pm the hour is 1 to 12 (8pm, 11:30am)."), "ampm_hour")
         hour = hour % 12 + (12 if ampm == "p" else 0)
     if not (0 <= hour <= 23 and 0 <= minute <= 59):
-        raise ScheduleError(_("The hour is 0 to 23 and the minutes 0 to 59 (20:00, 7:30)."))
+        raise ScheduleError(_("The hour is 0 to 23 and the minutes 0 to 59 (20:00, 7:30)."), "time_range")
     return time(hour, minute)
 
 
@@ -123,7 +125,9 @@ def parse_weekday(text: str) -> int:
         for i, name in enumerate(WEEKDAYS):
             if name.lower().startswith(t):
                 return i
-    raise ScheduleError(_("`%(text)s` is not a weekday: choose Monday to Sunday.", text=(text or "")[:20]))
+    raise ScheduleError(
+        _("`%(text)s` is not a weekday: choose Monday to Sunday.", text=(text or "")[:20]), "bad_weekday"
+    )
 
 
 def parse_date(text: str) -> date:
@@ -132,13 +136,14 @@ def parse_date(text: str) -> date:
         return date.fromisoformat((text or "").strip())
     except ValueError:
         raise ScheduleError(
-            _("`%(text)s` is not a date: write it as YYYY-MM-DD.", text=(text or "")[:20])
+            _("`%(text)s` is not a date: write it as YYYY-MM-DD.", text=(text or "")[:20]), "bad_date"
         ) from None
 
 
 def check_weeks(weeks: int) -> int:
     if not 1 <= weeks <= MAX_WEEKS:
         raise ScheduleError(
-            _("A season is 1 to %(max)s weeks long (you gave %(weeks)s).", max=MAX_WEEKS, weeks=weeks)
+            _("A season is 1 to %(max)s weeks long (you gave %(weeks)s).", max=MAX_WEEKS, weeks=weeks),
+            "weeks_range",
         )
     return weeks

@@ -12,6 +12,7 @@ from bot.i18n import ChoiceName, Joined, ListOf, _, join
 from bot.lexicon.words import preset_name
 from engine.ruleset import PRESETS, Ruleset
 
+from .errors import LeagueInputError
 from .schedule import Schedule, ScheduleError
 from .seating import BOT, BYE, FIXED, FORMATS, LEFTOVERS, ROTATING, SOLO
 from .standings import PointsRule
@@ -45,7 +46,7 @@ def labels(texts: Iterable[str]) -> ListOf:
     return ListOf(tuple(label(t) for t in texts), "or")
 
 
-class SettingsError(ValueError):
+class SettingsError(LeagueInputError):
     """An invalid league setting; the message says what is allowed."""
 
 
@@ -62,7 +63,8 @@ class LeagueSettings:
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise SettingsError(
-                _("A night has 1 to %(max)s rounds (you gave %(n)s).", max=MAX_ROUNDS, n=self.rounds)
+                _("A night has 1 to %(max)s rounds (you gave %(n)s).", max=MAX_ROUNDS, n=self.rounds),
+                "rounds_range",
             )
         if not MIN_ROUND_MINUTES <= self.round_minutes <= MAX_ROUND_MINUTES:
             raise SettingsError(
@@ -71,11 +73,13 @@ class LeagueSettings:
                     min=MIN_ROUND_MINUTES,
                     max=MAX_ROUND_MINUTES,
                     n=self.round_minutes,
-                )
+                ),
+                "round_minutes_range",
             )
         if self.leftover not in LEFTOVERS:
             raise SettingsError(
-                _("For leftover players choose %(choices)s.", choices=labels(LEFTOVER_LABELS.values()))
+                _("For leftover players choose %(choices)s.", choices=labels(LEFTOVER_LABELS.values())),
+                "bad_leftover",
             )
 
     @property
@@ -115,13 +119,14 @@ _MENTION = re.compile(r"<[@#&!:a-z]*\d+>|@everyone|@here", re.IGNORECASE)
 def check_name(name: str) -> str:
     text = " ".join((name or "").split())
     if not text:
-        raise SettingsError(_("Give the league a name, like `Spades Thursday`."))
+        raise SettingsError(_("Give the league a name, like `Spades Thursday`."), "name_missing")
     if len(text) > NAME_MAX:
         raise SettingsError(
-            _("A name is at most %(max)s characters (that one has %(n)s).", max=NAME_MAX, n=len(text))
+            _("A name is at most %(max)s characters (that one has %(n)s).", max=NAME_MAX, n=len(text)),
+            "name_too_long",
         )
     if _MENTION.search(text):
-        raise SettingsError(_("A name cannot contain mentions."))
+        raise SettingsError(_("A name cannot contain mentions."), "name_mentions")
     return text
 
 
@@ -129,7 +134,9 @@ def check_format(fmt: str, ruleset: Ruleset) -> str:
     """The format must fit the preset: partners need a partnership preset, solo a solo one."""
     fmt = (fmt or "").strip().lower()
     if fmt not in FORMATS:
-        raise SettingsError(_("Choose a format: %(choices)s.", choices=labels(FORMAT_LABELS.values())))
+        raise SettingsError(
+            _("Choose a format: %(choices)s.", choices=labels(FORMAT_LABELS.values())), "bad_format"
+        )
     if fmt == SOLO and ruleset.partnerships:
         solo = tuple(preset_name(n) for n, rs in PRESETS.items() if not rs.partnerships)
         raise SettingsError(
@@ -139,7 +146,8 @@ def check_format(fmt: str, ruleset: Ruleset) -> str:
                 preset=preset_name(ruleset.name),
                 choices=labels((FORMAT_LABELS[ROTATING], FORMAT_LABELS[FIXED])),
                 presets=ListOf(solo, "or"),
-            )
+            ),
+            "format_partnerships",
         )
     if fmt in (FIXED, ROTATING) and not ruleset.partnerships:
         raise SettingsError(
@@ -148,7 +156,8 @@ def check_format(fmt: str, ruleset: Ruleset) -> str:
                 " partners.",
                 preset=preset_name(ruleset.name),
                 solo=label(FORMAT_LABELS[SOLO]),
-            )
+            ),
+            "format_no_partners",
         )
     return fmt
 
@@ -186,4 +195,4 @@ def clash(
 
 def check_schedule(schedule: Schedule, now: datetime) -> None:
     if schedule.next_night(now) is None:
-        raise ScheduleError(_("Every night of that season is already in the past."))
+        raise ScheduleError(_("Every night of that season is already in the past."), "season_past")

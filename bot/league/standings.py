@@ -19,10 +19,12 @@ from typing import Any
 
 from bot.i18n import Text, _, join
 
+from .errors import LeagueInputError
+
 Entrant = Hashable
 
 
-class PointsError(ValueError):
+class PointsError(LeagueInputError):
     """A league points setting that does not make sense (the message says what is allowed)."""
 
 
@@ -43,14 +45,15 @@ class PointsRule:
             v = getattr(self, name)
             if not 0 <= v <= 10:
                 raise PointsError(
-                    _("League points are 0 to 10 per game (%(name)s was %(value)s).", name=name, value=v)
+                    _("League points are 0 to 10 per game (%(name)s was %(value)s).", name=name, value=v),
+                    "points_range",
                 )
         if not self.win > self.loss:
-            raise PointsError(_("A win must be worth more league points than a loss."))
+            raise PointsError(_("A win must be worth more league points than a loss."), "win_over_loss")
         if not self.loss <= self.close_loss <= self.win:
-            raise PointsError(_("A close loss is worth between a loss and a win."))
+            raise PointsError(_("A close loss is worth between a loss and a win."), "close_loss_between")
         if not 0 <= self.close_margin <= 1000:
-            raise PointsError(_("The close-loss margin is 0 to 1000 game points."))
+            raise PointsError(_("The close-loss margin is 0 to 1000 game points."), "close_margin_range")
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}

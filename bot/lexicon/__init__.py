@@ -2,7 +2,7 @@
 (``refusals``); this package hands their public names on, so ``lexicon.explain`` and the like keep
 working."""
 
-from bot.lexicon.refusals import explain, explain_rules
+from bot.lexicon.refusals import explain, explain_rules, unknown
 from bot.lexicon.words import (
     SUIT_A,
     SUIT_NAMES,
@@ -35,4 +35,5 @@ __all__ = [
     "preset_name",
     "rules_suggestion",
     "suit_name",
+    "unknown",
 ]

@@ -1,337 +1,247 @@
-"""The engine's refusals as lazy messages.
+"""The engine's refusals as lazy messages, keyed by code.
 
-The engine stays English and pure; its refusals carry a stable ``code`` and structured fields, and
-their English sentences follow fixed templates. :func:`explain` turns a refusal into a lazy message
-from those (English renders exactly as the engine wrote it); a sentence it does not know is shown as
-the engine wrote it. :func:`explain_rules` does the same for a house-rules refusal
-(``engine.house_rules``)."""
+The engine stays English and pure; each refusal carries a stable ``reason`` (``blind_nil_deficit``,
+``must_follow``, …) and the fields to say it (``engine.errors``). :func:`explain` looks the reason
+up in :data:`_ENGINE` and words it from the fields (English renders exactly as the engine wrote
+it); :func:`explain_rules` does the same for a house-rules refusal (``engine.house_rules``) and
+:func:`explain` for a ruleset one. Nothing here reads the engine's English: a reason without words
+gets a general refusal (:func:`unknown`) and a warning naming the code, never the text (it may
+name a card the player holds)."""
 
 from __future__ import annotations
 
-import re
+import logging
 from collections.abc import Callable
 from typing import Any
 
 import engine
-from bot.i18n import N_, ListOf, _, _n, whole
+from bot.i18n import N_, ListOf, Msg, Text, _, _n, whole
 from bot.lexicon.words import SUIT_A, bid_label, cards_list, suit_name
+from engine.house_rules import rule_kinds
+from engine.ruleset import RulesetError
 
-# ---- the engine's refusals -------------------------------------------------------------------
+log = logging.getLogger(__name__)
 
-_CARD = r"(?P<card>\S+)"
-# (engine sentence, the same sentence as a lazy message); the groups become its parameters
-_TEMPLATES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Any]]] = []
+Fields = dict[str, Any]
+SeatName = Callable[[int], Text]
+
+#: the refusal a code without words gets (the code is logged)
+UNKNOWN = N_("That isn't allowed right now; nothing was changed.")
 
 
-def _t(pattern: str) -> Callable[[Callable[[re.Match[str]], Any]], Callable[[re.Match[str]], Any]]:
-    def add(fn: Callable[[re.Match[str]], Any]) -> Callable[[re.Match[str]], Any]:
-        _TEMPLATES.append((re.compile(f"^{pattern}$"), fn))
-        return fn
+def unknown(kind: str, code: str) -> Msg:
+    """The general refusal for a ``code`` the bot has no words for, with a warning naming it."""
+    log.warning("%s refusal without words: code %r", kind, code)
+    return _(UNKNOWN)
 
-    return add
 
+def engine_seat(seat: int) -> Text:
+    """A seat as the engine names it (``seat 2``), when the table's names are not at hand."""
+    return _("seat %(n)s", n=seat)
+
+
+# ---- the engine's refusals (``engine.IllegalAction.reason``) -----------------------------------
 
 _DOING = {
-    "look at your cards": N_("You can't look at your cards now: %(why)s."),
+    "look": N_("You can't look at your cards now: %(why)s."),
     "bid": N_("You can't bid now: %(why)s."),
-    "pass cards": N_("You can't pass cards now: %(why)s."),
-    "call a misdeal": N_("You can't call a misdeal now: %(why)s."),
+    "pass": N_("You can't pass cards now: %(why)s."),
+    "misdeal": N_("You can't call a misdeal now: %(why)s."),
     "draw": N_("You can't draw now: %(why)s."),
-    "play": N_("You can't play now: %(why)s."),
-    "play a card": N_("You can't play a card now: %(why)s."),
+    "play": N_("You can't play a card now: %(why)s."),
 }
 _PHASE = {
-    "it's time to draw cards": N_("it's time to draw cards"),
-    "it's time to bid": N_("it's time to bid"),
-    "it's time to pass cards": N_("it's time to pass cards"),
-    "the hand is being played": N_("the hand is being played"),
-    "the game is over": N_("the game is over"),
+    "draw": N_("it's time to draw cards"),
+    "bid": N_("it's time to bid"),
+    "pass": N_("it's time to pass cards"),
+    "play": N_("the hand is being played"),
+    "game_over": N_("the game is over"),
 }
 
 
-@_t(r"You can't (?P<doing>.+) now: (?P<why>.+)\.")
-def _wrong_phase(m: re.Match[str]) -> Any:
-    doing, why = _DOING.get(m["doing"]), _PHASE.get(m["why"])
+def _wrong_phase(f: Fields, seat_name: SeatName) -> Msg | None:
+    doing, why = _DOING.get(str(f.get("action"))), _PHASE.get(str(f.get("phase")))
     return _(doing, why=_(why)) if doing and why else None
 
 
-@_t(r"There is no seat (?P<n>\d+) at this table\.")
-def _no_seat(m: re.Match[str]) -> Any:
-    return _("There is no seat %(n)s at this table.", n=m["n"])
-
-
-@_t(r"You have already looked at your cards\.")
-def _looked(m: re.Match[str]) -> Any:
-    return _("You have already looked at your cards.")
-
-
-@_t(r"Blind nil isn't allowed at this table\.")
-def _no_blind_nil(m: re.Match[str]) -> Any:
-    return _("Blind nil isn't allowed at this table.")
-
-
-@_t(r"Blind bids aren't allowed at this table\.")
-def _no_blind_bids(m: re.Match[str]) -> Any:
-    return _("Blind bids aren't allowed at this table.")
-
-
-def _lead_or(text: str) -> Any:
-    if text == "the scores are level":
+def _standing(deficit: int) -> Msg:
+    if deficit < 0:
+        return _("you lead by %(n)s", n=-deficit)
+    if deficit == 0:
         return _("the scores are level")
-    m = re.fullmatch(r"you lead by (\d+)", text)
-    if m:
-        return _("you lead by %(n)s", n=m[1])
-    m = re.fullmatch(r"you trail by only (\d+)", text)
-    if m:
-        return _("you trail by only %(n)s", n=m[1])
-    return None
+    return _("you trail by only %(n)s", n=deficit)
 
 
-@_t(
-    r"Blind (?P<what>nil is|bids are) only allowed when (?P<who>you trail|your team trails) by "
-    r"(?P<n>-?\d+) or more \((?P<now>[^)]+)\)\."
-)
-def _deficit(m: re.Match[str]) -> Any:
-    now = _lead_or(m["now"])
-    if now is None:
-        return None
-    solo = m["who"] == "you trail"
-    if m["what"] == "nil is":
-        if solo:
-            return _(
-                "Blind nil is only allowed when you trail by %(n)s or more (%(now)s).", n=m["n"], now=now
-            )
-        return _(
-            "Blind nil is only allowed when your team trails by %(n)s or more (%(now)s).", n=m["n"], now=now
-        )
-    if solo:
-        return _("Blind bids are only allowed when you trail by %(n)s or more (%(now)s).", n=m["n"], now=now)
+def _blind_nil_deficit(f: Fields, seat_name: SeatName) -> Msg:
+    now = _standing(int(f["deficit"]))
+    if f["solo"]:
+        return _("Blind nil is only allowed when you trail by %(n)s or more (%(now)s).", n=f["need"], now=now)
     return _(
-        "Blind bids are only allowed when your team trails by %(n)s or more (%(now)s).", n=m["n"], now=now
+        "Blind nil is only allowed when your team trails by %(n)s or more (%(now)s).", n=f["need"], now=now
     )
 
 
-@_t(r"Blind bids go from 1 to (?P<n>\d+)\.")
-def _blind_range(m: re.Match[str]) -> Any:
-    return _("Blind bids go from 1 to %(n)s.", n=m["n"])
+def _blind_bids_deficit(f: Fields, seat_name: SeatName) -> Msg:
+    now = _standing(int(f["deficit"]))
+    if f["solo"]:
+        return _(
+            "Blind bids are only allowed when you trail by %(n)s or more (%(now)s).", n=f["need"], now=now
+        )
+    return _(
+        "Blind bids are only allowed when your team trails by %(n)s or more (%(now)s).", n=f["need"], now=now
+    )
 
 
-@_t(r"You've already looked at your cards, so you can't bid (?P<what>blind nil|a blind bid)\.")
-def _looked_blind(m: re.Match[str]) -> Any:
-    if m["what"] == "blind nil":
-        return _("You've already looked at your cards, so you can't bid blind nil.")
-    return _("You've already looked at your cards, so you can't bid a blind bid.")
+def _bid_range(f: Fields, seat_name: SeatName) -> Msg:
+    if f["nil"]:
+        return _("Bids go from 0 (nil) to %(n)s.", n=f["n"])
+    return _("Bids go from 0 to %(n)s.", n=f["n"])
 
 
-@_t(r"Nil isn't allowed at this table: bid a number of tricks\.")
-def _no_nil(m: re.Match[str]) -> Any:
-    return _("Nil isn't allowed at this table: bid a number of tricks.")
-
-
-@_t(r"Bids go from (?P<low>0 \(nil\)|0) to (?P<n>\d+)\.")
-def _bid_range(m: re.Match[str]) -> Any:
-    if m["low"] == "0":
-        return _("Bids go from 0 to %(n)s.", n=m["n"])
-    return _("Bids go from 0 (nil) to %(n)s.", n=m["n"])
-
-
-@_t(r"In mirrors you must bid the number of spades you hold \((?P<n>\d+)\)\.")
-def _mirrors(m: re.Match[str]) -> Any:
-    return _("In mirrors you must bid the number of spades you hold (%(n)s).", n=m["n"])
-
-
-@_t(r"In mirrors you hold no spades, so you must bid nil\.")
-def _mirrors_nil(m: re.Match[str]) -> Any:
-    return _("In mirrors you hold no spades, so you must bid nil.")
-
-
-@_t(r"In whiz you must bid the number of spades you hold \((?P<n>\d+)\)(?P<nil> or nil)?\.")
-def _whiz(m: re.Match[str]) -> Any:
-    if m["nil"]:
-        return _("In whiz you must bid the number of spades you hold (%(n)s) or nil.", n=m["n"])
-    return _("In whiz you must bid the number of spades you hold (%(n)s).", n=m["n"])
-
-
-@_t(r"In (?P<which>whiz|mirrors) your bid is the number of spades you hold: look at your cards first\.")
-def _look_first(m: re.Match[str]) -> Any:
-    if m["which"] == "whiz":
+def _look_first(f: Fields, seat_name: SeatName) -> Msg:
+    if f["variant"] == "whiz":
         return _("In whiz your bid is the number of spades you hold: look at your cards first.")
     return _("In mirrors your bid is the number of spades you hold: look at your cards first.")
 
 
-@_t(r"In suicide exactly one partner bids nil: your partner bid nil, so you must bid a number\.")
-def _suicide_number(m: re.Match[str]) -> Any:
-    return _("In suicide exactly one partner bids nil: your partner bid nil, so you must bid a number.")
+def _whiz_count(f: Fields, seat_name: SeatName) -> Msg:
+    if f["nil"]:
+        return _("In whiz you must bid the number of spades you hold (%(n)s) or nil.", n=f["n"])
+    return _("In whiz you must bid the number of spades you hold (%(n)s).", n=f["n"])
 
 
-@_t(r"In suicide exactly one partner bids nil: your partner bid (?P<bid>.+), so you must bid nil\.")
-def _suicide_nil(m: re.Match[str]) -> Any:
-    bid = _bid_from_label(m["bid"])
+def _board(f: Fields, seat_name: SeatName) -> Msg:
+    if f["solo"]:
+        return _("You must bid at least %(board)s in total: bid %(n)s or more.", board=f["board"], n=f["n"])
+    return _("Your team must bid at least %(board)s in total: bid %(n)s or more.", board=f["board"], n=f["n"])
+
+
+def _not_a_bid(f: Fields, seat_name: SeatName) -> Msg:
+    why, typed = f.get("why"), str(f.get("text", ""))
+    if why == "unknown":
+        return _(
+            '"%(bid)s" is not a bid; bid a number of tricks (like 4), nil, blind nil or a blind number '
+            "(like blind 6)",
+            bid=typed,
+        )
+    if why == "negative":
+        return _('"%(bid)s" is not a bid; bids are 0 or more tricks or nil', bid=typed)
+    if why == "blind_zero":
+        return _('"%(bid)s" is not a bid; a blind bid promises at least 1 trick', bid=typed)
+    allowed = tuple(f.get("allowed") or ())
+    if not allowed:
+        return _("That bid isn't allowed here.")
     return _(
-        "In suicide exactly one partner bids nil: your partner bid %(bid)s, so you must bid nil.",
-        bid=bid,
+        "%(bid)s is not a bid. Allowed now: %(allowed)s.",
+        bid=_quoted(str(f.get("bid"))[:20]),
+        allowed=ListOf(tuple(bid_label(b) for b in allowed)),
     )
 
 
-def _bid_from_label(label: str) -> Any:
-    try:
-        return bid_label(engine.Bid.parse(label))
-    except ValueError:
-        return label
+def _spades_not_broken(f: Fields, seat_name: SeatName) -> Msg | None:
+    suits = [int(s) for s in f.get("suits") or () if 0 <= int(s) < 4]
+    if not suits:
+        return None
+    return _(
+        "Spades aren't broken yet: lead %(suits)s.", suits=ListOf(tuple(_(SUIT_A[s]) for s in suits), "or")
+    )
 
 
-@_t(r"(?P<team>You|Your team) must bid at least (?P<board>\d+) in total: bid (?P<n>\d+) or more\.")
-def _board(m: re.Match[str]) -> Any:
-    if m["team"] == "You":
-        return _("You must bid at least %(board)s in total: bid %(n)s or more.", board=m["board"], n=m["n"])
-    return _("Your team must bid at least %(board)s in total: bid %(n)s or more.", board=m["board"], n=m["n"])
+def _must_follow(f: Fields, seat_name: SeatName) -> Msg | None:
+    suit, playable = int(f.get("suit", -1)), tuple(f.get("playable") or ())
+    if not (0 <= suit < 4 and playable):
+        return None
+    return _(
+        "You must follow %(suit)s: you hold %(cards)s.", suit=suit_name(suit), cards=cards_list(playable)
+    )
 
 
-@_t(r"That bid isn't allowed here\.")
-def _not_allowed(m: re.Match[str]) -> Any:
-    return _("That bid isn't allowed here.")
-
-
-@_t(r"Only blind nil can be bid before the draw; the other bids come after it\.")
-def _predraw(m: re.Match[str]) -> Any:
-    return _("Only blind nil can be bid before the draw; the other bids come after it.")
-
-
-@_t(r"You have already bid blind nil\.")
-def _already_blind(m: re.Match[str]) -> Any:
-    return _("You have already bid blind nil.")
-
-
-@_t(r"You have no cards to pass this hand\.")
-def _no_pass(m: re.Match[str]) -> Any:
-    return _("You have no cards to pass this hand.")
-
-
-@_t(r"You have already passed your cards\.")
-def _passed(m: re.Match[str]) -> Any:
-    return _("You have already passed your cards.")
-
-
-@_t(r"You must pass exactly (?P<n>\d+) cards?\.")
-def _pass_size(m: re.Match[str]) -> Any:
-    return _n("You must pass exactly %(n)s card.", "You must pass exactly %(n)s cards.", int(m["n"]))
-
-
-@_t(r"That card is not in your hand\.")
-def _not_held(m: re.Match[str]) -> Any:
-    return _("That card is not in your hand.")
-
-
-@_t(r"You have already exchanged your cards\.")
-def _exchanged(m: re.Match[str]) -> Any:
-    return _("You have already exchanged your cards.")
-
-
-@_t(r"You have no cards to exchange this hand\.")
-def _no_exchange(m: re.Match[str]) -> Any:
-    return _("You have no cards to exchange this hand.")
-
-
-@_t(r"You may exchange at most (?P<n>\d+) different cards\.")
-def _exchange_size(m: re.Match[str]) -> Any:
-    return _n(
+#: every reason the engine refuses with (``IllegalAction.reason``) -> its words, from the fields;
+#: ``seat_name`` names a seat as the table shows it
+_ENGINE: dict[str, Callable[[Fields, SeatName], Msg | None]] = {
+    "no_seat": lambda f, sn: _("There is no seat %(n)s at this table.", n=f["n"]),
+    "wrong_phase": _wrong_phase,
+    "not_your_turn": lambda f, sn: _("It's %(names)s's turn, not yours.", names=sn(int(f["expected_seat"]))),
+    "already_looked": lambda f, sn: _("You have already looked at your cards."),
+    "blind_nil_off": lambda f, sn: _("Blind nil isn't allowed at this table."),
+    "blind_bids_off": lambda f, sn: _("Blind bids aren't allowed at this table."),
+    "blind_nil_deficit": _blind_nil_deficit,
+    "blind_bids_deficit": _blind_bids_deficit,
+    "blind_range": lambda f, sn: _("Blind bids go from 1 to %(n)s.", n=f["n"]),
+    "looked_blind_nil": lambda f, sn: _("You've already looked at your cards, so you can't bid blind nil."),
+    "looked_blind_bid": lambda f, sn: _("You've already looked at your cards, so you can't bid a blind bid."),
+    "nil_off": lambda f, sn: _("Nil isn't allowed at this table: bid a number of tricks."),
+    "bid_range": _bid_range,
+    "look_first": _look_first,
+    "mirrors_count": lambda f, sn: _(
+        "In mirrors you must bid the number of spades you hold (%(n)s).", n=f["n"]
+    ),
+    "mirrors_nil": lambda f, sn: _("In mirrors you hold no spades, so you must bid nil."),
+    "whiz_count": _whiz_count,
+    "suicide_number": lambda f, sn: _(
+        "In suicide exactly one partner bids nil: your partner bid nil, so you must bid a number."
+    ),
+    "suicide_nil": lambda f, sn: _(
+        "In suicide exactly one partner bids nil: your partner bid %(bid)s, so you must bid nil.",
+        bid=bid_label(f["partner_bid"]),
+    ),
+    "board": _board,
+    "bid_refused": lambda f, sn: _("That bid isn't allowed here."),
+    "not_a_bid": _not_a_bid,
+    "predraw_blind_nil_only": lambda f, sn: _(
+        "Only blind nil can be bid before the draw; the other bids come after it."
+    ),
+    "already_blind_nil": lambda f, sn: _("You have already bid blind nil."),
+    "no_pass": lambda f, sn: _("You have no cards to pass this hand."),
+    "passed": lambda f, sn: _("You have already passed your cards."),
+    "not_a_card": lambda f, sn: _("That is not a card of this game."),
+    "pass_size": lambda f, sn: _n(
+        "You must pass exactly %(n)s card.", "You must pass exactly %(n)s cards.", int(f["size"])
+    ),
+    "card_not_held": lambda f, sn: _("That card is not in your hand."),
+    "exchanged": lambda f, sn: _("You have already exchanged your cards."),
+    "no_exchange": lambda f, sn: _("You have no cards to exchange this hand."),
+    "exchange_size": lambda f, sn: _n(
         "You may exchange at most %(n)s different card.",
         "You may exchange at most %(n)s different cards.",
-        int(m["n"]),
-    )
-
-
-@_t(r"Those replacement cards did not come from the discards\.")
-def _replacement(m: re.Match[str]) -> Any:
-    return _("Those replacement cards did not come from the discards.")
-
-
-@_t(r"Misdeals aren't called at this table\.")
-def _no_misdeal(m: re.Match[str]) -> Any:
-    return _("Misdeals aren't called at this table.")
-
-
-@_t(r"You can only call a misdeal with no spades\.")
-def _misdeal_spades(m: re.Match[str]) -> Any:
-    return _("You can only call a misdeal with no spades.")
-
-
-@_t(r"It's too late to call a misdeal: your team has bid\.")
-def _misdeal_late(m: re.Match[str]) -> Any:
-    return _("It's too late to call a misdeal: your team has bid.")
-
-
-@_t(r"No spades on the first trick while you hold another suit\.")
-def _first_no_spades(m: re.Match[str]) -> Any:
-    return _("No spades on the first trick while you hold another suit.")
-
-
-@_t(f"The first trick must be led with {_CARD}\\.")
-def _first_lead(m: re.Match[str]) -> Any:
-    return _("The first trick must be led with %(card)s.", card=m["card"])
-
-
-def explain(exc: Exception) -> Any:
-    """An engine refusal as a lazy message for the player who acted (their own cards may appear)."""
-    code = getattr(exc, "code", "")
-    if code == "must_follow":
-        suit = int(getattr(exc, "suit", -1))
-        playable = tuple(getattr(exc, "playable", ()) or ())
-        if 0 <= suit < 4 and playable:
-            return _(
-                "You must follow %(suit)s: you hold %(cards)s.",
-                suit=suit_name(suit),
-                cards=cards_list(playable),
-            )
-    if code == "spades_not_broken":
-        m = re.fullmatch(r"Spades aren't broken yet: lead (.+)\.", str(exc))
-        if m:
-            suits = [s for s in (engine.HEARTS, engine.CLUBS, engine.DIAMONDS) if f"a {_SINGULAR[s]}" in m[1]]
-            if suits:
-                return _(
-                    "Spades aren't broken yet: lead %(suits)s.",
-                    suits=ListOf(tuple(_(SUIT_A[s]) for s in suits), "or"),
-                )
-    text = str(exc)
-    for pattern, build in _TEMPLATES:
-        m = pattern.match(text)
-        if m:
-            built = build(m)
-            if built is not None:
-                return built
-    return text
-
-
-_SINGULAR = ("club", "diamond", "heart", "spade")
-
-# ---- house rules (``engine.house_rules``) ----------------------------------------------------------
-
-_RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Any]]] = [
-    (
-        re.compile(r"^`(?P<name>[^`]*)` is on or off, not `(?P<raw>[^`]*)`\.$"),
-        lambda m: _("`%(name)s` is on or off, not `%(raw)s`.", name=m["name"], raw=m["raw"]),
+        int(f["size"]),
     ),
-    (
-        re.compile(r"^`(?P<name>[^`]*)` takes a whole number \(or `off`\), not `(?P<raw>[^`]*)`\.$"),
-        lambda m: _(
-            "`%(name)s` takes a whole number (or `off`), not `%(raw)s`.", name=m["name"], raw=m["raw"]
-        ),
+    "replacement": lambda f, sn: _("Those replacement cards did not come from the discards."),
+    "misdeal_off": lambda f, sn: _("Misdeals aren't called at this table."),
+    "misdeal_spades": lambda f, sn: _("You can only call a misdeal with no spades."),
+    "misdeal_late": lambda f, sn: _("It's too late to call a misdeal: your team has bid."),
+    "must_follow": _must_follow,
+    "first_no_spades": lambda f, sn: _("No spades on the first trick while you hold another suit."),
+    "first_lead": lambda f, sn: _(
+        "The first trick must be led with %(card)s.", card=engine.card_pretty(int(f["card"]))
     ),
-    (
-        re.compile(r"^`(?P<name>[^`]*)` takes a whole number, not `(?P<raw>[^`]*)`\.$"),
-        lambda m: _("`%(name)s` takes a whole number, not `%(raw)s`.", name=m["name"], raw=m["raw"]),
-    ),
-    (
-        re.compile(r"^`(?P<token>[^`]*)` has no value: write options as name=value, e\.g\. `bag_limit=5`\.$"),
-        lambda m: _(
-            "`%(token)s` has no value: write options as name=value, e.g. `bag_limit=5`.", token=m["token"]
-        ),
-    ),
-    (
-        re.compile(r"^`(?P<name>[^`]*)` is not a rule\. Rules: (?P<rules>.*)\.$"),
-        lambda m: _("`%(name)s` is not a rule. Rules: %(rules)s.", name=m["name"], rules=m["rules"]),
-    ),
-]
+    "spades_not_broken": _spades_not_broken,
+}
+
+
+def engine_reasons() -> frozenset[str]:
+    """The engine refusal reasons the bot words (a test checks the engine gives no other)."""
+    return frozenset(_ENGINE)
+
+
+def explain(exc: Exception, seat_name: SeatName = engine_seat) -> Msg:
+    """An engine refusal as a lazy message for the player who acted (their own cards may appear;
+    a field the engine marks private never does). ``seat_name`` names the seats (the table's
+    player names; by default the engine's ``seat 2``). A ruleset refusal is worded as well."""
+    if isinstance(exc, RulesetError):
+        return explain_ruleset(exc)
+    reason = str(getattr(exc, "reason", "") or getattr(exc, "code", ""))
+    build = _ENGINE.get(reason)
+    fields = getattr(exc, "fields", None)
+    if build is not None and isinstance(fields, dict):
+        private: frozenset[str] = getattr(exc, "private", frozenset())
+        built = build({k: v for k, v in fields.items() if k not in private}, seat_name)
+        if built is not None:
+            return built
+    return unknown("engine", reason)
+
+
+# ---- house rules (``engine.house_rules``) and rulesets -----------------------------------------
 
 
 def _variant(name: object) -> str:
@@ -392,53 +302,98 @@ _INCOMPATIBLE: dict[str, Callable[[dict[str, Any]], Any]] = {
 }
 
 
+def _quoted(typed: object) -> str:
+    return "`" + str(typed).replace("`", "'")[:30] + "`"  # the name as typed, in a code span
+
+
+#: a ruleset the engine refuses for another reason than options that don't go together
+_RULESET: dict[str, Callable[[dict[str, Any]], Msg]] = {
+    "unknown_preset": lambda f: _(
+        '"%(name)s" is not a ruleset; choose one of %(presets)s',
+        name=str(f["name"])[:30],
+        presets=", ".join(engine.PRESETS),
+    ),
+    "unknown_option": lambda f: _(
+        "`%(name)s` is not a rule. Rules: %(rules)s.",
+        name=str(f["name"])[:30],
+        rules=", ".join(rule_kinds()),
+    ),
+    "bad_option": lambda f: _("`%(name)s` doesn't take that value.", name=str(f.get("name", "?"))[:30]),
+    "not_a_ruleset": lambda f: _("That ruleset can't be read."),
+    "name_not_text": lambda f: _("That ruleset can't be read."),
+}
+
+
 def incompatible_reasons() -> frozenset[str]:
     """The ruleset reasons the bot words itself (a test checks the engine has no other)."""
-    return frozenset(_INCOMPATIBLE)
+    return frozenset(_INCOMPATIBLE) | frozenset(_RULESET)
 
 
-def explain_rules(exc: Exception) -> Any:
-    """A house-rules refusal (``HouseRulesError``) as a lazy message; the rule names stay as typed.
-    The refusals with a code (out of range, rules that don't go together) are built from its
-    fields; the others from the engine's fixed sentences."""
-    code = getattr(exc, "code", "")
+def explain_ruleset(exc: Exception) -> Msg:
+    """A ruleset refusal (``RulesetError``: its ``reason`` and ``fields``) as a lazy message."""
+    return _ruleset_message(str(getattr(exc, "reason", "")), dict(getattr(exc, "fields", {})))
+
+
+def _ruleset_message(reason: str, fields: dict[str, Any]) -> Msg:
+    other = _RULESET.get(reason)
+    if other is not None:
+        return other(fields)
+    why = _INCOMPATIBLE.get(reason)
+    if why is not None:
+        return _("Those rules don't go together: %(why)s.", why=why(fields))
+    return unknown("ruleset", reason)
+
+
+def _out_of_range(f: dict[str, Any]) -> Msg:
+    params = {"name": f["name"], "value": f["value"], "lo": whole(f["lo"]), "hi": whole(f["hi"])}
+    if f.get("off"):
+        return _(
+            "`%(name)s=%(value)s` is out of range: it must be from %(lo)s to %(hi)s (or `off`).", **params
+        )
+    return _("`%(name)s=%(value)s` is out of range: it must be from %(lo)s to %(hi)s.", **params)
+
+
+def _not_whole(f: dict[str, Any]) -> Msg:
+    if f.get("off"):
+        return _("`%(name)s` takes a whole number (or `off`), not `%(raw)s`.", name=f["name"], raw=f["raw"])
+    return _("`%(name)s` takes a whole number, not `%(raw)s`.", name=f["name"], raw=f["raw"])
+
+
+#: every house-rules refusal (``HouseRulesError.code``) -> its words, from the fields
+_HOUSE: dict[str, Callable[[dict[str, Any]], Msg]] = {
+    "out_of_range": _out_of_range,
+    "no_name": lambda f: _(
+        "`%(token)s` names no rule: write the rule's name before `=`, e.g. `%(example)s`.",
+        token=f["token"],
+        example=f["example"],
+    ),
+    "no_value": lambda f: _(
+        "`%(token)s` has no value after `=`: e.g. `%(name)s=5`.", token=f["token"], name=f["name"]
+    ),
+    "no_equals": lambda f: _(
+        "`%(token)s` has no value: write options as name=value, e.g. `bag_limit=5`.", token=f["token"]
+    ),
+    "not_on_off": lambda f: _("`%(name)s` is on or off, not `%(raw)s`.", name=f["name"], raw=f["raw"]),
+    "not_whole": _not_whole,
+    "unknown_rule": lambda f: _(
+        "`%(name)s` is not a rule. Rules: %(rules)s.", name=f["name"], rules=", ".join(f["rules"])
+    ),
+}
+
+
+def house_rules_codes() -> frozenset[str]:
+    """The house-rules refusal codes the bot words (``incompatible`` is worded by its reason)."""
+    return frozenset(_HOUSE) | {"incompatible"}
+
+
+def explain_rules(exc: Exception) -> Msg:
+    """A house-rules refusal (``HouseRulesError``) as a lazy message, from its ``code`` and
+    ``fields``; the rule names stay as typed."""
+    code = str(getattr(exc, "code", ""))
     fields: dict[str, Any] = dict(getattr(exc, "fields", {}))
-    if code == "out_of_range":
-        built = _(
-            "`%(name)s=%(value)s` is out of range: it must be from %(lo)s to %(hi)s.",
-            name=fields["name"],
-            value=fields["value"],
-            lo=whole(fields["lo"]),
-            hi=whole(fields["hi"]),
-        )
-        if fields.get("off"):
-            built = _(
-                "`%(name)s=%(value)s` is out of range: it must be from %(lo)s to %(hi)s (or `off`).",
-                name=fields["name"],
-                value=fields["value"],
-                lo=whole(fields["lo"]),
-                hi=whole(fields["hi"]),
-            )
-        return built
-    if code == "no_name":
-        return _(
-            "`%(token)s` names no rule: write the rule's name before `=`, e.g. `%(example)s`.",
-            token=fields["token"],
-            example=fields["example"],
-        )
-    if code == "no_value":
-        return _(
-            "`%(token)s` has no value after `=`: e.g. `%(name)s=5`.",
-            token=fields["token"],
-            name=fields["name"],
-        )
     if code == "incompatible":
-        reason = _INCOMPATIBLE.get(str(fields.pop("reason", "")))
-        if reason is not None:
-            return _("Those rules don't go together: %(why)s.", why=reason(fields))
-    text = str(exc)
-    for pattern, build in _RULES:
-        m = pattern.match(text)
-        if m:
-            return build(m)
-    return text
+        return _ruleset_message(str(fields.pop("reason", "")), fields)
+    build = _HOUSE.get(code)
+    if build is not None:
+        return build(fields)
+    return unknown("house rules", code)

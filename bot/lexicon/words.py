@@ -4,11 +4,11 @@ ruleset's one-line description, and the notes of the house-rules autocomplete.""
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
 
 import engine
 from bot.i18n import N_, ChoiceName, Joined, ListOf, Msg, _, _n, gettext, join, render
+from engine.house_rules import RuleSuggestion
 
 # ---- bids ------------------------------------------------------------------------------------
 
@@ -228,17 +228,16 @@ def _describe(rs: Any) -> Joined:
 # ---- the house-rules autocomplete -------------------------------------------------------------
 
 
-def rules_suggestion(label: str, lang: str) -> str:
-    """A house-rules autocomplete label (``bag_limit=… (now 10)``, ``nil_value=100 (preset)``)
+def rules_suggestion(suggestion: RuleSuggestion, lang: str) -> str:
+    """A house-rules autocomplete entry (``bag_limit=… (now 10)``, ``nil_value=100 (preset)``)
     with its note in the reader's language; the option itself stays as it is typed."""
-    m = re.fullmatch(r"(?P<rule>.*) \(now (?P<value>[^)]*)\)", label)
-    if m:
-        note = gettext(lang, "(now %(value)s)", value=m["value"])
-        return f"{m['rule']} {note}"[:100]
-    if label.endswith(" (preset)"):
+    if suggestion.note == "now":
+        note = gettext(lang, "(now %(value)s)", value=suggestion.current)
+        return f"{suggestion.shown} {note}"[:100]
+    if suggestion.note == "preset":
         note = gettext(lang, "(preset)")
-        return f"{label[: -len(' (preset)')]} {note}"[:100]
-    return label
+        return f"{suggestion.shown} {note}"[:100]
+    return suggestion.shown[:100]
 
 
 # ---- marked constants ----------------------------------------------------------------------------

@@ -11,6 +11,11 @@ language, the hand panel in the player's own. English is the default.
 One module per text: ``live`` (the table message), ``panel`` (the hand panel), ``posts`` (hand and
 game posts, the score sheet), ``rules`` (the rules in words); ``pieces`` holds what they share.
 This package hands their public names on, so ``bot.render.table_message`` and the like keep working.
+
+The other texts are imported from their own modules: ``history`` (/history's pages, a stored
+game's score sheet), ``replay`` (a finished hand step by step, the Verify deal answer), ``scenes``
+(the pictures' data), with ``records`` for what they share; ``stats`` (the leaderboard and /stats),
+``settings`` (/spades config's answer) and ``league`` (the league's posts and /league's answers).
 """
 
 from bot.render.live import table_message

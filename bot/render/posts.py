@@ -13,6 +13,7 @@ from bot.render.pieces import MAX_MESSAGE, bid_label, clip, short_commitment, si
 
 if TYPE_CHECKING:
     from bot.model import Table
+    from engine import HandScored
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -21,11 +22,11 @@ def _get(obj: Any, name: str, default: Any = None) -> Any:
     return getattr(obj, name, default)
 
 
-def hand_post(t: Table, ev: Any, lang: str = DEFAULT) -> str:
+def hand_post(t: Table, ev: HandScored, lang: str = DEFAULT) -> str:
     """One short post per finished hand: bids vs tricks and the engine's score breakdown."""
-    hand_no = _get(ev, "hand_no", "?")
-    tricks = list(_get(ev, "tricks", []) or [])
-    breakdown = list(_get(ev, "breakdown", []) or [])
+    hand_no = ev.hand_no
+    tricks = list(ev.tricks)
+    breakdown = list(ev.breakdown)
     record = t.game.hand_records[-1] if t.game is not None and t.game.hand_records else {}
     bids: dict[int, Any] = {int(s): b for s, b in record.get("bids", [])}
     lines = [gettext(lang, "📋 **Hand %(n)s** · table %(table)s", n=hand_no, table=t.id)]

@@ -18,7 +18,7 @@ from .base import StorageBase
 from .models import LIVE_STATUSES, PlayerStats, StorageError
 
 # The name a forgotten player's seat keeps in stored records (a marker, not a text for players:
-# readers word it in their own language, `bot.replays.player_name`).
+# readers word it in their own language, `bot.render.records.player_name`).
 FORMER_PLAYER = "a former player"  # i18n-ok: a stored marker, rendered at read time
 EXPORT_FORMAT = "spades-mydata/1"
 MAX_PAGE = 25

@@ -137,23 +137,21 @@ class NightsMixin(LeagueStoreBase):
         async with self._tx() as conn:
             night = await conn.fetchone("SELECT status, data FROM league_nights WHERE id = ?", (night_id,))
             if night is None:
-                raise CheckinClosed("This league night no longer exists.")
+                raise CheckinClosed("This league night no longer exists.", "night_gone")
             open_now = night[0] == "checkin" or (
                 night[0] == "playing" and json.loads(night[1]).get("late_checkin")
             )
             if not open_now:
-                raise CheckinClosed(
-                    "Check-in for this night is closed."
-                    if night[0] != "scheduled"
-                    else "Check-in for this night is not open yet."
-                )
+                if night[0] != "scheduled":
+                    raise CheckinClosed("Check-in for this night is closed.", "checkin_closed")
+                raise CheckinClosed("Check-in for this night is not open yet.", "checkin_not_open")
             prev = await conn.fetchone(
                 "SELECT status FROM league_checkins WHERE night_id = ? AND user_id = ?", (night_id, user_id)
             )
             if prev and prev[0] == status:
-                raise AlreadyCheckedIn(
-                    "You're already checked in." if status == "in" else "You already said you can't make it."
-                )
+                if status == "in":
+                    raise AlreadyCheckedIn("You're already checked in.", "checked_in")
+                raise AlreadyCheckedIn("You already said you can't make it.", "checked_out")
             await conn.execute(
                 "INSERT INTO league_checkins (night_id, user_id, status, at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (night_id, user_id) DO UPDATE SET status = excluded.status, at = excluded.at",

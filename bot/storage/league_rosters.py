@@ -75,8 +75,12 @@ class RostersMixin(LeagueStoreBase):
             if not self._unique(exc):
                 raise
             if self._slot_conflict(exc):
-                raise LeagueSlotTaken("This channel already has a league night at that time.") from exc
-            raise LeagueNameTaken(f"This server already has a league called {name}.") from exc
+                raise LeagueSlotTaken(
+                    "This channel already has a league night at that time.", "slot_taken"
+                ) from exc
+            raise LeagueNameTaken(
+                f"This server already has a league called {name}.", "name_taken", name=name
+            ) from exc
         assert league_id is not None
         got = await self.get_league(league_id)
         assert got is not None
@@ -158,14 +162,18 @@ class RostersMixin(LeagueStoreBase):
                     ),
                 )
                 if changed != 1:
-                    raise StaleLeague("The league was changed at the same time; please try again.")
+                    raise StaleLeague("The league was changed at the same time; please try again.", "stale")
                 await self._audit(conn, league.id, None, actor_id, action, detail or {}, reason, now)
         except Exception as exc:
             if not self._unique(exc):
                 raise
             if self._slot_conflict(exc):
-                raise LeagueSlotTaken("This channel already has a league night at that time.") from exc
-            raise LeagueNameTaken(f"This server already has a league called {league.name}.") from exc
+                raise LeagueSlotTaken(
+                    "This channel already has a league night at that time.", "slot_taken"
+                ) from exc
+            raise LeagueNameTaken(
+                f"This server already has a league called {league.name}.", "name_taken", name=league.name
+            ) from exc
         league.settings = settings
         league.version += 1
         league.updated_at = now
@@ -214,13 +222,14 @@ class RostersMixin(LeagueStoreBase):
             )
             if found and found[0] != "removed":
                 if actor != user_id:
-                    raise AlreadyMember(f"<@{user_id}> is already on the roster.")
-                raise AlreadyMember(
-                    "You're already signed up." if found[0] == "active" else "You have a pending team invite."
-                )
+                    raise AlreadyMember(f"<@{user_id}> is already on the roster.", "on_roster", user=user_id)
+                if found[0] == "active":
+                    raise AlreadyMember("You're already signed up.", "signed_up")
+                raise AlreadyMember("You have a pending team invite.", "invite_pending")
             if found and found[1] is not None and found[1] != user_id and actor == user_id:
                 raise RemovedByAdmin(
-                    "A league admin took you off this league's roster; ask them to add you back."
+                    "A league admin took you off this league's roster; ask them to add you back.",
+                    "removed_by_admin",
                 )
             await conn.execute(
                 "INSERT INTO league_members (league_id, user_id, team_id, status, removed_by, joined_at)"
@@ -245,7 +254,9 @@ class RostersMixin(LeagueStoreBase):
                 (league_id, user_id),
             )
             if not found:
-                raise NotMember(f"<@{user_id}> is not on this league's roster.")
+                raise NotMember(
+                    f"<@{user_id}> is not on this league's roster.", "not_on_roster", user=user_id
+                )
             await conn.execute(
                 "UPDATE league_members SET status = 'removed', removed_by = ?"
                 " WHERE league_id = ? AND user_id = ?",
@@ -288,11 +299,11 @@ class RostersMixin(LeagueStoreBase):
         of three) are invited; the team is pending until every one of them accepts."""
         partners = [partner_ids] if isinstance(partner_ids, int) else list(partner_ids)
         if not partners:
-            raise InviteError("Invite your partner: a team needs two players at least.")
+            raise InviteError("Invite your partner: a team needs two players at least.", "no_partner")
         if captain_id in partners:
-            raise InviteError("Invite someone else: you can't be your own partner.")
+            raise InviteError("Invite someone else: you can't be your own partner.", "own_partner")
         if len(set(partners)) != len(partners):
-            raise InviteError("Invite two different partners.")
+            raise InviteError("Invite two different partners.", "same_partner")
         now = _now()
         async with self._tx() as conn:
             for uid, who in ((captain_id, "You are"), *((p, f"<@{p}> is") for p in partners)):
@@ -302,13 +313,17 @@ class RostersMixin(LeagueStoreBase):
                     (league_id, uid),
                 )
                 if found and found[0] != "removed" and found[1] in ("pending", "active"):
-                    raise InviteError(f"{who} already on a team in this league.")
+                    if uid == captain_id:
+                        raise InviteError(f"{who} already on a team in this league.", "self_on_team")
+                    raise InviteError(f"{who} already on a team in this league.", "on_team", user=uid)
             if await conn.fetchone(
                 "SELECT 1 FROM league_teams WHERE league_id = ? AND lower(name) = lower(?) AND"
                 " status <> 'removed'",
                 (league_id, name),
             ):
-                raise InviteError(f"A team called {name} is already in this league.")
+                raise InviteError(
+                    f"A team called {name} is already in this league.", "team_name_taken", name=name
+                )
             team_id = await conn.fetchval(
                 "INSERT INTO league_teams (league_id, name, status, captain_id, created_at)"
                 " VALUES (?, ?, 'pending', ?, ?) RETURNING id",
@@ -342,7 +357,7 @@ class RostersMixin(LeagueStoreBase):
                 (league_id, user_id),
             )
             if not found:
-                raise InviteError("You have no pending team invite in this league.")
+                raise InviteError("You have no pending team invite in this league.", "no_invite")
             team_id, name, captain = found
             # the team's row lock first: answers to one team take turns (PostgreSQL; SQLite's
             # transactions are serial anyway), so the last acceptance sees every other one
@@ -355,7 +370,7 @@ class RostersMixin(LeagueStoreBase):
                 (league_id, user_id, team_id),
             )
             if locked != 1 or not still:
-                raise InviteError("You have no pending team invite in this league.")
+                raise InviteError("You have no pending team invite in this league.", "no_invite")
             rows = await conn.fetchall(
                 "SELECT user_id, status FROM league_members WHERE league_id = ? AND team_id = ?"
                 " ORDER BY joined_at, user_id",

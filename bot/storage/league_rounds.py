@@ -148,12 +148,12 @@ class RoundsMixin(LeagueStoreBase):
                 f"SELECT {_LT_COLUMNS} FROM league_tables WHERE id = ?", (league_table_id,)
             )
             if row is None:
-                raise LeagueError("That table no longer exists.")
+                raise LeagueError("That table no longer exists.", "table_gone")
             lt = _lt(row)
             if out_id not in lt.players:
-                raise LeagueError(f"<@{out_id}> is not seated at that table.")
+                raise LeagueError(f"<@{out_id}> is not seated at that table.", "not_seated", user=out_id)
             if in_id in lt.players:
-                raise LeagueError(f"<@{in_id}> is already seated at that table.")
+                raise LeagueError(f"<@{in_id}> is already seated at that table.", "seated", user=in_id)
             lt.sides = [[in_id if p == out_id else p for p in side] for side in lt.sides]
             await conn.execute("UPDATE league_tables SET sides = ? WHERE id = ?", (_dumps(lt.sides), lt.id))
             await conn.execute(
@@ -227,10 +227,12 @@ class RoundsMixin(LeagueStoreBase):
                 f"SELECT {_LT_COLUMNS} FROM league_tables WHERE id = ?", (league_table_id,)
             )
             if lt_row is None:
-                raise LeagueError("That table no longer exists.")
+                raise LeagueError("That table no longer exists.", "table_gone")
             lt = _lt(lt_row)
             if len(scores) != len(lt.sides):
-                raise LeagueError(f"Give {len(lt.sides)} scores, one per side.")
+                raise LeagueError(
+                    f"Give {len(lt.sides)} scores, one per side.", "score_count", n=len(lt.sides)
+                )
             new_bags = list(bags) if bags is not None else (json.loads(old[1]) if old else [0] * len(scores))
             await conn.execute(
                 "INSERT INTO league_results (league_table_id, game_id, scores, bags, winner_side, complete,"

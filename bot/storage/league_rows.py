@@ -27,7 +27,15 @@ def _dumps(value: Any) -> str:
 
 
 class LeagueError(StorageError):
-    """A league write refused by the data (the message is for the user)."""
+    """A league write refused by the data. ``code`` says which refusal (``team_name_taken``, …)
+    and ``fields`` its values (user ids, names, counts), so the bot words it in the reader's
+    language (``bot.league.gateway.storage_message``); ``str()`` is the same refusal in English,
+    for logs and tests."""
+
+    def __init__(self, message: str, code: str = "league_error", **fields: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.fields = fields
 
 
 class LeagueNameTaken(LeagueError):

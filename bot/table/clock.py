@@ -201,7 +201,7 @@ class TurnClock:
                 log.error(
                     "the bot chose an illegal action at table %s (%s)",
                     new.id,
-                    getattr(exc, "code", type(exc).__name__),
+                    getattr(exc, "reason", None) or getattr(exc, "code", type(exc).__name__),
                 )
                 break
             done = True

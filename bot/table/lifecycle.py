@@ -11,7 +11,7 @@ from typing import Any
 
 from bot import lexicon
 from bot.guild_settings import GuildSettings
-from bot.i18n import LANGUAGES, _, _n, mention
+from bot.i18n import LANGUAGES, N_, ButtonName, _, _n, mention
 from bot.model import (
     CLOSED,
     DEFAULT_BID_SECONDS,
@@ -21,6 +21,7 @@ from bot.model import (
     MOVING,
     NO_TABLE,
     SAVE_FAILED,
+    Offer,
     Result,
     Seat,
     Table,
@@ -141,8 +142,9 @@ class Lifecycle:
         self.publisher.render_soon(table.id, repost=True)
         return ok(
             _(
-                "Table %(table)s is open: %(rules)s. Press **Join** to sit down.",
+                "Table %(table)s is open: %(rules)s. Press **%(button)s** to sit down.",
                 table=table.id,
+                button=ButtonName(N_("Join")),
                 rules=lexicon.describe(ruleset),
             ),
             table=table,
@@ -285,7 +287,7 @@ class Lifecycle:
                     len(empty),
                     seats=seat_list(empty),
                 ),
-                data={"offer_fill": True},
+                offer=Offer("fill", t.id),
             )
         new = t.copy()
         for s in empty:
@@ -300,7 +302,11 @@ class Lifecycle:
         refusal = await self.store.commit(t, new)
         if refusal:
             return refusal
-        return ok(_("The game is on! Press **My hand** to see your cards."), show_hand=True, table=new)
+        return ok(
+            _("The game is on! Press **%(button)s** to see your cards.", button=ButtonName(N_("My hand"))),
+            show_hand=True,
+            table=new,
+        )
 
     async def abandon(
         self,
@@ -327,7 +333,7 @@ class Lifecycle:
         if not confirmed:
             return ok(
                 _("Abandon table %(table)s? The game so far is not counted.", table=t.id),
-                data={"confirm": t.id},
+                offer=Offer("abandon", t.id),
             )
         async with self.store.lock(t.id):
             t = self.store.get(t.id) or t

@@ -6,14 +6,13 @@ The engine decides what is legal; this module only adapts its answers for player
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import engine
 from bot import lexicon
-from bot.i18n import ListOf, Msg, Text, _
+from bot.i18n import N_, ButtonName, ListOf, Msg, Text, _
 from bot.model import MOVED_ON, NO_TABLE, Result, Table, ok, refuse
-from bot.table.store import TableStore, event_kind
+from bot.table.store import TableStore
 from engine import Bid, Game
 
 _ACTION_PHASE = {
@@ -37,7 +36,16 @@ def seat_for(t: Table | None, user_id: int) -> tuple[Table | None, int | None, R
     if seat is None:
         return t, None, refuse(_("You're not playing at this table."))
     if t.status == "open":
-        return t, seat, refuse(_("The game hasn't started yet: the host presses **Start**."))
+        return (
+            t,
+            seat,
+            refuse(
+                _(
+                    "The game hasn't started yet: the host presses **%(button)s**.",
+                    button=ButtonName(N_("Start")),
+                )
+            ),
+        )
     if t.status != "playing" or t.game is None:
         return t, seat, refuse(_("This game is over."))
     return t, seat, None
@@ -59,8 +67,8 @@ def apply_action(g: Game, seat: int, action: str, arg: Any) -> list[Any]:
     if action == "blind":
         return list(g.bid(seat, "blind_nil") or [])
     if action == "bid":
-        bid = arg if isinstance(arg, Bid) else Bid.parse(str(arg))
-        return list(g.bid(seat, bid) or [])
+        # a typed bid the engine can't read is refused with a code (``not_a_bid``)
+        return list(g.bid(seat, arg if isinstance(arg, Bid) else str(arg)) or [])
     if action == "play":
         return list(g.play(seat, int(arg)) or [])
     if action == "pass":
@@ -80,11 +88,8 @@ def explain(t: Table, seat: int, exc: Exception) -> Text:
         msg = turn_message(t, seat)
         if msg:
             return msg
-    known = lexicon.explain(exc)
-    if isinstance(known, Msg):
-        return known
-    # the engine names seats by number ("seat 2"); players know each other by name
-    return re.sub(r"\bseat (\d+)\b", lambda m: seat_name(t, int(m.group(1))), str(exc))
+    # the engine names seats by number; players know each other by name
+    return lexicon.explain(exc, lambda s: seat_name(t, s))
 
 
 def seat_name(t: Table, seat: int) -> str:
@@ -151,14 +156,15 @@ class Play:
             except engine.IllegalAction as exc:
                 return refuse(explain(t, seat, exc))
             except (ValueError, TypeError) as exc:
-                return refuse(str(exc))
+                # no refusal of the engine's: an argument no front end sends (named, not shown)
+                return refuse(lexicon.unknown("table", type(exc).__name__))
             ns = new.seats[seat]
             assert ns is not None
             ns.away, ns.left, ns.timeouts = False, False, 0
             refusal = await self.store.commit(t, new, events=events, touched=[seat], actor=user_id)
             if refusal:
                 return refusal
-            made = next((e.bid for e in events if event_kind(e) == "BidMade" and e.seat == seat), None)
+            made = next((e.bid for e in events if isinstance(e, engine.BidMade) and e.seat == seat), None)
             if action == "bid" and made is not None:
                 arg = made  # the engine's reading of it: "0" is a nil where nil is allowed
             return ok(ack(action, arg), show_hand=True, table=new)

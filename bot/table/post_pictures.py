@@ -10,7 +10,7 @@ from bot.i18n import gettext, render
 from bot.lexicon import describe
 from bot.model import Table
 from bot.pictures import score_chart_png, table_png
-from bot.replays import game_series, hand_scene, picture_language, picture_names
+from bot.render.scenes import game_series, hand_scene, picture_language, picture_names
 from bot.table.outbound import Picture
 
 #: draws a post's pictures in a language (the server's)

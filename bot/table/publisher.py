@@ -34,10 +34,11 @@ from bot.table.outbox import Outbox
 from bot.table.panels import PANEL_INTERVAL, PANEL_TTL, Fence, HandPanels, open_fence
 from bot.table.post_pictures import _record_of, game_pictures, hand_pictures
 from bot.table.staleness import Staleness
-from bot.table.store import TableStore, event_kind
+from bot.table.store import TableStore
 from bot.table.tokens import PublicTokens
 from bot.tasks import cancel_all
 from bot.views.buttons import game_over_view, hand_post_view, table_view
+from engine import CardPlayed, GameOver, HandScored
 
 __all__ = [
     "PANEL_INTERVAL",
@@ -80,7 +81,7 @@ async def _english(table_id: int) -> str:
     return DEFAULT
 
 
-def _hand_post(table: Table, ev: Any) -> Callable[[str], str]:
+def _hand_post(table: Table, ev: HandScored) -> Callable[[str], str]:
     return lambda lang: render.hand_post(table, ev, lang)
 
 
@@ -141,13 +142,12 @@ class TablePublisher:
     # ---- after a saved change ------------------------------------------------------------
     def after(self, old: Table, new: Table, events: list[Any], actor: int | None = None) -> None:
         """The posts a change causes (a hand's result, the game's end), the live message, panels."""
-        kinds = [event_kind(ev) for ev in events]
-        if self.staleness.enabled and "CardPlayed" in kinds:
+        over = any(isinstance(ev, GameOver) for ev in events)
+        if self.staleness.enabled and any(isinstance(ev, CardPlayed) for ev in events):
             self.staleness.played(new, self._humans(new))
         for ev in events:
-            kind = event_kind(ev)
-            if kind == "HandScored":
-                record = _record_of(new, getattr(ev, "hand_no", None))
+            if isinstance(ev, HandScored):
+                record = _record_of(new, ev.hand_no)
                 self.post(
                     new.id,
                     new.channel_id,
@@ -155,10 +155,10 @@ class TablePublisher:
                     view=_hand_view(new, record),
                     pictures=hand_pictures(new, record) if record is not None else None,
                 )
-                if "GameOver" not in kinds:
+                if not over:
                     # keep the live table at the bottom of the channel, below the hand's post
                     self._enqueue(new.id, self._repost_job(new.id))
-            elif kind == "GameOver":
+            elif isinstance(ev, GameOver):
                 self.post(
                     new.id,
                     new.channel_id,

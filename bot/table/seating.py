@@ -5,8 +5,8 @@ Every change goes through ``TableStore.commit`` under the table's lock.
 
 from __future__ import annotations
 
-from bot.i18n import Text, _, mention
-from bot.model import BOT_NAMES, CLOSED, LIVE, NO_TABLE, Result, Seat, Table, ok, refuse
+from bot.i18n import N_, ButtonName, Text, _, mention
+from bot.model import BOT_NAMES, CLOSED, LIVE, NO_TABLE, Offer, Result, Seat, Table, ok, refuse
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
 
@@ -119,7 +119,7 @@ class Seating:
     ) -> Result:
         """Leave a seat. Before the start the seat is free again (a leaving host hands the table to
         the next human, or closes it); during a game the bot plays the seat until the player comes
-        back (after a confirmation: ``data["confirm_leave"]`` asks for it)."""
+        back (after a confirmation: the answer's ``Offer("leave")`` asks for it)."""
         found = await self.store.find(table_id, channel_id)
         if isinstance(found, Result):
             return found
@@ -158,18 +158,20 @@ class Seating:
         if me.left:
             return refuse(
                 _(
-                    "You already left: the bot plays your seat. Press **I'm back** or use `/join` to "
-                    "take it back."
+                    "You already left: the bot plays your seat. Press **%(button)s** or use `/join` to "
+                    "take it back.",
+                    button=ButtonName(N_("I'm back")),
                 )
             )
         if not confirmed:
             return ok(
                 _(
                     "Leave table %(table)s? The bot plays your seat for the rest of the game (it still "
-                    "counts in your stats); you can come back with **I'm back** or `/join`.",
+                    "counts in your stats); you can come back with **%(button)s** or `/join`.",
                     table=t.id,
+                    button=ButtonName(N_("I'm back")),
                 ),
-                data={"confirm_leave": t.id},
+                offer=Offer("leave", t.id),
             )
         new = t.copy()
         ns = new.seats[seat]
@@ -197,7 +199,10 @@ class Seating:
             )
         self.publisher.post(t.id, t.channel_id, post)
         return ok(
-            _("You left the game: the bot plays your seat. Press **I'm back** or `/join` to come back.")
+            _(
+                "You left the game: the bot plays your seat. Press **%(button)s** or `/join` to come back.",
+                button=ButtonName(N_("I'm back")),
+            )
         )
 
     async def add_bot(
@@ -367,7 +372,10 @@ class Seating:
             t = self.store.get(found.id) or found
             if t.status != "playing":
                 return refuse(
-                    _("Substitutes take over during a game: before the start, players use **Join**.")
+                    _(
+                        "Substitutes take over during a game: before the start, players use **%(button)s**.",
+                        button=ButtonName(N_("Join")),
+                    )
                 )
             if not 1 <= seat <= t.num_seats:
                 return refuse(_("Seats are numbered 1 to %(n)s.", n=t.num_seats))
@@ -400,8 +408,9 @@ class Seating:
         self.publisher.post(t.id, t.channel_id, post)
         return ok(
             _(
-                "%(player)s now plays seat %(seat)s: they see their cards with **My hand**.",
+                "%(player)s now plays seat %(seat)s: they see their cards with **%(button)s**.",
                 player=mention(player_id),
+                button=ButtonName(N_("My hand")),
                 seat=seat,
             )
         )

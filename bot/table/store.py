@@ -30,6 +30,7 @@ from bot.model import (
     refuse,
 )
 from bot.storage import FinishedGame, HandResult, NotOwner, StaleTable, Storage, TableRow
+from engine import GameOver, HandScored
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +48,6 @@ class SaveFault(Protocol):
 
     def during_save(self) -> None:
         """Called as the save starts: what it raises is a failed save (the action is refused)."""
-
-
-def event_kind(ev: Any) -> str:
-    return type(ev).__name__
 
 
 class TableStore:
@@ -183,8 +180,9 @@ class TableStore:
                 seat.acts += 1
         hand: HandResult | None = None
         game_done: FinishedGame | None = None
-        kinds = [event_kind(e) for e in events]
-        if new.game is not None and "HandScored" in kinds and new.game.hand_records:
+        scored = any(isinstance(e, HandScored) for e in events)
+        over = any(isinstance(e, GameOver) for e in events)
+        if new.game is not None and scored and new.game.hand_records:
             hand = HandResult(
                 table_id=new.id,
                 game_no=new.game_no,
@@ -192,7 +190,7 @@ class TableStore:
                 record=new.game.hand_records[-1],
                 players=players(new, with_side=False),
             )
-        if new.game is not None and "GameOver" in kinds:
+        if new.game is not None and over:
             new.status = "finished"
             new.deadline = None
             game_done = finished_game(new)

@@ -2,7 +2,9 @@
 
 One module per job: ``buttons`` (the live table's, the posts', the ephemeral offers'), ``panel``
 (a player's private hand panel), ``items`` (the persistent components and their custom ids) and
-``registry`` (what a click runs: ``handles``, registered from ``bot.clicks``). This package hands
+``registry`` (what a click runs: ``handles``, registered from ``bot.clicks`` and the cogs);
+``history`` and ``leaderboard`` (the components of /history, the replays and the leaderboard,
+imported from their modules). This package hands
 their public names on, so ``bot.views.hand_panel`` and the like keep working.
 """
 

@@ -48,8 +48,8 @@ def table_view(t: Table, lang: str = DEFAULT) -> discord.ui.View | None:
     return view
 
 
-#: custom_id of the finished-game post's Leaderboard button; ``cogs.stats.LeaderboardButton``
-#: (a persistent DynamicItem) answers it, since ``bot/`` does not import ``cogs/``.
+#: custom_id of the finished-game post's Leaderboard button; ``bot.views.leaderboard.LeaderboardButton``
+#: (a persistent DynamicItem) dispatches it (``cogs.stats`` answers).
 LEADERBOARD_ID = "lbshow:{guild}"
 
 
@@ -69,7 +69,7 @@ def game_over_view(t: Table, lang: str = DEFAULT) -> discord.ui.View:
 
 
 #: custom_id of a hand post's buttons (``v`` verify the deal, ``r`` replay the hand);
-#: ``cogs.history.HandPostButton`` answers them, since ``bot/`` does not import ``cogs/``.
+#: ``bot.views.history.HandPostButton`` dispatches them (``cogs.history`` answers).
 HAND_POST_ID = "hv:{table}:{game}:{hand}:{what}"
 
 

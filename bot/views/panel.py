@@ -8,7 +8,7 @@ from __future__ import annotations
 import discord
 
 import engine
-from bot.i18n import DEFAULT, Text, gettext
+from bot.i18n import DEFAULT, N_, ButtonName, Text, gettext
 from bot.i18n import render as text_in
 from bot.model import Table
 from bot.render.panel import hand_panel_text
@@ -56,7 +56,10 @@ def hand_panel(
         return hint, None
     prefix = hint + "\n" if hint else ""
     if t is not None and t.status == "open":
-        return prefix + gettext(lang, "The game hasn't started yet: the host presses **Start**."), None
+        start = ButtonName(N_("Start"))  # the public table's button
+        return prefix + gettext(
+            lang, "The game hasn't started yet: the host presses **%(button)s**.", button=start
+        ), None
     if t is None or t.status not in ("playing", "finished"):
         return prefix + gettext(lang, "There is no game running at that table."), None
     seat = t.seat_of(user_id)

@@ -44,6 +44,15 @@ def handles(item_type: type) -> Callable[[H], H]:
     return register
 
 
+async def dispatch(interaction: discord.Interaction[Any], item: Any) -> None:
+    """A click on ``item``, to the handler registered for its type (``handles``)."""
+    handler = _handlers.get(type(item))
+    if handler is None:
+        await safe_send(interaction, NOT_READY)
+        return
+    await handler(interaction, item)
+
+
 class Guarded:
     """Every component callback answers, even when something unexpected fails inside."""
 

@@ -9,8 +9,9 @@ import pytest
 from PIL import ImageDraw
 
 import engine
-from bot import pictures, replays
+from bot import pictures
 from bot.model import Seat, Table
+from bot.render import scenes
 from bot.table.post_pictures import game_pictures, hand_pictures
 from engine.bots import get_bot
 
@@ -122,9 +123,9 @@ def test_without_a_font_for_the_language_the_pictures_fall_back_to_english(
     monkeypatch: pytest.MonkeyPatch, drawn: list[str]
 ) -> None:
     # a system whose only font is Latin-only: the Russian words would draw as boxes
-    monkeypatch.setattr(replays, "can_draw", lambda text: all(ord(ch) < 0x400 for ch in text))
-    assert replays.picture_language("ru") == "en"
-    assert replays.picture_language("pl") == "pl"
+    monkeypatch.setattr(scenes, "can_draw", lambda text: all(ord(ch) < 0x400 for ch in text))
+    assert scenes.picture_language("ru") == "en"
+    assert scenes.picture_language("pl") == "pl"
     t = finished_table()
     assert t.game is not None
     hand_pictures(t, t.game.hand_records[-1])("ru")
@@ -142,7 +143,7 @@ def test_long_translated_seat_lines_shrink_and_keep_the_tricks(drawn: list[str])
         "Rozdanie 3",
         seats,
         [pictures.SideInfo("A", 10), pictures.SideInfo("B", 20)],
-        words=replays.picture_words("pl"),
+        words=scenes.picture_words("pl"),
     )
     pictures.table_png(scene)
     assert "dekl. 4 · lewy 3" in drawn

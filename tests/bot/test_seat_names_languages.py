@@ -8,7 +8,7 @@ import dataclasses
 import engine
 from bot.i18n import render
 from bot.model import Seat, Table, players
-from bot.replays import seat_names
+from bot.render.records import seat_names
 from bot.storage.history import GamePlayer, GameSummary
 from bot.table.play import seat_name
 

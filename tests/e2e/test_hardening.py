@@ -542,11 +542,11 @@ async def test_every_custom_id_family_is_checked_across_servers_from_a_dm_and_wi
     import logging
 
     from bot.league.discord_io import LEAGUE_ELSEWHERE, NIGHT_ELSEWHERE
+    from bot.render.stats import EMPTY_SERVER, WRONG_SERVER
+    from bot.render.stats import NOT_IN_SERVER as NO_LEADERBOARD_HERE
     from bot.safe import NOT_ON_MESSAGE
     from bot.views.registry import APOLOGY
     from cogs.history import NO_SUCH_GAME, NO_TABLE_NOW, NOT_IN_SERVER, OTHER_CHANNEL, OTHER_SERVER
-    from cogs.stats import EMPTY_SERVER, WRONG_SERVER
-    from cogs.stats import NOT_IN_SERVER as NO_LEADERBOARD_HERE
     from tests.e2e.conftest import stored_leagues
     from tests.e2e.leagues import advance_to
     from tests.e2e.test_league import checkin_posts, create, first_start

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from bot.render.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE, WRONG_SERVER
 from bot.sandbox.fake import Message, User
-from cogs.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE, WRONG_SERVER
 from tests.e2e.conftest import SeenGame, Spades, game_posts, open_and_start, play_from_panel, said
 
 # Games played to the leaderboard on SQLite only: the same SQL on PostgreSQL is tested in tests/bot/storage/

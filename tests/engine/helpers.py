@@ -1,4 +1,4 @@
-"""Shared helpers for the engine tests: fixed deals written as text."""
+"""Shared helpers for the engine tests: fixed deals written as text, games played by a bot."""
 
 from pathlib import Path
 from typing import Any
@@ -9,6 +9,7 @@ from engine import (
     Ruleset,
     parse_card,
 )
+from engine.bots import get_bot
 
 # Seat 0: seven top spades + 7H QH + 2C 3C + 2D 3D; seat 1: the low spades + AH KH JH ...
 DEAL = [
@@ -74,3 +75,12 @@ def suits_record() -> dict[str, Any]:
         "plays": plays,
         "before": {"scores": [120, 86], "bags": [3, 7]},
     }
+
+
+def play(preset: str, seed: int, hands: int | None = None, bot: str = "random") -> Game:
+    """A fair game of ``preset`` that ``bot`` plays for every seat, for ``hands`` hands (or to its end)."""
+    g = Game.new(preset, seed=seed, fair=True)
+    b = get_bot(bot, seed=seed)
+    while not g.over and (hands is None or len(g.hand_records) < hands):
+        g.apply(b.act(g.view(g.seats_to_act()[0])))
+    return g

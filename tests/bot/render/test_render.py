@@ -93,7 +93,7 @@ def _played_hand(seed: int = 3) -> tuple[Table, object, list[object]]:
     while True:
         seat = g.seats_to_act()[0]
         events = g.apply(bot.act(g.view(seat)))
-        scored = [e for e in events if type(e).__name__ == "HandScored"]
+        scored = [e for e in events if isinstance(e, engine.HandScored)]
         if scored:
             return t, scored[0], events
 
@@ -217,9 +217,9 @@ def test_a_17_card_panel_with_a_misdeal_button_stays_within_five_rows() -> None:
         g = engine.Game.new(rs, seed=seed)
         seat = g.seats_to_act()[0]
         actions = g.legal_actions(seat)
-        if type(actions[0]).__name__ == "Look":  # blind nil is offered first: look at the cards
+        if isinstance(actions[0], engine.Look):  # blind nil is offered first: look at the cards
             g.apply(actions[0])
-        if any(type(a).__name__ == "MisdealAction" for a in g.legal_actions(seat)):
+        if any(isinstance(a, engine.MisdealAction) for a in g.legal_actions(seat)):
             break
     else:
         pytest.fail("no deal without spades found")
@@ -410,7 +410,7 @@ def test_hand_post_says_which_nil_was_made_and_which_failed() -> None:
     events: list[object] = []
     for card in rec["plays"]:
         events.extend(g.play(g.to_act, engine.parse_card(card)))  # type: ignore[arg-type]
-    scored = next(e for e in events if type(e).__name__ == "HandScored")
+    scored = next(e for e in events if isinstance(e, engine.HandScored))
     t = _table()
     t.seats = [
         Seat(None, "Al", bot=True),

@@ -404,7 +404,8 @@ async def test_game_for_table(db: Storage, store: LeagueStore) -> None:
 
 
 async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: LeagueStore) -> None:
-    from cogs.stats import leaderboard_line
+    from bot.league.ratings import PROVISIONAL_GAMES
+    from bot.render.stats import leaderboard_line
 
     await _finished_game(db, 50, [(1, 0), (2, 1), (3, 0), (4, 1)], winner=0, finished_at=1000)
     await _finished_game(db, 51, [(5, 0), (None, 1), (None, 0), (None, 1)], winner=0, finished_at=2000)
@@ -416,7 +417,7 @@ async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: 
     assert (five.games, five.wins, five.games_with_bots) == (0, 0, 1)  # the bot game is not counted
     everything = await db.leaderboard(GUILD, sort="wins", limit=10)
     assert next(p for p in everything if p.user_id == 5).wins == 1  # unless asked to
-    line = leaderboard_line(board[0], sort="rating")
+    line = leaderboard_line(board[0], sort="rating", provisional=PROVISIONAL_GAMES)
     assert "rating" in line and "?" in line and "(1 rated game)" in line
 
 

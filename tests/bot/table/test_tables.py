@@ -110,7 +110,7 @@ async def test_only_the_host_starts_and_empty_seats_are_offered_to_bots(service:
     res = await service.lifecycle.start(t.id, BOB)
     assert not res.ok and res.message == "Only the host (<@11>) can start the game."
     res = await service.lifecycle.start(t.id, ALICE)
-    assert not res.ok and res.data.get("offer_fill")
+    assert not res.ok and res.offer is not None and res.offer.kind == "fill"
     assert res.message.startswith("2 seats are empty (3, 4).")
     res = await service.seating.add_bot(CHANNEL, BOB)
     assert not res.ok and res.message == "Only the host (<@11>) can add bots."
