@@ -142,9 +142,9 @@ async def run(config: Config) -> None:
     from .client import make_bot
 
     # the database first: a file or server the bot cannot use is reported before logging in
-    storage = await Storage.open(
-        config.database_path, faults=config.faults, lock_wait=config.database_lock_wait
-    )
+    # the fault seams only when a FAULT_* setting asks for them (drills): production runs without
+    faults = config.faults if config.faults.configured else None
+    storage = await Storage.open(config.database_path, faults=faults, lock_wait=config.database_lock_wait)
     bot = make_bot(config, storage=storage)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows

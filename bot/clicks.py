@@ -8,6 +8,7 @@ the store's commit, then the publisher) -> ``show_hand`` redraws the panel in pl
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -42,8 +43,19 @@ PANEL_ONLY = _(
 )
 
 
+class TablesHost(ABC):
+    """The client a component handler finds on ``interaction.client``: the application
+    (``bot.client.SpadesBot``), whose composition root built the table service."""
+
+    @property
+    @abstractmethod
+    def table_service(self) -> TableService | None:
+        """The table service, or None before ``setup_hook`` built it."""
+
+
 def service_of(interaction: discord.Interaction) -> TableService | None:
-    return getattr(interaction.client, "tables", None)
+    client = interaction.client
+    return client.table_service if isinstance(client, TablesHost) else None
 
 
 async def ready_service(interaction: discord.Interaction) -> TableService | None:

@@ -1,4 +1,6 @@
-"""SpadesBot: the commands.Bot subclass that owns storage, loads the cogs and syncs commands on purpose."""
+"""SpadesBot: the commands.Bot subclass and the composition root: ``setup_hook`` builds storage, the
+clock, the servers' settings, the table and league services, hands them to the cogs and closes them
+in ``close``; it also syncs commands on purpose."""
 
 from __future__ import annotations
 
@@ -6,26 +8,33 @@ import asyncio
 import hashlib
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from .checks import bad_option
+from .clicks import TablesHost
+from .clock import Clock, ScaledClock, SystemClock
 from .collector import Collector
-from .config import Config
+from .config import Config, Faults
 from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
+from .faults import SaveErrors
+from .guild_settings import GuildSettings
 from .i18n import SpadesTranslator, _, resolve, translated_payload
+from .league.discord_io import DiscordLeagueGateway, LeagueHost
+from .league.service import LeagueService
+from .league.tables import ServiceTables, listen
 from .ratelimit import GlobalBudget
-from .safe import NOT_ON_MESSAGE, on_its_message, safe_send, watch
+from .safe import NOT_ON_MESSAGE, PublicLanguages, on_its_message, safe_send, watch
 from .sharding import ShardKeeper
 from .storage import Storage
+from .storage.leagues import LeagueStore
+from .table.outbound import DiscordPublisher
+from .table.service import TableService
 from .tasks import cancel_all
-
-if TYPE_CHECKING:
-    from .table.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -55,16 +64,37 @@ EMOJI_LOOKS = 10
 EMOJI_LOOK_SECONDS = 30.0
 
 
-class SpadesBot(commands.Bot):
-    """The application. ``storage`` may be injected (tests); otherwise it is opened in setup_hook."""
+def clock_for(config: Config) -> Clock:
+    """The clock ``TIME_SCALE`` asks for: real time, or a world that runs 1/TIME_SCALE times faster."""
+    return SystemClock() if config.time_scale == 1.0 else ScaledClock(1 / config.time_scale)
 
-    tables: TableService  # set by cogs.tables' setup()
+
+class NotBuilt(RuntimeError):
+    """A service was asked for before ``setup_hook`` built it."""
+
+
+S = TypeVar("S")
+
+
+def built(service: S | None, what: str) -> S:
+    if service is None:
+        raise NotBuilt(f"{what}: not built yet (the bot builds its services in setup_hook)")
+    return service
+
+
+class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
+    """The application. ``storage`` may be injected (tests); otherwise it is opened in setup_hook.
+    ``clock``: the game's time (default: ``TIME_SCALE``'s, see :func:`clock_for`). ``faults``: fault
+    seams to install whatever their values (the sandbox, tests; default: ``config.faults``, installed
+    only when one is set)."""
 
     def __init__(
         self,
         config: Config,
         *,
         storage: Storage | None = None,
+        clock: Clock | None = None,
+        faults: Faults | None = None,
         extensions: tuple[str, ...] = EXTENSIONS,
         **options: Any,
     ) -> None:
@@ -87,6 +117,13 @@ class SpadesBot(commands.Bot):
         )
         self.config = config
         self._storage = storage
+        self.clock: Clock = clock if clock is not None else clock_for(config)
+        self.faults: Faults | None = (
+            faults if faults is not None else (config.faults if config.faults.configured else None)
+        )
+        self._settings: GuildSettings | None = None
+        self._tables: TableService | None = None
+        self._leagues: LeagueService | None = None
         self.extension_names = extensions
         self._sync_lock = asyncio.Lock()
         self._item_types: set[type[discord.ui.DynamicItem[Any]]] = set()
@@ -110,12 +147,42 @@ class SpadesBot(commands.Bot):
     def storage(self, value: Storage) -> None:
         self._storage = value
 
+    @property
+    def settings(self) -> GuildSettings:
+        """The servers' settings and languages (built in setup_hook)."""
+        return built(self._settings, "the servers' settings")
+
+    @property
+    def tables(self) -> TableService:
+        """Every live table of this process (built in setup_hook)."""
+        return built(self._tables, "the table service")
+
+    @property
+    def leagues(self) -> LeagueService:
+        """The league nights (built in setup_hook)."""
+        return built(self._leagues, "the league service")
+
+    @property
+    def table_service(self) -> TableService | None:
+        return self._tables
+
+    @property
+    def league_service(self) -> LeagueService | None:
+        return self._leagues
+
     async def setup_hook(self) -> None:
         if self._storage is None:
-            self._storage = await Storage.open(self.config.database_path, faults=self.config.faults)
+            self._storage = await Storage.open(self.config.database_path, faults=self.faults)
         await self._take_shards()
-        for name in self.extension_names:
+        self.build_services()
+        for name in self.extension_names:  # (in any order: each only adds its cog and components)
             await self.load_extension(name)
+        await self.tables.restore()
+        # games stored before ratings existed are rated once, oldest first
+        rated = await self.leagues.rate_pending()
+        if rated:
+            log.info("rated %d finished games", rated)
+        self.leagues.start()  # the scheduler: every TICK_SECONDS of the bot's clock, or when poked
         # command, option and choice names and descriptions in Polish, Czech and Russian
         await self.tree.set_translator(SpadesTranslator())
         await self.sync_commands()
@@ -125,6 +192,40 @@ class SpadesBot(commands.Bot):
         if self.config.health_seconds > 0:
             self._health = asyncio.create_task(self._health_loop(), name="health")
         self.collector.start()  # last: the modules, commands and restored tables are frozen
+
+    def build_services(self) -> None:
+        """The composition root: every service of the bot, with what it needs, once (``setup_hook``
+        calls it once the shards are held; a test that loads extensions by hand may call it first)."""
+        if self._tables is not None:
+            return
+        storage, config, keeper = self.storage, self.config, self.shard_keeper
+        settings = GuildSettings(storage, guild=self.get_guild)
+        self._settings = settings
+        tables = TableService(
+            storage,
+            publisher=DiscordPublisher(self),
+            clock=self.clock,
+            settings=settings,
+            deal_seed=config.deal_seed,
+            search_workers_at_start=config.search_workers_at_start,
+            shard_count=config.shards[0],
+            shards=keeper,
+            budget=self.budget,
+            save_fault=SaveErrors(self.faults) if self.faults is not None else None,
+        )
+        self._tables = tables
+        store = LeagueStore(storage)
+        gateway = DiscordLeagueGateway(self, ServiceTables(self, tables, store), settings.server_language)
+        leagues = LeagueService(
+            store,
+            gateway,
+            clock=self.clock,
+            # with shards, the league nights of the guilds whose shard this process holds (asked at
+            # every tick, so a shard lost to another process or taken back is followed within a tick)
+            owns=lambda guild_id: keeper is None or keeper.owns_guild(guild_id),
+        )
+        listen(tables, leagues)
+        self._leagues = leagues
 
     async def _card_emojis(self) -> None:
         """The process that runs shard 0 uploads missing card faces; the others only learn them,
@@ -151,14 +252,12 @@ class SpadesBot(commands.Bot):
         self._guard_interactions()
 
     async def _shards_lost(self, shards: set[int]) -> None:
-        service = getattr(self, "tables", None)
-        if service is not None:
-            await service.drop_shards(shards)
+        if self._tables is not None:
+            await self._tables.drop_shards(shards)
 
     async def _shards_gained(self, shards: set[int]) -> None:
-        service = getattr(self, "tables", None)
-        if service is not None:
-            await service.restore(shards)
+        if self._tables is not None:
+            await self._tables.restore(shards)
 
     def _guard_interactions(self) -> None:
         """Leave the interactions of guilds on shards this process does not hold (now) unanswered:
@@ -179,7 +278,7 @@ class SpadesBot(commands.Bot):
     def health_line(self) -> str:
         keeper = self.shard_keeper
         shards = keeper.describe() if keeper is not None else "no shards yet"
-        service = getattr(self, "tables", None)
+        service = self._tables
         numbers = service.health() if service is not None else {"live_tables": 0, "posts_queued": 0}
         saves = self._storage.tables.queued if self._storage is not None else 0
         latency = self.latency * 1000 if self.latency == self.latency else 0.0  # NaN before connecting
@@ -200,13 +299,13 @@ class SpadesBot(commands.Bot):
     async def public_language(self, interaction: discord.Interaction) -> str:
         """The language of the public messages where ``interaction`` happened (``bot.safe``'s public
         answers): the channel's table's, else the server's."""
-        service = getattr(self, "tables", None)
+        service = self._tables
         if service is None or interaction.guild_id is None:
-            return resolve(getattr(interaction, "guild_locale", None))
+            return resolve(interaction.guild_locale)
         t = service.in_channel(interaction.channel_id) if interaction.channel_id is not None else None
         if t is not None:
             return str(await service.table_language(t))
-        return str(await service.server_language(interaction.guild_id))
+        return str(await service.settings.server_language(interaction.guild_id))
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -254,6 +353,10 @@ class SpadesBot(commands.Bot):
         try:
             if self._health is not None:
                 self._health.cancel()
+            if self._leagues is not None:
+                await self._leagues.stop()
+            if self._tables is not None:
+                await self._tables.close()
             await super().close()
         finally:
             try:

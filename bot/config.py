@@ -131,13 +131,19 @@ class Faults:
     - ``FAULT_SAVE_ERROR``: every table save fails, ``storage`` as a failing database does (the
       action is refused and nothing changes), ``unexpected`` as a bug would (the generic apology).
 
-    The storage and the table store read these at each operation, so whoever holds this object
-    (the sandbox, a test) may change them while the bot runs. Never set them in production.
+    The bot installs its fault seams (``bot.faults``) only when one of these is set at start-up;
+    whoever hands the bot this object itself (the sandbox, a test: ``SpadesBot(faults=...)``) gets
+    the seams installed and may change the values while the bot runs. Never set them in production.
     """
 
     storage_read_delay: float = 0.0
     storage_write_delay: float = 0.0
     save_error: str | None = None  # None, or one of FAULT_SAVE_ERRORS
+
+    @property
+    def configured(self) -> bool:
+        """Whether any fault is set."""
+        return bool(self.storage_read_delay or self.storage_write_delay or self.save_error)
 
 
 @dataclass(frozen=True, repr=False)
@@ -150,7 +156,7 @@ class Config:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     owner_ids: frozenset[int] = frozenset()
-    time_scale: float = 1.0  # multiplies every timer and bot pause (tests use a small value)
+    time_scale: float = 1.0  # TIME_SCALE: picks the bot's clock (bot.client.clock_for), 1/TIME_SCALE x faster
     deal_seed: int | None = None  # tests only: reproducible deals
     # sharding (docs/SHARDING.md): None/None = one process running every shard
     shard_count: int | None = None

@@ -282,10 +282,10 @@ def humans_to_act(t: Table) -> list[int]:
     return [s for s in t.seats_to_act() if (seat := t.seats[s]) is not None and not seat.automatic]
 
 
-def next_deadline(old: Table, new: Table, touched: Iterable[int], time_scale: float) -> float | None:
+def next_deadline(old: Table, new: Table, touched: Iterable[int], now: float) -> float | None:
     """When the humans to act now time out. Someone who was already on the clock in the same
     phase of the same hand, and did not just act, keeps their deadline: one partner's pass (or
-    a seat handed to the bot) must not restart the other's timer."""
+    a seat handed to the bot) must not restart the other's timer. ``now``: the clock's time."""
     humans = set(humans_to_act(new))
     if not humans:
         return None
@@ -298,7 +298,7 @@ def next_deadline(old: Table, new: Table, touched: Iterable[int], time_scale: fl
         and humans <= set(humans_to_act(old)) - set(touched)
     ):
         return old.deadline
-    return now() + new.turn_seconds() * time_scale
+    return now + new.turn_seconds()
 
 
 def players(t: Table, *, with_side: bool) -> list[dict[str, Any]]:

@@ -15,6 +15,9 @@ the table's latest state, however long it waited (latest state wins).
 Interaction responses and follow-ups (``/interactions/…``, webhooks with a token) are not bound
 by the global limit and never wait here: an answer within Discord's 3 s never queues behind a
 burst of channel posts.
+
+The budget runs on Discord's time (``time.monotonic``, as discord.py's own buckets), never on the
+game's ``bot.clock.Clock``: a faster sandbox or test clock must not let more requests out per second.
 """
 
 from __future__ import annotations

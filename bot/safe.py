@@ -33,6 +33,7 @@ import asyncio
 import logging
 import re
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -259,15 +260,23 @@ def _clip(content: str | None) -> str | None:
 PUBLIC_LANGUAGE_WAIT = 1.0
 
 
+class PublicLanguages(ABC):
+    """A client that knows the language of a channel's public messages (``bot.client.SpadesBot``)."""
+
+    @abstractmethod
+    async def public_language(self, interaction: discord.Interaction) -> str:
+        """The channel's table's language, else the server's (``/spades config language``)."""
+
+
 async def public_language(interaction: discord.Interaction) -> str:
     """The language of the public messages where ``interaction`` happened: what the bot's
     ``public_language(interaction)`` says (the channel's table's, else the server's: ``/spades
     config language``), else, without one or when it is slow, the server's locale as Discord
     reports it."""
-    find = getattr(getattr(interaction, "client", None), "public_language", None)
-    if find is not None:
+    client = interaction.client
+    if isinstance(client, PublicLanguages):
         try:
-            lang = await within(PUBLIC_LANGUAGE_WAIT, find(interaction))
+            lang = await within(PUBLIC_LANGUAGE_WAIT, client.public_language(interaction))
         except Exception:
             log.exception("the public language of interaction %s could not be read", interaction.id)
             lang = None

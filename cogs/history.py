@@ -237,7 +237,7 @@ async def _load_replay(
             names = seat_names(game)
         title = replay_title(game_id=game_id)
     else:
-        t = await bot.tables.load(table_id) if getattr(bot, "tables", None) else None
+        t = await bot.tables.load(table_id)
         if t is not None:
             names = table_seat_names(t)
         title = replay_title(table_id=table_id, playing=t is not None and t.status == "playing")

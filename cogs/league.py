@@ -9,12 +9,10 @@ Creating and changing a league needs Manage Server or the league's admin role.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -22,17 +20,16 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot.clock import Clock, SystemClock
+from bot.guild_settings import GuildSettings
 from bot.i18n import Text, _, render, resolve
 from bot.league import schedule as sch
-from bot.league.discord_io import DYNAMIC_ITEMS, DiscordLeagueGateway, LeagueTables
+from bot.league.discord_io import DYNAMIC_ITEMS
 from bot.league.schedule_input import WEEKDAYS, zone_suggestions
-from bot.league.service import TICK_SECONDS, LeagueRefusal, LeagueService
+from bot.league.service import LeagueRefusal, LeagueService
 from bot.league.settings import FORMAT_LABELS, LEFTOVER_LABELS
-from bot.league.tables import ServiceTables, listen
 from bot.render import league as text
 from bot.safe import safe_defer, safe_send
-from bot.storage.leagues import LeagueRow, LeagueStore
+from bot.storage.leagues import LeagueRow
 
 if TYPE_CHECKING:
     from bot.client import SpadesBot
@@ -63,12 +60,9 @@ class LeagueCog(commands.Cog):
     league = app_commands.Group(name="league", description="Weekly Spades league nights", guild_only=True)
     admin = app_commands.Group(name="admin", description="Fix a league night", parent=league)
 
-    def __init__(self, bot: SpadesBot, service: LeagueService) -> None:
-        self.bot = bot
+    def __init__(self, service: LeagueService, settings: GuildSettings) -> None:
         self.service = service
-
-    async def cog_unload(self) -> None:
-        await self.service.stop()
+        self.settings = settings
 
     # ---- plumbing ------------------------------------------------------------------------------
 
@@ -105,11 +99,10 @@ class LeagueCog(commands.Cog):
 
     async def _server_language(self, interaction: discord.Interaction[Any]) -> str:
         """The language of the server's public messages (``/spades config language``)."""
-        tables = getattr(self.bot, "tables", None)
-        if tables is not None and interaction.guild_id is not None:
+        if interaction.guild_id is not None:
             with contextlib.suppress(Exception):
-                return str(await tables.server_language(interaction.guild_id))
-        return resolve(getattr(interaction, "guild_locale", None))
+                return str(await self.settings.server_language(interaction.guild_id))
+        return resolve(interaction.guild_locale)
 
     async def _league(self, interaction: discord.Interaction[Any], name: str) -> LeagueRow:
         assert interaction.guild_id is not None
@@ -130,7 +123,7 @@ class LeagueCog(commands.Cog):
         if league is not None and league.settings.get("admin_role_id"):
             wanted.add(int(league.settings["admin_role_id"]))
         if interaction.guild_id is not None:
-            settings = await self.bot.storage.settings.guild(interaction.guild_id)
+            settings = await self.settings.get(interaction.guild_id)
             if settings.get("league_admin_role_id"):
                 wanted.add(int(settings["league_admin_role_id"]))
         return bool(roles & wanted)
@@ -656,60 +649,16 @@ class LeagueCog(commands.Cog):
                     _("Only server managers (Manage Server) can choose the league admin role.")
                 )
             assert interaction.guild_id is not None
-            await self.bot.storage.settings.set_guild(
-                interaction.guild_id, league_admin_role_id=role.id if role else None
-            )
+            await self.settings.update(interaction.guild_id, league_admin_role_id=role.id if role else None)
             return text.admin_role_set(role.id if role else None)
 
         await self._run(interaction, work)
 
 
-class _ReadClock:
-    """A clock over a function that tells the time (the bot's ``league_clock``, set by tests)."""
-
-    def __init__(self, read: Callable[[], datetime]) -> None:
-        self._read = read
-
-    def now(self) -> float:
-        return self._read().timestamp()
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds))
-
-
-def league_clock(bot: Any) -> Clock:
-    """The league scheduler's clock: the bot's ``league_clock`` if set (tests), else real time."""
-    clock = getattr(bot, "league_clock", None)
-    if clock is not None:
-        return _ReadClock(clock)
-    return SystemClock()
-
-
-def owns_guild(bot: Any, guild_id: int) -> bool:
-    """Whether this process runs the guild's league nights now: it holds the guild's shard (asked at
-    every tick, so a shard lost to another process or taken back is followed within a tick)."""
-    keeper = getattr(bot, "shard_keeper", None)
-    return keeper is None or bool(keeper.owns_guild(guild_id))
-
-
 async def setup(bot: SpadesBot) -> None:
-    store = LeagueStore(bot.storage)
-    table_service = getattr(bot, "tables", None)  # set by cogs.tables, loaded first
-    tables: LeagueTables | None = (
-        ServiceTables(bot, table_service, store) if table_service is not None else None
-    )
-    language = table_service.server_language if table_service is not None else None
-    gateway = DiscordLeagueGateway(bot, tables, language)
-    service = LeagueService(store, gateway, clock=league_clock(bot), owns=lambda g: owns_guild(bot, g))
-    if table_service is not None:
-        listen(table_service, service)
-    # games stored before ratings existed are rated once, oldest first
-    rated = await service.rate_pending()
-    if rated:
-        log.info("rated %d finished games", rated)
-    bot.leagues = service  # type: ignore[attr-defined]
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    await bot.add_cog(LeagueCog(bot, service))
-    # the scheduler looks every 30 s (scaled like every other timer: tests run it faster)
-    scale = float(getattr(bot.config, "time_scale", 1.0) or 1.0)
-    service.start(interval=max(0.2, TICK_SECONDS * scale))
+    await bot.add_cog(LeagueCog(bot.leagues, bot.settings))
+
+
+async def teardown(bot: SpadesBot) -> None:
+    bot.remove_dynamic_items(*DYNAMIC_ITEMS)

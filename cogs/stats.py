@@ -11,12 +11,13 @@ A public leaderboard or shared stats speak the server's language; an ephemeral o
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import SpadesBot
 from bot.errors import report_interaction_error
 from bot.i18n import DEFAULT, resolve, user_language
 from bot.i18n import render as render_text
@@ -46,9 +47,6 @@ from bot.views.leaderboard import (
 )
 from bot.views.registry import handles
 
-if TYPE_CHECKING:
-    from bot.client import SpadesBot
-
 log = logging.getLogger(__name__)
 
 MAX_PAGE = 100_000  # (a page past the end shows the last one)
@@ -57,9 +55,9 @@ MAX_PAGE = 100_000  # (a page past the end shows the last one)
 async def public_language(interaction: discord.Interaction[Any]) -> str:
     """The server's language for a message everyone sees (``/spades config language``, else the
     server's Discord language)."""
-    service = getattr(interaction.client, "tables", None)
-    if service is not None and interaction.guild_id is not None:
-        return str(await service.server_language(interaction.guild_id))
+    client = interaction.client
+    if isinstance(client, SpadesBot) and interaction.guild_id is not None:
+        return str(await client.settings.server_language(interaction.guild_id))
     return resolve(interaction.guild_locale)
 
 

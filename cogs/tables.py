@@ -14,6 +14,7 @@ import engine
 from bot import lexicon
 from bot.checks import cannot_run_table
 from bot.clicks import answer, is_admin, show_hand, timely
+from bot.guild_settings import GuildSettings
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_language
 from bot.i18n import render as render_text
 from bot.model import NO_TABLE, SAVE_FAILED, Result, refuse
@@ -70,9 +71,10 @@ class TablesCog(commands.Cog):
 
     spades = app_commands.Group(name="spades", description="Spades tables in this channel", guild_only=True)
 
-    def __init__(self, bot: SpadesBot, service: TableService) -> None:
+    def __init__(self, bot: SpadesBot, service: TableService, settings: GuildSettings) -> None:
         self.bot = bot
         self.service = service
+        self.settings = settings
 
     # ---- /spades ----------------------------------------------------------------------------
     @spades.command(name="new", description="Open a Spades table in this channel")
@@ -137,7 +139,9 @@ class TablesCog(commands.Cog):
         result = await self.service.lifecycle.create(**table)
         if result.ok and result.table is not None:
             lang = await self.service.table_language(result.table)
-            note = await self.service.language_note(table["guild_id"], lang, can_manage=is_admin(interaction))
+            note = await self.settings.language_note(
+                table["guild_id"], lang, can_manage=is_admin(interaction)
+            )
             if note is not None:
                 result = dataclasses.replace(result, message=join(result.message, note, sep="\n"))
         return result
@@ -149,7 +153,7 @@ class TablesCog(commands.Cog):
         preset = getattr(interaction.namespace, "preset", None)
         if not preset and interaction.guild_id is not None:
             # autocomplete cannot be deferred: a slow database must not make it miss Discord's 3 s
-            settings = await within(AUTOCOMPLETE_READ, self.bot.storage.settings.guild(interaction.guild_id))
+            settings = await within(AUTOCOMPLETE_READ, self.settings.get(interaction.guild_id))
             preset = (settings or {}).get("default_preset")
         lang = user_language(interaction)
         return [
@@ -293,8 +297,7 @@ class TablesCog(commands.Cog):
         if language is not None:
             # kept in the server's settings (None: follow the server's Discord language)
             changes["language"] = language.value if language.value in LANGUAGES else None
-        storage = self.bot.storage
-        current = await storage.settings.guild(interaction.guild_id)
+        current = await self.settings.get(interaction.guild_id)
         if rules is not None or preset is not None:
             # the house rules must go with the preset they will be played over
             base = changes.get("default_preset") or current.get("default_preset") or "standard"
@@ -312,7 +315,7 @@ class TablesCog(commands.Cog):
             changes["options"] = options
         if changes:
             try:
-                settings = await storage.settings.set_guild(interaction.guild_id, **changes)
+                settings = await self.settings.update(interaction.guild_id, **changes)
             except Exception:  # disk full, a lost database: answered like a refused bid
                 log.exception("saving the settings of server %s failed", interaction.guild_id)
                 await safe_send(interaction, SAVE_FAILED)
@@ -346,7 +349,7 @@ class TablesCog(commands.Cog):
         name="sync", description="Force a sync of the bot's slash commands (owner or Manage Server)"
     )
     async def sync(self, interaction: discord.Interaction) -> None:
-        owners = set(getattr(self.bot.config, "owner_ids", ()) or ())
+        owners = set(self.bot.config.owner_ids)
         if interaction.user.id not in owners and not is_admin(interaction):
             await safe_send(
                 interaction, _("Only the bot's owner or members with Manage Server can sync commands.")
@@ -528,14 +531,9 @@ class TablesCog(commands.Cog):
 
 
 async def setup(bot: SpadesBot) -> None:
-    service = TableService(bot)
-    bot.tables = service
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    await bot.add_cog(TablesCog(bot, service))
-    await service.restore()
+    await bot.add_cog(TablesCog(bot, bot.tables, bot.settings))
 
 
 async def teardown(bot: SpadesBot) -> None:
-    service = getattr(bot, "tables", None)
-    if service is not None:
-        await service.close()
+    bot.remove_dynamic_items(*DYNAMIC_ITEMS)

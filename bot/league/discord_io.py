@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -58,8 +59,19 @@ class LeagueTables(Protocol):
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool: ...
 
 
+class LeagueHost(ABC):
+    """The client a league button finds on ``interaction.client``: the application
+    (``bot.client.SpadesBot``), whose composition root built the league service."""
+
+    @property
+    @abstractmethod
+    def league_service(self) -> LeagueService | None:
+        """The league service, or None before ``setup_hook`` built it."""
+
+
 def league_service(interaction: discord.Interaction[Any]) -> LeagueService | None:
-    return getattr(interaction.client, "leagues", None)
+    client = interaction.client
+    return client.league_service if isinstance(client, LeagueHost) else None
 
 
 class CheckinButton(DynamicItem[Button[Any]], template=r"lg:ci:(?P<night>\d+):(?P<answer>in|out)$"):

@@ -16,7 +16,8 @@ from typing import Any
 
 import engine
 from bot import i18n
-from bot.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act, now
+from bot.clock import Clock
+from bot.model import AWAY_AFTER_TIMEOUTS, Table, humans_to_act
 from bot.table.players import Players
 from bot.table.publisher import TablePublisher
 from bot.table.store import TableStore
@@ -41,7 +42,7 @@ class TurnClock:
         store: TableStore,
         publisher: TablePublisher,
         *,
-        time_scale: float = 1.0,
+        clock: Clock,
         seed: int | None = None,
         thinker: Thinker | None = None,
         players: Players | None = None,
@@ -52,7 +53,7 @@ class TurnClock:
         self._pings: dict[tuple[int, int], int] = {}  # (table, user) -> the ping's message
         self.store = store
         self.publisher = publisher
-        self.time_scale = time_scale
+        self.time = clock  # every pause, reminder and timeout waits on it
         self.seed = seed
         self._drivers: dict[int, asyncio.Task[None]] = {}
         self._closed = False
@@ -81,7 +82,7 @@ class TurnClock:
             # The bot thinks during that moment (off the event loop), so it acts when the pause is
             # over, or when its search is, whichever comes later (the search stops at the pause).
             everyone_left = not any(s is not None and not s.bot and not s.left for s in t.seats)
-            pause = (0.02 if everyone_left else random.uniform(1.0, 1.5)) * self.time_scale
+            pause = 0.02 if everyone_left else random.uniform(1.0, 1.5)
             assert t.game is not None
             seat_no = auto[0]
             level = level_or_default(t.settings.get("bot_level"))  # bots and away players alike
@@ -89,7 +90,7 @@ class TurnClock:
                 self.thinker.plan(t.game.clone(), seat_no, level, self.seed, pause)
             )
             try:
-                await asyncio.sleep(pause)
+                await self.time.sleep(pause)
                 planned = await thinking
             finally:
                 if not thinking.done():
@@ -100,13 +101,13 @@ class TurnClock:
         if not humans:
             return
         if t.deadline is None:  # (only for tables saved without one) start the clock now
-            t.deadline = now() + t.turn_seconds() * self.time_scale
+            t.deadline = self.time.now() + t.turn_seconds()
         deadline = t.deadline  # the same for every table state with this stamp
         self._ping_turns(t, humans, deadline)
-        lead = min(15.0, t.turn_seconds() / 4) * self.time_scale
+        lead = min(15.0, t.turn_seconds() / 4)
         remind_at = deadline - lead
-        if now() < remind_at:
-            await asyncio.sleep(remind_at - now())
+        if self.time.now() < remind_at:
+            await self.time.sleep(remind_at - self.time.now())
             t = self.store.get(table_id)
             if t is None or t.stamp != stamp:
                 return
@@ -124,8 +125,8 @@ class TurnClock:
                         ),
                         mention=seat.user_id,
                     )
-        if now() < deadline:
-            await asyncio.sleep(deadline - now())
+        if self.time.now() < deadline:
+            await self.time.sleep(deadline - self.time.now())
         await self._auto(table_id, stamp, humans, timed_out=True)
 
     async def _auto(
@@ -160,7 +161,7 @@ class TurnClock:
             refusal = await self.store.commit(t, new, events=events, touched=acted)
             if refusal is not None:
                 # storage trouble: try again shortly rather than stall the table
-                await asyncio.sleep(max(0.5, 2.0 * self.time_scale))
+                await self.time.sleep(2.0)
                 cur = self.store.get(table_id)
                 if cur is not None:
                     self.schedule(cur)

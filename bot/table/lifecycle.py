@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 from bot import lexicon
+from bot.guild_settings import GuildSettings
 from bot.i18n import LANGUAGES, N_, ButtonName, _, _n, mention
 from bot.model import (
     CLOSED,
@@ -49,8 +50,16 @@ def overrides(t: Table) -> dict[str, Any]:
 class Lifecycle:
     """Opening, starting, abandoning and rematching tables."""
 
-    def __init__(self, store: TableStore, publisher: TablePublisher, *, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        publisher: TablePublisher,
+        *,
+        settings: GuildSettings,
+        seed: int | None = None,
+    ) -> None:
         self.store = store
+        self.settings = settings  # the servers' defaults for a new table
         self.publisher = publisher
         self.deal_seed = seed
 
@@ -245,7 +254,7 @@ class Lifecycle:
 
     async def _guild_settings(self, guild_id: int) -> dict[str, Any]:
         try:
-            return dict(await self.store.storage.settings.guild(guild_id))
+            return await self.settings.get(guild_id)
         except Exception:
             log.exception("reading settings of guild %s failed", guild_id)
             return {}

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot import render
 from bot.cache import TTLCache
+from bot.clock import Clock
 from bot.i18n import user_language
 from bot.model import Table
 from bot.safe import PrivateMessage
@@ -39,11 +40,11 @@ async def open_fence(table_id: int) -> bool:
 class HandPanels:
     """The latest ephemeral hand panel per (table, user), refreshed as the table changes."""
 
-    def __init__(self, store: TableStore, staleness: Staleness, *, time_scale: float = 1.0) -> None:
+    def __init__(self, store: TableStore, staleness: Staleness, *, clock: Clock) -> None:
         self.store = store
         self.staleness = staleness
-        self.time_scale = time_scale
-        self._panels: TTLCache[Key, PrivateMessage] = TTLCache(PANEL_TTL)
+        self.clock = clock  # the refresh pacing; a panel's token age is Discord's (monotonic)
+        self._panels: TTLCache[Key, PrivateMessage] = TTLCache(PANEL_TTL)  # (timed by monotonic)
         self._dirty: set[Key] = set()
         self.tasks: dict[Key, asyncio.Task[None]] = {}
         # what a panel's buttons depended on when the bot last redrew them (see _shape)
@@ -89,11 +90,10 @@ class HandPanels:
             self.tasks[key] = asyncio.create_task(self._loop(key), name=f"panel-{key}")
 
     async def _loop(self, key: Key) -> None:
-        interval = PANEL_INTERVAL * min(self.time_scale, 1.0)
         while key in self._dirty and key in self._panels:
             self._dirty.discard(key)
             await self._redraw(*key)
-            await asyncio.sleep(interval)
+            await self.clock.sleep(PANEL_INTERVAL)
         self.tasks.pop(key, None)
 
     @staticmethod

@@ -23,6 +23,7 @@ from typing import Any
 import discord
 
 from bot import render
+from bot.clock import Clock
 from bot.i18n import DEFAULT
 from bot.i18n import render as text_in
 from bot.model import Table
@@ -57,6 +58,8 @@ log = logging.getLogger(__name__)
 # Seconds between two edits of one live message: Discord lets a bot edit about 5 messages per 5 s
 # in one channel (an interaction token: 5 per 2 s), and the hand panels go through other routes.
 EDIT_INTERVAL = 1.2
+# Seconds a live message waits for more changes before it is drawn.
+DEBOUNCE = 0.25
 # A live message or post Discord refused for a while (429 after discord.py's own retries, 5xx):
 # tried again after RETRY_BASE, 2x, 4x... seconds, RETRIES times at most.
 RETRY_BASE = 1.0
@@ -107,12 +110,12 @@ class TablePublisher:
         store: TableStore,
         out: Publisher,
         *,
-        time_scale: float = 1.0,
+        clock: Clock,
         budget: GlobalBudget | None = None,
     ) -> None:
         self.store = store
         self.out = out
-        self.time_scale = time_scale
+        self.clock = clock  # the live message's debounce, edit pacing and retries
         self.budget = budget
         self.staleness = Staleness()
         self._renders: dict[int, asyncio.Task[None]] = {}
@@ -122,7 +125,7 @@ class TablePublisher:
         self._tickets: dict[int, Ticket] = {}
         self.outbox = Outbox()  # each table's posts, in order
         self._posters = self.outbox.tasks
-        self.panels = HandPanels(store, self.staleness, time_scale=time_scale)
+        self.panels = HandPanels(store, self.staleness, clock=clock)
         self.tokens = PublicTokens()  # tokens of clicks on the live messages (public edits)
         # the event loop's share for those redraws (the same priority queue as the bot token's)
         self.redraws = GlobalBudget(REDRAWS_PER_SECOND)
@@ -305,14 +308,12 @@ class TablePublisher:
             )
 
     async def _render_loop(self, table_id: int) -> None:
-        debounce = 0.25 * min(self.time_scale, 1.0)
-        interval = EDIT_INTERVAL * min(self.time_scale, 1.0)
         failures = 0
         while table_id in self._dirty:
-            await asyncio.sleep(debounce)
-            wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
+            await self.clock.sleep(DEBOUNCE)
+            wait = self._last_edit.get(table_id, float("-inf")) + EDIT_INTERVAL - self.clock.now()
             if wait > 0:
-                await asyncio.sleep(wait)
+                await self.clock.sleep(wait)
             if self._has_token(table_id):  # (the event loop's share of redraws, then a token)
                 await self._slot(self.level(table_id), table_id, self.redraws)
             public = self._token(table_id)
@@ -333,12 +334,12 @@ class TablePublisher:
                 if failures <= RETRIES:
                     log.warning("%s; trying again", exc)
                     self._dirty.add(table_id)
-                    await asyncio.sleep(RETRY_BASE * 2 ** (failures - 1) * min(self.time_scale, 1.0))
+                    await self.clock.sleep(RETRY_BASE * 2 ** (failures - 1))
                 else:
                     log.error("the live message of table %s could not be updated", table_id)
             except Exception:
                 log.exception("rendering table %s failed", table_id)
-            self._last_edit[table_id] = time.monotonic()
+            self._last_edit[table_id] = self.clock.now()
 
     def _has_token(self, table_id: int) -> bool:
         t = self.store.get(table_id)

@@ -11,27 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import Any, Protocol
 
-import discord
-
-from bot.i18n import (
-    DEFAULT,
-    LANGUAGE_NAMES,
-    LANGUAGES,
-    Command,
-    Msg,
-    OptionName,
-    _,
-    channel_mention,
-    follows_opener,
-    join,
-    public_language,
-    render,
-)
+from bot.clock import Clock
+from bot.guild_settings import GuildSettings
+from bot.i18n import DEFAULT, LANGUAGES, _, channel_mention, render
 from bot.model import HOST_LANGUAGE, LIVE, Result, Table, damaged_post, ok, set_aside_post
 from bot.permissions import permission_list
+from bot.ratelimit import GlobalBudget
 from bot.safe import PrivateMessage
 from bot.storage import Storage, shard_of
 from bot.table.clock import TurnClock
@@ -40,7 +27,7 @@ from bot.table.play import Play
 from bot.table.players import Players
 from bot.table.publisher import DiscordPublisher, Publisher, TablePublisher
 from bot.table.seating import Seating
-from bot.table.store import GameListener, HandListener, TableStore
+from bot.table.store import GameListener, HandListener, SaveFault, TableStore
 from bot.tasks import cancel_all
 
 log = logging.getLogger(__name__)
@@ -48,60 +35,62 @@ log = logging.getLogger(__name__)
 # Seconds a finished or abandoned table stays in memory once its last posts are out (late clicks and
 # panel refreshes right after the game); after that every path reads it from storage.
 EVICT_GRACE = 5.0
-# the server's settings key that says an admin was told how to choose the server's language
-LANGUAGE_NOTED = "language_noted"
 
 
-class Host(Protocol):
-    """What the service needs of the application: its storage (and, optionally, ``config`` with
-    ``time_scale`` and ``deal_seed``)."""
+class ShardView(Protocol):
+    """What the service asks of the process's shard leases (``bot.sharding.ShardKeeper``)."""
 
     @property
-    def storage(self) -> Storage: ...
+    def held(self) -> frozenset[int] | set[int]: ...
+
+    def owns_guild(self, guild_id: int) -> bool: ...
+
+    async def confirmed(self) -> bool: ...
 
 
 class TableService:
-    """Every live table of this bot process, and the commands on them."""
+    """Every live table of this bot process, and the commands on them.
 
-    def __init__(self, bot: Host, *, publisher: Publisher | None = None) -> None:
-        self.storage = bot.storage
-        config = getattr(bot, "config", None)
-        self.time_scale: float = float(getattr(config, "time_scale", 1.0))
-        self.deal_seed: int | None = getattr(config, "deal_seed", None)
+    Built by the composition root (``SpadesBot.setup_hook``) with everything it needs: the storage,
+    the publisher (Discord's, or a test's), the one clock, the servers' settings, the deal seed, the
+    shards this process runs (``shards``: None runs all ``shard_count``) and, with the Discord
+    publisher, the bot's one REST budget."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        publisher: Publisher,
+        clock: Clock,
+        settings: GuildSettings,
+        deal_seed: int | None = None,
+        search_workers_at_start: bool = False,
+        shard_count: int = 1,
+        shards: ShardView | None = None,
+        budget: GlobalBudget | None = None,
+        save_fault: SaveFault | None = None,
+        evict_grace: float = EVICT_GRACE,
+    ) -> None:
+        self.storage = storage
+        self.time = clock
+        self.settings = settings
+        self.deal_seed = deal_seed
         # the strong bots' worker processes start at the first restore (the bot's start), before
-        # any restored table's bot thinks (off by default for a host without the setting)
-        self.search_workers_at_start = bool(getattr(config, "search_workers_at_start", False))
-        publisher_is_discord = publisher is None
-        # the shards this process runs: (count, ids), read at restore from the bot's ShardKeeper
-        self._bot = bot
-        shards = getattr(config, "shards", None)
-        self.shard_count: int = int(shards[0]) if shards else 1
-        if publisher is None:
-            assert isinstance(bot, discord.Client), "the Discord publisher needs a discord.Client"
-            publisher = DiscordPublisher(bot)
+        # any restored table's bot thinks
+        self.search_workers_at_start = search_workers_at_start
+        self.shard_count = shard_count
+        self._shards = shards
         self.publisher: Publisher = publisher
-        self._client = bot if isinstance(bot, discord.Client) else None
-        # guild -> the language chosen with /spades config language (None: the server's own)
-        self._languages: dict[int, str | None] = {}
-        self.store = TableStore(
-            self.storage,
-            time_scale=self.time_scale,
-            faults=getattr(config, "faults", None),
-        )
+        self.store = TableStore(self.storage, clock=clock, save_fault=save_fault)
         # the bot's one REST budget (bot/ratelimit.py), when it has one: channel posts and edits queue there
-        budget = getattr(bot, "budget", None)
-        self.posts = TablePublisher(
-            self.store, publisher, time_scale=self.time_scale, budget=budget if publisher_is_discord else None
-        )
+        self.posts = TablePublisher(self.store, publisher, clock=clock, budget=budget)
         self.posts.language = self.language_of
         # nothing is sent for a table whose shard this process may have lost (docs/SHARDING.md)
         self.posts.fence = self.posts.panels.fence = self._may_send
         self.players = Players(self.storage)
         self.store.prepare.append(self.players.auto_look)
-        self.clock = TurnClock(
-            self.store, self.posts, time_scale=self.time_scale, seed=self.deal_seed, players=self.players
-        )
-        self.lifecycle = Lifecycle(self.store, self.posts, seed=self.deal_seed)
+        self.clock = TurnClock(self.store, self.posts, clock=clock, seed=self.deal_seed, players=self.players)
+        self.lifecycle = Lifecycle(self.store, self.posts, settings=settings, seed=self.deal_seed)
         self.seating = Seating(self.store, self.posts)
         self.play = Play(self.store)
         if isinstance(publisher, DiscordPublisher):
@@ -118,7 +107,7 @@ class TableService:
         self._announced: set[int] = set()  # set-aside tables whose channel was told
         self._refused: set[int] = set()  # shards whose saves were refused (another process runs them)
         self._evictions: dict[int, asyncio.Task[None]] = {}
-        self.evict_grace: float = EVICT_GRACE
+        self.evict_grace = evict_grace
         self._closed = False
 
     # ---- lookup (the store's) ---------------------------------------------------------------
@@ -147,68 +136,21 @@ class TableService:
         turn comes."""
         self.posts.remember_panel(table_id, user_id, panel)
 
-    # ---- the language of public messages ---------------------------------------------------------
-    async def _chosen_language(self, guild_id: int) -> str | None:
-        """The language set with ``/spades config language`` (None: none), read once per server."""
-        if guild_id not in self._languages:
-            try:
-                chosen = (await self.storage.settings.guild(guild_id)).get("language")
-            except Exception:
-                log.exception("the settings of guild %s could not be read", guild_id)
-                return None  # (read again next time)
-            self._languages[guild_id] = chosen if chosen in LANGUAGES else None
-        return self._languages[guild_id]
-
-    def _guild_locale(self, guild_id: int) -> tuple[Any, bool]:
-        """The server's preferred locale and whether it has Community (as the gateway told us)."""
-        guild = self._client.get_guild(guild_id) if self._client is not None else None
-        features = getattr(guild, "features", None) or ()
-        return getattr(guild, "preferred_locale", None), "COMMUNITY" in features
-
+    # ---- the language of public messages (the servers' settings') ------------------------------
     async def server_language(self, guild_id: int, opener: str | None = None) -> str:
-        """The language a server's tables speak in public: the one set with ``/spades config
-        language``, else the preferred locale of a Community server, else ``opener``'s (the member
-        who opened the table or posted the message: a server without Community reports en-US),
-        else English (``bot.i18n.public_language``)."""
-        chosen = await self._chosen_language(guild_id)
-        preferred, community = self._guild_locale(guild_id)
-        return public_language(chosen, preferred, community=community, opener=opener)
+        return await self.settings.server_language(guild_id, opener)
 
     async def table_language(self, t: Table) -> str:
         """The language of a table's public messages (its opener's where the server has none)."""
-        return await self.server_language(t.guild_id, opener=t.settings.get(HOST_LANGUAGE))
+        return await self.settings.server_language(t.guild_id, opener=t.settings.get(HOST_LANGUAGE))
 
     async def language_of(self, table_id: int) -> str:
         t = self.store.get(table_id)
         return DEFAULT if t is None else await self.table_language(t)
 
-    async def language_note(self, guild_id: int, language: str, *, can_manage: bool) -> Msg | None:
-        """Once per server, for a member who can change it (Manage Server), the first time a table
-        speaks its opener's language: how to give every table the server's language. Nothing for
-        anyone else (and the note waits for a member who can act on it). ``language``: the table's."""
-        if not can_manage:
-            return None
-        chosen = await self._chosen_language(guild_id)
-        preferred, community = self._guild_locale(guild_id)
-        if not follows_opener(chosen, preferred, community=community):
-            return None
-        try:
-            if (await self.storage.settings.guild(guild_id)).get(LANGUAGE_NOTED):
-                return None
-            await self.storage.settings.set_guild(guild_id, **{LANGUAGE_NOTED: True})
-        except Exception:
-            log.exception("the language note of guild %s could not be stored", guild_id)
-            return None
-        return _(
-            "🌐 This server has not chosen a language for the bot, so each table speaks the language of "
-            "the member who opens it (this one: %(language)s). To choose one for every table: %(command)s.",
-            language=LANGUAGE_NAMES.get(language, LANGUAGE_NAMES[DEFAULT]),
-            command=join("`", Command("/spades config"), " ", OptionName("language"), ":`", sep=""),
-        )
-
     def language_changed(self, guild_id: int, language: str | None) -> None:
         """A server chose another language (None: its own again): its live tables are redrawn."""
-        self._languages[guild_id] = language
+        self.settings.language_changed(guild_id, language)
         for t in list(self.store.tables.values()):
             if t.guild_id == guild_id and t.status in LIVE:
                 self.posts.render_soon(t.id)
@@ -326,9 +268,7 @@ class TableService:
     async def _evict_when_quiet(self, table_id: int) -> None:
         """After the grace period, once the table's posts and live-message edits are out, drop
         everything kept for it (a rematch or a reload may have made it live again)."""
-        since = time.monotonic()
-        while time.monotonic() - since < self.evict_grace:  # (read each time: tests shorten it)
-            await asyncio.sleep(min(0.25, self.evict_grace))
+        await self.time.sleep(self.evict_grace)
         while True:
             await self.posts.wait_sent(table_id)
             if not self.store.lock(table_id).locked() and self.posts.idle(table_id):
@@ -355,7 +295,7 @@ class TableService:
     # ---- start-up / shutdown -------------------------------------------------------------
     def held_shards(self) -> set[int]:
         """The shards whose tables this process runs (every guild when unsharded)."""
-        keeper = getattr(self._bot, "shard_keeper", None)
+        keeper = self._shards
         if keeper is None:
             return set(range(self.shard_count))
         return set(keeper.held)
@@ -427,7 +367,7 @@ class TableService:
         process's. After a stall past the lease a renewal says so first (the shards lost meanwhile
         are dropped, their tables with them), so a process that another one replaced never shows
         a state older than the stored one."""
-        keeper = getattr(self._bot, "shard_keeper", None)
+        keeper = self._shards
         if keeper is None:
             return True
         if not await keeper.confirmed():

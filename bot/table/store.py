@@ -11,9 +11,9 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
-from bot.config import Faults
+from bot.clock import Clock
 from bot.hand_stats import scored_rows
 from bot.i18n import _
 from bot.model import (
@@ -41,6 +41,16 @@ HandListener = Callable[[Table, HandResult], None]
 GameListener = Callable[[Table, FinishedGame], None]
 
 
+class SaveFault(Protocol):
+    """A fault seam around the one write path (drills and tests: ``bot.faults.SaveErrors``)."""
+
+    def before_save(self) -> None:
+        """Called before a save is attempted: what it raises reaches the caller (as a bug would)."""
+
+    def during_save(self) -> None:
+        """Called as the save starts: what it raises is a failed save (the action is refused)."""
+
+
 class TableStore:
     """Every live table of this process, its lock, and its saved changes."""
 
@@ -48,13 +58,12 @@ class TableStore:
         self,
         storage: Storage,
         *,
-        time_scale: float = 1.0,
-        faults: Faults | None = None,
+        clock: Clock,
+        save_fault: SaveFault | None = None,
     ) -> None:
         self.storage = storage
-        self.time_scale = time_scale
-        # the configured fault injection (Config.faults; off unless set), read at every save
-        self.faults = faults if faults is not None else Faults()
+        self.clock = clock  # the turn deadlines' time
+        self.save_fault = save_fault  # None: no fault seam (production)
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -189,15 +198,14 @@ class TableStore:
             new.deadline = None
             game_done = finished_game(new)
         elif new.status == "playing":
-            new.deadline = next_deadline(old, new, touched, self.time_scale)
+            new.deadline = next_deadline(old, new, touched, self.clock.now())
         assert old.row is not None
         row = dataclasses.replace(old.row, status=new.status, data=new.to_data(), host_id=new.host_id)
-        fault = self.faults.save_error
-        if fault == "unexpected":
-            raise RuntimeError("injected fault (FAULT_SAVE_ERROR=unexpected)")
+        if self.save_fault is not None:
+            self.save_fault.before_save()
         try:
-            if fault == "storage":
-                raise OSError("disk I/O error (injected: FAULT_SAVE_ERROR=storage)")
+            if self.save_fault is not None:
+                self.save_fault.during_save()
             new.row = await self.storage.tables.save(row, hand=hand, game=game_done)
         except StaleTable:
             log.warning("table %s changed under us; reloading", old.id)

@@ -17,6 +17,8 @@ import time
 
 from bot.safe import PublicMessage
 
+# Token ages and per-token buckets are Discord's time, not the game's: they stay on time.monotonic
+# (bot.clock's Clock, which a sandbox or a test speeds up, would expire a token Discord still honours).
 #: Discord's interaction tokens live 15 minutes; stop using one a minute before.
 TOKEN_TTL = 14 * 60.0
 #: Discord's bucket for editing through one token (the fake's: 5 per 2 s): keep one edit in hand.

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import logging
+from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 from discord import app_commands
 
-from bot.client import EXTENSIONS, SpadesBot, SpadesTree
+from bot.client import EXTENSIONS, NotBuilt, SpadesBot, SpadesTree
 from bot.config import Config
 from bot.errors import GENERIC_APOLOGY, user_error_message
 from bot.logs import RedactingFormatter, format_exception_redacted, setup_logging
@@ -70,6 +71,23 @@ def test_only_the_guilds_intent() -> None:
     assert EXTENSIONS == ("cogs.tables", "cogs.stats", "cogs.history", "cogs.league")
     with pytest.raises(RuntimeError, match="storage is not open"):
         _ = bot.storage
+
+
+async def test_the_services_are_built_once_with_the_storage_and_refused_before(tmp_path: Path) -> None:
+    """The composition root builds every service on the bot's storage and clock; asked for before,
+    each says so (not an AttributeError from somewhere inside a click)."""
+    storage = await Storage.open(tmp_path / "spades.db")
+    bot = SpadesBot(Config(token="t"), storage=storage, extensions=())
+    for name in ("settings", "tables", "leagues"):
+        with pytest.raises(NotBuilt, match="not built yet"):
+            getattr(bot, name)
+    assert bot.table_service is None and bot.league_service is None
+    bot.build_services()
+    tables = bot.tables
+    bot.build_services()  # (once)
+    assert bot.tables is tables and bot.table_service is tables and bot.league_service is bot.leagues
+    assert tables.storage is storage and tables.settings is bot.settings and tables.time is bot.clock
+    await bot.close()
 
 
 async def test_sync_only_when_the_definition_changes(storage: Storage) -> None:

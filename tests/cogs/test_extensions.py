@@ -20,6 +20,7 @@ from bot.storage import Storage
 async def bot(tmp_path: Path) -> AsyncIterator[SpadesBot]:
     storage = await Storage.open(tmp_path / "spades.db")
     spades = SpadesBot(Config(token="t", database_path=str(tmp_path / "spades.db")), storage=storage)
+    spades.build_services()  # (what setup_hook does before it loads the extensions)
     yield spades
     await spades.close()
 
@@ -63,6 +64,7 @@ async def test_command_hash_follows_the_definition_not_the_instance(tmp_path: Pa
     for i in range(2):
         storage = await Storage.open(tmp_path / f"h{i}.db")
         other = SpadesBot(Config(token="t", database_path=str(tmp_path / f"h{i}.db")), storage=storage)
+        other.build_services()
         try:
             for name in EXTENSIONS:
                 await other.load_extension(name)

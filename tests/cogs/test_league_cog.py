@@ -17,6 +17,7 @@ from bot.storage import Storage
 async def bot(tmp_path: Path) -> AsyncIterator[SpadesBot]:
     storage = await Storage.open(tmp_path / "spades.db")
     spades = SpadesBot(Config(token="t", database_path=str(tmp_path / "spades.db")), storage=storage)
+    spades.build_services()  # (what setup_hook does before it loads the extensions)
     yield spades
     await spades.close()
 

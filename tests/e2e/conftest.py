@@ -36,7 +36,7 @@ import pytest
 import pytest_asyncio
 
 import engine
-from bot.client import SpadesBot
+from bot.client import EXTENSIONS, SpadesBot
 from bot.config import Config, Faults
 from bot.model import NO_TABLE, Table
 from bot.storage import Storage, TableRow
@@ -44,6 +44,7 @@ from bot.storage.leagues import LeagueStore, NightRow
 from bot.table.service import TableService
 from fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, Stopwatch, User
 from fakediscord.rest.ratelimits import GLOBAL_LIMIT
+from tests.clock import TestClock
 
 LIVE_PREFIX = "♠ **Spades**"
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
@@ -215,35 +216,34 @@ class Spades:
     turn_panels: dict[int, Message] = field(default_factory=dict)  # user id -> panel that confirmed a turn
     last_move: tuple[User, str, int | None] | None = None  # (who, "bid"/"pass"/"card"/..., the card played)
     # the bot's own fault-injection settings (bot.config.Faults, the FAULT_* settings): a test sets
-    # them before ``running()`` or while the bot runs (they are read at each operation)
+    # them before ``running()`` or while the bot runs (the harness installs the seams; read at each
+    # operation)
     faults: Faults = field(default_factory=Faults)
+    # the bot's clock (tests/clock.py), kept across restarts so a stored deadline stays in its time
+    clock: TestClock | None = None
 
     # ---- processes ------------------------------------------------------------------------
     @asynccontextmanager
     async def running(
         self,
         *,
-        time_scale: float = 0.02,
+        speed: float = 50.0,
         seed: int | None = 7,
         card_emojis: bool = False,
+        extensions: tuple[str, ...] = EXTENSIONS,
         **settings: Any,
     ) -> AsyncIterator[SpadesBot]:
-        """The real bot on the fake Discord. ``settings`` are more ``Config`` fields; the product's
-        own fault injection is ``self.faults``; card emojis are uploaded (55 requests) only by the
+        """The real bot on the fake Discord, its clock ``speed`` times faster than this process's
+        time (``self.clock``, tests/clock.py). ``settings`` are more ``Config`` fields; the product's
+        own fault seams are installed with ``self.faults``; card emojis are uploaded (55 requests) only by the
         tests that look at them. The strong bots' search workers start at the first strong decision
         unless a test asks for them at start-up (``search_workers_at_start=True``: the product's
         default; off here to spare most tests a process)."""
         settings.setdefault("search_workers_at_start", False)
         config = Config(
-            token="x",
-            database_path=self.db_path,
-            time_scale=time_scale,
-            deal_seed=seed,
-            card_emojis=card_emojis,
-            faults=self.faults,
-            **settings,
+            token="x", database_path=self.db_path, deal_seed=seed, card_emojis=card_emojis, **settings
         )
-        bot = SpadesBot(config)
+        bot = SpadesBot(config, clock=self.clock_at(speed), faults=self.faults, extensions=extensions)
         self.bot = bot
         self.turn_panels.clear()
         try:
@@ -251,6 +251,13 @@ class Spades:
                 yield bot
         finally:
             self.bot = None
+
+    def clock_at(self, speed: float) -> TestClock:
+        """The bot's clock: the game's time ``speed`` times faster than this process's (the same
+        clock for every restart at that speed, so a restarted bot finds its deadlines in its time)."""
+        if self.clock is None or self.clock.speed != speed:
+            self.clock = TestClock(speed)
+        return self.clock
 
     @asynccontextmanager
     async def stored(self) -> AsyncIterator[Storage]:
@@ -664,7 +671,7 @@ async def spades(fake_discord: FakeDiscord, e2e_database: str) -> AsyncIterator[
     fake = fake_discord
     # Discord's global limit (50 bot-token requests/s, interactions exempt) costs nothing here, so it
     # is always on (no test reaches it); the per-route buckets (5 edits per 5 s per channel) would
-    # hold a game at time_scale 0.02 back by seconds per trick, so they stay off here.
+    # hold a game at speed 50 back by seconds per trick, so they stay off here.
     fake.global_limit = GLOBAL_LIMIT
     guild = fake.add_guild("Spades club")
     channel = guild.add_text_channel("spades")

@@ -1,5 +1,5 @@
-"""League-night helpers of the e2e tests: a league created through the commands, the fake clock
-moved to a night's moments, the posts read."""
+"""League-night helpers of the e2e tests: a league created through the commands, the clocks (the
+bot's and the fake Discord's) moved to a night's moments, the posts read."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.client import EXTENSIONS, SpadesBot
-from bot.config import Config
+from bot.clock import utcnow
 from fakediscord import Message, User
 from tests.e2e.conftest import Spades, said
 
@@ -20,31 +20,31 @@ WITH_LEAGUE = EXTENSIONS if "cogs.league" in EXTENSIONS else (*EXTENSIONS, "cogs
 
 
 @asynccontextmanager
-async def running(spades: Spades, *, time_scale: float = 0.02, **settings: Any) -> AsyncIterator[SpadesBot]:
-    """A bot process on the world's database whose league clock is the fake Discord's clock
-    (``settings``: more of its Config)."""
-    config = Config(
-        token="x", database_path=str(spades.db_path), time_scale=time_scale, deal_seed=7, **settings
-    )
-    bot = SpadesBot(config, extensions=WITH_LEAGUE)
-    # the league cog's documented clock seam (cogs.league.league_clock): set, never read back
-    bot.league_clock = lambda: datetime.fromtimestamp(spades.fake.clock.now(), UTC)  # type: ignore[attr-defined]
-    spades.bot = bot
-    try:
-        async with spades.fake.run_bot(bot, sync_commands=False):
-            yield bot
-    finally:
-        spades.bot = None
+async def running(spades: Spades, *, speed: float = 50.0, **settings: Any) -> AsyncIterator[SpadesBot]:
+    """A bot process with the league on the world's database (``settings``: more of its Config); its
+    clock (``spades.clock``) is the league's too."""
+    settings.setdefault("search_workers_at_start", True)  # (the product's default)
+    async with spades.running(speed=speed, extensions=WITH_LEAGUE, **settings) as bot:
+        yield bot
 
 
 def now(spades: Spades) -> datetime:
-    return datetime.fromtimestamp(spades.fake.clock.now(), UTC)
+    """The bot's time (its clock runs the league's nights)."""
+    assert spades.clock is not None, "no bot has run yet"
+    return utcnow(spades.clock)
+
+
+def advance(spades: Spades, seconds: float = 0.0, *, minutes: float = 0.0) -> None:
+    """Move the bot's clock and the fake Discord's forward together."""
+    assert spades.clock is not None, "no bot has run yet"
+    spades.clock.advance(seconds + 60 * minutes)
+    spades.fake.advance_clock(seconds, minutes=minutes)
 
 
 def advance_to(spades: Spades, when: datetime) -> None:
     delta = (when - now(spades)).total_seconds()
-    assert delta >= 0, "the fake clock only moves forward"
-    spades.fake.advance_clock(delta)
+    assert delta >= 0, "the clocks only move forward"
+    advance(spades, delta)
 
 
 async def create(spades: Spades, user: User | None = None, **options: Any) -> str:

@@ -19,8 +19,8 @@ async def test_one_process_runs_every_shard_and_plays(
     """What it holds is read from the lease table (on a connection of the test's own) and from the
     health line it logs for operators; that it plays, from /spades new."""
     caplog.set_level(logging.INFO)
-    config = Config(token="x", database_path=spades.db_path, time_scale=0.02, deal_seed=7, health_seconds=0.2)
-    bot = make_bot(config)
+    config = Config(token="x", database_path=spades.db_path, deal_seed=7, health_seconds=0.2)
+    bot = make_bot(config, clock=spades.clock_at(50))
     assert isinstance(bot, ShardedSpadesBot)
     async with spades.fake.run_bot(bot), spades.stored() as other:
         spades.bot = bot

@@ -45,12 +45,12 @@ async def test_server_level_and_table_option_choose_the_bots(spades: Spades) -> 
 
 
 async def test_a_slow_bot_decision_does_not_delay_another_tables_answer(spades: Spades) -> None:
-    """At real speed (time_scale 1) the strong bot searches for most of its human-like pause. While
+    """At real speed (speed 1) the strong bot searches for most of its human-like pause. While
     it searches at table A, a command at table B in another channel is answered at once: before
     A's decision is done."""
     alice, bob = spades.users["alice"], spades.users["bob"]
     other = spades.guild.add_text_channel("spades-2")
-    async with spades.running(time_scale=1.0, search_workers_at_start=True) as bot:
+    async with spades.running(speed=1, search_workers_at_start=True) as bot:
         # whether the search workers are up, or a decision is being searched right now, shows
         # nowhere on Discord: the one read of the running bot here (never a change to it)
         thinker = bot.tables.clock.thinker

@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.client import SpadesBot
 from bot.config import Config
 from fakediscord import Channel, FakeDiscord, Message, Stopwatch, User
+from tests.clock import TestClock
 
 LIVE_PREFIX = "♠ **Spades**"
 EDIT = "/channels/{channel_id}/messages/{message_id}"
@@ -19,10 +20,8 @@ EDIT = "/channels/{channel_id}/messages/{message_id}"
 
 @asynccontextmanager
 async def bot_on(fake: FakeDiscord, db: Path, *, per_second: float) -> AsyncIterator[SpadesBot]:
-    config = Config(
-        token="x", database_path=str(db), time_scale=0.02, deal_seed=3, discord_rate_limit=per_second
-    )
-    bot = SpadesBot(config)
+    config = Config(token="x", database_path=str(db), deal_seed=3, discord_rate_limit=per_second)
+    bot = SpadesBot(config, clock=TestClock(50))
     async with fake.run_bot(bot, sync_commands=False):
         yield bot
 

@@ -35,7 +35,7 @@ async def test_one_human_and_three_bots_play_a_whole_game(
 ) -> None:
     alice = spades.users["alice"]
     caplog.set_level(logging.INFO)
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         # alice plays from her panel alone: nothing of the bot's state is read to play or to check
         game = await open_and_start(
             spades, spades.channel, [alice], target=100, play_seconds=600, bid_seconds=600
@@ -124,7 +124,7 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
     move chosen from what the player's panel shows); the winners are those the stored game names."""
     names = ("alice", "bob", "carol", "dave")
     users = [spades.users[n] for n in names]
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         await spades.open_table(users[0], target=100, play_seconds=600, bid_seconds=600)
         for u in users[1:]:
             r = await spades.fake.click(u, spades.live(), label="Join")
@@ -156,7 +156,7 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
 
 async def test_blind_nil_with_the_card_exchange(spades: Spades) -> None:
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         t = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
         await spades.slash(alice, "spades start", fill=True)
         await spades.wait_for(lambda: "Hand 1 · " in spades.live().content, what="the start")

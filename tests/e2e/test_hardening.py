@@ -12,6 +12,7 @@ held as stored, the privacy invariant.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import engine
@@ -99,7 +100,7 @@ async def play_some(spades: Spades, game: SeenGame, users: list[User], actions: 
 
 
 async def test_start_on_a_slow_save_never_writes_a_hand_to_the_table_message(spades: Spades) -> None:
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         users, game = await seat_four(spades)
         alice = users[0]
         spades.faults.storage_write_delay = SLOW
@@ -118,7 +119,7 @@ async def test_start_on_a_slow_save_never_writes_a_hand_to_the_table_message(spa
 
 
 async def test_i_am_back_and_join_on_a_slow_save_keep_the_panel_private(spades: Spades) -> None:
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         users, game = await seat_four(spades)
         alice, bob = users[:2]
         types: list[int] = []
@@ -152,7 +153,7 @@ async def test_i_am_back_and_join_on_a_slow_save_keep_the_panel_private(spades: 
 
 
 async def test_my_hand_answers_at_once_with_slow_storage(spades: Spades) -> None:
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         users, game = await seat_four(spades)
         alice = users[0]
         await start(spades, game, alice)
@@ -171,7 +172,7 @@ async def test_every_command_answers_in_time_with_a_very_slow_database(spades: S
     """Reads and writes slowed to 3.5 s each: every command is acknowledged within Discord's 3 s
     (the fake fails the test otherwise) and its answer follows; autocomplete answers at once."""
     alice, admin = spades.users["alice"], spades.users["admin"]
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = 3.5
         for user, command, options, expect in (
             (alice, "score", {}, "There is no Spades table"),
@@ -194,7 +195,7 @@ async def test_an_empty_leaderboard_under_slow_reads_is_answered_privately(spade
     when the database is slow; its "no finished hands yet" is a refusal, for the asker alone: the
     public "thinking" message goes and the refusal follows ephemerally (it was posted publicly)."""
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         spades.faults.storage_read_delay = 3.5
         r = await spades.slash(alice, "leaderboard")
         assert r.type == 5 and not r.ephemeral  # acknowledged in time, for the channel
@@ -230,7 +231,7 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
     far = other.add_text_channel("spades")
     zed = fake.add_user("zed", guild=other)
     alice, bob, admin = spades.users["alice"], spades.users["bob"], spades.users["admin"]
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         r = await fake.slash(zed, far, "spades new")
         opened = re.search(r"Table (\d+) is open", await said(r))
         assert opened is not None
@@ -287,7 +288,7 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
 async def test_a_typed_play_refreshes_the_open_panel(spades: Spades) -> None:
     """Item 3: after `/play`, the player's open panel no longer offers the card played (it kept
     saying "Your turn" with that card enabled). Four humans: nothing moves until the test acts."""
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         users, game = await seat_four(spades)
         alice, by_id = users[0], {u.id: u for u in users}
         await start(spades, game, alice)
@@ -338,7 +339,7 @@ async def test_options_are_checked_on_our_side(spades: Spades) -> None:
     """Item 9: wrong types and out-of-range values get a specific answer, no traceback, and
     `/spades config` stores nothing invalid."""
     alice, admin = spades.users["alice"], spades.users["admin"]
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         for user, command, options, expect in (
             (alice, "spades new", {"play_seconds": "abc"}, "`play_seconds` must be a whole number from 15"),
             (alice, "spades new", {"rules": 5}, "`rules` must be text"),
@@ -376,7 +377,7 @@ async def test_no_table_where_the_bot_cannot_post_and_a_lost_permission_closes_i
     fake = spades.fake
     alice = spades.users["alice"]
     bot_member = spades.guild.member(fake.bot_user)
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         spades.channel.set_permissions(fake.bot_user, deny=SEND | EMBED)
         r = await spades.slash(alice, "spades new")
         text = await said(r)
@@ -411,7 +412,7 @@ async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: S
     """Item 19: "I don't bid blind nil" shows the cards as soon as a hand is dealt (no "Show my
     cards" click); "ping me" pings when the turn starts. Both kept across a restart."""
     alice, bob = spades.users["alice"], spades.users["bob"]
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         r = await spades.slash(alice, "spades me")
         assert OFF_OFF in await said(r)
         r = await spades.slash(alice, "spades me", no_blind_nil=True, ping=True)
@@ -445,7 +446,7 @@ async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: S
         assert any(":c:" in b.get("custom_id", "") for b in panel.buttons)
         await take_turn(spades, game, alice, panel)  # her turn is over: the ping goes, the channel stays tidy
         await spades.wait_for(lambda: ping.deleted, what="the ping deleted")
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         r = await spades.slash(alice, "spades me")
         assert ON_ON in await said(r)
 
@@ -458,7 +459,7 @@ async def test_host_commands_fix_the_seating(spades: Spades) -> None:
     def posted(text: str) -> bool:
         return any(text in m.content for m in spades.fake.public_messages(spades.channel))
 
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         tid = await open_seen(spades, alice, play_seconds=600, bid_seconds=600)
         game = await seated_game(spades, tid, 1)
         await spades.slash(alice, "spades addbot", seat=2)
@@ -547,6 +548,7 @@ async def test_every_custom_id_family_is_checked_across_servers_from_a_dm_and_wi
     from bot.views.registry import APOLOGY
     from cogs.history import NO_SUCH_GAME, NO_TABLE_NOW, NOT_IN_SERVER, OTHER_CHANNEL, OTHER_SERVER
     from tests.e2e.conftest import stored_leagues
+    from tests.e2e.leagues import advance_to
     from tests.e2e.test_league import checkin_posts, create, first_start
     from tests.e2e.test_league import running as league_running
 
@@ -563,8 +565,7 @@ async def test_every_custom_id_family_is_checked_across_servers_from_a_dm_and_wi
         await create(spades)
         await spades.fake.slash(alice, spades.channel, "league signup", options={"league": "Spades Thursday"})
         start = await first_start(spades)
-        delta = (start.timestamp() - 30 * 60) - fake.clock.now()
-        fake.advance_clock(delta)
+        advance_to(spades, start - timedelta(minutes=30))
         await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
         (post,) = checkin_posts(spades)
         ids = [b["custom_id"] for b in post.buttons]

@@ -67,7 +67,7 @@ def live_text(spades: Spades, game: SeenGame) -> str:
 async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) -> None:
     fake = spades.fake
     alice, bob = spades.users["alice"], spades.users["bob"]
-    async with spades.running(time_scale=0.01, card_emojis=True):
+    async with spades.running(speed=100, card_emojis=True):
         await spades.wait_for(lambda: len(fake.app_emojis) == 54, what="the card emojis")
         seen = await open_and_start(
             spades, spades.channel, [alice], target=100, play_seconds=600, bid_seconds=600
@@ -267,7 +267,7 @@ async def test_text_buttons_and_text_posts_when_discord_refuses_emojis_and_files
             "available": True,
         }
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.01, card_emojis=True):
+    async with spades.running(speed=100, card_emojis=True):
         await spades.wait_for(
             lambda: any(r.path.endswith("/emojis") and r.method == "POST" for r in fake.requests),
             what="an upload attempt",

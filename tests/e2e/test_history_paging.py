@@ -35,7 +35,7 @@ def labels(msg: Message) -> list[tuple[str, bool]]:
 async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> None:
     fake = spades.fake
     alice, bob = spades.users["alice"], spades.users["bob"]
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         r = await fake.slash(bob, spades.channel, "history")
         assert r.ephemeral
         empty = await said(r)
@@ -118,7 +118,7 @@ async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
     alice, bob = spades.users["alice"], spades.users["bob"]
     # turn timers of 600 s are 30 s here: Alice, who stops at the second hand's bidding, keeps the
     # game there while the first hand's post is on its way (it is drawn and sent apart from the game)
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
 
         def hand_post() -> Message | None:

@@ -18,6 +18,7 @@ from bot.client import SpadesBot
 from bot.config import Config
 from bot.table.post_pictures import hand_pictures
 from fakediscord import FakeDiscord, Message, User
+from tests.clock import TestClock
 from tests.e2e.conftest import Spades, act_from_panel, said
 
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
@@ -220,7 +221,7 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
 async def test_commands_are_synced_with_their_translations(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     fake.add_guild("Club", locale="ru")
-    bot = SpadesBot(Config(token="x", database_path=str(tmp_path / "s.db"), time_scale=0.02))
+    bot = SpadesBot(Config(token="x", database_path=str(tmp_path / "s.db")), clock=TestClock(50))
     async with fake.run_bot(bot):
         pass
     puts = fake.requests_to("PUT", GLOBAL)

@@ -18,6 +18,7 @@ from bot.league.schedule_input import parse_zone
 from tests.e2e.conftest import Spades, said, stored_leagues, stored_night
 from tests.e2e.leagues import (
     LEAGUE,
+    advance,
     advance_to,
     ask,
     checkin_posts,
@@ -195,7 +196,7 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
         seated = {s["user_id"] for s in (await spades.stored_table(table.table_id)).data["seats"] if s}
         assert sub.id in seated and leaving.id not in seated  # as stored (saved before the answer)
         assert "had to leave" in await ask(spades, sub, "league history", league=LEAGUE)
-        spades.fake.advance_clock(minutes=6)
+        advance(spades, minutes=6)
         await spades.wait_for(lambda: bool(posts_with(spades, "Time was called")), what="time called")
         await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), what="the night's results")
         assert "scored as it stood" in posts_with(spades, "night 1 results")[0].content

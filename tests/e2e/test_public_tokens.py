@@ -20,7 +20,7 @@ async def test_a_click_on_the_live_message_redraws_it_through_its_token_with_no_
     spades: Spades,
 ) -> None:
     fake = spades.fake
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         alice = spades.users["alice"]
         await spades.open_table(alice)
         r = await spades.slash(alice, "spades start", fill=True)

@@ -57,7 +57,7 @@ async def _wait_stored_stamp(spades: Spades, table_id: int, above: int, what: st
 @pytest.mark.both_backends
 async def test_two_clicks_at_once_count_once(spades: Spades) -> None:
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
         panel = await panel_with_a_card(spades, game, alice)  # her first turn to play
         held_before = _cards_on(panel)
@@ -77,7 +77,7 @@ async def test_two_clicks_at_once_count_once(spades: Spades) -> None:
 @pytest.mark.both_backends
 async def test_restart_mid_trick_loses_nothing_and_old_buttons_work(spades: Spades) -> None:
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
         # play until it is alice's turn with cards already on the trick (her panel says who played what)
         panel = await panel_with_a_card(spades, game, alice)
@@ -89,7 +89,7 @@ async def test_restart_mid_trick_loses_nothing_and_old_buttons_work(spades: Spad
         card, cid = playable_cards(panel)[0]
     stamp = await _stored_stamp(spades, game.table_id)
     # a new bot process on the same database file
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         await spades.settle()
         assert _table_text(spades, game) == shown  # the table as it was
         fresh = await _my_hand(spades, game, alice)
@@ -108,7 +108,7 @@ async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) 
     def texts() -> list[str]:
         return [m.content for m in spades.fake.public_messages(spades.channel)]
 
-    async with spades.running(time_scale=0.02):
+    async with spades.running(speed=50):
         # 0.3 s per turn here
         game = await open_and_start(spades, spades.channel, [alice], play_seconds=15, bid_seconds=15)
         await spades.wait_for(
@@ -157,7 +157,7 @@ async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) 
 
 async def test_an_open_hand_panel_wakes_up_when_the_turn_comes(spades: Spades) -> None:
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
         panel = await panel_with_a_card(spades, game, alice)
         await spades.fake.click(alice, panel, custom_id=playable_cards(panel)[0][1])
@@ -202,11 +202,11 @@ async def test_an_unexpected_failure_still_answers_and_changes_nothing(
     """A bug in the save path (the product's fault injection, FAULT_SAVE_ERROR=unexpected):
     the click still gets the apology, nothing changes, and the log keeps the cause."""
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         game = await _to_alices_play_turn(spades)
     before = await _stored_stamp(spades, game.table_id)
     spades.faults.save_error = "unexpected"
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         await spades.settle()
         panel = await _my_hand(spades, game, alice)
         card, custom_id = playable_cards(panel)[0]
@@ -229,12 +229,12 @@ async def test_a_failing_database_refuses_the_action_and_changes_nothing(
     """Every save fails (FAULT_SAVE_ERROR=storage): the player is told plainly, the table is
     as it was, and the log names the table and the real cause."""
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         game = await _to_alices_play_turn(spades)
     table_id = game.table_id
     before = await _stored_stamp(spades, table_id)
     spades.faults.save_error = "storage"
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         await spades.settle()
         panel = await _my_hand(spades, game, alice)
         card, custom_id = playable_cards(panel)[0]
@@ -250,7 +250,7 @@ async def test_a_failing_database_refuses_the_action_and_changes_nothing(
         assert failed and "disk I/O error" in str(failed[0].exc_info[1])  # type: ignore[index]
     assert await _stored_stamp(spades, table_id) == before
     spades.faults.save_error = None
-    async with spades.running(time_scale=0.01):  # the fault gone, the same click goes through
+    async with spades.running(speed=100):  # the fault gone, the same click goes through
         panel = await _my_hand(spades, game, alice)
         r = await spades.fake.click(alice, panel, custom_id=dict(playable_cards(panel))[card])
         await spades.wait_for(
@@ -263,9 +263,9 @@ async def test_a_slow_database_defers_then_answers(spades: Spades) -> None:
     """When saving takes longer than the defer threshold (FAULT_STORAGE_WRITE_DELAY), the click is
     acknowledged in time and the panel updated afterwards."""
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         game = await _to_alices_play_turn(spades)
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         panel = await _my_hand(spades, game, alice)
         card, custom_id = playable_cards(panel)[0]
         spades.faults.storage_write_delay = 2.5  # every write from now on (read at each one)
@@ -288,25 +288,26 @@ async def test_turn_timers_survive_a_restart(spades: Spades) -> None:
     waits (bot down) until the stored deadline has passed, and a restarted clock would take a whole
     turn more than the bound checked."""
     alice = spades.users["alice"]
-    turn = 6.0  # 60 s turns at time scale 0.1
+    turn = 6.0  # 60 s turns at speed 10
 
     def timeouts() -> int:
         note = f"⏱ <@{alice.id}> ran out of time"
         return sum(m.content.startswith(note) for m in spades.fake.public_messages(spades.channel))
 
-    async with spades.running(time_scale=0.1):
+    async with spades.running(speed=10):
         game = await open_and_start(spades, spades.channel, [alice], play_seconds=60, bid_seconds=60)
         await spades.wait_for(lambda: turn_of(spades, game) == ([alice.id], "bid"), what="her turn to bid")
         table_id = game.table_id
     before = timeouts()
-    async with spades.stored() as db:  # what is stored: the turn's deadline (unix seconds)
+    async with spades.stored() as db:  # what is stored: the turn's deadline (unix seconds, the bot's clock)
         row = await db.tables.get(table_id)
     assert row is not None and row.status == "playing"
     deadline = row.data["deadline"]
-    assert deadline is not None and deadline > time.time(), "alice's turn ran out before the restart"
-    await spades.wait_for(lambda: time.time() > deadline, timeout=turn + 5, what="the stored deadline")
+    clock = spades.clock_at(10)  # (the bot's: it keeps running while the bot is down)
+    assert deadline is not None and deadline > clock.now(), "alice's turn ran out before the restart"
+    await spades.wait_for(lambda: clock.now() > deadline, timeout=turn + 5, what="the stored deadline")
     started = time.monotonic()
-    async with spades.running(time_scale=0.1):
+    async with spades.running(speed=10):
         await spades.wait_for(lambda: timeouts() > before, timeout=30, what="the timeout after the restart")
         assert time.monotonic() - started < turn, "the restarted bot gave alice a new full turn"
 
@@ -320,7 +321,7 @@ async def test_channel_post_and_edit_failures_are_logged_and_recovered(
     alice, bob, carol = spades.users["alice"], spades.users["bob"], spades.users["carol"]
     edit_route = "/channels/{channel_id}/messages/{message_id}"
     post_route = "/channels/{channel_id}/messages"
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         table_id = await open_seen(spades, alice, play_seconds=600, bid_seconds=600)
 
         def live() -> Message:
@@ -362,14 +363,14 @@ async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(
     def timeouts() -> int:
         return sum(m.content == note for m in spades.fake.public_messages(spades.channel))
 
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         # 6 s turns at this scale; alice never acts
         game = await open_and_start(spades, spades.channel, [alice], play_seconds=600, bid_seconds=600)
         await spades.wait_for(lambda: f"➜ <@{alice.id}> to " in _table_text(spades, game), what="her turn")
     table_id = game.table_id
     before = await _stored_stamp(spades, table_id)
     spades.faults.save_error = "storage"
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
 
         def failures() -> int:
             return sum(1 for rec in caplog.records if rec.getMessage() == f"saving table {table_id} failed")
@@ -379,6 +380,6 @@ async def test_a_bot_turn_that_cannot_be_saved_is_retried_until_it_can(
         assert timeouts() == 0 and f"➜ <@{alice.id}> to " in _table_text(spades, game)  # nothing half-applied
     assert await _stored_stamp(spades, table_id) == before
     spades.faults.save_error = None
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         await spades.wait_for(lambda: timeouts() == 1, timeout=30, what="the move once saved")
     assert await _stored_stamp(spades, table_id) > before

@@ -37,7 +37,7 @@ async def _four_humans(spades: Spades, **options: object) -> list[User]:
 
 
 async def test_one_partners_pass_does_not_restart_the_others_timer(spades: Spades) -> None:
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         await _four_humans(spades)
         tid = spades.table_id
         assert tid is not None
@@ -175,7 +175,7 @@ async def test_a_host_leaving_before_the_start_hands_over_then_closes(spades: Sp
 
 async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spades: Spades) -> None:
     alice, bob, carol = spades.users["alice"], spades.users["bob"], spades.users["carol"]
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         t = await spades.open_table(alice, target=100, play_seconds=600, bid_seconds=600)
         await spades.slash(bob, "join", seat=2)
         await spades.slash(alice, "spades start", fill=True)
@@ -254,7 +254,7 @@ async def test_the_hand_panel_says_what_to_do_and_the_table_shows_the_trick(spad
     here from what Discord shows alone: the cards on the player's panel, the trick so far (the
     cards the players were seen to play), whether the table message says spades are broken. The
     table message shows the trick in play order, with "…" for whoever plays now."""
-    async with spades.running(time_scale=0.05):
+    async with spades.running(speed=20):
         users = await _four_humans(spades)
         tid = spades.table_id
         seats = spades.seating()
@@ -333,7 +333,7 @@ async def test_the_hand_panel_says_what_to_do_and_the_table_shows_the_trick(spad
 
 async def test_absurd_play_and_bid_input_is_answered_and_harmless(spades: Spades) -> None:
     alice, bob = spades.users["alice"], spades.users["bob"]
-    async with spades.running(time_scale=0.02):
+    async with spades.running(speed=50):
         t = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
         await spades.slash(alice, "spades start", fill=True)
         assert await spades.wait_turn() == [alice]
@@ -387,7 +387,7 @@ async def test_strangers_get_a_specific_answer_from_public_buttons(spades: Spade
 
 async def test_abandon_mid_hand_then_a_new_table_in_the_same_channel(spades: Spades) -> None:
     alice = spades.users["alice"]
-    async with spades.running(time_scale=0.02):
+    async with spades.running(speed=50):
         old = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
         await spades.slash(alice, "spades start", fill=True)
         await spades.play_until(
@@ -427,7 +427,7 @@ async def test_two_tables_in_two_channels_with_one_player_at_both(spades: Spades
     alice's actions counts at the table of the channel she typed in, and only there (as stored)."""
     alice, bob = spades.users["alice"], spades.users["bob"]
     other = spades.guild.add_text_channel("spades-2")
-    async with spades.running(time_scale=0.02):
+    async with spades.running(speed=50):
         options = {"play_seconds": 600, "bid_seconds": 600}
         g1 = await open_and_start(spades, spades.channel, [alice], **options)
         g2 = await open_and_start(spades, other, [bob, alice], **options)
@@ -518,7 +518,7 @@ async def test_settle_waits_for_an_edit_the_bot_still_owes_after_a_stall(spades:
 
 async def test_when_everyone_left_the_bots_finish_the_game_and_it_counts(spades: Spades) -> None:
     alice = spades.users["alice"]
-    async with spades.running(time_scale=1.0):  # real pauses: bots would take a second a card
+    async with spades.running(speed=1):  # real pauses: bots would take a second a card
         t = await spades.open_table(alice, target=50, play_seconds=600, bid_seconds=600)
         await spades.slash(alice, "spades start", fill=True)
         await spades.wait_for(lambda: "Hand 1 · " in spades.live().content, what="the start")
@@ -553,7 +553,7 @@ async def test_the_harness_seats_a_join_just_before_the_start_and_waits_out_a_la
     move): ``wait_turn`` returns her only when her panel says it is her turn again, which the
     stored game confirms."""
     alice, bob = spades.users["alice"], spades.users["bob"]
-    async with spades.running(time_scale=0.3):
+    async with spades.running(speed=10 / 3):
         t = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
         r = await spades.slash(bob, "join")
         assert (await said(r)).startswith("You took seat 2")

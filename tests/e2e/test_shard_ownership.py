@@ -149,7 +149,7 @@ async def test_a_process_stalled_past_its_lease_sends_nothing_for_the_lost_shard
     alice = spades.users["alice"]
     fake = spades.fake
     started = _started_requests(monkeypatch)
-    async with spades.running(shard_lease_seconds=STALL_LEASE, time_scale=0.05):
+    async with spades.running(shard_lease_seconds=STALL_LEASE, speed=20):
         table_id = (await spades.open_table(alice, play_seconds=600, bid_seconds=600)).id
         channel = spades.channel
         r = await spades.slash(alice, "spades start", fill=True)  # three bots

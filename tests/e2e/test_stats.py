@@ -185,7 +185,7 @@ async def test_leaderboard_pages_sorts_and_bot_games_after_games_played(spades: 
         [p[0:4], p[4:8], p[8:12]],
         [[p[0], p[4], p[8], p[5]], [p[1]], [p[2], p[9]]],  # the last two with bots
     ]
-    async with spades.running(time_scale=0.002):
+    async with spades.running(speed=500):
         model = await play_rounds(spades, rounds)
         assert sorted(model.players) == sorted(u.id for u in p)
         assert sum(r.with_bots for r in model.players.values()) == 3  # p1, p2 and p9
@@ -208,7 +208,7 @@ async def test_leaderboard_pages_sorts_and_bot_games_after_games_played(spades: 
         assert "**11.**" in board.embeds[0]["description"]
         assert button(board, "▶")["disabled"] is True and not button(board, "◀").get("disabled")
 
-    async with spades.running(time_scale=0.002):  # a new process: the old message's buttons still work
+    async with spades.running(speed=500):  # a new process: the old message's buttons still work
         r = await spades.fake.click(alice, board, label="◀")
         assert r.type == 7 and ranked_ids(board) == expected[:PAGE_SIZE]
         for sort in ("win_pct", "games"):
@@ -264,7 +264,7 @@ async def test_leaderboard_and_stats_after_games_played_from_the_panel(spades: S
     alice, bob, carol = spades.users["alice"], spades.users["bob"], spades.users["carol"]
     model = Model()
     options = {"target": 50, "play_seconds": 600, "bid_seconds": 600, "bots": "easy"}
-    async with spades.running(time_scale=0.01):
+    async with spades.running(speed=100):
         for humans in ([alice, bob], [alice]):
             game = await open_and_start(spades, spades.channel, humans, **options)
             played = await asyncio.gather(*(play_from_panel(spades, game, u) for u in humans))

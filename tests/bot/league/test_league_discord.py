@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import json
 from datetime import UTC, date, datetime, time
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -14,12 +13,11 @@ import jsonschema
 from bot.league import schedule as sch
 from bot.league.discord_io import CheckinButton, DiscordLeagueGateway, checkin_view
 from bot.storage.leagues import LeagueRow
-
-SPEC = Path(__file__).resolve().parents[3] / "bot" / "sandbox" / "fake" / "spec" / "openapi.json.gz"
+from fakediscord.validation.spec import SPEC_PATH
 
 
 def schema(name: str) -> dict[str, Any]:
-    spec = json.loads(gzip.decompress(SPEC.read_bytes()))
+    spec = json.loads(gzip.decompress(SPEC_PATH.read_bytes()))
     return {"$ref": f"#/components/schemas/{name}", "components": spec["components"]}
 
 

@@ -198,12 +198,12 @@ def test_recurrence_rule_only_without_dst_change_or_gaps() -> None:
 def test_recurrence_rule_validates_against_the_discord_spec() -> None:
     import gzip
     import json
-    from pathlib import Path
 
     import jsonschema
 
-    spec_path = Path(__file__).resolve().parents[3] / "bot" / "sandbox" / "fake" / "spec" / "openapi.json.gz"
-    spec = json.loads(gzip.decompress(spec_path.read_bytes()))
+    from fakediscord.validation.spec import SPEC_PATH
+
+    spec = json.loads(gzip.decompress(SPEC_PATH.read_bytes()))
     schema = {"$ref": "#/components/schemas/RecurrenceRule", "components": spec["components"]}
     s = Schedule(weekday=3, at=time(20), zone_name="UTC", first_day=date(2027, 1, 7), weeks=6)
     rule = sch.recurrence_rule(s, utc(2027, 1, 1))

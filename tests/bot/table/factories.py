@@ -7,16 +7,18 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 import discord
 
-from bot.config import Config
+from bot.config import Faults
+from bot.faults import SaveErrors
+from bot.guild_settings import GuildSettings
 from bot.model import Table
 from bot.storage import Storage
 from bot.table.service import TableService
 from fakediscord import Stopwatch
+from tests.clock import TestClock
 
 GUILD, CHANNEL = 1000, 2000
 
@@ -82,10 +84,19 @@ class RecordingPublisher:
         return out
 
 
-def make_service(storage: Storage, *, time_scale: float = 0.01, seed: int | None = 7) -> TableService:
-    config = Config(token="x", time_scale=time_scale, deal_seed=seed)
-    bot: Any = SimpleNamespace(storage=storage, config=config)
-    return TableService(bot, publisher=RecordingPublisher())
+def make_service(
+    storage: Storage, *, speed: float = 100.0, seed: int | None = 7, faults: Faults | None = None
+) -> TableService:
+    """A table service on ``storage`` with a recording publisher and a clock ``speed`` times
+    faster than real time (``tests/clock.py``); ``faults``: the save-error seam installed."""
+    return TableService(
+        storage,
+        publisher=RecordingPublisher(),
+        clock=TestClock(speed),
+        settings=GuildSettings(storage),
+        deal_seed=seed,
+        save_fault=SaveErrors(faults) if faults is not None else None,
+    )
 
 
 async def open_table(svc: TableService, **kw: Any) -> Table:

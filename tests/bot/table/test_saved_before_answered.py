@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
-from bot.config import Config, Faults
+from bot.config import Faults
 from bot.model import MOVED_ON, SAVE_FAILED, Table
 from bot.storage import Claim, Storage
 from bot.table.play import apply_action
@@ -25,7 +23,6 @@ from tests.bot.table.factories import (
     CHANNEL,
     DAVE,
     ERIN,
-    RecordingPublisher,
     make_service,
     wait_until,
 )
@@ -306,8 +303,7 @@ async def test_a_failing_database_refuses_the_move_and_the_log_names_the_table(
     ``unexpected`` as a bug would (the error reaches the interaction's handler)."""
     storage = await Storage.open(tmp_path / "spades.db")
     faults = Faults()
-    config = Config(token="x", time_scale=0.01, deal_seed=7, faults=faults)
-    service = TableService(SimpleNamespace(storage=storage, config=config), publisher=RecordingPublisher())
+    service = make_service(storage, faults=faults)
     try:
         t = await _dealt(service)
         _seat, user = _to_act(t)
@@ -361,13 +357,13 @@ async def test_a_move_saves_the_next_players_deadline_and_logs_no_error(
     started = [r.getMessage() for r in caplog.records if r.name == "bot.table.store"]
     assert f"table {t.id} is playing" in started
     _seat, user = _to_act(t)
-    before = time.time()
+    before = service.time.now()
     assert (await service.play.act(t.id, user, "bid", "3")).ok
     row = await service.store.storage.tables.get(t.id)
     assert row is not None
-    # bid_seconds=600 at time_scale 0.01: six seconds from the move (the dealt table's ran from the deal)
+    # bid_seconds=600 on the service's clock from the move (the dealt table's ran from the deal)
     assert t.deadline is not None and row.data["deadline"] > t.deadline
-    assert before + 5 <= row.data["deadline"] <= time.time() + 6
+    assert before + 600 <= row.data["deadline"] <= service.time.now() + 600
     await wait_until(lambda: service.posts.idle(t.id), "the move to be posted")
     assert _errors(caplog) == []
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot.i18n import _, follows_opener, public_language, render
 from bot.model import HOST_LANGUAGE
-from bot.safe import safe_send
+from bot.safe import PublicLanguages, safe_send
 from bot.storage import Storage
 from tests.bot.factories import FakeInteraction
 from tests.bot.table.factories import GUILD, make_service, open_table
@@ -56,21 +56,23 @@ async def test_a_table_keeps_its_openers_language_across_a_restart(storage: Stor
 
 async def test_an_admin_is_told_once_per_server_how_to_choose_its_language(storage: Storage) -> None:
     svc = make_service(storage)
-    assert await svc.language_note(GUILD, "pl", can_manage=False) is None  # not for a member who can't
-    note = await svc.language_note(GUILD, "pl", can_manage=True)
+    assert (
+        await svc.settings.language_note(GUILD, "pl", can_manage=False) is None
+    )  # not for a member who can't
+    note = await svc.settings.language_note(GUILD, "pl", can_manage=True)
     assert note is not None
     polish = render(note, "pl")
     assert "(ten: Polski)" in polish and "`/piki ustawienia język:`" in polish
-    assert await svc.language_note(GUILD, "pl", can_manage=True) is None  # once
+    assert await svc.settings.language_note(GUILD, "pl", can_manage=True) is None  # once
     assert (await storage.settings.guild(GUILD)).get("language_noted") is True
     # a server that chose its language needs no note
     await storage.settings.set_guild(GUILD + 1, language="cs")
-    assert await svc.language_note(GUILD + 1, "cs", can_manage=True) is None
+    assert await svc.settings.language_note(GUILD + 1, "cs", can_manage=True) is None
     await svc.close()
 
 
 async def test_a_lazy_public_answer_speaks_the_tables_language() -> None:
-    class Client:
+    class Client(PublicLanguages):
         async def public_language(self, interaction: Any) -> str:
             return "pl"
 

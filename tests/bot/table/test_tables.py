@@ -233,7 +233,7 @@ async def test_restore_brings_back_the_same_tables(storage: Storage) -> None:
 
 
 async def test_live_message_edits_are_coalesced(storage: Storage) -> None:
-    svc = make_service(storage, time_scale=1.0)  # real pacing: at most ~1 edit per second
+    svc = make_service(storage, speed=1.0)  # real pacing: at most ~1 edit per second
     try:
         t = await open_table(svc)
         pub: RecordingPublisher = svc.publisher  # type: ignore[assignment]
@@ -266,7 +266,7 @@ PANEL_ACTIONS = {
 async def test_every_preset_plays_a_hand_through_the_service(storage: Storage, preset: str) -> None:
     """One human (acting as the heuristic bot would) and bots play a whole hand of every preset; the
     hand panel stays within Discord's limits at every step."""
-    svc = make_service(storage, time_scale=0.001)
+    svc = make_service(storage, speed=1000.0)
     try:
         name, _, extra = preset.partition("+")
         options = {"jokers": True} if extra == "jokers" else None  # 18-card hands
@@ -316,7 +316,7 @@ async def test_whatever_a_player_types_is_answered_and_changes_nothing(storage: 
     successes (cards and bids that parse but are not allowed now), not only their refusals.
     (Turn timers at real time: 600 s, not the suite's 6 s, which a loaded machine can reach while
     the inputs are tried, and the bot would then bid for the seat.)"""
-    service = make_service(storage, time_scale=1.0)
+    service = make_service(storage, speed=1.0)
     try:
         await _whatever_a_player_types(service)
     finally:
@@ -451,7 +451,7 @@ def test_house_rules_round_trip_and_suggestions_fit_discord() -> None:
 async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: Storage) -> None:
     """Alice times out twice (marked away: the bots play on), the one-hand game ends and the table
     leaves memory; its Score sheet, Rematch and stale hand panels then read it from storage."""
-    svc = make_service(storage, time_scale=0.001)
+    svc = make_service(storage, speed=1000.0)
     svc.evict_grace = 0.0
     try:
         finished: list[int] = []
@@ -532,7 +532,7 @@ async def test_open_seated_deals_a_table_another_feature_has_seated(storage: Sto
 async def test_listeners_hear_every_hand_and_the_game_after_they_are_saved(storage: Storage) -> None:
     """Subscribers get each scored hand and the finished game, after storage has them; one that
     raises is logged and changes nothing for the table or the other subscribers."""
-    svc = make_service(storage, time_scale=0.001)
+    svc = make_service(storage, speed=1000.0)
     hands: list[tuple[int, int]] = []
     games: list[Any] = []
 
@@ -570,7 +570,7 @@ async def test_a_failing_publisher_does_not_stop_the_turn_clock(
 ) -> None:
     """The publisher and the clock hear each saved change separately: a bug drawing the panels
     is logged, and the bots still play the game to its end."""
-    svc = make_service(storage, time_scale=0.001)
+    svc = make_service(storage, speed=1000.0)
 
     def broken(table: Table, actor: int | None) -> None:
         raise RuntimeError("a panel bug")
@@ -595,7 +595,7 @@ async def test_a_failing_publisher_does_not_stop_the_turn_clock(
 async def test_a_player_is_marked_away_after_exactly_two_timeouts_in_a_row(storage: Storage) -> None:
     """The first missed turn is only noted; the second marks the seat away (the bot plays on until
     **I'm back**), as the channel and the stored seat show."""
-    svc = make_service(storage, time_scale=0.001)
+    svc = make_service(storage, speed=1000.0)
     pub: RecordingPublisher = svc.publisher  # type: ignore[assignment]
     try:
         t = await open_table(svc, play_seconds=15, bid_seconds=15)
