@@ -389,10 +389,14 @@ class Bench:
                 # share of one core this process (bot + fake, one event loop) kept busy
                 result["cpu_seconds"] = round(cpu, 2)
                 result["cpu_busy"] = round(cpu / elapsed, 3) if elapsed > 0 else None
-                # the service's tables: state, game and stored row (the same Table objects it serves)
-                held = deep_size(self.service.tables)
+                # each table's state, game and stored row: the Table objects the service served, as
+                # each run last saw them (a finished table leaves the service's memory a grace
+                # period after closing, on the bot's clock, so the service may hold none by now)
+                served = [run.last for run in runs if run.last is not None]
+                held = deep_size(served)
+                result["memory"]["tables_measured"] = len(served)
                 result["memory"]["table_state_kb"] = round(held / 1024, 1)
-                result["memory"]["table_state_kb_per_table"] = round(held / 1024 / len(runs), 1)
+                result["memory"]["table_state_kb_per_table"] = round(held / 1024 / max(1, len(served)), 1)
                 # tables the service still holds at the end, finished ones included
                 result["memory"]["tables_in_memory"] = len(self.service.tables)
             # measured once the bot has closed its database (the WAL is checkpointed into the file)
