@@ -10,8 +10,9 @@ from typing import Any
 
 from bot.client import EXTENSIONS, SpadesBot
 from bot.clock import utcnow
+from bot.storage.leagues import LeagueStore, NightRow
 from fakediscord import Message, User
-from tests.e2e.conftest import Spades, said
+from tests.e2e.harness import Spades, said
 
 LEAGUE = "Spades Thursday"
 
@@ -84,3 +85,19 @@ def checkin_posts(spades: Spades) -> list[Message]:
 
 def posts_with(spades: Spades, needle: str) -> list[Message]:
     return [m for m in spades.fake.public_messages(spades.channel) if needle in m.content]
+
+
+@asynccontextmanager
+async def stored_leagues(spades: Spades) -> AsyncIterator[LeagueStore]:
+    """The league rows of the bot's database, read on a connection of the test's own."""
+    async with spades.stored() as db:
+        yield LeagueStore(db)
+
+
+async def stored_night(spades: Spades, number: int) -> NightRow:
+    """Night ``number`` of the guild's one league's current season, as stored."""
+    async with stored_leagues(spades) as store:
+        (league,) = await store.rosters.leagues(spades.guild.id)
+        nights = [n for n in await store.nights.nights(league.id, league.season) if n.number == number]
+    assert len(nights) == 1, f"night {number} is not stored"
+    return nights[0]

@@ -10,7 +10,7 @@ import pytest
 
 from bot.client import ShardedSpadesBot, make_bot
 from bot.config import Config
-from tests.e2e.conftest import Spades, said
+from tests.e2e.harness import Spades, said
 
 
 async def test_one_process_runs_every_shard_and_plays(

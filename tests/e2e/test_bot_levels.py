@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.conftest import (
+from tests.e2e.harness import (
     Spades,
     act_from_panel,
     live_message,

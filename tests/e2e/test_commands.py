@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.model import NO_TABLE
-from tests.e2e.conftest import LIVE_PREFIX, Spades, said
+from tests.e2e.harness import LIVE_PREFIX, Spades, said
 
 
 async def test_without_a_table_commands_say_how_to_open_one(spades: Spades) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from bot.model import Table
-from tests.e2e.conftest import (
+from tests.e2e.harness import (
     LIVE_PREFIX,
     Spades,
     game_posts,

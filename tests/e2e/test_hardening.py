@@ -20,7 +20,7 @@ from bot.clicks import NOT_HERE, PANEL_ONLY
 from bot.client import UNKNOWN_COMPONENT
 from fakediscord import InteractionResult, Message, User
 from fakediscord.models import EPHEMERAL
-from tests.e2e.conftest import (
+from tests.e2e.harness import (
     OPENED,
     SeenGame,
     Spades,
@@ -547,10 +547,8 @@ async def test_every_custom_id_family_is_checked_across_servers_from_a_dm_and_wi
     from bot.safe import NOT_ON_MESSAGE
     from bot.views.registry import APOLOGY
     from cogs.history import NO_SUCH_GAME, NO_TABLE_NOW, NOT_IN_SERVER, OTHER_CHANNEL, OTHER_SERVER
-    from tests.e2e.conftest import stored_leagues
-    from tests.e2e.leagues import advance_to
-    from tests.e2e.test_league import checkin_posts, create, first_start
-    from tests.e2e.test_league import running as league_running
+    from tests.e2e.leagues import advance_to, checkin_posts, create, first_start, stored_leagues
+    from tests.e2e.leagues import running as league_running
 
     fake = spades.fake
     other = fake.add_guild("Other club")

@@ -14,7 +14,7 @@ from bot.storage import FORMER_PLAYER
 from engine.fair import SHORT_LEN, commitment
 from engine.verify import verify
 from fakediscord import Message
-from tests.e2e.conftest import (
+from tests.e2e.harness import (
     LIVE_PREFIX,
     SeenGame,
     Spades,

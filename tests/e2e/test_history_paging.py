@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from fakediscord import Message
-from tests.e2e.conftest import (
+from tests.e2e.harness import (
     Spades,
     live_message,
     open_and_start,

@@ -19,7 +19,7 @@ from bot.config import Config
 from bot.table.post_pictures import hand_pictures
 from fakediscord import FakeDiscord, Message, User
 from tests.clock import TestClock
-from tests.e2e.conftest import Spades, act_from_panel, said
+from tests.e2e.harness import Spades, act_from_panel, said
 
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
 GLOBAL = "/applications/{application_id}/commands"

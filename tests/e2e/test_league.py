@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.league.schedule_input import parse_zone
-from tests.e2e.conftest import Spades, said, stored_leagues, stored_night
+from tests.e2e.harness import Spades, said
 from tests.e2e.leagues import (
     LEAGUE,
     advance,
@@ -26,6 +26,8 @@ from tests.e2e.leagues import (
     first_start,
     posts_with,
     running,
+    stored_leagues,
+    stored_night,
 )
 
 LEASE = 3.0  # the shard test: renewed every second

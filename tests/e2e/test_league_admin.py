@@ -10,8 +10,8 @@ from typing import Any
 from bot.league import schedule
 from bot.league.schedule_input import parse_zone
 from fakediscord import Stopwatch, User
-from tests.e2e.conftest import Spades, said, stored_leagues, stored_night
-from tests.e2e.leagues import LEAGUE, advance_to, ask, create, running
+from tests.e2e.harness import Spades, said
+from tests.e2e.leagues import LEAGUE, advance_to, ask, create, running, stored_leagues, stored_night
 
 NOT_ADMIN = "Only server managers (Manage Server) or the league's admin role can do that."
 

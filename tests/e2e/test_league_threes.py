@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tests.e2e.conftest import Spades, said, stored_leagues, stored_night
+from tests.e2e.harness import Spades, said
 from tests.e2e.leagues import (
     LEAGUE,
     advance_to,
@@ -16,6 +16,8 @@ from tests.e2e.leagues import (
     first_start,
     posts_with,
     running,
+    stored_leagues,
+    stored_night,
 )
 
 

@@ -5,7 +5,7 @@ and the player's panel goes to an ephemeral follow-up. Only Discord is fake."""
 from __future__ import annotations
 
 from fakediscord import RecordedRequest
-from tests.e2e.conftest import Spades
+from tests.e2e.harness import Spades
 
 CHANNEL_EDIT = "/channels/{channel_id}/messages/{message_id}"
 TOKEN_EDIT = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from tests.e2e.conftest import Spades, panel_cards, panel_choice, panel_trick, said
+from tests.e2e.harness import Spades, panel_cards, panel_choice, panel_trick, said
 
 
 async def test_seating_refusals(spades: Spades) -> None:

@@ -20,7 +20,7 @@ import engine
 from bot.model import MOVED_ON
 from bot.views import APOLOGY
 from fakediscord import Message, User
-from tests.e2e.conftest import (
+from tests.e2e.harness import (
     CARD_ID,
     SeenGame,
     Spades,

@@ -10,7 +10,7 @@ import time
 
 import engine
 from fakediscord import Stopwatch, User
-from tests.e2e.conftest import (
+from tests.e2e.harness import (
     Spades,
     live_message,
     open_and_start,

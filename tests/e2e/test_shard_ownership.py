@@ -20,7 +20,7 @@ import pytest
 from bot.model import MOVING
 from bot.storage import Lease, Storage
 from fakediscord import Stopwatch
-from tests.e2e.conftest import Spades, live_message, open_seen, said
+from tests.e2e.harness import Spades, live_message, open_seen, said
 
 pytestmark = pytest.mark.both_backends
 

@@ -29,7 +29,7 @@ import engine
 from bot.model import Table
 from bot.storage import Lease, Storage
 from fakediscord import Channel, FakeDiscord, InteractionResult, Message, User
-from tests.e2e.conftest import CARD_ID, LIVE_PREFIX, act_from_panel
+from tests.e2e.harness import CARD_ID, LIVE_PREFIX, act_from_panel
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "fake-token-for-shards"

@@ -9,7 +9,7 @@ from typing import Any
 
 import engine
 from fakediscord import InteractionResult, User
-from tests.e2e.conftest import (
+from tests.e2e.harness import (
     Spades,
     live_message,
     open_seen,

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.render.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE, WRONG_SERVER
 from fakediscord import Message, User
-from tests.e2e.conftest import SeenGame, Spades, game_posts, open_and_start, play_from_panel, said
+from tests.e2e.harness import SeenGame, Spades, game_posts, open_and_start, play_from_panel, said
 
 # Games played to the leaderboard on SQLite only: the same SQL on PostgreSQL is tested in tests/bot/storage/
 # (every storage test runs on both), the full stack on PostgreSQL in test_resilience.py's restarts

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import NO_TABLE, SAVE_FAILED
-from tests.e2e.conftest import Spades, live_message, open_seen, said
+from tests.e2e.harness import Spades, live_message, open_seen, said
 
 
 def _set_aside_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
