@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import logging
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -73,10 +72,9 @@ def test_only_the_guilds_intent() -> None:
         _ = bot.storage
 
 
-async def test_the_services_are_built_once_with_the_storage_and_refused_before(tmp_path: Path) -> None:
+async def test_the_services_are_built_once_with_the_storage_and_refused_before(storage: Storage) -> None:
     """The composition root builds every service on the bot's storage and clock; asked for before,
     each says so (not an AttributeError from somewhere inside a click)."""
-    storage = await Storage.open(tmp_path / "spades.db")
     bot = SpadesBot(Config(token="t"), storage=storage, extensions=())
     for name in ("settings", "tables", "leagues"):
         with pytest.raises(NotBuilt, match="not built yet"):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -13,15 +12,6 @@ from bot.sharding import ShardKeeper
 from bot.storage import Storage
 from fakediscord import Stopwatch
 from tests.bot.storage.factories import guild_on
-
-
-@pytest.fixture
-async def two(db_target: str) -> AsyncIterator[tuple[Storage, Storage]]:
-    a = await Storage.open(db_target)
-    b = await Storage.open(db_target)
-    yield a, b
-    await a.close()
-    await b.close()
 
 
 async def test_a_restarted_process_waits_for_the_old_lease_then_takes_over(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
@@ -14,15 +13,6 @@ import cogs
 from bot.client import EXTENSIONS, SpadesBot
 from bot.config import Config
 from bot.storage import Storage
-
-
-@pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[SpadesBot]:
-    storage = await Storage.open(tmp_path / "spades.db")
-    spades = SpadesBot(Config(token="t", database_path=str(tmp_path / "spades.db")), storage=storage)
-    spades.build_services()  # (what setup_hook does before it loads the extensions)
-    yield spades
-    await spades.close()
 
 
 def test_every_cog_module_is_an_extension() -> None:

@@ -2,24 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bot.client import SpadesBot
-from bot.config import Config
-from bot.storage import Storage
-
-
-@pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[SpadesBot]:
-    storage = await Storage.open(tmp_path / "spades.db")
-    spades = SpadesBot(Config(token="t", database_path=str(tmp_path / "spades.db")), storage=storage)
-    spades.build_services()  # (what setup_hook does before it loads the extensions)
-    yield spades
-    await spades.close()
 
 
 def _walk(options: list[dict[str, Any]]) -> list[dict[str, Any]]:

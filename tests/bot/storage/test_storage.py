@@ -9,7 +9,6 @@ import asyncio
 import copy
 import shutil
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +26,6 @@ from bot.storage import (
     TableRow,
 )
 from bot.storage.migrations import default_directory, discover
-
-
-@pytest.fixture
-async def db(db_target: str) -> AsyncIterator[Storage]:
-    storage = await Storage.open(db_target)
-    yield storage
-    await storage.close()
 
 
 async def _tables(target: str | Path) -> set[str]:

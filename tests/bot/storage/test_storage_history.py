@@ -5,7 +5,6 @@ Every test runs on SQLite and on a real PostgreSQL server (``db_target``, tests/
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -24,13 +23,6 @@ from engine.bots import get_bot
 from engine.verify import verify
 
 GUILD, OTHER_GUILD = 1, 2
-
-
-@pytest.fixture
-async def db(db_target: str) -> AsyncIterator[Storage]:
-    storage = await Storage.open(db_target)
-    yield storage
-    await storage.close()
 
 
 def seats(users: list[int | None]) -> list[dict[str, Any]]:

@@ -4,8 +4,6 @@ results and corrections with an audit log, and ratings computed once per game in
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -28,10 +26,8 @@ GUILD, CHANNEL, ADMIN = 1, 10, 100
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "spades.db")
-    yield storage
-    await storage.close()
+def db(storage: Storage) -> Storage:
+    return storage  # (SQLite; the races below run on both backends)
 
 
 @pytest.fixture

@@ -72,31 +72,23 @@ async def test_a_bad_row_is_set_aside_and_the_others_restore(
         await db.close()
 
 
-async def test_a_bad_row_met_later_reads_as_none_not_as_an_error(db_target: str) -> None:
-    db = await Storage.open(db_target)
-    try:
-        (a, b, _c) = await _three_live(db)
-        await _corrupt_json(db, a, "{oops")
-        assert await db.tables.get(a) is None  # e.g. /score or an old button
-        assert [s.table_id for s in db.tables.aside] == [a]
-        assert (await db.tables.get(b)) is not None
-    finally:
-        await db.close()
+async def test_a_bad_row_met_later_reads_as_none_not_as_an_error(db: Storage) -> None:
+    (a, b, _c) = await _three_live(db)
+    await _corrupt_json(db, a, "{oops")
+    assert await db.tables.get(a) is None  # e.g. /score or an old button
+    assert [s.table_id for s in db.tables.aside] == [a]
+    assert (await db.tables.get(b)) is not None
 
 
-async def test_the_service_can_set_a_table_aside(db_target: str) -> None:
+async def test_the_service_can_set_a_table_aside(db: Storage) -> None:
     """A row that is valid JSON but that the table service cannot load (item: it does not count
     as live) is set aside the same way."""
-    db = await Storage.open(db_target)
-    try:
-        (a, _b, _c) = await _three_live(db)
-        entry = await db.tables.set_aside(a, "could not be restored (KeyError)")
-        assert entry.marked and entry.table_id == a
-        assert await db.tables.live_in(10) is None
-        assert a not in [r.id for r in await db.tables.live()]
-        await db.tables.create(1, 10, 100, {})
-    finally:
-        await db.close()
+    (a, _b, _c) = await _three_live(db)
+    entry = await db.tables.set_aside(a, "could not be restored (KeyError)")
+    assert entry.marked and entry.table_id == a
+    assert await db.tables.live_in(10) is None
+    assert a not in [r.id for r in await db.tables.live()]
+    await db.tables.create(1, 10, 100, {})
 
 
 def _damage_row(path: Path, marker: bytes) -> None:

@@ -5,21 +5,11 @@ Two ``Storage`` objects on one database stand for two bot processes."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.storage import Claim, NotOwner, ShardCountMismatch, StaleTable, Storage
 from tests.bot.storage.factories import guild_on
-
-
-@pytest.fixture
-async def two(db_target: str) -> AsyncIterator[tuple[Storage, Storage]]:
-    a = await Storage.open(db_target)
-    b = await Storage.open(db_target)
-    yield a, b
-    await a.close()
-    await b.close()
 
 
 async def test_a_shard_has_one_owner_until_released(two: tuple[Storage, Storage]) -> None:

@@ -161,63 +161,55 @@ def _nil_bids(records: list[dict[str, Any]], seat: int) -> int:
     return sum(1 for r in records for s, bid in r["bids"] if s == seat and bid in ("nil", "blind_nil"))
 
 
-async def _check_against_replay(target: str, preset: str, seed: int, users: list[int | None]) -> None:
+async def _check_against_replay(db: Storage, preset: str, seed: int, users: list[int | None]) -> None:
     game, scored = _play(preset, seed)
-    db = await Storage.open(target)
-    try:
-        await _store_game(db, game, scored, users)
-        model = _model(game.hand_records, users)
-        assert await db.stats.count(1) == len(model)
-        for seat, user in enumerate(users):
-            if user is None:
-                continue
-            got = await db.stats.player(1, user)
-            want = model[user]
-            assert got is not None
-            assert (got.hands, got.contracts_bid, got.contracts_made) == (
-                want["hands"],
-                want["cb"],
-                want["cm"],
-            )
-            assert (got.nils_attempted, got.nils_made, got.bags) == (want["na"], want["nm"], want["bags"])
-            assert got.hands == len(game.hand_records)
-            assert got.nils_attempted == _nil_bids(game.hand_records, seat)
-            assert got.contracts_bid + got.nils_attempted == got.hands  # every hand: a contract or a nil
-            assert (got.games, got.wins) == (1, int(game.ruleset.side_of(seat) == game.winner))
-            assert got.games_with_bots == int(None in users)
-        assert await db.games.hand_records(1) == game.hand_records
-    finally:
-        await db.close()
+    await _store_game(db, game, scored, users)
+    model = _model(game.hand_records, users)
+    assert await db.stats.count(1) == len(model)
+    for seat, user in enumerate(users):
+        if user is None:
+            continue
+        got = await db.stats.player(1, user)
+        want = model[user]
+        assert got is not None
+        assert (got.hands, got.contracts_bid, got.contracts_made) == (
+            want["hands"],
+            want["cb"],
+            want["cm"],
+        )
+        assert (got.nils_attempted, got.nils_made, got.bags) == (want["na"], want["nm"], want["bags"])
+        assert got.hands == len(game.hand_records)
+        assert got.nils_attempted == _nil_bids(game.hand_records, seat)
+        assert got.contracts_bid + got.nils_attempted == got.hands  # every hand: a contract or a nil
+        assert (got.games, got.wins) == (1, int(game.ruleset.side_of(seat) == game.winner))
+        assert got.games_with_bots == int(None in users)
+    assert await db.games.hand_records(1) == game.hand_records
 
 
 # seeds chosen so that the games include nils (checked, so a change of bots cannot hide them)
 @pytest.mark.parametrize("seed", [5, 11])
-async def test_partnership_stats_match_the_replayed_records(db_target: str, seed: int) -> None:
+async def test_partnership_stats_match_the_replayed_records(db: Storage, seed: int) -> None:
     game, _ = _play("standard", seed)
     assert any(_nil_bids(game.hand_records, s) for s in range(4)), seed
-    await _check_against_replay(db_target, "standard", seed, [1, 2, 3, None])
+    await _check_against_replay(db, "standard", seed, [1, 2, 3, None])
 
 
-async def test_solo_stats_match_the_replayed_records(db_target: str) -> None:
-    await _check_against_replay(db_target, "cutthroat", 5, [1, 2, 3])
+async def test_solo_stats_match_the_replayed_records(db: Storage) -> None:
+    await _check_against_replay(db, "cutthroat", 5, [1, 2, 3])
 
 
-async def test_a_hand_without_stats_keeps_the_save(db_target: str, caplog: Any) -> None:
+async def test_a_hand_without_stats_keeps_the_save(db: Storage, caplog: Any) -> None:
     """Storage stores what it is given and replays nothing: a record saved without stats rows (and
     without the engine's result) is kept for inspection, counts for no one and logs nothing."""
     game, _ = _play("standard", 5)
     record = json.loads(json.dumps(game.hand_records[0]))
     record["plays"] = record["plays"][:5] + [record["plays"][5]] * 2 + record["plays"][7:]  # a revoke
-    db = await Storage.open(db_target)
-    try:
-        row = await db.tables.create(1, 10, 1, {})
-        row.data = {"after": "hand"}
-        with caplog.at_level(logging.ERROR, logger="bot.storage"):
-            await db.tables.save(row, hand=HandResult(row.id, 1, 1, record, []))
-        stored = await db.tables.get(row.id)
-        assert stored is not None and stored.data == {"after": "hand"} and stored.version == 2
-        assert await db.games.hand_records(row.id) == [record]  # kept for inspection
-        assert await db.stats.count(1) == 0  # but no stats without rows
-        assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
-    finally:
-        await db.close()
+    row = await db.tables.create(1, 10, 1, {})
+    row.data = {"after": "hand"}
+    with caplog.at_level(logging.ERROR, logger="bot.storage"):
+        await db.tables.save(row, hand=HandResult(row.id, 1, 1, record, []))
+    stored = await db.tables.get(row.id)
+    assert stored is not None and stored.data == {"after": "hand"} and stored.version == 2
+    assert await db.games.hand_records(row.id) == [record]  # kept for inspection
+    assert await db.stats.count(1) == 0  # but no stats without rows
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []

@@ -47,14 +47,10 @@ async def test_a_change_through_another_process_is_seen_after_the_ttl(tmp_path: 
         await there_db.close()
 
 
-async def test_a_change_made_here_is_fresh_at_once(tmp_path: Path) -> None:
-    db = await Storage.open(tmp_path / "spades.db")
-    try:
-        timer = Timer()
-        players = Players(db, timer=timer)
-        assert players.unknown([1, 2]) == [1, 2]
-        await players.set(1, turn_ping=True)
-        assert players.unknown([1, 2]) == [2]
-        assert players.get(1).turn_ping is True and players.get(2).turn_ping is False
-    finally:
-        await db.close()
+async def test_a_change_made_here_is_fresh_at_once(storage: Storage) -> None:
+    timer = Timer()
+    players = Players(storage, timer=timer)
+    assert players.unknown([1, 2]) == [1, 2]
+    await players.set(1, turn_ping=True)
+    assert players.unknown([1, 2]) == [2]
+    assert players.get(1).turn_ping is True and players.get(2).turn_ping is False
