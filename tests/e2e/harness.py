@@ -29,7 +29,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import engine
 from bot.client import EXTENSIONS, SpadesBot
@@ -537,42 +537,18 @@ class Spades:
                 await self.wait_for(lambda m=msg: panel_choice(m) is not None, timeout=0.5, what="the panel")  # type: ignore[misc]
             if panel_choice(msg) is None:
                 msg = await open_panel()
-        moved = await act_from_panel(self.fake, user, msg)  # (not a look: that was taken above)
-        assert moved is not None
+        r, _ = await self.act(user, msg)  # (not a look: that was taken above)
+        return r
+
+    async def act(self, user: User, panel: Message) -> tuple[InteractionResult, str]:
+        """``user`` takes the first action ``panel`` offers (``act_from_panel``), the public
+        messages are checked (``check_public``) and it becomes ``last_move``; (its answer, its kind)."""
+        moved = await act_from_panel(self.fake, user, panel)
+        assert moved is not None, f"{user.username}'s panel offered nothing to do"
         r, kind, card = moved
         await self.check_public()
         self.last_move = (user, kind, card)
-        return r
-
-    async def play_until(
-        self,
-        done: Callable[[], bool | Awaitable[bool]],
-        *,
-        humans: list[User] | None = None,
-        limit: int = 2000,
-        timeout: float = 30.0,
-    ) -> int:
-        """Let every human whose turn it is (``wait_turn``) move from their panel (``decide``) until
-        ``done()`` (a test or a coroutine: it may read what is stored) or the game is over; returns
-        the moves made."""
-
-        async def finished() -> bool:
-            out = done()
-            return bool(await out) if inspect.isawaitable(out) else bool(out)
-
-        n = 0
-        while not await finished():
-            acting = await self.wait_turn(timeout)
-            if not acting or await finished():
-                break
-            user = acting[0]
-            if humans is not None:
-                assert user in humans, f"{user.username} was asked to act"
-            if await self._move(user, self.turn_panels.pop(user.id, None), 0.0) is None:
-                continue  # (their panel changed meanwhile: look again)
-            n += 1
-            assert n < limit, "the game does not end"
-        return n
+        return r, kind
 
     # ---- invariants ---------------------------------------------------------------------------
     async def check_public(self) -> None:
@@ -707,19 +683,6 @@ async def open_and_start(spades: Spades, channel: Channel, humans: list[User], *
     return SeenGame(channel, table_id, lobby.id, seats, with_bots=fill)
 
 
-async def play_from_panel(spades: Spades, game: SeenGame, user: User) -> int:
-    """``user`` plays their seat until the game post (see ``_panel_loop``); the actions taken."""
-    actions, _ = await _panel_loop(spades, game, user, stop_at_card=False)
-    return actions
-
-
-async def panel_with_a_card(spades: Spades, game: SeenGame, user: User) -> Message:
-    """``user`` plays (as ``play_from_panel``) until their panel offers a card to play; that panel."""
-    _, panel = await _panel_loop(spades, game, user, stop_at_card=True)
-    assert panel is not None, "the game ended before a card was to play"
-    return panel
-
-
 def playable_cards(panel: Message) -> list[tuple[int, str]]:
     """(card, custom_id) of the card buttons the panel lets its player click now."""
     out = []
@@ -730,36 +693,97 @@ def playable_cards(panel: Message) -> list[tuple[int, str]]:
     return out
 
 
-async def _panel_loop(
-    spades: Spades, game: SeenGame, user: User, *, stop_at_card: bool
-) -> tuple[int, Message | None]:
-    """``user`` plays their seat until the game post, from their private panel alone, each action
-    the harness's player's (``act_from_panel``). Returns the actions taken.
+# ---- the one player loop: whose turn from the harness's table, or one player's own panel -----------
 
-    Nothing here reads the bot's state: the panel follows the table (the bot edits it) and is
-    opened again with "My hand" when it shows nothing to do for a moment."""
-    actions = 0
-    panel: Message | None = None
-    acted_on: tuple[int, int] | None = None  # the panel version last acted on: wait for a newer one
-    progress = Stopwatch()
+Until = Callable[[], bool | Awaitable[bool]]
 
-    def over() -> bool:
-        return game_posts(spades, game)[1] is not None
 
-    def offered(m: Message | None) -> str | None:
-        """What the panel offers now ("look", "bid", "card", ...), if it is newer than the last acted on."""
-        if m is None or (m.id, len(m.history)) == acted_on:
+class Turns(Protocol):
+    """Where the player loop (``play``) finds the next move: who acts, on which panel."""
+
+    async def next(self, wake: Callable[[], bool]) -> tuple[User, Message] | None:
+        """The next player to act and their panel (it offers something); None once the game is
+        over. ``wake`` (a test that does not read what is stored) may end a wait early: None then."""
+        ...
+
+    def acted(self, user: User, r: InteractionResult, kind: str) -> None:
+        """``user`` took the action ``kind`` on the panel ``next`` gave; ``r`` is its answer."""
+        ...
+
+
+class TableTurns:
+    """The humans whose turn the harness's table message names (``spades.wait_turn``: confirmed by
+    their own panel), any of ``humans`` (asserted: nobody else is asked to act)."""
+
+    def __init__(self, spades: Spades, humans: list[User] | None = None, timeout: float = 30.0) -> None:
+        self.spades, self.humans, self.timeout = spades, humans, timeout
+        self.looked: User | None = None  # who looked at face-down cards last (and has not moved since)
+
+    async def next(self, wake: Callable[[], bool]) -> tuple[User, Message] | None:
+        spades = self.spades
+        while True:
+            acting = await spades.wait_turn(self.timeout)
+            if not acting:
+                return None
+            user = acting[0]
+            if self.humans is not None:
+                assert user in self.humans, f"{user.username} was asked to act"
+            panel = spades.turn_panels.pop(user.id, None) or await spades.panel(user)
+            choice = panel_choice(panel)
+            if choice is None:
+                if wake():
+                    return None
+                continue  # (their panel changed meanwhile: look again)
+            if choice[0] == "look" and self.looked is user:
+                # (the click's answer may be a moment behind: a fresh panel says)
+                again = panel_choice(await spades.panel(user))
+                assert again is None or again[0] != "look", f"{user.username}'s cards stay face down"
+                continue
+            return user, panel
+
+    def acted(self, user: User, r: InteractionResult, kind: str) -> None:
+        self.looked = user if kind == "look" else None
+
+
+class PanelTurns:
+    """One player, ``user``, on ``game``'s table (any channel), from their private panel alone:
+    nothing here reads the bot's state. The panel follows the table (the bot edits it) and is
+    opened again with "My hand" when it shows nothing to do for a moment; the game is over at its
+    game post. ``panel`` is the panel last seen."""
+
+    def __init__(self, spades: Spades, game: SeenGame, user: User) -> None:
+        self.spades, self.game, self.user = spades, game, user
+        self.panel: Message | None = None
+        self.acted_on: tuple[int, int] | None = None  # the panel version last acted on: wait for a newer one
+        self.progress = Stopwatch()
+
+    def over(self) -> bool:
+        return game_posts(self.spades, self.game)[1] is not None
+
+    def offered(self, m: Message | None = None) -> str | None:
+        """What the panel (``m``, else the last seen) offers now ("look", "bid", "card", ...), if it
+        is newer than the one last acted on."""
+        m = m or self.panel
+        if m is None or version_of(m) == self.acted_on:
             return None
         choice = panel_choice(m)
         return None if choice is None else choice[0]
 
-    while not over():
-        assert not progress.past(STALL), f"{user.username} had nothing to do for {STALL} s"
-        kind = offered(panel)
-        if kind is None:
+    def offers_card(self) -> bool:
+        """The panel offers a card to play (and was not acted on)."""
+        return self.offered() == "card"
+
+    async def next(self, wake: Callable[[], bool]) -> tuple[User, Message] | None:
+        spades, game, user = self.spades, self.game, self.user
+        while not self.over():
+            assert not self.progress.past(STALL), f"{user.username} had nothing to do for {STALL} s"
+            if self.panel is not None and self.offered() is not None:
+                return user, self.panel
+            if wake():
+                return None
             try:  # the bot edits the panel as the table moves; open it again if nothing shows up
                 await spades.wait_for(
-                    lambda shown=panel: over() or offered(shown) is not None,  # type: ignore[misc]
+                    lambda shown=self.panel: self.over() or wake() or self.offered(shown) is not None,  # type: ignore[misc]
                     timeout=0.5,
                     what="the panel",
                 )
@@ -768,42 +792,53 @@ async def _panel_loop(
                 if live is not None and any(b.get("label") == "My hand" for b in live.buttons):
                     r = await spades.fake.click(user, live, label="My hand")
                     if r.error is None:  # (the panel may come as a follow-up of a deferred update)
-                        panel = await spades.panel_of(r)
-            continue
-        assert panel is not None
-        if stop_at_card and kind == "card":
-            return actions, panel
-        acted = await act_from_panel(spades.fake, user, panel)
-        assert acted is not None
-        r = acted[0]
-        await spades.check_public()
-        actions += 1
-        progress = Stopwatch()
+                        self.panel = await spades.panel_of(r)
+        return None
+
+    def acted(self, user: User, r: InteractionResult, kind: str) -> None:
+        self.progress = Stopwatch()
         if r.message is not None and r.ephemeral:
-            panel = r.message
-        acted_on = (panel.id, len(panel.history))
-    return actions, None
+            self.panel = r.message
+        assert self.panel is not None
+        self.acted_on = version_of(self.panel)
 
 
-# ---- more Discord-only helpers (test_history.py, test_history_paging.py, test_bot_levels.py,
-# test_storage_faults.py, test_shard_ownership.py, test_shard_processes.py) --------------------------
+async def play(spades: Spades, turns: Turns, until: Until | None = None, *, limit: int = 2000) -> int:
+    """The harness's one player loop: whoever ``turns`` says acts next takes the first action their
+    panel offers (``act_from_panel``: a look at face-down cards, the bid, pass or play), until
+    ``until()`` (a test, or a coroutine: it may read what is stored) or the game is over; the
+    actions taken. ``turns`` is the difference: ``TableTurns`` (whose turn the harness's table
+    message names) or ``PanelTurns`` (one player on any table, from their own panel)."""
+    sync = until is not None and not inspect.iscoroutinefunction(until)
+
+    def wake() -> bool:
+        return bool(until()) if sync and until is not None else False
+
+    async def finished() -> bool:
+        if until is None:
+            return False
+        out = until()
+        return bool(await out) if inspect.isawaitable(out) else bool(out)
+
+    n = 0
+    while not await finished():
+        turn = await turns.next(wake)
+        if turn is None or await finished():
+            break
+        user, panel = turn
+        r, kind = await spades.act(user, panel)
+        turns.acted(user, r, kind)
+        n += 1
+        assert n < limit, "the game does not end"
+    return n
 
 
-async def play_from_panel_until(
-    spades: Spades, game: SeenGame, user: User, done: Callable[[], bool], timeout: float = 120.0
-) -> None:
-    """``user`` plays as ``play_from_panel`` does until ``done()`` (or the game post); then stops."""
-    player = asyncio.create_task(play_from_panel(spades, game, user))
-    try:
-        await spades.wait_for(lambda: done() or player.done(), timeout, "the condition while playing")
-        if player.done():
-            player.result()  # its failure, if any
-        assert done(), "the game ended first"
-    finally:
-        if not player.done():
-            player.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await player
+async def panel_with_a_card(spades: Spades, game: SeenGame, user: User) -> Message:
+    """``user`` plays (``play`` from their panel) until their panel offers a card to play; that panel."""
+    seat = PanelTurns(spades, game, user)
+    await play(spades, seat, until=seat.offers_card)
+    assert seat.offers_card() and seat.panel is not None, "the game ended before a card was to play"
+    return seat.panel
 
 
 # ---- helpers of test_resilience.py, test_hardening.py and test_spades_commands.py --------------------

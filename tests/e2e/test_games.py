@@ -12,11 +12,13 @@ import engine
 from bot.model import Table
 from tests.e2e.harness import (
     LIVE_PREFIX,
+    PanelTurns,
     Spades,
+    TableTurns,
     game_posts,
     open_and_start,
     panel_cards,
-    play_from_panel,
+    play,
     said,
     shown_cards,
     stored_game,
@@ -42,7 +44,7 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         )
         stored = await spades.stored_table(game.table_id)
         assert sum(1 for s in stored.data["seats"] if s is not None and s["bot"]) == 3
-        actions = await play_from_panel(spades, game, alice)
+        actions = await play(spades, PanelTurns(spades, game, alice))
         assert actions > 0
         hands, final = game_posts(spades, game)
         assert final is not None and final.startswith("🏆")  # the game has a winner
@@ -131,7 +133,7 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
             assert r.ephemeral
         r = await spades.fake.click(users[0], spades.live(), label="Start")
         assert (await spades.panel_of(r)).ephemeral  # the host's hand, in a private follow-up
-        moves = await spades.play_until(spades.over, humans=users)
+        moves = await play(spades, TableTurns(spades, users), spades.over)
         tid = spades.table_id
         assert tid is not None
         row = await wait_stored(spades, tid, lambda row: row.status == "finished", "the finished game stored")
@@ -197,7 +199,11 @@ async def test_blind_nil_with_the_card_exchange(spades: Spades) -> None:
         assert v.passed is not None and sorted(engine.cards_of(v.passed)) == sorted(give)
         assert v.received is not None and sorted(engine.cards_of(v.received)) == sorted(received)
         # play the hand out; the record keeps both passes
-        await spades.play_until(lambda: "Hand 2 · " in spades.live().content or spades.over(), humans=[alice])
+        await play(
+            spades,
+            TableTurns(spades, [alice]),
+            lambda: "Hand 2 · " in spades.live().content or spades.over(),
+        )
     async with spades.stored() as db:
         record = (await db.games.hand_records(t.id))[0]
     assert [seat, "blind_nil"] in [list(b) for b in record["bids"]]

@@ -16,13 +16,13 @@ from engine.verify import verify
 from fakediscord import Message
 from tests.e2e.harness import (
     LIVE_PREFIX,
+    PanelTurns,
     SeenGame,
     Spades,
     live_message,
     my_hand,
     open_and_start,
-    play_from_panel,
-    play_from_panel_until,
+    play,
     said,
     wait_stored,
 )
@@ -102,7 +102,7 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         assert "You're seated at table" in await said(r)
 
         # Alice (from her panel) and three bots play to 100, to the game post
-        await play_from_panel(spades, seen, alice)
+        await play(spades, PanelTurns(spades, seen, alice))
         await wait_stored(spades, seen.table_id, lambda row: row.status == "finished", "the end")
         await fake.settle()
         await spades.check_public()
@@ -278,7 +278,8 @@ async def test_text_buttons_and_text_posts_when_discord_refuses_emojis_and_files
             await fake.click(alice, panel, label="Show my cards")
         cards = [b for b in panel.buttons if str(b.get("custom_id", "")).split(":")[2:3] == ["c"]]
         assert cards and all(b.get("label") and not b.get("emoji") for b in cards)
-        await play_from_panel_until(spades, seen, alice, lambda: bool(hand_posts(spades)))
+        await play(spades, PanelTurns(spades, seen, alice), lambda: bool(hand_posts(spades)))
+        assert hand_posts(spades), "the game ended first"
         await fake.settle()
         post = hand_posts(spades)[0]
         assert post.attachments == [] and "revealed: seed" in post.content

@@ -6,11 +6,11 @@ import re
 
 from fakediscord import Message
 from tests.e2e.harness import (
+    PanelTurns,
     Spades,
     live_message,
     open_and_start,
-    play_from_panel,
-    play_from_panel_until,
+    play,
     said,
     wait_stored,
 )
@@ -22,7 +22,7 @@ async def play_one_hand_game(spades: Spades) -> int:
     game = await open_and_start(
         spades, spades.channel, [alice], rules="max_hands=1", play_seconds=600, bid_seconds=600, bots="easy"
     )
-    await play_from_panel(spades, game, alice)
+    await play(spades, PanelTurns(spades, game, alice))
     await wait_stored(spades, game.table_id, lambda row: row.status == "finished", "the game stored")
     await spades.fake.settle()
     return game.table_id
@@ -129,7 +129,8 @@ async def test_replaying_a_hand_of_a_game_still_on(spades: Spades) -> None:
             live = live_message(spades, spades.channel, game.table_id)
             return live is not None and "Hand 2 ·" in live.content
 
-        await play_from_panel_until(spades, game, alice, lambda: hand_post() is not None or second_hand())
+        await play(spades, PanelTurns(spades, game, alice), lambda: hand_post() is not None or second_hand())
+        assert hand_post() is not None or second_hand(), "the game ended first"
         await spades.wait_for(lambda: hand_post() is not None, 20.0, "the first hand's post")
         post = hand_post()
         assert post is not None and (await spades.stored_table(game.table_id)).status == "playing"

@@ -12,9 +12,11 @@ import engine
 from fakediscord import Stopwatch, User
 from tests.e2e.harness import (
     Spades,
+    TableTurns,
     live_message,
     open_and_start,
     panel_cards,
+    play,
     said,
     stored_game,
     stored_seat,
@@ -214,7 +216,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         async def bob_moved_twice() -> bool:
             return (await stored_seat(spades, t.id, 1))["acts"] > acts + 1  # type: ignore[index,no-any-return]
 
-        await spades.play_until(bob_moved_twice, humans=[alice])
+        await play(spades, TableTurns(spades, [alice]), bob_moved_twice)
         # /join brings him back into his old seat
         r = await spades.slash(bob, "join")
         assert (await said(r)).startswith("Welcome back! Seat 2 is yours again.")
@@ -228,7 +230,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         # he leaves for good; the game goes on and still counts for him
         r = await spades.slash(bob, "leave")
         await spades.fake.click(bob, r.message, label="Yes, leave: the bot takes my seat")  # type: ignore[arg-type]
-        await spades.play_until(spades.over, humans=[alice])
+        await play(spades, TableTurns(spades, [alice]), spades.over)
         await spades.settle()
         game_post = next(m for m in spades.fake.public_messages(spades.channel) if m.content.startswith("🏆"))
         # a rematch: his seat is free again, and he can't open it himself
@@ -356,8 +358,10 @@ async def test_absurd_play_and_bid_input_is_answered_and_harmless(spades: Spades
         assert (await spades.stored_model(t.id)).stamp == stamp  # nothing changed
         assert spades.fake.pings(bob) == [] and spades.fake.pings(alice) == []
         # during play the answer also says what may be played
-        await spades.play_until(
-            lambda: (turn := spades.turn()) is not None and turn[1] == "play", humans=[alice]
+        await play(
+            spades,
+            TableTurns(spades, [alice]),
+            lambda: (turn := spades.turn()) is not None and turn[1] == "play",
         )
         assert await spades.wait_turn() == [alice]
         legal = [c for c, _, ok in panel_cards(spades.turn_panels[alice.id]) if ok]  # as her panel shows
@@ -390,9 +394,10 @@ async def test_abandon_mid_hand_then_a_new_table_in_the_same_channel(spades: Spa
     async with spades.running(speed=50):
         old = await spades.open_table(alice, play_seconds=600, bid_seconds=600)
         await spades.slash(alice, "spades start", fill=True)
-        await spades.play_until(
+        await play(
+            spades,
+            TableTurns(spades, [alice]),
             lambda: (m := TRICK.search(spades.live().content)) is not None and int(m.group(2)) > 1,
-            humans=[alice],
         )
         r = await spades.slash(alice, "spades abandon")
         r = await spades.fake.click(alice, r.message, label="Yes, abandon the table")  # type: ignore[arg-type]
@@ -412,7 +417,7 @@ async def test_abandon_mid_hand_then_a_new_table_in_the_same_channel(spades: Spa
         async def new_table_moved() -> bool:
             return (await spades.stored_model(new.id)).stamp > 8
 
-        await spades.play_until(new_table_moved, humans=[alice])
+        await play(spades, TableTurns(spades, [alice]), new_table_moved)
         # the old table's bots and timers stopped: nothing changed it, as stored or as shown
         again = await spades.stored_table(old.id)
         assert again.status == "abandoned" and again.data["stamp"] == stored.data["stamp"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.render.stats import BOTS_HAVE_NO_STATS, EMPTY_SERVER, PAGE_SIZE, WRONG_SERVER
 from fakediscord import Message, User
-from tests.e2e.harness import SeenGame, Spades, game_posts, open_and_start, play_from_panel, said
+from tests.e2e.harness import PanelTurns, SeenGame, Spades, game_posts, open_and_start, play, said
 
 # Games played to the leaderboard on SQLite only: the same SQL on PostgreSQL is tested in tests/bot/storage/
 # (every storage test runs on both), the full stack on PostgreSQL in test_resilience.py's restarts
@@ -267,7 +267,7 @@ async def test_leaderboard_and_stats_after_games_played_from_the_panel(spades: S
     async with spades.running(speed=100):
         for humans in ([alice, bob], [alice]):
             game = await open_and_start(spades, spades.channel, humans, **options)
-            played = await asyncio.gather(*(play_from_panel(spades, game, u) for u in humans))
+            played = await asyncio.gather(*(play(spades, PanelTurns(spades, game, u)) for u in humans))
             assert all(played)
             await finish(spades, game, model)
             await spades.settle()
