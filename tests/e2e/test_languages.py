@@ -21,7 +21,6 @@ from fakediscord import FakeDiscord, Message, User
 from tests.clock import TestClock
 from tests.e2e.harness import Spades, act_from_panel, said
 
-CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
 GLOBAL = "/applications/{application_id}/commands"
 # the live table message's first words in each language
 LIVE = {"en": "♠ **Spades**", "pl": "♠ **Piki**", "cs": "♠ **Piky**", "ru": "♠ **Пики**"}
