@@ -219,9 +219,6 @@ class TablesCog(commands.Cog):
     async def substitute(
         self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8], player: discord.User
     ) -> None:
-        if player.bot:
-            await safe_send(interaction, _("Only people can take over a seat."))
-            return
         work = self.service.seating.substitute(
             interaction.channel_id or 0,
             interaction.user.id,
@@ -229,6 +226,7 @@ class TablesCog(commands.Cog):
             player.id,
             player.display_name,
             is_admin=is_admin(interaction),
+            player_is_bot=player.bot,
         )
         await answer(interaction, await timely(interaction, work))
 
@@ -415,7 +413,10 @@ class TablesCog(commands.Cog):
             allowed = join(*(lexicon.bid_label(b) for b in legal), sep=", ") if legal else _("none right now")
             await answer(
                 interaction,
-                refuse(_("%(bid)s is not a bid. Allowed now: %(allowed)s.", bid=shown(bid), allowed=allowed)),
+                refuse(
+                    "not_a_bid",
+                    _("%(bid)s is not a bid. Allowed now: %(allowed)s.", bid=shown(bid), allowed=allowed),
+                ),
             )
             return
         result = await timely(
@@ -454,7 +455,7 @@ class TablesCog(commands.Cog):
             )
             if legal:
                 refusal = join(refusal, _("You can play %(cards)s.", cards=lexicon.cards_list(legal)))
-            await answer(interaction, refuse(refusal))
+            await answer(interaction, refuse("not_a_card", refusal, fields={"card": shown(card)}))
             return
         result = await timely(
             interaction,
