@@ -11,7 +11,7 @@ from typing import Any
 import engine
 from bot import lexicon
 from bot.i18n import N_, ButtonName, ListOf, Msg, Text, _
-from bot.model import MOVED_ON, NO_TABLE, Result, Table, TableCode, ok, refuse, refuse_as
+from bot.model import MOVED_ON, NO_TABLE, Result, Table, ok, refuse, refuse_as
 from bot.table.store import TableStore
 from engine import Bid, Game
 
@@ -52,21 +52,21 @@ def seat_for(t: Table | None, user_id: int) -> tuple[Table | None, int | None, R
     return t, seat, None
 
 
-def turn_refusal(t: Table, seat: int) -> tuple[TableCode, Text] | None:
+def turn_refusal(t: Table, seat: int, **kw: Any) -> Result | None:
     """Why ``seat`` can't act now (``nobody_to_act``, ``not_your_turn``), or None if it may."""
     acting = t.seats_to_act()
     if not acting:
-        return "nobody_to_act", _("It's nobody's turn right now.")
+        return refuse("nobody_to_act", _("It's nobody's turn right now."), **kw)
     if seat in acting:
         return None
     names = ListOf(tuple(t.label(s) for s in acting))
-    return "not_your_turn", _("It's %(names)s's turn, not yours.", names=names)
+    return refuse("not_your_turn", _("It's %(names)s's turn, not yours.", names=names), **kw)
 
 
 def turn_message(t: Table, seat: int) -> Text:
     """The words of :func:`turn_refusal` ("" when ``seat`` may act)."""
     turn = turn_refusal(t, seat)
-    return turn[1] if turn is not None else ""
+    return turn.message if turn is not None else ""
 
 
 def apply_action(g: Game, seat: int, action: str, arg: Any) -> list[Any]:
@@ -153,9 +153,10 @@ class Play:
                 return refuse("moved_on", MOVED_ON, show_hand=True, stale=True)
             # an action of the wrong phase gets the engine's "you can't bid now: ..." answer instead
             in_phase = _ACTION_PHASE.get(action) == t.game.phase.name
-            turn = turn_refusal(t, seat) if in_phase else None
+            clicked = stamp is not None
+            turn = turn_refusal(t, seat, show_hand=clicked, stale=clicked) if in_phase else None
             if turn is not None:
-                return refuse(turn[0], turn[1], show_hand=stamp is not None, stale=stamp is not None)
+                return turn
             new = t.copy()
             g = new.game
             assert g is not None
