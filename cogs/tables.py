@@ -12,8 +12,8 @@ from discord.ext import commands
 
 import engine
 from bot import lexicon
-from bot.checks import cannot_run_table
-from bot.clicks import answer, is_admin, show_hand, timely
+from bot.checks import cannot_change_settings, cannot_run_table, cannot_sync, is_admin
+from bot.clicks import answer, show_hand, timely
 from bot.guild_settings import GuildSettings
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_language
 from bot.i18n import render as render_text
@@ -262,14 +262,11 @@ class TablesCog(commands.Cog):
         bots: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
     ) -> None:
-        if interaction.guild_id is None:
-            await safe_send(interaction, _("Server settings only exist in a server."))
+        refusal = cannot_change_settings(interaction)
+        if refusal is not None:
+            await safe_send(interaction, refusal)
             return
-        if not is_admin(interaction):
-            await safe_send(
-                interaction, _("Only members with Manage Server can change the server's settings.")
-            )
-            return
+        assert interaction.guild_id is not None  # (refused above outside a server)
         changes: dict[str, Any] = {}
         if preset is not None:
             try:
@@ -347,11 +344,9 @@ class TablesCog(commands.Cog):
         name="sync", description="Force a sync of the bot's slash commands (owner or Manage Server)"
     )
     async def sync(self, interaction: discord.Interaction) -> None:
-        owners = set(self.bot.config.owner_ids)
-        if interaction.user.id not in owners and not is_admin(interaction):
-            await safe_send(
-                interaction, _("Only the bot's owner or members with Manage Server can sync commands.")
-            )
+        refusal = cannot_sync(interaction, self.bot.config.owner_ids)
+        if refusal is not None:
+            await safe_send(interaction, refusal)
             return
         await safe_defer(interaction, ephemeral=True)
         try:
