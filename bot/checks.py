@@ -6,6 +6,7 @@ wrong type or a value out of range gets its specific answer here, before any com
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import discord
@@ -127,6 +128,29 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     in_thread = isinstance(interaction.channel, discord.Thread)
     needed = THREAD_PERMISSIONS if in_thread else TABLE_PERMISSIONS
     return [p for p in needed if not getattr(perms, p, False)]
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server or Administrator in this channel (the cogs' and the buttons' one test)."""
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and (perms.manage_guild or perms.administrator))
+
+
+def cannot_change_settings(interaction: discord.Interaction[Any]) -> Text | None:
+    """Why this member can't change the server's settings (outside a server, or without Manage
+    Server), or None."""
+    if interaction.guild_id is None:
+        return _("Server settings only exist in a server.")
+    if not is_admin(interaction):
+        return _("Only members with Manage Server can change the server's settings.")
+    return None
+
+
+def cannot_sync(interaction: discord.Interaction[Any], owner_ids: Iterable[int]) -> Text | None:
+    """Why this member can't sync the bot's commands (neither an owner nor Manage Server), or None."""
+    if interaction.user.id in set(owner_ids) or is_admin(interaction):
+        return None
+    return _("Only the bot's owner or members with Manage Server can sync commands.")
 
 
 def cannot_run_table(interaction: discord.Interaction[Any]) -> Text | None:

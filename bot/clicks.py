@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.checks import cannot_run_table
+from bot.checks import cannot_run_table, is_admin
 from bot.i18n import N_, ButtonName, Text, _, join, user_language
 from bot.model import MOVING, Offer, Result, Table
 from bot.render.posts import score_sheet
@@ -64,12 +64,6 @@ async def ready_service(interaction: discord.Interaction) -> TableService | None
     if service is None:
         await safe_send(interaction, NOT_READY)
     return service
-
-
-def is_admin(interaction: discord.Interaction) -> bool:
-    """Manage Server or Administrator in this channel (the cogs' and the buttons' one test)."""
-    perms = getattr(interaction, "permissions", None)
-    return bool(perms and (perms.manage_guild or perms.administrator))
 
 
 async def timely(interaction: discord.Interaction, work: Awaitable[T]) -> T:

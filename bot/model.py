@@ -9,7 +9,7 @@ import copy
 import dataclasses
 import functools
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -206,12 +206,81 @@ class Offer:
     table_id: int
 
 
+#: why the table service refuses an action (``Result.code``): a stable name tests and callers
+#: tell refusals apart by; the words are the ``Result.message`` (a catalog text), its fields the
+#: ``Result.fields``. A refusal the engine or the house rules give keeps their own code instead
+#: (``IllegalAction.reason``, ``HouseRulesError.code``: see :func:`refuse_as`).
+TableCode = Literal[
+    # finding the table
+    "no_table",
+    "no_such_table",
+    "closed",
+    "already_closed",
+    "game_over",
+    "damaged",
+    "channel_busy",
+    # saving
+    "save_failed",
+    "moving",
+    "changed_meanwhile",
+    # who may
+    "host_only",
+    "host_or_admin_only",
+    "not_seated",
+    "not_playing",
+    "player_not_seated",
+    "already_plays",
+    # seats and teams
+    "already_started",
+    "not_started",
+    "already_seated",
+    "already_in_seat",
+    "already_on_team",
+    "seat_range",
+    "team_range",
+    "seat_taken",
+    "team_full",
+    "table_full",
+    "seats_mismatch",
+    "seats_empty",
+    "already_left",
+    "not_away",
+    "no_bot_in_seat",
+    "bot_seat_in_game",
+    "kick_self",
+    "substitute_before_start",
+    "substitute_a_bot",
+    "seat_not_absent",
+    # playing
+    "moved_on",
+    "not_your_turn",
+    "nobody_to_act",
+    "not_a_bid",
+    "not_a_card",
+    "bad_argument",
+    "deal_failed",
+    # rematches
+    "not_over",
+    "rematch_not_player",
+    "rematch_open",
+    "rematch_nobody_left",
+    "rematch_left",
+    # a new table's options
+    "unknown_preset",
+    "server_rules_broken",
+    "timer_range",
+    "unknown_bot_level",
+]
+
+
 @dataclass
 class Result:
     """What an action answers to the user who asked (always ephemeral).
 
-    ``show_hand`` asks the caller to show (or refresh in place) that user's hand panel.
-    ``stale`` marks a click on an old hand view. ``offer`` asks for a button under the answer.
+    A refusal (``ok`` False) carries a ``code`` (a :data:`TableCode`, or the engine's or the house
+    rules' own code for theirs) and the ``fields`` its words are made from. ``show_hand`` asks the
+    caller to show (or refresh in place) that user's hand panel. ``stale`` marks a click on an old
+    hand view. ``offer`` asks for a button under the answer.
     """
 
     ok: bool
@@ -220,14 +289,26 @@ class Result:
     stale: bool = False
     table: Table | None = None
     offer: Offer | None = None
+    code: str | None = None  # None for an answer that is not a refusal
+    fields: dict[str, Any] = field(default_factory=dict)
 
 
 def ok(message: Text = "", **kw: Any) -> Result:
     return Result(True, message, **kw)
 
 
-def refuse(message: Text, **kw: Any) -> Result:
-    return Result(False, message, **kw)
+def refuse(code: TableCode, message: Text, *, fields: Mapping[str, Any] | None = None, **kw: Any) -> Result:
+    """The table service's refusal ``code``, said with ``message``; its ``fields`` are the
+    message's parameters unless given."""
+    if fields is None:
+        fields = getattr(message, "params", None) or {}
+    return refuse_as(code, message, fields, **kw)
+
+
+def refuse_as(code: str, message: Text, fields: Mapping[str, Any], **kw: Any) -> Result:
+    """A refusal another layer gave (the engine's reason, a house-rules code), passed on with its
+    own ``code`` and ``fields`` (the public ones: never a card the engine marks private)."""
+    return Result(False, message, code=code, fields=dict(fields), **kw)
 
 
 MOVED_ON = _("This hand has moved on: here is your current hand.")

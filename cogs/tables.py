@@ -12,8 +12,8 @@ from discord.ext import commands
 
 import engine
 from bot import lexicon
-from bot.checks import cannot_run_table
-from bot.clicks import answer, is_admin, show_hand, timely
+from bot.checks import cannot_change_settings, cannot_run_table, cannot_sync, is_admin
+from bot.clicks import answer, show_hand, timely
 from bot.guild_settings import GuildSettings
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, _, join, resolve, user_language
 from bot.i18n import render as render_text
@@ -219,9 +219,6 @@ class TablesCog(commands.Cog):
     async def substitute(
         self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8], player: discord.User
     ) -> None:
-        if player.bot:
-            await safe_send(interaction, _("Only people can take over a seat."))
-            return
         work = self.service.seating.substitute(
             interaction.channel_id or 0,
             interaction.user.id,
@@ -229,6 +226,7 @@ class TablesCog(commands.Cog):
             player.id,
             player.display_name,
             is_admin=is_admin(interaction),
+            player_is_bot=player.bot,
         )
         await answer(interaction, await timely(interaction, work))
 
@@ -264,14 +262,11 @@ class TablesCog(commands.Cog):
         bots: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
     ) -> None:
-        if interaction.guild_id is None:
-            await safe_send(interaction, _("Server settings only exist in a server."))
+        refusal = cannot_change_settings(interaction)
+        if refusal is not None:
+            await safe_send(interaction, refusal)
             return
-        if not is_admin(interaction):
-            await safe_send(
-                interaction, _("Only members with Manage Server can change the server's settings.")
-            )
-            return
+        assert interaction.guild_id is not None  # (refused above outside a server)
         changes: dict[str, Any] = {}
         if preset is not None:
             try:
@@ -349,11 +344,9 @@ class TablesCog(commands.Cog):
         name="sync", description="Force a sync of the bot's slash commands (owner or Manage Server)"
     )
     async def sync(self, interaction: discord.Interaction) -> None:
-        owners = set(self.bot.config.owner_ids)
-        if interaction.user.id not in owners and not is_admin(interaction):
-            await safe_send(
-                interaction, _("Only the bot's owner or members with Manage Server can sync commands.")
-            )
+        refusal = cannot_sync(interaction, self.bot.config.owner_ids)
+        if refusal is not None:
+            await safe_send(interaction, refusal)
             return
         await safe_defer(interaction, ephemeral=True)
         try:
@@ -415,7 +408,10 @@ class TablesCog(commands.Cog):
             allowed = join(*(lexicon.bid_label(b) for b in legal), sep=", ") if legal else _("none right now")
             await answer(
                 interaction,
-                refuse(_("%(bid)s is not a bid. Allowed now: %(allowed)s.", bid=shown(bid), allowed=allowed)),
+                refuse(
+                    "not_a_bid",
+                    _("%(bid)s is not a bid. Allowed now: %(allowed)s.", bid=shown(bid), allowed=allowed),
+                ),
             )
             return
         result = await timely(
@@ -454,7 +450,7 @@ class TablesCog(commands.Cog):
             )
             if legal:
                 refusal = join(refusal, _("You can play %(cards)s.", cards=lexicon.cards_list(legal)))
-            await answer(interaction, refuse(refusal))
+            await answer(interaction, refuse("not_a_card", refusal, fields={"card": shown(card)}))
             return
         result = await timely(
             interaction,

@@ -125,7 +125,7 @@ class ServiceTables:
             start=True,
         )
         if not result.ok or result.table is None:
-            log.warning("league table %s could not open: %s", league_table_id, result.message)
+            log.warning("league table %s could not open: %s", league_table_id, result.code)
             return None
         if where != channel_id:
             mentions = " ".join(user_mention(u) for u in seats if u is not None)

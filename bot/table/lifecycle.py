@@ -109,11 +109,13 @@ class Lifecycle:
                     s.away, s.timeouts, s.acts, s.auto_acts = False, 0, 0, 0
             if all(s is None or s.bot for s in seat_list):
                 return refuse(
-                    _("Nobody from that game is still seated: open a new table with `/spades new`.")
+                    "rematch_nobody_left",
+                    _("Nobody from that game is still seated: open a new table with `/spades new`."),
                 )
             if host_id not in [s.user_id for s in seat_list if s is not None and not s.bot]:
                 return refuse(
-                    _("You left that game, so you can't open its rematch: `/spades new` opens a table.")
+                    "rematch_left",
+                    _("You left that game, so you can't open its rematch: `/spades new` opens a table."),
                 )
         if rematch_of is not None:
             timers["rematch_of"] = rematch_of
@@ -181,26 +183,28 @@ class Lifecycle:
             existing = self.store.in_channel(table.channel_id)
             if existing:
                 return refuse(
+                    "channel_busy",
                     _(
                         "This channel already has a live table (table %(table)s). Join it, or finish or "
                         "abandon it first (`/spades abandon`).",
                         table=existing.id,
-                    )
+                    ),
                 )
             return refuse(
+                "channel_busy",
                 _(
                     "This channel already has a live table. Join it, or finish or abandon it first "
                     "(`/spades abandon`)."
-                )
+                ),
             )
         except TableDamaged as exc:
-            return refuse(damaged(exc.table_id))
+            return refuse("damaged", damaged(exc.table_id))
         except NotOwner:
-            return refuse(MOVING)
+            return refuse("moving", MOVING)
         except Exception:
             # disk full, an unwritable WAL, a lost database: answered like a refused bid
             log.exception("saving a new table in channel %s failed", table.channel_id)
-            return refuse(SAVE_FAILED)
+            return refuse("save_failed", SAVE_FAILED)
         table.id, table.row = row.id, row
         self.store.index(table)
         log.info("table %s opened in channel %s (%s)", table.id, table.channel_id, table.ruleset.name)
@@ -223,12 +227,13 @@ class Lifecycle:
         or thread. With ``start`` the game is dealt at once. No guild defaults apply."""
         if len(seats) != ruleset.num_seats:
             return refuse(
+                "seats_mismatch",
                 _n(
                     "This ruleset seats %(n)s player, not %(given)s.",
                     "This ruleset seats %(n)s players, not %(given)s.",
                     ruleset.num_seats,
                     given=len(seats),
-                )
+                ),
             )
         timers = {"play_seconds": DEFAULT_PLAY_SECONDS, "bid_seconds": DEFAULT_BID_SECONDS}
         timers.update(settings or {})
@@ -271,14 +276,17 @@ class Lifecycle:
     async def start_locked(self, table_id: int, user_id: int, *, fill: bool) -> Result:
         t = self.store.get(table_id)
         if t is None:
-            return refuse(CLOSED)
+            return refuse("closed", CLOSED)
         if t.status != "open":
-            return refuse(_("This game has already started."))
+            return refuse("already_started", _("This game has already started."))
         if user_id != t.host_id:
-            return refuse(_("Only the host (%(host)s) can start the game.", host=mention(t.host_id)))
+            return refuse(
+                "host_only", _("Only the host (%(host)s) can start the game.", host=mention(t.host_id))
+            )
         empty = t.empty_seats()
         if empty and not fill:
             return refuse(
+                "seats_empty",
                 _n(
                     "%(n)s seat is empty (%(seats)s). Wait for players, or fill the empty seats with bots "
                     "and start.",
@@ -296,7 +304,7 @@ class Lifecycle:
             new.game = Game.new(new.ruleset, seed=self.deal_seed, fair=True)
         except Exception:
             log.exception("dealing at table %s failed", table_id)
-            return refuse(_("Sorry, the cards could not be dealt. Please try again."))
+            return refuse("deal_failed", _("Sorry, the cards could not be dealt. Please try again."))
         new.status = "playing"
         new.started_at = unix_now()
         refusal = await self.store.commit(t, new)
@@ -322,13 +330,14 @@ class Lifecycle:
             return found
         t = found
         if t.status not in LIVE:
-            return refuse(NO_TABLE)
+            return refuse("no_table", NO_TABLE)
         if user_id != t.host_id and not is_admin:
             return refuse(
+                "host_or_admin_only",
                 _(
                     "Only the host (%(host)s) or someone with Manage Server can abandon this table.",
                     host=mention(t.host_id),
-                )
+                ),
             )
         if not confirmed:
             return ok(
@@ -338,7 +347,7 @@ class Lifecycle:
         async with self.store.lock(t.id):
             t = self.store.get(t.id) or t
             if t.status not in LIVE:
-                return refuse(_("This table is already closed."))
+                return refuse("already_closed", _("This table is already closed."))
             new = t.copy()
             new.status = "abandoned"
             new.deadline = None
@@ -376,15 +385,21 @@ class Lifecycle:
     async def _rematch_locked(self, table_id: int, user_id: int, name: str, language: str | None) -> Result:
         t = await self.store.load(table_id)
         if t is None:
-            return refuse(_("That table no longer exists."))
+            return refuse("no_such_table", _("That table no longer exists."))
         if t.status != "finished":
-            return refuse(_("That game isn't over yet."))
+            return refuse("not_over", _("That game isn't over yet."))
         if t.seat_of(user_id) is None:
             return refuse(
-                _("Only the players of that game can ask for a rematch. Open a new table with `/spades new`.")
+                "rematch_not_player",
+                _(
+                    "Only the players of that game can ask for a rematch. Open a new table with "
+                    "`/spades new`."
+                ),
             )
         if t.rematch_id is not None:
-            return refuse(_("The rematch is already open (table %(table)s).", table=t.rematch_id))
+            return refuse(
+                "rematch_open", _("The rematch is already open (table %(table)s).", table=t.rematch_id)
+            )
         seats = [copy.copy(s) for s in t.seats]
         result = await self.create(
             guild_id=t.guild_id,
@@ -418,6 +433,6 @@ class Lifecycle:
     async def repost(self, channel_id: int) -> Result:
         t = self.store.in_channel(channel_id)
         if t is None:
-            return refuse(NO_TABLE)
+            return refuse("no_table", NO_TABLE)
         self.publisher.render_soon(t.id, repost=True)
         return ok(_("Here's the table, at the bottom of the channel."))

@@ -20,6 +20,7 @@ from bot.model import (
     MIN_TURN_SECONDS,
     Result,
     refuse,
+    refuse_as,
 )
 from bot.table.thinker import level_or_default
 from engine import Ruleset
@@ -69,7 +70,10 @@ def table_options(
     except (ValueError, TypeError):
         presets = ", ".join(engine.PRESETS)
         shown = f"`{str(name)[:30]}`"
-        return refuse(_("%(name)s is not a preset. Presets: %(presets)s.", name=shown, presets=presets))
+        return refuse(
+            "unknown_preset",
+            _("%(name)s is not a preset. Presets: %(presets)s.", name=shown, presets=presets),
+        )
     overrides: dict[str, Any] = dict(server.get("options") or {}) if preset is None else {}
     if overrides:
         # stored server defaults are checked again when used: a row written before a range
@@ -78,6 +82,7 @@ def table_options(
             check_rules(name, dict(overrides))
         except HouseRulesError as exc:
             return refuse(
+                "server_rules_broken",
                 join(
                     _("This server's default house rules can't be used:"),
                     lexicon.explain_rules(exc),
@@ -85,7 +90,8 @@ def table_options(
                         "Someone with Manage Server can fix them with `/spades config"
                         " rules:` (or pick a preset in `/spades new`)."
                     ),
-                )
+                ),
+                fields={"rules_code": exc.code, **exc.fields},
             )
     overrides.update(options or {})
     if target is not None:
@@ -95,7 +101,7 @@ def table_options(
             overrides.update(parse_house_rules(rules))
         ruleset = check_rules(name, overrides)
     except HouseRulesError as exc:
-        return refuse(lexicon.explain_rules(exc))
+        return refuse_as(exc.code, lexicon.explain_rules(exc), exc.fields)
     settings: dict[str, Any] = {}
     for key, value, default in (
         ("play_seconds", play_seconds, DEFAULT_PLAY_SECONDS),
@@ -104,22 +110,24 @@ def table_options(
         v = value if value is not None else stored_seconds(server.get(key), default)
         if not MIN_TURN_SECONDS <= v <= MAX_TURN_SECONDS:
             return refuse(
+                "timer_range",
                 _(
                     "Turn timers must be between %(min)s and %(max)s seconds (you asked for %(asked)s).",
                     min=MIN_TURN_SECONDS,
                     max=MAX_TURN_SECONDS,
                     asked=v,
-                )
+                ),
             )
         settings[key] = v
     level = bot_level if bot_level is not None else server.get("bot_level")
     if level is not None and level not in LEVELS:
         return refuse(
+            "unknown_bot_level",
             _(
                 "`%(level)s` is not a bot level. Levels: %(levels)s.",
                 level=str(level)[:20],
                 levels=", ".join(LEVELS),
-            )
+            ),
         )
     settings["bot_level"] = level_or_default(level)
     return TableOptions(name, ruleset, settings)

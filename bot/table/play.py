@@ -11,7 +11,7 @@ from typing import Any
 import engine
 from bot import lexicon
 from bot.i18n import N_, ButtonName, ListOf, Msg, Text, _
-from bot.model import MOVED_ON, NO_TABLE, Result, Table, ok, refuse
+from bot.model import MOVED_ON, NO_TABLE, Result, Table, ok, refuse, refuse_as
 from bot.table.store import TableStore
 from engine import Bid, Game
 
@@ -31,34 +31,42 @@ def card_text(card: int) -> str:
 
 def seat_for(t: Table | None, user_id: int) -> tuple[Table | None, int | None, Result | None]:
     if t is None:
-        return None, None, refuse(NO_TABLE)
+        return None, None, refuse("no_table", NO_TABLE)
     seat = t.seat_of(user_id)
     if seat is None:
-        return t, None, refuse(_("You're not playing at this table."))
+        return t, None, refuse("not_playing", _("You're not playing at this table."))
     if t.status == "open":
         return (
             t,
             seat,
             refuse(
+                "not_started",
                 _(
                     "The game hasn't started yet: the host presses **%(button)s**.",
                     button=ButtonName(N_("Start")),
-                )
+                ),
             ),
         )
     if t.status != "playing" or t.game is None:
-        return t, seat, refuse(_("This game is over."))
+        return t, seat, refuse("game_over", _("This game is over."))
     return t, seat, None
 
 
-def turn_message(t: Table, seat: int) -> Text:
+def turn_refusal(t: Table, seat: int, **kw: Any) -> Result | None:
+    """Why ``seat`` can't act now (``nobody_to_act``, ``not_your_turn``), or None if it may."""
     acting = t.seats_to_act()
     if not acting:
-        return _("It's nobody's turn right now.")
+        return refuse("nobody_to_act", _("It's nobody's turn right now."), **kw)
     if seat in acting:
-        return ""
+        return None
     names = ListOf(tuple(t.label(s) for s in acting))
-    return _("It's %(names)s's turn, not yours.", names=names)
+    return refuse("not_your_turn", _("It's %(names)s's turn, not yours.", names=names), **kw)
+
+
+def turn_message(t: Table, seat: int) -> Text:
+    """The words of :func:`turn_refusal` ("" when ``seat`` may act)."""
+    turn = turn_refusal(t, seat)
+    return turn.message if turn is not None else ""
 
 
 def apply_action(g: Game, seat: int, action: str, arg: Any) -> list[Any]:
@@ -138,26 +146,29 @@ class Play:
         async with self.store.lock(found.id):
             t, seat, problem = seat_for(self.store.get(found.id) or found, user_id)
             if problem is not None or t is None or seat is None:
-                return problem or refuse(NO_TABLE)
+                return problem or refuse("no_table", NO_TABLE)
             me = t.seats[seat]
             assert me is not None and t.game is not None
             if stamp is not None and stamp != me.acts:
-                return refuse(MOVED_ON, show_hand=True, stale=True)
+                return refuse("moved_on", MOVED_ON, show_hand=True, stale=True)
             # an action of the wrong phase gets the engine's "you can't bid now: ..." answer instead
             in_phase = _ACTION_PHASE.get(action) == t.game.phase.name
-            turn = turn_message(t, seat) if in_phase else ""
-            if turn:
-                return refuse(turn, show_hand=stamp is not None, stale=stamp is not None)
+            clicked = stamp is not None
+            turn = turn_refusal(t, seat, show_hand=clicked, stale=clicked) if in_phase else None
+            if turn is not None:
+                return turn
             new = t.copy()
             g = new.game
             assert g is not None
             try:
                 events = apply_action(g, seat, action, arg)
             except engine.IllegalAction as exc:
-                return refuse(explain(t, seat, exc))
+                # the engine's reason is the code; a field it marks private (a card held elsewhere) is dropped
+                shown = {k: v for k, v in exc.fields.items() if k not in exc.private}
+                return refuse_as(exc.reason, explain(t, seat, exc), shown)
             except (ValueError, TypeError) as exc:
                 # no refusal of the engine's: an argument no front end sends (named, not shown)
-                return refuse(lexicon.unknown("table", type(exc).__name__))
+                return refuse("bad_argument", lexicon.unknown("table", type(exc).__name__))
             ns = new.seats[seat]
             assert ns is not None
             ns.away, ns.left, ns.timeouts = False, False, 0

@@ -54,7 +54,7 @@ class Seating:
         async with self.store.lock(found.id):
             t = self.store.get(found.id) or found
             if t.status not in LIVE:
-                return refuse(CLOSED)
+                return refuse("closed", CLOSED)
             if t.status != "open":
                 mine = t.seat_of(user_id)
                 if mine is not None and (t.seats[mine] or Seat(None, "")).left:
@@ -62,43 +62,54 @@ class Seating:
                         t, mine, _("Welcome back! Seat %(n)s is yours again.", n=mine + 1)
                     )
                 if mine is not None:
-                    return refuse(_("You're already playing at this table."), show_hand=t.status == "playing")
-                return refuse(_("This game has already started. You can watch, and join the next one."))
+                    return refuse(
+                        "already_seated",
+                        _("You're already playing at this table."),
+                        show_hand=t.status == "playing",
+                    )
+                return refuse(
+                    "already_started",
+                    _("This game has already started. You can watch, and join the next one."),
+                )
             current = t.seat_of(user_id)
             empty = t.empty_seats()
             if seat is not None:
                 if not 1 <= seat <= t.num_seats:
-                    return refuse(_("Seats are numbered 1 to %(n)s.", n=t.num_seats))
+                    return refuse("seat_range", _("Seats are numbered 1 to %(n)s.", n=t.num_seats))
                 if t.seats[seat - 1] is not None and seat - 1 != current:
                     return refuse(
+                        "seat_taken",
                         _(
                             "Seat %(n)s is taken by %(who)s. Free seats: %(free)s.",
                             n=seat,
                             who=t.label(seat - 1),
                             free=seat_list(empty),
-                        )
+                        ),
                     )
                 want = seat - 1
             elif team is not None:
                 sides = t.ruleset.sides
                 if not 1 <= team <= len(sides):
-                    return refuse(_("Teams are numbered 1 to %(n)s.", n=len(sides)))
+                    return refuse("team_range", _("Teams are numbered 1 to %(n)s.", n=len(sides)))
                 free = [s for s in sides[team - 1] if t.seats[s] is None]
                 if current is not None and current in sides[team - 1]:
-                    return refuse(_("You're already on team %(team)s.", team=team))
+                    return refuse("already_on_team", _("You're already on team %(team)s.", team=team))
                 if not free:
                     return refuse(
-                        _("Team %(team)s is full. Free seats: %(free)s.", team=team, free=seat_list(empty))
+                        "team_full",
+                        _("Team %(team)s is full. Free seats: %(free)s.", team=team, free=seat_list(empty)),
                     )
                 want = free[0]
             else:
                 if current is not None:
-                    return refuse(_("You're already at this table (seat %(n)s).", n=current + 1))
+                    return refuse(
+                        "already_seated", _("You're already at this table (seat %(n)s).", n=current + 1)
+                    )
                 if not empty:
-                    return refuse(_("This table is full (%(n)s/%(n)s).", n=t.num_seats))
+                    return refuse("table_full", _("This table is full (%(n)s/%(n)s).", n=t.num_seats))
                 want = empty[0]
             if current == want:
-                return refuse(_("You're already in seat %(n)s.", n=want + 1))
+                return refuse("already_in_seat", _("You're already in seat %(n)s.", n=want + 1))
             new = t.copy()
             moved = new.seats[current] if current is not None else None
             if current is not None:
@@ -127,9 +138,9 @@ class Seating:
             t = self.store.get(found.id) or found
             seat = t.seat_of(user_id)
             if t.status not in ("open", "playing"):
-                return refuse(CLOSED)
+                return refuse("closed", CLOSED)
             if seat is None:
-                return refuse(_("You're not seated at this table."))
+                return refuse("not_seated", _("You're not seated at this table."))
             if t.status == "playing":
                 return await self._leave_game(t, seat, user_id, confirmed=confirmed)
             new = t.copy()
@@ -157,11 +168,12 @@ class Seating:
         assert me is not None
         if me.left:
             return refuse(
+                "already_left",
                 _(
                     "You already left: the bot plays your seat. Press **%(button)s** or use `/join` to "
                     "take it back.",
                     button=ButtonName(N_("I'm back")),
-                )
+                ),
             )
         if not confirmed:
             return ok(
@@ -210,22 +222,25 @@ class Seating:
     ) -> Result:
         t = self.store.in_channel(channel_id)
         if t is None:
-            return refuse(NO_TABLE)
+            return refuse("no_table", NO_TABLE)
         async with self.store.lock(t.id):
             t = self.store.get(t.id) or t
             if user_id != t.host_id and not is_admin:
-                return refuse(_("Only the host (%(host)s) can add bots.", host=mention(t.host_id)))
+                return refuse(
+                    "host_only", _("Only the host (%(host)s) can add bots.", host=mention(t.host_id))
+                )
             if t.status != "open":
-                return refuse(_("This game has already started."))
+                return refuse("already_started", _("This game has already started."))
             empty = t.empty_seats()
             if not empty:
-                return refuse(_("This table is full (%(n)s/%(n)s).", n=t.num_seats))
+                return refuse("table_full", _("This table is full (%(n)s/%(n)s).", n=t.num_seats))
             if seat is not None:
                 if not 1 <= seat <= t.num_seats:
-                    return refuse(_("Seats are numbered 1 to %(n)s.", n=t.num_seats))
+                    return refuse("seat_range", _("Seats are numbered 1 to %(n)s.", n=t.num_seats))
                 if seat - 1 not in empty:
                     return refuse(
-                        _("Seat %(n)s is taken. Free seats: %(free)s.", n=seat, free=seat_list(empty))
+                        "seat_taken",
+                        _("Seat %(n)s is taken. Free seats: %(free)s.", n=seat, free=seat_list(empty)),
                     )
                 target = seat - 1
             else:
@@ -246,13 +261,17 @@ class Seating:
             t = self.store.get(found.id) or found
             seat = t.seat_of(user_id)
             if seat is None:
-                return refuse(_("You're not seated at this table."))
+                return refuse("not_seated", _("You're not seated at this table."))
             s = t.seats[seat]
             assert s is not None
             if t.status != "playing":
-                return refuse(CLOSED if t.status != "open" else _("The game hasn't started yet."))
+                if t.status != "open":
+                    return refuse("closed", CLOSED)
+                return refuse("not_started", _("The game hasn't started yet."))
             if not s.away and not s.left and s.timeouts == 0:
-                return refuse(_("You're not marked away: it's all yours."), show_hand=t.status == "playing")
+                return refuse(
+                    "not_away", _("You're not marked away: it's all yours."), show_hand=t.status == "playing"
+                )
             return await self.take_back(t, seat, _("Welcome back! The bot hands your seat back to you."))
 
     async def take_back(self, t: Table, seat: int, message: Text) -> Result:
@@ -270,19 +289,25 @@ class Seating:
     async def _hosted(self, channel_id: int, user_id: int, is_admin: bool, what: str) -> Table | Result:
         t = self.store.in_channel(channel_id)
         if t is None:
-            return refuse(NO_TABLE)
+            return refuse("no_table", NO_TABLE)
         if user_id != t.host_id and not is_admin:
             host = mention(t.host_id)
             if what == "remove bots":
                 return refuse(
-                    _("Only the host (%(host)s) or someone with Manage Server can remove bots.", host=host)
+                    "host_or_admin_only",
+                    _("Only the host (%(host)s) or someone with Manage Server can remove bots.", host=host),
                 )
             if what == "remove players":
                 return refuse(
-                    _("Only the host (%(host)s) or someone with Manage Server can remove players.", host=host)
+                    "host_or_admin_only",
+                    _(
+                        "Only the host (%(host)s) or someone with Manage Server can remove players.",
+                        host=host,
+                    ),
                 )
             return refuse(
-                _("Only the host (%(host)s) or someone with Manage Server can seat a substitute.", host=host)
+                "host_or_admin_only",
+                _("Only the host (%(host)s) or someone with Manage Server can seat a substitute.", host=host),
             )
         return t
 
@@ -294,16 +319,17 @@ class Seating:
         async with self.store.lock(found.id):
             t = self.store.get(found.id) or found
             if not 1 <= seat <= t.num_seats:
-                return refuse(_("Seats are numbered 1 to %(n)s.", n=t.num_seats))
+                return refuse("seat_range", _("Seats are numbered 1 to %(n)s.", n=t.num_seats))
             s = t.seats[seat - 1]
             if s is None or not s.bot:
-                return refuse(_("There is no bot in seat %(seat)s.", seat=seat))
+                return refuse("no_bot_in_seat", _("There is no bot in seat %(seat)s.", seat=seat))
             if t.status != "open":
                 return refuse(
+                    "bot_seat_in_game",
                     _(
                         "The game has started: a bot's seat can't stay empty. Put a player in it with "
                         "`/spades substitute`."
-                    )
+                    ),
                 )
             new = t.copy()
             new.seats[seat - 1] = None
@@ -323,12 +349,15 @@ class Seating:
         if isinstance(found, Result):
             return found
         if target_id == user_id:
-            return refuse(_("To leave your own seat, use `/leave`."))
+            return refuse("kick_self", _("To leave your own seat, use `/leave`."))
         async with self.store.lock(found.id):
             t = self.store.get(found.id) or found
             seat = t.seat_of(target_id)
             if seat is None:
-                return refuse(_("%(player)s is not seated at this table.", player=mention(target_id)))
+                return refuse(
+                    "player_not_seated",
+                    _("%(player)s is not seated at this table.", player=mention(target_id)),
+                )
             new = t.copy()
             who = mention(target_id)
             if t.status == "open":
@@ -362,9 +391,13 @@ class Seating:
         player_name: str,
         *,
         is_admin: bool = False,
+        player_is_bot: bool = False,
     ) -> Result:
         """Seat ``player_id`` mid-game in a bot's seat or an absent (away or gone) player's seat:
-        they take over its hand as it stands."""
+        they take over its hand as it stands. ``player_is_bot``: the member named is a bot account
+        (refused: only people take over a seat)."""
+        if player_is_bot:
+            return refuse("substitute_a_bot", _("Only people can take over a seat."))
         found = await self._hosted(channel_id, user_id, is_admin, "seat a substitute")
         if isinstance(found, Result):
             return found
@@ -372,25 +405,29 @@ class Seating:
             t = self.store.get(found.id) or found
             if t.status != "playing":
                 return refuse(
+                    "substitute_before_start",
                     _(
                         "Substitutes take over during a game: before the start, players use **%(button)s**.",
                         button=ButtonName(N_("Join")),
-                    )
+                    ),
                 )
             if not 1 <= seat <= t.num_seats:
-                return refuse(_("Seats are numbered 1 to %(n)s.", n=t.num_seats))
+                return refuse("seat_range", _("Seats are numbered 1 to %(n)s.", n=t.num_seats))
             if t.seat_of(player_id) is not None:
-                return refuse(_("%(player)s already plays at this table.", player=mention(player_id)))
+                return refuse(
+                    "already_plays", _("%(player)s already plays at this table.", player=mention(player_id))
+                )
             old = t.seats[seat - 1]
             if old is None or not old.automatic:
                 return refuse(
+                    "seat_not_absent",
                     _(
                         "Seat %(seat)s is played by %(player)s: only a bot's seat or an absent"
                         " player's can be "
                         "taken over.",
                         seat=seat,
                         player=t.label(seat - 1),
-                    )
+                    ),
                 )
             new = t.copy()
             new.seats[seat - 1] = Seat(player_id, player_name, acts=old.acts)

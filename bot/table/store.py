@@ -146,15 +146,17 @@ class TableStore:
         """The table an action names (by id, else the channel's live one), or the refusal to give."""
         if table_id is None:
             t = self.in_channel(channel_id) if channel_id is not None else None
-            return t if t is not None else refuse(NO_TABLE)
+            return t if t is not None else refuse("no_table", NO_TABLE)
         t = self.tables.get(table_id)
         if t is not None:
             return t
         # not in memory: a closed table (evicted) or none at all
         row = await self.storage.tables.get(table_id)
         if row is None:
-            return refuse(NO_TABLE)
-        return refuse(GAME_OVER if row.status == "finished" else CLOSED)
+            return refuse("no_table", NO_TABLE)
+        if row.status == "finished":
+            return refuse("game_over", GAME_OVER)
+        return refuse("closed", CLOSED)
 
     # ---- the one path for every change ----------------------------------------------------
     async def commit(
@@ -214,15 +216,15 @@ class TableStore:
             if reloaded is not None:
                 self.index(reloaded)
                 self._tell(self.reloaded, reloaded)
-            return refuse(_("The table changed while you clicked; please try again."))
+            return refuse("changed_meanwhile", _("The table changed while you clicked; please try again."))
         except NotOwner as exc:
             # this process lost the table's shard (it stalled past its lease): the new owner runs it
             log.warning("table %s: %s; letting it go", old.id, exc)
             self._tell(self.not_owner, old.id)
-            return refuse(MOVING)
+            return refuse("moving", MOVING)
         except Exception:
             log.exception("saving table %s failed", old.id)
-            return refuse(SAVE_FAILED)
+            return refuse("save_failed", SAVE_FAILED)
         self.index(new)
         if new.status != old.status:
             log.info("table %s is %s", new.id, new.status)

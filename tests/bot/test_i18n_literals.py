@@ -42,7 +42,8 @@ CALL_ARGS: dict[str, tuple[set[str], set[int]]] = {
     "safe_edit": (set(), {1}),
     "answer_ephemeral": (set(), {1}),
     "reply": (set(), {0}),
-    "refuse": (set(), {0}),
+    "refuse": (set(), {1}),  # refuse(code, message)
+    "refuse_as": (set(), {1}),
     "LeagueRefusal": (set(), {0}),
     "post": ({"content"}, {2}),  # the publisher's post(table_id, channel_id, content)
     "add_field": ({"name", "value"}, set()),

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Faults
-from bot.model import MOVED_ON, SAVE_FAILED, Table
+from bot.model import MOVED_ON, Table
 from bot.storage import Claim, Storage
 from bot.table.play import apply_action
 from bot.table.service import TableService
@@ -86,7 +86,7 @@ async def test_a_click_waits_for_the_tables_lock_and_then_sees_the_hand_moved_on
         events = apply_action(new.game, seat, "bid", "2")
         assert await store.commit(t, new, events=events, touched=[seat]) is None
     res = await click
-    assert not res.ok and res.message == MOVED_ON
+    assert not res.ok and res.code == "moved_on" and res.message == MOVED_ON
     row = await service.store.storage.tables.get(t.id)
     assert row is not None and row.data["stamp"] == t.stamp + 1  # one move saved: the clock's
     game = service.tables[t.id].game
@@ -111,8 +111,7 @@ async def test_a_click_at_an_abandoned_table_is_refused_and_saves_nothing(servic
     row = await service.store.storage.tables.get(t.id)
     assert row is not None and row.status == "abandoned"
     res = await service.play.act(t.id, user, "bid", "3")
-    assert not res.ok
-    assert res.message == "This game is over."
+    assert not res.ok and res.code == "game_over"
     again = await service.store.storage.tables.get(t.id)
     assert again is not None and again.data["game"] == row.data["game"]
     assert again.data["stamp"] == row.data["stamp"]
@@ -125,7 +124,7 @@ async def test_a_player_who_bids_out_of_turn_is_told_whose_turn_it_is(service: T
     assert other is not None and other.user_id is not None and other.user_id != user
     before = await service.store.storage.tables.get(t.id)
     res = await service.play.act(t.id, other.user_id, "bid", "3")
-    assert not res.ok
+    assert not res.ok and res.code == "not_your_turn"
     assert res.message == f"It's <@{user}>'s turn, not yours."
     after = await service.store.storage.tables.get(t.id)
     assert before is not None and after is not None and after.data == before.data
@@ -162,13 +161,15 @@ async def test_a_click_on_an_old_panel_redraws_the_hand_instead_of_warning(servi
     me = t.seats[seat]
     assert me is not None
     res = await service.play.act(t.id, user, "bid", "3", stamp=me.acts - 1)
-    assert not res.ok and res.message == MOVED_ON and res.show_hand
+    assert not res.ok and res.code == "moved_on" and res.show_hand
     nxt = t.seats[(seat + 1) % t.num_seats]
     assert nxt is not None and nxt.user_id is not None
     res = await service.play.act(t.id, nxt.user_id, "bid", "3", stamp=nxt.acts)
-    assert not res.ok and res.message == f"It's <@{user}>'s turn, not yours." and res.show_hand
+    assert not res.ok and res.code == "not_your_turn" and res.show_hand
+    assert res.message == f"It's <@{user}>'s turn, not yours."
     res = await service.play.act(t.id, nxt.user_id, "bid", "3")
-    assert not res.ok and res.message == f"It's <@{user}>'s turn, not yours." and not res.show_hand
+    assert not res.ok and res.code == "not_your_turn" and not res.show_hand
+    assert res.message == f"It's <@{user}>'s turn, not yours."
     row = await service.store.storage.tables.get(t.id)
     assert row is not None and row.data["stamp"] == t.stamp  # nothing saved
 
@@ -186,9 +187,18 @@ async def test_moves_the_game_refuses_are_answered_in_words_and_save_nothing(ser
         (user, "bid", "lots"): '"lots" is not a bid; bid a number of tricks (like 4), nil, blind nil or a '
         "blind number (like blind 6)",
     }
+    codes = {
+        (user, "play", "5"): "wrong_phase",
+        (nxt.user_id, "play", "5"): "wrong_phase",
+        (user, "bid", "99"): "bid_range",
+        (user, "bid", "lots"): "not_a_bid",
+    }
     for (who, action, arg), expected in answers.items():
         res = await service.play.act(t.id, who, action, arg)
         assert not res.ok and res.message == expected, (action, arg, res.message)
+        # the engine's reason is the code, its fields the answer's
+        assert res.code == codes[(who, action, arg)], (action, arg, res.code)
+    assert res.fields["why"] == "unknown" and res.fields["text"] == "lots"
     row = await service.store.storage.tables.get(t.id)
     assert row is not None and row.data["stamp"] == t.stamp
 
@@ -270,7 +280,7 @@ async def test_a_panel_from_before_a_players_last_move_is_refused(service: Table
     assert live.game is not None
     stamp = live.stamp
     res = await service.play.act(t.id, user, "play", live.game.legal_cards(seat)[0], stamp=between)
-    assert not res.ok and res.message == MOVED_ON and res.show_hand
+    assert not res.ok and res.code == "moved_on" and res.show_hand
     row = await service.store.storage.tables.get(t.id)
     assert row is not None and row.data["stamp"] == stamp
 
@@ -286,9 +296,9 @@ async def test_cards_turned_up_at_the_deal_make_that_players_old_panels_old(serv
     _seat, user = _to_act(t)
     assert user not in (BOB, CAROL)  # (the deal's seed: neither is first to bid)
     res = await service.play.act(t.id, BOB, "bid", "3", stamp=0)  # a panel from before the deal
-    assert not res.ok and res.message == MOVED_ON and res.show_hand
+    assert not res.ok and res.code == "moved_on" and res.show_hand
     res = await service.play.act(t.id, CAROL, "bid", "3", stamp=0)  # her panel is current
-    assert not res.ok and res.message == f"It's <@{user}>'s turn, not yours."
+    assert not res.ok and res.code == "not_your_turn" and res.fields["names"] == f"<@{user}>"
 
 
 def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -310,7 +320,7 @@ async def test_a_failing_database_refuses_the_move_and_the_log_names_the_table(
         faults.save_error = "storage"
         caplog.clear()
         res = await service.play.act(t.id, user, "bid", "3")
-        assert not res.ok and res.message == SAVE_FAILED
+        assert not res.ok and res.code == "save_failed"
         (failed,) = [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert failed.getMessage() == f"saving table {t.id} failed"
         assert failed.exc_info is not None
@@ -417,7 +427,8 @@ async def test_a_process_that_lost_the_tables_shard_answers_moving_and_lets_the_
             await asyncio.sleep(0.1)
         caplog.clear()
         res = await service.play.act(t.id, user, "bid", "3")
-        assert not res.ok and res.message == (
+        assert not res.ok and res.code == "moving"
+        assert res.message == (
             "This table is being handed over to another of the bot's processes right now; "
             "please try again in a few seconds."
         )

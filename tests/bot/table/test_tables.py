@@ -58,7 +58,7 @@ async def test_create_persists_an_open_table_with_the_host_seated(
 async def test_second_table_in_a_channel_is_refused(service: TableService) -> None:
     t = await open_table(service)
     res = await service.lifecycle.create(guild_id=GUILD, channel_id=CHANNEL, host_id=BOB, host_name="bob")
-    assert not res.ok
+    assert not res.ok and res.code == "channel_busy" and res.fields == {"table": t.id}
     assert res.message == (
         f"This channel already has a live table (table {t.id}). Join it, or finish or "
         "abandon it first (`/spades abandon`)."
@@ -69,7 +69,8 @@ async def test_unknown_preset_and_bad_timers_are_refused(service: TableService) 
     res = await service.lifecycle.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="a", preset="nope"
     )
-    assert not res.ok and "nope" in res.message and "standard" in res.message
+    assert not res.ok and res.code == "unknown_preset" and res.fields["name"] == "`nope`"
+    assert "nope" in res.message and "standard" in res.message
     assert res.message.startswith("`nope` is not a preset. Presets: standard, ")
     res = await service.lifecycle.create(
         guild_id=GUILD, channel_id=CHANNEL + 1, host_id=ALICE, host_name="a", preset="Classic Online"
@@ -78,7 +79,7 @@ async def test_unknown_preset_and_bad_timers_are_refused(service: TableService) 
     res = await service.lifecycle.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="a", play_seconds=5
     )
-    assert not res.ok
+    assert not res.ok and res.code == "timer_range" and res.fields == {"min": 15, "max": 600, "asked": 5}
     assert res.message == "Turn timers must be between 15 and 600 seconds (you asked for 5)."
 
 
@@ -88,9 +89,9 @@ async def test_join_fills_seats_then_table_full(service: TableService) -> None:
         res = await service.seating.join(CHANNEL, uid, name)
         assert res.ok, res.message
     res = await service.seating.join(CHANNEL, ERIN, "erin")
-    assert not res.ok and res.message == "This table is full (4/4)."
+    assert not res.ok and res.code == "table_full" and res.fields == {"n": 4}
     res = await service.seating.join(CHANNEL, BOB, "bob")
-    assert not res.ok and res.message == "You're already at this table (seat 2)."
+    assert not res.ok and res.code == "already_seated" and res.fields == {"n": 2}
 
 
 async def test_join_by_team_puts_partners_opposite(service: TableService) -> None:
@@ -101,19 +102,20 @@ async def test_join_by_team_puts_partners_opposite(service: TableService) -> Non
     assert t.seat_of(BOB) == 2  # partner of seat 0
     assert "partner: <@11>" in res.message
     res = await service.seating.join(CHANNEL, CAROL, "carol", team=1)
-    assert not res.ok and res.message.startswith("Team 1 is full.")
+    assert not res.ok and res.code == "team_full" and res.fields["team"] == 1
 
 
 async def test_only_the_host_starts_and_empty_seats_are_offered_to_bots(service: TableService) -> None:
     t = await open_table(service)
     await service.seating.join(CHANNEL, BOB, "bob")
     res = await service.lifecycle.start(t.id, BOB)
-    assert not res.ok and res.message == "Only the host (<@11>) can start the game."
+    assert not res.ok and res.code == "host_only" and res.fields == {"host": "<@11>"}
     res = await service.lifecycle.start(t.id, ALICE)
-    assert not res.ok and res.offer is not None and res.offer.kind == "fill"
+    assert not res.ok and res.code == "seats_empty" and res.offer is not None and res.offer.kind == "fill"
     assert res.message.startswith("2 seats are empty (3, 4).")
     res = await service.seating.add_bot(CHANNEL, BOB)
-    assert not res.ok and res.message == "Only the host (<@11>) can add bots."
+    assert not res.ok and res.code == "host_only" and res.fields == {"host": "<@11>"}
+    assert res.message == "Only the host (<@11>) can add bots."
 
 
 async def test_host_leaving_hands_the_table_over(service: TableService) -> None:
@@ -123,17 +125,18 @@ async def test_host_leaving_hands_the_table_over(service: TableService) -> None:
     assert res.ok
     assert service.tables[t.id].host_id == BOB
     res = await service.seating.leave(CHANNEL, CAROL)
-    assert not res.ok and res.message == "You're not seated at this table."
+    assert not res.ok and res.code == "not_seated"
 
 
 async def test_actions_without_a_table_or_seat_are_refused(service: TableService) -> None:
     res = await service.play.act(None, ALICE, "play", 0, channel_id=CHANNEL)
-    assert not res.ok and "no Spades table" in res.message
+    assert not res.ok and res.code == "no_table"
     await open_table(service)
     res = await service.play.act(None, BOB, "play", 0, channel_id=CHANNEL)
-    assert not res.ok and res.message == "You're not playing at this table."
+    assert not res.ok and res.code == "not_playing"
     res = await service.play.act(None, ALICE, "play", 0, channel_id=CHANNEL)
-    assert not res.ok and res.message == "The game hasn't started yet: the host presses **Start**."
+    assert not res.ok and res.code == "not_started"
+    assert res.message == "The game hasn't started yet: the host presses **Start**."
 
 
 async def test_live_message_is_posted_once_and_edited(service: TableService) -> None:
@@ -177,8 +180,7 @@ async def test_a_failed_save_changes_nothing_and_is_not_acknowledged(
 
     monkeypatch.setattr(storage.tables, "save", broken)
     res = await service.play.act(t.id, user, "bid", "3")
-    assert not res.ok
-    assert res.message == "Sorry, I couldn't save that just now; nothing changed. Please try again."
+    assert not res.ok and res.code == "save_failed"
     t = service.tables[t.id]
     assert t.game is not None and t.game.to_dict() == before and t.stamp == stamp
     monkeypatch.undo()
@@ -199,7 +201,7 @@ async def test_a_concurrent_writer_is_detected(service: TableService, storage: S
     assert other is not None
     await storage.tables.save(other)  # another process saved the table in between
     res = await service.play.act(t.id, user, "bid", "3")
-    assert not res.ok and res.message == "The table changed while you clicked; please try again."
+    assert not res.ok and res.code == "changed_meanwhile"
     res = await service.play.act(t.id, user, "bid", "3")  # reloaded: the retry goes through
     assert res.ok
 
@@ -212,7 +214,7 @@ async def test_concurrent_actions_on_one_table_count_once(service: TableService)
     stamp = t.seats[seat].acts  # type: ignore[index, union-attr]
     results = await asyncio.gather(*(service.play.act(t.id, user, "bid", "4", stamp=stamp) for _ in range(5)))
     assert sum(r.ok for r in results) == 1
-    assert all(r.message == MOVED_ON for r in results if not r.ok)
+    assert all(r.code == "moved_on" and r.message == MOVED_ON for r in results if not r.ok)
     g = service.tables[t.id].game
     assert g is not None and [b for b in g.view(seat).bids if b is not None] == [g.view(seat).bids[seat]]
 
@@ -478,18 +480,19 @@ async def test_finished_tables_leave_memory_and_old_posts_still_work(storage: St
         shown = await svc.last_in_channel(CHANNEL)
         assert shown is not None and shown.id == finished[-1]
         res = await svc.play.act(finished[-1], ALICE, "play", 0, stamp=0)
-        assert not res.ok and res.message == "This game is over. Open a new table with `/spades new`."
+        assert not res.ok and res.code == "game_over"
+        assert res.message == "This game is over. Open a new table with `/spades new`."
         # the stale panel is redrawn as just that answer (no cards, no buttons)
         assert hand_panel(svc.get(finished[-1]), ALICE, f"⚠️ {res.message}") == (f"⚠️ {res.message}", None)
         res = await svc.seating.back(finished[0], ALICE)
-        assert not res.ok and res.message == "This game is over. Open a new table with `/spades new`."
+        assert not res.ok and res.code == "game_over"
         # Rematch on the evicted game: a new live table with the same seats, once
         res = await svc.lifecycle.rematch(finished[-1], ALICE, "alice")
         assert res.ok and res.table is not None, res.message
         again = res.table
         assert [s.name if s else None for s in again.seats] == [s.name if s else None for s in last.seats]
         res = await svc.lifecycle.rematch(finished[-1], ALICE, "alice")
-        assert not res.ok and res.message == f"The rematch is already open (table {again.id})."
+        assert not res.ok and res.code == "rematch_open" and res.fields == {"table": again.id}
         assert not svc.holds(finished[-1])
     finally:
         await svc.close()
@@ -520,11 +523,12 @@ async def test_open_seated_deals_a_table_another_feature_has_seated(storage: Sto
         again = await svc.lifecycle.open_seated(
             guild_id=GUILD, channel_id=thread, host_id=BOB, seats=seats, ruleset=rs
         )
-        assert not again.ok and "already has a live table" in again.message
+        assert not again.ok and again.code == "channel_busy"
         wrong = await svc.lifecycle.open_seated(
             guild_id=GUILD, channel_id=thread + 1, host_id=BOB, seats=seats[:3], ruleset=rs
         )
-        assert not wrong.ok and wrong.message == "This ruleset seats 4 players, not 3."
+        assert not wrong.ok and wrong.code == "seats_mismatch" and wrong.fields == {"n": 4, "given": 3}
+        assert wrong.message == "This ruleset seats 4 players, not 3."
     finally:
         await svc.close()
 
@@ -638,13 +642,13 @@ async def test_huge_house_rule_numbers_are_refused_where_they_are_typed(
         host_name="alice",
         rules="bag_value=9223372036854775808 bag_limit=off",
     )
-    assert not res.ok
+    assert not res.ok and res.code == "out_of_range" and res.fields["name"] == "bag_value"
     assert res.message == ("`bag_value=9223372036…` is out of range: it must be from −100 to 100.")
     assert await storage.tables.live_in(CHANNEL) is None  # nothing opened
     res = await service.lifecycle.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice", rules="=5"
     )
-    assert not res.ok and res.message.startswith("`=5` names no rule")
+    assert not res.ok and res.code == "no_name" and res.message.startswith("`=5` names no rule")
 
 
 async def test_stored_server_defaults_are_checked_again_when_used(
@@ -653,7 +657,8 @@ async def test_stored_server_defaults_are_checked_again_when_used(
     """A default stored before ranges existed is refused with who can fix it, not saved into a game."""
     await storage.settings.set_guild(GUILD, options={"nil_value": 10**20})
     res = await service.lifecycle.create(guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="alice")
-    assert not res.ok
+    assert not res.ok and res.code == "server_rules_broken"
+    assert res.fields["rules_code"] == "out_of_range" and res.fields["name"] == "nil_value"
     assert res.message.startswith(
         "This server's default house rules can't be used: `nil_value=1000000000…` is out of range"
     )
