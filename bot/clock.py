@@ -22,6 +22,11 @@ class Clock(Protocol):
 
     async def sleep(self, seconds: float) -> None: ...
 
+    def real_seconds(self, seconds: float) -> float:
+        """About how long a sleep of ``seconds`` on this clock lasts in real time: the budget of
+        work done outside the clock's world (a bot's search in a worker process) during a pause."""
+        ...
+
 
 def utcnow(clock: Clock) -> datetime:
     """The clock's time as an aware UTC datetime (the league's schedule reads it so)."""
@@ -36,6 +41,9 @@ class SystemClock:
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds))
+
+    def real_seconds(self, seconds: float) -> float:
+        return seconds
 
 
 class ScaledClock:
@@ -58,3 +66,6 @@ class ScaledClock:
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds) / self.speed)
+
+    def real_seconds(self, seconds: float) -> float:
+        return seconds / self.speed

@@ -80,14 +80,15 @@ class TurnClock:
             # bots take a human-like moment, unless every player has left: then nobody is watching
             # and the bots finish the game (it still counts) without keeping the channel busy.
             # The bot thinks during that moment (off the event loop), so it acts when the pause is
-            # over, or when its search is, whichever comes later (the search stops at the pause).
+            # over, or when its search is, whichever comes later (the search stops at the pause:
+            # its budget is the pause in real time, which a faster clock shortens).
             everyone_left = not any(s is not None and not s.bot and not s.left for s in t.seats)
             pause = 0.02 if everyone_left else random.uniform(1.0, 1.5)
             assert t.game is not None
             seat_no = auto[0]
             level = level_or_default(t.settings.get("bot_level"))  # bots and away players alike
             thinking = asyncio.ensure_future(
-                self.thinker.plan(t.game.clone(), seat_no, level, self.seed, pause)
+                self.thinker.plan(t.game.clone(), seat_no, level, self.seed, self.time.real_seconds(pause))
             )
             try:
                 await self.time.sleep(pause)

@@ -10,9 +10,11 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 
+from bot.storage import Storage
 from bot.table.thinker import (
     MIN_SEARCH_SECONDS,
     SEARCH_NICE,
@@ -24,6 +26,7 @@ from bot.table.thinker import (
 from engine import Game, Phase
 from engine.actions import action_from_dict
 from engine.bots import get_bot
+from tests.bot.table.factories import ALICE, make_service, open_table, wait_until
 
 
 async def test_the_pool_started_by_start_serves_the_first_decision() -> None:
@@ -238,3 +241,26 @@ async def test_a_worker_that_does_not_answer_in_time_is_not_waited_for() -> None
         busy.cancel()
     finally:
         thinker.close()
+
+
+async def test_a_bots_search_gets_its_pause_in_the_clocks_real_time(storage: Storage) -> None:
+    """The strong bot searches during its 1-1.5 s pause; on a clock 1000 times faster that pause is
+    1-1.5 ms of real time, and so is the search's budget (not the 0.6 s cap of a real-time pause)."""
+    svc = make_service(storage, speed=1000.0)
+    thinker = svc.clock.thinker
+    budgets: list[float] = []
+    search = thinker.plan
+
+    async def plan(game: Game, seat: int, level: str, seed: int | None, budget: float) -> list[Any]:
+        budgets.append(budget)
+        return await search(game, seat, level, seed, budget)
+
+    thinker.plan = plan  # type: ignore[method-assign]
+    try:
+        t = await open_table(svc, options={"max_hands": 1}, play_seconds=15, bid_seconds=15)
+        assert (await svc.lifecycle.start(t.id, ALICE, fill=True)).ok
+        await wait_until(lambda: t.id not in svc.tables or t.status == "finished", "the one-hand game")
+        assert len(budgets) >= 39  # the three bots' bids and cards, at least
+        assert all(1.0 / 1000 <= b <= 1.5 / 1000 for b in budgets), sorted(budgets)[-3:]
+    finally:
+        await svc.close()
