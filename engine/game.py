@@ -1400,18 +1400,7 @@ class Game:
                 reason="passed",
             )
         cards = list(cards)
-        mask = 0
-        for c in cards:
-            if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-                raise BadPass(
-                    f"{c!r} is not a card.",
-                    seat=seat,
-                    rule=f"seat {seat} passed a non-card",
-                    reason="not_a_card",
-                    card=c,
-                    private=("card",),
-                )
-            mask |= 1 << c
+        mask = _card_mask(cards, seat)
         if len(cards) != k or mask.bit_count() != k:
             word = "card" if k == 1 else "cards"
             raise BadPass(
@@ -1473,18 +1462,7 @@ class Game:
                 reason="no_exchange",
             )
         cards = list(cards)
-        mask = 0
-        for c in cards:
-            if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-                raise BadPass(
-                    f"{c!r} is not a card.",
-                    seat=seat,
-                    rule=f"seat {seat} passed a non-card",
-                    reason="not_a_card",
-                    card=c,
-                    private=("card",),
-                )
-            mask |= 1 << c
+        mask = _card_mask(cards, seat)
         r = len(cards)
         if r > k or mask.bit_count() != r:
             raise BadPass(
@@ -2591,3 +2569,20 @@ class PassChoices(Sequence[PassAction]):
 
     def __repr__(self) -> str:
         return f"<PassChoices seat={self.seat} {self._ks} of {len(self._cards)}: {self._len} ways>"
+
+
+def _card_mask(cards: list[Any], seat: int) -> int:
+    """The bit mask of the cards a seat passes or exchanges; a refusal for anything not a card."""
+    mask = 0
+    for c in cards:
+        if not isinstance(c, int) or isinstance(c, bool) or c < 0:
+            raise BadPass(
+                f"{c!r} is not a card.",
+                seat=seat,
+                rule=f"seat {seat} passed a non-card",
+                reason="not_a_card",
+                card=c,
+                private=("card",),
+            )
+        mask |= 1 << c
+    return mask

@@ -10,9 +10,10 @@ A package of its own that imports nothing of the bot's: the tests drive it, and
 bot without Discord. It needs the ``sandbox`` extra (``pip install -e '.[sandbox]'``: the spec
 validators).
 
-``FakeDiscord`` (``fake.py``) is put together from one mixin per job: the driver API below
-(``driver/``), the REST API the bot calls (``rest/``), the world, messages and interactions they
-share, the gateway and the models; ``docs/TESTING.md`` maps the modules.
+``FakeDiscord`` (``fake.py``) builds one collaborator per job, each given the shared state and the
+parts it calls: the driver API below (``driver/``), the REST API the bot calls (``rest/``), the
+world, messages and interactions they share, over the gateway and the models; it exposes the
+driver API and the parts (``fake.world``, ``fake.runner``, ...). ``docs/TESTING.md`` maps them.
 
 Example (pytest; the ``fake_discord`` fixture comes from ``fakediscord/pytest_plugin.py``, registered in
 ``tests/conftest.py``)::

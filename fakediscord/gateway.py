@@ -82,7 +82,7 @@ class Session:
 
 
 class GatewayHost(Protocol):
-    """What the gateway needs from the fake that serves it (``FakeDiscord`` is one): who may
+    """What the gateway needs from the fake that serves it (its shared state, ``FakeState``): who may
     IDENTIFY, and what READY and the GUILD_CREATEs describe."""
 
     token: str | None

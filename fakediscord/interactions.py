@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import secrets
 import time
-from typing import Any
 
 from .models import DM_APP_PERMISSIONS, Channel, DMChannel, Guild, Json, User
 from .records import FakeDiscordUsageError, InteractionRecord, InteractionResult, Violation
@@ -20,23 +19,23 @@ INTERACTION_DEADLINE = 3.0
 TOKEN_LIFETIME = 15 * 60.0
 
 
-class Interactions(FakeState):
-    """Every interaction sent, by id and by token."""
+class Interactions:
+    """Every interaction sent, by id and by token: made (:meth:`create`), sent to the bot and waited
+    on (:meth:`send`), and those still unanswered or "thinking"."""
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+    def __init__(self, state: FakeState) -> None:
+        self.state = state
+        self.gateway = state.gateway
         self.interactions: dict[int, InteractionRecord] = {}
-        self._by_token: dict[str, InteractionRecord] = {}
+        self.by_token: dict[str, InteractionRecord] = {}
         self._thinking_seen: set[int] = set()
 
-    def _interaction_base(
-        self, type_: int, user: User, channel: Channel | DMChannel, data: Json
-    ) -> InteractionRecord:
-        iid = self._snowflake()
+    def create(self, type_: int, user: User, channel: Channel | DMChannel, data: Json) -> InteractionRecord:
+        iid = self.state.snowflake()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
         payload: Json = {
             "id": str(iid),
-            "application_id": str(self.application_id),
+            "application_id": str(self.state.application_id),
             "type": type_,
             "data": data,
             "channel_id": str(channel.id),
@@ -63,7 +62,7 @@ class Interactions(FakeState):
             "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": guild.features},
             "channel": channel.payload() | {"permissions": str(member.permissions_in(channel))},
             "member": member.payload(permissions_in=channel),
-            "app_permissions": str(guild.member(self.bot_user).permissions_in(channel)),
+            "app_permissions": str(guild.member(self.state.bot_user).permissions_in(channel)),
             "guild_locale": guild.preferred_locale,
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
@@ -87,34 +86,39 @@ class Interactions(FakeState):
             user=user,
             channel=channel,
             guild=guild,
-            created=self.clock.now(),
+            created=self.state.clock.now(),
             payload=payload,
         )
         self.interactions[iid] = record
-        self._by_token[token] = record
+        self.by_token[token] = record
         return record
 
-    async def _send_interaction(self, record: InteractionRecord) -> InteractionResult:
+    async def send(self, record: InteractionRecord) -> InteractionResult:
         if not self.gateway.connected and self.gateway.session is None:
             raise FakeDiscordUsageError("the bot is not connected (use fake.run_bot(bot))")
         self.gateway.dispatch("INTERACTION_CREATE", record.payload)
-        self._last_activity = time.monotonic()
+        self.state.last_activity = time.monotonic()
         while not record.responded.is_set():
-            idle = self._inflight == 0 and time.monotonic() - self._last_activity > self.quiet_period
+            idle = (
+                self.state.inflight == 0
+                and time.monotonic() - self.state.last_activity > self.state.quiet_period
+            )
             if record.errors and idle:
                 break  # the bot's answer was rejected and it is not trying again: the user sees a failure
-            if record.age(self.clock.now()) > INTERACTION_DEADLINE:
+            if record.age(self.state.clock.now()) > INTERACTION_DEADLINE:
                 reason = f"no initial response within {INTERACTION_DEADLINE:g} s (the user sees a failure)"
                 record.errors.append(reason)
-                self._violation(Violation(kind="no_response", reason=reason, status=0, code=10062))
+                self.state.record_violation(
+                    Violation(kind="no_response", reason=reason, status=0, code=10062)
+                )
                 break
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(record.responded.wait(), 0.02)
         return InteractionResult(record)
 
-    def _unanswered(self) -> list[InteractionRecord]:
+    def unanswered(self) -> list[InteractionRecord]:
         """Interactions still inside their 3 s window with no answer (and no rejected attempt)."""
-        now = self.clock.now()
+        now = self.state.clock.now()
         return [
             r
             for r in self.interactions.values()

@@ -2,8 +2,8 @@
 commands, the application's emojis), the bot's identity, the clock and ids, the gateway, and the
 record of what happened (requests, violations, errors the bot logged).
 
-The parts of :class:`~fakediscord.FakeDiscord` are mixins over this state; each keeps what only
-it needs in its own ``__init__`` (they are cooperative: every one passes the remaining options on).
+Every part of :class:`~fakediscord.FakeDiscord` receives this state in its constructor (with the
+other parts it calls) and keeps what only it needs on itself.
 """
 
 from __future__ import annotations
@@ -35,18 +35,18 @@ class FakeState:
         bot_id: int | None = None,
     ) -> None:
         self.clock = FakeClock()
-        self._snowflakes = SnowflakeFactory(self.clock)
+        self.snowflakes = SnowflakeFactory(self.clock)
         self.validate = validate
         self.quiet_period = quiet_period
         self.guild_ready_timeout = guild_ready_timeout
         self.bot_user = User(
-            id=bot_id or self._snowflake(), username=bot_name.lower(), global_name=bot_name, bot=True
+            id=bot_id or self.snowflake(), username=bot_name.lower(), global_name=bot_name, bot=True
         )
         self.application_id = self.bot_user.id
         #: GATEWAY_PRESENCE | GATEWAY_GUILD_MEMBERS | GATEWAY_MESSAGE_CONTENT when granted
         self.application_flags = (1 << 12) | (1 << 14) | (1 << 18) if privileged_intents else 0
         self.privileged_intents = privileged_intents
-        self.owner = User(id=self._snowflake(), username="owner", global_name="Server Owner")
+        self.owner = User(id=self.snowflake(), username="owner", global_name="Server Owner")
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.guilds: dict[int, Guild] = {}
         self.messages: dict[int, Message] = {}
@@ -64,10 +64,10 @@ class FakeState:
         self.gateway = Gateway(self)
         self.port = 0
         # What settle() counts as busy: requests being handled, and when something last happened.
-        self._inflight = 0
-        self._last_activity = time.monotonic()
+        self.inflight = 0
+        self.last_activity = time.monotonic()
         #: (method, path) answered with a fault the client retries -> monotonic time the retry is due by
-        self._retries_due: dict[tuple[str, str], float] = {}
+        self.retries_due: dict[tuple[str, str], float] = {}
 
     @property
     def base_url(self) -> str:
@@ -77,9 +77,9 @@ class FakeState:
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
-    def _snowflake(self) -> int:
-        return self._snowflakes.next()
+    def snowflake(self) -> int:
+        return self.snowflakes.next()
 
-    def _violation(self, violation: Violation) -> None:
+    def record_violation(self, violation: Violation) -> None:
         _log.warning("fake discord violation: %s", violation)
         self.violations.append(violation)

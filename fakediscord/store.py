@@ -23,15 +23,16 @@ from .state import FakeState
 ALLOWED_MESSAGE_FLAGS = 4 | EPHEMERAL | 4096 | IS_COMPONENTS_V2
 
 
-class MessageStore(FakeState):
+class MessageStore:
     """Where messages are made and changed; every sender (REST, interactions, users) goes through it."""
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+    def __init__(self, state: FakeState) -> None:
+        self.state = state
+        self.gateway = state.gateway
         #: the bytes of every uploaded attachment, by attachment id (``attachment_bytes``)
         self.attachment_data: dict[str, bytes] = {}
 
-    def _new_message(
+    def new_message(
         self,
         channel: Channel | DMChannel,
         author: User,
@@ -40,19 +41,19 @@ class MessageStore(FakeState):
         **extra: Any,
     ) -> Message:
         msg = Message(
-            id=self._snowflake(),
+            id=self.state.snowflake(),
             channel=channel,
             author=author,
-            timestamp=self.clock.iso(),
-            bot_id=self.bot_user.id,
+            timestamp=self.state.clock.iso(),
+            bot_id=self.state.bot_user.id,
             **extra,
         )
-        self._apply_fields(msg, body, creating=True, files=files)
-        self.messages[msg.id] = msg
+        self.apply_fields(msg, body, creating=True, files=files)
+        self.state.messages[msg.id] = msg
         channel.messages.append(msg)
         return msg
 
-    def _apply_fields(
+    def apply_fields(
         self,
         msg: Message,
         body: Json,
@@ -64,7 +65,7 @@ class MessageStore(FakeState):
         """Apply a create/edit body; a create (or ``notify``) notifies the users it mentions."""
         if not creating:
             msg.history.append(msg.snapshot())
-            msg.edited_timestamp = self.clock.iso()
+            msg.edited_timestamp = self.state.clock.iso()
         if files or "attachments" in body:
             keep = {str(a.get("id")) for a in body.get("attachments") or []}
             kept = (
@@ -96,7 +97,7 @@ class MessageStore(FakeState):
         guild = msg.channel.guild if isinstance(msg.channel, Channel) else None
         users: list[User] = []
         for raw in re.findall(r"<@!?(\d+)>", msg.content):
-            user = self.users.get(int(raw))
+            user = self.state.users.get(int(raw))
             if user is not None and user not in users and ("users" in parse or user.id in allowed_users):
                 users.append(user)
         roles = [
@@ -124,7 +125,7 @@ class MessageStore(FakeState):
         msg.pinged = sorted(pinged)
 
     def _attachment(self, msg: Message, upload: Json) -> Json:
-        aid = self._snowflake()
+        aid = self.state.snowflake()
         filename = str(upload.get("filename") or "file")
         channel_id = msg.channel.id if msg.channel else 0
         url = f"https://cdn.discordapp.com/attachments/{channel_id}/{aid}/{filename}"
@@ -160,7 +161,7 @@ class MessageStore(FakeState):
         parts = path.strip("/").split("/")
         if len(parts) == 2 and parts[0] == "emojis":
             stem = parts[1].rsplit(".", 1)[0]
-            image = self.app_emoji_images.get(int(stem)) if stem.isdigit() else None
+            image = self.state.app_emoji_images.get(int(stem)) if stem.isdigit() else None
             if image is None:
                 return None
             return image, uploads.sniff(image)[0] or "application/octet-stream"
@@ -171,7 +172,7 @@ class MessageStore(FakeState):
             return data, uploads.sniff(data)[0] or "application/octet-stream"
         return None
 
-    def _dispatch_message(self, event: str, msg: Message) -> None:
+    def dispatch_message(self, event: str, msg: Message) -> None:
         if msg.ephemeral or msg.channel is None:
             return
         if isinstance(msg.channel, DMChannel):
@@ -181,16 +182,16 @@ class MessageStore(FakeState):
         if not self.gateway.intents & INTENT_GUILD_MESSAGES or not isinstance(msg.channel, Channel):
             return
         data = msg.payload()
-        mentioned = f"<@{self.bot_user.id}>" in msg.content
+        mentioned = f"<@{self.state.bot_user.id}>" in msg.content
         privileged = bool(self.gateway.intents & INTENT_MESSAGE_CONTENT)
-        if not privileged and msg.author is not self.bot_user and not mentioned:
+        if not privileged and msg.author is not self.state.bot_user and not mentioned:
             data.update(content="", embeds=[], components=[], attachments=[])  # privileged intent missing
         member = msg.channel.guild.members.get(msg.author.id)
         if member is not None:
             data["member"] = member.payload(with_user=False)
         self.gateway.dispatch(event, data)
 
-    def _dispatch_delete(self, msg: Message) -> None:
+    def dispatch_delete(self, msg: Message) -> None:
         if msg.ephemeral or msg.channel is None:
             return
         data: Json = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
@@ -200,7 +201,7 @@ class MessageStore(FakeState):
         elif self.gateway.intents & INTENT_GUILD_MESSAGES:
             self.gateway.dispatch("MESSAGE_DELETE", data | {"guild_id": str(msg.channel.guild_id)})
 
-    def _dispatch_reaction(self, event: str, user: User, msg: Message, emoji: str) -> None:
+    def dispatch_reaction(self, event: str, user: User, msg: Message, emoji: str) -> None:
         if not self.gateway.intents & INTENT_GUILD_MESSAGE_REACTIONS or not isinstance(msg.channel, Channel):
             return
         name, _, eid = emoji.partition(":")

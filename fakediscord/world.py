@@ -22,8 +22,16 @@ from .records import FakeDiscordUsageError
 from .state import FakeState
 
 
-class World(FakeState):
+class World:
     """The world-building part of the driver API; it is the :class:`~.models.WorldHost` of its guilds."""
+
+    def __init__(self, state: FakeState) -> None:
+        self.state = state
+        self.gateway = state.gateway
+        self.clock = state.clock
+
+    def _snowflake(self) -> int:
+        return self.state.snowflake()
 
     def add_guild(
         self,
@@ -40,29 +48,29 @@ class World(FakeState):
         ``shard=(i, n)`` gives it an id on shard ``i`` of ``n`` (``(id >> 22) % n == i``). A server
         with another ``locale`` than en-US has Community (only those choose one); ``community=True``
         gives an en-US server Community too."""
-        owner = owner or self.owner
-        guild_id = id or self._snowflake()
+        owner = owner or self.state.owner
+        guild_id = id or self.state.snowflake()
         if shard is not None and id is None:
             wanted, count = shard
             stamp = guild_id >> 22
             stamp += (wanted - stamp) % count
             guild_id = (stamp << 22) | (guild_id & 0x3FFFFF)
-            self._snowflakes.skip_to(guild_id)
+            self.state.snowflakes.skip_to(guild_id)
         guild = Guild(self, guild_id, name, owner, locale=locale, community=community)
-        self.guilds[guild.id] = guild
-        guild.members[owner.id] = Member(user=owner, guild=guild, joined_at=self.clock.iso())
+        self.state.guilds[guild.id] = guild
+        guild.members[owner.id] = Member(user=owner, guild=guild, joined_at=self.state.clock.iso())
         bot_role = Role(
-            id=self._snowflake(),
+            id=self.state.snowflake(),
             guild=guild,
-            name=self.bot_user.global_name or self.bot_user.username,
+            name=self.state.bot_user.global_name or self.state.bot_user.username,
             permissions=DEFAULT_BOT_PERMISSIONS,
             position=1,
             managed=True,
-            bot_id=self.bot_user.id,
+            bot_id=self.state.bot_user.id,
         )
         guild.roles[bot_role.id] = bot_role
-        guild.members[self.bot_user.id] = Member(
-            user=self.bot_user, guild=guild, roles=[bot_role], joined_at=self.clock.iso()
+        guild.members[self.state.bot_user.id] = Member(
+            user=self.state.bot_user, guild=guild, roles=[bot_role], joined_at=self.state.clock.iso()
         )
         if self.gateway.session is not None:
             self.gateway.dispatch("GUILD_CREATE", guild.payload())
@@ -72,7 +80,7 @@ class World(FakeState):
         """The bot is removed from ``guild`` (GUILD_DELETE); with ``outage`` the guild only becomes
         unavailable (GUILD_DELETE with ``unavailable: true``) and stays in the fake."""
         if not outage:
-            del self.guilds[guild.id]
+            del self.state.guilds[guild.id]
         if self.gateway.session is not None:
             self.gateway.dispatch("GUILD_DELETE", {"id": str(guild.id), "unavailable": outage})
 
@@ -94,14 +102,14 @@ class World(FakeState):
         ``manage_guild``/``administrator`` give the member a role with that permission.
         """
         user = User(
-            id=id or self._snowflake(),
+            id=id or self.state.snowflake(),
             username=username,
             global_name=global_name if global_name is not None else username.capitalize(),
             bot=bot,
             locale=locale,
         )
-        self.users[user.id] = user
-        for g in [guild] if guild is not None else list(self.guilds.values()):
+        self.state.users[user.id] = user
+        for g in [guild] if guild is not None else list(self.state.guilds.values()):
             member_roles = [r for r in roles or [] if r.guild is g]
             if manage_guild or administrator:
                 name = "Admin" if administrator else "Manager"
@@ -118,20 +126,20 @@ class World(FakeState):
         return guild.member(user)
 
     def _only_guild(self) -> Guild:
-        if len(self.guilds) != 1:
+        if len(self.state.guilds) != 1:
             raise FakeDiscordUsageError("there is not exactly one guild: pass guild=")
-        return next(iter(self.guilds.values()))
+        return next(iter(self.state.guilds.values()))
 
     def dm_channel(self, user: User) -> DMChannel:
         """The bot's DM channel with ``user`` (created on first use, as Discord does)."""
-        channel = self.dm_channels.get(user.id)
+        channel = self.state.dm_channels.get(user.id)
         if channel is None:
-            channel = self.dm_channels[user.id] = DMChannel(id=self._snowflake(), recipient=user)
+            channel = self.state.dm_channels[user.id] = DMChannel(id=self.state.snowflake(), recipient=user)
         return channel
 
     # Hooks the models call so the bot hears about changes made while it is connected.
     def _channel_created(self, channel: Channel) -> None:
-        if self.gateway.session is not None and channel.guild.id in self.guilds:
+        if self.gateway.session is not None and channel.guild.id in self.state.guilds:
             event = "THREAD_CREATE" if channel.is_thread else "CHANNEL_CREATE"
             data = channel.payload()
             if channel.is_thread:
@@ -145,7 +153,7 @@ class World(FakeState):
             )
 
     def _role_created(self, role: Role) -> None:
-        if self.gateway.session is not None and role.guild.id in self.guilds:
+        if self.gateway.session is not None and role.guild.id in self.state.guilds:
             self.gateway.dispatch(
                 "GUILD_ROLE_CREATE", {"guild_id": str(role.guild.id), "role": role.payload()}
             )
@@ -153,7 +161,7 @@ class World(FakeState):
     def _member_added(self, member: Member) -> None:
         if (
             self.gateway.session is not None
-            and member.guild.id in self.guilds
+            and member.guild.id in self.state.guilds
             and self.gateway.intents & INTENT_GUILD_MEMBERS
         ):
             self.gateway.dispatch("GUILD_MEMBER_ADD", member.payload() | {"guild_id": str(member.guild.id)})
@@ -181,8 +189,8 @@ class World(FakeState):
         self.gateway.dispatch(event, data)
 
     # What the Discord client lets a user do: be in the guild, see the channel or message.
-    def _check_member(self, user: User, channel: Channel) -> Member:
-        if channel.guild.id not in self.guilds:
+    def check_member(self, user: User, channel: Channel) -> Member:
+        if channel.guild.id not in self.state.guilds:
             raise FakeDiscordUsageError(f"{channel!r} is not in a known guild")
         if channel.id not in channel.guild.channels:
             raise FakeDiscordUsageError(f"#{channel.name} was deleted")
@@ -193,7 +201,7 @@ class World(FakeState):
             raise FakeDiscordUsageError(f"{user.username} cannot see #{channel.name}")
         return member
 
-    def _visible_component_message(self, user: User, message: Message) -> Channel | DMChannel:
+    def visible_component_message(self, user: User, message: Message) -> Channel | DMChannel:
         if message.deleted:
             raise FakeDiscordUsageError(f"message {message.id} was deleted")
         if message.ephemeral and message.visible_to is not user:
@@ -205,7 +213,7 @@ class World(FakeState):
             if channel.recipient is not user:
                 raise FakeDiscordUsageError(f"{user.username} cannot see {channel.name}")
         else:
-            self._check_member(user, channel)
+            self.check_member(user, channel)
         if message.loading:
             raise FakeDiscordUsageError(
                 f"message {message.id} is still 'thinking' (deferred, not yet edited)"

@@ -11,17 +11,23 @@ from discord import Permissions
 from ..interactions import Interactions
 from ..models import Channel, Guild, Json, Member, Message, Role, User
 from ..records import FakeDiscordUsageError, InteractionResult
+from ..state import FakeState
 from ..world import World
 
 
-class CommandUse(World, Interactions):
+class CommandUse:
     """``slash``, ``autocomplete``, ``user_command``, ``message_command``, ``commands_for``."""
+
+    def __init__(self, state: FakeState, world: World, desk: Interactions) -> None:
+        self.state = state
+        self.world = world
+        self.desk = desk
 
     def commands_for(self, guild: Guild | None = None) -> list[Json]:
         """The synced commands a user in ``guild`` sees (guild commands, then global ones)."""
-        found = dict(self.commands.get(None, {}))
+        found = dict(self.state.commands.get(None, {}))
         if guild is not None:
-            found.update(self.commands.get(guild.id, {}))
+            found.update(self.state.commands.get(guild.id, {}))
         return list(found.values())
 
     async def slash(
@@ -36,19 +42,19 @@ class CommandUse(World, Interactions):
         client would not let a user send it. Returns once the bot's initial response arrived (or 3 s).
         """
         given = dict(options or {}) | kwargs
-        self._check_member(user, channel)
+        self.world.check_member(user, channel)
         data = self._command_data(user, channel, command, given, focused=None)
-        record = self._interaction_base(2, user, channel, data)
-        return await self._send_interaction(record)
+        record = self.desk.create(2, user, channel, data)
+        return await self.desk.send(record)
 
     async def autocomplete(
         self, user: User, channel: Channel, command: str, option: str, value: str, /, **kwargs: Any
     ) -> list[Json]:
         """``user`` types ``value`` into ``option`` of ``/command``: returns the choices the bot offered."""
-        self._check_member(user, channel)
+        self.world.check_member(user, channel)
         data = self._command_data(user, channel, command, dict(kwargs), focused=(option, value))
-        record = self._interaction_base(4, user, channel, data)
-        result = await self._send_interaction(record)
+        record = self.desk.create(4, user, channel, data)
+        result = await self.desk.send(record)
         if result.type != 8:
             if result.type is not None:
                 raise AssertionError(f"autocomplete answered with callback type {result.type}, expected 8")
@@ -57,20 +63,20 @@ class CommandUse(World, Interactions):
 
     async def user_command(self, user: User, channel: Channel, name: str, target: User) -> InteractionResult:
         """``user`` runs the user context-menu command ``name`` (Apps > name) on ``target``."""
-        self._check_member(user, channel)
-        cmd = self._find_command(channel.guild, name, 2)
+        self.world.check_member(user, channel)
+        cmd = self.find_command(channel.guild, name, 2)
         self._check_command_allowed(cmd, user, channel)
         resolved: Json = {}
-        target_id = self._option_value({"name": "target", "type": 6}, target, resolved, channel)
+        target_id = self.option_value({"name": "target", "type": 6}, target, resolved, channel)
         data = {"id": cmd["id"], "name": name, "type": 2, "target_id": target_id, "resolved": resolved}
-        return await self._send_interaction(self._interaction_base(2, user, channel, data))
+        return await self.desk.send(self.desk.create(2, user, channel, data))
 
     async def message_command(self, user: User, message: Message, name: str) -> InteractionResult:
         """``user`` runs the message context-menu command ``name`` on ``message``."""
-        channel = self._visible_component_message(user, message)
+        channel = self.world.visible_component_message(user, message)
         if not isinstance(channel, Channel):
             raise FakeDiscordUsageError("message commands are only modelled in servers")
-        cmd = self._find_command(channel.guild, name, 3)
+        cmd = self.find_command(channel.guild, name, 3)
         self._check_command_allowed(cmd, user, channel)
         data = {
             "id": cmd["id"],
@@ -79,9 +85,9 @@ class CommandUse(World, Interactions):
             "target_id": str(message.id),
             "resolved": {"messages": {str(message.id): message.payload()}},
         }
-        return await self._send_interaction(self._interaction_base(2, user, channel, data))
+        return await self.desk.send(self.desk.create(2, user, channel, data))
 
-    def _find_command(self, guild: Guild, name: str, type_: int = 1) -> Json:
+    def find_command(self, guild: Guild, name: str, type_: int = 1) -> Json:
         cmd = next(
             (c for c in self.commands_for(guild) if c["name"] == name and c.get("type", 1) == type_), None
         )
@@ -113,7 +119,7 @@ class CommandUse(World, Interactions):
         parts = command.strip().lstrip("/").split()
         if not parts:
             raise FakeDiscordUsageError("empty command name")
-        cmd = self._find_command(channel.guild, parts[0])
+        cmd = self.find_command(channel.guild, parts[0])
         self._check_command_allowed(cmd, user, channel)
         resolved: Json = {}
         options = self._build_options(cmd, parts, given, focused, resolved, channel)
@@ -173,7 +179,7 @@ class CommandUse(World, Interactions):
                 {
                     "name": name,
                     "type": opt["type"],
-                    "value": self._option_value(opt, given[name], resolved, channel),
+                    "value": self.option_value(opt, given[name], resolved, channel),
                 }
             )
         options = leaf
@@ -182,7 +188,7 @@ class CommandUse(World, Interactions):
             options = [wrapper]
         return options
 
-    def _option_value(self, opt: Json, value: Any, resolved: Json, channel: Channel) -> Any:
+    def option_value(self, opt: Json, value: Any, resolved: Json, channel: Channel) -> Any:
         t = opt["type"]
         name = opt["name"]
         guild = channel.guild
@@ -219,7 +225,7 @@ class CommandUse(World, Interactions):
             types = opt.get("channel_types")
             if types and value.type not in types:
                 raise bad(f"channel type must be one of {types}")
-            member_perms = guild.members[self.bot_user.id].permissions_in(value)
+            member_perms = guild.members[self.state.bot_user.id].permissions_in(value)
             resolved.setdefault("channels", {})[str(value.id)] = {
                 "id": str(value.id),
                 "name": value.name,

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..interactions import Interactions
 from ..models import Channel, DMChannel, Json, Message, User
 from ..records import FakeDiscordUsageError, InteractionResult
+from ..world import World
 from .commands import CommandUse
 
 
-class ComponentUse(CommandUse):
+class ComponentUse:
     """``click``, ``select``, ``submit_modal``; user/role/channel values resolve like command options."""
+
+    def __init__(self, world: World, desk: Interactions, command_use: CommandUse) -> None:
+        self.world = world
+        self.desk = desk
+        self.command_use = command_use
 
     async def click(
         self, user: User, message: Message, *, label: str | None = None, custom_id: str | None = None
@@ -21,7 +28,7 @@ class ComponentUse(CommandUse):
         Fails the test if the user cannot see the message or the button is missing, disabled, or a
         link/premium button (those never reach the bot).
         """
-        channel = self._visible_component_message(user, message)
+        channel = self.world.visible_component_message(user, message)
         button = message.find_component(label=label, custom_id=custom_id, type=2)
         if button.get("disabled"):
             raise FakeDiscordUsageError(f"button {button.get('label')!r} on message {message.id} is disabled")
@@ -30,7 +37,7 @@ class ComponentUse(CommandUse):
                 f"button {button.get('label')!r} is a link/premium button, not clickable"
             )
         data = {"custom_id": button["custom_id"], "component_type": 2}
-        return await self._component_interaction(user, channel, message, data)
+        return await self.component_interaction(user, channel, message, data)
 
     async def select(
         self,
@@ -45,7 +52,7 @@ class ComponentUse(CommandUse):
 
         String selects take option values; user/role/channel selects take the fake's objects.
         """
-        channel = self._visible_component_message(user, message)
+        channel = self.world.visible_component_message(user, message)
         select = message.find_component(label=label, custom_id=custom_id)
         ctype = select.get("type")
         if ctype not in (3, 5, 6, 7, 8):
@@ -74,19 +81,19 @@ class ComponentUse(CommandUse):
                 raise FakeDiscordUsageError("user/role/channel selects are only modelled in servers")
             kind = {5: 6, 6: 8, 7: 9, 8: 7}[ctype]
             opt = {"name": select["custom_id"], "type": kind, "channel_types": select.get("channel_types")}
-            out = [self._option_value(opt, v, resolved, channel) for v in values]
+            out = [self.command_use.option_value(opt, v, resolved, channel) for v in values]
         data: Json = {"custom_id": select["custom_id"], "component_type": ctype, "values": out}
         if resolved:
             data["resolved"] = resolved
-        return await self._component_interaction(user, channel, message, data)
+        return await self.component_interaction(user, channel, message, data)
 
-    async def _component_interaction(
+    async def component_interaction(
         self, user: User, channel: Channel | DMChannel, message: Message, data: Json
     ) -> InteractionResult:
-        record = self._interaction_base(3, user, channel, data)
+        record = self.desk.create(3, user, channel, data)
         record.payload["message"] = message.payload()
         record.source_message = message
-        return await self._send_interaction(record)
+        return await self.desk.send(record)
 
     async def submit_modal(
         self, user: User, result: InteractionResult, values: dict[str, str | list[Any]]
@@ -130,11 +137,11 @@ class ComponentUse(CommandUse):
         if resolved:
             data["resolved"] = resolved
         origin.modal_submitted = True
-        record = self._interaction_base(5, user, origin.channel, data)
+        record = self.desk.create(5, user, origin.channel, data)
         if origin.source_message is not None:
             record.payload["message"] = origin.source_message.payload()
             record.source_message = origin.source_message
-        return await self._send_interaction(record)
+        return await self.desk.send(record)
 
     def _modal_value(
         self, comp: Json, values: dict[str, Any], resolved: Json, channel: Channel | DMChannel
@@ -168,4 +175,4 @@ class ComponentUse(CommandUse):
         opt = {"name": cid, "type": kind, "channel_types": comp.get("channel_types")}
         if not isinstance(channel, Channel):
             raise FakeDiscordUsageError("user/role/channel selects are only modelled in servers")
-        return base | {"values": [self._option_value(opt, v, resolved, channel) for v in picked]}
+        return base | {"values": [self.command_use.option_value(opt, v, resolved, channel) for v in picked]}

@@ -19,14 +19,21 @@ from ..clock import Stopwatch, cpu_waits
 from ..interactions import Interactions
 from ..records import FakeDiscordUsageError
 from ..rest.ratelimits import RateLimits
+from ..state import FakeState
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 T = TypeVar("T")
 
 
-class Running(Interactions, RateLimits):
+class Running:
     """``run_bot``, ``settle``, the gateway drills (``drop_gateway``, ``send_reconnect``,
     ``invalidate_session``) and ``advance_clock``."""
+
+    def __init__(self, state: FakeState, desk: Interactions, limits: RateLimits) -> None:
+        self.state = state
+        self.gateway = state.gateway
+        self.desk = desk
+        self.limits = limits
 
     @contextlib.asynccontextmanager
     async def run_bot(
@@ -40,18 +47,18 @@ class Running(Interactions, RateLimits):
         before re-IDENTIFYing. ``sync_commands`` syncs ``bot.tree`` globally and
         for each guild the tree has guild commands for, over the fake's HTTP API, once ready.
         """
-        self.token = token
+        self.state.token = token
         old_base, old_gateway = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
-        Route.BASE = self.base_url
-        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        Route.BASE = self.state.base_url
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.state.gateway_url)
         state = bot._connection
         old_ready_timeout = state.guild_ready_timeout
-        state.guild_ready_timeout = min(old_ready_timeout, self.guild_ready_timeout)
+        state.guild_ready_timeout = min(old_ready_timeout, self.state.guild_ready_timeout)
         # discord.py sleeps 5 s before every re-IDENTIFY (not before RESUME); not worth waiting for here.
         had_hook = "before_identify_hook" in vars(bot)
         old_hook = bot.before_identify_hook
         bot.before_identify_hook = _no_identify_delay  # type: ignore[method-assign]
-        handler = _ErrorCollector(self.bot_errors)
+        handler = _ErrorCollector(self.state.bot_errors)
         discord_logger = logging.getLogger("discord")
         discord_logger.addHandler(handler)
         task = asyncio.create_task(bot.start(token), name="fake-discord bot")
@@ -61,11 +68,11 @@ class Running(Interactions, RateLimits):
                 if task.done():
                     exc = None if task.cancelled() else task.exception()
                     raise AssertionError(
-                        f"the bot stopped before it was ready: {exc!r}; violations: {self.violations}"
+                        f"the bot stopped before it was ready: {exc!r}; violations: {self.state.violations}"
                     ) from exc
                 if watch.past(timeout):
                     raise AssertionError(
-                        f"the bot was not ready within {timeout} s; violations: {self.violations}"
+                        f"the bot was not ready within {timeout} s; violations: {self.state.violations}"
                     )
                 await asyncio.sleep(0.005)
             if sync_commands:
@@ -73,7 +80,7 @@ class Running(Interactions, RateLimits):
                 if tree is None:
                     raise FakeDiscordUsageError("sync_commands needs a commands.Bot (with .tree)")
                 await tree.sync()
-                for guild in self.guilds.values():
+                for guild in self.state.guilds.values():
                     if tree.get_commands(guild=discord.Object(guild.id)):
                         await tree.sync(guild=discord.Object(guild.id))
             await self.settle()
@@ -101,30 +108,31 @@ class Running(Interactions, RateLimits):
 
         The quiet period, like the timeout, leaves out the time the process waited for a CPU: on a
         loaded machine a bot kept off the CPU is not taken for one with nothing left to do."""
-        quiet = self.quiet_period if quiet is None else quiet
+        quiet = self.state.quiet_period if quiet is None else quiet
         watch = Stopwatch()
-        mark, waited = self._last_activity, cpu_waits()  # the activity the quiet period counts from
+        mark, waited = self.state.last_activity, cpu_waits()  # the activity the quiet period counts from
         while True:
             now = time.monotonic()
-            self._retries_due = {k: t for k, t in self._retries_due.items() if t > now}
+            self.state.retries_due = {k: t for k, t in self.state.retries_due.items() if t > now}
             busy = (
-                self._inflight > 0
+                self.state.inflight > 0
                 or self.gateway.pending() > 0
-                or bool(self._retries_due)
-                or bool(self._unanswered())
-                or self._bucket_exhausted(now)
-                or self._global_exhausted(now)
+                or bool(self.state.retries_due)
+                or bool(self.desk.unanswered())
+                or self.limits.bucket_exhausted(now)
+                or self.limits.global_exhausted(now)
             )
             if busy:
-                self._last_activity = now
-            if self._last_activity != mark:
-                mark, waited = self._last_activity, cpu_waits()
+                self.state.last_activity = now
+            if self.state.last_activity != mark:
+                mark, waited = self.state.last_activity, cpu_waits()
             elif now - mark - (cpu_waits() - waited) >= quiet:
                 return
             if watch.past(timeout):
                 raise AssertionError(
                     f"the bot did not settle within {timeout} s "
-                    f"({self._inflight} requests in flight, {self.gateway.pending()} events undelivered)"
+                    f"({self.state.inflight} requests in flight, "
+                    f"{self.gateway.pending()} events undelivered)"
                 )
             await asyncio.sleep(min(0.01, quiet / 4))
 
@@ -164,7 +172,7 @@ class Running(Interactions, RateLimits):
 
     def advance_clock(self, seconds: float = 0.0, *, minutes: float = 0.0) -> None:
         """Move the fake clock forward: interaction deadlines and token lifetimes use it."""
-        self.clock.advance(seconds + 60 * minutes)
+        self.state.clock.advance(seconds + 60 * minutes)
 
 
 async def _within(aw: Awaitable[T], seconds: float) -> T:

@@ -6,12 +6,15 @@ from ..records import RecordedRequest, Violation
 from ..state import FakeState
 
 
-class Traffic(FakeState):
+class Traffic:
     """``requests_to``, ``peak_rate``, ``take_violations``."""
+
+    def __init__(self, state: FakeState) -> None:
+        self.state = state
 
     def requests_to(self, method: str, route: str) -> list[RecordedRequest]:
         """Recorded requests for a route template (``/channels/{channel_id}/messages``) or path."""
-        return [r for r in self.requests if r.method == method.upper() and route in (r.route, r.path)]
+        return [r for r in self.state.requests if r.method == method.upper() and route in (r.route, r.path)]
 
     def peak_rate(self, method: str, route: str, window: float, *, per: str | None = "channel_id") -> int:
         """Most requests to ``route`` inside any ``window`` seconds (per value of the ``per`` route
@@ -35,5 +38,5 @@ class Traffic(FakeState):
 
     def take_violations(self) -> list[Violation]:
         """Return and clear the recorded violations (for tests that provoke them on purpose)."""
-        taken, self.violations = self.violations, []
+        taken, self.state.violations = self.state.violations, []
         return taken

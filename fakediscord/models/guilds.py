@@ -28,7 +28,7 @@ from .users import User
 
 
 class WorldHost(Protocol):
-    """What the guild objects need from the fake that owns them (``FakeDiscord`` is one)."""
+    """What the guild objects need from the fake that owns them (the fake's ``World`` is one)."""
 
     clock: FakeClock
 

@@ -16,26 +16,30 @@ from aiohttp import BodyPartReader, web
 from .. import uploads
 from ..models import Json
 from ..records import RecordedRequest, Violation
-from ..state import API_PREFIX
+from ..state import API_PREFIX, FakeState
 from ..store import MessageStore
 from .faults import Faults
 from .ratelimits import RateLimits
 from .wire import ApiError, Handler, Request, RouteDef, compile_route, error_body, json_response
 
 
-class HttpApp(RateLimits, Faults, MessageStore):
-    """The server (``start``/``close``) and the request pipeline; handlers come from the routes added.
-    It also answers as Discord's CDN (``/emojis/...``, ``/attachments/...``: :meth:`cdn_file`)."""
+class HttpApp:
+    """The server (``start``/``close``) and the request pipeline; handlers come from the routes added
+    (:meth:`route`). It also answers as Discord's CDN (``/emojis/...``, ``/attachments/...``: the
+    store's :meth:`~.store.MessageStore.cdn_file`)."""
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+    def __init__(self, state: FakeState, faults: Faults, limits: RateLimits, store: MessageStore) -> None:
+        self.state = state
+        self.faults = faults
+        self.limits = limits
+        self.store = store
         self._routes: list[RouteDef] = []
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
 
     async def start(self) -> None:
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
-        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/gateway", self.state.gateway.handle)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._dispatch_rest)
         app.router.add_get("/{tail:(?:emojis|attachments)/.*}", self._cdn)
         app.router.add_route("*", "/{tail:.*}", self._unknown_prefix)
@@ -46,15 +50,15 @@ class HttpApp(RateLimits, Faults, MessageStore):
         server = self._site._server
         sockets = getattr(server, "sockets", None)
         assert sockets, "the fake's server did not bind"
-        self.port = sockets[0].getsockname()[1]
+        self.state.port = sockets[0].getsockname()[1]
 
     async def close(self) -> None:
-        await self.gateway.close()
+        await self.state.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
 
-    def _route(self, method: str, template: str, handler: Handler, *, auth: bool = True) -> None:
+    def route(self, method: str, template: str, handler: Handler, *, auth: bool = True) -> None:
         self._routes.append(RouteDef(method, template, compile_route(template), handler, auth))
 
     @web.middleware
@@ -63,23 +67,23 @@ class HttpApp(RateLimits, Faults, MessageStore):
     ) -> web.StreamResponse:
         if request.path == "/gateway":
             return await handler(request)
-        self._inflight += 1
-        self._last_activity = time.monotonic()
+        self.state.inflight += 1
+        self.state.last_activity = time.monotonic()
         try:
             return await handler(request)
         finally:
-            self._inflight -= 1
-            self._last_activity = time.monotonic()
+            self.state.inflight -= 1
+            self.state.last_activity = time.monotonic()
 
     async def _cdn(self, request: web.Request) -> web.Response:
-        found = self.cdn_file(request.match_info["tail"])
+        found = self.store.cdn_file(request.match_info["tail"])
         if found is None:
             return web.Response(status=404, text="404: Not Found")
         data, content_type = found
         return web.Response(body=data, headers={"Content-Type": content_type})
 
     async def _unknown_prefix(self, request: web.Request) -> web.Response:
-        self._violation(
+        self.state.record_violation(
             Violation(
                 kind="unknown_route",
                 reason="not under /api/v10",
@@ -134,7 +138,7 @@ class HttpApp(RateLimits, Faults, MessageStore):
     async def _dispatch_rest(self, request: web.Request) -> web.Response:
         response, record = await self._answer_rest(request)
         if response.status in (401, 403, 429):
-            self._count_invalid(record)
+            self.limits.count_invalid(record)
         return response
 
     async def _answer_rest(self, request: web.Request) -> tuple[web.Response, RecordedRequest]:
@@ -147,10 +151,10 @@ class HttpApp(RateLimits, Faults, MessageStore):
             params={},
             query=dict(request.query),
             json=None,
-            at=self.clock.now(),
+            at=self.state.clock.now(),
         )
-        self.requests.append(record)
-        self._retries_due.pop((method, path), None)
+        self.state.requests.append(record)
+        self.state.retries_due.pop((method, path), None)
         route, match = None, None
         for r in self._routes:
             if r.method == method:
@@ -160,7 +164,7 @@ class HttpApp(RateLimits, Faults, MessageStore):
                     break
         if route is None or match is None:
             record.status = 404
-            self._violation(
+            self.state.record_violation(
                 Violation(
                     kind="unknown_route",
                     reason="the fake does not know this route",
@@ -180,22 +184,22 @@ class HttpApp(RateLimits, Faults, MessageStore):
             return self._error(record, err), record
         record.json = body
         record.files = [f["filename"] for f in files]
-        fault = self._take_fault(method, route.template, path)
+        fault = self.faults.take(method, route.template, path)
         if fault is not None:
             if fault.delay:
                 await asyncio.sleep(fault.delay)
             if fault.status is not None:
-                return self._fault_response(record, fault), record
-        if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
+                return self.faults.response(record, fault), record
+        if route.auth and request.headers.get("Authorization") != f"Bot {self.state.token}":
             error = ApiError(401, 0, "401: Unauthorized", violation=True, kind="unauthorized")
             return self._error(record, error), record
-        if route.auth and self.global_limit is not None:
-            refused = self._global_rate_limit(record)
+        if route.auth and self.limits.global_limit is not None:
+            refused = self.limits.global_rate_limit(record)
             if refused is not None:
                 return refused, record
         limit_headers: dict[str, str] = {}
-        if self.rate_limits is not None:
-            limited = self._rate_limit(record, route.template)
+        if self.limits.rate_limits is not None:
+            limited = self.limits.rate_limit(record, route.template)
             if isinstance(limited, web.Response):
                 return limited, record
             limit_headers = limited
@@ -215,7 +219,7 @@ class HttpApp(RateLimits, Faults, MessageStore):
         body = error_body(err)
         record.response = body
         if err.violation:
-            self._violation(
+            self.state.record_violation(
                 Violation(
                     kind=err.kind,
                     reason=err.message,

@@ -12,21 +12,28 @@ from ..interactions import INTERACTION_DEADLINE, TOKEN_LIFETIME, Interactions
 from ..models import EPHEMERAL, LOADING, Json, Message
 from ..models.messages import json_copy
 from ..records import InteractionRecord
+from ..state import FakeState
 from ..store import MessageStore
 from .checks import Checks
 from .wire import ApiError, Request, has_content, int_param
 
 
-class CallbackRoutes(Checks, Interactions, MessageStore):
+class CallbackRoutes:
     """``/interactions/{id}/{token}/callback`` and ``/webhooks/{application_id}/{token}/...``."""
 
+    def __init__(self, state: FakeState, checks: Checks, desk: Interactions, store: MessageStore) -> None:
+        self.state = state
+        self.checks = checks
+        self.desk = desk
+        self.store = store
+
     def _record_for(self, iid: str, token: str) -> InteractionRecord:
-        record = self._by_token.get(token)
+        record = self.desk.by_token.get(token)
         if record is None or str(record.id) != iid:
             raise ApiError(404, 10062, "Unknown interaction", violation=True, kind="unknown_interaction")
         return record
 
-    async def _callback(self, req: Request) -> tuple[int, Any]:
+    async def callback(self, req: Request) -> tuple[int, Any]:
         record = self._record_for(req.params["interaction_id"], req.params["interaction_token"])
         try:
             return self._respond(record, req)
@@ -36,7 +43,7 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
             raise
 
     def _respond(self, record: InteractionRecord, req: Request) -> tuple[int, Any]:
-        age = record.age(self.clock.now())
+        age = record.age(self.state.clock.now())
         if age > INTERACTION_DEADLINE:
             raise ApiError(
                 404,
@@ -76,8 +83,8 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
         kind = {4: "message", 7: "message", 8: "autocomplete", 9: "modal"}.get(ctype)
         data = body.get("data") or {}
         if kind == "message" and isinstance(data, dict):
-            self._check_emojis(data, where="data.")
-        if self.validate:
+            self.checks.check_emojis(data, where="data.")
+        if self.state.validate:
             errors = validation.validate_request(
                 "POST", "/interactions/{interaction_id}/{interaction_token}/callback", body
             )
@@ -91,7 +98,7 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
             raise ApiError(400, 50006, "Cannot send an empty message", violation=True, kind="empty_message")
         record.response_type = ctype
         record.response_data = json_copy(data)
-        record.responded_at = self.clock.now()
+        record.responded_at = self.state.clock.now()
         resource: Json | None = None
         if ctype in (4, 5):
             flags = int(data.get("flags") or 0)
@@ -103,14 +110,14 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
                 msg.flags |= LOADING
             record.original = msg
             resource = msg.payload()
-            self._dispatch_message("MESSAGE_CREATE", msg)
+            self.store.dispatch_message("MESSAGE_CREATE", msg)
         elif ctype in (6, 7):
             source = record.source_message
             assert source is not None
             record.original = source
             if ctype == 7:
-                self._apply_fields(source, data, creating=False, files=req.files)
-                self._dispatch_message("MESSAGE_UPDATE", source)
+                self.store.apply_fields(source, data, creating=False, files=req.files)
+                self.store.dispatch_message("MESSAGE_UPDATE", source)
             resource = source.payload()
         record.responded.set()
         if req.query.get("with_response") not in ("1", "true", "True"):
@@ -155,15 +162,15 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
         command_type = record.payload["data"].get("type", 1) if record.type == 2 else None
         # CHAT_INPUT_COMMAND (20) for slash commands, CONTEXT_MENU_COMMAND (23) for the menus, else DEFAULT
         cmd_type = {None: 0, 1: 20}.get(command_type, 23)
-        msg = self._new_message(
+        msg = self.store.new_message(
             record.channel,
-            self.bot_user,
+            self.state.bot_user,
             body,
             files,
             type=cmd_type if not record.original else 0,
             visible_to=record.user if ephemeral else None,
-            webhook_id=self.application_id,
-            application_id=self.application_id,
+            webhook_id=self.state.application_id,
+            application_id=self.state.application_id,
             interaction_metadata={
                 "id": str(record.id),
                 "type": record.type,
@@ -181,12 +188,12 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
         return msg
 
     def _token_record(self, req: Request) -> InteractionRecord:
-        if int_param(req.params["webhook_id"]) != self.application_id:
+        if int_param(req.params["webhook_id"]) != self.state.application_id:
             raise ApiError(404, 10015, "Unknown Webhook", violation=True, kind="unknown_webhook")
-        record = self._by_token.get(req.params["webhook_token"])
+        record = self.desk.by_token.get(req.params["webhook_token"])
         if record is None:
             raise ApiError(401, 50027, "Invalid Webhook Token", violation=True, kind="invalid_token")
-        if self.clock.now() - record.created > TOKEN_LIFETIME:
+        if self.state.clock.now() - record.created > TOKEN_LIFETIME:
             raise ApiError(
                 401, 50027, "Invalid Webhook Token (the interaction token expired after 15 minutes)"
             )
@@ -205,14 +212,14 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
             if record.original is None:
                 raise ApiError(404, 10008, "Unknown Message")
             return record.original
-        msg = self.messages.get(int_param(message_id))
+        msg = self.state.messages.get(int_param(message_id))
         if msg is None or msg.deleted or (msg is not record.original and msg not in record.followups):
             raise ApiError(404, 10008, "Unknown Message")
         return msg
 
-    async def _followup(self, req: Request) -> tuple[int, Any]:
+    async def followup(self, req: Request) -> tuple[int, Any]:
         record = self._token_record(req)
-        self._check_body("POST", "/webhooks/{webhook_id}/{webhook_token}", req.body, kind="message")
+        self.checks.check_body("POST", "/webhooks/{webhook_id}/{webhook_token}", req.body, kind="message")
         body = req.body or {}
         if not has_content(body) and not req.files:
             raise ApiError(400, 50006, "Cannot send an empty message", violation=True, kind="empty_message")
@@ -220,7 +227,7 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
         if original is not None and original.loading and not original.deleted and record.response_type == 5:
             # Discord: the first follow-up after a deferred (thinking) response replaces the thinking
             # message and keeps its visibility.
-            self._apply_fields(original, body, creating=False, files=req.files, notify=True)
+            self.store.apply_fields(original, body, creating=False, files=req.files, notify=True)
             original.history.clear()
             original.edited_timestamp = None
             msg = original
@@ -228,34 +235,34 @@ class CallbackRoutes(Checks, Interactions, MessageStore):
             msg = self._interaction_message(record, body, req.files)
             record.followups.append(msg)
         record.followed_up = True
-        self._dispatch_message("MESSAGE_CREATE", msg)
+        self.store.dispatch_message("MESSAGE_CREATE", msg)
         if req.query.get("wait") in ("1", "true", "True"):
             return 200, msg.payload()
         return 204, None
 
-    async def _get_webhook_message(self, req: Request) -> tuple[int, Any]:
+    async def get_webhook_message(self, req: Request) -> tuple[int, Any]:
         record = self._token_record(req)
         return 200, self._webhook_message(record, req.params.get("message_id", "@original")).payload()
 
-    async def _edit_webhook_message(self, req: Request) -> tuple[int, Any]:
+    async def edit_webhook_message(self, req: Request) -> tuple[int, Any]:
         record = self._token_record(req)
         template = "/webhooks/{webhook_id}/{webhook_token}/messages/" + (
             "{message_id}" if "message_id" in req.params else "@original"
         )
-        self._check_body("PATCH", template, req.body, kind="message_edit")
+        self.checks.check_body("PATCH", template, req.body, kind="message_edit")
         msg = self._webhook_message(record, req.params.get("message_id", "@original"))
-        self._apply_fields(msg, req.body or {}, creating=False, files=req.files)
+        self.store.apply_fields(msg, req.body or {}, creating=False, files=req.files)
         record.followed_up = True
-        self._dispatch_message("MESSAGE_UPDATE", msg)
+        self.store.dispatch_message("MESSAGE_UPDATE", msg)
         return 200, msg.payload()
 
-    async def _delete_webhook_message(self, req: Request) -> tuple[int, Any]:
+    async def delete_webhook_message(self, req: Request) -> tuple[int, Any]:
         record = self._token_record(req)
         msg = self._webhook_message(record, req.params.get("message_id", "@original"))
         if msg.deleted:
             raise ApiError(404, 10008, "Unknown Message")
         msg.deleted = True
-        self._dispatch_delete(msg)
+        self.store.dispatch_delete(msg)
         return 204, None
 
 

@@ -6,38 +6,45 @@ from __future__ import annotations
 from typing import Any
 
 from ..models import EPHEMERAL, Channel, DMChannel
+from ..state import FakeState
 from ..store import MessageStore
 from ..world import World
 from .checks import Checks
 from .wire import ApiError, Request, has_content, int_param
 
 
-class ChannelRoutes(Checks, World, MessageStore):
+class ChannelRoutes:
     """``/channels/{channel_id}/...`` (messages, typing, threads) and ``/users/@me/channels`` (DMs)."""
 
-    async def _get_channel(self, req: Request) -> tuple[int, Any]:
-        channel = self._target(req)
-        self._need_in(channel, "view_channel")
+    def __init__(self, state: FakeState, checks: Checks, world: World, store: MessageStore) -> None:
+        self.state = state
+        self.checks = checks
+        self.world = world
+        self.store = store
+
+    async def get_channel(self, req: Request) -> tuple[int, Any]:
+        channel = self.checks.target(req)
+        self.checks.need_in(channel, "view_channel")
         return 200, channel.payload()
 
-    async def _typing(self, req: Request) -> tuple[int, Any]:
-        channel = self._target(req)
-        self._need_in(channel, "view_channel", "send_messages")
+    async def typing(self, req: Request) -> tuple[int, Any]:
+        channel = self.checks.target(req)
+        self.checks.need_in(channel, "view_channel", "send_messages")
         return 204, None
 
-    async def _open_dm(self, req: Request) -> tuple[int, Any]:
-        self._check_body("POST", "/users/@me/channels", req.body)
+    async def open_dm(self, req: Request) -> tuple[int, Any]:
+        self.checks.check_body("POST", "/users/@me/channels", req.body)
         body = req.body or {}
-        user = self.users.get(int_param(body.get("recipient_id", 0)))
+        user = self.state.users.get(int_param(body.get("recipient_id", 0)))
         if user is None:
             raise ApiError(
                 400, 50035, "Invalid Form Body", errors=["recipient_id: Unknown user"], violation=True
             )
-        return 200, self.dm_channel(user).payload()
+        return 200, self.world.dm_channel(user).payload()
 
-    async def _list_messages(self, req: Request) -> tuple[int, Any]:
-        channel = self._target(req)
-        self._need_in(channel, "view_channel", "read_message_history")
+    async def list_messages(self, req: Request) -> tuple[int, Any]:
+        channel = self.checks.target(req)
+        self.checks.need_in(channel, "view_channel", "read_message_history")
         limit = int(req.query.get("limit", 50))
         if not 1 <= limit <= 100:
             raise ApiError(400, 50035, "Invalid Form Body", errors=["limit: must be 1..100"], violation=True)
@@ -49,14 +56,14 @@ class ChannelRoutes(Checks, World, MessageStore):
             return 200, [m.payload() for m in reversed(msgs[:limit])]
         return 200, [m.payload() for m in reversed(msgs[-limit:])]
 
-    async def _create_message(self, req: Request) -> tuple[int, Any]:
-        channel = self._target(req)
-        self._check_body("POST", "/channels/{channel_id}/messages", req.body, kind="message")
-        self._need_in(
+    async def create_message(self, req: Request) -> tuple[int, Any]:
+        channel = self.checks.target(req)
+        self.checks.check_body("POST", "/channels/{channel_id}/messages", req.body, kind="message")
+        self.checks.need_in(
             channel, "view_channel", "send_messages_in_threads" if channel.is_thread else "send_messages"
         )
         if req.files:
-            self._need_in(channel, "attach_files")
+            self.checks.need_in(channel, "attach_files")
         body = req.body or {}
         if not has_content(body) and not req.files:
             raise ApiError(400, 50006, "Cannot send an empty message", violation=True, kind="empty_message")
@@ -70,7 +77,7 @@ class ChannelRoutes(Checks, World, MessageStore):
             )
         reference = body.get("message_reference")
         if reference and reference.get("fail_if_not_exists", True):
-            target = self.messages.get(int_param(reference.get("message_id", 0)))
+            target = self.state.messages.get(int_param(reference.get("message_id", 0)))
             if target is None or target.deleted or target.ephemeral:
                 raise ApiError(400, 50035, "Invalid Form Body", errors=["message_reference: Unknown message"])
         if reference:  # Discord answers with string snowflakes and the reference's full address
@@ -81,47 +88,49 @@ class ChannelRoutes(Checks, World, MessageStore):
                 "channel_id": str(reference.get("channel_id") or channel.id),
                 **({"guild_id": str(channel.guild.id)} if isinstance(channel, Channel) else {}),
             }
-        msg = self._new_message(channel, self.bot_user, body, req.files, message_reference=reference or None)
+        msg = self.store.new_message(
+            channel, self.state.bot_user, body, req.files, message_reference=reference or None
+        )
         if reference:
             msg.type = 19
-        self._dispatch_message("MESSAGE_CREATE", msg)
+        self.store.dispatch_message("MESSAGE_CREATE", msg)
         return 200, msg.payload()
 
-    async def _get_message(self, req: Request) -> tuple[int, Any]:
-        channel = self._target(req)
-        self._need_in(channel, "view_channel", "read_message_history")
-        return 200, self._channel_message(channel, req).payload()
+    async def get_message(self, req: Request) -> tuple[int, Any]:
+        channel = self.checks.target(req)
+        self.checks.need_in(channel, "view_channel", "read_message_history")
+        return 200, self.checks.channel_message(channel, req).payload()
 
-    async def _edit_message(self, req: Request) -> tuple[int, Any]:
-        channel = self._target(req)
-        self._check_body(
+    async def edit_message(self, req: Request) -> tuple[int, Any]:
+        channel = self.checks.target(req)
+        self.checks.check_body(
             "PATCH", "/channels/{channel_id}/messages/{message_id}", req.body, kind="message_edit"
         )
-        msg = self._channel_message(channel, req)
+        msg = self.checks.channel_message(channel, req)
         body = req.body or {}
-        if msg.author is not self.bot_user and set(body) - {"flags"}:
+        if msg.author is not self.state.bot_user and set(body) - {"flags"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        self._apply_fields(msg, body, creating=False, files=req.files)
-        self._dispatch_message("MESSAGE_UPDATE", msg)
+        self.store.apply_fields(msg, body, creating=False, files=req.files)
+        self.store.dispatch_message("MESSAGE_UPDATE", msg)
         return 200, msg.payload()
 
-    async def _delete_message(self, req: Request) -> tuple[int, Any]:
-        channel = self._target(req)
-        msg = self._channel_message(channel, req)
-        if msg.author is not self.bot_user:
+    async def delete_message(self, req: Request) -> tuple[int, Any]:
+        channel = self.checks.target(req)
+        msg = self.checks.channel_message(channel, req)
+        if msg.author is not self.state.bot_user:
             if isinstance(channel, DMChannel):
                 raise ApiError(403, 50003, "Cannot execute action on a DM channel")
-            self._need(channel, "manage_messages")
+            self.checks.need(channel, "manage_messages")
         msg.deleted = True
-        self._dispatch_delete(msg)
+        self.store.dispatch_delete(msg)
         return 204, None
 
-    async def _create_thread(self, req: Request) -> tuple[int, Any]:
-        channel = self._channel(req)
+    async def create_thread(self, req: Request) -> tuple[int, Any]:
+        channel = self.checks.channel(req)
         template = "/channels/{channel_id}/" + (
             "messages/{message_id}/threads" if "message_id" in req.params else "threads"
         )
-        self._check_body("POST", template, req.body)
+        self.checks.check_body("POST", template, req.body)
         if channel.is_thread:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         body = req.body or {}
@@ -132,18 +141,18 @@ class ChannelRoutes(Checks, World, MessageStore):
         if errors:
             raise ApiError(400, 50035, "Invalid Form Body", errors=errors, violation=True)
         if "message_id" in req.params:
-            msg = self._channel_message(channel, req)
-            self._need(channel, "view_channel", "create_public_threads")
+            msg = self.checks.channel_message(channel, req)
+            self.checks.need(channel, "view_channel", "create_public_threads")
             if any(c.id == msg.id for c in channel.guild.channels.values()):
                 raise ApiError(400, 160004, "A thread has already been created for this message")
             private = False
         else:
             msg = None
             private = body.get("type", 12) == 12
-            self._need(
+            self.checks.need(
                 channel, "view_channel", "create_private_threads" if private else "create_public_threads"
             )
         thread = channel.guild.add_thread(
-            channel, str(name), private=private, owner=self.bot_user, thread_id=msg.id if msg else None
+            channel, str(name), private=private, owner=self.state.bot_user, thread_id=msg.id if msg else None
         )
         return 201, thread.payload()

@@ -10,12 +10,18 @@ from discord import Permissions
 from .. import validation
 from ..gateway import INTENT_SCHEDULED_EVENTS
 from ..models import Guild, Json, ScheduledEvent
+from ..state import FakeState
 from .checks import Checks
 from .wire import ApiError, Request, int_param
 
 
-class EventRoutes(Checks):
+class EventRoutes:
     """``/guilds/{guild_id}/scheduled-events``."""
+
+    def __init__(self, state: FakeState, checks: Checks) -> None:
+        self.state = state
+        self.gateway = state.gateway
+        self.checks = checks
 
     def _event(self, guild: Guild, req: Request) -> ScheduledEvent:
         event = guild.scheduled_events.get(int_param(req.params["event_id"]))
@@ -32,29 +38,29 @@ class EventRoutes(Checks):
         start = data.get("scheduled_start_time")
         if start and validation.parse_time(start) is not None and data.get("status", 1) == 1:
             when = validation.parse_time(start)
-            if when is not None and when < self.clock.now():
+            if when is not None and when < self.state.clock.now():
                 errors.append("scheduled_start_time: Cannot schedule event in the past.")
         if errors:
             raise ApiError(400, 50035, "Invalid Form Body", errors=errors, violation=True)
 
-    async def _list_events(self, req: Request) -> tuple[int, Any]:
-        return 200, [e.data for e in self._guild(req).scheduled_events.values()]
+    async def list_events(self, req: Request) -> tuple[int, Any]:
+        return 200, [e.data for e in self.checks.guild(req).scheduled_events.values()]
 
-    async def _create_event(self, req: Request) -> tuple[int, Any]:
-        guild = self._guild(req)
-        self._check_body("POST", "/guilds/{guild_id}/scheduled-events", req.body)
-        have = guild.member(self.bot_user).base_permissions
+    async def create_event(self, req: Request) -> tuple[int, Any]:
+        guild = self.checks.guild(req)
+        self.checks.check_body("POST", "/guilds/{guild_id}/scheduled-events", req.body)
+        have = guild.member(self.state.bot_user).base_permissions
         if not have & (Permissions(manage_events=True).value | Permissions(create_events=True).value):
             raise ApiError(403, 50013, "Missing Permissions (manage_events)")
         body = req.body or {}
         self._check_event(guild, body)
-        eid = self._snowflake()
+        eid = self.state.snowflake()
         data: Json = {
             "id": str(eid),
             "guild_id": str(guild.id),
             "channel_id": body.get("channel_id"),
-            "creator_id": str(self.bot_user.id),
-            "creator": self.bot_user.payload(),
+            "creator_id": str(self.state.bot_user.id),
+            "creator": self.state.bot_user.payload(),
             "name": body["name"],
             "description": body.get("description"),
             "scheduled_start_time": body["scheduled_start_time"],
@@ -74,13 +80,13 @@ class EventRoutes(Checks):
             self.gateway.dispatch("GUILD_SCHEDULED_EVENT_CREATE", data)
         return 200, data
 
-    async def _get_event(self, req: Request) -> tuple[int, Any]:
-        guild = self._guild(req)
+    async def get_event(self, req: Request) -> tuple[int, Any]:
+        guild = self.checks.guild(req)
         return 200, self._event(guild, req).data
 
-    async def _edit_event(self, req: Request) -> tuple[int, Any]:
-        guild = self._guild(req)
-        self._check_body("PATCH", "/guilds/{guild_id}/scheduled-events/{event_id}", req.body)
+    async def edit_event(self, req: Request) -> tuple[int, Any]:
+        guild = self.checks.guild(req)
+        self.checks.check_body("PATCH", "/guilds/{guild_id}/scheduled-events/{event_id}", req.body)
         event = self._event(guild, req)
         merged = dict(event.data) | (req.body or {})
         if "status" in (req.body or {}):
@@ -102,8 +108,8 @@ class EventRoutes(Checks):
             self.gateway.dispatch("GUILD_SCHEDULED_EVENT_UPDATE", merged)
         return 200, merged
 
-    async def _delete_event(self, req: Request) -> tuple[int, Any]:
-        guild = self._guild(req)
+    async def delete_event(self, req: Request) -> tuple[int, Any]:
+        guild = self.checks.guild(req)
         event = self._event(guild, req)
         del guild.scheduled_events[event.id]
         if self.gateway.intents & INTENT_SCHEDULED_EVENTS:

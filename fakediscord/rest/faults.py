@@ -28,11 +28,11 @@ class Fault:
     json: Any = None
 
 
-class Faults(FakeState):
+class Faults:
     """The driver's ``fail_next``/``delay_next`` and the answers they give."""
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+    def __init__(self, state: FakeState) -> None:
+        self.state = state
         self._faults: list[Fault] = []
 
     def fail_next(
@@ -58,7 +58,7 @@ class Faults(FakeState):
         """Hold the next ``times`` requests to ``route`` for ``seconds`` before handling them."""
         self._faults.append(Fault(method.upper(), route, None, 0.0, times, seconds, False))
 
-    def _take_fault(self, method: str, template: str | None, path: str) -> Fault | None:
+    def take(self, method: str, template: str | None, path: str) -> Fault | None:
         for fault in self._faults:
             if fault.method == method and fault.route in (template, path):
                 fault.times -= 1
@@ -67,15 +67,17 @@ class Faults(FakeState):
                 return fault
         return None
 
-    def _fault_response(self, record: RecordedRequest, fault: Fault) -> web.Response:
+    def response(self, record: RecordedRequest, fault: Fault) -> web.Response:
         status = fault.status or 500
         record.status = status
         # discord.py retries 429 after retry_after and 500/502/504 after 1 s (then 3, 5, 7 s): settle()
         # waits for that retry instead of calling the bot idle while it sleeps.
-        retries = sum(1 for r in self.requests if (r.method, r.path) == (record.method, record.path)) - 1
+        retries = (
+            sum(1 for r in self.state.requests if (r.method, r.path) == (record.method, record.path)) - 1
+        )
         wait = fault.retry_after if status == 429 else 1 + 2 * retries if status in (500, 502, 504) else None
         if wait is not None:
-            self._retries_due[(record.method, record.path)] = time.monotonic() + wait + 1.0
+            self.state.retries_due[(record.method, record.path)] = time.monotonic() + wait + 1.0
         if status == 429:
             body = {
                 "message": "You are being rate limited.",

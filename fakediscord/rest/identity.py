@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import Checks
+from ..state import FakeState
 from .wire import ApiError, Request, int_param
 
 
-class IdentityRoutes(Checks):
+class IdentityRoutes:
     """``/gateway``, ``/gateway/bot``, ``/users/...``, ``/applications/@me``."""
 
-    async def _get_gateway(self, req: Request) -> tuple[int, Any]:
-        return 200, {"url": self.gateway_url}
+    def __init__(self, state: FakeState) -> None:
+        self.state = state
 
-    async def _get_gateway_bot(self, req: Request) -> tuple[int, Any]:
+    async def get_gateway(self, req: Request) -> tuple[int, Any]:
+        return 200, {"url": self.state.gateway_url}
+
+    async def get_gateway_bot(self, req: Request) -> tuple[int, Any]:
         return 200, {
-            "url": self.gateway_url,
+            "url": self.state.gateway_url,
             "shards": 1,
             "session_start_limit": {
                 "total": 1000,
@@ -26,18 +29,18 @@ class IdentityRoutes(Checks):
             },
         }
 
-    async def _get_me(self, req: Request) -> tuple[int, Any]:
-        return 200, self.bot_user.payload() | {
+    async def get_me(self, req: Request) -> tuple[int, Any]:
+        return 200, self.state.bot_user.payload() | {
             "verified": True,
             "mfa_enabled": False,
             "email": None,
             "locale": "en-US",
         }
 
-    async def _get_application(self, req: Request) -> tuple[int, Any]:
+    async def get_application(self, req: Request) -> tuple[int, Any]:
         return 200, {
-            "id": str(self.application_id),
-            "name": self.bot_user.global_name,
+            "id": str(self.state.application_id),
+            "name": self.state.bot_user.global_name,
             "icon": None,
             "description": "",
             "summary": "",
@@ -46,25 +49,25 @@ class IdentityRoutes(Checks):
             "bot_public": True,
             "bot_require_code_grant": False,
             "verify_key": "0" * 64,
-            "flags": self.application_flags,
-            "owner": self.owner.payload(),
+            "flags": self.state.application_flags,
+            "owner": self.state.owner.payload(),
             "team": None,
-            "bot": self.bot_user.payload(),
+            "bot": self.state.bot_user.payload(),
             "tags": [],
             "redirect_uris": [],
             "interactions_endpoint_url": None,
             "role_connections_verification_url": None,
-            "approximate_guild_count": len(self.guilds),
+            "approximate_guild_count": len(self.state.guilds),
             "approximate_user_install_count": 0,
             "approximate_user_authorization_count": 0,
             "explicit_content_filter": 0,
             "eligible_oauth2_scopes": ["bot", "applications.commands"],
-            "flags_new": str(self.application_flags),
+            "flags_new": str(self.state.application_flags),
             "integration_types_config": {"0": {}},
         }
 
-    async def _get_user(self, req: Request) -> tuple[int, Any]:
-        user = self.users.get(int_param(req.params["user_id"]))
+    async def get_user(self, req: Request) -> tuple[int, Any]:
+        user = self.state.users.get(int_param(req.params["user_id"]))
         if user is None:
             raise ApiError(404, 10013, "Unknown User")
         return 200, user.payload()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import collections
 import json
 import time
-from typing import Any
 
 from aiohttp import web
 
@@ -32,17 +31,17 @@ INVALID_REQUEST_LIMIT = 10_000
 INVALID_REQUEST_WINDOW = 600.0
 
 
-class RateLimits(FakeState):
+class RateLimits:
     """Buckets, the global window and the invalid-request count (``rate_limits``, ``global_limit``)."""
 
     def __init__(
         self,
+        state: FakeState,
         *,
         rate_limits: bool | dict[tuple[str, str], tuple[int, float, str]] = False,
         global_limit: int | None = None,
-        **options: Any,
     ) -> None:
-        super().__init__(**options)
+        self.state = state
         self.rate_limits: dict[tuple[str, str], tuple[int, float, str]] | None = (
             (dict(RATE_LIMITS) if rate_limits is True else dict(rate_limits)) if rate_limits else None
         )
@@ -58,14 +57,14 @@ class RateLimits(FakeState):
         self.invalid_requests: list[RecordedRequest] = []
         self._invalid_times: collections.deque[float] = collections.deque()
 
-    def _global_exhausted(self, now: float) -> bool:
+    def global_exhausted(self, now: float) -> bool:
         """The global window is full: discord.py may be paused on a global 429 until it frees up."""
         window = self._global_window
         while window and window[0] <= now - 1.0:
             window.popleft()
         return self.global_limit is not None and len(window) >= self.global_limit
 
-    def _bucket_exhausted(self, now: float) -> bool:
+    def bucket_exhausted(self, now: float) -> bool:
         """A rate-limit bucket at 0 until it resets: discord.py may be holding a request for it."""
         assert self.rate_limits is not None or not self._buckets
         for (method, template, _), (reset_at, count) in self._buckets.items():
@@ -73,11 +72,11 @@ class RateLimits(FakeState):
                 return True
         return False
 
-    def _global_rate_limit(self, record: RecordedRequest) -> web.Response | None:
+    def global_rate_limit(self, record: RecordedRequest) -> web.Response | None:
         """A sliding one-second window over bot-token requests: ``None`` lets the request through."""
         assert self.global_limit is not None
         now = time.monotonic()
-        if not self._global_exhausted(now):
+        if not self.global_exhausted(now):
             self._global_window.append(now)
             return None
         retry_after = round(max(self._global_window[0] + 1.0 - now, 0.001), 3)
@@ -95,7 +94,7 @@ class RateLimits(FakeState):
         is_global = "X-RateLimit-Global" in scope
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         record.response = body
-        self._retries_due[(record.method, record.path)] = now + retry_after + 1.0
+        self.state.retries_due[(record.method, record.path)] = now + retry_after + 1.0
         headers = {
             "Content-Type": "application/json",
             "Via": "1.1 google",
@@ -103,7 +102,7 @@ class RateLimits(FakeState):
         } | scope
         return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
 
-    def _rate_limit(self, record: RecordedRequest, template: str) -> dict[str, str] | web.Response:
+    def rate_limit(self, record: RecordedRequest, template: str) -> dict[str, str] | web.Response:
         """Fixed-window buckets (see :data:`RATE_LIMITS`): headers for the answer, or a 429."""
         assert self.rate_limits is not None
         rule = self.rate_limits.get((record.method, template))
@@ -131,7 +130,7 @@ class RateLimits(FakeState):
             "X-RateLimit-Bucket": bucket,
         }
 
-    def _count_invalid(self, record: RecordedRequest) -> None:
+    def count_invalid(self, record: RecordedRequest) -> None:
         """Discord counts 401/403/429 answers per IP; 10,000 in 10 minutes is a temporary ban."""
         now = time.monotonic()
         self.invalid_requests.append(record)
@@ -140,7 +139,7 @@ class RateLimits(FakeState):
         while times and times[0] <= now - INVALID_REQUEST_WINDOW:
             times.popleft()
         if len(times) == INVALID_REQUEST_LIMIT:
-            self._violation(
+            self.state.record_violation(
                 Violation(
                     kind="invalid_request_ban",
                     reason=f"{INVALID_REQUEST_LIMIT} invalid requests (401/403/429) in 10 minutes: "
