@@ -162,7 +162,7 @@ class Admin:
                     weeks=weeks,
                     held=held,
                 )
-                changes["schedule"] = f"{sch.describe(schedule)}, {schedule.total_weeks} weeks"
+                changes["schedule"] = sch.to_dict(schedule)  # (stored as data: words are made when shown)
             ruleset = ruleset_of(league)
             if target is not None or hand_limit is not None:
                 overrides = {**ruleset.overrides()}
@@ -172,7 +172,7 @@ class Admin:
                     hand_limit if hand_limit is not None else overrides.get("max_hands"),
                 )
                 ruleset = base
-                changes["round"] = ruleset.describe()
+                changes["round"] = ruleset.to_dict()
             if name is not None:
                 name = check_name(name)
                 changes["name"] = name

@@ -685,6 +685,15 @@ async def test_retime_moves_scheduled_nights(service: LeagueService, clock: Cloc
         await service.edit(league, ADMIN)
 
 
+async def test_an_edit_is_audited_as_data_not_english(service: LeagueService) -> None:
+    """The audit keeps what changed as values (worded when shown, in the reader's language)."""
+    league = await create(service)
+    league = await service.edit(league, ADMIN, weekday="tuesday", at="19:00", target=300)
+    (entry, *_older) = await service.store.audit.log(league.id, actions=["edit"])
+    assert entry.detail["schedule"] == league.schedule
+    assert entry.detail["round"] == league.ruleset and entry.detail["round"]["target_score"] == 300
+
+
 async def test_a_process_runs_only_the_leagues_of_its_shards(
     db: Storage, gateway: FakeGateway, clock: Clock
 ) -> None:
