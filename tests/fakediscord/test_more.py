@@ -30,17 +30,18 @@ async def test_heartbeat_acks_never_beat_discord_py_s_keep_alive_thread(
     behind"). Discord's ACK comes a network round trip later; so does the fake's."""
     from fakediscord import gateway
 
-    monkeypatch.setattr(gateway, "HEARTBEAT_INTERVAL_MS", 250)
+    monkeypatch.setattr(gateway, "HEARTBEAT_INTERVAL_MS", 500)
     fake_discord.add_guild("Test server")
     bot = DemoBot()
     latencies: list[float] = []
     async with fake_discord.run_bot(bot, token="x"):
         start = fake_discord.gateway.heartbeats
-        while fake_discord.gateway.heartbeats < start + 16:
+        while fake_discord.gateway.heartbeats < start + 12:
             await asyncio.sleep(0.01)
             latencies.append(bot.latency)
-    # the race measures a whole interval (0.25 s) or more; a busy machine delays an ACK far less
-    assert latencies and max(latencies) < 0.2, max(latencies)
+    # the race measures a whole interval (0.5 s) or more; a busy machine delays an ACK less (a CI
+    # run under coverage saw 0.2 s)
+    assert latencies and max(latencies) < 0.4, max(latencies)
     assert "Can't keep up" not in caplog.text
 
 
