@@ -356,12 +356,12 @@ class Thinker:
             self._starting.cancel()
         self._reset()
 
-    async def aclose(self, timeout: float = 5.0) -> None:
+    async def aclose(self, timeout: float = 1.5) -> None:
         """Stop, and wait (off the event loop, ``timeout`` seconds at most) until the worker
         processes have ended: a clean stop of the bot leaves no process behind, not even one
-        finishing its last search (at most a budget's worth). A worker still busy after
-        ``timeout`` (a machine so loaded that its last search crawls) is terminated: its result is
-        not wanted, and a stop does not wait on it."""
+        finishing its last search (at most a budget's worth, under a second). A worker still busy
+        after ``timeout`` (a machine so loaded that its last search crawls) is terminated, and
+        reaped within another ``timeout``: its result is not wanted, and a stop does not wait on it."""
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
         pids = list(self.warm_pids)
