@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.i18n import N_, Msg, Text, _, join
+from bot.i18n import Text, _, join
 
 from .errors import LeagueInputError
 
@@ -28,15 +28,16 @@ NO_SHOW_RULES = (FORFEIT, NO_GAME, OFF)
 SUBSTITUTE, OWNER = "substitute", "owner"
 CREDITS = (SUBSTITUTE, OWNER)
 
-#: what ``/league admin attendance`` offers (the slash command's choices)
+#: what ``/league admin attendance`` offers (the slash command's choices, translated with the
+#: command's other words)
 NO_SHOW_LABELS = {
-    FORFEIT: N_("A forfeit loss for the absent player"),
-    NO_GAME: N_("No game recorded for the absent player"),
-    OFF: N_("Off: the game counts as played"),
+    FORFEIT: "A forfeit loss for the absent player",
+    NO_GAME: "No game recorded for the absent player",
+    OFF: "Off: the game counts as played",
 }
 CREDIT_LABELS = {
-    SUBSTITUTE: N_("The substitute gets the result"),
-    OWNER: N_("The seat's owner gets the result"),
+    SUBSTITUTE: "The substitute gets the result",
+    OWNER: "The seat's owner gets the result",
 }
 
 SHARE_RANGE = (10, 90)  # percent of a game
@@ -130,10 +131,6 @@ class AttendanceRule:
             else _("a substitute's seat counts for its owner")
         )
         return join(*parts, sep="; ")
-
-
-def choice_label(labels: Mapping[str, str], value: str) -> Text:
-    return Msg(labels[value]) if value in labels else value
 
 
 class Sub(Protocol):

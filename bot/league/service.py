@@ -159,6 +159,7 @@ class LeagueService:
         self.end_season = self.admin.end_season
         self.new_season = self.admin.new_season
         self.archive = self.admin.archive
+        self.set_attendance = self.admin.set_attendance
         self.start_now = self.tonight.start_now
         self.postpone = self.tonight.postpone
         self.substitute = self.tonight.substitute
