@@ -175,7 +175,9 @@ class LeagueService:
         replaced comes back), ``sub`` (I'll sub), ``out`` (can't make it; during the night, I'm out
         for tonight)."""
         if answer == "sub":
-            return await self.volunteer(night_id, user_id, guild_id=guild_id)
+            message = await self.volunteer(night_id, user_id, guild_id=guild_id)
+            await self._show_answers(night_id)
+            return message
         night = await self.store.nights.get_night(night_id)
         if night is not None and night.status == "playing":
             await self.standby.night_of(night_id, guild_id)  # (refuses another server's night)
@@ -188,13 +190,14 @@ class LeagueService:
                     "Welcome back: you'll be seated from the next round (your substitute finishes this game)."
                 )
         message = await self.check_in(night_id, user_id, coming=answer == "in", guild_id=guild_id)
-        if (
-            night is not None
-            and night.status == "checkin"
-            and await self.store.attendance.withdraw(night.id, user_id)
-        ):
+        if night is not None and night.status == "checkin" and await self.standby.withdraw(night.id, user_id):
             # a standby who checks in plays (or is not coming): off the standby list
-            league = await self.store.rosters.get_league(night.league_id)
-            if league is not None:
-                await self.checkin.refresh(league, night)
+            await self._show_answers(night_id)
         return message
+
+    async def _show_answers(self, night_id: int) -> None:
+        """Redraw the check-in post (its lists of players and standbys)."""
+        night = await self.store.nights.get_night(night_id)
+        league = await self.store.rosters.get_league(night.league_id) if night is not None else None
+        if night is not None and league is not None:
+            await self.checkin.refresh(league, night, closed=night.status != "checkin")

@@ -112,6 +112,10 @@ class Standby:
             league=league.name,
         )
 
+    async def withdraw(self, night_id: int, user_id: int) -> bool:
+        """Off the standby list (the player checked in to play, or is not coming)."""
+        return await self.store.attendance.withdraw(night_id, user_id)
+
     async def check_out(self, night_id: int, user_id: int, *, guild_id: int | None = None) -> Text:
         """ "I'm out for tonight" once the night is under way: out for the rest of it; at a live
         table the bot plays the seat and the first standby is offered it."""
