@@ -207,7 +207,7 @@ def no_show_counts(league_name: str, season: int, counts: dict[int, int], drop_a
             drop_after,
         )
         if drop_after
-        else _("-# No player is dropped for no-shows (`/league admin attendance drop_after:`).")
+        else _("-# No player is dropped for no-shows (`/league admin attendance` sets the rule).")
     )
     return lines_within(head, lines, foot)
 
