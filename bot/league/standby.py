@@ -157,6 +157,10 @@ class Standby:
         away.remove(user_id)
         await self.store.nights.update_night_data(night.id, **{SUBBED_OUT: away})
         night.data[SUBBED_OUT] = away
+        # their substitute finishes the game at hand, then is a standby again
+        for sub in await self.store.attendance.night_subs(night.id):
+            if sub.out_id == user_id:
+                await self.store.attendance.volunteer(night.id, sub.in_id)
         return True
 
     async def _seat_of(self, night: NightRow, user_id: int) -> LeagueTable | None:

@@ -240,6 +240,7 @@ async def test_an_admin_substitute_plays_the_rest_of_the_night_unless_the_player
     assert "Welcome back" in render(await service.answer(night_id, out, "in"), "en")
     r3 = await finish(2)
     assert out in r3 and 9 not in r3
+    assert await service.store.attendance.standbys(night_id) == [9]  # a standby again
 
 
 async def test_the_drop_rule_takes_a_repeated_no_show_off_the_roster(
