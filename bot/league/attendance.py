@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.i18n import Text, _, join
+from bot.i18n import Text, _, _n, join
 
 from .errors import LeagueInputError
 
@@ -124,7 +124,13 @@ class AttendanceRule:
                 )
             )
         if self.drop_after:
-            parts.append(_("%(n)s no-shows in a season: off the roster", n=self.drop_after))
+            parts.append(
+                _n(
+                    "%(n)s no-show in a season: off the roster",
+                    "%(n)s no-shows in a season: off the roster",
+                    self.drop_after,
+                )
+            )
         parts.append(
             _("a substitute's seat counts for the substitute")
             if self.credit == SUBSTITUTE

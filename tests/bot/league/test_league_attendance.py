@@ -253,7 +253,7 @@ async def test_the_drop_rule_takes_a_repeated_no_show_off_the_roster(
     with pytest.raises(LeagueRefusal, match="Nothing to change"):
         await service.set_attendance(league, ADMIN)
     league = await service.set_attendance(league, ADMIN, drop_after=1)
-    assert "1 no-shows in a season: off the roster" in render(await service.schedule_text(league), "en")
+    assert "1 no-show in a season: off the roster" in render(await service.schedule_text(league), "en")
     night_id = await open_checkin(service, clock)
     for p in (1, 2, 3, 4):
         await service.check_in(night_id, p)
