@@ -193,7 +193,7 @@ async def test_missing_the_first_minutes_of_a_round_is_a_no_show_and_a_standby_i
 
 
 async def test_checking_out_during_the_night(
-    service: LeagueService, gateway: FakeGateway, clock: Clock
+    storage: Storage, service: LeagueService, gateway: FakeGateway, clock: Clock
 ) -> None:
     night_id = await start_night(service, clock, [1, 2, 3, 4, 5])  # five: one bye-less bot seat
     tables = await service.store.rounds.round_tables(night_id, 1)
@@ -210,6 +210,12 @@ async def test_checking_out_during_the_night(
         await service.answer(night_id, leaving, "out")
     with pytest.raises(LeagueRefusal, match="nothing to check out"):
         await service.answer(night_id, 42, "out")
+    # a restart: nothing is offered twice, the player stays out
+    service = LeagueService(LeagueStore(storage), gateway, clock=clock)
+    await service.tick()
+    assert len(gateway.offers) == 1
+    with pytest.raises(LeagueRefusal, match="already out"):
+        await service.answer(night_id, leaving, "out")
     # nobody takes the seat: the bot plays on; the player who left is not seated again
     for t in tables:
         assert t.table_id is not None
@@ -265,3 +271,30 @@ async def test_the_drop_rule_takes_a_repeated_no_show_off_the_roster(
     await service.game_finished(lt.table_id or 0, TableOutcome([510, 300], [0, 0], 0, True, seats=seats))
     assert await service.store.rosters.member(league.id, gone) is None
     assert gateway.posted("off the roster")
+
+
+async def test_a_fixed_team_keeps_its_result_while_one_partner_was_there(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    league = await create(service, fmt="fixed", rounds=1)
+    for captain, partner, name in ((1, 2, "Aces"), (3, 4, "Kings")):
+        await service.invite(league, captain, partner, name)
+        await service.answer_invite(league, partner, accept=True)
+    night_id = await open_checkin(service, clock)
+    for p in (1, 2, 3, 4):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    lt = await the_table(service, night_id)
+    aces = next(i for i, side in enumerate(lt.sides) if 1 in side)
+    # one Ace never played; both Kings never played
+    seats = {1: (20, 20), 2: (20, 0), 3: (20, 20), 4: (20, 20)}
+    scores = [300, 300]
+    scores[aces] = 510
+    outcome = TableOutcome(scores, [0, 0], aces, complete=True, seats=seats)
+    await service.game_finished(lt.table_id or 0, outcome)
+    rows = (await service.standings_rows(league))[0]
+    names = await service.entrant_names(league)
+    by_name = {render(names(r.entrant), "en").split("**")[1]: r for r in rows}
+    assert by_name["Aces"].points == 2 and by_name["Aces"].no_shows == 0
+    assert by_name["Kings"].points == 0 and by_name["Kings"].no_shows == 1 and by_name["Kings"].losses == 1
