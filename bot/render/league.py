@@ -699,6 +699,10 @@ def player_card(
             losses=row.losses,
             nights=row.attendance(held),
         )
+        if row.no_shows:
+            stats = join(stats, _n("· %(n)s no-show", "· %(n)s no-shows", row.no_shows))
+        if row.sub_games:
+            stats = join(stats, _n("· %(n)s game as a sub", "· %(n)s games as a sub", row.sub_games))
     if rating.provisional:
         rated = _n(
             "Rating %(rating)s (%(n)s rated game, provisional)",

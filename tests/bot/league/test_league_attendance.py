@@ -146,6 +146,7 @@ async def test_a_no_show_earns_no_points_and_is_not_seated_again(
     assert rows[absent].points == 0 and rows[absent].losses == 1 and rows[absent].no_shows == 1
     assert rows[partner].points == 2 and rows[partner].wins == 1  # the partner's win stands
     assert "1 no-show" in await service.standings_text(league)
+    assert "1 no-show" in render(await service.me_text(league, absent), "en")
     r2 = await the_table(service, night_id, 2)
     assert absent not in r2.players and len(r2.players) == 3  # three players and a bot
     assert await service.no_shows(league) == {absent: 1}
