@@ -140,7 +140,6 @@ class LeagueService:
         self.check_in = self.checkin.check_in
         self.volunteer = self.standby.volunteer
         self.check_out = self.standby.check_out
-        self.take_seat = self.standby.take_seat
         self.no_shows = self.standby.no_shows
         self.reopen_checkin = self.checkin.reopen
         self.standings_rows = self.results.standings_rows
@@ -182,7 +181,9 @@ class LeagueService:
         if night is not None and night.status == "playing":
             await self.standby.night_of(night_id, guild_id)  # (refuses another server's night)
             if answer == "out":
-                return await self.check_out(night_id, user_id, guild_id=guild_id)
+                message = await self.check_out(night_id, user_id, guild_id=guild_id)
+                await self._show_answers(night_id)
+                return message
             if user_id in await self.store.attendance.absences(night.id):
                 raise LeagueRefusal(_("You're out for tonight: you won't be seated again tonight."))
             if await self.standby.come_back(night, user_id):
@@ -193,6 +194,16 @@ class LeagueService:
         if night is not None and night.status == "checkin" and await self.standby.withdraw(night.id, user_id):
             # a standby who checks in plays (or is not coming): off the standby list
             await self._show_answers(night_id)
+        return message
+
+    async def take_seat(
+        self, league_table_id: int, out_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> Text:
+        """A standby's "Take this seat" click (then the check-in post's standby list is redrawn)."""
+        message = await self.standby.take_seat(league_table_id, out_id, user_id, guild_id=guild_id)
+        lt = await self.store.rounds.league_table(league_table_id)
+        if lt is not None:
+            await self._show_answers(lt.night_id)
         return message
 
     async def _show_answers(self, night_id: int) -> None:
