@@ -25,7 +25,7 @@ MAX_PAGE = 25
 
 _GAME_COLUMNS = (
     "g.id, g.table_id, g.guild_id, g.channel_id, g.game_no, g.ruleset, g.hands, g.winner_side, g.sides,"
-    " g.with_bots, g.started_at, g.finished_at"
+    " g.with_bots, g.started_at, g.finished_at, g.counted"
 )
 
 # Statements run by ``forget_player`` in one transaction, each with the user id as its only
@@ -89,6 +89,7 @@ class GameSummary:
     started_at: int
     finished_at: int
     players: tuple[GamePlayer, ...]
+    counted: bool = True  # on the leaderboard and /stats (bot.storage.counted)
 
     @property
     def preset(self) -> str:
@@ -192,6 +193,7 @@ def _game(row: Any, players: Iterable[Any]) -> GameSummary:
         started_at=row[10],
         finished_at=row[11],
         players=tuple(GamePlayer(p[1], p[2], p[3], bool(p[4]), p[5], bool(p[6])) for p in players),
+        counted=bool(row[12]),
     )
 
 
@@ -346,7 +348,7 @@ class History(Repository):
                         "rank": st.rank,
                         "games": st.games,
                         "wins": st.wins,
-                        "games_with_bots": st.games_with_bots,
+                        "not_counted": st.not_counted,
                         "hands": st.hands,
                         "contracts_bid": st.contracts_bid,
                         "contracts_made": st.contracts_made,

@@ -118,7 +118,7 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         records = await db.games.hand_records(t_id)
         assert len(records) == n
         stats = await db.stats.player(spades.guild.id, alice.id)
-        assert stats is not None and stats.games == 1 and stats.games_with_bots == 1
+        assert stats is not None and stats.games == 1 and stats.not_counted == 1
 
 
 async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
@@ -153,7 +153,7 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
         assert len(await db.games.hand_records(tid)) == len(hands) > 0
         for u in users:
             stats = await db.stats.player(spades.guild.id, u.id)
-            assert stats is not None and stats.games == 1 and stats.games_with_bots == 0
+            assert stats is not None and stats.games == 1 and stats.not_counted == 0
 
 
 async def test_blind_nil_with_the_card_exchange(spades: Spades) -> None:
