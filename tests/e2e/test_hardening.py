@@ -404,13 +404,16 @@ async def test_no_table_where_the_bot_cannot_post_and_a_lost_permission_closes_i
         fake.take_violations()
 
 
-OFF_OFF = "show my cards at once **off**; ping me when my turn starts **off**"
-ON_ON = "show my cards at once **on**; ping me when my turn starts **on**"
+OFF_OFF = (
+    "• Blind nil: asked before your cards are shown (when the table allows blind nil)\n• Turn ping: **off**"
+)
+ON_ON = "• Blind nil: never asked: your cards show as soon as a hand is dealt\n• Turn ping: **on**"
 
 
 async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: Spades) -> None:
     """Item 19: "I don't bid blind nil" shows the cards as soon as a hand is dealt (no "Show my
-    cards" click); "ping me" pings when the turn starts. Both kept across a restart."""
+    cards" click), also set by "Never ask me" on the prompt; "ping me" pings when the turn starts.
+    Both kept across a restart."""
     alice, bob = spades.users["alice"], spades.users["bob"]
     async with spades.running(speed=20):
         r = await spades.slash(alice, "spades me")
@@ -433,6 +436,13 @@ async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: S
         bobs = await my_hand(spades, game, bob)
         assert any(b.get("label") == "Show my cards" for b in bobs.buttons)
         assert not any(":c:" in b.get("custom_id", "") for b in bobs.buttons)
+        # "Never ask me" sets his /spades me preference: his cards show now and at every deal
+        r = await spades.fake.click(bob, bobs, label="Never ask me")
+        bobs = await panel_answer(spades, r)
+        assert "Saved: you won't be asked about blind nil again" in bobs.content
+        assert not any(b.get("label") in ("Show my cards", "Never ask me") for b in bobs.buttons)
+        r = await spades.slash(bob, "spades me")
+        assert "• Blind nil: never asked" in await said(r)
         if my_turn(bob):
             await take_turn(spades, game, bob, bobs)
             await spades.wait_for(lambda: my_turn(alice), what="alice's turn")

@@ -123,7 +123,10 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
         t = await spades.stored_model(int(opened.group(1)))  # the table as stored
         spades.table_id = t.id
         assert t.ruleset.bag_limit == 5 and t.ruleset.lose_score == -200 and t.ruleset.ten_for_200
-        assert await said(r) == f"Table {t.id} is open: {t.ruleset.describe()}. Press **Join** to sit down."
+        assert await said(r) == (
+            f"Table {t.id} is open: {t.ruleset.describe()}. You have seat 1; the others press **Join**, "
+            "then you press **Start** (empty seats can go to bots)."
+        )
         await spades.settle()
         lines = spades.live().content.splitlines()
         assert lines[0] == f"♠ **Spades** · table {t.id} · {t.ruleset.describe()}"
