@@ -69,8 +69,7 @@ def history_text(page: HistoryPage, scope: Text) -> Text:
     if any(not g.counted for g in page.games):
         lines.append(
             _(
-                "%(mark)s not counted: bots played, or the bot played most of someone's seat "
-                "(the leaderboard and /stats count games between people).",
+                "%(mark)s not counted: bots played (the leaderboard and /stats count games between people).",
                 mark=NOT_COUNTED_MARK,
             )
         )

@@ -122,9 +122,7 @@ def _counted_note(t: Table, lang: str) -> str:
     """Nothing for a counted game; a second line for one the leaderboard leaves out."""
     if game_counts(players(t, with_side=True)):
         return ""
-    return "\n" + gettext(
-        lang, "🤖 Not counted on the leaderboard: bots played, or the bot played most of a seat."
-    )
+    return "\n" + gettext(lang, "🤖 Bots played: this game is not counted on the leaderboard or in /stats.")
 
 
 def _result_line(t: Table, lang: str) -> str:

@@ -112,14 +112,14 @@ def leaderboard_embed(
     if humans_only:
         legend = gettext(
             lang,
-            "W/G count games between people (no bot seat, no seat played mostly by the bot); "
-            "%(mark)s n = games not counted · ? = provisional",
+            "W/G count games between people (no bot seat); %(mark)s n = games with bots (not "
+            "counted) · ? = provisional",
             mark=BOT_MARK,
         )
     else:
         legend = gettext(
             lang,
-            "W/G count every game; %(mark)s n = of them not counted (bots played) · ? = provisional",
+            "W/G count every game; %(mark)s n = of them with bots · ? = provisional",
             mark=BOT_MARK,
         )
     embed.set_footer(text=f"{sorted_by} · {where} · {players_n} · {legend}")
@@ -190,8 +190,8 @@ def stats_embed(
         name=gettext(lang, "%(mark)s Not counted", mark=BOT_MARK),
         value=ngettext(
             lang,
-            "%(n)s game with bots or played mostly by the bot (not in games, wins or rank)",
-            "%(n)s games with bots or played mostly by the bot (not in games, wins or rank)",
+            "%(n)s game with bots (not in games, wins or rank)",
+            "%(n)s games with bots (not in games, wins or rank)",
             p.not_counted,
         )
         if p.not_counted

@@ -1,10 +1,11 @@
-"""What a *counted game* is: the one definition the leaderboard, /stats, /history, the game post
-and the ratings use (docs/COUNTED_GAMES.md says it for players).
+"""What a *counted game* is: the one definition the leaderboard, /stats, /history and the game post
+use (docs/COUNTED_GAMES.md says it for players).
 
-A finished game counts when every seat was held by a person who played most of it themselves: no
-seat was a bot, and no person's seat had more than half of its actions taken by the bot standing
-in for them (an away or timed-out player). Such a game is between at least two people by
-construction. Pure: storage computes it once when the game is saved (``games.counted``).
+A finished game counts when every seat was held by a person: no seat was a bot. A person's seat the
+bot played for them while they were away, or after they left, still counts for them and for
+everyone else: leaving a losing game does not erase the loss, nor the opponents' win. (Ratings keep
+their own, per-seat rule: a seat the bot played for most of the game is not rated for its player,
+``bot.league.ratings``.)
 """
 
 from __future__ import annotations
@@ -12,16 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-# more than this share of a seat's actions taken by the bot: the seat was mostly the bot's
-MOST_OF_THE_GAME = 0.5
-
-
-def seat_played_by_person(seat: Mapping[str, Any]) -> bool:
-    """A stored seat (``is_bot``, ``bot_share``) that a person played most of themselves."""
-    return not seat.get("is_bot") and float(seat.get("bot_share") or 0.0) <= MOST_OF_THE_GAME
+# the same rule over a stored row of ``games`` or ``game_players`` (each row carries ``with_bots``:
+# any bot seat in its game)
+COUNTED_SQL = "with_bots = 0"
 
 
 def game_counts(seats: Iterable[Mapping[str, Any]]) -> bool:
-    """True when the game is counted: at least two seats, each played mostly by a person."""
+    """True when the game is counted: at least two seats, none of them a bot's."""
     seats = list(seats)
-    return len(seats) >= 2 and all(seat_played_by_person(s) for s in seats)
+    return len(seats) >= 2 and not any(s.get("is_bot") for s in seats)

@@ -70,11 +70,10 @@ class Games(Repository):
         )
 
     async def insert_game(self, tx: Session, game: FinishedGame) -> None:
-        with_bots = any(bool(p.get("is_bot")) for p in game.players)
-        counted = game_counts(game.players)
+        with_bots = not game_counts(game.players)
         game_id = await tx.fetchval(
             "INSERT INTO games (table_id, guild_id, channel_id, game_no, ruleset, hands, winner_side,"
-            " sides, with_bots, counted, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " sides, with_bots, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " RETURNING id",
             (
                 game.table_id,
@@ -86,14 +85,13 @@ class Games(Repository):
                 game.winner_side,
                 _dumps(game.sides),
                 int(with_bots),
-                int(counted),
                 _unix(game.started_at),
                 _unix(game.finished_at),
             ),
         )
         await tx.executemany(
             "INSERT INTO game_players (game_id, guild_id, seat, side, user_id, is_bot, name, won,"
-            " with_bots, bot_share, counted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " with_bots, bot_share) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     game_id,
@@ -106,7 +104,6 @@ class Games(Repository):
                     int(game.winner_side is not None and p["side"] == game.winner_side),
                     int(with_bots),
                     float(p.get("bot_share") or 0.0),
-                    int(counted),
                 )
                 for p in game.players
             ],
@@ -126,7 +123,7 @@ class Games(Repository):
         """The server's most recent finished games, newest first, with their players."""
         rows = await self._fetchall(
             "SELECT id, table_id, channel_id, game_no, ruleset, hands, winner_side, sides, with_bots,"
-            " started_at, finished_at, counted FROM games WHERE guild_id = ?"
+            " started_at, finished_at FROM games WHERE guild_id = ?"
             " ORDER BY finished_at DESC, id DESC LIMIT ?",
             (guild_id, limit),
         )
@@ -149,7 +146,7 @@ class Games(Repository):
                     "with_bots": bool(r[8]),
                     "started_at": r[9],
                     "finished_at": r[10],
-                    "counted": bool(r[11]),
+                    "counted": not r[8],
                     "players": [
                         {
                             "seat": p[0],

@@ -25,7 +25,7 @@ MAX_PAGE = 25
 
 _GAME_COLUMNS = (
     "g.id, g.table_id, g.guild_id, g.channel_id, g.game_no, g.ruleset, g.hands, g.winner_side, g.sides,"
-    " g.with_bots, g.started_at, g.finished_at, g.counted"
+    " g.with_bots, g.started_at, g.finished_at"
 )
 
 # Statements run by ``forget_player`` in one transaction, each with the user id as its only
@@ -89,7 +89,11 @@ class GameSummary:
     started_at: int
     finished_at: int
     players: tuple[GamePlayer, ...]
-    counted: bool = True  # on the leaderboard and /stats (bot.storage.counted)
+
+    @property
+    def counted(self) -> bool:
+        """On the leaderboard and in /stats (``bot.storage.counted``: no bot seat)."""
+        return not self.with_bots
 
     @property
     def preset(self) -> str:
@@ -193,7 +197,6 @@ def _game(row: Any, players: Iterable[Any]) -> GameSummary:
         started_at=row[10],
         finished_at=row[11],
         players=tuple(GamePlayer(p[1], p[2], p[3], bool(p[4]), p[5], bool(p[6])) for p in players),
-        counted=bool(row[12]),
     )
 
 

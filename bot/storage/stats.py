@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Repository
+from .counted import COUNTED_SQL
 from .models import PlayerStats
 
 SORTS: dict[str, str] = {
@@ -36,7 +37,8 @@ WITH hp AS (
     GROUP BY user_id
 ), gp AS (
     SELECT user_id, SUM(CASE WHEN {counted} THEN 1 ELSE 0 END) AS games,
-           SUM(CASE WHEN {counted} THEN won ELSE 0 END) AS wins, SUM(1 - counted) AS not_counted
+           SUM(CASE WHEN {counted} THEN won ELSE 0 END) AS wins,
+           SUM(CASE WHEN {rule} THEN 0 ELSE 1 END) AS not_counted
     FROM game_players
     WHERE guild_id = :guild AND user_id IS NOT NULL AND is_bot = 0
     GROUP BY user_id
@@ -97,7 +99,7 @@ def leaderboard_sql(sort: str, *, humans_only: bool = True) -> str:
         order = SORTS[sort]
     except KeyError:
         raise ValueError(f"unknown sort {sort!r}; choose one of {', '.join(SORTS)}") from None
-    return _AGGREGATE.format(order=order, counted="counted = 1" if humans_only else "1 = 1")
+    return _AGGREGATE.format(order=order, counted=COUNTED_SQL if humans_only else "1 = 1", rule=COUNTED_SQL)
 
 
 def stats_from_row(row: Any) -> PlayerStats:

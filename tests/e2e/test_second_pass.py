@@ -250,7 +250,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         assert again.seats[1] is None and again.seat_of(alice.id) == 0
         assert [s is not None and s.bot for s in again.seats] == [False, False, True, True]
     async with spades.stored() as db:
-        stats = await db.stats.player(spades.guild.id, bob.id)
+        stats = await db.stats.player(spades.guild.id, bob.id, humans_only=False)  # (bots filled seats)
         assert stats is not None and stats.games == 1
 
 
@@ -545,7 +545,7 @@ async def test_when_everyone_left_the_bots_finish_the_game_and_it_counts(spades:
         )
         assert any(x.startswith("🏆") for x in texts)
     async with spades.stored() as db:
-        stats = await db.stats.player(spades.guild.id, alice.id)
+        stats = await db.stats.player(spades.guild.id, alice.id, humans_only=False)  # (a game with bots)
         assert stats is not None and stats.games == 1
 
 

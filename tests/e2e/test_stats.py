@@ -42,7 +42,7 @@ FAST = {"play_seconds": 15, "bid_seconds": 15, "bots": "easy", "rules": "max_han
 class Record:
     games: int = 0  # games between people only (the board's default count)
     wins: int = 0
-    all_games: int = 0  # every game, bots or not (the board with bots:True, /stats)
+    all_games: int = 0  # every game, bots or not (the board with bots:True)
     all_wins: int = 0
     with_bots: int = 0
     hands: int = 0
@@ -288,8 +288,10 @@ async def test_leaderboard_and_stats_after_games_played_from_the_panel(spades: S
         assert r.ephemeral and r.message is not None  # a personal lookup stays private
         fields = {f["name"]: f["value"] for f in r.message.embeds[0]["fields"]}
         mine = model.of(alice.id)
-        assert fields["Games"] == f"2 ({mine.all_wins} W · {2 - mine.all_wins} L)"
-        assert fields["🤖 Games with bots"] == "2 of 2 (they count)"
+        # the same counted games as the board (docs/COUNTED_GAMES.md): none, so no rate and no rank
+        assert fields["Games"] == "0 (0 W · 0 L)"
+        assert fields["Win rate"] == "–" and fields["Rank"] == "not ranked yet (no counted game)"
+        assert fields["🤖 Not counted"] == "2 games with bots (not in games, wins or rank)"
         assert fields["Bags"].endswith(f"in {mine.hands} hand{'s' * (mine.hands != 1)})")
         assert fields["Nils"] == f"{mine.nils_made} made of {mine.nils_tried}"
         if mine.contracts_bid:
@@ -300,7 +302,7 @@ async def test_leaderboard_and_stats_after_games_played_from_the_panel(spades: S
         r = await spades.fake.slash(carol, spades.channel, "stats", options={"user": bob, "share": True})
         assert not r.ephemeral and r.message is not None
         fields = {f["name"]: f["value"] for f in r.message.embeds[0]["fields"]}
-        assert fields["Games"] == f"1 ({model.of(bob.id).all_wins} W · {1 - model.of(bob.id).all_wins} L)"
+        assert fields["Games"] == "0 (0 W · 0 L)" and fields["🤖 Not counted"].startswith("1 game with bots")
 
         r = await spades.slash(carol, "leaderboard", sort="bid_accuracy")
         assert r.message is not None and ranked_ids(r.message) == model.ranking("bid_accuracy")

@@ -87,7 +87,7 @@ async def test_one_game_has_the_same_numbers_everywhere(storage: Storage, humans
     # the game post: the winner and the winning score first; a not-counted game says so
     post = render.game_post(table)
     assert f"win {final} after 2 hands." in post.splitlines()[0]
-    assert ("Not counted on the leaderboard" in post) is not counted
+    assert ("this game is not counted on the leaderboard" in post) is not counted
 
     # storage decided once
     page = await storage.history.recent_games(GUILD)
