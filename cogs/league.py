@@ -104,11 +104,12 @@ class LeagueCog(commands.Cog):
                 return str(await self.settings.server_language(interaction.guild_id))
         return resolve(interaction.guild_locale)
 
-    async def _league(self, interaction: discord.Interaction[Any], name: str) -> LeagueRow:
+    async def _league(self, interaction: discord.Interaction[Any], name: str | None) -> LeagueRow:
+        """The league named, or the server's one league when no name is given."""
         assert interaction.guild_id is not None
         return await self.service.league(interaction.guild_id, name)
 
-    async def _admin_league(self, interaction: discord.Interaction[Any], name: str) -> LeagueRow:
+    async def _admin_league(self, interaction: discord.Interaction[Any], name: str | None) -> LeagueRow:
         league = await self._league(interaction, name)
         if not await self._is_admin(interaction, league):
             raise LeagueRefusal(text.NOT_ADMIN)
@@ -221,7 +222,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="edit", description="Change a league's schedule, rounds or rules")
     @app_commands.describe(
-        league="The league",
+        league="The league (default: the server's only league)",
         name="A new name",
         weekday="A new weekday",
         time="A new local start time",
@@ -243,7 +244,7 @@ class LeagueCog(commands.Cog):
     async def edit(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
+        league: str | None = None,
         name: app_commands.Range[str, 1, 50] | None = None,
         weekday: str | None = None,
         time: app_commands.Range[str, 1, 20] | None = None,
@@ -294,11 +295,11 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="pause", description="Pause a league: no nights until it is resumed")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", reason="Why (audit log)")
+    @app_commands.describe(league="The league (default: the server's only league)", reason="Why (audit log)")
     async def pause(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
+        league: str | None = None,
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         async def work() -> Text:
@@ -311,8 +312,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="resume", description="Resume a paused league")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def resume(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def resume(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self.service.resume(await self._admin_league(interaction, league), interaction.user.id)
             return text.resumed(await self.service.schedule_text(lg))
@@ -320,14 +321,18 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @league.command(name="skip", description="Skip one night (the season gets a week longer)")
-    @app_commands.describe(league="The league", reason="Why (audit log)", date="The night's date, YYYY-MM-DD")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        reason="Why (audit log)",
+        date="The night's date, YYYY-MM-DD",
+    )
     @app_commands.autocomplete(league=league_autocomplete)
     async def skip(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         date: app_commands.Range[str, 1, 20],
         reason: app_commands.Range[str, 1, 200] | None = None,
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             _league, last = await self.service.skip(
@@ -339,11 +344,11 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="end", description="End the season now and post the final standings")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", reason="Why (audit log)")
+    @app_commands.describe(league="The league (default: the server's only league)", reason="Why (audit log)")
     async def end(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
+        league: str | None = None,
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         async def work() -> Text:
@@ -356,11 +361,13 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="season", description="Start a new season of an ended league")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", weeks="A new season length")
+    @app_commands.describe(
+        league="The league (default: the server's only league)", weeks="A new season length"
+    )
     async def season(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
+        league: str | None = None,
         weeks: app_commands.Range[int, -1000, 1000] | None = None,
     ) -> None:
         async def work() -> Text:
@@ -373,8 +380,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="archive", description="Archive an ended league (its history stays)")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def archive(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def archive(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self.service.archive(
                 await self._admin_league(interaction, league), interaction.user.id
@@ -387,8 +394,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="signup", description="Sign up for a league")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def signup(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def signup(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
             await self.service.sign_up(lg, interaction.user.id)
@@ -398,8 +405,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="leave", description="Leave a league")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def leave(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def leave(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
             await self.service.leave(lg, interaction.user.id)
@@ -409,7 +416,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="invite", description="Fixed teams: invite your partner(s)")
     @app_commands.describe(
-        league="The league",
+        league="The league (default: the server's only league)",
         partner="Your partner",
         team="Your team's name",
         partner2="Second partner (teams of three)",
@@ -418,10 +425,10 @@ class LeagueCog(commands.Cog):
     async def invite(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         partner: discord.Member,
         team: app_commands.Range[str, 1, 50],
         partner2: discord.Member | None = None,
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
@@ -439,8 +446,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="accept", description="Fixed teams: accept your partner's invite")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def accept(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def accept(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
             made = await self.service.answer_invite(lg, interaction.user.id, accept=True)
@@ -450,8 +457,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="decline", description="Fixed teams: decline an invite")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def decline(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def decline(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
             made = await self.service.answer_invite(lg, interaction.user.id, accept=False)
@@ -460,10 +467,12 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @league.command(name="standings", description="The season's standings")
-    @app_commands.describe(league="The league", share="Post them in the channel for everyone")
+    @app_commands.describe(
+        league="The league (default: the server's only league)", share="Post them in the channel for everyone"
+    )
     @app_commands.autocomplete(league=league_autocomplete)
     async def standings(
-        self, interaction: discord.Interaction[Any], league: str, share: bool = False
+        self, interaction: discord.Interaction[Any], share: bool = False, league: str | None = None
     ) -> None:
         async def work() -> Text:
             return await self.service.standings_text(await self._league(interaction, league))
@@ -472,8 +481,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="schedule", description="The season's nights")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def schedule(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def schedule(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             return await self.service.schedule_text(await self._league(interaction, league))
 
@@ -481,8 +490,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="history", description="Past nights, their results and the admin log")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def history(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def history(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         from bot.league.discord_io import history_view
 
         shown: list[discord.ui.View | None] = [None]
@@ -497,8 +506,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="me", description="Your standing, rating and next night")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def me(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def me(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             return await self.service.me_text(await self._league(interaction, league), interaction.user.id)
 
@@ -508,7 +517,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="sub", description="Substitute a player at their table tonight")
     @app_commands.describe(
-        league="The league",
+        league="The league (default: the server's only league)",
         out="The player leaving",
         player="The player taking the seat",
         reason="Why (audit log)",
@@ -517,10 +526,10 @@ class LeagueCog(commands.Cog):
     async def sub(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         out: discord.Member,
         player: discord.Member,
         reason: app_commands.Range[str, 1, 200] | None = None,
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             if player.bot:
@@ -534,8 +543,10 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="add", description="Put a player on the roster")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", player="The player")
-    async def add(self, interaction: discord.Interaction[Any], league: str, player: discord.Member) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)", player="The player")
+    async def add(
+        self, interaction: discord.Interaction[Any], player: discord.Member, league: str | None = None
+    ) -> None:
         async def work() -> Text:
             if player.bot:
                 raise LeagueRefusal(
@@ -549,13 +560,15 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="remove", description="Remove a player from the league")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", player="The player", reason="Why (audit log)")
+    @app_commands.describe(
+        league="The league (default: the server's only league)", player="The player", reason="Why (audit log)"
+    )
     async def remove(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         player: discord.Member,
         reason: app_commands.Range[str, 1, 200],
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
@@ -566,7 +579,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="correct", description="Correct a table's result (kept in the history)")
     @app_commands.describe(
-        league="The league",
+        league="The league (default: the server's only league)",
         night="Night number",
         round="Round number",
         table="Table number",
@@ -577,12 +590,12 @@ class LeagueCog(commands.Cog):
     async def correct(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         night: app_commands.Range[int, 1, 100],
         round: app_commands.Range[int, 1, 10],
         table: app_commands.Range[int, 1, 100],
         scores: app_commands.Range[str, 1, 60],
         reason: app_commands.Range[str, 1, 200],
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
@@ -601,8 +614,8 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="reopen", description="Re-open check-in (late arrivals join the next round)")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def reopen(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def reopen(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             return await self.service.reopen_checkin(
                 await self._admin_league(interaction, league), interaction.user.id
@@ -612,8 +625,8 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="start", description="Start the next night now")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def start(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def start(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             return await self.service.start_now(
                 await self._admin_league(interaction, league), interaction.user.id
@@ -623,12 +636,14 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="postpone", description="Start the next night later")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", minutes="How many minutes later")
+    @app_commands.describe(
+        league="The league (default: the server's only league)", minutes="How many minutes later"
+    )
     async def postpone(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         minutes: app_commands.Range[int, -1000, 1000],
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             return await self.service.postpone(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from bot.i18n import Text, _, _n, join, timestamp
+from bot.i18n import Text, _, _n, join, render, timestamp
 from bot.lexicon import preset_name
 from bot.render.pieces import MAX_MESSAGE
 from bot.render.records import bid_text, ruleset_of, seat_names, side_label
@@ -149,3 +149,13 @@ def game_choice(g: GameSummary) -> tuple[str, str]:
     label = f"#{g.id} · {sides} · {g.preset}"[:100]
     players = ", ".join(p.name for p in g.players)[:100]
     return label, f"{day} · {players}"[:100]
+
+
+def game_suggestion(g: GameSummary, lang: str) -> str:
+    """A game in the autocomplete of ``/replay game:`` and ``/history game:``: id, day, the winners
+    and the final scores (the winner's first), the preset; within a choice's 100 characters."""
+    day = dt.datetime.fromtimestamp(g.finished_at, dt.UTC).strftime("%Y-%m-%d")
+    winners = ", ".join(p.name for p in g.players if p.won)
+    result = f"🏆 {winners} {final_scores(g)}" if winners else final_scores(g)
+    text = f"#{g.id} · {day} · {result} · {render(preset_name(g.preset), lang)}"
+    return text if len(text) <= 100 else text[:99] + "…"

@@ -49,7 +49,9 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         hands, final = game_posts(spades, game)
         assert final is not None and final.startswith("🏆")  # the game has a winner
         n = len(hands)
-        assert final.endswith(f"after {n} hand{'s' * (n != 1)}.")
+        result, note = final.splitlines()
+        assert result.endswith(f"after {n} hand{'s' * (n != 1)}.")
+        assert note == "🤖 Bots played: this game is not counted on the leaderboard or in /stats."
         await spades.settle()
         await spades.check_public()
         texts = [m.content for m in spades.fake.public_messages(spades.channel)]

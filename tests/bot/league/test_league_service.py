@@ -971,3 +971,18 @@ async def test_a_night_of_one_round_posts_its_results_once(
     (night_post,) = gateway.posted("night 1 results")
     assert not gateway.posted("round 1 results")  # the same single line is not posted twice
     assert "🏆" in night_post and night_post.index("**510**") < night_post.index("**300**")
+
+
+async def test_without_a_name_the_servers_one_league_is_meant(service: LeagueService) -> None:
+    with pytest.raises(LeagueRefusal) as none_yet:
+        await service.league(GUILD, None)
+    assert "no league yet" in str(none_yet.value.message)
+    first = await create(service)
+    assert (await service.league(GUILD, None)).id == first.id
+    assert (await service.league(GUILD, "  ")).id == first.id
+    await create(service, name="Spades Monday", weekday="monday", channel_id=CHANNEL + 1)
+    with pytest.raises(LeagueRefusal) as several:
+        await service.league(GUILD, None)
+    said = str(several.value.message)
+    assert "several leagues" in said and "Spades Thursday" in said and "Spades Monday" in said
+    assert (await service.league(GUILD, "Spades Monday")).name == "Spades Monday"
