@@ -142,7 +142,11 @@ class LeagueCog(commands.Cog):
     async def zone_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=z, value=z) for z in zone_suggestions(current)]
+        # the reader's locale first, then the server's ("Lon" offers Europe/London first anyway)
+        locales = tuple(
+            str(loc.value) for loc in (interaction.locale, interaction.guild_locale) if loc is not None
+        )
+        return [app_commands.Choice(name=z, value=z) for z in zone_suggestions(current, locales=locales)]
 
     # ---- creating and changing -----------------------------------------------------------------
 
