@@ -445,6 +445,12 @@ class Spades:
                     timeout=1.0,
                 )
 
+    def command(self, path: str) -> str:
+        """A synced command as an answer names it: the mention Discord draws (``</spades new:id>``)."""
+        top = path.split(" ", 1)[0]
+        (cmd,) = [c for c in self.fake.commands_for(self.guild) if c["name"] == top]
+        return f"</{path}:{cmd['id']}>"
+
     # ---- acting through Discord -----------------------------------------------------------------
     async def slash(self, user: User, command: str, **options: Any) -> InteractionResult:
         r = await self.fake.slash(user, self.channel, command, **options)

@@ -693,7 +693,7 @@ async def test_every_custom_id_family_is_checked_across_servers_from_a_dm_and_wi
                 put(spades.channel, f"sp:{overflow}:join"),
                 f"sp:{overflow}:join",
                 None,
-                "That table no longer exists. Open a new one with `/spades new`.",
+                f"That table no longer exists. Open a new one with {spades.command('spades new')}.",
             ),
         ]
         for user, message, custom_id, values, expected in cases:

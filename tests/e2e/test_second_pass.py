@@ -194,7 +194,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         r = await spades.fake.click(bob, spades.live(), label="Leave")
         assert r.ephemeral and await said(r) == (
             f"Leave table {t.id}? The bot plays your seat for the rest of the game (it still counts in "
-            "your stats); you can come back with **I'm back** or `/join`."
+            f"your stats); you can come back with **I'm back** or {spades.command('join')}."
         )
         assert (await stored_seat(spades, t.id, 1))["left"] is False  # type: ignore[index]
         confirm = r.message
@@ -202,7 +202,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         r = await spades.fake.click(bob, confirm, label="Yes, leave: the bot takes my seat")
         assert (
             await said(r)
-            == "You left the game: the bot plays your seat. Press **I'm back** or `/join` to come back."
+            == f"You left the game: the bot plays your seat. Press **I'm back** or {spades.command('join')} to come back."
         )
         r = await spades.slash(bob, "leave")
         assert (await said(r)).startswith("You already left: the bot plays your seat.")
@@ -239,7 +239,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         # a rematch: his seat is free again, and he can't open it himself
         r = await spades.fake.click(bob, game_post, label="Rematch")
         assert await said(r) == (
-            "You left that game, so you can't open its rematch: `/spades new` opens a table."
+            f"You left that game, so you can't open its rematch: {spades.command('spades new')} opens a table."
         )
         r = await spades.fake.click(alice, game_post, label="Rematch")
         answer = await said(r)

@@ -21,7 +21,7 @@ from tests.e2e.harness import (
     turn_of,
 )
 
-NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
+NO_TABLE = "There is no Spades table in this channel. Open one with {new}."
 
 
 async def ask(spades: Spades, user: User, command: str, **options: Any) -> tuple[InteractionResult, str]:
@@ -105,7 +105,9 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
             ("play", {"card": "AS"}),
             ("leave", {}),
         ]:
-            assert (await ask(spades, alice, command, **options))[1] == NO_TABLE, command
+            assert (await ask(spades, alice, command, **options))[1] == NO_TABLE.format(
+                new=spades.command("spades new")
+            ), command
 
         tid = await open_seen(spades, alice)
         host = f"<@{alice.id}>"
@@ -149,7 +151,9 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
         c = await spades.fake.click(alice, r.message, label="Yes, abandon the table")
         assert await said(c) == f"Table {tid} is abandoned."
         assert (await spades.stored_table(tid)).status == "abandoned"
-        assert (await ask(spades, admin, "spades abandon"))[1] == NO_TABLE
+        assert (await ask(spades, admin, "spades abandon"))[1] == NO_TABLE.format(
+            new=spades.command("spades new")
+        )
 
         # a server manager may abandon someone else's table
         tid = await open_seen(spades, bob)
