@@ -79,7 +79,7 @@ async def test_answers_name_commands_as_clickable_mentions(fake_discord: FakeDis
     channel = guild.add_text_channel("spades")
     alice = fake.add_user("alice")
     db = tmp_path / "spades.db"
-    for start in range(2):
+    for _start in range(2):
         async with fake.run_bot(_bot(db)):
             (spades,) = [c for c in fake.requests_to("PUT", GLOBAL)[0].response if c["name"] == "spades"]
             r = await fake.slash(alice, channel, "table")  # no table here: "Open one with /spades new"

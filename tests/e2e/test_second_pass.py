@@ -202,7 +202,8 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         r = await spades.fake.click(bob, confirm, label="Yes, leave: the bot takes my seat")
         assert (
             await said(r)
-            == f"You left the game: the bot plays your seat. Press **I'm back** or {spades.command('join')} to come back."
+            == "You left the game: the bot plays your seat. Press **I'm back** or "
+            f"{spades.command('join')} to come back."
         )
         r = await spades.slash(bob, "leave")
         assert (await said(r)).startswith("You already left: the bot plays your seat.")
@@ -239,7 +240,8 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         # a rematch: his seat is free again, and he can't open it himself
         r = await spades.fake.click(bob, game_post, label="Rematch")
         assert await said(r) == (
-            f"You left that game, so you can't open its rematch: {spades.command('spades new')} opens a table."
+            "You left that game, so you can't open its rematch: "
+            f"{spades.command('spades new')} opens a table."
         )
         r = await spades.fake.click(alice, game_post, label="Rematch")
         answer = await said(r)
