@@ -201,8 +201,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         assert confirm is not None
         r = await spades.fake.click(bob, confirm, label="Yes, leave: the bot takes my seat")
         assert (
-            await said(r)
-            == "You left the game: the bot plays your seat. Press **I'm back** or "
+            await said(r) == "You left the game: the bot plays your seat. Press **I'm back** or "
             f"{spades.command('join')} to come back."
         )
         r = await spades.slash(bob, "leave")
