@@ -36,7 +36,9 @@ async def test_admin_tools_refuse_non_admins_and_the_admin_role_lets_them(spades
             ("league admin correct", {"night": 1, "round": 1, "table": 1, "scores": "1 2", "reason": "x"}),
             ("league admin sub", {"out": bob, "player": carol}),
         ]:
-            assert await ask(spades, alice, command, league=LEAGUE, **options) == NOT_ADMIN, command
+            assert await ask(spades, alice, command, league=LEAGUE, **options) == spades.mentioned(
+                NOT_ADMIN
+            ), command
         (league,) = await store.rosters.leagues(spades.guild.id)
         assert league.status == "active"
 
@@ -59,7 +61,7 @@ async def test_admin_tools_refuse_non_admins_and_the_admin_role_lets_them(spades
         assert league.status == "paused"
         # the role is taken away: alice is refused again
         assert await ask(spades, admin, "league admin role") == "League admins: server managers."
-        assert await ask(spades, alice, "league resume", league=LEAGUE) == NOT_ADMIN
+        assert await ask(spades, alice, "league resume", league=LEAGUE) == spades.mentioned(NOT_ADMIN)
         resumed = await ask(spades, admin, "league resume", league=LEAGUE)
         assert resumed.startswith("▶️ Resumed.") and f"📅 **{LEAGUE}**: Thursdays at 20:00" in resumed
         assert "is not paused" in await ask(spades, admin, "league resume", league=LEAGUE)

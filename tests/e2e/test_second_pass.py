@@ -89,7 +89,13 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
     async with spades.running():
         # autocomplete: option names (with the preset's value), then values
         ac = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "bag_limit=5 ten")
-        assert ac == [{"name": "bag_limit=5 ten_for_200=… (now off)", "value": "bag_limit=5 ten_for_200="}]
+        # (each option with what it does: bot.lexicon.RULE_BLURBS)
+        assert ac == [
+            {
+                "name": "bag_limit=5 ten_for_200=… (now off) — 10 tricks bid and made score 200",
+                "value": "bag_limit=5 ten_for_200=",
+            }
+        ]
         ac = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "ten_for_200=")
         assert [c["value"] for c in ac] == ["ten_for_200=on", "ten_for_200=off"]
         ac = await spades.fake.autocomplete(

@@ -173,9 +173,14 @@ async def test_typed_bids_and_cards_with_autocomplete(spades: Spades) -> None:
         presets = await fake.autocomplete(alice, spades.channel, "spades new", "preset", "six")
         assert [c["value"] for c in presets] == ["six-player", "six-player-threes", "six-player-solo"]
         rules = await fake.autocomplete(alice, spades.channel, "spades new", "rules", "bag")
-        assert rules[0] == {"name": "bag_limit=… (now 10)", "value": "bag_limit="}
+        assert rules[0] == {
+            "name": "bag_limit=… (now 10) — bags that cost the bag penalty (off: never)",
+            "value": "bag_limit=",
+        }
         rules = await fake.autocomplete(alice, spades.channel, "spades config", "rules", "ten")
-        assert rules == [{"name": "ten_for_200=… (now off)", "value": "ten_for_200="}]
+        assert rules == [
+            {"name": "ten_for_200=… (now off) — 10 tricks bid and made score 200", "value": "ten_for_200="}
+        ]
 
         tid = await open_seen(spades, alice, nil=False, blind_nil=False, play_seconds=600, bid_seconds=600)
         game = seen_game(spades, tid)

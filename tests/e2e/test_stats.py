@@ -163,7 +163,7 @@ async def test_empty_server_is_answered_helpfully(spades: Spades) -> None:
     alice, bob = spades.users["alice"], spades.users["bob"]
     async with spades.running():
         r = await spades.slash(alice, "leaderboard")
-        assert r.ephemeral and await said(r) == EMPTY_SERVER
+        assert r.ephemeral and await said(r) == spades.mentioned(EMPTY_SERVER)
         r = await spades.slash(alice, "stats")
         assert r.ephemeral and (await said(r)).startswith("You have no finished hands in this server yet.")
         r = await spades.fake.slash(alice, spades.channel, "stats", options={"user": bob})
@@ -171,7 +171,7 @@ async def test_empty_server_is_answered_helpfully(spades: Spades) -> None:
             f"<@{bob.id}> has no finished hands in this server yet."
         )
         r = await spades.fake.slash(alice, spades.channel, "stats", options={"user": spades.fake.bot_user})
-        assert r.ephemeral and await said(r) == BOTS_HAVE_NO_STATS
+        assert r.ephemeral and await said(r) == spades.mentioned(BOTS_HAVE_NO_STATS)
         assert spades.fake.public_messages(spades.channel) == []  # nothing posted for the channel
 
 
@@ -251,11 +251,11 @@ async def test_leaderboard_pages_sorts_and_bot_games_after_games_played(spades: 
                      {"custom_id": sort_id, "component_type": 3, "values": ["games"]}):  # fmt: skip
             # (the fake's own interaction builder: no client would show another server's button)
             r = await spades.fake._component_interaction(alice, lounge, board, data)
-            assert r.ephemeral and await said(r) == WRONG_SERVER, data
+            assert r.ephemeral and await said(r) == spades.mentioned(WRONG_SERVER), data
             assert board.embeds[0]["description"] == shown  # the board did not move
         assert spades.fake.public_messages(lounge) == []
         r = await spades.fake.slash(alice, lounge, "leaderboard")  # that server has its own (empty) board
-        assert r.ephemeral and await said(r) == EMPTY_SERVER
+        assert r.ephemeral and await said(r) == spades.mentioned(EMPTY_SERVER)
 
 
 async def test_leaderboard_and_stats_after_games_played_from_the_panel(spades: Spades) -> None:
