@@ -253,8 +253,9 @@ async def on_panel_button(interaction: discord.Interaction, item: PanelButton) -
 
 
 async def never_ask(interaction: discord.Interaction, table_id: int) -> None:
-    """ "Never ask me" on the blind-nil prompt: the player's ``/spades me`` preference is set (which
-    shows their cards at this table too) and the panel is redrawn in place with the cards."""
+    """The blind-nil prompt's "Never ask me": the player's ``/spades me`` preference is set (which
+    shows their cards at this table too), the panel is redrawn in place with the cards, and a
+    message of its own says what was saved (a note in the panel would go at its next redraw)."""
     service = await ready_service(interaction)
     if service is None:
         return
@@ -265,7 +266,8 @@ async def never_ask(interaction: discord.Interaction, table_id: int) -> None:
         await safe_send(interaction, NOT_HERE)
         return
     await timely(interaction, service.set_player(interaction.user.id, no_blind_nil=True))
-    await show_hand(interaction, table_id, in_place=True, hint=NEVER_ASKED)
+    await show_hand(interaction, table_id, in_place=True)
+    await safe_send(interaction, NEVER_ASKED, ephemeral=True)
 
 
 async def panel_action(
