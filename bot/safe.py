@@ -323,7 +323,7 @@ async def _text(interaction: discord.Interaction, content: Any, *, ephemeral: bo
 def _mentions(interaction: discord.Interaction, content: Any) -> Any:
     """Commands named in an answer (```/spades new```) as clickable mentions, once the client
     knows their ids (:class:`NamesCommands`)."""
-    client = interaction.client
+    client = getattr(interaction, "client", None)
     if isinstance(content, str) and isinstance(client, NamesCommands):
         return client.command_mentions.mention(content)
     return content
