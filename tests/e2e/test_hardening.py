@@ -439,7 +439,8 @@ async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: S
         # "Never ask me" sets his /spades me preference: his cards show now and at every deal
         r = await spades.fake.click(bob, bobs, label="Never ask me")
         bobs = await panel_answer(spades, r)
-        saved = await r.answered(followup=True)  # (a message of its own: the panel is redrawn often)
+        await r.answered(followup=True)  # (a message of its own: the panel is redrawn often)
+        saved = r.record.followups[-1].content
         assert saved.startswith("Saved: you won't be asked about blind nil again")
         assert f"({spades.command('spades me')} changes it)" in saved
         assert not any(b.get("label") in ("Show my cards", "Never ask me") for b in bobs.buttons)
