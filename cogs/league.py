@@ -550,7 +550,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="attendance", description="The no-show rule, substitutes and dropping no-shows")
     @app_commands.describe(
-        league="The league",
+        league="The league (default: the server\'s only league)",
         no_show="What a player earns whose seat someone else played for most of a game",
         percent="Percent of a game someone else may play a seat before its player is a no-show",
         miss_minutes="Minutes into a round a player may miss before being a no-show (0: never)",
@@ -562,7 +562,7 @@ class LeagueCog(commands.Cog):
     async def attendance(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
+        league: str | None = None,
         no_show: str | None = None,
         percent: app_commands.Range[int, -1000, 1000] | None = None,
         miss_minutes: app_commands.Range[int, -1000, 1000] | None = None,
@@ -585,9 +585,9 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @admin.command(name="noshows", description="The season's no-shows per player")
-    @app_commands.describe(league="The league")
+    @app_commands.describe(league="The league (default: the server\'s only league)")
     @app_commands.autocomplete(league=league_autocomplete)
-    async def noshows(self, interaction: discord.Interaction[Any], league: str) -> None:
+    async def noshows(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
             rule = self.service.settings_of(lg).attendance
