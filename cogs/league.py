@@ -550,7 +550,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="attendance", description="The no-show rule, substitutes and dropping no-shows")
     @app_commands.describe(
-        league="The league (default: the server\'s only league)",
+        league="The league (default: the server's only league)",
         no_show="What a player earns whose seat someone else played for most of a game",
         percent="Percent of a game someone else may play a seat before its player is a no-show",
         miss_minutes="Minutes into a round a player may miss before being a no-show (0: never)",
@@ -585,7 +585,7 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @admin.command(name="noshows", description="The season's no-shows per player")
-    @app_commands.describe(league="The league (default: the server\'s only league)")
+    @app_commands.describe(league="The league (default: the server's only league)")
     @app_commands.autocomplete(league=league_autocomplete)
     async def noshows(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
