@@ -236,12 +236,38 @@ async def on_pass(interaction: discord.Interaction, item: PassSelect) -> None:
     await panel_action(interaction, item.table_id, "pass", cards, item.stamp)
 
 
+NEVER_ASKED = _(
+    "Saved: you won't be asked about blind nil again, your cards show as soon as a hand is dealt "
+    "(`/spades me` changes it)."
+)
+
+
 @handles(PanelButton)
 async def on_panel_button(interaction: discord.Interaction, item: PanelButton) -> None:
-    if item.action in ("keep", "discard"):
+    if item.action == "never":
+        await never_ask(interaction, item.table_id)
+    elif item.action in ("keep", "discard"):
         await panel_action(interaction, item.table_id, "draw", item.action == "keep", item.stamp)
     else:
         await panel_action(interaction, item.table_id, item.action, None, item.stamp)
+
+
+async def never_ask(interaction: discord.Interaction, table_id: int) -> None:
+    """The blind-nil prompt's "Never ask me": the player's ``/spades me`` preference is set (which
+    shows their cards at this table too), the panel is redrawn in place with the cards, and a
+    message of its own says what was saved (a note in the panel would go at its next redraw)."""
+    service = await ready_service(interaction)
+    if service is None:
+        return
+    if not on_ephemeral_message(interaction):
+        await safe_send(interaction, PANEL_ONLY)
+        return
+    if foreign(interaction, service.get(table_id)):
+        await safe_send(interaction, NOT_HERE)
+        return
+    await timely(interaction, service.set_player(interaction.user.id, no_blind_nil=True))
+    await show_hand(interaction, table_id, in_place=True)
+    await safe_send(interaction, NEVER_ASKED, ephemeral=True)
 
 
 async def panel_action(

@@ -23,12 +23,12 @@ from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
 from .faults import SaveErrors
 from .guild_settings import GuildSettings
-from .i18n import SpadesTranslator, _, resolve, translated_payload
+from .i18n import CommandMentions, SpadesTranslator, _, resolve, translated_payload
 from .league.discord_io import DiscordLeagueGateway, LeagueHost
 from .league.service import LeagueService
 from .league.tables import ServiceTables, listen
 from .ratelimit import GlobalBudget
-from .safe import NOT_ON_MESSAGE, PublicLanguages, on_its_message, safe_send, watch
+from .safe import NOT_ON_MESSAGE, NamesCommands, PublicLanguages, on_its_message, safe_send, watch
 from .sharding import ShardKeeper
 from .storage import Storage
 from .storage.leagues import LeagueStore
@@ -82,7 +82,7 @@ def built(service: S | None, what: str) -> S:
     return service
 
 
-class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
+class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages, NamesCommands):
     """The application. ``storage`` may be injected (tests); otherwise it is opened in setup_hook.
     ``clock``: the game's time (default: ``TIME_SCALE``'s, see :func:`clock_for`). ``faults``: fault
     seams to install whatever their values (the sandbox, tests; default: ``config.faults``, installed
@@ -126,6 +126,7 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
         self._leagues: LeagueService | None = None
         self.extension_names = extensions
         self._sync_lock = asyncio.Lock()
+        self._commands = CommandMentions()
         self._item_types: set[type[discord.ui.DynamicItem[Any]]] = set()
         self._emoji_task: asyncio.Task[Any] | None = None
         self.shard_keeper: ShardKeeper | None = None
@@ -403,6 +404,7 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
             key = self.command_hash_key()
             if not force and await self.storage.get_meta(key) == digest:
                 log.info("application commands unchanged (%s); not syncing", key)
+                await self._learn_command_ids(None)
                 return False
             try:
                 synced = await self.tree.sync(guild=self.command_scope)
@@ -413,7 +415,34 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages):
                 return False
             await self.storage.set_meta(key, digest)
             log.info("synced %d application commands (%s)", len(synced), key)
+            await self._learn_command_ids(synced)
             return True
+
+    @property
+    def command_mentions(self) -> CommandMentions:
+        return self._commands
+
+    async def _learn_command_ids(self, synced: list[app_commands.AppCommand] | None) -> None:
+        """Texts that name a command become clickable mentions (``command_mentions``): the ids
+        from this sync, else the ones stored with the last one, else (a database from before they
+        were stored) asked of Discord once. Without them texts keep the command in code."""
+        key = "command_ids:" + self.command_hash_key().removeprefix("command_hash:")
+        ids: dict[str, int] | None = None
+        if synced is not None:
+            ids = {c.name: c.id for c in synced}
+            await self.storage.set_meta(key, json.dumps(ids, sort_keys=True))
+        else:
+            stored = await self.storage.get_meta(key)
+            if stored:
+                ids = {str(k): int(v) for k, v in json.loads(stored).items()}
+            else:
+                try:
+                    ids = {c.name: c.id for c in await self.tree.fetch_commands(guild=self.command_scope)}
+                except discord.HTTPException:
+                    log.warning("command ids unknown: commands stay plain text in answers")
+                    return
+                await self.storage.set_meta(key, json.dumps(ids, sort_keys=True))
+        self._commands.learn(ids, await self.command_payload())
 
 
 class ShardedSpadesBot(SpadesBot, commands.AutoShardedBot):

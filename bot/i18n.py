@@ -565,3 +565,57 @@ def command_strings(commands: Iterable[Any]) -> Iterator[tuple[str, str]]:
             yield CTX_DESCRIPTION, param.description
             for choice in param.choices:
                 yield CTX_CHOICE, choice.name
+
+
+# --------------------------------------------------------------------------------------------
+# Command mentions
+# --------------------------------------------------------------------------------------------
+
+_COMMAND_CODE = re.compile(r"`/([^`\n]{1,80})`")
+
+
+class CommandMentions:
+    """The synced slash commands' ids, so that a text naming a command in code (```/spades new```,
+    in any language's name for it) reads as Discord's clickable mention (``</spades new:123>``).
+    Until the ids are known (before the first sync, or when it failed) texts stay as written."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}  # top-level command name -> its id
+        self.paths: dict[str, str] = {}  # a command path as written in any language -> the path
+
+    def learn(self, ids: Mapping[str, int], payload: Iterable[Mapping[str, Any]]) -> None:
+        """``ids`` of the synced top-level commands; ``payload`` what was synced (their
+        subcommands and localized names)."""
+        paths: dict[str, str] = {}
+        for cmd in payload:
+            if cmd.get("type", 1) == 1 and cmd.get("name") in ids:
+                _command_paths(cmd, (), (), paths)
+        self.ids, self.paths = {k: int(v) for k, v in ids.items()}, paths
+
+    def mention(self, text: str) -> str:
+        """``text`` with every exact command path in code made a mention."""
+        if not self.ids or "`/" not in text:
+            return text
+
+        def one(m: re.Match[str]) -> str:
+            path = self.paths.get(" ".join(m.group(1).split()).casefold())
+            cid = self.ids.get(path.split(" ", 1)[0]) if path else None
+            return f"</{path}:{cid}>" if path and cid else m.group(0)
+
+        return _COMMAND_CODE.sub(one, text)
+
+
+def _command_paths(
+    cmd: Mapping[str, Any], path: tuple[str, ...], local: tuple[dict[str, str], ...], out: dict[str, str]
+) -> None:
+    here = (*path, str(cmd["name"]))
+    names = (*local, dict(cmd.get("name_localizations") or {}))
+    subs = [o for o in cmd.get("options") or () if o.get("type") in (1, 2)]
+    if not subs or any(o.get("type") not in (1, 2) for o in cmd.get("options") or ()):
+        canonical = " ".join(here)
+        out[canonical.casefold()] = canonical
+        for locale in {loc for n in names for loc in n}:
+            shown = " ".join(n.get(locale, part) for part, n in zip(here, names, strict=True))
+            out.setdefault(shown.casefold(), canonical)
+    for sub in subs:
+        _command_paths(sub, here, names, out)

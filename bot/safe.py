@@ -42,7 +42,17 @@ import discord
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, handle_message_parameters
 
-from bot.i18n import LANGUAGES, Lazy, _, buttons_in, names_buttons, render, resolve, user_language
+from bot.i18n import (
+    LANGUAGES,
+    CommandMentions,
+    Lazy,
+    _,
+    buttons_in,
+    names_buttons,
+    render,
+    resolve,
+    user_language,
+)
 
 log = logging.getLogger(__name__)
 
@@ -268,6 +278,16 @@ class PublicLanguages(ABC):
         """The channel's table's language, else the server's (``/spades config language``)."""
 
 
+class NamesCommands(ABC):
+    """A client that knows its synced commands' ids (``bot.client.SpadesBot``): the commands an
+    answer names become clickable mentions."""
+
+    @property
+    @abstractmethod
+    def command_mentions(self) -> CommandMentions:
+        """The ids learnt at the last sync (empty until then)."""
+
+
 async def public_language(interaction: discord.Interaction) -> str:
     """The language of the public messages where ``interaction`` happened: what the bot's
     ``public_language(interaction)`` says (the channel's table's, else the server's: ``/spades
@@ -289,15 +309,24 @@ async def _text(interaction: discord.Interaction, content: Any, *, ephemeral: bo
     """A lazy message (``bot.i18n``) in the reader's language: the clicking user's for an
     ephemeral answer, the public messages' (:func:`public_language`) for a public one."""
     if content is None or not isinstance(content, Lazy):
-        return _clip(content)
+        return _clip(_mentions(interaction, content))
     if not ephemeral:
-        return _clip(render(content, await public_language(interaction)))
+        return _clip(_mentions(interaction, render(content, await public_language(interaction))))
     lang = user_language(interaction)
     if names_buttons(content):
         # a private answer naming a public button names it as the public message labels it
         with buttons_in(await public_language(interaction)):
-            return _clip(render(content, lang))
-    return _clip(render(content, lang))
+            return _clip(_mentions(interaction, render(content, lang)))
+    return _clip(_mentions(interaction, render(content, lang)))
+
+
+def _mentions(interaction: discord.Interaction, content: Any) -> Any:
+    """Commands named in an answer (```/spades new```) as clickable mentions, once the client
+    knows their ids (:class:`NamesCommands`)."""
+    client = getattr(interaction, "client", None)
+    if isinstance(content, str) and isinstance(client, NamesCommands):
+        return client.command_mentions.mention(content)
+    return content
 
 
 _TOLERATED = (discord.NotFound, discord.HTTPException, discord.InteractionResponded)

@@ -35,11 +35,11 @@ from bot.clicks import timely
 from bot.errors import report_interaction_error
 from bot.i18n import DEFAULT, Msg, Text, _, _n, user_language
 from bot.pictures import score_chart_png
-from bot.render.history import history_text, scope_label, score_sheet_text
+from bot.render.history import game_suggestion, history_text, scope_label, score_sheet_text
 from bot.render.records import seat_names
 from bot.render.replay import replay_text, replay_title, table_seat_names, verdict_text
 from bot.render.scenes import game_chart
-from bot.safe import NOT_ON_MESSAGE, fits, on_its_message, safe_defer, safe_edit, safe_send
+from bot.safe import NOT_ON_MESSAGE, fits, on_its_message, safe_defer, safe_edit, safe_send, within
 from bot.storage import PlayerSeated, StoredHand
 from bot.views.history import (
     DYNAMIC_ITEMS,
@@ -505,15 +505,50 @@ async def on_forget_button(interaction: discord.Interaction[Any], item: ForgetBu
         await report_interaction_error(interaction, exc, "forget me")
 
 
+AUTOCOMPLETE_READ = 1.0  # seconds an autocomplete may wait for storage (Discord allows 3 in all)
+
+
+async def recent_game_choices(
+    bot: SpadesBot, interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[int]]:
+    """The reader's latest games in this server (else the server's), newest first, those whose
+    number or words contain what was typed."""
+    if interaction.guild_id is None:
+        return []
+    history = bot.storage.history
+    page = await within(
+        AUTOCOMPLETE_READ, history.recent_games(interaction.guild_id, user_id=interaction.user.id, limit=25)
+    )
+    if page is not None and not page.games:
+        page = await within(AUTOCOMPLETE_READ, history.recent_games(interaction.guild_id, limit=25))
+    if page is None:
+        return []
+    lang = user_language(interaction)
+    typed = current.strip().lstrip("#").lower()
+    out = []
+    for g in page.games:
+        label = game_suggestion(g, lang)
+        if not typed or str(g.id).startswith(typed) or typed in label.lower():
+            out.append(app_commands.Choice(name=label, value=g.id))
+    return out[:25]
+
+
 class HistoryCog(commands.Cog, name="History"):
     def __init__(self, bot: SpadesBot) -> None:
         self.bot = bot
+
+    async def _games_ac(
+        self, interaction: discord.Interaction[SpadesBot], current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await recent_game_choices(self.bot, interaction, current)
 
     @app_commands.command(
         name="history", description="Finished games in this channel, this server or a player's"
     )
     @app_commands.describe(
-        where="Which games (default: this channel)", player="Only the games this player played"
+        where="Which games (default: this channel)",
+        player="Only the games this player played",
+        game="One game's score sheet (your latest games are suggested)",
     )
     @app_commands.choices(
         where=[
@@ -527,9 +562,13 @@ class HistoryCog(commands.Cog, name="History"):
         interaction: discord.Interaction[SpadesBot],
         where: app_commands.Choice[str] | None = None,
         player: discord.User | None = None,
+        game: app_commands.Range[int, 1, 2_000_000_000] | None = None,
     ) -> None:
         if interaction.guild_id is None:
             await safe_send(interaction, NOT_IN_SERVER)
+            return
+        if game is not None:
+            await send_game_sheet(interaction, int(game))
             return
         if player is not None:
             kind, ref = "u", player.id
@@ -547,7 +586,9 @@ class HistoryCog(commands.Cog, name="History"):
             await safe_send(interaction, text)
 
     @app_commands.command(name="replay", description="Replay a finished hand trick by trick")
-    @app_commands.describe(game="The game's number (see /history)", hand="Which hand (default: the first)")
+    @app_commands.describe(
+        game="The game's number (your latest games are suggested)", hand="Which hand (default: the first)"
+    )
     @app_commands.guild_only()
     async def replay(
         self,
@@ -556,6 +597,9 @@ class HistoryCog(commands.Cog, name="History"):
         hand: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
         await start_replay_of_game(interaction, int(game), int(hand), new_message=True)
+
+    history.autocomplete("game")(_games_ac)
+    replay.autocomplete("game")(_games_ac)
 
 
 async def setup(bot: SpadesBot) -> None:

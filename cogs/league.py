@@ -107,11 +107,12 @@ class LeagueCog(commands.Cog):
                 return str(await self.settings.server_language(interaction.guild_id))
         return resolve(interaction.guild_locale)
 
-    async def _league(self, interaction: discord.Interaction[Any], name: str) -> LeagueRow:
+    async def _league(self, interaction: discord.Interaction[Any], name: str | None) -> LeagueRow:
+        """The league named, or the server's one league when no name is given."""
         assert interaction.guild_id is not None
         return await self.service.league(interaction.guild_id, name)
 
-    async def _admin_league(self, interaction: discord.Interaction[Any], name: str) -> LeagueRow:
+    async def _admin_league(self, interaction: discord.Interaction[Any], name: str | None) -> LeagueRow:
         league = await self._league(interaction, name)
         if not await self._is_admin(interaction, league):
             raise LeagueRefusal(text.NOT_ADMIN)
@@ -144,7 +145,11 @@ class LeagueCog(commands.Cog):
     async def zone_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=z, value=z) for z in zone_suggestions(current)]
+        # the reader's locale first, then the server's ("Lon" offers Europe/London first anyway)
+        locales = tuple(
+            str(loc.value) for loc in (interaction.locale, interaction.guild_locale) if loc is not None
+        )
+        return [app_commands.Choice(name=z, value=z) for z in zone_suggestions(current, locales=locales)]
 
     # ---- creating and changing -----------------------------------------------------------------
 
@@ -224,7 +229,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="edit", description="Change a league's schedule, rounds or rules")
     @app_commands.describe(
-        league="The league",
+        league="The league (default: the server's only league)",
         name="A new name",
         weekday="A new weekday",
         time="A new local start time",
@@ -246,7 +251,7 @@ class LeagueCog(commands.Cog):
     async def edit(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
+        league: str | None = None,
         name: app_commands.Range[str, 1, 50] | None = None,
         weekday: str | None = None,
         time: app_commands.Range[str, 1, 20] | None = None,
@@ -297,11 +302,11 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="pause", description="Pause a league: no nights until it is resumed")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", reason="Why (audit log)")
+    @app_commands.describe(league="The league (default: the server's only league)", reason="Why (audit log)")
     async def pause(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
+        league: str | None = None,
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         async def work() -> Text:
@@ -314,8 +319,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="resume", description="Resume a paused league")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def resume(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def resume(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self.service.resume(await self._admin_league(interaction, league), interaction.user.id)
             return text.resumed(await self.service.schedule_text(lg))
@@ -323,14 +328,18 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @league.command(name="skip", description="Skip one night (the season gets a week longer)")
-    @app_commands.describe(league="The league", reason="Why (audit log)", date="The night's date, YYYY-MM-DD")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        reason="Why (audit log)",
+        date="The night's date, YYYY-MM-DD",
+    )
     @app_commands.autocomplete(league=league_autocomplete)
     async def skip(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         date: app_commands.Range[str, 1, 20],
         reason: app_commands.Range[str, 1, 200] | None = None,
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             _league, last = await self.service.skip(
@@ -342,11 +351,11 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="end", description="End the season now and post the final standings")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", reason="Why (audit log)")
+    @app_commands.describe(league="The league (default: the server's only league)", reason="Why (audit log)")
     async def end(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
+        league: str | None = None,
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         async def work() -> Text:
@@ -359,11 +368,13 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="season", description="Start a new season of an ended league")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", weeks="A new season length")
+    @app_commands.describe(
+        league="The league (default: the server's only league)", weeks="A new season length"
+    )
     async def season(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
+        league: str | None = None,
         weeks: app_commands.Range[int, -1000, 1000] | None = None,
     ) -> None:
         async def work() -> Text:
@@ -376,8 +387,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="archive", description="Archive an ended league (its history stays)")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def archive(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def archive(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self.service.archive(
                 await self._admin_league(interaction, league), interaction.user.id
@@ -390,8 +401,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="signup", description="Sign up for a league")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def signup(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def signup(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
             await self.service.sign_up(lg, interaction.user.id)
@@ -401,8 +412,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="leave", description="Leave a league")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def leave(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def leave(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
             await self.service.leave(lg, interaction.user.id)
@@ -412,7 +423,7 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="invite", description="Fixed teams: invite your partner(s)")
     @app_commands.describe(
-        league="The league",
+        league="The league (default: the server's only league)",
         partner="Your partner",
         team="Your team's name",
         partner2="Second partner (teams of three)",
@@ -421,10 +432,10 @@ class LeagueCog(commands.Cog):
     async def invite(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         partner: discord.Member,
         team: app_commands.Range[str, 1, 50],
         partner2: discord.Member | None = None,
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
@@ -442,8 +453,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="accept", description="Fixed teams: accept your partner's invite")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def accept(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def accept(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
             made = await self.service.answer_invite(lg, interaction.user.id, accept=True)
@@ -453,8 +464,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="decline", description="Fixed teams: decline an invite")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def decline(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def decline(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self._league(interaction, league)
             made = await self.service.answer_invite(lg, interaction.user.id, accept=False)
@@ -463,10 +474,12 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @league.command(name="standings", description="The season's standings")
-    @app_commands.describe(league="The league", share="Post them in the channel for everyone")
+    @app_commands.describe(
+        league="The league (default: the server's only league)", share="Post them in the channel for everyone"
+    )
     @app_commands.autocomplete(league=league_autocomplete)
     async def standings(
-        self, interaction: discord.Interaction[Any], league: str, share: bool = False
+        self, interaction: discord.Interaction[Any], share: bool = False, league: str | None = None
     ) -> None:
         async def work() -> Text:
             return await self.service.standings_text(await self._league(interaction, league))
@@ -475,8 +488,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="schedule", description="The season's nights")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def schedule(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def schedule(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             return await self.service.schedule_text(await self._league(interaction, league))
 
@@ -484,8 +497,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="history", description="Past nights, their results and the admin log")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def history(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def history(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         from bot.league.discord_io import history_view
 
         shown: list[discord.ui.View | None] = [None]
@@ -500,8 +513,8 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="me", description="Your standing, rating and next night")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def me(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def me(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             return await self.service.me_text(await self._league(interaction, league), interaction.user.id)
 
@@ -511,7 +524,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="sub", description="Substitute a player at their table tonight")
     @app_commands.describe(
-        league="The league",
+        league="The league (default: the server's only league)",
         out="The player leaving",
         player="The player taking the seat",
         reason="Why (audit log)",
@@ -520,10 +533,10 @@ class LeagueCog(commands.Cog):
     async def sub(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         out: discord.Member,
         player: discord.Member,
         reason: app_commands.Range[str, 1, 200] | None = None,
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             if player.bot:
@@ -537,7 +550,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="attendance", description="The no-show rule, substitutes and dropping no-shows")
     @app_commands.describe(
-        league="The league",
+        league="The league (default: the server's only league)",
         no_show="What a player earns whose seat someone else played for most of a game",
         percent="Percent of a game someone else may play a seat before its player is a no-show",
         miss_minutes="Minutes into a round a player may miss before being a no-show (0: never)",
@@ -549,7 +562,7 @@ class LeagueCog(commands.Cog):
     async def attendance(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
+        league: str | None = None,
         no_show: str | None = None,
         percent: app_commands.Range[int, -1000, 1000] | None = None,
         miss_minutes: app_commands.Range[int, -1000, 1000] | None = None,
@@ -572,9 +585,9 @@ class LeagueCog(commands.Cog):
         await self._run(interaction, work)
 
     @admin.command(name="noshows", description="The season's no-shows per player")
-    @app_commands.describe(league="The league")
+    @app_commands.describe(league="The league (default: the server's only league)")
     @app_commands.autocomplete(league=league_autocomplete)
-    async def noshows(self, interaction: discord.Interaction[Any], league: str) -> None:
+    async def noshows(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
             rule = self.service.settings_of(lg).attendance
@@ -584,8 +597,10 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="add", description="Put a player on the roster")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", player="The player")
-    async def add(self, interaction: discord.Interaction[Any], league: str, player: discord.Member) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)", player="The player")
+    async def add(
+        self, interaction: discord.Interaction[Any], player: discord.Member, league: str | None = None
+    ) -> None:
         async def work() -> Text:
             if player.bot:
                 raise LeagueRefusal(
@@ -599,13 +614,15 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="remove", description="Remove a player from the league")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", player="The player", reason="Why (audit log)")
+    @app_commands.describe(
+        league="The league (default: the server's only league)", player="The player", reason="Why (audit log)"
+    )
     async def remove(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         player: discord.Member,
         reason: app_commands.Range[str, 1, 200],
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
@@ -616,7 +633,7 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="correct", description="Correct a table's result (kept in the history)")
     @app_commands.describe(
-        league="The league",
+        league="The league (default: the server's only league)",
         night="Night number",
         round="Round number",
         table="Table number",
@@ -627,12 +644,12 @@ class LeagueCog(commands.Cog):
     async def correct(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         night: app_commands.Range[int, 1, 100],
         round: app_commands.Range[int, 1, 10],
         table: app_commands.Range[int, 1, 100],
         scores: app_commands.Range[str, 1, 60],
         reason: app_commands.Range[str, 1, 200],
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
@@ -651,8 +668,8 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="reopen", description="Re-open check-in (late arrivals join the next round)")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def reopen(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def reopen(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             return await self.service.reopen_checkin(
                 await self._admin_league(interaction, league), interaction.user.id
@@ -662,8 +679,8 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="start", description="Start the next night now")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def start(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(league="The league (default: the server's only league)")
+    async def start(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         async def work() -> Text:
             return await self.service.start_now(
                 await self._admin_league(interaction, league), interaction.user.id
@@ -673,12 +690,14 @@ class LeagueCog(commands.Cog):
 
     @admin.command(name="postpone", description="Start the next night later")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league", minutes="How many minutes later")
+    @app_commands.describe(
+        league="The league (default: the server's only league)", minutes="How many minutes later"
+    )
     async def postpone(
         self,
         interaction: discord.Interaction[Any],
-        league: str,
         minutes: app_commands.Range[int, -1000, 1000],
+        league: str | None = None,
     ) -> None:
         async def work() -> Text:
             return await self.service.postpone(

@@ -15,7 +15,7 @@ from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore
 from . import attendance, standings
 from . import schedule as sch
 from .core import Leagues, Pulse, ScheduledEvents, build_ruleset, ruleset_of, schedule_of, settings_of
-from .gateway import LeagueGateway, LeagueRefusal, _unix, _utc, night_status, status_text
+from .gateway import CREATED, LeagueGateway, LeagueRefusal, _unix, _utc, night_status, status_text
 from .results import Results
 from .schedule_input import ScheduleError, check_weeks, parse_date, parse_time, parse_weekday, parse_zone
 from .settings import LeagueSettings, SettingsError, check_format, check_name, slot_key
@@ -98,7 +98,8 @@ class Admin:
                 name=name,
                 fmt=fmt,
                 ruleset=ruleset.to_dict(),
-                settings=settings.to_dict(),
+                # (when, on the league's clock: a first night's check-in opened late by creation)
+                settings={**settings.to_dict(), CREATED: int(now.timestamp())},
                 schedule=sch.to_dict(schedule),
                 slot_key=slot_key(schedule),
                 created_by=actor_id,

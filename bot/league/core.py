@@ -93,8 +93,11 @@ class Leagues:
     def now(self) -> datetime:
         return utcnow(self.clock)
 
-    async def league(self, guild_id: int, name: str) -> LeagueRow:
-        """The server's league called ``name``; a refusal listing the leagues otherwise."""
+    async def league(self, guild_id: int, name: str | None) -> LeagueRow:
+        """The server's league called ``name``; without a name, the server's one league (archived
+        ones aside); a refusal listing the leagues otherwise."""
+        if not name or not name.strip():
+            return await self._only_league(guild_id)
         found = await self.store.rosters.league_named(guild_id, name)
         if found is not None:
             return found
@@ -105,6 +108,20 @@ class Leagues:
             else _("This server has no league yet.")
         )
         raise LeagueRefusal(join(_("There is no league called `%(name)s`.", name=name[:50]), hint))
+
+    async def _only_league(self, guild_id: int) -> LeagueRow:
+        leagues = await self.store.rosters.leagues(guild_id)
+        current = [lg for lg in leagues if lg.status != "archived"] or leagues
+        if len(current) == 1:
+            return current[0]
+        if not current:
+            raise LeagueRefusal(_("This server has no league yet."))
+        raise LeagueRefusal(
+            _(
+                "This server has several leagues: choose one with `league:` (%(names)s).",
+                names=", ".join(lg.name for lg in current[:10]),
+            )
+        )
 
     async def league_names(self, guild_id: int, prefix: str = "") -> list[str]:
         p = prefix.casefold()

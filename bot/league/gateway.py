@@ -19,6 +19,8 @@ from engine.ruleset import Ruleset
 from . import schedule as sch
 
 TICK_SECONDS = 30.0
+# a league's settings key: when it was created, in unix seconds of the league's clock
+CREATED = "created"
 
 
 class LeagueRefusal(Exception):

@@ -19,7 +19,7 @@ from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow, S
 from . import schedule as sch
 from .checkin import Checkin
 from .core import Leagues, Pulse, ScheduledEvents, schedule_of
-from .gateway import TICK_SECONDS, LeagueGateway, _unix, _utc, missed_reason
+from .gateway import CREATED, TICK_SECONDS, LeagueGateway, _unix, _utc, missed_reason
 from .results import Results
 from .rounds import Rounds
 
@@ -133,7 +133,10 @@ class NightScheduler:
         if night.status == "scheduled" and now >= _utc(night.checkin_at):
             late = sch.lateness(_utc(night.checkin_at), now, grace)
             note = ""
-            if late != sch.ON_TIME and now >= _utc(night.starts_at) - timedelta(minutes=1):
+            if int(league.settings.get(CREATED, 0)) >= night.checkin_at:
+                # created less than the check-in window before its night: late, the bot not offline
+                note = "new_league"
+            elif late != sch.ON_TIME and now >= _utc(night.starts_at) - timedelta(minutes=1):
                 note = "offline_start"
             elif late != sch.ON_TIME:
                 note = "offline"
@@ -183,6 +186,7 @@ class NightScheduler:
                     _unix(n.start_utc),
                     _unix(schedule.checkin_opens(n)),
                 )
+
             elif row.status == "scheduled" and row.number != n.number:
                 row = await self.store.nights.ensure_night(
                     league.id, league.season, n.number, n.key, row.starts_at, row.checkin_at

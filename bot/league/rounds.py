@@ -259,16 +259,15 @@ class Rounds:
     ) -> None:
         if not await self.store.rounds.finish_round(night.id, round_no):
             return
-        results = [r for r in await self.store.rounds.night_results(night.id) if r.round_no == round_no]
-        post = text.round_results(
-            league.name,
-            night.number,
-            round_no,
-            results,
-            more_rounds=round_no < settings_of(league).rounds,
-            timed_out=timed_out,
-        )
-        await self.gateway.post(league.channel_id, post)
+        night_results = await self.store.rounds.night_results(night.id)
+        results = [r for r in night_results if r.round_no == round_no]
+        more_rounds = round_no < settings_of(league).rounds
+        if more_rounds or len(results) != len(night_results):
+            post = text.round_results(
+                league.name, night.number, round_no, results, more_rounds=more_rounds, timed_out=timed_out
+            )
+            await self.gateway.post(league.channel_id, post)
+        # else the night's one round: the night's results that follow say the same lines, once
         await self._after_round(league, night, round_no)
 
     async def _after_round(self, league: LeagueRow, night: NightRow, round_no: int) -> None:

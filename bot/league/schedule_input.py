@@ -75,26 +75,98 @@ def parse_zone(name: str) -> ZoneInfo:
         ) from None
 
 
-def zone_suggestions(text: str, limit: int = 25) -> list[str]:
-    """Zone names for an autocomplete box: prefix matches first, then names containing the text."""
+#: zones by how many players are likely to use them (the first suggestions, and the order of
+#: equally good matches: "Lon" offers Europe/London before Arctic/Longyearbyen)
+COMMON_ZONES: tuple[str, ...] = (
+    "America/New_York", "America/Chicago", "America/Los_Angeles", "America/Denver", "Europe/London",
+    "Europe/Berlin", "Europe/Paris", "America/Toronto", "America/Sao_Paulo", "America/Mexico_City",
+    "Europe/Madrid", "Europe/Rome", "Europe/Warsaw", "Europe/Moscow", "Asia/Kolkata", "Asia/Tokyo",
+    "Australia/Sydney", "America/Phoenix", "America/Vancouver", "Europe/Amsterdam", "Europe/Istanbul",
+    "Asia/Manila", "Asia/Jakarta", "Asia/Singapore", "Asia/Shanghai", "Asia/Seoul", "Europe/Prague",
+    "Europe/Kyiv", "Europe/Stockholm", "Europe/Dublin", "Europe/Lisbon", "Europe/Brussels",
+    "Europe/Vienna", "Europe/Zurich", "Europe/Budapest", "Europe/Bucharest", "Europe/Athens",
+    "Europe/Helsinki", "Europe/Oslo", "Europe/Copenhagen", "America/Argentina/Buenos_Aires",
+    "America/Bogota", "America/Lima", "America/Santiago", "America/Halifax", "America/Anchorage",
+    "Pacific/Honolulu", "Australia/Melbourne", "Australia/Brisbane", "Australia/Perth",
+    "Australia/Adelaide", "Pacific/Auckland", "Asia/Dubai", "Asia/Karachi", "Asia/Dhaka",
+    "Asia/Bangkok", "Asia/Ho_Chi_Minh", "Asia/Hong_Kong", "Asia/Taipei", "Africa/Lagos",
+    "Africa/Cairo", "Africa/Johannesburg", "Africa/Nairobi", "Asia/Yekaterinburg",
+    "Asia/Novosibirsk", "Asia/Vladivostok", "Europe/Minsk", "Asia/Almaty", "UTC",
+)  # fmt: skip
+
+#: a Discord locale's (or its language's) own zones, suggested before the others
+LOCALE_ZONES: dict[str, tuple[str, ...]] = {
+    "en-US": ("America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles"),
+    "en-GB": ("Europe/London",),
+    "pl": ("Europe/Warsaw",),
+    "cs": ("Europe/Prague",),
+    "ru": ("Europe/Moscow", "Asia/Yekaterinburg", "Asia/Novosibirsk", "Asia/Vladivostok"),
+    "uk": ("Europe/Kyiv",),
+    "de": ("Europe/Berlin", "Europe/Vienna", "Europe/Zurich"),
+    "fr": ("Europe/Paris", "Europe/Brussels"),
+    "es-ES": ("Europe/Madrid",),
+    "es-419": ("America/Mexico_City", "America/Bogota", "America/Argentina/Buenos_Aires"),
+    "pt-BR": ("America/Sao_Paulo",),
+    "it": ("Europe/Rome",),
+    "nl": ("Europe/Amsterdam", "Europe/Brussels"),
+    "sv-SE": ("Europe/Stockholm",),
+    "no": ("Europe/Oslo",),
+    "da": ("Europe/Copenhagen",),
+    "fi": ("Europe/Helsinki",),
+    "hu": ("Europe/Budapest",),
+    "ro": ("Europe/Bucharest",),
+    "el": ("Europe/Athens",),
+    "bg": ("Europe/Sofia",),
+    "hr": ("Europe/Zagreb",),
+    "lt": ("Europe/Vilnius",),
+    "tr": ("Europe/Istanbul",),
+    "ja": ("Asia/Tokyo",),
+    "ko": ("Asia/Seoul",),
+    "zh-CN": ("Asia/Shanghai",),
+    "zh-TW": ("Asia/Taipei",),
+    "hi": ("Asia/Kolkata",),
+    "th": ("Asia/Bangkok",),
+    "vi": ("Asia/Ho_Chi_Minh",),
+    "id": ("Asia/Jakarta",),
+}
+
+
+def _locale_zones(locales: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    for loc in locales:
+        for key in (loc, loc.split("-", 1)[0]):
+            out.extend(z for z in LOCALE_ZONES.get(key, ()) if z not in out)
+    return out
+
+
+def zone_suggestions(text: str, limit: int = 25, *, locales: tuple[str, ...] = ()) -> list[str]:
+    """Zone names for an autocomplete box: prefix matches first, then a city starting with the text,
+    then names containing it; equally good matches by the reader's ``locales`` (Discord locale
+    codes, the reader's first: ``pl`` puts Europe/Warsaw first), then by how common the zone is,
+    then by name."""
+    names = set(_zone_names())
+    preferred = [z for z in _locale_zones(locales) if z in names]
+    common = {z: i for i, z in enumerate(z for z in COMMON_ZONES if z in names)}
+    mine = {z: i for i, z in enumerate(preferred)}
+
+    def rank(z: str) -> tuple[int, int, str]:
+        return (mine.get(z, len(mine)), common.get(z, len(common)), z)
+
     needle = (text or "").strip().lower().replace(" ", "_")
-    names = _zone_names()
     if not needle:
-        common = [
-            "America/New_York",
-            "America/Chicago",
-            "America/Denver",
-            "America/Los_Angeles",
-            "Europe/London",
-            "Europe/Berlin",
-            "Australia/Sydney",
-            "UTC",
-        ]
-        return common[:limit]
-    starts = [z for z in names if z.lower().startswith(needle)]
-    city = [z for z in names if z not in starts and z.lower().rsplit("/", 1)[-1].startswith(needle)]
-    inside = [z for z in names if z not in starts and z not in city and needle in z.lower()]
-    return (starts + city + inside)[:limit]
+        first = [z for z in sorted(set(preferred) | set(common), key=rank) if z != "UTC"]
+        return [*first[: max(0, limit - 1)], "UTC"][:limit]  # (UTC always offered)
+
+    def match(z: str) -> int:
+        low = z.lower()
+        if low.startswith(needle):
+            return 0
+        if low.rsplit("/", 1)[-1].startswith(needle):
+            return 1
+        return 2 if needle in low else 3
+
+    found = [(match(z), rank(z), z) for z in names]
+    return [z for m, _r, z in sorted(f for f in found if f[0] < 3)][:limit]
 
 
 _TIME = re.compile(r"^\s*(\d{1,2})(?:[:.h](\d{2}))?\s*([ap])?\.?\s*m?\.?\s*$", re.IGNORECASE)

@@ -4,6 +4,8 @@ working."""
 
 from bot.lexicon.refusals import explain, explain_rules, unknown
 from bot.lexicon.words import (
+    PRESET_BLURBS,
+    RULE_BLURBS,
     SUIT_A,
     SUIT_NAMES,
     bid_label,
@@ -20,6 +22,8 @@ from bot.lexicon.words import (
 )
 
 __all__ = [
+    "PRESET_BLURBS",
+    "RULE_BLURBS",
     "SUIT_A",
     "SUIT_NAMES",
     "bid_label",

@@ -111,12 +111,80 @@ def preset_name(name: str) -> str:
     return ChoiceName(name) if name in engine.PRESETS else name
 
 
+#: what each preset is, in a few words, for the autocomplete of ``/spades new`` and ``/spades config``
+PRESET_BLURBS: dict[str, str] = {
+    "standard": N_("partners, to 500, nil and blind nil"),
+    "classic-online": N_("partners, to 500, no blind nil (online-room rules)"),
+    "two-player": N_("two players draw their hands from the deck"),
+    "cutthroat": N_("three players, each for themselves"),
+    "solo": N_("four players, each for themselves"),
+    "five-player": N_("five players, each for themselves"),
+    "six-player": N_("three teams of two, two decks"),
+    "six-player-threes": N_("two teams of three, two decks"),
+    "six-player-solo": N_("six players, each for themselves, two decks"),
+    "jokers-high": N_("two jokers are the top spades"),
+    "deuces-high": N_("2♠ and 2♦ are the top spades"),
+    "whiz": N_("bid the number of spades you hold, or nil"),
+    "mirrors": N_("bid exactly the number of spades you hold"),
+    "suicide": N_("in each team one partner bids nil"),
+    "short": N_("a quick game to 250, 5 bags = −50"),
+    "house": N_("blind bids, 10 for 200, Boston, mercy rule"),
+}
+
+#: what each house rule does, in a few words, for the autocomplete of ``rules:``
+RULE_BLURBS: dict[str, str] = {
+    "num_seats": N_("how many players sit at the table"),
+    "partnerships": N_("on: partners; off: everyone for themselves"),
+    "team_size": N_("players per team"),
+    "decks": N_("how many decks are dealt"),
+    "jokers": N_("two jokers above the ace of spades"),
+    "deuces_high": N_("2♠ and 2♦ above the ace of spades"),
+    "deuces_high_all": N_("all four 2s are top spades"),
+    "six_player_first_wins": N_("two decks: the first of two equal cards wins"),
+    "two_player_draw": N_("two players draw their hands card by card"),
+    "target_score": N_("the score that wins the game"),
+    "lose_score": N_("a side at or below this score loses (mercy rule)"),
+    "max_hands": N_("the game ends after this many hands"),
+    "nil_allowed": N_("nil bids are allowed"),
+    "nil_value": N_("points won or lost on a nil"),
+    "blind_nil_allowed": N_("blind nil is allowed (bid before seeing the cards)"),
+    "blind_nil_value": N_("points won or lost on a blind nil"),
+    "blind_nil_pass": N_("cards exchanged with the partner after a blind nil"),
+    "nil_pass": N_("cards exchanged with the partner after a nil"),
+    "blind_nil_min_deficit": N_("blind nil only this far behind (0: always)"),
+    "spades_must_be_broken": N_("no spade lead until spades are broken"),
+    "first_trick_two_clubs": N_("the 2♣ leads the first trick"),
+    "misdeal_no_spades": N_("a hand without spades may call a misdeal"),
+    "bag_limit": N_("bags that cost the bag penalty (off: never)"),
+    "bag_penalty": N_("points lost at the bag limit"),
+    "bag_value": N_("points per bag (overtrick)"),
+    "blind_bids": N_("number bids before looking, when behind"),
+    "blind_bid_max": N_("the highest blind bid"),
+    "blind_bid_min_deficit": N_("blind bids only this far behind"),
+    "ten_for_200": N_("10 tricks bid and made score 200"),
+    "boston": N_("bid and take all 13 tricks to win at once"),
+    "board": N_("each team bids at least this many tricks"),
+    "suicide": N_("in each team one partner must bid nil"),
+    "whiz": N_("bid the number of spades you hold, or nil"),
+    "mirrors": N_("bid exactly the number of spades you hold"),
+}
+
+
+def _with_blurb(label: str, blurb: str | None, lang: str) -> str:
+    """``label — blurb`` within a choice's 100 characters (the blurb cut first)."""
+    if not blurb:
+        return label[:100]
+    text = f"{label} — {gettext(lang, blurb)}"
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
 def preset_label(name: str, lang: str) -> str:
     """A preset in a menu (the autocomplete of ``/spades new`` and ``/spades config``): its name in
     ``lang``, with the value one may type after it where the two differ (``dla dwóch graczy
-    (two-player)``)."""
+    (two-player)``), and what it is in a few words."""
     shown = render(preset_name(name), lang)
-    return shown if shown == name else f"{shown} ({name})"[:100]
+    label = shown if shown == name else f"{shown} ({name})"
+    return _with_blurb(label, PRESET_BLURBS.get(name), lang)
 
 
 def preset_matches(name: str, typed: str, lang: str) -> bool:
@@ -229,11 +297,14 @@ def _describe(rs: Any) -> Joined:
 
 
 def rules_suggestion(suggestion: RuleSuggestion, lang: str) -> str:
-    """A house-rules autocomplete entry (``bag_limit=… (now 10)``, ``nil_value=100 (preset)``)
-    with its note in the reader's language; the option itself stays as it is typed."""
+    """A house-rules autocomplete entry (``bag_limit=… (now 10) — bags that cost…``,
+    ``nil_value=100 (preset)``) with its note and what the rule does in the reader's language; the
+    option itself stays as it is typed."""
+    last = suggestion.shown.rsplit(" ", 1)[-1]
+    blurb = RULE_BLURBS.get(last.split("=", 1)[0])
     if suggestion.note == "now":
         note = gettext(lang, "(now %(value)s)", value=suggestion.current)
-        return f"{suggestion.shown} {note}"[:100]
+        return _with_blurb(f"{suggestion.shown} {note}", blurb, lang)
     if suggestion.note == "preset":
         note = gettext(lang, "(preset)")
         return f"{suggestion.shown} {note}"[:100]

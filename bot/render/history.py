@@ -9,27 +9,41 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from bot.i18n import Text, _, _n, join, timestamp
+from bot.i18n import Text, _, _n, join, render, timestamp
 from bot.lexicon import preset_name
 from bot.render.pieces import MAX_MESSAGE
 from bot.render.records import bid_text, ruleset_of, seat_names, side_label
 from bot.storage.history import GameSummary, HistoryPage, StoredHand
 
+NOT_COUNTED_MARK = "🤖"
+
+
+def winner_first(g: GameSummary) -> list[int]:
+    """The sides in the order every text writes them: the winner, then the others in seat order."""
+    return sorted(range(len(g.sides)), key=lambda i: (i != g.winner_side, i))
+
+
+def final_scores(g: GameSummary) -> str:
+    """``517 – 499``: the final scores, the winner's first."""
+    return " – ".join(str(g.sides[i].get("score", "?")) for i in winner_first(g))
+
 
 def game_line(g: GameSummary) -> Text:
-    """One game in the history: id, date, sides with scores (winner first, 🏆), preset, hands."""
+    """One game in the history: id, date, sides with scores (winner first, 🏆), preset, hands, and
+    🤖 for a game the leaderboard does not count (bot.storage.counted)."""
     rs = ruleset_of(g.ruleset)
     names = seat_names(g)
-    order = sorted(range(len(g.sides)), key=lambda i: (i != g.winner_side, i))
+    order = winner_first(g)
     parts = []
     for i in order:
         who = side_label(rs, names, i) if i < rs.num_sides else _("side %(n)s", n=i + 1)
         trophy = "🏆 " if i == g.winner_side else ""
         parts.append(join(join(trophy, who, sep=""), str(g.sides[i].get("score", "?"))))
     hands = _n("%(n)s hand", "%(n)s hands", g.hands)
-    return join(
+    line = join(
         f"`#{g.id}` <t:{g.finished_at}:d>", join(*parts, sep=" – "), preset_name(g.preset), hands, sep=" · "
     )
+    return line if g.counted else join(line, _("%(mark)s not counted", mark=NOT_COUNTED_MARK), sep=" · ")
 
 
 def history_text(page: HistoryPage, scope: Text) -> Text:
@@ -52,6 +66,13 @@ def history_text(page: HistoryPage, scope: Text) -> Text:
     ]
     for g in page.games:
         lines.append(game_line(g))
+    if any(not g.counted for g in page.games):
+        lines.append(
+            _(
+                "%(mark)s not counted: bots played (the leaderboard and /stats count games between people).",
+                mark=NOT_COUNTED_MARK,
+            )
+        )
     lines.append(_("Pick a game below for its score sheet; `/replay game:<id>` replays its hands."))
     return join(*lines, sep="\n")
 
@@ -90,7 +111,7 @@ def score_sheet_text(game: GameSummary, hands: Sequence[StoredHand]) -> str:
         rows.append(join(f"`{h.hand_no:>2}`", join(*cells, sep=" · ")))
     tail: list[Text] = []
     if game.winner_side is not None and game.winner_side < len(sides):
-        final = " – ".join(str(s.get("score")) for s in game.sides)
+        final = final_scores(game)
         tail.append(
             _n(
                 "🏆 %(side)s won %(final)s after %(n)s hand.",
@@ -123,8 +144,18 @@ def scope_label(kind: str, ref: int) -> Text:
 
 def game_choice(g: GameSummary) -> tuple[str, str]:
     """A game in the history's picker: its label (id, scores, preset) and description (day, players)."""
-    sides = " – ".join(str(s.get("score")) for s in g.sides)
+    sides = final_scores(g)
     day = dt.datetime.fromtimestamp(g.finished_at, dt.UTC).strftime("%Y-%m-%d")
     label = f"#{g.id} · {sides} · {g.preset}"[:100]
     players = ", ".join(p.name for p in g.players)[:100]
     return label, f"{day} · {players}"[:100]
+
+
+def game_suggestion(g: GameSummary, lang: str) -> str:
+    """A game in the autocomplete of ``/replay game:`` and ``/history game:``: id, day, the winners
+    and the final scores (the winner's first), the preset; within a choice's 100 characters."""
+    day = dt.datetime.fromtimestamp(g.finished_at, dt.UTC).strftime("%Y-%m-%d")
+    winners = ", ".join(p.name for p in g.players if p.won)
+    result = f"🏆 {winners} {final_scores(g)}" if winners else final_scores(g)
+    text = f"#{g.id} · {day} · {result} · {render(preset_name(g.preset), lang)}"
+    return text if len(text) <= 100 else text[:99] + "…"

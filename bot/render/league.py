@@ -116,6 +116,7 @@ NOTES: dict[str, str] = {
         "The bot was offline when check-in should have opened: check in now, the night starts shortly."
     ),
     "offline": N_("Check-in opened late (the bot was offline)."),
+    "new_league": N_("Check-in opens now: the league was created after its check-in time."),
     "reopened": N_("Check-in is open again: late arrivals join the next round."),
 }
 
@@ -327,7 +328,9 @@ def result_line(
     round_no: int | None = None,
 ) -> Text:
     parts = []
-    for i, side in enumerate(sides):
+    # the winner and the winning score first, as in every other result (the game post, /history)
+    for i in sorted(range(len(sides)), key=lambda i: (i != winner, i)):
+        side = sides[i]
         mark = "🏆 " if winner == i else ""
         parts.append(join(join(mark, side_text(side), sep=""), f"**{scores[i]}**"))
     tail: list[Text] = []

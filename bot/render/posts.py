@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import DEFAULT, N_, gettext, ngettext
+from bot.model import players
 from bot.render.pieces import MAX_MESSAGE, bid_label, clip, short_commitment, side_members, side_name
+from bot.storage.counted import game_counts
 
 if TYPE_CHECKING:
     from bot.model import Table
@@ -111,21 +113,31 @@ def _bid_json_label(bid: Any, lang: str = DEFAULT) -> str:
 
 
 def game_post(t: Table, lang: str = DEFAULT) -> str:
-    """The final post: winner and final scores (a Rematch button rides along)."""
+    """The final post: winner and final scores, the winner's first, and whether the leaderboard
+    counts the game (a Rematch button rides along)."""
+    return clip(_result_line(t, lang) + _counted_note(t, lang))
+
+
+def _counted_note(t: Table, lang: str) -> str:
+    """Nothing for a counted game; a second line for one the leaderboard leaves out."""
+    if game_counts(players(t, with_side=True)):
+        return ""
+    return "\n" + gettext(lang, "🤖 Bots played: this game is not counted on the leaderboard or in /stats.")
+
+
+def _result_line(t: Table, lang: str) -> str:
     g = t.game
     assert g is not None
     hands = len(g.hand_records)
     scores = " – ".join(str(s) for s in g.scores)
     if g.winner is None:
-        return clip(
-            ngettext(
-                lang,
-                "🏁 Table %(table)s: game over after %(n)s hands · %(scores)s",
-                "🏁 Table %(table)s: game over after %(n)s hands · %(scores)s",
-                hands,
-                table=t.id,
-                scores=scores,
-            )
+        return ngettext(
+            lang,
+            "🏁 Table %(table)s: game over after %(n)s hands · %(scores)s",
+            "🏁 Table %(table)s: game over after %(n)s hands · %(scores)s",
+            hands,
+            table=t.id,
+            scores=scores,
         )
     members = side_members(t, g.winner, lang)
     who = side_name(t, g.winner, lang)
@@ -151,7 +163,7 @@ def game_post(t: Table, lang: str = DEFAULT) -> str:
             who=who,
             final=final,
         )
-    return clip(text)
+    return text
 
 
 def score_sheet(t: Table, lang: str = DEFAULT) -> str:

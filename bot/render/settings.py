@@ -55,3 +55,23 @@ def server_defaults(
             text, _("Public messages follow the server's language (now %(language)s).", language=follows)
         )
     return text
+
+
+def player_settings(no_blind_nil: bool, turn_ping: bool) -> Text:
+    """A player's own settings (``/spades me``'s answer), each said as what happens."""
+    blind = (
+        _("never asked: your cards show as soon as a hand is dealt")
+        if no_blind_nil
+        else _("asked before your cards are shown (when the table allows blind nil)")
+    )
+    ping = (
+        _("**on**: a ping when your turn starts")
+        if turn_ping
+        else _("**off**: a ping only shortly before the bot plays for you")
+    )
+    return _(
+        "Your settings (in every server):\n• Blind nil: %(blind)s\n• Turn ping: %(ping)s\n"
+        "Change them with `/spades me`.",
+        blind=blind,
+        ping=ping,
+    )

@@ -65,7 +65,7 @@ def rating_text(p: PlayerStats, lang: str = DEFAULT, *, provisional: int) -> str
 def leaderboard_line(p: PlayerStats, lang: str = DEFAULT, sort: str = "wins", *, provisional: int) -> str:
     """One player's line; W and G as counted by the board (games with bots are marked); a rating is
     provisional under ``provisional`` rated games (``bot.league.ratings.PROVISIONAL_GAMES``)."""
-    bots = f" ({BOT_MARK} {p.games_with_bots})" if p.games_with_bots else ""
+    bots = f" ({BOT_MARK} {p.not_counted})" if p.not_counted else ""
     record = gettext(lang, "%(wins)s W / %(games)s G", wins=p.wins, games=p.games)
     if sort == "rating":
         rated = ngettext(lang, "%(n)s rated game", "%(n)s rated games", p.rated_games)
@@ -81,7 +81,8 @@ def leaderboard_line(p: PlayerStats, lang: str = DEFAULT, sort: str = "wins", *,
         )
     else:
         bids = gettext(lang, "bids –")
-    win = gettext(lang, "win %(pct)s", pct=_pct(p.win_pct, lang))
+    # no rate for no game: "win 0%" over 0 counted games would say they lost them all
+    win = gettext(lang, "win %(pct)s", pct=_pct(p.win_pct, lang) if p.games else "–")
     nils = gettext(lang, "nils %(made)s/%(tried)s", made=p.nils_made, tried=p.nils_attempted)
     bags = gettext(lang, "%(n)s bags/hand", n=_num(p.bags_per_hand, "0.0", lang))
     return f"**{p.rank}.** <@{p.user_id}> · {record}{bots} · {win} · {bids} · {nils} · {bags}"
@@ -111,12 +112,15 @@ def leaderboard_embed(
     if humans_only:
         legend = gettext(
             lang,
-            "W/G count games between people; %(mark)s n = games with bots (not counted) · ? = provisional",
+            "W/G count games between people (no bot seat); %(mark)s n = games with bots (not "
+            "counted) · ? = provisional",
             mark=BOT_MARK,
         )
     else:
         legend = gettext(
-            lang, "W/G count every game; %(mark)s n = of them with bots · ? = provisional", mark=BOT_MARK
+            lang,
+            "W/G count every game; %(mark)s n = of them with bots · ? = provisional",
+            mark=BOT_MARK,
         )
     embed.set_footer(text=f"{sorted_by} · {where} · {players_n} · {legend}")
     return embed
@@ -142,10 +146,12 @@ def stats_embed(
     embed = discord.Embed(title=f"♠ {name}", colour=EMBED_COLOUR)
     if avatar:
         embed.set_thumbnail(url=avatar)
-    embed.add_field(
-        name=gettext(lang, "Rank"),
-        value=gettext(lang, "#%(rank)s of %(total)s by wins", rank=p.rank, total=total),
-    )
+    # the same counted games as the leaderboard (bot.storage.counted): no rank and no rate without one
+    if p.games:
+        rank = gettext(lang, "#%(rank)s of %(total)s by wins", rank=p.rank, total=total)
+    else:
+        rank = gettext(lang, "not ranked yet (no counted game)")
+    embed.add_field(name=gettext(lang, "Rank"), value=rank)
     embed.add_field(
         name=gettext(lang, "Games"),
         value=gettext(
@@ -180,12 +186,16 @@ def stats_embed(
             bags=p.bags,
         ),
     )
-    with_bots = gettext(lang, "%(n)s of %(games)s", n=p.games_with_bots, games=p.games)
-    if p.games_with_bots:
-        with_bots = gettext(lang, "%(n)s of %(games)s (they count)", n=p.games_with_bots, games=p.games)
     embed.add_field(
-        name=gettext(lang, "%(mark)s Games with bots", mark=BOT_MARK),
-        value=with_bots,
+        name=gettext(lang, "%(mark)s Not counted", mark=BOT_MARK),
+        value=ngettext(
+            lang,
+            "%(n)s game with bots (not in games, wins or rank)",
+            "%(n)s games with bots (not in games, wins or rank)",
+            p.not_counted,
+        )
+        if p.not_counted
+        else gettext(lang, "none"),
         inline=False,
     )
     return embed

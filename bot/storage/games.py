@@ -10,6 +10,7 @@ from typing import Any
 
 from .backends import Session
 from .base import Repository, _dumps
+from .counted import game_counts
 from .models import FinishedGame, HandResult, TableRow, Timestamp
 
 
@@ -69,7 +70,7 @@ class Games(Repository):
         )
 
     async def insert_game(self, tx: Session, game: FinishedGame) -> None:
-        with_bots = any(bool(p.get("is_bot")) for p in game.players)
+        with_bots = not game_counts(game.players)
         game_id = await tx.fetchval(
             "INSERT INTO games (table_id, guild_id, channel_id, game_no, ruleset, hands, winner_side,"
             " sides, with_bots, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -122,8 +123,8 @@ class Games(Repository):
         """The server's most recent finished games, newest first, with their players."""
         rows = await self._fetchall(
             "SELECT id, table_id, channel_id, game_no, ruleset, hands, winner_side, sides, with_bots,"
-            " started_at, finished_at FROM games WHERE guild_id = ? ORDER BY finished_at DESC, id DESC"
-            " LIMIT ?",
+            " started_at, finished_at FROM games WHERE guild_id = ?"
+            " ORDER BY finished_at DESC, id DESC LIMIT ?",
             (guild_id, limit),
         )
         games: list[dict[str, Any]] = []
@@ -145,6 +146,7 @@ class Games(Repository):
                     "with_bots": bool(r[8]),
                     "started_at": r[9],
                     "finished_at": r[10],
+                    "counted": not r[8],
                     "players": [
                         {
                             "seat": p[0],

@@ -91,6 +91,11 @@ class GameSummary:
     players: tuple[GamePlayer, ...]
 
     @property
+    def counted(self) -> bool:
+        """On the leaderboard and in /stats (``bot.storage.counted``: no bot seat)."""
+        return not self.with_bots
+
+    @property
     def preset(self) -> str:
         if isinstance(self.ruleset, str):
             return self.ruleset
@@ -346,7 +351,7 @@ class History(Repository):
                         "rank": st.rank,
                         "games": st.games,
                         "wins": st.wins,
-                        "games_with_bots": st.games_with_bots,
+                        "not_counted": st.not_counted,
                         "hands": st.hands,
                         "contracts_bid": st.contracts_bid,
                         "contracts_made": st.contracts_made,

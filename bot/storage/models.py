@@ -147,7 +147,7 @@ class PlayerStats:
     user_id: int
     games: int = 0
     wins: int = 0
-    games_with_bots: int = 0
+    not_counted: int = 0
     hands: int = 0
     contracts_made: int = 0
     contracts_bid: int = 0

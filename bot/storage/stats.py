@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Repository
+from .counted import COUNTED_SQL
 from .models import PlayerStats
 
 SORTS: dict[str, str] = {
@@ -36,7 +37,8 @@ WITH hp AS (
     GROUP BY user_id
 ), gp AS (
     SELECT user_id, SUM(CASE WHEN {counted} THEN 1 ELSE 0 END) AS games,
-           SUM(CASE WHEN {counted} THEN won ELSE 0 END) AS wins, SUM(with_bots) AS games_with_bots
+           SUM(CASE WHEN {counted} THEN won ELSE 0 END) AS wins,
+           SUM(CASE WHEN {rule} THEN 0 ELSE 1 END) AS not_counted
     FROM game_players
     WHERE guild_id = :guild AND user_id IS NOT NULL AND is_bot = 0
     GROUP BY user_id
@@ -47,7 +49,7 @@ WITH hp AS (
 ), agg AS (
     SELECT u.user_id,
            COALESCE(gp.games, 0) AS games, COALESCE(gp.wins, 0) AS wins,
-           COALESCE(gp.games_with_bots, 0) AS games_with_bots,
+           COALESCE(gp.not_counted, 0) AS not_counted,
            COALESCE(hp.hands, 0) AS hands,
            COALESCE(hp.contracts_made, 0) AS contracts_made,
            COALESCE(hp.contracts_bid, 0) AS contracts_bid,
@@ -65,7 +67,7 @@ WITH hp AS (
            mu - 3 * sigma AS rating_score
     FROM agg
 )
-SELECT ROW_NUMBER() OVER (ORDER BY {order}) AS rank, user_id, games, wins, games_with_bots, hands,
+SELECT ROW_NUMBER() OVER (ORDER BY {order}) AS rank, user_id, games, wins, not_counted, hands,
        contracts_made, contracts_bid, nils_made, nils_attempted, bags, rated_games, mu, sigma
 FROM ratios
 """
@@ -75,7 +77,7 @@ _COLUMNS = (
     "user_id",
     "games",
     "wins",
-    "games_with_bots",
+    "not_counted",
     "hands",
     "contracts_made",
     "contracts_bid",
@@ -87,17 +89,17 @@ _COLUMNS = (
 _FLOATS = ("rating_mu", "rating_sigma")
 
 
-def leaderboard_sql(sort: str, *, humans_only: bool = False) -> str:
+def leaderboard_sql(sort: str, *, humans_only: bool = True) -> str:
     """The ranked query for one sort; raises ValueError for an unknown sort.
 
-    ``humans_only`` counts only games without bot seats in ``games`` and ``wins`` (the public
-    leaderboard's default: one human with three bots must not farm wins); ``games_with_bots``
-    still says how many such games there were."""
+    ``humans_only`` counts only counted games (``bot.storage.counted``) in ``games`` and ``wins``
+    (the public leaderboard's and /stats' default: one human with three bots must not farm wins);
+    ``not_counted`` says how many of the player's games were not counted."""
     try:
         order = SORTS[sort]
     except KeyError:
         raise ValueError(f"unknown sort {sort!r}; choose one of {', '.join(SORTS)}") from None
-    return _AGGREGATE.format(order=order, counted="with_bots = 0" if humans_only else "1 = 1")
+    return _AGGREGATE.format(order=order, counted=COUNTED_SQL if humans_only else "1 = 1", rule=COUNTED_SQL)
 
 
 def stats_from_row(row: Any) -> PlayerStats:
@@ -119,10 +121,10 @@ class Stats(Repository):
         limit: int = 10,
         offset: int = 0,
         *,
-        humans_only: bool = False,
+        humans_only: bool = True,
     ) -> list[PlayerStats]:
         """One page of the server's humans, ranked by ``sort`` (see ``SORTS``); ``humans_only``
-        counts only games without bots in games and wins."""
+        counts only counted games in games and wins."""
         sql = leaderboard_sql(sort, humans_only=humans_only)
         sql += " ORDER BY rank LIMIT :limit OFFSET :offset"
         rows = await self._fetchall(
@@ -141,7 +143,7 @@ class Stats(Repository):
         return int(row[0])
 
     async def player(
-        self, guild_id: int, user_id: int, sort: str = "wins", *, humans_only: bool = False
+        self, guild_id: int, user_id: int, sort: str = "wins", *, humans_only: bool = True
     ) -> PlayerStats | None:
         """One human's numbers in this server, with their rank under ``sort``; None if never played."""
         inner = leaderboard_sql(sort, humans_only=humans_only)

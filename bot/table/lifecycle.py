@@ -142,11 +142,16 @@ class Lifecycle:
                     table=self.store.tables[table.id],
                 )
         self.publisher.render_soon(table.id, repost=True)
+        # (said to the host, who is seated already: the others join, the host starts)
+        host_seat = table.seat_of(host_id)
         return ok(
             _(
-                "Table %(table)s is open: %(rules)s. Press **%(button)s** to sit down.",
+                "Table %(table)s is open: %(rules)s. You have seat %(seat)s; the others press "
+                "**%(join)s**, then you press **%(start)s** (empty seats can go to bots).",
                 table=table.id,
-                button=ButtonName(N_("Join")),
+                seat=(host_seat or 0) + 1,
+                join=ButtonName(N_("Join")),
+                start=ButtonName(N_("Start")),
                 rules=lexicon.describe(ruleset),
             ),
             table=table,

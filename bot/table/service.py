@@ -19,6 +19,7 @@ from bot.i18n import DEFAULT, LANGUAGES, _, channel_mention, render
 from bot.model import HOST_LANGUAGE, LIVE, Result, Table, damaged_post, ok, set_aside_post
 from bot.permissions import permission_list
 from bot.ratelimit import GlobalBudget
+from bot.render.settings import player_settings
 from bot.safe import PrivateMessage
 from bot.storage import Storage, shard_of
 from bot.table.clock import TurnClock
@@ -203,17 +204,7 @@ class TableService:
                 if t.seat_of(user_id) is not None and t.status == "playing":
                     await self.apply_players(t.id)
 
-        def on(flag: bool) -> Any:
-            return _("**on**") if flag else _("**off**")
-
-        return ok(
-            _(
-                "Your settings (in every server): I don't bid blind nil, show my cards at once %(no_blind)s; "
-                "ping me when my turn starts %(ping)s. Change them with `/spades me`.",
-                no_blind=on(now.no_blind_nil),
-                ping=on(now.turn_ping),
-            )
-        )
+        return ok(player_settings(now.no_blind_nil, now.turn_ping))
 
     def _in_background(self, work: Any, name: str) -> None:
         task = asyncio.ensure_future(work)

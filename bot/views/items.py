@@ -7,7 +7,7 @@ Custom ids (all well under Discord's 100 characters):
   rematch, abandon);
 - ``sp:<table>:c:<stamp>:<card>``: a card in a hand panel;
 - ``sp:<table>:b:<stamp>``: the bid picker; ``sp:<table>:p:<stamp>``: the pass picker;
-- ``sp:<table>:<blind|look|keep|discard|misdeal>:<stamp>``: the other hand-panel buttons.
+- ``sp:<table>:<blind|look|never|keep|discard|misdeal>:<stamp>``: the other hand-panel buttons.
 
 The stamp is the seat's action counter when the panel was drawn: a click on an older panel gets
 "This hand has moved on" and the current hand, in place.
@@ -173,9 +173,10 @@ class PassSelect(Guarded, DynamicItem[Select[Any]], template=r"sp:(?P<tid>\d+):p
 class PanelButton(
     Guarded,
     DynamicItem[Button[Any]],
-    template=r"sp:(?P<tid>\d+):(?P<action>blind|look|keep|discard|misdeal):(?P<stamp>\d+)$",
+    template=r"sp:(?P<tid>\d+):(?P<action>blind|look|never|keep|discard|misdeal):(?P<stamp>\d+)$",
 ):
-    """Blind nil / show my cards (before the hand is seen) and keep / discard (two-player draw)."""
+    """Blind nil / show my cards / never ask me (before the hand is seen) and keep / discard
+    (two-player draw)."""
 
     def __init__(
         self,

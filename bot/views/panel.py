@@ -106,6 +106,8 @@ def hand_panel(
                 t.id, "look", stamp, label=gettext(lang, "Show my cards"), style=discord.ButtonStyle.primary
             )
         )
+        # (sets the /spades me preference: the cards then show at every deal, this one too)
+        view.add_item(PanelButton(t.id, "never", stamp, label=gettext(lang, "Never ask me")))
         if not blind_ok and not my_turn:
             text = clip(text + "\n" + gettext(lang, "Blind nil can be bid when your turn to bid comes."))
         return text, view

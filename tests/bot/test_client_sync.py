@@ -69,3 +69,45 @@ async def test_dev_guild_gets_the_commands_at_once(fake_discord: FakeDiscord, tm
         assert r.ephemeral and r.error is None
     async with fake.run_bot(_bot(db, dev_guild=guild.id)):
         assert len(fake.requests_to("PUT", GUILD)) == 1
+
+
+async def test_answers_name_commands_as_clickable_mentions(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """After a sync the ids are known (and kept for the next start, which does not sync): a command
+    named in an answer is a mention Discord draws as a button, in a Polish text too."""
+    fake = fake_discord
+    guild = fake.add_guild("Club")
+    channel = guild.add_text_channel("spades")
+    alice = fake.add_user("alice")
+    db = tmp_path / "spades.db"
+    for _start in range(2):
+        async with fake.run_bot(_bot(db)):
+            (spades,) = [c for c in fake.requests_to("PUT", GLOBAL)[0].response if c["name"] == "spades"]
+            r = await fake.slash(alice, channel, "table")  # no table here: "Open one with /spades new"
+            assert f"</spades new:{spades['id']}>" in r.content and "`/spades new`" not in r.content, (
+                r.content
+            )
+    assert len(fake.requests_to("PUT", GLOBAL)) == 1  # the second start learnt the ids from storage
+
+
+def test_command_paths_in_every_language() -> None:
+    from bot.i18n import CommandMentions
+
+    payload = [
+        {
+            "name": "spades",
+            "name_localizations": {"pl": "piki"},
+            "options": [
+                {"type": 1, "name": "new", "name_localizations": {"pl": "nowy"}, "options": []},
+                {"type": 1, "name": "me", "options": [{"type": 5, "name": "ping"}]},
+            ],
+        },
+        {"name": "table", "options": []},
+    ]
+    names = CommandMentions()
+    assert names.mention("Open one with `/spades new`.") == "Open one with `/spades new`."  # no ids yet
+    names.learn({"spades": 11, "table": 12}, payload)
+    assert names.mention("`/spades new` or `/piki nowy`") == "</spades new:11> or </spades new:11>"
+    assert names.mention("`/table`, `/spades me`") == "</table:12>, </spades me:11>"
+    # a command with options, an unknown one, a group alone: left as code
+    for kept in ("`/spades new rules:bag_limit=5`", "`/nosuch`", "`/spades`"):
+        assert names.mention(kept) == kept

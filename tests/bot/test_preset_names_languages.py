@@ -84,15 +84,21 @@ def _autocomplete(lang: str, current: str) -> list[tuple[str, str]]:
 
 
 def test_the_preset_autocomplete_shows_the_name_and_sends_the_value() -> None:
-    assert ("two-player", "two-player") in _autocomplete("en", "")
+    # each name comes with what the preset is (bot.lexicon.PRESET_BLURBS), in the reader's language
+    assert ("two-player — two players draw their hands from the deck", "two-player") in _autocomplete(
+        "en", ""
+    )
     assert len(_autocomplete("en", "")) == len(engine.PRESETS)
     polish = _autocomplete("pl", "")
-    assert ("dla dwóch graczy (two-player)", "two-player") in polish
-    assert ("whiz", "whiz") in polish
+    assert ("dla dwóch graczy (two-player) — dwie osoby dobierają karty z talii", "two-player") in polish
+    assert ("whiz — deklarujesz tyle, ile masz pików, albo zero", "whiz") in polish
     # typed in the reader's words or as the value, the same preset is offered
-    assert _autocomplete("pl", "krótka") == [("krótka gra (short)", "short")]
-    assert _autocomplete("pl", "short") == [("krótka gra (short)", "short")]
-    assert ("для троих (cutthroat)", "cutthroat") in _autocomplete("ru", "трои")
+    short = [("krótka gra (short) — szybka gra do 250, 5 worków = −50", "short")]
+    assert _autocomplete("pl", "krótka") == short
+    assert _autocomplete("pl", "short") == short
+    assert ("для троих (cutthroat) — трое игроков, каждый сам за себя", "cutthroat") in _autocomplete(
+        "ru", "трои"
+    )
 
 
 # ---- league refusals: the choices the reader saw, not the values the command sends -------------

@@ -64,3 +64,16 @@ async def test_league_extension_loads_and_fits_discord_limits(bot: SpadesBot) ->
     finally:
         await bot.unload_extension("cogs.league")
     assert league_commands(await bot.command_payload()) == []  # and takes it away again
+
+
+async def test_every_league_option_may_be_left_out(bot: SpadesBot) -> None:
+    """A server with one league needs no `league:` (bot.league.core.Leagues.league picks it)."""
+    await bot.load_extension("cogs.league")
+    try:
+        (league,) = league_commands(await bot.command_payload())
+        options = [o for o in _walk(league["options"]) if o["name"] == "league" and o.get("type") == 3]
+        assert len(options) >= 20
+        assert not any(o.get("required") for o in options)
+        assert all(o.get("autocomplete") for o in options)
+    finally:
+        await bot.unload_extension("cogs.league")

@@ -272,7 +272,7 @@ class Spades:
     async def no_table_in(self, channel: Channel | None = None) -> bool:
         """What anyone sees: /table in ``channel`` answers that there is no table there."""
         r = await self.fake.slash(self.users["admin"], channel or self.channel, "table")
-        return await said(r) == NO_TABLE
+        return await said(r) == self.mentioned(NO_TABLE)
 
     @property
     def service(self) -> TableService:
@@ -444,6 +444,23 @@ class Spades:
                     lambda v=version: (m := self.live_or_none()) is not None and version_of(m) != v,  # type: ignore[misc]
                     timeout=1.0,
                 )
+
+    def command(self, path: str) -> str:
+        """A synced command as an answer names it: the mention Discord draws (``</spades new:id>``)."""
+        top = path.split(" ", 1)[0]
+        (cmd,) = [c for c in self.fake.commands_for(self.guild) if c["name"] == top]
+        return f"</{path}:{cmd['id']}>"
+
+    def mentioned(self, text: str) -> str:
+        """``text`` as an answer shows it once the commands are synced: each command named in code
+        without options (```/spades new```) is a mention (:meth:`command`)."""
+        synced = {c["name"] for c in self.fake.commands_for(self.guild)}
+
+        def one(m: re.Match[str]) -> str:
+            path = m.group(1)
+            return self.command(path) if ":" not in path and path.split(" ")[0] in synced else m.group(0)
+
+        return re.sub(r"`/([a-z_ ]+)`", one, str(text))
 
     # ---- acting through Discord -----------------------------------------------------------------
     async def slash(self, user: User, command: str, **options: Any) -> InteractionResult:

@@ -49,7 +49,9 @@ async def test_one_human_and_three_bots_play_a_whole_game(
         hands, final = game_posts(spades, game)
         assert final is not None and final.startswith("🏆")  # the game has a winner
         n = len(hands)
-        assert final.endswith(f"after {n} hand{'s' * (n != 1)}.")
+        result, note = final.splitlines()
+        assert result.endswith(f"after {n} hand{'s' * (n != 1)}.")
+        assert note == "🤖 Bots played: this game is not counted on the leaderboard or in /stats."
         await spades.settle()
         await spades.check_public()
         texts = [m.content for m in spades.fake.public_messages(spades.channel)]
@@ -117,8 +119,8 @@ async def test_one_human_and_three_bots_play_a_whole_game(
     async with spades.stored() as db:
         records = await db.games.hand_records(t_id)
         assert len(records) == n
-        stats = await db.stats.player(spades.guild.id, alice.id)
-        assert stats is not None and stats.games == 1 and stats.games_with_bots == 1
+        stats = await db.stats.player(spades.guild.id, alice.id)  # a game with bots: not counted
+        assert stats is not None and stats.games == 0 and stats.not_counted == 1
 
 
 async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
@@ -153,7 +155,7 @@ async def test_four_humans_play_a_whole_game(spades: Spades) -> None:
         assert len(await db.games.hand_records(tid)) == len(hands) > 0
         for u in users:
             stats = await db.stats.player(spades.guild.id, u.id)
-            assert stats is not None and stats.games == 1 and stats.games_with_bots == 0
+            assert stats is not None and stats.games == 1 and stats.not_counted == 0
 
 
 async def test_blind_nil_with_the_card_exchange(spades: Spades) -> None:

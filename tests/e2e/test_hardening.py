@@ -239,9 +239,9 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
         # a table of another server: neither joined nor abandoned from here
         msg = plant(spades, [button(f"sp:{theirs}:join"), button(f"sp:{theirs}:abandon")])
         r = await fake.click(alice, msg, custom_id=f"sp:{theirs}:join")
-        assert await said(r) == NOT_HERE and r.ephemeral
+        assert await said(r) == spades.mentioned(NOT_HERE) and r.ephemeral
         r = await fake.click(admin, msg, custom_id=f"sp:{theirs}:abandon")
-        assert await said(r) == NOT_HERE
+        assert await said(r) == spades.mentioned(NOT_HERE)
         row = await spades.stored_table(theirs)  # as stored: still open, alice not seated
         assert row.status == "open" and alice.id not in {s["user_id"] for s in row.data["seats"] if s}
 
@@ -277,7 +277,7 @@ async def test_custom_ids_are_checked_not_trusted(spades: Spades) -> None:
         # a custom_id no handler knows still gets an answer
         stray = plant(spades, [button("zz:nothing:here"), button(f"sp:{tid}:nosuch")])
         r = await fake.click(bob, stray, custom_id="zz:nothing:here")
-        assert await said(r) == UNKNOWN_COMPONENT
+        assert await said(r) == spades.mentioned(UNKNOWN_COMPONENT)
         r = await fake.click(bob, stray, custom_id=f"sp:{tid}:nosuch")
         assert "no longer in use" in await said(r)
         await spades.settle()
@@ -404,13 +404,16 @@ async def test_no_table_where_the_bot_cannot_post_and_a_lost_permission_closes_i
         fake.take_violations()
 
 
-OFF_OFF = "show my cards at once **off**; ping me when my turn starts **off**"
-ON_ON = "show my cards at once **on**; ping me when my turn starts **on**"
+OFF_OFF = (
+    "• Blind nil: asked before your cards are shown (when the table allows blind nil)\n• Turn ping: **off**"
+)
+ON_ON = "• Blind nil: never asked: your cards show as soon as a hand is dealt\n• Turn ping: **on**"
 
 
 async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: Spades) -> None:
     """Item 19: "I don't bid blind nil" shows the cards as soon as a hand is dealt (no "Show my
-    cards" click); "ping me" pings when the turn starts. Both kept across a restart."""
+    cards" click), also set by "Never ask me" on the prompt; "ping me" pings when the turn starts.
+    Both kept across a restart."""
     alice, bob = spades.users["alice"], spades.users["bob"]
     async with spades.running(speed=20):
         r = await spades.slash(alice, "spades me")
@@ -433,6 +436,16 @@ async def test_player_settings_show_cards_at_once_and_ping_at_the_turn(spades: S
         bobs = await my_hand(spades, game, bob)
         assert any(b.get("label") == "Show my cards" for b in bobs.buttons)
         assert not any(":c:" in b.get("custom_id", "") for b in bobs.buttons)
+        # "Never ask me" sets his /spades me preference: his cards show now and at every deal
+        r = await spades.fake.click(bob, bobs, label="Never ask me")
+        bobs = await panel_answer(spades, r)
+        await r.answered(followup=True)  # (a message of its own: the panel is redrawn often)
+        saved = r.record.followups[-1].content
+        assert saved.startswith("Saved: you won't be asked about blind nil again")
+        assert f"({spades.command('spades me')} changes it)" in saved
+        assert not any(b.get("label") in ("Show my cards", "Never ask me") for b in bobs.buttons)
+        r = await spades.slash(bob, "spades me")
+        assert "• Blind nil: never asked" in await said(r)
         if my_turn(bob):
             await take_turn(spades, game, bob, bobs)
             await spades.wait_for(lambda: my_turn(alice), what="alice's turn")
@@ -683,13 +696,13 @@ async def test_every_custom_id_family_is_checked_across_servers_from_a_dm_and_wi
                 put(spades.channel, f"sp:{overflow}:join"),
                 f"sp:{overflow}:join",
                 None,
-                "That table no longer exists. Open a new one with `/spades new`.",
+                f"That table no longer exists. Open a new one with {spades.command('spades new')}.",
             ),
         ]
         for user, message, custom_id, values, expected in cases:
             r = await forge(spades, user, message, custom_id, values)
             text = await said(r)
-            assert text == str(expected) and text != APOLOGY, (custom_id, text)
+            assert text == spades.mentioned(expected) and text != APOLOGY, (custom_id, text)
             assert r.followups[-1].ephemeral if r.type == 5 and r.followups else r.ephemeral, custom_id
         # nothing changed: the check-in post, the league's members, the table
         assert (post.content, [b["custom_id"] for b in post.buttons], len(post.history)) == before

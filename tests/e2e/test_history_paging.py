@@ -43,7 +43,8 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         assert r.message is not None and r.message.buttons == [] and r.message.selects == []
         r = await fake.slash(bob, spades.channel, "replay", game=5)
         assert r.ephemeral and await said(r) == (
-            "There is no finished game #5 in this server. `/history` lists this server's games."
+            f"There is no finished game #5 in this server. {spades.command('history')} lists this "
+            "server's games."
         )
 
         tables = [await play_one_hand_game(spades) for _ in range(9)]

@@ -98,7 +98,7 @@ async def test_each_player_sees_their_language_and_the_table_the_servers(world: 
     async with world.running():
         r = await world.fake.slash(piotr, world.channel, "spades new")
         text = await said(r)
-        assert text.startswith("Stół ") and "Naciśnij **Dołącz**" in text  # Polish to Piotr
+        assert text.startswith("Stół ") and "naciskają **Dołącz**" in text  # Polish to Piotr
         tid = opened(world, text)
         await world.wait_for(lambda: live(world, "pl") is not None, what="the Polish table message")
         msg = live(world, "pl")

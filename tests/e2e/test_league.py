@@ -202,9 +202,10 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
         assert sub.id in seated and leaving.id not in seated  # as stored (saved before the answer)
         assert "had to leave" in await ask(spades, sub, "league history", league=LEAGUE)
         advance(spades, minutes=6)
-        await spades.wait_for(lambda: bool(posts_with(spades, "Time was called")), what="time called")
+        # the night's one round: its results are posted once, as the night's, and say time was called
         await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), what="the night's results")
-        assert "scored as it stood" in posts_with(spades, "night 1 results")[0].content
+        assert "(time called: scored as it stood)" in posts_with(spades, "night 1 results")[0].content
+        assert not posts_with(spades, "round 1 results")
         assert (await spades.stored_table(table.table_id)).status == "abandoned"
         async with stored_leagues(spades) as store:
             results = await store.rounds.night_results(night.id)

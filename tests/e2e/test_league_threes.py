@@ -32,7 +32,7 @@ async def test_a_fixed_teams_of_three_league_night(spades: Spades) -> None:
             spades, format="fixed", preset="six-player-threes", rounds=1, round_minutes=30, target=50,
             hand_limit=1, weeks=2,
         )  # fmt: skip
-        assert "is set" in text and "Teams join with `/league invite`" in text, text
+        assert "is set" in text and f"Teams join with {spades.command('league invite')}" in text, text
 
         # the invite takes two partners in teams of three: one alone is refused, saying what is allowed
         refused = await ask(spades, captain, "league invite", league=LEAGUE, partner=p1, team="Aces")

@@ -89,7 +89,13 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
     async with spades.running():
         # autocomplete: option names (with the preset's value), then values
         ac = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "bag_limit=5 ten")
-        assert ac == [{"name": "bag_limit=5 ten_for_200=… (now off)", "value": "bag_limit=5 ten_for_200="}]
+        # (each option with what it does: bot.lexicon.RULE_BLURBS)
+        assert ac == [
+            {
+                "name": "bag_limit=5 ten_for_200=… (now off) — 10 tricks bid and made score 200",
+                "value": "bag_limit=5 ten_for_200=",
+            }
+        ]
         ac = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "ten_for_200=")
         assert [c["value"] for c in ac] == ["ten_for_200=on", "ten_for_200=off"]
         ac = await spades.fake.autocomplete(
@@ -123,7 +129,10 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
         t = await spades.stored_model(int(opened.group(1)))  # the table as stored
         spades.table_id = t.id
         assert t.ruleset.bag_limit == 5 and t.ruleset.lose_score == -200 and t.ruleset.ten_for_200
-        assert await said(r) == f"Table {t.id} is open: {t.ruleset.describe()}. Press **Join** to sit down."
+        assert await said(r) == (
+            f"Table {t.id} is open: {t.ruleset.describe()}. You have seat 1; the others press **Join**, "
+            "then you press **Start** (empty seats can go to bots)."
+        )
         await spades.settle()
         lines = spades.live().content.splitlines()
         assert lines[0] == f"♠ **Spades** · table {t.id} · {t.ruleset.describe()}"
@@ -191,15 +200,15 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         r = await spades.fake.click(bob, spades.live(), label="Leave")
         assert r.ephemeral and await said(r) == (
             f"Leave table {t.id}? The bot plays your seat for the rest of the game (it still counts in "
-            "your stats); you can come back with **I'm back** or `/join`."
+            f"your stats); you can come back with **I'm back** or {spades.command('join')}."
         )
         assert (await stored_seat(spades, t.id, 1))["left"] is False  # type: ignore[index]
         confirm = r.message
         assert confirm is not None
         r = await spades.fake.click(bob, confirm, label="Yes, leave: the bot takes my seat")
         assert (
-            await said(r)
-            == "You left the game: the bot plays your seat. Press **I'm back** or `/join` to come back."
+            await said(r) == "You left the game: the bot plays your seat. Press **I'm back** or "
+            f"{spades.command('join')} to come back."
         )
         r = await spades.slash(bob, "leave")
         assert (await said(r)).startswith("You already left: the bot plays your seat.")
@@ -236,7 +245,8 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         # a rematch: his seat is free again, and he can't open it himself
         r = await spades.fake.click(bob, game_post, label="Rematch")
         assert await said(r) == (
-            "You left that game, so you can't open its rematch: `/spades new` opens a table."
+            "You left that game, so you can't open its rematch: "
+            f"{spades.command('spades new')} opens a table."
         )
         r = await spades.fake.click(alice, game_post, label="Rematch")
         answer = await said(r)
@@ -247,7 +257,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_bot_until_coming_back(spad
         assert again.seats[1] is None and again.seat_of(alice.id) == 0
         assert [s is not None and s.bot for s in again.seats] == [False, False, True, True]
     async with spades.stored() as db:
-        stats = await db.stats.player(spades.guild.id, bob.id)
+        stats = await db.stats.player(spades.guild.id, bob.id, humans_only=False)  # (bots filled seats)
         assert stats is not None and stats.games == 1
 
 
@@ -542,7 +552,7 @@ async def test_when_everyone_left_the_bots_finish_the_game_and_it_counts(spades:
         )
         assert any(x.startswith("🏆") for x in texts)
     async with spades.stored() as db:
-        stats = await db.stats.player(spades.guild.id, alice.id)
+        stats = await db.stats.player(spades.guild.id, alice.id, humans_only=False)  # (a game with bots)
         assert stats is not None and stats.games == 1
 
 

@@ -21,7 +21,7 @@ from tests.e2e.harness import (
     turn_of,
 )
 
-NO_TABLE = "There is no Spades table in this channel. Open one with `/spades new`."
+NO_TABLE = "There is no Spades table in this channel. Open one with {new}."
 
 
 async def ask(spades: Spades, user: User, command: str, **options: Any) -> tuple[InteractionResult, str]:
@@ -107,7 +107,9 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
             ("play", {"card": "AS"}),
             ("leave", {}),
         ]:
-            assert (await ask(spades, alice, command, **options))[1] == NO_TABLE, command
+            assert (await ask(spades, alice, command, **options))[1] == NO_TABLE.format(
+                new=spades.command("spades new")
+            ), command
 
         tid = await open_seen(spades, alice)
         host = f"<@{alice.id}>"
@@ -151,7 +153,9 @@ async def test_table_commands_without_a_table_and_before_the_start(spades: Spade
         c = await spades.fake.click(alice, r.message, label="Yes, abandon the table")
         assert await said(c) == f"Table {tid} is abandoned."
         assert (await spades.stored_table(tid)).status == "abandoned"
-        assert (await ask(spades, admin, "spades abandon"))[1] == NO_TABLE
+        assert (await ask(spades, admin, "spades abandon"))[1] == NO_TABLE.format(
+            new=spades.command("spades new")
+        )
 
         # a server manager may abandon someone else's table
         tid = await open_seen(spades, bob)
@@ -171,9 +175,14 @@ async def test_typed_bids_and_cards_with_autocomplete(spades: Spades) -> None:
         presets = await fake.autocomplete(alice, spades.channel, "spades new", "preset", "six")
         assert [c["value"] for c in presets] == ["six-player", "six-player-threes", "six-player-solo"]
         rules = await fake.autocomplete(alice, spades.channel, "spades new", "rules", "bag")
-        assert rules[0] == {"name": "bag_limit=… (now 10)", "value": "bag_limit="}
+        assert rules[0] == {
+            "name": "bag_limit=… (now 10) — bags that cost the bag penalty (off: never)",
+            "value": "bag_limit=",
+        }
         rules = await fake.autocomplete(alice, spades.channel, "spades config", "rules", "ten")
-        assert rules == [{"name": "ten_for_200=… (now off)", "value": "ten_for_200="}]
+        assert rules == [
+            {"name": "ten_for_200=… (now off) — 10 tricks bid and made score 200", "value": "ten_for_200="}
+        ]
 
         tid = await open_seen(spades, alice, nil=False, blind_nil=False, play_seconds=600, bid_seconds=600)
         game = seen_game(spades, tid)

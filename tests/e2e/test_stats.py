@@ -42,7 +42,7 @@ FAST = {"play_seconds": 15, "bid_seconds": 15, "bots": "easy", "rules": "max_han
 class Record:
     games: int = 0  # games between people only (the board's default count)
     wins: int = 0
-    all_games: int = 0  # every game, bots or not (the board with bots:True, /stats)
+    all_games: int = 0  # every game, bots or not (the board with bots:True)
     all_wins: int = 0
     with_bots: int = 0
     hands: int = 0
@@ -163,7 +163,7 @@ async def test_empty_server_is_answered_helpfully(spades: Spades) -> None:
     alice, bob = spades.users["alice"], spades.users["bob"]
     async with spades.running():
         r = await spades.slash(alice, "leaderboard")
-        assert r.ephemeral and await said(r) == EMPTY_SERVER
+        assert r.ephemeral and await said(r) == spades.mentioned(EMPTY_SERVER)
         r = await spades.slash(alice, "stats")
         assert r.ephemeral and (await said(r)).startswith("You have no finished hands in this server yet.")
         r = await spades.fake.slash(alice, spades.channel, "stats", options={"user": bob})
@@ -171,7 +171,7 @@ async def test_empty_server_is_answered_helpfully(spades: Spades) -> None:
             f"<@{bob.id}> has no finished hands in this server yet."
         )
         r = await spades.fake.slash(alice, spades.channel, "stats", options={"user": spades.fake.bot_user})
-        assert r.ephemeral and await said(r) == BOTS_HAVE_NO_STATS
+        assert r.ephemeral and await said(r) == spades.mentioned(BOTS_HAVE_NO_STATS)
         assert spades.fake.public_messages(spades.channel) == []  # nothing posted for the channel
 
 
@@ -251,11 +251,11 @@ async def test_leaderboard_pages_sorts_and_bot_games_after_games_played(spades: 
                      {"custom_id": sort_id, "component_type": 3, "values": ["games"]}):  # fmt: skip
             # (the fake's own interaction builder: no client would show another server's button)
             r = await spades.fake._component_interaction(alice, lounge, board, data)
-            assert r.ephemeral and await said(r) == WRONG_SERVER, data
+            assert r.ephemeral and await said(r) == spades.mentioned(WRONG_SERVER), data
             assert board.embeds[0]["description"] == shown  # the board did not move
         assert spades.fake.public_messages(lounge) == []
         r = await spades.fake.slash(alice, lounge, "leaderboard")  # that server has its own (empty) board
-        assert r.ephemeral and await said(r) == EMPTY_SERVER
+        assert r.ephemeral and await said(r) == spades.mentioned(EMPTY_SERVER)
 
 
 async def test_leaderboard_and_stats_after_games_played_from_the_panel(spades: Spades) -> None:
@@ -288,8 +288,10 @@ async def test_leaderboard_and_stats_after_games_played_from_the_panel(spades: S
         assert r.ephemeral and r.message is not None  # a personal lookup stays private
         fields = {f["name"]: f["value"] for f in r.message.embeds[0]["fields"]}
         mine = model.of(alice.id)
-        assert fields["Games"] == f"2 ({mine.all_wins} W · {2 - mine.all_wins} L)"
-        assert fields["🤖 Games with bots"] == "2 of 2 (they count)"
+        # the same counted games as the board (docs/COUNTED_GAMES.md): none, so no rate and no rank
+        assert fields["Games"] == "0 (0 W · 0 L)"
+        assert fields["Win rate"] == "–" and fields["Rank"] == "not ranked yet (no counted game)"
+        assert fields["🤖 Not counted"] == "2 games with bots (not in games, wins or rank)"
         assert fields["Bags"].endswith(f"in {mine.hands} hand{'s' * (mine.hands != 1)})")
         assert fields["Nils"] == f"{mine.nils_made} made of {mine.nils_tried}"
         if mine.contracts_bid:
@@ -300,7 +302,7 @@ async def test_leaderboard_and_stats_after_games_played_from_the_panel(spades: S
         r = await spades.fake.slash(carol, spades.channel, "stats", options={"user": bob, "share": True})
         assert not r.ephemeral and r.message is not None
         fields = {f["name"]: f["value"] for f in r.message.embeds[0]["fields"]}
-        assert fields["Games"] == f"1 ({model.of(bob.id).all_wins} W · {1 - model.of(bob.id).all_wins} L)"
+        assert fields["Games"] == "0 (0 W · 0 L)" and fields["🤖 Not counted"].startswith("1 game with bots")
 
         r = await spades.slash(carol, "leaderboard", sort="bid_accuracy")
         assert r.message is not None and ranked_ids(r.message) == model.ranking("bid_accuracy")

@@ -61,7 +61,7 @@ async def test_rows_that_cannot_be_restored_are_set_aside_and_their_channels_fre
             )
         # it does not count as live: /table and /score agree there is none, /spades new works
         r = await fake.slash(alice, channels[1], "table")
-        assert await said(r) == NO_TABLE
+        assert await said(r) == spades.mentioned(NO_TABLE)
         r = await fake.slash(alice, channels[1], "score")
         assert "went wrong" not in await said(r)
         for channel in channels[:2]:
@@ -125,9 +125,9 @@ async def test_a_full_disk_is_answered_like_a_bid_and_the_log_keeps_the_cause(
         caplog.set_level(logging.ERROR)
 
         r = await fake.slash(alice, other, "spades new")
-        assert await said(r) == SAVE_FAILED
+        assert await said(r) == spades.mentioned(SAVE_FAILED)
         r = await fake.slash(spades.users["admin"], other, "spades config", play_seconds=45)
-        assert await said(r) == SAVE_FAILED
+        assert await said(r) == spades.mentioned(SAVE_FAILED)
         causes = [str(rec.exc_info[1]) for rec in caplog.records if rec.exc_info and rec.exc_info[1]]
         assert causes and all("full" in c for c in causes), causes
         assert not any("cannot rollback" in rec.getMessage() + str(rec.exc_info) for rec in caplog.records)

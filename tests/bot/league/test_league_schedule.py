@@ -214,3 +214,16 @@ def test_recurrence_rule_validates_against_the_discord_spec() -> None:
 def test_schedule_round_trips_through_a_dict() -> None:
     s = thursday_league(weeks=5).skip(date(2026, 11, 5))
     assert sch.from_dict(sch.to_dict(s)) == s
+
+
+def test_zone_suggestions_rank_common_zones_and_the_readers_own_first() -> None:
+    assert typed.zone_suggestions("Lon")[0] == "Europe/London"  # not Arctic/Longyearbyen
+    assert "Arctic/Longyearbyen" in typed.zone_suggestions("Lon")
+    assert typed.zone_suggestions("par")[0] == "Europe/Paris"
+    assert typed.zone_suggestions("", locales=("pl",))[0] == "Europe/Warsaw"
+    assert typed.zone_suggestions("europe/", locales=("cs", "en-US"))[0] == "Europe/Prague"
+    assert typed.zone_suggestions("", locales=("en-GB",))[0] == "Europe/London"
+    assert typed.zone_suggestions("", locales=("en-US",))[0] == "America/New_York"
+    # the reader's locale before the server's
+    assert typed.zone_suggestions("", locales=("ru", "pl"))[:2] == ["Europe/Moscow", "Asia/Yekaterinburg"]
+    assert len(typed.zone_suggestions("", locales=("ru",))) == 25 and "UTC" in typed.zone_suggestions("")

@@ -976,3 +976,47 @@ async def test_league_posts_and_answers_follow_the_language(
         assert "%(" not in shown and len(shown) <= 2000
         for english in ("night ", "round ", "Table ", "Check in", "standings", "Rating", "Next night"):
             assert english not in shown, (lang, english, shown)
+
+
+async def test_a_league_created_inside_its_check_in_window_does_not_blame_the_bot(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """Created 10 minutes before its first night: check-in opens at once and says why, not that
+    the bot was offline (it was not)."""
+    clock.at = FIRST_START - timedelta(minutes=10)
+    league = await create(service)
+    await service.tick()
+    ((_, night_id, content, _),) = gateway.checkin_posts
+    assert "created after its check-in time" in content and "offline" not in content
+    night = await service.current_night(league)
+    assert night is not None and night.id == night_id and night.status == "checkin"
+
+
+async def test_a_night_of_one_round_posts_its_results_once(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    await create(service, rounds=1)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    await finish_all(service, gateway, 1, night_id)
+    (night_post,) = gateway.posted("night 1 results")
+    assert not gateway.posted("round 1 results")  # the same single line is not posted twice
+    assert "🏆" in night_post and night_post.index("**510**") < night_post.index("**300**")
+
+
+async def test_without_a_name_the_servers_one_league_is_meant(service: LeagueService) -> None:
+    with pytest.raises(LeagueRefusal) as none_yet:
+        await service.league(GUILD, None)
+    assert "no league yet" in str(none_yet.value.message)
+    first = await create(service)
+    assert (await service.league(GUILD, None)).id == first.id
+    assert (await service.league(GUILD, "  ")).id == first.id
+    await create(service, name="Spades Monday", weekday="monday", channel_id=CHANNEL + 1)
+    with pytest.raises(LeagueRefusal) as several:
+        await service.league(GUILD, None)
+    said = str(several.value.message)
+    assert "several leagues" in said and "Spades Thursday" in said and "Spades Monday" in said
+    assert (await service.league(GUILD, "Spades Monday")).name == "Spades Monday"

@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from bot import lexicon
-from bot.i18n import Msg, render
+from bot.i18n import Msg, gettext, render
 from bot.table.clock import bot_action
 from engine.house_rules import check_rules, parse_house_rules
 
@@ -166,9 +166,13 @@ def test_house_rules_suggestions_keep_the_option_and_translate_the_note() -> Non
 
     found = rule_suggestions("bag") + rule_suggestions("bag_limit=")
     names = [n for n, _v in rules_suggestions("bag") + rules_suggestions("bag_limit=")]
-    assert names and [lexicon.rules_suggestion(s, "en") for s in found] == names
+    shown = [lexicon.rules_suggestion(s, "en") for s in found]
+    assert names and len(shown) == len(names)
+    for name, suggestion, text in zip(names, found, shown, strict=True):
+        # an option's name comes with what it does; a value as the engine words it
+        assert text.startswith(name) and (" — " in text) is (suggestion.note == "now"), text
     assert lexicon.rules_suggestion(RuleSuggestion("bag_limit=…", "bag_limit=", "now", "10"), "pl") == (
-        "bag_limit=… (teraz 10)"
+        "bag_limit=… (teraz 10) — " + gettext("pl", lexicon.RULE_BLURBS["bag_limit"])
     )
     assert lexicon.rules_suggestion(RuleSuggestion("bag_limit=10", "bag_limit=10", "preset"), "ru") == (
         "bag_limit=10 (набор)"

@@ -312,7 +312,7 @@ def test_blind_bids_are_offered_in_the_panel_before_looking() -> None:
     values = [o.value for o in picker.item.options]
     assert [engine.Bid.parse(v) for v in values] == legal_blind
     buttons = {getattr(i, "custom_id", "").split(":")[2] for i in view.children if i is not picker}
-    assert buttons == {"blind", "look"}
+    assert buttons == {"blind", "look", "never"}  # "never": never ask me about blind nil
     g.bid(seat, engine.Bid.parse(values[-1]))  # the value the select sends is a bid the engine takes
     assert g.view(seat).bids[seat] == legal_blind[-1]
 

@@ -59,7 +59,7 @@ def test_a_rating_is_provisional_under_the_threshold_and_missing_without_games()
 
 
 def test_a_leaderboard_line_shows_the_players_numbers() -> None:
-    line = leaderboard_line(_alice(games_with_bots=2, bags=6), provisional=10)
+    line = leaderboard_line(_alice(not_counted=2, bags=6), provisional=10)
     assert line.startswith("**1.** <@11> · 3 W / 4 G (🤖 2)")
     assert "win 75%" in line and "bids 75% (9/12)" in line and "nils 1/2" in line
     assert "0.3 bags/hand" in line  # 6 bags in 20 hands

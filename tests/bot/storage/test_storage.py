@@ -397,25 +397,28 @@ async def test_games_feed_wins_and_bot_marks(db: Storage) -> None:
     await _finish(db, 1, 10, [11, None, 13, None], winner=0)  # with bots: 11 & 13 win
     await _finish(db, 2, 20, [11, 12, 13, 14], winner=1)  # another server
 
-    s11 = await db.stats.player(1, 11)
+    s11 = await db.stats.player(1, 11, humans_only=False)
     assert s11 is not None
-    assert (s11.games, s11.wins, s11.losses, s11.games_with_bots) == (3, 2, 1, 1)
+    assert (s11.games, s11.wins, s11.losses, s11.not_counted) == (3, 2, 1, 1)
     assert s11.win_pct == pytest.approx(200 / 3)
+    counted = await db.stats.player(1, 11)  # by default only counted games: the bot game is not
+    assert counted is not None and (counted.games, counted.wins, counted.not_counted) == (2, 1, 1)
     s12 = await db.stats.player(1, 12)
-    assert s12 is not None and (s12.games, s12.wins, s12.games_with_bots) == (2, 1, 0)
+    assert s12 is not None and (s12.games, s12.wins, s12.not_counted) == (2, 1, 0)
     assert await db.stats.player(1, 99) is None
     assert await db.stats.count(1) == 4  # bots never count
     assert await db.stats.count(2) == 4
     assert await db.stats.count(3) == 0
 
-    board = await db.stats.leaderboard(1, sort="wins")
+    board = await db.stats.leaderboard(1, sort="wins", humans_only=False)
     assert [p.user_id for p in board] == [11, 13, 12, 14]
     assert [p.rank for p in board] == [1, 2, 3, 4]
     # "games": 11 and 13 have 3, 12 and 14 have 2; ties end on user id
-    assert [p.user_id for p in await db.stats.leaderboard(1, sort="games")] == [11, 13, 12, 14]
-    page = await db.stats.leaderboard(1, sort="wins", limit=2, offset=2)
+    games_board = await db.stats.leaderboard(1, sort="games", humans_only=False)
+    assert [p.user_id for p in games_board] == [11, 13, 12, 14]
+    page = await db.stats.leaderboard(1, sort="wins", limit=2, offset=2, humans_only=False)
     assert [(p.user_id, p.rank) for p in page] == [(12, 3), (14, 4)]
-    assert (await db.stats.player(1, 14, sort="wins")).rank == 4  # type: ignore[union-attr]
+    assert (await db.stats.player(1, 14, sort="wins", humans_only=False)).rank == 4  # type: ignore[union-attr]
 
     games = await db.games.finished(1)
     assert len(games) == 3 and [g["with_bots"] for g in games] == [True, False, False]

@@ -420,8 +420,8 @@ async def test_leaderboard_rating_sort_and_humans_only_wins(db: Storage, store: 
     assert [p.user_id for p in board][:2] in ([1, 3], [3, 1])
     assert board[-1].user_id == 5 and board[-1].rating is None  # one human with bots: unrated
     five = next(p for p in board if p.user_id == 5)
-    assert (five.games, five.wins, five.games_with_bots) == (0, 0, 1)  # the bot game is not counted
-    everything = await db.stats.leaderboard(GUILD, sort="wins", limit=10)
+    assert (five.games, five.wins, five.not_counted) == (0, 0, 1)  # the bot game is not counted
+    everything = await db.stats.leaderboard(GUILD, sort="wins", limit=10, humans_only=False)
     assert next(p for p in everything if p.user_id == 5).wins == 1  # unless asked to
     line = leaderboard_line(board[0], sort="rating", provisional=PROVISIONAL_GAMES)
     assert "rating" in line and "?" in line and "(1 rated game)" in line

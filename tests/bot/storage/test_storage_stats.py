@@ -52,16 +52,23 @@ async def _store_games(games: list[tuple[int, list[int | None], int | None]]) ->
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games_strategy)
 def test_leaderboard_matches_a_plain_model(games: list[tuple[int, list[int | None], int | None]]) -> None:
-    expected: dict[tuple[int, int], list[int]] = {}  # (guild, user) -> [games, wins, with_bots]
+    # (guild, user) -> [games, wins, not counted]: games and wins count only games without bots
+    expected: dict[tuple[int, int], list[int]] = {}
+    every: dict[tuple[int, int], list[int]] = {}  # the same with humans_only=False: every game
     for guild, seats, winner in games:
         with_bots = None in seats
         for seat, user in enumerate(seats):
             if user is None:
                 continue
+            won = int(winner is not None and seat % 2 == winner)
             totals = expected.setdefault((guild, user), [0, 0, 0])
-            totals[0] += 1
-            totals[1] += int(winner is not None and seat % 2 == winner)
+            totals[0] += int(not with_bots)
+            totals[1] += won * int(not with_bots)
             totals[2] += int(with_bots)
+            all_totals = every.setdefault((guild, user), [0, 0, 0])
+            all_totals[0] += 1
+            all_totals[1] += won
+            all_totals[2] += int(with_bots)
 
     async def check() -> None:
         db = await _store_games(games)
@@ -71,8 +78,11 @@ def test_leaderboard_matches_a_plain_model(games: list[tuple[int, list[int | Non
                 assert await db.stats.count(guild) == len(mine)
                 for sort in SORTS:
                     board = await db.stats.leaderboard(guild, sort=sort, limit=100)
-                    got = {p.user_id: [p.games, p.wins, p.games_with_bots] for p in board}
+                    got = {p.user_id: [p.games, p.wins, p.not_counted] for p in board}
                     assert got == mine
+                    whole = await db.stats.leaderboard(guild, sort=sort, limit=100, humans_only=False)
+                    got = {p.user_id: [p.games, p.wins, p.not_counted] for p in whole}
+                    assert got == {u: t for (g, u), t in every.items() if g == guild}
                     assert [p.rank for p in board] == list(range(1, len(board) + 1))
                     # pages of 3 put together are the whole board, in order, without overlap
                     pages = [
@@ -181,8 +191,10 @@ async def _check_against_replay(db: Storage, preset: str, seed: int, users: list
         assert got.hands == len(game.hand_records)
         assert got.nils_attempted == _nil_bids(game.hand_records, seat)
         assert got.contracts_bid + got.nils_attempted == got.hands  # every hand: a contract or a nil
-        assert (got.games, got.wins) == (1, int(game.ruleset.side_of(seat) == game.winner))
-        assert got.games_with_bots == int(None in users)
+        counted = int(None not in users)  # a game with a bot seat is not counted
+        won = int(game.ruleset.side_of(seat) == game.winner)
+        assert (got.games, got.wins) == (counted, won * counted)
+        assert got.not_counted == int(None in users)
     assert await db.games.hand_records(1) == game.hand_records
 
 
