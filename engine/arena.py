@@ -18,8 +18,8 @@ import math
 import random
 import sys
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .actions import PlayAction

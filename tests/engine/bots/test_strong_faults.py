@@ -16,11 +16,11 @@ from engine.bots.strong import StrongBot
 from engine.cards import SPADES, suit_of
 
 
-def position(hands: list[str], dealer: int, scores: list[int], bags: list[int], actions: list[str]) -> Game:
-    """The dealt ``hands`` per seat, then ``actions``: ``look S``, ``bid S B``, ``pass S C C C``,
-    ``play S C``."""
+def position(hands: list[str], dealer: int, scores: list[int], bags: list[int], actions: str) -> Game:
+    """The dealt ``hands`` per seat, then ``actions`` separated by ``|``: ``look S``, ``bid S B``,
+    ``pass S C C C``, ``play S C``."""
     g = Game.from_deal("standard", [parse_cards(h) for h in hands], dealer=dealer, scores=scores, bags=bags)
-    for text in actions:
+    for text in actions.split("|"):
         verb, seat_text, *rest = text.split()
         seat = int(seat_text)
         if verb == "look":
@@ -67,7 +67,7 @@ ONLY_SPADES = position(
     "play 1 3C|play 2 5C|play 3 2C|play 0 9C|play 0 AH|play 1 4H|play 2 QH|play 3 2H|play 0 KC|play 1 4C|"
     "play 2 AD|play 3 AC|play 3 2D|play 0 9D|play 1 4D|play 2 5D|play 0 10C|play 1 6C|play 2 JD|play 3 JC|"
     "play 3 7H|play 0 9H|play 1 8H|play 2 6H|play 0 6D|play 1 7D|play 2 10H|play 3 3D|play 1 10D|"
-    "play 2 6S|play 3 KD|play 0 7S".split("|"),
+    "play 2 6S|play 3 KD|play 0 7S",
 )
 
 
@@ -95,7 +95,7 @@ SPADE_OR_HEART = position(
     "play 1 4H|play 2 9H|play 2 5D|play 3 AD|play 0 8D|play 1 AH|play 3 QD|play 0 9D|play 1 QH|play 2 KD|"
     "play 2 6C|play 3 7C|play 0 QC|play 1 4C|play 0 10H|play 1 3H|play 2 JH|play 3 7H|play 2 6D|play 3 JD|"
     "play 0 KH|play 1 2H|play 3 5C|play 0 4S|play 1 2C|play 2 9C|play 0 7S|play 1 5S|play 2 KS|play 3 6S|"
-    "play 2 7D|play 3 10S|play 0 9S|play 1 8S".split("|"),
+    "play 2 7D|play 3 10S|play 0 9S|play 1 8S",
 )
 
 
@@ -123,7 +123,7 @@ NEAR_THE_LIMIT = position(
     "play 3 2H|play 0 KH|play 1 5H|play 2 4H|play 0 AH|play 1 10H|play 2 6H|play 3 3H|play 0 4D|play 1 QD|"
     "play 2 3S|play 3 3D|play 2 8S|play 3 2S|play 0 5S|play 1 QS|play 1 JH|play 2 QH|play 3 9H|play 0 7H|"
     "play 2 AS|play 3 9S|play 0 6S|play 1 4S|play 2 4C|play 3 2C|play 0 QC|play 1 3C|play 0 JD|play 1 7D|"
-    "play 2 KS|play 3 5D|play 2 10S|play 3 5C|play 0 JS|play 1 7S|play 0 8C|play 1 10C".split("|"),
+    "play 2 KS|play 3 5D|play 2 10S|play 3 5C|play 0 JS|play 1 7S|play 0 8C|play 1 10C",
 )
 
 
@@ -151,7 +151,7 @@ PARTNERS_MASTER = position(
     "play 0 4D|play 1 2D|play 2 AD|play 3 3D|play 2 KC|play 3 JC|play 0 4C|play 1 9C|play 2 2H|play 3 7H|"
     "play 0 7S|play 1 3H|play 0 9D|play 1 KD|play 2 6D|play 3 5D|play 1 AH|play 2 4H|play 3 8H|play 0 9S|"
     "play 0 6C|play 1 10C|play 2 JS|play 3 QS|play 3 AS|play 0 KS|play 1 2S|play 2 3S|play 3 KH|play 0 10D|"
-    "play 1 6H|play 2 5H|play 3 QH|play 0 JD".split("|"),
+    "play 1 6H|play 2 5H|play 3 QH|play 0 JD",
 )
 
 
@@ -205,3 +205,46 @@ def test_strong_decides_blind_nil_by_its_own_search() -> None:
 def test_strong_never_bids_blind_nil_beside_a_partners_nil() -> None:
     _, strong = blind_nil_decision([400, 100], "nil")
     assert isinstance(strong, Look)
+
+
+# Two recorded positions (heuristic play up to the trick) where the strong bot overtook an
+# opponent's winning nil with a ducking card in hand and its contract far from needing the trick.
+# Seat 2 bid nil and is winning the club trick with the 5 over its opponent's 2; seat 3 (third
+# seat, clubs Q 9 7 6 3) took it with the queen.
+NIL_WINNING_THIRD = position(
+    [
+        "KS 2S AH QH 10H 9H 6H 3H 2H JD AC JC 10C",
+        "AS QS 10S 9S 6S 5S 4S AD QD 10D 5D 4C 2C",
+        "7S 3S KH 8H 5H 9D 8D 6D 4D 2D KC 8C 5C",
+        "JS 8S JH 7H 4H KD 7D 3D QC 9C 7C 6C 3C",
+    ],
+    1,
+    [-99, -41],
+    [1, 9],
+    "look 2|bid 2 nil|look 3|bid 3 1|look 0|bid 0 4|look 1|bid 1 7|play 2 2D|play 3 3D|play 0 JD|play 1 QD|"
+    "play 1 2C|play 2 5C",
+)
+# Seat 0 bid nil; its partner led the 2 of clubs and the nil is winning with the 5; seat 1
+# (second to play after it, clubs K J 4) took it with the king.
+NIL_WINNING_SECOND = position(
+    [
+        "6S 5S 10H 6H 4H QD 10D 2D QC 10C 9C 7C 5C",
+        "AS KS JS 8S 2S 8H 7H 5H 3H 5D KC JC 4C",
+        "QS 4S 3S KH AD KD JD 6D 4D AC 8C 6C 3C",
+        "10S 9S 7S AH QH JH 9H 2H 9D 8D 7D 3D 2C",
+    ],
+    2,
+    [393, 341],
+    [3, 1],
+    "look 3|bid 3 2|look 0|bid 0 nil|look 1|bid 1 5|look 2|bid 2 4|play 3 2C|play 0 5C",
+)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])  # 0: the recorded seed overtook in both
+@pytest.mark.parametrize(("name", "seat"), [("third", 3), ("second", 1)])
+def test_never_overtakes_an_opponents_winning_nil_with_a_ducking_card(
+    name: str, seat: int, seed: int
+) -> None:
+    g = (NIL_WINNING_THIRD if name == "third" else NIL_WINNING_SECOND).clone()
+    assert g.to_act == seat
+    assert not beats(card_tables(g.rs), strong_card(g, seed), trick_best(g)), "the nil must keep the trick"
