@@ -187,7 +187,7 @@ def blind_nil_decision(scores: list[int], partner_bid: str) -> tuple[object, obj
     view = g.view(3)
     assert any(isinstance(a, BidAction) and a.bid.kind == "blind_nil" for a in view.legal)
     heuristic = get_bot("heuristic", seed=1).act(view)
-    strong = StrongBot(1, worlds=24, min_worlds=24, time_limit=None)
+    strong = StrongBot(1, worlds=6, min_worlds=6, time_limit=None)  # 24 deals a bid
     return heuristic, strong.act(view)
 
 
