@@ -114,6 +114,10 @@ class _RolloutView:
 
 #: The fewest searched deals on which ``nil_floor`` may bar a nil.
 NIL_FLOOR_DEALS = 8
+#: Racing under a time cap (`StrongBot._race`): the deals searched at which options clearly
+#: behind the base are dropped, and how many standard errors behind is clearly.
+RACE_CHECKPOINTS = frozenset({8, 16, 32, 64})
+RACE_SE = 3.0
 
 
 def rollout_view(g: Game, seat: int) -> View:
@@ -240,6 +244,7 @@ class StrongBot(ExpertBot):
         # one bid a hand: it can afford more deals than a card, and needs them (sets vs bags)
         self.bid_worlds = max(16, 4 * worlds) if bid_worlds is None else bid_worlds
         self.clock = clock
+        self.capped = time_limit is not None  # racing only then (`_compare`)
         self.explore = explore
         self.win_bonus = win_bonus
         self.blind_deficit = blind_deficit
@@ -370,15 +375,25 @@ class StrongBot(ExpertBot):
         # This seat's nil bids among the options, and the sampled deals in which each was made.
         nils = [isinstance(o, BidAction) and o.bid.kind == "nil" and o.seat == me for o in options]
         nils_made = [0] * len(options)
+        bi = options.index(base)
+        # Racing (with a time cap only): an option clearly behind the base is dropped at the
+        # checkpoints, so the cap's time goes to the contenders (more deals each). Not with a
+        # nil among the options (the nil floor can bar the base) nor in the contract-first
+        # debt mode (its values are only chosen at the end).
+        race = self.capped and not any(nils) and not safe_debt
+        alive = list(range(len(options)))
         n = 0
         last = 0.0
         for _ in range(worlds):
             t0 = self.clock()
             if n >= self.min_worlds and t0 + last > deadline:
                 break
+            if race and n in RACE_CHECKPOINTS and len(alive) > 2:
+                alive = self._race(values, bi, n, alive, penalties)
             world = sample(rng)
             roll = rng.getrandbits(64)
-            for i, opt in enumerate(options):
+            for i in alive:
+                opt = options[i]
                 g = world.clone()
                 start(g, opt)
                 self._finish(g, roll, me)
@@ -397,7 +412,17 @@ class StrongBot(ExpertBot):
         self.stats[f"{kind}_searches"] = self.stats.get(f"{kind}_searches", 0) + 1
         if n < worlds:
             self.stats[f"{kind}_cut"] = self.stats.get(f"{kind}_cut", 0) + 1
-        bi = options.index(base)
+        if len(alive) < len(options):
+            self.stats["raced_out"] = self.stats.get("raced_out", 0) + len(options) - len(alive)
+            keep = alive
+            chosen = self._pick(
+                [values[i] for i in keep],
+                keep.index(bi),
+                n,
+                None if penalties is None else [penalties[i] for i in keep],
+                [sets[i] for i in keep] if count_sets else None,
+            )
+            return options[keep[chosen]]
         if safe_debt and sets[bi] == 0:
             # The contract made in every sampled deal with the base card: ducking the bags is
             # worth it, but only with cards that also make it in every deal.
@@ -408,6 +433,24 @@ class StrongBot(ExpertBot):
             for nil, made in zip(nils, nils_made, strict=True)
         ]
         return options[self._pick(values, bi, n, penalties, sets if count_sets else None, barred)]
+
+    def _race(
+        self, values: list[list[float]], bi: int, n: int, alive: list[int], penalties: Sequence[float] | None
+    ) -> list[int]:
+        """``alive`` without the options whose paired mean gain over the base (less its penalty)
+        is below zero by more than ``RACE_SE`` standard errors after ``n`` deals."""
+        base_vals = values[bi]
+        out = []
+        for i in alive:
+            if i != bi:
+                diffs = [a - b for a, b in zip(values[i], base_vals, strict=True)]
+                mean = sum(diffs) / n
+                var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+                extra = penalties[i] if penalties is not None else 0.0
+                if mean - extra + RACE_SE * math.sqrt(var / n) < 0:
+                    continue
+            out.append(i)
+        return out
 
     def _pick(
         self,
