@@ -18,11 +18,14 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from .actions import PlayAction
 from .bids import Bid
 from .bots import BOT_NAMES, Bot, get_bot, seed_to_int
+from .bots.guards import FAULT_KEYS, play_faults
 from .errors import RulesetError
 from .events import GameOver, HandScored
 from .game import Game, Phase
@@ -87,6 +90,9 @@ class SideStats:
     final_scores: list[int] = field(default_factory=list)
     decision_s: list[float] = field(default_factory=list)
     diffs: list[float] = field(default_factory=list)  # per duplicate deal: mine - the others'
+    faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KEYS, 0))
+    bag_penalties: int = 0  # hands in which the side paid the bag penalty
+    search: dict[str, int] = field(default_factory=dict)  # the search bots' `stats`, summed
 
     def to_dict(self, decided_games: int) -> dict[str, Any]:
         lo, hi = wilson(self.wins, decided_games)
@@ -130,6 +136,9 @@ class SideStats:
                 "max": round(1000 * times[-1], 3),
             },
             "duplicate": mean_ci(self.diffs),
+            "bag_penalties": self.bag_penalties,
+            "faults": dict(self.faults),
+            "search": dict(self.search),
         }
 
 
@@ -227,12 +236,15 @@ def play_game(
     hand_bids: dict[int, tuple[Bid | None, ...]] | None = None,
     scores: list[int] | None = None,
     bags: list[int] | None = None,
+    faults: list[dict[str, int]] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[Game, list[HandScored]]:
     """Play one game with ``bots[seat]`` until it is over, ``hand_budget`` hands were played or
     ``max_game_hands`` is reached. Returns the game and its scored hands. With ``timings`` (one
     list per seat) each decision's seconds are appended to its seat's list; ``hand_bids`` gets
     each hand's final bids by hand number; ``scores`` / ``bags`` (per side): the score situation
-    the game starts from."""
+    the game starts from; ``faults`` (one dict per seat) gets each card play's `play_faults`;
+    ``clock`` times the decisions."""
     g = Game.new(rs, seed=seed, dealer=dealer)
     if scores is not None:  # start from a score situation (before anyone has acted)
         g.scores, g.before_scores = list(scores), list(scores)
@@ -249,9 +261,12 @@ def play_game(
         if timings is None:
             action = bots[seat].act(view)
         else:
-            t0 = time.perf_counter()
+            t0 = clock()
             action = bots[seat].act(view)
-            timings[seat].append(time.perf_counter() - t0)
+            timings[seat].append(clock() - t0)
+        if faults is not None and isinstance(action, PlayAction):
+            for key, n in play_faults(view, action.card).items():
+                faults[seat][key] = faults[seat].get(key, 0) + n
         if hand_bids is not None and g.phase is Phase.PLAY and g.hand_no not in hand_bids:
             hand_bids[g.hand_no] = tuple(g.bids)
         for ev in g.apply(action):
@@ -265,9 +280,20 @@ def play_game(
 SEARCH_BOTS = ("expert", "strong")
 
 
-def bot_options(name: str, worlds: int | None) -> dict[str, Any]:
+#: The strong bot's cap per turn in Discord (bot/table/thinker.py's ``MAX_THINK_SECONDS``; the
+#: engine does not import the bot) and the fewest sampled deals it searches there.
+DISCORD_CAP_SECONDS = 0.6
+DISCORD_MIN_WORLDS = 2
+
+
+def bot_options(name: str, worlds: int | None, cap: float | None = None) -> dict[str, Any]:
     """Options for ``get_bot``: with ``worlds`` a search bot samples exactly that many deals per
-    decision, with no time cap (strength then does not depend on the machine's load)."""
+    decision, with no time cap (strength then does not depend on the machine's load). With
+    ``cap`` the strong bot searches as seated in Discord (its default sampled deals, at least
+    `DISCORD_MIN_WORLDS`) but stops each decision after ``cap`` seconds of *CPU time*, so the
+    result does not depend on other work on the machine."""
+    if cap is not None and name == "strong":
+        return {"time_limit": cap, "min_worlds": DISCORD_MIN_WORLDS, "clock": time.process_time}
     if worlds is None or name not in SEARCH_BOTS:
         return {}
     if name == "expert":
@@ -289,6 +315,7 @@ def run_arena(
     random_scores: bool = False,
     max_game_hands: int = DEFAULT_MAX_GAME_HANDS,
     progress: Progress | None = None,
+    cap: float | None = None,
 ) -> ArenaResult:
     """Play ``games`` games (deals x rotations with ``duplicate``) and total the statistics.
 
@@ -302,7 +329,8 @@ def run_arena(
     rotation, the least noisy comparison). ``random_scores``: every game starts from a seeded
     random score situation (a common level -50..400, each side within 80 of it, 0-9 bags), the
     same for each entrant in every rotation, so bidding meets the situations of real games (near
-    the target or the bag limit, behind)."""
+    the target or the bag limit, behind). ``cap``: the strong bot's CPU seconds per decision (see
+    `bot_options`; the decisions are then timed in CPU time too)."""
     if len(seats) != rs.num_seats:
         raise ValueError(f"{rs.name} has {rs.num_seats} seats; --seats names {len(seats)} bots")
     result = ArenaResult(ruleset=rs, seats=list(seats), seed=seed, duplicate=duplicate)
@@ -326,7 +354,7 @@ def run_arena(
                 break
             seat_at, side_entrant = _rotation_map(rs, rotation)
             by_seat = {
-                seat_at[s]: get_bot(seats[s], seed=f"{base}:{deal}:{s}", **bot_options(seats[s], worlds))
+                seat_at[s]: get_bot(seats[s], seed=f"{base}:{deal}:{s}", **bot_options(seats[s], worlds, cap))
                 for s in range(rs.num_seats)
             }
             bots = [by_seat[s] for s in range(rs.num_seats)]
@@ -337,6 +365,7 @@ def run_arena(
                 left = deals - result.deals
                 budget = left if budget is None else min(budget, left)
             timings: list[list[float]] = [[] for _ in range(rs.num_seats)]
+            seat_faults: list[dict[str, int]] = [{} for _ in range(rs.num_seats)]
             bids: dict[int, tuple[Bid | None, ...]] = {}
             start_scores = start_bags = None
             if random_scores:
@@ -357,6 +386,8 @@ def run_arena(
                 hand_bids=bids,
                 scores=start_scores,
                 bags=start_bags,
+                faults=seat_faults,
+                clock=time.perf_counter if cap is None else time.process_time,
             )
             game_no += 1
             result.games += 1
@@ -364,6 +395,12 @@ def run_arena(
             entrant_of_seat = [side_entrant[rs.side_of(s)] for s in range(rs.num_seats)]
             for s, ts in enumerate(timings):
                 result.sides[entrant_of_seat[s]].decision_s.extend(ts)
+                searched = result.sides[entrant_of_seat[s]].search
+                for key, n in getattr(bots[s], "stats", {}).items():
+                    searched[key] = searched.get(key, 0) + n
+                counts = result.sides[entrant_of_seat[s]].faults
+                for key, n in seat_faults[s].items():
+                    counts[key] = counts.get(key, 0) + n
             pts = []
             for ev in scored:
                 row = [0] * entrants
@@ -421,6 +458,7 @@ def _tally(
             st.hands += 1
             st.points += ss.total
             st.bags += ss.bags
+            st.bag_penalties += ss.bag_penalty < 0
             if ss.made is True:
                 st.contracts_made += 1
             elif ss.made is False:
@@ -525,6 +563,29 @@ def format_table(result: ArenaResult) -> str:
             ]
         )
     _rows_to_lines(rows2, lines)
+    lines.append("")
+    header3 = [
+        "side",
+        "opp nil rescued/chances",
+        "spade leads into nil (low)/leads",
+        "3rd-seat ruffs/chances",
+        "bag-limit wins/chances",
+        "bag penalties",
+    ]
+    rows3 = [header3]
+    for i, s in enumerate(d["sides"]):
+        f = s["faults"]
+        rows3.append(
+            [
+                str(i),
+                f"{f['opp_nil_rescues']}/{f['opp_nil_chances']}",
+                f"{f['nil_spade_leads']} ({f['nil_low_spade_leads']})/{f['nil_leads']}",
+                f"{f['third_ruffs']}/{f['third_ruff_chances']}",
+                f"{f['bag_limit_wins']}/{f['bag_limit_chances']}",
+                str(s["bag_penalties"]),
+            ]
+        )
+    _rows_to_lines(rows3, lines)
     return "\n".join(lines)
 
 
@@ -626,6 +687,19 @@ def build_parser() -> argparse.ArgumentParser:
         "with no time cap, so strength does not depend on the machine's load",
     )
     p.add_argument(
+        "--cap",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the strong bot as seated in Discord: each decision stops after this many seconds "
+        "of CPU time (its default sampled deals otherwise); decisions timed in CPU time",
+    )
+    p.add_argument(
+        "--as-discord",
+        action="store_true",
+        help=f"--cap {DISCORD_CAP_SECONDS}: the strong bot's cap in Discord at one table",
+    )
+    p.add_argument(
         "--game-hands",
         type=_positive_int,
         default=None,
@@ -694,6 +768,7 @@ def main(argv: list[str] | None = None) -> int:
         random_scores=args.random_scores,
         max_game_hands=args.max_game_hands,
         progress=progress,
+        cap=DISCORD_CAP_SECONDS if args.as_discord and args.cap is None else args.cap,
     )
     if args.json:
         print(json.dumps(result.to_dict()))

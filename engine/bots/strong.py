@@ -20,8 +20,10 @@ choices, and replaces that default when the search over sampled deals finds bett
   bid, the heuristic's own nil included: the best other bid is.
 - **The nil exchange** (`_pass`): the heuristic's pass and a few others (`pass_candidates`)
   compared in the same way, the sampled deals rebuilt in the passing phase.
-- **Blind nil** (`_search_blind`): only when far enough behind for it to matter; the same search
-  with this seat's own hand unknown too, blind nil against looking and bidding as the heuristic.
+- **Blind nil** (`_look_or_blind`): only when far enough behind for it to matter
+  (``blind_search_deficit``); the same search with this seat's own hand unknown too, blind nil
+  against looking and bidding as the heuristic, looking the default (the heuristic's choice
+  plays no part: the score situation, the partner's bid and the exchange are in the deals).
 - **Cards** (`_play_card`): every distinct legal card in the same sampled worlds and roll-outs
   (common random numbers), nil play included (covering a partner's nil, setting an opponent's).
   Roll-outs play the heuristic's card for every seat, except that with probability ``explore``
@@ -67,6 +69,7 @@ from ..ruleset import Ruleset
 from ..scoring import game_winner, score_hand
 from ..view import View
 from .expert import ExpertBot, distinct_cards, forced_candidates, greedy_policy
+from .guards import guard_candidates
 from .heuristic import HeuristicBot, card_danger, estimate_tricks, nil_danger
 from .inference import world_sampler
 from .knowledge import Knowledge, card_tables
@@ -111,6 +114,10 @@ class _RolloutView:
 
 #: The fewest searched deals on which ``nil_floor`` may bar a nil.
 NIL_FLOOR_DEALS = 8
+#: Racing under a time cap (`StrongBot._race`): the deals searched at which options clearly
+#: behind the base are dropped, and how many standard errors behind is clearly.
+RACE_CHECKPOINTS = frozenset({8, 16, 32, 64})
+RACE_SE = 3.0
 
 
 def rollout_view(g: Game, seat: int) -> View:
@@ -169,6 +176,7 @@ class StrongBot(ExpertBot):
         explore: float = 0.05,
         win_bonus: float = 100.0,
         blind_deficit: int = 150,
+        blind_search_deficit: int = 100,
         confidence: float = 1.0,
         nil_penalty: float = 40.0,
         blind_penalty: float = 20.0,
@@ -182,6 +190,7 @@ class StrongBot(ExpertBot):
         bid_draws: int = 8,
         bid_spread: float = 1.0,
         nil_floor: float = 0.55,
+        clock: Callable[[], float] = time.perf_counter,
         **options: Any,
     ) -> None:
         """``worlds`` / ``min_worlds`` / ``time_limit``: sampled deals per decision, at most / at
@@ -190,7 +199,9 @@ class StrongBot(ExpertBot):
         hand by which a choice must beat the heuristic's on average; ``explore``: chance per
         roll-out card of the greedy policy's card instead of the heuristic's (own side only);
         ``win_bonus``: points counted for winning (or losing) the game in the searched hand;
-        ``blind_deficit``: how far behind before blind nil is searched at all; ``confidence``:
+        ``blind_deficit``: how far behind before the bids take more risk (``set_risk`` halved);
+        ``blind_search_deficit``: how far behind before blind nil is searched at all (looking
+        otherwise; the search, not the heuristic, decides, see `_look_or_blind`); ``confidence``:
         standard errors by which a choice must beat the heuristic's (see `_pick`);
         ``nil_penalty`` / ``blind_penalty``: points a nil / a blind nil must gain on top (the
         model's partner covers better than a real one may, and a nil set costs its side bags as
@@ -218,7 +229,9 @@ class StrongBot(ExpertBot):
         bid's fit (`engine.bots.inference`; 1 / 0 turn the reading of the bids off);
         ``nil_floor``: a nil (the heuristic's own included) made in fewer than this share of the
         searched bids' sampled deals is never bid, the best other bid is (0: off; the roll-outs'
-        nil success predicts the real one within a few points, see `_pick`).
+        nil success predicts the real one within a few points, see `_pick`); ``clock``: the
+        seconds the time cap is measured in (``time.process_time``: CPU time, so a capped search
+        does the same work however loaded the machine is; the arena's ``--cap``).
         Measured choices: bench/README.md."""
         super().__init__(
             seed,
@@ -230,9 +243,12 @@ class StrongBot(ExpertBot):
         )
         # one bid a hand: it can afford more deals than a card, and needs them (sets vs bags)
         self.bid_worlds = max(16, 4 * worlds) if bid_worlds is None else bid_worlds
+        self.clock = clock
+        self.capped = time_limit is not None  # racing only then (`_compare`)
         self.explore = explore
         self.win_bonus = win_bonus
         self.blind_deficit = blind_deficit
+        self.blind_search_deficit = blind_search_deficit
         self.confidence = confidence
         self.nil_penalty = nil_penalty
         self.blind_penalty = blind_penalty
@@ -347,7 +363,7 @@ class StrongBot(ExpertBot):
             return base
         rng = self.rng_for(view)
         sample = world_sampler(view, self.bid_draws, self.bid_spread)
-        deadline = time.perf_counter() + self.time_limit
+        deadline = self.clock() + self.time_limit
         values: list[list[float]] = [[] for _ in options]
         sets = [0] * len(options)  # sampled deals in which the side is set, with contract_first
         side = view.ruleset.side_of(view.seat or 0)
@@ -359,15 +375,25 @@ class StrongBot(ExpertBot):
         # This seat's nil bids among the options, and the sampled deals in which each was made.
         nils = [isinstance(o, BidAction) and o.bid.kind == "nil" and o.seat == me for o in options]
         nils_made = [0] * len(options)
+        bi = options.index(base)
+        # Racing (with a time cap only): an option clearly behind the base is dropped at the
+        # checkpoints, so the cap's time goes to the contenders (more deals each). Not with a
+        # nil among the options (the nil floor can bar the base) nor in the contract-first
+        # debt mode (its values are only chosen at the end).
+        race = self.capped and not any(nils) and not safe_debt
+        alive = list(range(len(options)))
         n = 0
         last = 0.0
         for _ in range(worlds):
-            t0 = time.perf_counter()
+            t0 = self.clock()
             if n >= self.min_worlds and t0 + last > deadline:
                 break
+            if race and n in RACE_CHECKPOINTS and len(alive) > 2:
+                alive = self._race(values, bi, n, alive, penalties)
             world = sample(rng)
             roll = rng.getrandbits(64)
-            for i, opt in enumerate(options):
+            for i in alive:
+                opt = options[i]
                 g = world.clone()
                 start(g, opt)
                 self._finish(g, roll, me)
@@ -379,9 +405,24 @@ class StrongBot(ExpertBot):
                 if safe_debt:
                     debt_values[i].append(self._value(view, g, self._safe_debt))
             n += 1
-            last = time.perf_counter() - t0
+            last = self.clock() - t0
         self.stats["worlds"] = self.stats.get("worlds", 0) + n
-        bi = options.index(base)
+        # decisions searched, and those the time cap cut short of their sampled deals
+        kind = "bid" if worlds == self.bid_worlds else "card"
+        self.stats[f"{kind}_searches"] = self.stats.get(f"{kind}_searches", 0) + 1
+        if n < worlds:
+            self.stats[f"{kind}_cut"] = self.stats.get(f"{kind}_cut", 0) + 1
+        if len(alive) < len(options):
+            self.stats["raced_out"] = self.stats.get("raced_out", 0) + len(options) - len(alive)
+            keep = alive
+            chosen = self._pick(
+                [values[i] for i in keep],
+                keep.index(bi),
+                n,
+                None if penalties is None else [penalties[i] for i in keep],
+                [sets[i] for i in keep] if count_sets else None,
+            )
+            return options[keep[chosen]]
         if safe_debt and sets[bi] == 0:
             # The contract made in every sampled deal with the base card: ducking the bags is
             # worth it, but only with cards that also make it in every deal.
@@ -392,6 +433,24 @@ class StrongBot(ExpertBot):
             for nil, made in zip(nils, nils_made, strict=True)
         ]
         return options[self._pick(values, bi, n, penalties, sets if count_sets else None, barred)]
+
+    def _race(
+        self, values: list[list[float]], bi: int, n: int, alive: list[int], penalties: Sequence[float] | None
+    ) -> list[int]:
+        """``alive`` without the options whose paired mean gain over the base (less its penalty)
+        is below zero by more than ``RACE_SE`` standard errors after ``n`` deals."""
+        base_vals = values[bi]
+        out = []
+        for i in alive:
+            if i != bi:
+                diffs = [a - b for a, b in zip(values[i], base_vals, strict=True)]
+                mean = sum(diffs) / n
+                var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+                extra = penalties[i] if penalties is not None else 0.0
+                if mean - extra + RACE_SE * math.sqrt(var / n) < 0:
+                    continue
+            out.append(i)
+        return out
 
     def _pick(
         self,
@@ -456,7 +515,7 @@ class StrongBot(ExpertBot):
                 options.append(near)
         # The side's tricks over sampled deals (played out with the heuristic's bid) score every
         # numbered bid at once; the best of them joins the bids compared below.
-        started = time.perf_counter()
+        started = self.clock()
         if numbered and base.bid.kind == "tricks":
             scored = self.bid_from_deals(
                 view, numbered, base, max(8, self.bid_worlds // 2), started + self.time_limit / 3
@@ -483,7 +542,7 @@ class StrongBot(ExpertBot):
             for o in options
         ]
         limit = self.time_limit
-        self.time_limit = max(0.0, limit - (time.perf_counter() - started))  # the decision's budget
+        self.time_limit = max(0.0, limit - (self.clock() - started))  # the decision's budget
         try:
             return self._bid_compare(view, options, base, start, penalties)
         finally:
@@ -519,7 +578,7 @@ class StrongBot(ExpertBot):
             g.bids[seat] = every
 
         for _ in range(worlds):
-            if n >= self.min_worlds and time.perf_counter() > deadline:
+            if n >= self.min_worlds and self.clock() > deadline:
                 break
             g = sample(rng)
             g.apply(base)
@@ -608,13 +667,26 @@ class StrongBot(ExpertBot):
         rs = view.ruleset
         if blind is None or look is None or rs.two_player_draw or not rs.teammates(view.seat or 0):
             return base
+        mates = rs.teammates(view.seat or 0)
+        if any((b := view.bids[m]) is not None and b.is_nil for m in mates):
+            return look  # two nils on one side rarely both make it
         deficit, _ = self._deficit(view)
-        if deficit < self.blind_deficit:
-            return base
-        # Searching a look means bidding after it: the heuristic's bid on the sampled hand.
+        if deficit < self.blind_search_deficit:
+            return look
+        # The simulation decides, not the heuristic: looking is the default, and blind nil is
+        # taken when it beats looking (and then bidding as the heuristic on the sampled hand)
+        # by ``blind_penalty`` over the sampled deals: the score situation (the scoring and the
+        # game won or lost), the partner's bid (made, or the heuristic's after the blind nil)
+        # and the exchange (the heuristic's passes) are all in them. Half the turn's time: the
+        # bid after a look needs the rest.
         options: list[Action] = [look, blind]
-        penalties = [0.0 if o is base else self.blind_penalty if o is blind else 0.0 for o in options]
-        return self._bid_compare(view, options, base, self._start_look_or_blind, penalties)
+        penalties = [0.0, self.blind_penalty]
+        limit = self.time_limit
+        self.time_limit = limit / 2
+        try:
+            return self._bid_compare(view, options, look, self._start_look_or_blind, penalties)
+        finally:
+            self.time_limit = limit
 
     def _start_look_or_blind(self, g: Game, opt: Action) -> None:
         # The sampled world has every hand looked at (its own hand was sampled too).
@@ -671,7 +743,7 @@ class StrongBot(ExpertBot):
 
     # -- card play ---------------------------------------------------------------------------
     def _play_card(self, view: View, k: Knowledge, cards: list[int]) -> int:
-        cards = forced_candidates(k, cards)
+        cards = guard_candidates(k, forced_candidates(k, cards), self.bag_margin, self._want_tricks)
         base = self._choose_card(k, cards)
         cards = distinct_cards(view, cards, base)
         if len(cards) == 1:
