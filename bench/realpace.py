@@ -260,7 +260,7 @@ def stamp_wire(bot: Any) -> dict[str, float]:
     return sent
 
 
-async def child(args: argparse.Namespace) -> None:
+async def child(args: argparse.Namespace, profile: str | None = None) -> None:
     import yarl
     from discord.gateway import DiscordWebSocket
     from discord.http import Route
@@ -337,6 +337,14 @@ async def child(args: argparse.Namespace) -> None:
     degraded0, degraded_by0 = thinker.degraded, dict(thinker.degraded_by)
     # the window's decision times, all of them (the thinker keeps only its latest 10,000)
     thinker.durations, thinker.searched = deque(maxlen=2_000_000), deque(maxlen=2_000_000)
+    prof = None
+    if profile:  # the window only, in the main thread's CPU time (BENCH_CHILD_PROFILE)
+        import cProfile
+
+        # not wall time: that charges the calls that release the GIL (socket sends, queue puts)
+        # with the other threads' work meanwhile
+        prof = cProfile.Profile(time.thread_time)
+        prof.enable()
     cpu0, wall0, workers0 = time.process_time(), time.monotonic(), workers_cpu(thinker.warm_pids)
 
     async def watch_queue() -> None:
@@ -350,6 +358,9 @@ async def child(args: argparse.Namespace) -> None:
     wall = time.monotonic() - wall0
     cpu = time.process_time() - cpu0
     workers = workers_cpu(thinker.warm_pids) - workers0
+    if prof is not None:
+        prof.disable()
+        prof.dump_stats(profile)
     # then (a real-pace run) the humans stop: once the bots have played up to them, what the bot
     # spends with nothing happening (timers, health, sweeps, the gateway's heartbeat)
     idle: dict[str, Any] | None = None
@@ -460,6 +471,7 @@ async def bare_child(args: argparse.Namespace) -> None:
     intents.guilds = True
     client = discord.Client(intents=intents)
     client._connection.guild_ready_timeout = 0.2
+    stamp_wire(client)  # the bot's latency trace, so both pay for it
     answered = 0
     failed = 0
 
@@ -1070,18 +1082,7 @@ def main(args: argparse.Namespace) -> int:
         return 0
     if args.child:
         profile = os.environ.get("BENCH_CHILD_PROFILE")  # a cProfile of the bot process
-        if profile:
-            import cProfile
-
-            # the main thread's CPU time, not wall time: a wall-clock profile charges the calls that
-            # release the GIL (socket sends, queue puts) with the other threads' work meanwhile
-            prof = cProfile.Profile(time.thread_time)
-            try:
-                prof.runcall(asyncio.run, child(args))
-            finally:
-                prof.dump_stats(profile)
-        else:
-            asyncio.run(child(args))
+        asyncio.run(child(args, profile))
         return 0
     if args.restore:
         print(json.dumps(asyncio.run(restore(args)), indent=2))
