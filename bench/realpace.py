@@ -914,6 +914,12 @@ def cpu_figures(
                 round(per_action * reference["per_second"], 1) if per_action else None
             ),
             "per_table_minute_ms": ms(bot["cpu_seconds"] / tables / minutes) if minutes else None,
+            # per saved change (the human's moves and the bots'): steadier than per human action
+            # when a starved driver lets the bots make more of the moves
+            "saves": bot["save_wait"]["count"],
+            "per_save_ms": ms(bot["cpu_seconds"] / bot["save_wait"]["count"])
+            if bot["save_wait"]["count"]
+            else None,
             # with nothing happening: every table waiting for its human
             "idle_per_table_minute_ms": (
                 ms(idle["cpu_seconds"] / tables / idle_minutes) if idle and idle_minutes else None
