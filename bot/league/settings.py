@@ -12,6 +12,7 @@ from bot.i18n import ChoiceName, Joined, ListOf, _, join
 from bot.lexicon.words import preset_name
 from engine.ruleset import PRESETS, Ruleset
 
+from .attendance import AttendanceRule
 from .errors import LeagueInputError
 from .schedule import Schedule, ScheduleError
 from .seating import BOT, BYE, FIXED, FORMATS, LEFTOVERS, ROTATING, SOLO
@@ -59,6 +60,7 @@ class LeagueSettings:
     role_id: int | None = None  # pinged when check-in opens
     admin_role_id: int | None = None  # may run the league besides Manage Server
     events: bool = True  # keep a Discord scheduled event for each night
+    attendance: AttendanceRule = field(default_factory=AttendanceRule)  # no-shows, subs
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= MAX_ROUNDS:
@@ -95,6 +97,7 @@ class LeagueSettings:
             "role_id": self.role_id,
             "admin_role_id": self.admin_role_id,
             "events": self.events,
+            "attendance": self.attendance.to_dict(),
         }
 
     @classmethod
@@ -107,6 +110,7 @@ class LeagueSettings:
             role_id=d.get("role_id"),
             admin_role_id=d.get("admin_role_id"),
             events=bool(d.get("events", True)),
+            attendance=AttendanceRule.from_dict(d.get("attendance")),
         )
 
     def with_changes(self, **changes: Any) -> LeagueSettings:
