@@ -555,7 +555,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=0,
         help="measure start-up with N live tables in the database (bench/realpace.py)",
     )
+    p.add_argument(
+        "--no-bare",
+        action="store_true",
+        help="--real-pace without the bare discord.py bot's replay of the window (half the run's time)",
+    )
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--bare-child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--base", help=argparse.SUPPRESS)
     p.add_argument("--gateway", help=argparse.SUPPRESS)
     p.add_argument("--db", help=argparse.SUPPRESS)
@@ -583,7 +589,7 @@ def run_profiled(fn: Callable[[], Awaitable[T]], path: str | None) -> T:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.real_pace or args.child or args.restore:
+    if args.real_pace or args.child or args.bare_child or args.restore:
         import realpace  # bench/realpace.py, next to this script
 
         return realpace.main(args)

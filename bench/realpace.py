@@ -45,10 +45,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from fakediscord import Channel, FakeDiscord, InteractionResult, Message, User  # noqa: E402
+from fakediscord.records import InteractionRecord  # noqa: E402
 
 LIVE_PREFIX = "♠ **Spades**"
 CARD_ID = re.compile(r"^sp:\d+:c:\d+:(\d+)$")
 DEADLINE = 3.0
+IDLE_SECONDS = 5.0  # the bot's idle cost is measured over this long once the humans stop
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -222,6 +224,19 @@ def stamp_answers() -> dict[str, float]:
     return answered
 
 
+def workers_cpu(pids: set[int]) -> float:
+    """CPU seconds (user + system) the search worker processes have used so far (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
 
 
@@ -245,7 +260,7 @@ def stamp_wire(bot: Any) -> dict[str, float]:
     return sent
 
 
-async def child(args: argparse.Namespace) -> None:
+async def child(args: argparse.Namespace, profile: str | None = None) -> None:
     import yarl
     from discord.gateway import DiscordWebSocket
     from discord.http import Route
@@ -322,7 +337,15 @@ async def child(args: argparse.Namespace) -> None:
     degraded0, degraded_by0 = thinker.degraded, dict(thinker.degraded_by)
     # the window's decision times, all of them (the thinker keeps only its latest 10,000)
     thinker.durations, thinker.searched = deque(maxlen=2_000_000), deque(maxlen=2_000_000)
-    cpu0, wall0 = time.process_time(), time.monotonic()
+    prof = None
+    if profile:  # the window only, in the main thread's CPU time (BENCH_CHILD_PROFILE)
+        import cProfile
+
+        # not wall time: that charges the calls that release the GIL (socket sends, queue puts)
+        # with the other threads' work meanwhile
+        prof = cProfile.Profile(time.thread_time)
+        prof.enable()
+    cpu0, wall0, workers0 = time.process_time(), time.monotonic(), workers_cpu(thinker.warm_pids)
 
     async def watch_queue() -> None:
         nonlocal peak_wait
@@ -334,6 +357,20 @@ async def child(args: argparse.Namespace) -> None:
     line = (await reader.readline()).decode().strip()
     wall = time.monotonic() - wall0
     cpu = time.process_time() - cpu0
+    workers = workers_cpu(thinker.warm_pids) - workers0
+    if prof is not None:
+        prof.disable()
+        prof.dump_stats(profile)
+    # then (a real-pace run) the humans stop: once the bots have played up to them, what the bot
+    # spends with nothing happening (timers, health, sweeps, the gateway's heartbeat)
+    idle: dict[str, Any] | None = None
+    if line == "window":
+        line = (await reader.readline()).decode().strip()
+    if line == "idle":
+        c1, w1 = time.process_time(), time.monotonic()
+        line = (await reader.readline()).decode().strip()
+        idle_wall = time.monotonic() - w1
+        idle = {"seconds": round(idle_wall, 1), "cpu_seconds": round(time.process_time() - c1, 3)}
     sampler.cancel()
     watcher.cancel()
     live = sum(1 for t in bot.tables.tables.values() if t.status in ("open", "playing"))
@@ -361,6 +398,10 @@ async def child(args: argparse.Namespace) -> None:
             "max_ms": ms(max(saves, default=0.0)),
         },
         "cpu_busy": round(cpu / wall, 3),
+        "cpu_seconds": round(cpu, 3),
+        "window_seconds": round(wall, 3),
+        "workers_cpu_seconds": round(workers, 3),
+        "idle": idle,
         "live_tables": live,
         "rss_mb": round(rss_bytes() / 2**20, 1),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
@@ -410,6 +451,95 @@ async def child(args: argparse.Namespace) -> None:
     print(json.dumps(out), flush=True)
     await bot.close()
     task.cancel()
+
+
+async def bare_child(args: argparse.Namespace) -> None:
+    """A bare discord.py bot against the same fake: every interaction answered with a deferral and
+    one edit of the original response, nothing else. Its CPU per interaction is the floor discord.py
+    itself costs (the gateway, parsing each interaction, two REST calls), which the bot's own figure
+    is compared with. The same intents as the bot's (``guilds`` only)."""
+    import discord
+    import yarl
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    Route.BASE = args.base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+    intents = discord.Intents.none()
+    intents.guilds = True
+    client = discord.Client(intents=intents)
+    client._connection.guild_ready_timeout = 0.2
+    stamp_wire(client)  # the bot's latency trace, so both pay for it
+    answered = 0
+    failed = 0
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        nonlocal answered, failed
+        try:
+            await interaction.response.defer()
+            await interaction.edit_original_response(content="ok")
+            answered += 1
+        except discord.HTTPException:
+            failed += 1
+
+    client.on_interaction = on_interaction  # type: ignore[attr-defined]
+
+    async def no_delay(shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+    client.before_identify_hook = no_delay  # type: ignore[method-assign]
+    task = asyncio.create_task(client.start("x"))
+    while not client.is_ready():
+        if task.done():
+            raise SystemExit(f"bare bot stopped: {task.exception()!r}")
+        await asyncio.sleep(0.01)
+    print(json.dumps({"ready": True}), flush=True)
+    print("ready", flush=True)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    line = (await reader.readline()).decode().strip()
+    assert line == "measure", line
+    cpu0, wall0, answered0 = time.process_time(), time.monotonic(), answered
+    await reader.readline()
+    cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    out = {
+        "cpu_seconds": round(cpu, 3),
+        "window_seconds": round(wall, 3),
+        "answered": answered - answered0,
+        "failed": failed,
+    }
+    print(json.dumps(out), flush=True)
+    await client.close()
+    task.cancel()
+
+
+def reference_loop(rounds: int = 5, size: int = 20_000) -> dict[str, Any]:
+    """The machine's single-thread speed, measured in the run: a fixed pure-Python workload (a
+    Discord-like JSON payload parsed and dumped, dict and list work, string formatting), best of
+    ``rounds`` in CPU time. ``per_second`` carries the bot's CPU figures from one machine to another."""
+    payload = json.dumps(
+        {
+            "id": "1234567890123456789",
+            "type": 3,
+            "data": {"custom_id": "sp:12:c:3:17", "component_type": 2},
+            "member": {"user": {"id": "42", "username": "player", "global_name": None}, "roles": []},
+            "message": {"id": "99", "content": "x" * 200, "components": [{"type": 1, "components": []}]},
+        }
+    )
+    best = math.inf
+    for _ in range(rounds):
+        t0 = time.process_time()
+        acc = 0
+        for i in range(size):
+            d = json.loads(payload)
+            d["data"]["n"] = i
+            acc += len(json.dumps(d)) + len(f"{i}:{d['member']['user']['username']}")
+            acc += sum(sorted((i * 7919 + j) % 101 for j in range(8)))
+        best = min(best, time.process_time() - t0)
+    return {"loops": size, "best_cpu_seconds": round(best, 4), "per_second": round(size / best)}
 
 
 # ---- the driver: fake Discord and the humans ------------------------------------------------------
@@ -567,10 +697,47 @@ class Driver:
                 h.panel = r.message
             seen = -1
 
+    async def replay(self, records: list[InteractionRecord], w0: float) -> dict[str, Any]:
+        """The window's interactions again, at the same moments, to a bare discord.py bot in its own
+        process against this fake (``bare_child``): what discord.py alone costs for the same work."""
+        fake = self.fake
+        proc = await spawn(fake, "", self.args.seed, bare=True)
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            await started(proc)
+            proc.stdin.write(b"measure\n")
+            await proc.stdin.drain()
+            t0 = time.monotonic()
+            sent: list[InteractionRecord] = []
+            waits: list[asyncio.Task[InteractionResult]] = []
+            for rec in records:
+                delay = t0 + (rec.created - w0) - time.monotonic()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                copy = fake._interaction_base(rec.type, rec.user, rec.channel, rec.payload["data"])
+                if "message" in rec.payload:
+                    copy.payload["message"] = rec.payload["message"]
+                    copy.source_message = rec.source_message
+                sent.append(copy)
+                waits.append(asyncio.create_task(fake._send_interaction(copy)))
+            await asyncio.gather(*waits)
+            await fake.settle(quiet=1.0, timeout=30)
+            proc.stdin.write(b"stop\n")
+            await proc.stdin.drain()
+            out: dict[str, Any] = json.loads(await asyncio.wait_for(proc.stdout.readline(), 60))
+            await asyncio.wait_for(proc.wait(), 30)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+        out["interactions"] = len(sent)
+        out["late"] = sum(1 for r in sent if r.responded_at is None or r.responded_at - r.created > DEADLINE)
+        return out
+
     async def run(self) -> dict[str, Any]:
         args = self.args
         fake = self.fake
         self.stamp_writes()
+        reference = reference_loop()
         await fake.start()
         fake.token = "x"
         guild = fake.add_guild("Bench server")
@@ -614,11 +781,24 @@ class Driver:
             self.stop_at = t0 + args.seconds
             await asyncio.gather(*players)
             lagger.cancel()
-            proc.stdin.write(b"stop\n")
+            proc.stdin.write(b"window\n")
             await proc.stdin.drain()
             elapsed = time.monotonic() - t0
             w1 = fake.clock.now()
+            # the humans have stopped: the bots play up to them (at most three 1.5 s pauses), then
+            # the bot's idle cost with every table waiting for its human
+            await asyncio.sleep(6.0)
+            proc.stdin.write(b"idle\n")
+            await proc.stdin.drain()
+            await asyncio.sleep(IDLE_SECONDS)
+            proc.stdin.write(b"stop\n")
+            await proc.stdin.drain()
             child_out = json.loads(await asyncio.wait_for(proc.stdout.readline(), 60))
+            await asyncio.wait_for(proc.wait(), 30)
+            window = sorted(
+                (r for r in fake.interactions.values() if w0 <= r.created <= w1), key=lambda r: r.created
+            )
+            bare = None if args.no_bare else await self.replay(window, w0)
         finally:
             if proc.returncode is None:
                 try:
@@ -627,7 +807,8 @@ class Driver:
                     proc.kill()
             await fake.close()
             tmp.cleanup()
-        records = [r for r in fake.interactions.values() if w0 <= r.created <= w1]
+        records = window
+        cpu = cpu_figures(args.tables, len(records), child_out, bare, reference)
         answered_at: dict[str, float] = child_out.pop("answered_at")
         sent_at: dict[str, float] = child_out.pop("sent_at")
 
@@ -706,18 +887,70 @@ class Driver:
             "bot_token_per_s": round(len(bot_token) / elapsed, 1),
             "interaction_route_per_s": round((len(in_window) - len(bot_token)) / elapsed, 1),
             **child_out,
+            "cpu": cpu,
             "violations": [str(v) for v in fake.violations][:5],
             "cpus": os.cpu_count(),
             "load_average": [round(x, 2) for x in os.getloadavg()],
         }
 
 
-async def spawn(fake: FakeDiscord, db: str, seed: int, rate: float = 50.0) -> asyncio.subprocess.Process:
-    """The bot in its own process (``bench/bot.py --child``), pointed at ``fake``."""
+def cpu_figures(
+    tables: int, actions: int, bot: dict[str, Any], bare: dict[str, Any] | None, reference: dict[str, Any]
+) -> dict[str, Any]:
+    """The bot's CPU per human action and per table-minute in the window, the bare discord.py bot's
+    for the same interactions, their ratio, and the same figures in reference loops (the machine's
+    speed measured in the run), which carry from one machine to another."""
+    per_action = bot["cpu_seconds"] / actions if actions else None
+    minutes = bot["window_seconds"] / 60
+    idle = bot.get("idle")
+    idle_minutes = idle["seconds"] / 60 if idle else 0.0
+    out: dict[str, Any] = {
+        "reference_loops_per_second": reference["per_second"],
+        "bot": {
+            "cpu_seconds": bot["cpu_seconds"],
+            "actions": actions,
+            "per_action_ms": ms(per_action),
+            "per_action_reference_loops": (
+                round(per_action * reference["per_second"], 1) if per_action else None
+            ),
+            "per_table_minute_ms": ms(bot["cpu_seconds"] / tables / minutes) if minutes else None,
+            # per saved change (the human's moves and the bots'): steadier than per human action
+            # when a starved driver lets the bots make more of the moves
+            "saves": bot["save_wait"]["count"],
+            "per_save_ms": ms(bot["cpu_seconds"] / bot["save_wait"]["count"])
+            if bot["save_wait"]["count"]
+            else None,
+            # with nothing happening: every table waiting for its human
+            "idle_per_table_minute_ms": (
+                ms(idle["cpu_seconds"] / tables / idle_minutes) if idle and idle_minutes else None
+            ),
+            # the strong bots' searches, in their own (idle-class) processes: not in the figures above
+            "workers_cpu_seconds": bot.get("workers_cpu_seconds"),
+        },
+        "bare": None,
+        "ratio_vs_bare": None,
+    }
+    if bare is not None and bare["answered"]:
+        bare_per_action = bare["cpu_seconds"] / bare["answered"]
+        out["bare"] = {
+            **bare,
+            "per_action_ms": ms(bare_per_action),
+            "per_action_reference_loops": round(bare_per_action * reference["per_second"], 1),
+        }
+        if per_action:
+            out["ratio_vs_bare"] = round(per_action / bare_per_action, 2)
+    return out
+
+
+async def spawn(
+    fake: FakeDiscord, db: str, seed: int, rate: float = 50.0, *, bare: bool = False
+) -> asyncio.subprocess.Process:
+    """The bot in its own process (``bench/bot.py --child``), pointed at ``fake``; ``bare``: the
+    bare discord.py bot instead (``--bare-child``)."""
     return await asyncio.create_subprocess_exec(
         sys.executable,
         str(ROOT / "bench" / "bot.py"),
-        "--child",
+        "--bare-child" if bare else "--child",
         "--base",
         fake.base_url,
         "--gateway",
@@ -850,14 +1083,12 @@ async def restore(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    if args.bare_child:
+        asyncio.run(bare_child(args))
+        return 0
     if args.child:
         profile = os.environ.get("BENCH_CHILD_PROFILE")  # a cProfile of the bot process
-        if profile:
-            import cProfile
-
-            cProfile.runctx("asyncio.run(child(args))", globals(), {"args": args, "child": child}, profile)
-        else:
-            asyncio.run(child(args))
+        asyncio.run(child(args, profile))
         return 0
     if args.restore:
         print(json.dumps(asyncio.run(restore(args)), indent=2))

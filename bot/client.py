@@ -19,6 +19,7 @@ from .clicks import TablesHost
 from .clock import Clock, ScaledClock, SystemClock
 from .collector import Collector
 from .config import Config, Faults
+from .dispatch import install as fast_dynamic_items
 from .emojis import CARD_EMOJIS
 from .errors import report_interaction_error
 from .faults import SaveErrors
@@ -134,6 +135,7 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages, NamesComm
         # bot-token request waits there, most urgent first (bot/ratelimit.py)
         self.budget = GlobalBudget(config.requests_per_second)
         self.budget.install(self.http)
+        fast_dynamic_items(self)  # a click goes to its item without rebuilding the message's view
         self._health: asyncio.Task[None] | None = None
         # the garbage collector's full pauses on a timer, not every few seconds (bot/collector.py)
         self.collector = Collector(config.gc_full_seconds)

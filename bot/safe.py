@@ -40,7 +40,11 @@ from typing import Any, TypeVar
 
 import discord
 from discord.utils import MISSING
-from discord.webhook.async_ import async_context, handle_message_parameters
+from discord.webhook.async_ import (
+    async_context,
+    handle_message_parameters,
+    interaction_message_response_params,
+)
 
 from bot.i18n import (
     LANGUAGES,
@@ -57,6 +61,8 @@ from bot.i18n import (
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+UPDATE_MESSAGE = discord.InteractionResponseType.message_update
+NEW_MESSAGE = discord.InteractionResponseType.channel_message
 T = TypeVar("T")
 
 #: An interaction still unanswered this long after it reached the bot is acknowledged, so slow work
@@ -492,6 +498,59 @@ async def _edit_by_token_now(interaction: Any, message_id: int | None, **kwargs:
             )
 
 
+async def _respond_now(
+    interaction: Any,
+    kind: discord.InteractionResponseType,
+    content: str,
+    *,
+    view: discord.ui.View | None = MISSING,
+    allowed_mentions: discord.AllowedMentions | None = None,
+    ephemeral: bool = False,
+) -> None:
+    """The initial response (an update in place, or a message), as ``interaction.response``'s
+    ``edit_message`` / ``send_message`` make it, without reading Discord's answer back into a
+    discord.py ``InteractionMessage`` (a hand panel's every button parsed, on every click) and
+    without storing the view (its items are ``DynamicItem``s, dispatched by their custom_id)."""
+    if not isinstance(interaction, discord.Interaction):  # (stand-ins of unit tests)
+        kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions}
+        if view is not MISSING:
+            kwargs["view"] = view
+        if kind == discord.InteractionResponseType.message_update:
+            await interaction.response.edit_message(content=content, **kwargs)
+        else:
+            await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        return
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    flags: Any = MISSING
+    if ephemeral:
+        flags = discord.MessageFlags._from_value(0)
+        flags.ephemeral = True
+    state = interaction._state
+    params = interaction_message_response_params(
+        type=kind.value,
+        content=content,
+        view=view,
+        allowed_mentions=allowed_mentions,
+        previous_allowed_mentions=state.allowed_mentions,
+        flags=flags,
+    )
+    with params:
+        http = state.http
+        await async_context.get().create_interaction_response(
+            interaction.id,
+            interaction.token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            params=params,
+        )
+    response._response_type = kind
+    if isinstance(view, discord.ui.View):
+        release(view)  # in the payload now, and kept by nobody
+
+
 def release(view: discord.ui.View) -> None:
     """Empty a view that was sent and that nobody keeps, so it is freed at once. A discord.py view
     and its items point at each other (a reference cycle): left as it is, each panel redraw's view
@@ -558,15 +617,15 @@ async def send_private(
         try:
             if not interaction.response.is_done():
                 if here:
-                    await interaction.response.edit_message(content=content, **edit)
+                    await _respond_now(interaction, UPDATE_MESSAGE, content, **edit)
                     _record_initial(interaction, "update", ephemeral=True)
                 else:
-                    await interaction.response.send_message(content, ephemeral=True, **new)
+                    await _respond_now(interaction, NEW_MESSAGE, content, ephemeral=True, **new)
                     _record_initial(interaction, "message", ephemeral=True)
                 return PrivateMessage(interaction, None)
             state = _extras(interaction).get(_ORIGINAL)
             if state == PENDING or (here and state == PRIVATE):
-                await interaction.edit_original_response(content=content, **edit)
+                await _edit_by_token_now(interaction, None, content=content, **edit)
                 _filled(interaction)
                 return PrivateMessage(interaction, None)
             await _drop_public_thinking(interaction)

@@ -191,13 +191,18 @@ class Ruleset:
 
     # -- description and JSON ---------------------------------------------------------------
     def overrides(self) -> dict[str, Any]:
-        """Options that differ from the preset this ruleset is named after."""
-        base = PRESETS.get(self.name, STANDARD)
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
-        }
+        """Options that differ from the preset this ruleset is named after (a new dict each call;
+        worked out once per ruleset: every save of a table writes them)."""
+        known: dict[str, Any] | None = self.__dict__.get("_overrides")
+        if known is None:
+            base = PRESETS.get(self.name, STANDARD)
+            known = {
+                f.name: getattr(self, f.name)
+                for f in fields(self)
+                if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+            }
+            object.__setattr__(self, "_overrides", known)  # (frozen: not a field, not compared)
+        return dict(known)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"preset": name, <options that differ>...}``; JSON-safe, exact round trip. A

@@ -156,3 +156,16 @@ def test_winning_play_agrees_with_the_bots_beats(name: str, data: st.DataObject)
             if beats(ct, play[1], best[1]):
                 best = play
         assert winning_play(trick, t.suit, t.power, not first_wins) == best
+
+
+def test_overrides_are_worked_out_once_and_handed_out_as_a_fresh_dict() -> None:
+    import dataclasses
+
+    rs = dataclasses.replace(PRESETS["standard"], bag_limit=5)
+    first = rs.overrides()
+    first["bag_limit"] = 99  # a caller's change never reaches the ruleset
+    assert rs.overrides() == {"bag_limit": 5}
+    assert rs.to_dict() == {"preset": "standard", "bag_limit": 5}
+    # a ruleset derived from it works its own out
+    assert dataclasses.replace(rs, bag_limit=10).overrides() == {}
+    assert rs == dataclasses.replace(PRESETS["standard"], bag_limit=5)  # (the cache is no field)
