@@ -312,7 +312,7 @@ class DiscordLeagueGateway:
     ) -> dict[str, Any]:
         rounds = int(league.settings.get("rounds", 2))
         minutes = int(league.settings.get("round_minutes", 45))
-        end = night.start + timedelta(minutes=rounds * minutes)
+        end = sch.ends_at(night, timedelta(minutes=rounds * minutes))
         schedule = sch.from_dict(league.schedule)
         description = gettext(
             lang,

@@ -942,3 +942,47 @@ async def test_league_posts_and_answers_follow_the_language(
         assert "%(" not in shown and len(shown) <= 2000
         for english in ("night ", "round ", "Table ", "Check in", "standings", "Rating", "Next night"):
             assert english not in shown, (lang, english, shown)
+
+
+async def test_missing_the_last_night_gives_its_week_back_and_the_season_goes_on(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """The missed last night is replaced by the week after it: no final standings at once, and
+    the event is on the new last night (it was created for it and cancelled in the same tick)."""
+    await create(service, weeks=1)
+    clock.at = FIRST_START + timedelta(hours=2)
+    await service.tick()
+    await service.tick()
+    league = (await service.store.rosters.leagues(GUILD))[0]
+    assert league.status == "active"
+    assert [n.day.isoformat() for n in service.schedule_of(league).nights()] == ["2026-10-29"]
+    assert gateway.posted("final standings") == []
+    assert gateway.events[-1][1] is not None and gateway.events[-1][1].key == "2026-10-29"
+    # the night given back is held as usual
+    clock.at = FIRST_START + timedelta(days=7, minutes=-30)
+    await service.tick()
+    assert len(gateway.checkin_posts) == 1
+
+
+async def test_a_night_just_after_the_spring_forward_gap_runs(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """03:15 in Warsaw on the last Sunday of March: check-in opens 30 real minutes before the start
+    (not after it), nothing says the bot was offline, and the night starts."""
+    start = datetime(2027, 3, 28, 1, 15, tzinfo=UTC)
+    clock.at = start - timedelta(days=2)
+    await create(service, weekday="sunday", at="03:15", zone="Europe/Warsaw", weeks=2)
+    clock.at = start - timedelta(minutes=31)
+    await service.tick()
+    assert gateway.checkin_posts == []
+    clock.at = start - timedelta(minutes=30)
+    await service.tick()
+    ((_, night_id, content, _),) = gateway.checkin_posts
+    assert "offline" not in content
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = start
+    await service.tick()
+    night = await service.store.nights.get_night(night_id)
+    assert night is not None and night.status == "playing"
+    assert gateway.admin_notes == []
