@@ -343,6 +343,45 @@ class DiscordLeagueGateway:
         name = getattr(channel, "name", None)
         return f"#{name}" if name else f"<#{league.channel_id}>"
 
+    def _event_route(self, method: str, league: LeagueRow, event_id: int, tail: str = "") -> Route:
+        return Route(
+            method,
+            "/guilds/{guild_id}/scheduled-events/{event_id}" + tail,
+            guild_id=league.guild_id,
+            event_id=event_id,
+        )
+
+    async def event_status(self, league: LeagueRow, event_id: int) -> int | None:
+        try:
+            data = await self.client.http.request(self._event_route("GET", league, event_id))
+        except discord.NotFound:
+            return None
+        return int(data.get("status", 1))
+
+    async def set_event_status(self, league: LeagueRow, event_id: int, status: int) -> bool:
+        try:
+            route = self._event_route("PATCH", league, event_id)
+            await self.client.http.request(route, json={"status": status})
+        except discord.HTTPException:
+            log.warning("setting scheduled event %s to status %s failed", event_id, status, exc_info=True)
+            return False
+        return True
+
+    async def event_users(self, league: LeagueRow, event_id: int) -> list[int]:
+        users: list[int] = []
+        after = 0
+        try:
+            while True:
+                route = self._event_route("GET", league, event_id, "/users")
+                page = await self.client.http.request(route, params={"limit": 100, "after": after})
+                users += [int(u["user"]["id"]) for u in page]
+                if len(page) < 100:
+                    return users
+                after = users[-1]
+        except discord.HTTPException:
+            log.warning("reading scheduled event %s's users failed", event_id, exc_info=True)
+            return users
+
     async def sync_event(
         self,
         league: LeagueRow,
@@ -353,37 +392,14 @@ class DiscordLeagueGateway:
     ) -> int | None:
         http = self.client.http
         if night is None:
-            if event_id is not None:
-                try:
-                    await http.request(
-                        Route(
-                            "PATCH",
-                            "/guilds/{guild_id}/scheduled-events/{event_id}",
-                            guild_id=league.guild_id,
-                            event_id=event_id,
-                        ),
-                        json={"status": 4},  # cancelled
-                    )
-                except discord.NotFound:
-                    pass
-                except discord.HTTPException:
-                    log.warning("cancelling scheduled event %s failed", event_id, exc_info=True)
-                    return event_id
+            if event_id is not None and not await self.set_event_status(league, event_id, 4):
+                return event_id
             return None
         payload = self.event_payload(league, night, recurrence, await self._language(league.guild_id))
         if event_id is not None:
             try:
-                data = await http.request(
-                    Route(
-                        "PATCH",
-                        "/guilds/{guild_id}/scheduled-events/{event_id}",
-                        guild_id=league.guild_id,
-                        event_id=event_id,
-                    ),
-                    json=payload,
-                )
-                if int(data.get("status", 1)) == 1:
-                    return event_id
+                await http.request(self._event_route("PATCH", league, event_id), json=payload)
+                return event_id
             except discord.NotFound:
                 pass  # deleted by someone: make a new one
             except discord.HTTPException:

@@ -143,8 +143,19 @@ class LeagueGateway(Protocol):
         recurrence: dict[str, Any] | None,
         event_id: int | None,
     ) -> int | None:
-        """Create or update the Discord scheduled event for ``night`` (cancel it when None);
-        returns the event id to keep."""
+        """Create the Discord scheduled event for ``night`` (``event_id`` None), or show ``night``
+        on the scheduled event ``event_id``; returns the event id to keep (None if none could be
+        made). ``night`` None is the old contract's cancel (kept for callers: status 4)."""
+
+    async def event_status(self, league: LeagueRow, event_id: int) -> int | None:
+        """The Discord scheduled event's status (1 scheduled, 2 active, 3 completed, 4 cancelled);
+        None when it is gone. Raises when Discord could not be asked."""
+
+    async def set_event_status(self, league: LeagueRow, event_id: int, status: int) -> bool:
+        """Move the scheduled event to ``status`` (Discord allows 1->2, 2->3, 1->4); False if refused."""
+
+    async def event_users(self, league: LeagueRow, event_id: int) -> list[int]:
+        """The members who marked the scheduled event "Interested" (empty when it cannot be read)."""
 
     async def tell_admins(self, league: LeagueRow, content: str) -> None:
         """Tell the league's admins something went wrong (a missed night, a table that failed)."""

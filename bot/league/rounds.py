@@ -115,7 +115,10 @@ class Rounds:
                     await self.events.sync(league)
             return False
         await self.checkin.refresh(league, night, closed=True)
-        return await self._start_round(league, night, 1, plan)
+        started = await self._start_round(league, night, 1, plan)
+        if started:
+            await self.events.sync(league)  # the night's event is active from its start
+        return started
 
     async def _start_round(
         self, league: LeagueRow, night: NightRow, round_no: int, plan: seating.Seating

@@ -135,6 +135,7 @@ class Tonight:
         if moved is None:
             raise LeagueRefusal(_("The night just started."))
         await self.checkin.refresh(league, moved)
+        await self.nights.events.sync(league)  # the scheduled event shows the new start
         self.pulse.poke()
         return text.postponed(new_start)
 

@@ -54,6 +54,9 @@ class FakeGateway:
     admin_notes: list[str] = field(default_factory=list)
     next_thread: int = 5000
     next_event: int = 700
+    discord_events: dict[int, list[Any]] = field(default_factory=dict)  # id -> [night, status]
+    interested: dict[int, list[int]] = field(default_factory=dict)  # event id -> users
+    clock: Clock | None = None
 
     async def post(self, channel_id: int, content: str, *, role_id: int | None = None) -> int | None:
         assert len(content) <= 2000
@@ -105,11 +108,41 @@ class FakeGateway:
     ) -> int | None:
         self.events.append((event_id, night, recurrence))
         if night is None:
+            if event_id is not None:
+                await self.set_event_status(league, event_id, 4)
             return None
         if event_id is None:
             self.next_event += 1
+            self.discord_events[self.next_event] = [night, 1]
             return self.next_event
+        assert await self.event_status(league, event_id) == 1, "only a scheduled event is moved"
+        self.discord_events[event_id][0] = night
         return event_id
+
+    async def event_status(self, league: LeagueRow, event_id: int) -> int | None:
+        """As Discord does: an external event begins by itself at its start time."""
+        event = self.discord_events.get(event_id)
+        if event is None:
+            return None
+        if event[1] == 1 and self.clock is not None and self.clock.at >= event[0].start_utc:
+            event[1] = 2
+        return int(event[1])
+
+    async def set_event_status(self, league: LeagueRow, event_id: int, status: int) -> bool:
+        old = await self.event_status(league, event_id)
+        assert (old, status) in ((1, 2), (2, 3), (1, 4)), f"Discord refuses {old} -> {status}"
+        self.discord_events[event_id][1] = status
+        return True
+
+    async def event_users(self, league: LeagueRow, event_id: int) -> list[int]:
+        return list(self.interested.get(event_id, []))
+
+    def events_by_night(self) -> dict[int, list[int]]:
+        """Every Discord event ever made, by night number: their statuses."""
+        out: dict[int, list[int]] = {}
+        for night, status in self.discord_events.values():
+            out.setdefault(night.number, []).append(status)
+        return out
 
     async def tell_admins(self, league: LeagueRow, content: str) -> None:
         self.admin_notes.append(content)
@@ -142,8 +175,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def gateway(db: Storage) -> FakeGateway:
-    return FakeGateway(db)
+def gateway(db: Storage, clock: Clock) -> FakeGateway:
+    return FakeGateway(db, clock=clock)
 
 
 @pytest.fixture
@@ -506,7 +539,7 @@ async def test_season_ends_with_final_standings_and_champions(
     assert len(final) == 1 and "Champions" in final[0]
     league = (await service.store.rosters.leagues(GUILD))[0]
     assert league.status == "ended"
-    assert gateway.events[-1][1] is None  # the event is cancelled
+    assert gateway.events_by_night() == {1: [3]}  # the played night's event is completed
 
 
 async def test_late_arrival_joins_the_next_round_after_reopen(
@@ -986,3 +1019,47 @@ async def test_a_night_just_after_the_spring_forward_gap_runs(
     night = await service.store.nights.get_night(night_id)
     assert night is not None and night.status == "playing"
     assert gateway.admin_notes == []
+
+
+async def test_the_nights_event_is_active_from_its_start_and_completed_at_its_end(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """One event per night: active when the night starts, completed when it ends, a fresh one for
+    the next night (never a second "night 2", never a running event moved or cancelled)."""
+    await create(service, weeks=2, rounds=1)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    assert gateway.events_by_night() == {1: [1]}
+    clock.at = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    assert gateway.events_by_night() == {1: [2]}
+    await finish_all(service, gateway, 1, night_id)  # the night ends before its event's end time
+    await service.tick()
+    await service.tick()
+    assert gateway.events_by_night() == {1: [3], 2: [1]}
+    # night 2 is the last: played, the season ends and its event is completed, not cancelled
+    clock.at = FIRST_START + timedelta(days=7, minutes=-30)
+    await service.tick()
+    night2 = await service.current_night((await service.store.rosters.leagues(GUILD))[0])
+    assert night2 is not None
+    for p in range(1, 5):
+        await service.check_in(night2.id, p)
+    clock.at = FIRST_START + timedelta(days=7, seconds=5)
+    await service.tick()
+    await finish_all(service, gateway, 1, night2.id)
+    await service.tick()
+    assert gateway.events_by_night() == {1: [3], 2: [3]}
+
+
+async def test_a_night_cancelled_at_its_start_ends_its_running_event(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """Too few players at the start: Discord has started the event, so it is completed (a cancel
+    would be refused) and the next night gets its own."""
+    await create(service, weeks=3)
+    await open_checkin(service, clock)
+    clock.at = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    await service.tick()
+    assert gateway.events_by_night() == {1: [3], 2: [1]}
