@@ -162,6 +162,9 @@ class LeagueCog(commands.Cog):
         first_date="The first night's date, YYYY-MM-DD (default: the next one)",
         role="A role pinged when check-in opens",
         admin_role="A role that may run this league besides server managers",
+        checkin_minutes="How many minutes before the start check-in opens (5-720, default 30)",
+        late_minutes="Minutes after the start a late check-in joins the next round (0-120, default 30)",
+        min_players="Fewer checked in at the start cancels the night, week given back (0 = two)",
     )
     @app_commands.choices(
         format=FORMAT_CHOICES, leftover=LEFTOVER_CHOICES, weekday=WEEKDAY_CHOICES, preset=_preset_choices()
@@ -185,6 +188,9 @@ class LeagueCog(commands.Cog):
         first_date: app_commands.Range[str, 1, 20] | None = None,
         role: discord.Role | None = None,
         admin_role: discord.Role | None = None,
+        checkin_minutes: app_commands.Range[int, -10000, 10000] | None = None,
+        late_minutes: app_commands.Range[int, -10000, 10000] | None = None,
+        min_players: app_commands.Range[int, -1000, 1000] | None = None,
     ) -> None:
         async def work() -> Text:
             if not await self._is_admin(interaction, None):
@@ -213,6 +219,9 @@ class LeagueCog(commands.Cog):
                 first_date=first_date,
                 role_id=role.id if role else None,
                 admin_role_id=admin_role.id if admin_role else None,
+                checkin_minutes=checkin_minutes,
+                late_minutes=late_minutes,
+                min_players=min_players,
             )
             schedule = self.service.schedule_of(league)
             return text.created(league, schedule, sch.describe(schedule))
@@ -237,6 +246,9 @@ class LeagueCog(commands.Cog):
         close_loss_points="League points for a close loss",
         close_margin="How close a close loss is (game points)",
         drop_worst_week="Drop each player's worst week",
+        checkin_minutes="Minutes before the start check-in opens (5-720)",
+        late_minutes="Minutes after the start late check-ins are taken (0-120)",
+        min_players="The minimum of players for a night (0 = two)",
     )
     @app_commands.choices(leftover=LEFTOVER_CHOICES, weekday=WEEKDAY_CHOICES)
     @app_commands.autocomplete(league=league_autocomplete, timezone=zone_autocomplete)
@@ -259,6 +271,9 @@ class LeagueCog(commands.Cog):
         close_loss_points: app_commands.Range[int, -100, 100] | None = None,
         close_margin: app_commands.Range[int, -10000, 10000] | None = None,
         drop_worst_week: bool | None = None,
+        checkin_minutes: app_commands.Range[int, -10000, 10000] | None = None,
+        late_minutes: app_commands.Range[int, -10000, 10000] | None = None,
+        min_players: app_commands.Range[int, -1000, 1000] | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
@@ -287,6 +302,9 @@ class LeagueCog(commands.Cog):
                 target=target,
                 hand_limit=hand_limit,
                 points=points or None,
+                checkin_minutes=checkin_minutes,
+                late_minutes=late_minutes,
+                min_players=min_players,
             )
             return text.saved(await self.service.schedule_text(lg))
 

@@ -189,7 +189,11 @@ class Leagues:
             n = wanted.get(row.night_date)
             if n is None or league.status in ("ended", "archived"):
                 await self.store.nights.transition(row.id, ["scheduled"], "cancelled")
-            elif row.starts_at != _unix(n.start_utc) or row.number != n.number:
+            elif (
+                row.starts_at != _unix(n.start_utc)
+                or row.number != n.number
+                or row.checkin_at != _unix(schedule.checkin_opens(n))
+            ):
                 if row.data.get("postponed") and row.number == n.number:
                     continue  # an admin moved this night's start: keep it
                 await self.store.nights.ensure_night(

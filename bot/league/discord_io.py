@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -246,11 +246,16 @@ class DiscordLeagueGateway:
             channel = await self.client.fetch_channel(channel_id)
         return channel
 
-    async def post(self, channel_id: int, content: Text, *, role_id: int | None = None) -> int | None:
+    async def post(
+        self, channel_id: int, content: Text, *, role_id: int | None = None, users: Sequence[int] = ()
+    ) -> int | None:
         try:
             channel = await self._channel(channel_id)
             mentions = discord.AllowedMentions(
-                everyone=False, users=False, roles=[discord.Object(role_id)] if role_id else False
+                everyone=False,
+                users=[discord.Object(u) for u in users] if users else False,
+                roles=[discord.Object(role_id)] if role_id else False,
+                replied_user=False,
             )
             shown, _lang = await self._text(channel, content)
             msg = await channel.send(shown, allowed_mentions=mentions)

@@ -6,7 +6,7 @@ is the user-facing refusal the cog answers ephemerally.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -100,8 +100,11 @@ class TableOutcome:
 class LeagueGateway(Protocol):
     """What the service needs from Discord and the table machinery (wired by the bot)."""
 
-    async def post(self, channel_id: int, content: str, *, role_id: int | None = None) -> int | None:
-        """Post a message; returns its id (None when it could not be posted)."""
+    async def post(
+        self, channel_id: int, content: str, *, role_id: int | None = None, users: Sequence[int] = ()
+    ) -> int | None:
+        """Post a message; returns its id (None when it could not be posted). Only ``role_id`` and
+        ``users`` are pinged (never @everyone, nobody else the text mentions)."""
 
     async def post_checkin(
         self, channel_id: int, night_id: int, content: str, *, role_id: int | None

@@ -114,7 +114,18 @@ class Rounds:
                     await self.gateway.post(league.channel_id, text.night_off(league.name, night.number))
                     await self.events.sync(league)
             return False
-        await self.checkin.refresh(league, night, closed=True)
+        late = settings_of(league).late_minutes
+        if late:
+            # late check-ins are taken for a while after the start: they join the next round
+            until = _unix(utcnow(self.clock) + timedelta(minutes=late))
+            note = {"late_until": until}
+            await self.store.nights.update_night_data(
+                night.id, late_checkin=True, late_until=until, late_note=note
+            )
+            night.data.update(late_checkin=True, late_until=until, late_note=note)
+            await self.checkin.refresh(league, night)
+        else:
+            await self.checkin.refresh(league, night, closed=True)
         started = await self._start_round(league, night, 1, plan)
         if started:
             await self.events.sync(league)  # the night's event is active from its start
@@ -135,7 +146,9 @@ class Rounds:
         )
         if tables is None:
             return False  # someone else seated this round
-        if round_no > 1 and night.data.get("late_checkin"):
+        late_until = night.data.get("late_until")
+        if round_no > 1 and night.data.get("late_checkin") and not late_until:
+            # an admin's re-opened check-in lasts until the next round is seated
             await self.store.nights.transition(night.id, ["playing"], "playing", data={"late_checkin": False})
         await self._open_tables(league, night, tables, ruleset)
         fresh = await self.store.rounds.round_tables(night.id, round_no)
@@ -148,7 +161,9 @@ class Rounds:
             plan.byes,
             ends_at,
         )
-        await self.gateway.post(league.channel_id, post)
+        # the seated players are called to their tables (a ping each; the byes are only named)
+        seated = sorted({p for t in fresh for p in t.players})
+        await self.gateway.post(league.channel_id, post, users=seated)
         return True
 
     async def _open_tables(
@@ -181,7 +196,22 @@ class Rounds:
             channel_id, table_id = opened
             await self.store.rounds.link_table(lt.id, channel_id=channel_id, table_id=table_id)
 
+    async def close_late_checkin(self, league: LeagueRow, night: NightRow, now: datetime) -> None:
+        """Late check-in ends ``late_minutes`` after the start: the post's buttons go."""
+        until = night.data.get("late_until")
+        if not night.data.get("late_checkin") or until is None or now < _utc(int(until)):
+            return
+        closed = await self.store.nights.transition(
+            night.id,
+            ["playing"],
+            "playing",
+            data={"late_checkin": False, "late_until": None, "late_note": ""},
+        )
+        if closed is not None:
+            await self.checkin.refresh(league, closed, closed=True)
+
     async def advance_round(self, league: LeagueRow, night: NightRow, now: datetime) -> None:
+        await self.close_late_checkin(league, night, now)
         round_no = night.round_no
         if round_no == 0:
             return

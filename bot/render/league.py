@@ -122,6 +122,11 @@ NOTES: dict[str, str] = {
 
 def late_note_text(value: Any) -> Text:
     """A stored note: a code of :data:`NOTES`, a moved start, or (older rows) an English text."""
+    if isinstance(value, dict) and "late_until" in value:
+        return _(
+            "The night has started: late arrivals check in here until %(time)s and join the next round.",
+            time=ts(int(value["late_until"]), "t"),
+        )
     if isinstance(value, dict) and "moved_to" in value:
         return _("Start moved to %(time)s by an admin.", time=ts(int(value["moved_to"]), "t"))
     if isinstance(value, str) and value in NOTES:

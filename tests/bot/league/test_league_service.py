@@ -9,6 +9,7 @@ wiring; these cover the rules of running a night.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -57,10 +58,14 @@ class FakeGateway:
     discord_events: dict[int, list[Any]] = field(default_factory=dict)  # id -> [night, status]
     interested: dict[int, list[int]] = field(default_factory=dict)  # event id -> users
     clock: Clock | None = None
+    pinged: list[list[int]] = field(default_factory=list)  # per post, whom it pinged
 
-    async def post(self, channel_id: int, content: str, *, role_id: int | None = None) -> int | None:
+    async def post(
+        self, channel_id: int, content: str, *, role_id: int | None = None, users: Sequence[int] = ()
+    ) -> int | None:
         assert len(content) <= 2000
         self.posts.append((channel_id, content))
+        self.pinged.append(list(users))
         return len(self.posts)
 
     async def post_checkin(
@@ -289,7 +294,7 @@ async def test_second_league_at_the_same_time_in_the_channel(service: LeagueServ
 
 
 async def test_a_whole_night(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
-    league = await create(service)
+    league = await create(service, late_minutes=0)  # (no late check-in: it closes at the start)
     await service.tick()
     assert gateway.checkin_posts == []  # too early
     night_id = await open_checkin(service, clock)
@@ -545,7 +550,7 @@ async def test_season_ends_with_final_standings_and_champions(
 async def test_late_arrival_joins_the_next_round_after_reopen(
     service: LeagueService, gateway: FakeGateway, clock: Clock
 ) -> None:
-    league = await create(service)
+    league = await create(service, late_minutes=0)
     night_id = await open_checkin(service, clock)
     for p in range(1, 5):
         await service.check_in(night_id, p)
@@ -1063,3 +1068,63 @@ async def test_a_night_cancelled_at_its_start_ends_its_running_event(
     await service.tick()
     await service.tick()
     assert gateway.events_by_night() == {1: [3], 2: [1]}
+
+
+async def test_the_seating_post_pings_exactly_the_seated_players(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    await create(service)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 10):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    (i,) = [i for i, (_, c) in enumerate(gateway.posts) if "round 1 of 2" in c]
+    (bye,) = [u for _r, u in await service.store.rounds.byes(night_id)]
+    assert sorted(gateway.pinged[i]) == sorted(set(range(1, 10)) - {bye})
+    assert all(not users for j, users in enumerate(gateway.pinged) if j != i)  # no other post pings
+
+
+async def test_a_late_check_in_joins_the_next_round_without_an_admin(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """Check-in stays open ``late_minutes`` after the start (the post says until when); a late
+    arrival is seated from the next round; after the grace the post closes and refuses."""
+    await create(service, late_minutes=20, round_minutes=60)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    assert gateway.checkin_edits[-1][2] is False and "late arrivals" in gateway.checkin_edits[-1][1]
+    clock.at = FIRST_START + timedelta(minutes=10)
+    for p in (5, 6, 7, 8):
+        assert "next round" in await service.check_in(night_id, p)
+    await finish_all(service, gateway, 1, night_id)
+    r2 = await service.store.rounds.round_tables(night_id, 2)
+    assert sorted(p for t in r2 for p in t.players) == list(range(1, 9))
+    clock.at = FIRST_START + timedelta(minutes=21)
+    await service.tick()
+    assert gateway.checkin_edits[-1][2] is True  # closed
+    with pytest.raises(LeagueRefusal, match="Check-in closed"):
+        await service.check_in(night_id, 9)
+
+
+async def test_check_in_window_and_late_grace_are_settings_checked_where_typed(
+    service: LeagueService, clock: Clock
+) -> None:
+    with pytest.raises(LeagueRefusal, match="5 to 720 minutes"):
+        await create(service, checkin_minutes=2)
+    with pytest.raises(LeagueRefusal, match="0 to 120 minutes"):
+        await create(service, late_minutes=500)
+    league = await create(service, checkin_minutes=60)
+    clock.at = FIRST_START - timedelta(minutes=61)
+    await service.tick()
+    night = await service.current_night(league)
+    assert night is not None and night.status == "scheduled"
+    assert night.checkin_at == int((FIRST_START - timedelta(minutes=60)).timestamp())
+    league = await service.edit(league, ADMIN, checkin_minutes=15)
+    night = await service.current_night(league)
+    assert night is not None and night.checkin_at == int((FIRST_START - timedelta(minutes=15)).timestamp())
+    with pytest.raises(LeagueRefusal, match="0 to 120 minutes"):
+        await service.edit(league, ADMIN, late_minutes=-1)
