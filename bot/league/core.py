@@ -18,6 +18,7 @@ from bot.clock import Clock, utcnow
 from bot.i18n import _, join
 from bot.storage.leagues import (
     BOOKKEEPING_KEYS,
+    StaleLeague,
     LeagueError,
     LeagueRow,
     LeagueStore,
@@ -177,6 +178,31 @@ class Leagues:
             if n.status in ("checkin", "playing"):
                 return n
         return None
+
+    async def give_week_back(self, league: LeagueRow, day: date) -> tuple[sch.Schedule, LeagueRow]:
+        """Skip the night ``day`` that was not held (missed or cancelled) in the league's schedule, so the season ends a week later;
+        the schedule and the league as stored. The league is read fresh and written if its
+        version is still current: an admin's change at the same moment makes it read and skip
+        again, never lose either change (the night is marked missed already, so no later tick
+        would extend it)."""
+        schedule = schedule_of(league)
+        for _attempt in range(5):
+            fresh = await self.store.rosters.get_league(league.id)
+            if fresh is None:
+                break
+            schedule = schedule_of(fresh)
+            if day in schedule.skipped or schedule.night_on(day) is None:
+                return schedule, fresh
+            schedule = schedule.skip(day)
+            fresh.schedule = sch.to_dict(schedule)
+            try:
+                await self.store.rosters.update_league(
+                    fresh, actor_id=None, action="extend", detail={"missed": day.isoformat()}
+                )
+            except StaleLeague:
+                continue
+            return schedule, fresh
+        return schedule, league
 
     async def reconcile(self, league: LeagueRow) -> None:
         """After a schedule change: scheduled night rows follow the new schedule (new times, or

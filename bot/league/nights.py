@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 
 from bot.clock import Clock, utcnow
 from bot.render import league as text
-from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow, StaleLeague
+from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow
 
 from . import schedule as sch
 from .checkin import Checkin
@@ -234,29 +234,8 @@ class NightScheduler:
         await self.events.sync(league)
 
     async def _extend_past(self, league: LeagueRow, day: date) -> tuple[sch.Schedule, LeagueRow]:
-        """Skip the missed night ``day`` in the league's schedule, so the season ends a week later;
-        the schedule and the league as stored. The league is read fresh and written if its
-        version is still current: an admin's change at the same moment makes it read and skip
-        again, never lose either change (the night is marked missed already, so no later tick
-        would extend it)."""
-        schedule = schedule_of(league)
-        for _attempt in range(5):
-            fresh = await self.store.rosters.get_league(league.id)
-            if fresh is None:
-                break
-            schedule = schedule_of(fresh)
-            if day in schedule.skipped or schedule.night_on(day) is None:
-                return schedule, fresh
-            schedule = schedule.skip(day)
-            fresh.schedule = sch.to_dict(schedule)
-            try:
-                await self.store.rosters.update_league(
-                    fresh, actor_id=None, action="extend", detail={"missed": day.isoformat()}
-                )
-            except StaleLeague:
-                continue
-            return schedule, fresh
-        return schedule, league
+        """Skip the missed night ``day``: the season ends a week later."""
+        return await self.leagues.give_week_back(league, day)
 
     async def _season_over(self, league: LeagueRow) -> None:
         """Every night of the season is behind us: end it and post the final standings once."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from bot.clock import Clock, utcnow
 from bot.render import league as text
@@ -100,18 +100,38 @@ class Rounds:
             return None
 
     async def start_night(self, league: LeagueRow, night: NightRow, *, force: bool = False) -> bool:
-        plan = await self._seat(league, night, 1)
+        """Seat round 1 and open its tables. At the scheduled start (not ``force``, an admin's
+        start), fewer players than the league's minimum (two at least) cancel the night, and the
+        season gets its week back."""
+        players, _teams = await self.eligible(league, night)
+        needed = max(2, settings_of(league).min_players)
+        plan = None if not force and len(players) < needed else await self._seat(league, night, 1)
         if plan is None:
             if not force:
                 closed = await self.store.nights.transition(
                     night.id,
                     ["checkin"],
                     "cancelled",
-                    audit=(None, "cancelled", {"reason": "not enough players"}, None),
+                    audit=(
+                        None,
+                        "cancelled",
+                        {"reason": "not enough players", "checked_in": len(players)},
+                        None,
+                    ),
                 )
                 if closed is not None:
                     await self.checkin.refresh(league, closed, closed=True)
-                    await self.gateway.post(league.channel_id, text.night_off(league.name, night.number))
+                    schedule, league = await self.checkin.leagues.give_week_back(
+                        league, date.fromisoformat(night.night_date)
+                    )
+                    post = text.night_off(
+                        league.name,
+                        night.number,
+                        checked_in=len(players),
+                        needed=needed,
+                        last=schedule.last_night if schedule.nights() else None,
+                    )
+                    await self.gateway.post(league.channel_id, post)
                     await self.events.sync(league)
             return False
         late = settings_of(league).late_minutes

@@ -338,12 +338,45 @@ def night_results(league_name: str, night_number: int, results: Sequence[Result]
     )
 
 
-def night_off(league_name: str, night_number: int) -> Text:
-    return _(
-        "✖️ **%(league)s**: night %(n)s is off: not enough players checked in.",
+def night_off(
+    league_name: str, night_number: int, *, checked_in: int = 0, needed: int = 2, last: Night | None = None
+) -> Text:
+    """A night cancelled at its start for low turnout; the week is given back (the season now ends on
+    ``last``)."""
+    head = _n(
+        "✖️ **%(league)s**: night %(n)s is off: %(count)s player checked in, and a night needs %(needed)s.",
+        "✖️ **%(league)s**: night %(n)s is off: %(count)s players checked in, and a night needs %(needed)s.",
+        checked_in,
         league=league_name,
         n=night_number,
+        count=checked_in,
+        needed=needed,
     )
+    if last is None:
+        return head
+    return join(head, week_back(last), sep=" ")
+
+
+def week_back(last: Night) -> Text:
+    return _("The week is given back: the season now ends on %(last)s.", last=last.day.isoformat())
+
+
+def night_cancelled(
+    league_name: str, night_number: int, by: int, reason: str | None, last: Night | None
+) -> Text:
+    """An admin cancelled tonight (in any phase): nothing of it counts, the week is given back."""
+    head = _(
+        "✖️ **%(league)s**: night %(n)s is cancelled by %(admin)s; nothing played tonight counts.",
+        league=league_name,
+        n=night_number,
+        admin=user_mention(by),
+    )
+    parts: list[Text] = [head]
+    if reason:
+        parts.append(_("Reason: %(reason)s", reason=reason))
+    if last is not None:
+        parts.append(week_back(last))
+    return join(*parts, sep=" ")
 
 
 def night_missed(league_name: str, number: int, day: str, why: Text, grace_minutes: int, last: Night) -> Text:

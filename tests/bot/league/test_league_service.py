@@ -351,7 +351,7 @@ async def test_dst_week_starts_at_local_20_00(
         await service.tick()
         clock.at = FIRST_START + timedelta(days=7 * week, seconds=5)
         await service.tick()
-    assert len(gateway.posted("not enough players")) == 2
+    assert len(gateway.posted("is off")) == 2
     third_start = datetime(2026, 11, 6, 1, 0, tzinfo=UTC)  # 20:00 EST
     clock.at = third_start - timedelta(minutes=31)
     await service.tick()
@@ -799,7 +799,7 @@ async def test_one_player_is_not_a_night(service: LeagueService, gateway: FakeGa
     await service.check_in(night_id, 1)
     clock.at = FIRST_START
     await service.tick()
-    assert gateway.opened == {} and gateway.posted("not enough players")
+    assert gateway.opened == {} and gateway.posted("1 player checked in, and a night needs 2")
     night = await service.store.nights.get_night(night_id)
     assert night is not None and night.status == "cancelled"
 
@@ -1067,7 +1067,27 @@ async def test_a_night_cancelled_at_its_start_ends_its_running_event(
     clock.at = FIRST_START + timedelta(seconds=5)
     await service.tick()
     await service.tick()
-    assert gateway.events_by_night() == {1: [3], 2: [1]}
+    # (the week given back: the next night is night 1 again, a week later, with its own event)
+    assert gateway.events_by_night() == {1: [3, 1]}
+    assert [n.start_utc for n, st in gateway.discord_events.values() if st == 1] == [
+        FIRST_START + timedelta(days=7)
+    ]
+
+
+async def test_a_night_below_the_minimum_is_cancelled_and_gives_its_week_back(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    league = await create(service, weeks=2, min_players=6)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    assert gateway.opened == {}
+    (off,) = gateway.posted("is off")
+    assert "4 players checked in, and a night needs 6" in off and "2026-11-05" in off
+    league = (await service.store.rosters.leagues(GUILD))[0]
+    assert [n.day.isoformat() for n in service.schedule_of(league).nights()] == ["2026-10-29", "2026-11-05"]
 
 
 async def test_the_seating_post_pings_exactly_the_seated_players(
