@@ -18,11 +18,11 @@ from bot.clock import Clock, utcnow
 from bot.i18n import _, join
 from bot.storage.leagues import (
     BOOKKEEPING_KEYS,
-    StaleLeague,
     LeagueError,
     LeagueRow,
     LeagueStore,
     NightRow,
+    StaleLeague,
     Team,
 )
 from engine.ruleset import Ruleset, RulesetError
