@@ -180,10 +180,10 @@ class Leagues:
         return None
 
     async def give_week_back(self, league: LeagueRow, day: date) -> tuple[sch.Schedule, LeagueRow]:
-        """Skip the night ``day`` that was not held (missed or cancelled) in the league's schedule, so the season ends a week later;
-        the schedule and the league as stored. The league is read fresh and written if its
-        version is still current: an admin's change at the same moment makes it read and skip
-        again, never lose either change (the night is marked missed already, so no later tick
+        """Skip the night ``day`` that was not held (missed or cancelled), so the season ends a
+        week later; the schedule and the league as stored. The league is read fresh and written
+        if its version is still current: an admin's change at the same moment makes it read and
+        skip again, never lose either change (the night is marked already, so no later tick
         would extend it)."""
         schedule = schedule_of(league)
         for _attempt in range(5):

@@ -104,7 +104,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
     async with running(spades):
         text = await create(
             spades, format="solo", preset="five-player", rounds=2, round_minutes=30, target=50, hand_limit=1,
-            leftover="bot", first_date="2027-03-11", weeks=3,
+            leftover="bot", first_date="2027-03-11", weeks=3, late_minutes=0,
         )  # fmt: skip
         assert "is set" in text, text
         for p in players:
@@ -143,7 +143,8 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
 
             await spades.wait_for(lambda: bool(ready()), what="the table's call")
             assert set(ready()[0].pinged) == set(t.players)
-        assert event.data["status"] == 2  # the night's event is active from its start
+        # the night's event is active from its start
+        await spades.wait_for(lambda: event.data["status"] == 2, what="the night's event active")
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 results")), timeout=90, what="round 1")
         await spades.wait_for(lambda: bool(posts_with(spades, "round 2 of 2")), what="round 2's seating")
     # the bot restarts in the middle of round 2
