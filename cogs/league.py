@@ -655,6 +655,49 @@ class LeagueCog(commands.Cog):
 
         await self._run(interaction, work)
 
+    @admin.command(name="cancel", description="Cancel tonight in any phase (the season gets its week back)")
+    @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(league="The league", reason="Why (shown on the post and in the history)")
+    async def cancel(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        reason: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        async def work() -> Text:
+            return await self.service.cancel_tonight(
+                await self._admin_league(interaction, league), interaction.user.id, reason
+            )
+
+        await self._run(interaction, work)
+
+    @admin.command(name="void", description="Void a table of tonight's round: its result does not count")
+    @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(
+        league="The league",
+        table="Table number",
+        reason="Why (kept in the history)",
+        round="Round number (default: the current or last round)",
+    )
+    async def void(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        table: app_commands.Range[int, 1, 100],
+        reason: app_commands.Range[str, 1, 200],
+        round: app_commands.Range[int, 1, 10] | None = None,
+    ) -> None:
+        async def work() -> Text:
+            return await self.service.void_table(
+                await self._admin_league(interaction, league),
+                interaction.user.id,
+                round_no=round,
+                table_no=table,
+                reason=reason,
+            )
+
+        await self._run(interaction, work)
+
     @admin.command(name="role", description="A server-wide role that may create and run leagues")
     @app_commands.describe(role="The role (leave empty: server managers only)")
     async def admin_role(

@@ -58,6 +58,8 @@ class LeagueTables(Protocol):
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool: ...
 
+    async def stop_table(self, table_id: int, *, cancelled: bool) -> None: ...
+
 
 class LeagueHost(ABC):
     """The client a league button finds on ``interaction.client``: the application
@@ -456,3 +458,6 @@ class DiscordLeagueGateway:
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         return await self._need_tables().substitute(table_id, out_id, in_id, guild_id=guild_id)
+
+    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
+        await self._need_tables().stop_table(table_id, cancelled=cancelled)

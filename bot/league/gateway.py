@@ -135,6 +135,10 @@ class LeagueGateway(Protocol):
     async def call_time(self, table_id: int) -> TableOutcome | None:
         """Stop a table (time is up) and return its scores as they stand."""
 
+    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
+        """Stop a live table without a result (``cancelled``: the night is cancelled; else this
+        table was voided by an admin), saying so at the table."""
+
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         """Give a player's seat at a live table to another player; False if it could not."""
 
@@ -241,6 +245,9 @@ AUDIT_ACTIONS: dict[str, str] = {
     "pause": N_("league paused"),
     "resume": N_("league resumed"),
     "end": N_("season ended"),
+    "cancel": N_("night cancelled"),
+    "void": N_("table voided"),
+    "cancelled": N_("night cancelled (too few players)"),
 }
 
 

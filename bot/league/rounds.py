@@ -279,7 +279,7 @@ class Rounds:
     async def game_finished(self, table_id: int, outcome: TableOutcome) -> None:
         """The table machinery's callback: a league table's game is over."""
         lt = await self.store.rounds.league_table_for(table_id)
-        if lt is None:
+        if lt is None or lt.status == "void":
             return
         async with self.pulse.lock:
             if await self._record(lt, outcome):

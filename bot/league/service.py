@@ -152,6 +152,8 @@ class LeagueService:
         self.start_now = self.tonight.start_now
         self.postpone = self.tonight.postpone
         self.substitute = self.tonight.substitute
+        self.cancel_tonight = self.tonight.cancel
+        self.void_table = self.tonight.void_table
         self.sign_up = self.signup.sign_up
         self.leave = self.signup.leave
         self.invite = self.signup.invite

@@ -204,6 +204,26 @@ class ServiceTables:
             return await self.table_outcome(table_id)
         return outcome
 
+    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
+        """Stop a live league table without a result (the night cancelled, or the table voided)."""
+        t = self.tables.get(table_id)
+        if t is None or t.status not in LIVE:
+            return
+        note = (
+            _("✖️ This league night is cancelled: the game stops here and does not count.")
+            if cancelled
+            else _("✖️ A league admin voided this table: the game stops here and does not count.")
+        )
+        self.tables.posts.post(table_id, t.channel_id, note)
+        me = self.client.user
+        await self.tables.lifecycle.abandon(
+            t.channel_id,
+            me.id if me is not None else t.host_id,
+            is_admin=True,
+            confirmed=True,
+            table_id=table_id,
+        )
+
 
 def listen(tables: TableService, leagues: LeagueService) -> None:
     """Tell the league service about every finished game (and rate it), without blocking the table."""

@@ -59,6 +59,7 @@ class FakeGateway:
     interested: dict[int, list[int]] = field(default_factory=dict)  # event id -> users
     clock: Clock | None = None
     pinged: list[list[int]] = field(default_factory=list)  # per post, whom it pinged
+    stopped: list[int] = field(default_factory=list)  # live tables stopped without a result
 
     async def post(
         self, channel_id: int, content: str, *, role_id: int | None = None, users: Sequence[int] = ()
@@ -151,6 +152,9 @@ class FakeGateway:
 
     async def tell_admins(self, league: LeagueRow, content: str) -> None:
         self.admin_notes.append(content)
+
+    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
+        self.stopped.append(table_id)
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         seats = self.opened.get(table_id)
@@ -1148,3 +1152,63 @@ async def test_check_in_window_and_late_grace_are_settings_checked_where_typed(
     assert night is not None and night.checkin_at == int((FIRST_START - timedelta(minutes=15)).timestamp())
     with pytest.raises(LeagueRefusal, match="0 to 120 minutes"):
         await service.edit(league, ADMIN, late_minutes=-1)
+
+
+async def test_cancel_tonight_in_any_phase_gives_the_week_back(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """Under way: the live tables stop, nothing of the night counts, the season ends a week later,
+    the night's running event is completed (not cancelled). Before check-in too."""
+    league = await create(service, weeks=2, late_minutes=0)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 9):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    r1 = await service.store.rounds.round_tables(night_id, 1)
+    first = r1[0]
+    assert first.table_id is not None
+    gateway.finished[first.table_id] = TableOutcome([510, 300], [2, 4], 0, complete=True)
+    await service.game_finished(first.table_id, gateway.finished[first.table_id])
+    assert "week back" in str(await service.cancel_tonight(league, ADMIN, "storm"))
+    assert sorted(gateway.stopped) == sorted(t.table_id for t in r1[1:])
+    night = await service.store.nights.get_night(night_id)
+    assert night is not None and night.status == "cancelled"
+    assert await service.store.rounds.night_results(night_id) == []  # nothing counts
+    (post,) = gateway.posted("is cancelled by")
+    assert "storm" in post and "2026-11-05" in post
+    league = (await service.store.rosters.leagues(GUILD))[0]
+    assert [n.day.isoformat() for n in service.schedule_of(league).nights()] == ["2026-10-29", "2026-11-05"]
+    assert gateway.events_by_night() == {1: [3, 1]}  # completed; a fresh event for the next night
+    # a night not started yet is cancelled the same way (its scheduled event moves to the next)
+    assert "week back" in str(await service.cancel_tonight(league, ADMIN))
+    league = (await service.store.rosters.leagues(GUILD))[0]
+    assert [n.day.isoformat() for n in service.schedule_of(league).nights()] == ["2026-11-05", "2026-11-12"]
+    assert [s for n, s in gateway.discord_events.values() if s == 1] == [1]
+
+
+async def test_an_admin_voids_a_table_and_its_result_no_longer_counts(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    league = await create(service, rounds=1, late_minutes=0)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 9):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    t1, t2 = await service.store.rounds.round_tables(night_id, 1)
+    assert t1.table_id is not None and t2.table_id is not None
+    await service.game_finished(t1.table_id, TableOutcome([510, 300], [2, 4], 0, complete=True))
+    with pytest.raises(LeagueRefusal, match="no table 7"):
+        await service.void_table(league, ADMIN, round_no=None, table_no=7, reason="typo")
+    assert "is void" in str(
+        await service.void_table(league, ADMIN, round_no=None, table_no=2, reason="cheat")
+    )
+    assert gateway.stopped == [t2.table_id]
+    # the round (and the one-round night) is over: only table 1 counts
+    night = await service.store.nights.get_night(night_id)
+    assert night is not None and night.status == "finished"
+    assert [r.table_no for r in await service.store.rounds.night_results(night_id)] == [1]
+    # a late result of the voided game is not recorded
+    await service.game_finished(t2.table_id, TableOutcome([510, 300], [2, 4], 0, complete=True))
+    assert [r.table_no for r in await service.store.rounds.night_results(night_id)] == [1]
