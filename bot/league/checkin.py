@@ -180,6 +180,12 @@ class Checkin:
                 opened.id, checkin_message_id=msg, checkin_channel_id=league.channel_id
             )
             opened.data.update(checkin_message_id=msg, checkin_channel_id=league.channel_id)
+        # before the night: the organiser hears what is missing for a thread per table
+        missing = await self.gateway.missing_thread_permissions(league.channel_id)
+        if missing:
+            await self.gateway.tell_admins(
+                league, text.no_threads(league.name, league.channel_id, missing, opened.starts_at)
+            )
         return opened
 
     async def reopen(self, league: LeagueRow, actor_id: int) -> Text:

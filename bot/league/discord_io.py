@@ -211,6 +211,10 @@ def _iso(dt: datetime) -> str:
     return dt.astimezone(UTC).isoformat()
 
 
+#: what a thread per league table needs of the bot in the league's channel
+THREAD_NEEDS = ("create_public_threads", "send_messages_in_threads")
+
+
 class DiscordLeagueGateway:
     """League posts and scheduled events through discord.py; tables through ``tables``."""
 
@@ -461,3 +465,15 @@ class DiscordLeagueGateway:
 
     async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
         await self._need_tables().stop_table(table_id, cancelled=cancelled)
+
+    async def missing_thread_permissions(self, channel_id: int) -> list[str]:
+        try:
+            channel = await self._channel(channel_id)
+        except discord.HTTPException:
+            return []
+        guild = getattr(channel, "guild", None)
+        me = getattr(guild, "me", None)
+        if me is None or not hasattr(channel, "permissions_for"):
+            return []
+        have = channel.permissions_for(me)
+        return [p for p in THREAD_NEEDS if not getattr(have, p, False)]

@@ -135,6 +135,9 @@ class LeagueGateway(Protocol):
     async def call_time(self, table_id: int) -> TableOutcome | None:
         """Stop a table (time is up) and return its scores as they stand."""
 
+    async def missing_thread_permissions(self, channel_id: int) -> list[str]:
+        """The permissions (flags) the bot lacks to open a thread per table in ``channel_id``."""
+
     async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
         """Stop a live table without a result (``cancelled``: the night is cancelled; else this
         table was voided by an admin), saying so at the table."""

@@ -33,6 +33,7 @@ from bot.i18n import (
     timestamp,
 )
 from bot.i18n import mention as user_mention
+from bot.permissions import permission_list
 from bot.storage.leagues import AuditEntry, LeagueRow, NightRow, Result, Team
 
 if TYPE_CHECKING:  # (bot.league imports this module: the league's types only, no import back)
@@ -835,4 +836,18 @@ def admin_role_set(role_id: int | None) -> Text:
         _("League admins: %(role)s and server managers.", role=role_mention(role_id))
         if role_id
         else _("League admins: server managers.")
+    )
+
+
+def no_threads(league_name: str, channel_id: int, missing: Sequence[str], starts_at: int) -> Text:
+    """Told to a league's admins when check-in opens: without threads, one table per round."""
+
+    return _(
+        "**%(league)s**: I can't open a thread per table in %(channel)s (missing: %(missing)s), so only"
+        " one table of each round can play in the channel itself. Give me these permissions there before"
+        " the night starts at %(time)s.",
+        league=league_name,
+        channel=channel_mention(channel_id),
+        missing=permission_list(missing),
+        time=ts(starts_at, "t"),
     )

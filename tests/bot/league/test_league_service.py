@@ -60,6 +60,7 @@ class FakeGateway:
     clock: Clock | None = None
     pinged: list[list[int]] = field(default_factory=list)  # per post, whom it pinged
     stopped: list[int] = field(default_factory=list)  # live tables stopped without a result
+    thread_missing: list[str] = field(default_factory=list)
 
     async def post(
         self, channel_id: int, content: str, *, role_id: int | None = None, users: Sequence[int] = ()
@@ -152,6 +153,9 @@ class FakeGateway:
 
     async def tell_admins(self, league: LeagueRow, content: str) -> None:
         self.admin_notes.append(content)
+
+    async def missing_thread_permissions(self, channel_id: int) -> list[str]:
+        return list(self.thread_missing)
 
     async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
         self.stopped.append(table_id)
@@ -1212,3 +1216,15 @@ async def test_an_admin_voids_a_table_and_its_result_no_longer_counts(
     # a late result of the voided game is not recorded
     await service.game_finished(t2.table_id, TableOutcome([510, 300], [2, 4], 0, complete=True))
     assert [r.table_no for r in await service.store.rounds.night_results(night_id)] == [1]
+
+
+async def test_the_organiser_hears_before_the_night_that_threads_are_missing(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    from bot.i18n import render
+
+    await create(service)
+    gateway.thread_missing = ["create_public_threads"]
+    await open_checkin(service, clock)
+    (note,) = gateway.admin_notes
+    assert "Create Public Threads" in render(note, "en") and "one table of each round" in render(note, "en")
