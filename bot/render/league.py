@@ -851,3 +851,14 @@ def no_threads(league_name: str, channel_id: int, missing: Sequence[str], starts
         missing=permission_list(missing),
         time=ts(starts_at, "t"),
     )
+
+
+def interested_nudge(league_name: str, night_number: int, players: Sequence[int]) -> Text:
+    """The one ping for members who marked the night's event "Interested" when check-in opens."""
+    return _(
+        "🔔 %(players)s: check-in for **%(league)s** night %(n)s is open (you marked the event as"
+        " Interested). Press **Check in** on the post above to be seated.",
+        players=" ".join(user_mention(u) for u in players),
+        league=league_name,
+        n=night_number,
+    )

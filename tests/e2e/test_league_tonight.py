@@ -1,5 +1,6 @@
-"""Tonight's organiser tools and calls through the fake Discord: a cancelled night gives its week
-back (and its scheduled event follows), and a channel where the bot cannot open threads is reported
+"""Tonight's organiser tools and calls through the fake Discord: the event's "Interested" members
+are nudged when check-in opens, a cancelled night gives its week back (and its scheduled event
+follows), and a channel where the bot cannot open threads is reported
 to the organiser before the night, while the round still plays in the channel."""
 
 from __future__ import annotations
@@ -31,8 +32,13 @@ async def test_a_cancelled_night_gives_its_week_back(spades: Spades) -> None:
     async with running(spades), stored_leagues(spades) as store:
         await create(spades, weeks=2)
         start = await first_start(spades)
+        bob = spades.users["bob"]
+        (event,) = spades.guild.scheduled_events.values()
+        event.mark_interested(bob)  # read through the API when check-in opens: one nudge
         advance_to(spades, start - timedelta(minutes=30))
-        await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
+        await spades.wait_for(lambda: bool(posts_with(spades, "Interested")), what="the nudge")
+        (nudge,) = posts_with(spades, "Interested")
+        assert nudge.pinged == [bob.id]
         answer = await ask(spades, admin, "league admin cancel", league=LEAGUE, reason="snow")
         assert "week back" in answer
         (post,) = posts_with(spades, "is cancelled by")
@@ -41,7 +47,7 @@ async def test_a_cancelled_night_gives_its_week_back(spades: Spades) -> None:
         nights = schedule.from_dict(league.schedule).nights()
         assert [n.start_utc - start for n in nights] == [timedelta(days=7), timedelta(days=14)]
         # the night's event (still scheduled) now shows the next night: one event, no refusal
-        (event,) = spades.guild.scheduled_events.values()
+        assert len(spades.guild.scheduled_events) == 1
         assert event.data["status"] == 1
         assert datetime.fromisoformat(event.data["scheduled_start_time"]) == nights[0].start_utc
     assert spades.fake.take_violations() == []

@@ -1228,3 +1228,17 @@ async def test_the_organiser_hears_before_the_night_that_threads_are_missing(
     await open_checkin(service, clock)
     (note,) = gateway.admin_notes
     assert "Create Public Threads" in render(note, "en") and "one table of each round" in render(note, "en")
+
+
+async def test_interested_members_get_one_nudge_when_check_in_opens(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    league = await create(service)
+    event_id = (await service.store.rosters.get_league(league.id)).settings["event_id"]  # type: ignore[union-attr]
+    gateway.interested[event_id] = [7, 8, 8]
+    night_id = await open_checkin(service, clock)
+    (i,) = [i for i, (_, c) in enumerate(gateway.posts) if "marked the event as Interested" in c]
+    assert gateway.pinged[i] == [7, 8]
+    await service.check_in(night_id, 7)
+    await service.tick()
+    assert len(gateway.posted("marked the event as Interested")) == 1  # one nudge per night
