@@ -42,6 +42,12 @@ T = TypeVar("T")
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in FORMAT_LABELS.items()]
 LEFTOVER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in LEFTOVER_LABELS.items()]
 WEEKDAY_CHOICES = [app_commands.Choice(name=d, value=d.lower()) for d in WEEKDAYS]
+NOTIFY_CHOICES = [
+    app_commands.Choice(name="No direct messages", value="off"),
+    app_commands.Choice(name="When check-in opens", value="checkin"),
+    app_commands.Choice(name="My table each round", value="seating"),
+    app_commands.Choice(name="Both", value="both"),
+]
 
 
 def _preset_choices() -> list[app_commands.Choice[str]]:
@@ -515,10 +521,16 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="me", description="Your standing, rating and next night")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league")
-    async def me(self, interaction: discord.Interaction[Any], league: str) -> None:
+    @app_commands.describe(
+        league="The league", notify="Direct messages: when check-in opens, with your table, both, or none"
+    )
+    @app_commands.choices(notify=NOTIFY_CHOICES)
+    async def me(self, interaction: discord.Interaction[Any], league: str, notify: str | None = None) -> None:
         async def work() -> Text:
-            return await self.service.me_text(await self._league(interaction, league), interaction.user.id)
+            lg = await self._league(interaction, league)
+            if notify is not None:
+                return await self.service.set_notify(lg, interaction.user.id, notify)
+            return await self.service.me_text(lg, interaction.user.id)
 
         await self._run(interaction, work)
 

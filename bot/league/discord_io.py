@@ -466,6 +466,16 @@ class DiscordLeagueGateway:
     async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
         await self._need_tables().stop_table(table_id, cancelled=cancelled)
 
+    async def dm(self, guild_id: int, user_id: int, content: Text) -> bool:
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            lang = await self._language(guild_id)
+            await user.send(clip_text(render(content, lang)), allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("league: a direct message to %s could not be delivered", user_id)
+            return False
+        return True
+
     async def missing_thread_permissions(self, channel_id: int) -> list[str]:
         try:
             channel = await self._channel(channel_id)

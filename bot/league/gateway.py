@@ -135,6 +135,10 @@ class LeagueGateway(Protocol):
     async def call_time(self, table_id: int) -> TableOutcome | None:
         """Stop a table (time is up) and return its scores as they stand."""
 
+    async def dm(self, guild_id: int, user_id: int, content: Text) -> bool:
+        """A direct message to a member, in the server's language; False when it cannot be delivered
+        (the member's DMs are closed)."""
+
     async def missing_thread_permissions(self, channel_id: int) -> list[str]:
         """The permissions (flags) the bot lacks to open a thread per table in ``channel_id``."""
 

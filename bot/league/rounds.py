@@ -184,6 +184,12 @@ class Rounds:
         # the seated players are called to their tables (a ping each; the byes are only named)
         seated = sorted({p for t in fresh for p in t.players})
         await self.gateway.post(league.channel_id, post, users=seated)
+        wanted = set(await self.store.rosters.notified(league.id, "seating"))
+        for t in fresh:
+            mine = [p for p in t.players if p in wanted]
+            if mine:
+                note = text.dm_seated(league.name, night.number, round_no, t.table_no, t.channel_id)
+                await self.checkin.direct(league, mine, note)
         return True
 
     async def _open_tables(

@@ -141,6 +141,7 @@ class LeagueService:
         self.history_text = self.results.history_text
         self.correct = self.results.correct
         self.me_text = self.card.me_text
+        self.set_notify = self.checkin.set_notify
         self.create_league = self.admin.create_league
         self.edit = self.admin.edit
         self.pause = self.admin.pause

@@ -862,3 +862,67 @@ def interested_nudge(league_name: str, night_number: int, players: Sequence[int]
         league=league_name,
         n=night_number,
     )
+
+
+def dm_checkin(league_name: str, night_number: int, starts_at: int, channel_id: int) -> Text:
+    """The opt-in direct message when check-in opens."""
+    return _(
+        "🔔 Check-in for **%(league)s** night %(n)s is open in %(channel)s; seats are drawn at %(time)s.",
+        league=league_name,
+        n=night_number,
+        channel=channel_mention(channel_id),
+        time=ts(starts_at, "t"),
+    )
+
+
+def dm_seated(league_name: str, night_number: int, round_no: int, table_no: int, where: int | None) -> Text:
+    """The opt-in direct message with a player's table of the round."""
+    if where is None:
+        return _(
+            "🃏 **%(league)s** night %(n)s, round %(round)s: you are at table %(table)s.",
+            league=league_name,
+            n=night_number,
+            round=round_no,
+            table=table_no,
+        )
+    return _(
+        "🃏 **%(league)s** night %(n)s, round %(round)s: your table %(table)s is ready in %(where)s.",
+        league=league_name,
+        n=night_number,
+        round=round_no,
+        table=table_no,
+        where=channel_mention(where),
+    )
+
+
+def dm_undelivered(players: Sequence[int]) -> Text:
+    """Said in the league channel (pinging nobody) when opted-in direct messages bounced."""
+    return _(
+        "📭 I could not send a direct message to %(players)s (direct messages from this server are"
+        " closed): check the league channel instead, or allow them in the server's privacy settings.",
+        players=", ".join(user_mention(u) for u in players),
+    )
+
+
+NOTIFY_LABELS = {
+    "off": N_("no direct messages"),
+    "checkin": N_("a direct message when check-in opens"),
+    "seating": N_("a direct message with your table each round"),
+    "both": N_("direct messages when check-in opens and with your table each round"),
+}
+
+
+def notify_set(league_name: str, notify: str, *, delivered: bool) -> Text:
+    said = _(
+        "**%(league)s**: you get %(what)s.", league=league_name, what=Msg(NOTIFY_LABELS.get(notify, notify))
+    )
+    if notify == "off" or delivered:
+        return said
+    return join(
+        said,
+        _(
+            "⚠️ My test message could not reach you: your direct messages from this server are closed."
+            " Allow them (the server's Privacy Settings) or you'll get nothing."
+        ),
+        sep="\n",
+    )

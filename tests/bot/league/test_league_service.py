@@ -61,6 +61,8 @@ class FakeGateway:
     pinged: list[list[int]] = field(default_factory=list)  # per post, whom it pinged
     stopped: list[int] = field(default_factory=list)  # live tables stopped without a result
     thread_missing: list[str] = field(default_factory=list)
+    dms: list[tuple[int, str]] = field(default_factory=list)
+    dms_closed: set[int] = field(default_factory=set)
 
     async def post(
         self, channel_id: int, content: str, *, role_id: int | None = None, users: Sequence[int] = ()
@@ -153,6 +155,12 @@ class FakeGateway:
 
     async def tell_admins(self, league: LeagueRow, content: str) -> None:
         self.admin_notes.append(content)
+
+    async def dm(self, guild_id: int, user_id: int, content: Any) -> bool:
+        if user_id in self.dms_closed:
+            return False
+        self.dms.append((user_id, str(content)))
+        return True
 
     async def missing_thread_permissions(self, channel_id: int) -> list[str]:
         return list(self.thread_missing)
@@ -1242,3 +1250,33 @@ async def test_interested_members_get_one_nudge_when_check_in_opens(
     await service.check_in(night_id, 7)
     await service.tick()
     assert len(gateway.posted("marked the event as Interested")) == 1  # one nudge per night
+
+
+async def test_opt_in_direct_messages_for_check_in_and_seating(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """``/league me notify:``: a test message says whether DMs are open; check-in opening and the
+    player's table come by DM; a DM that bounces is named in the channel."""
+    league = await create(service)
+    for p in range(1, 5):
+        await service.sign_up(league, p)
+    with pytest.raises(LeagueRefusal, match="not on"):
+        await service.set_notify(league, 42, "both")
+    assert "you get direct messages" in str(await service.set_notify(league, 1, "both"))
+    assert gateway.dms[-1][0] == 1
+    await service.set_notify(league, 2, "seating")
+    gateway.dms_closed.add(3)
+    answer = await service.set_notify(league, 3, "checkin")
+    from bot.i18n import render
+
+    assert "could not reach you" in render(answer, "en")
+    gateway.dms.clear()
+    night_id = await open_checkin(service, clock)
+    assert [u for u, c in gateway.dms] == [1] and "Check-in for" in gateway.dms[0][1]
+    (bounced,) = gateway.posted("could not send a direct message")
+    assert "<@3>" in bounced
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    assert sorted(u for u, c in gateway.dms if "your table" in c) == [1, 2]
