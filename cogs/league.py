@@ -23,6 +23,7 @@ import engine
 from bot.guild_settings import GuildSettings
 from bot.i18n import Text, _, render, resolve
 from bot.league import schedule as sch
+from bot.league.attendance import CREDIT_LABELS, NO_SHOW_LABELS
 from bot.league.discord_io import DYNAMIC_ITEMS
 from bot.league.schedule_input import WEEKDAYS, zone_suggestions
 from bot.league.service import LeagueRefusal, LeagueService
@@ -41,6 +42,8 @@ T = TypeVar("T")
 
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in FORMAT_LABELS.items()]
 LEFTOVER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in LEFTOVER_LABELS.items()]
+NO_SHOW_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in NO_SHOW_LABELS.items()]
+CREDIT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in CREDIT_LABELS.items()]
 WEEKDAY_CHOICES = [app_commands.Choice(name=d, value=d.lower()) for d in WEEKDAYS]
 NOTIFY_CHOICES = [
     app_commands.Choice(name="No direct messages", value="off"),
@@ -559,6 +562,53 @@ class LeagueCog(commands.Cog):
                 )
             lg = await self._admin_league(interaction, league)
             return await self.service.substitute(lg, interaction.user.id, out.id, player.id, reason)
+
+        await self._run(interaction, work)
+
+    @admin.command(name="attendance", description="The no-show rule, substitutes and dropping no-shows")
+    @app_commands.describe(
+        league="The league",
+        no_show="What a player earns whose seat someone else played for most of a game",
+        percent="Percent of a game someone else may play a seat before its player is a no-show",
+        miss_minutes="Minutes into a round a player may miss before being a no-show (0: never)",
+        drop_after="No-shows in a season that take a player off the roster (0: never)",
+        credit="Who a substitute's seat counts for",
+    )
+    @app_commands.choices(no_show=NO_SHOW_CHOICES, credit=CREDIT_CHOICES)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def attendance(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str,
+        no_show: str | None = None,
+        percent: app_commands.Range[int, -1000, 1000] | None = None,
+        miss_minutes: app_commands.Range[int, -1000, 1000] | None = None,
+        drop_after: app_commands.Range[int, -1000, 1000] | None = None,
+        credit: str | None = None,
+    ) -> None:
+        async def work() -> Text:
+            lg = await self._admin_league(interaction, league)
+            lg = await self.service.set_attendance(
+                lg,
+                interaction.user.id,
+                no_show=no_show,
+                share=percent,
+                miss_minutes=miss_minutes,
+                drop_after=drop_after,
+                credit=credit,
+            )
+            return text.saved(await self.service.schedule_text(lg))
+
+        await self._run(interaction, work)
+
+    @admin.command(name="noshows", description="The season's no-shows per player")
+    @app_commands.describe(league="The league")
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def noshows(self, interaction: discord.Interaction[Any], league: str) -> None:
+        async def work() -> Text:
+            lg = await self._admin_league(interaction, league)
+            rule = self.service.settings_of(lg).attendance
+            return text.no_show_counts(lg.name, lg.season, await self.service.no_shows(lg), rule.drop_after)
 
         await self._run(interaction, work)
 

@@ -63,7 +63,12 @@ AUTO_LANGUAGE = "auto"
 
 def _language_choices() -> list[app_commands.Choice[str]]:
     own = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES]
-    return [*own, app_commands.Choice(name="Server's language (Discord setting)", value=AUTO_LANGUAGE)]
+    return [
+        *own,
+        app_commands.Choice(
+            name="Automatic: the server's Discord language, or each table's opener's", value=AUTO_LANGUAGE
+        ),
+    ]
 
 
 class TablesCog(commands.Cog):
@@ -320,10 +325,14 @@ class TablesCog(commands.Cog):
         if "language" in changes:
             self.service.language_changed(interaction.guild_id, changes["language"])
         # the server's own Discord language, named when the answer says the messages follow it
+        # (a server without Community always reports en-US: its tables speak their openers' language)
+        community = self.settings.guild_locale(interaction.guild_id)[1]
         follows = LANGUAGE_NAMES[resolve(interaction.guild_locale)] if language is not None else None
         chosen = settings.get("bot_level")
         level = level_or_default(chosen) if chosen is not None else None
-        text = server_defaults(settings, bot_level=level, follows=follows)
+        text = server_defaults(
+            settings, bot_level=level, follows=follows, by_opener=language is not None and not community
+        )
         await safe_send(interaction, text)
 
     config.autocomplete("preset")(_preset_ac)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 
-from .clock import FakeClock, SnowflakeFactory
+from .clock import FakeClock, SnowflakeFactory, Stopwatch
 from .gateway import Gateway
 from .models import DMChannel, Guild, Json, Message, User
 from .records import RecordedRequest, Violation
@@ -66,8 +66,17 @@ class FakeState:
         # What settle() counts as busy: requests being handled, and when something last happened.
         self.inflight = 0
         self.last_activity = time.monotonic()
-        #: (method, path) answered with a fault the client retries -> monotonic time the retry is due by
-        self.retries_due: dict[tuple[str, str], float] = {}
+        #: (method, path) answered with a fault the client retries -> when, and within how many seconds
+        #: of this process's lived time (a starved process retries late, not never), the retry is due
+        self.retries_due: dict[tuple[str, str], tuple[Stopwatch, float]] = {}
+
+    def expect_retry(self, method: str, path: str, within: float) -> None:
+        self.retries_due[(method, path)] = (Stopwatch(), within)
+
+    def retries_outstanding(self) -> bool:
+        """Whether a retry the client was told to make is still due (expired ones are dropped)."""
+        self.retries_due = {k: v for k, v in self.retries_due.items() if not v[0].past(v[1])}
+        return bool(self.retries_due)
 
     @property
     def base_url(self) -> str:

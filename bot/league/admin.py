@@ -13,8 +13,8 @@ from bot.clock import Clock, utcnow
 from bot.i18n import _, join
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore
 
+from . import attendance, standings
 from . import schedule as sch
-from . import standings
 from .core import Leagues, Pulse, ScheduledEvents, build_ruleset, ruleset_of, schedule_of, settings_of
 from .gateway import LeagueGateway, LeagueRefusal, _unix, _utc, night_status, status_text
 from .results import Results
@@ -340,3 +340,20 @@ class Admin:
             raise LeagueRefusal(_("End the season first (`/league end`), then archive the league."))
         league.status = "archived"
         return await self.leagues.save(league, actor_id, "archive")
+
+    async def set_attendance(self, league: LeagueRow, actor_id: int, **changes: Any) -> LeagueRow:
+        """``/league admin attendance``: the no-show rule, the no-show share, the minutes a player
+        may miss, the drop rule and who a substitute's seat counts for (``bot.league.attendance``)."""
+        given = {k: v for k, v in changes.items() if v is not None}
+        if not given:
+            raise LeagueRefusal(_("Nothing to change: give at least one new value."))
+        settings = settings_of(league)
+        try:
+            rule = attendance.AttendanceRule.from_dict({**settings.attendance.to_dict(), **given})
+        except attendance.AttendanceError as exc:
+            raise LeagueRefusal.of(exc) from None
+        if rule == settings.attendance:
+            raise LeagueRefusal(_("Nothing to change: those are the league's settings already."))
+        new_settings = settings.with_changes(attendance=rule)
+        league.settings = {**league.settings, **new_settings.to_dict()}
+        return await self.leagues.save(league, actor_id, "edit", {"settings": {"attendance": rule.to_dict()}})

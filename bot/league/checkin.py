@@ -141,6 +141,7 @@ class Checkin:
                 night.id,
                 content,
                 closed=closed,
+                playing=night.status in ("checkin", "playing"),
             )
         except Exception:
             log.warning("league %s: could not edit the check-in message", league.id, exc_info=True)
@@ -163,6 +164,7 @@ class Checkin:
             _utc(night.starts_at),
             [u for u, s in answers.items() if s == "in"],
             cant=[u for u, s in answers.items() if s == "out"],
+            standby=await self.store.attendance.standbys(night.id),
             late_note=text.late_note_text(late_note or night.data.get("late_note", "")),
             role_id=settings_of(league).role_id,
             closed=closed,

@@ -26,6 +26,7 @@ from bot.storage.leagues import LeagueRow
 from engine.ruleset import Ruleset
 
 from . import schedule as sch
+from .gateway import SeatState
 from .results import HistoryPage
 from .service import LeagueRefusal, LeagueService, TableOutcome
 
@@ -60,6 +61,10 @@ class LeagueTables(Protocol):
 
     async def stop_table(self, table_id: int, *, cancelled: bool) -> None: ...
 
+    async def seat_states(self, table_id: int) -> dict[int, SeatState] | None: ...
+
+    async def release_seat(self, table_id: int, user_id: int) -> bool: ...
+
 
 class LeagueHost(ABC):
     """The client a league button finds on ``interaction.client``: the application
@@ -76,18 +81,21 @@ def league_service(interaction: discord.Interaction[Any]) -> LeagueService | Non
     return client.league_service if isinstance(client, LeagueHost) else None
 
 
-class CheckinButton(DynamicItem[Button[Any]], template=r"lg:ci:(?P<night>\d+):(?P<answer>in|out)$"):
-    """Check in / Can't make it, on the check-in post of one night."""
+class CheckinButton(DynamicItem[Button[Any]], template=r"lg:ci:(?P<night>\d+):(?P<answer>in|out|sub)$"):
+    """Check in / I'll sub / Can't make it, on the check-in post of one night; once the night is
+    under way, "Can't make it" reads "I'm out for tonight" (a check-out)."""
 
-    def __init__(self, night_id: int, answer: str, lang: str = DEFAULT) -> None:
-        coming = answer == "in"
+    def __init__(self, night_id: int, answer: str, lang: str = DEFAULT, *, playing: bool = False) -> None:
+        if answer == "in":
+            label, emoji, style = gettext(lang, "Check in"), "✅", discord.ButtonStyle.success
+        elif answer == "sub":
+            label, emoji, style = gettext(lang, "I'll sub"), "🙋", discord.ButtonStyle.primary
+        elif playing:
+            label, emoji, style = gettext(lang, "I'm out for tonight"), "🚪", discord.ButtonStyle.secondary
+        else:
+            label, emoji, style = gettext(lang, "Can't make it"), "✖️", discord.ButtonStyle.secondary
         super().__init__(
-            Button(
-                label=gettext(lang, "Check in") if coming else gettext(lang, "Can't make it"),
-                emoji="✅" if coming else "✖️",
-                style=discord.ButtonStyle.success if coming else discord.ButtonStyle.secondary,
-                custom_id=f"lg:ci:{night_id}:{answer}",
-            )
+            Button(label=label, emoji=emoji, style=style, custom_id=f"lg:ci:{night_id}:{answer}")
         )
         self.night_id = night_id
         self.answer = answer
@@ -113,8 +121,8 @@ class CheckinButton(DynamicItem[Button[Any]], template=r"lg:ci:(?P<night>\d+):(?
             return
         await safe_defer(interaction, ephemeral=True, thinking=True)
         try:
-            message = await service.check_in(
-                self.night_id, interaction.user.id, coming=self.answer == "in", guild_id=interaction.guild_id
+            message = await service.answer(
+                self.night_id, interaction.user.id, self.answer, guild_id=interaction.guild_id
             )
         except LeagueRefusal as exc:
             message = exc.message
@@ -197,13 +205,60 @@ class LeagueHistoryButton(
             await report_interaction_error(interaction, exc, "league history page")
 
 
-DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (CheckinButton, LeagueHistoryButton)
+class TakeSeatButton(DynamicItem[Button[Any]], template=r"lg:take:(?P<table>\d+):(?P<out>\d+)$"):
+    """ "Take this seat", offered to a standby player in a league table's thread."""
+
+    def __init__(self, league_table_id: int, out_id: int, lang: str = DEFAULT) -> None:
+        super().__init__(
+            Button(
+                label=gettext(lang, "Take this seat"),
+                emoji="🙋",
+                style=discord.ButtonStyle.success,
+                custom_id=f"lg:take:{league_table_id}:{out_id}",
+            )
+        )
+        self.league_table_id = league_table_id
+        self.out_id = out_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TakeSeatButton:
+        return cls(int(match["table"]), int(match["out"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # the custom_id is never trusted: a table of this server's league (checked in take_seat),
+        # numbers a database can hold
+        if interaction.guild_id is None or not fits(self.league_table_id) or not fits(self.out_id):
+            await safe_send(interaction, _("That table no longer exists."))
+            return
+        service = league_service(interaction)
+        if service is None:
+            await safe_send(interaction, _("League nights are not running right now; try again in a minute."))
+            return
+        await safe_defer(interaction, ephemeral=True, thinking=True)
+        try:
+            message = await service.take_seat(
+                self.league_table_id, self.out_id, interaction.user.id, guild_id=interaction.guild_id
+            )
+        except LeagueRefusal as exc:
+            message = exc.message
+        except Exception:
+            log.exception("league take-seat failed (table %s)", self.league_table_id)
+            message = APOLOGY
+        await safe_send(interaction, message)
 
 
-def checkin_view(night_id: int, lang: str = DEFAULT) -> discord.ui.View:
+DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (CheckinButton, LeagueHistoryButton, TakeSeatButton)
+
+
+def checkin_view(night_id: int, lang: str = DEFAULT, *, playing: bool = False) -> discord.ui.View:
+    """Check in, I'll sub, Can't make it (``playing``: the night is under way, the last one reads
+    I'm out for tonight)."""
     view = discord.ui.View(timeout=None)
     view.add_item(CheckinButton(night_id, "in", lang))
-    view.add_item(CheckinButton(night_id, "out", lang))
+    view.add_item(CheckinButton(night_id, "sub", lang))
+    view.add_item(CheckinButton(night_id, "out", lang, playing=playing))
     return view
 
 
@@ -286,15 +341,28 @@ class DiscordLeagueGateway:
         return int(msg.id)
 
     async def edit_checkin(
-        self, channel_id: int, message_id: int, night_id: int, content: Text, *, closed: bool
+        self,
+        channel_id: int,
+        message_id: int,
+        night_id: int,
+        content: Text,
+        *,
+        closed: bool,
+        playing: bool = False,
     ) -> None:
         channel = await self._channel(channel_id)
         message = channel.get_partial_message(message_id)
         shown, lang = await self._text(channel, content)
+        if closed:
+            # check-in is over: while the night is under way the post keeps I'll sub and I'm out
+            # for tonight (and Check in, for a late check-in or a player coming back)
+            view = checkin_view(night_id, lang, playing=True) if playing else None
+        else:
+            view = checkin_view(night_id, lang)
         try:
             await message.edit(
                 content=shown,
-                view=None if closed else checkin_view(night_id, lang),
+                view=view,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
@@ -315,6 +383,26 @@ class DiscordLeagueGateway:
             await channel.send(shown, allowed_mentions=mentions)
         except discord.HTTPException:
             log.warning("telling league %s's admins failed", league.id, exc_info=True)
+
+    async def offer_seat(
+        self, channel_id: int, league_table_id: int, out_id: int, standby_id: int, content: Text
+    ) -> int | None:
+        try:
+            channel = await self._channel(channel_id)
+            shown, lang = await self._text(channel, content)
+            view = discord.ui.View(timeout=None)
+            view.add_item(TakeSeatButton(league_table_id, out_id, lang))
+            msg = await channel.send(
+                shown,
+                view=view,
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(standby_id)], replied_user=False
+                ),
+            )
+        except discord.HTTPException:
+            log.warning("league seat offer to channel %s failed", channel_id, exc_info=True)
+            return None
+        return int(msg.id)
 
     # --- scheduled events ---------------------------------------------------------------------
 
@@ -487,3 +575,9 @@ class DiscordLeagueGateway:
             return []
         have = channel.permissions_for(me)
         return [p for p in THREAD_NEEDS if not getattr(have, p, False)]
+
+    async def seat_states(self, table_id: int) -> dict[int, SeatState] | None:
+        return await self._need_tables().seat_states(table_id)
+
+    async def release_seat(self, table_id: int, user_id: int) -> bool:
+        return await self._need_tables().release_seat(table_id, user_id)

@@ -7,7 +7,7 @@ is the user-facing refusal the cog answers ephemerally.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -95,6 +95,23 @@ class TableOutcome:
     winner_side: int | None
     complete: bool
     game_id: int | None = None
+    # {player: (the seat's actions, of those the bot's)} as the game ended ({} when not known)
+    seats: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """A human's seat at a live league table: its actions, the bot's share of them, and whether the
+    bot plays it now (the player is away, left or checked out)."""
+
+    acts: int
+    auto: int
+    absent: bool
+
+    @property
+    def own(self) -> int:
+        """The actions the player made themselves."""
+        return max(0, self.acts - self.auto)
 
 
 class LeagueGateway(Protocol):
@@ -112,9 +129,17 @@ class LeagueGateway(Protocol):
         """Post the check-in message with its Check in / Can't make it buttons."""
 
     async def edit_checkin(
-        self, channel_id: int, message_id: int, night_id: int, content: str, *, closed: bool
+        self,
+        channel_id: int,
+        message_id: int,
+        night_id: int,
+        content: str,
+        *,
+        closed: bool,
+        playing: bool = False,
     ) -> None:
-        """Update the check-in message (the list of players; buttons removed once closed)."""
+        """Update the check-in message (the list of players; once closed, the buttons of a night
+        under way when ``playing``, else none)."""
 
     async def open_table(
         self,
@@ -148,6 +173,17 @@ class LeagueGateway(Protocol):
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         """Give a player's seat at a live table to another player; False if it could not."""
+
+    async def seat_states(self, table_id: int) -> dict[int, SeatState] | None:
+        """The humans' seats of a live table ({player: state}); None when the table is not live."""
+
+    async def release_seat(self, table_id: int, user_id: int) -> bool:
+        """The player is out for tonight: the bot plays their seat from now on; False if it could not."""
+
+    async def offer_seat(
+        self, channel_id: int, league_table_id: int, out_id: int, standby_id: int, content: str
+    ) -> int | None:
+        """Post a "Take this seat" offer in a table's thread or channel, pinging only ``standby_id``."""
 
     async def sync_event(
         self,
@@ -249,6 +285,9 @@ AUDIT_ACTIONS: dict[str, str] = {
     "start_late": N_("start moved"),
     "reopen_checkin": N_("check-in re-opened"),
     "missed": N_("night missed"),
+    "no_show": N_("no-show"),
+    "checked_out": N_("checked out for the night"),
+    "dropped": N_("dropped after no-shows"),
     "pause": N_("league paused"),
     "resume": N_("league resumed"),
     "end": N_("season ended"),

@@ -13,8 +13,8 @@ from bot.i18n import Text, _, _n
 from bot.render import league as text
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, Result
 
+from . import attendance, seating, standings
 from . import schedule as sch
-from . import seating, standings
 from .core import ruleset_of, schedule_of, settings_of
 from .gateway import (
     LeagueGateway,
@@ -39,6 +39,9 @@ HISTORY_ACTIONS = [
     "start_late",
     "reopen_checkin",
     "missed",
+    "no_show",
+    "checked_out",
+    "dropped",
     "pause",
     "resume",
     "end",
@@ -97,11 +100,38 @@ class Results:
                 return tuple(dict.fromkeys(teams or [p for p in side if p is not None]))
             return tuple(dict.fromkeys(p for p in side if p is not None))
 
+        rule_of_attendance = settings_of(league).attendance
+        subs = await self.store.attendance.season_subs(league.id, season)
         games = []
         for r in results:
-            sides = tuple(side_entrants(side, r.started_at) for side in r.sides)
+            played = attendance.credit(r.sides, r.seats, subs.get(r.league_table_id, ()), rule_of_attendance)
+            sides = tuple(side_entrants(side, r.started_at) for side in played.sides)
+            # a side's entrant is a no-show only when every player it had at the table was one
+            # (fixed teams: the partner who was there keeps the team's result)
+            absent: set[Hashable] = set()
+            for side, players in zip(sides, played.sides, strict=True):
+                for e in side:
+                    mine = [p for p in players if p is not None and entrant(p) == e]
+                    if mine and all(p in played.no_shows for p in mine):
+                        absent.add(e)
+            forfeits = frozenset(absent) if rule_of_attendance.no_show == attendance.FORFEIT else frozenset()
+            skipped = frozenset(absent) if rule_of_attendance.no_show == attendance.NO_GAME else frozenset()
+            as_sub = (
+                frozenset(entrant(p) for p in played.as_sub)
+                if league.format != seating.FIXED
+                else frozenset()
+            )
             games.append(
-                standings.GameResult(r.night_number, sides, tuple(r.scores), tuple(r.bags), r.winner_side)
+                standings.GameResult(
+                    r.night_number,
+                    sides,
+                    tuple(r.scores),
+                    tuple(r.bags),
+                    r.winner_side,
+                    forfeits=forfeits,
+                    skipped=skipped,
+                    as_sub=as_sub,
+                )
             )
         nights = await self.store.nights.nights(league.id, season)
         held = [n.number for n in nights if n.status == "finished"]

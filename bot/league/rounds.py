@@ -23,6 +23,7 @@ from .gateway import LeagueGateway, TableOutcome, _unix, _utc
 from .ratings import Rating
 from .results import Results
 from .settings import team_size
+from .standby import Standby
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ class Rounds:
         checkin: Checkin,
         results: Results,
         events: ScheduledEvents,
+        standby: Standby | None = None,
     ) -> None:
         self.store = store
         self.gateway = gateway
@@ -48,6 +50,7 @@ class Rounds:
         self.checkin = checkin
         self.results = results
         self.events = events
+        self.standby = standby  # no-shows, check-outs and substitutes (bot.league.standby)
         self._told_open_failed: set[int] = set()  # tables admins were told could not open
 
     async def eligible(self, league: LeagueRow, night: NightRow) -> tuple[list[int], list[list[int]]]:
@@ -55,12 +58,17 @@ class Rounds:
         answers = await self.store.nights.checkins(night.id)
         members = {m.user_id: m for m in await self.store.rosters.members(league.id)}
         ins = [u for u, s in answers.items() if s == "in" and u in members]
+        if self.standby is not None:
+            # nobody out for the night is seated again; a substitute plays on for an absent player
+            ins = await self.standby.seatable(night, ins)
         busy = await self.store.rounds.busy_players(ins, except_league=league.id)
         ins = [u for u in ins if u not in busy]
         teams: list[list[int]] = []
         if league.format == seating.FIXED:
+            stand_ins = await self.standby.stand_ins(night) if self.standby is not None else {}
             for t in await self.store.rosters.teams(league.id):
-                present = [m for m in t.members if m in ins]
+                # a substitute plays on for their team's absent player
+                present = [stand_ins.get(m, m) for m in t.members if m in ins or stand_ins.get(m) in ins]
                 if present:
                     teams.append(present)
         return ins, teams
@@ -259,6 +267,10 @@ class Rounds:
                 if outcome is not None:
                     await self._record(t, outcome)
         timed_out = info["ends_at"] is not None and now >= _utc(info["ends_at"])
+        if self.standby is not None and not timed_out:
+            await self.standby.watch(
+                league, night, await self.store.rounds.round_tables(night.id, round_no), now
+            )
         if timed_out:
             for t in await self.store.rounds.round_tables(night.id, round_no):
                 if t.status != "playing" or t.table_id is None:
@@ -273,14 +285,18 @@ class Rounds:
             await self._finish_round(league, night, round_no, timed_out=timed_out)
 
     async def _record(self, lt: LeagueTable, outcome: TableOutcome) -> bool:
-        return await self.store.rounds.record_result(
+        recorded = await self.store.rounds.record_result(
             lt.id,
             scores=outcome.scores,
             bags=outcome.bags,
             winner_side=outcome.winner_side,
             complete=outcome.complete,
             game_id=outcome.game_id,
+            seats=outcome.seats,
         )
+        if recorded and self.standby is not None:
+            await self.standby.after_result(lt, outcome)
+        return recorded
 
     async def game_finished(self, table_id: int, outcome: TableOutcome) -> None:
         """The table machinery's callback: a league table's game is over."""
@@ -328,6 +344,7 @@ class Rounds:
         done = await self.store.nights.transition(night.id, ["playing"], "finished")
         if done is None:
             return
+        await self.checkin.refresh(league, done, closed=True)  # the night's buttons go
         results = await self.store.rounds.night_results(night.id)
         await self.gateway.post(league.channel_id, text.night_results(league.name, night.number, results))
         await self.gateway.post(league.channel_id, await self.results.standings_text(league))

@@ -15,6 +15,7 @@ methods and answers :class:`LeagueRefusal` messages ephemerally.
 - ``events`` (:class:`~bot.league.core.ScheduledEvents`): the Discord scheduled event;
 - ``results`` (:class:`~bot.league.results.Results`): standings, schedule and history, corrections;
 - ``checkin`` (:class:`~bot.league.checkin.Checkin`): the check-in post and the players' answers;
+- ``standby`` (:class:`~bot.league.standby.Standby`): check-outs, no-shows, standbys, substitutes;
 - ``rounds`` (:class:`~bot.league.rounds.Rounds`): seating, tables, results as games finish;
 - ``nights`` (:class:`~bot.league.nights.NightScheduler`): the tick loop, each night's lifecycle;
 - ``admin`` (:class:`~bot.league.admin.Admin`: the league and its season), ``tonight``
@@ -30,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.clock import Clock, SystemClock
+from bot.i18n import Text, _
 from bot.storage.leagues import LeagueStore
 
 from .admin import Admin
@@ -41,6 +43,7 @@ from .nights import NightScheduler
 from .results import Results
 from .rounds import Rounds
 from .signup import Signup
+from .standby import Standby
 from .tonight import Tonight
 
 __all__ = [
@@ -77,6 +80,7 @@ class LeagueService:
         self.events = ScheduledEvents(store, gateway, self.clock)
         self.results = Results(store, gateway, self.clock)
         self.checkin = Checkin(store, gateway, self.leagues, pulse)
+        self.standby = Standby(store, gateway, self.clock, pulse=pulse)
         self.rounds = Rounds(
             store,
             gateway,
@@ -85,6 +89,7 @@ class LeagueService:
             checkin=self.checkin,
             results=self.results,
             events=self.events,
+            standby=self.standby,
         )
         self.nights = NightScheduler(
             store,
@@ -116,6 +121,7 @@ class LeagueService:
             checkin=self.checkin,
             rounds=self.rounds,
             nights=self.nights,
+            standby=self.standby,
         )
         self.signup = Signup(store, gateway)
         self.card = PlayerCard(store, leagues=self.leagues, results=self.results, nights=self.nights)
@@ -132,6 +138,9 @@ class LeagueService:
         self.league = self.leagues.league
         self.league_names = self.leagues.league_names
         self.check_in = self.checkin.check_in
+        self.volunteer = self.standby.volunteer
+        self.check_out = self.standby.check_out
+        self.no_shows = self.standby.no_shows
         self.reopen_checkin = self.checkin.reopen
         self.standings_rows = self.results.standings_rows
         self.entrant_names = self.results.entrant_names
@@ -150,6 +159,7 @@ class LeagueService:
         self.end_season = self.admin.end_season
         self.new_season = self.admin.new_season
         self.archive = self.admin.archive
+        self.set_attendance = self.admin.set_attendance
         self.start_now = self.tonight.start_now
         self.postpone = self.tonight.postpone
         self.substitute = self.tonight.substitute
@@ -161,3 +171,47 @@ class LeagueService:
         self.answer_invite = self.signup.answer_invite
         self.add_member = self.signup.add_member
         self.remove = self.signup.remove
+
+    async def answer(self, night_id: int, user_id: int, answer: str, *, guild_id: int | None = None) -> Text:
+        """A click on the check-in post: ``in`` (check in; during the night, a player a substitute
+        replaced comes back), ``sub`` (I'll sub), ``out`` (can't make it; during the night, I'm out
+        for tonight)."""
+        if answer == "sub":
+            message = await self.volunteer(night_id, user_id, guild_id=guild_id)
+            await self._show_answers(night_id)
+            return message
+        night = await self.store.nights.get_night(night_id)
+        if night is not None and night.status == "playing":
+            await self.standby.night_of(night_id, guild_id)  # (refuses another server's night)
+            if answer == "out":
+                message = await self.check_out(night_id, user_id, guild_id=guild_id)
+                await self._show_answers(night_id)
+                return message
+            if user_id in await self.store.attendance.absences(night.id):
+                raise LeagueRefusal(_("You're out for tonight: you won't be seated again tonight."))
+            if await self.standby.come_back(night, user_id):
+                return _(
+                    "Welcome back: you'll be seated from the next round (your substitute finishes this game)."
+                )
+        message = await self.check_in(night_id, user_id, coming=answer == "in", guild_id=guild_id)
+        if night is not None and night.status == "checkin" and await self.standby.withdraw(night.id, user_id):
+            # a standby who checks in plays (or is not coming): off the standby list
+            await self._show_answers(night_id)
+        return message
+
+    async def take_seat(
+        self, league_table_id: int, out_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> Text:
+        """A standby's "Take this seat" click (then the check-in post's standby list is redrawn)."""
+        message = await self.standby.take_seat(league_table_id, out_id, user_id, guild_id=guild_id)
+        lt = await self.store.rounds.league_table(league_table_id)
+        if lt is not None:
+            await self._show_answers(lt.night_id)
+        return message
+
+    async def _show_answers(self, night_id: int) -> None:
+        """Redraw the check-in post (its lists of players and standbys)."""
+        night = await self.store.nights.get_night(night_id)
+        league = await self.store.rosters.get_league(night.league_id) if night is not None else None
+        if night is not None and league is not None:
+            await self.checkin.refresh(league, night, closed=night.status != "checkin")

@@ -12,6 +12,7 @@ from bot.i18n import ChoiceName, Joined, ListOf, _, join
 from bot.lexicon.words import preset_name
 from engine.ruleset import PRESETS, Ruleset
 
+from .attendance import AttendanceRule
 from .errors import LeagueInputError
 from .schedule import Schedule, ScheduleError
 from .seating import BOT, BYE, FIXED, FORMATS, LEFTOVERS, ROTATING, SOLO
@@ -65,6 +66,7 @@ class LeagueSettings:
     events: bool = True  # keep a Discord scheduled event for each night
     late_minutes: int = DEFAULT_LATE_MINUTES  # late check-ins after the start join the next round
     min_players: int = 0  # fewer checked in at the start: the night is cancelled (0: two, as always)
+    attendance: AttendanceRule = field(default_factory=AttendanceRule)  # no-shows, subs
 
     def __post_init__(self) -> None:
         if not 0 <= self.late_minutes <= MAX_LATE_MINUTES:
@@ -121,6 +123,7 @@ class LeagueSettings:
             "events": self.events,
             "late_minutes": self.late_minutes,
             "min_players": self.min_players,
+            "attendance": self.attendance.to_dict(),
         }
 
     @classmethod
@@ -135,6 +138,7 @@ class LeagueSettings:
             events=bool(d.get("events", True)),
             late_minutes=int(d.get("late_minutes", DEFAULT_LATE_MINUTES)),
             min_players=int(d.get("min_players", 0)),
+            attendance=AttendanceRule.from_dict(d.get("attendance")),
         )
 
     def with_changes(self, **changes: Any) -> LeagueSettings:

@@ -8,6 +8,11 @@ for a loss by at most 50 points, 0 otherwise). Ties in points are broken by
 2. point differential: the side's score minus the average of its opponents', summed over games;
 3. fewest bags;
 4. then the entrant id, so the order is stable (and the standings say the tie is unbroken).
+
+An entrant in a game's ``forfeits`` (a no-show under the league's attendance rule,
+``bot.league.attendance``) gets a loss worth ``loss`` points instead of the game's result (no score
+difference, no bags); one in ``skipped`` has the game not recorded at all. Their partners' result
+stands.
 """
 
 from __future__ import annotations
@@ -92,6 +97,9 @@ class GameResult:
     scores: tuple[int, ...]
     bags: tuple[int, ...]
     winner: int | None
+    forfeits: frozenset[Entrant] = frozenset()  # no-shows: a forfeit loss
+    skipped: frozenset[Entrant] = frozenset()  # no-shows: no game recorded
+    as_sub: frozenset[Entrant] = frozenset()  # credited as a substitute
 
     def __post_init__(self) -> None:
         if not len(self.sides) == len(self.scores) == len(self.bags):
@@ -133,6 +141,8 @@ class Row:
     point_diff: float = 0.0
     bags: int = 0
     byes: int = 0
+    no_shows: int = 0  # games lost by forfeit or not recorded under the no-show rule
+    sub_games: int = 0  # games played as a substitute
     nights: set[int] = field(default_factory=set)
     week_points: dict[int, int] = field(default_factory=dict)
     dropped: int | None = None  # the night whose points were dropped
@@ -176,6 +186,18 @@ def standings(
             diff = g.scores[i] - (sum(others) / len(others) if others else 0)
             for e in side:
                 r = row(e)
+                if e in g.skipped:
+                    r.no_shows += 1
+                    continue
+                if e in g.forfeits:
+                    r.no_shows += 1
+                    r.points += rule.loss
+                    r.games += 1
+                    r.losses += 1  # (not a night attended)
+                    r.week_points[g.night] = r.week_points.get(g.night, 0) + rule.loss
+                    continue
+                if e in g.as_sub:
+                    r.sub_games += 1
                 r.points += pts[i]
                 r.games += 1
                 r.point_diff += diff
@@ -222,8 +244,8 @@ def standings(
                 if not opponents & tied:
                     continue
                 for e in side:
-                    if e in tied:
-                        rows[e].head_to_head += pts[i]
+                    if e in tied and e not in g.skipped:
+                        rows[e].head_to_head += rule.loss if e in g.forfeits else pts[i]
 
     def key(r: Row) -> tuple[Any, ...]:
         return (-r.total, -r.head_to_head, -r.point_diff, r.bags)

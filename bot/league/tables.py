@@ -21,6 +21,7 @@ from bot.storage.leagues import LeagueStore
 from bot.table.service import TableService
 from engine.ruleset import Ruleset
 
+from .gateway import SeatState
 from .service import LeagueService, TableOutcome
 
 log = logging.getLogger(__name__)
@@ -28,12 +29,24 @@ log = logging.getLogger(__name__)
 THREAD_ARCHIVE_MINUTES = 1440
 
 
-def outcome_of_game(game: FinishedGame) -> TableOutcome:
+def seat_counts(t: Table | None) -> dict[int, tuple[int, int]]:
+    """{player: (the seat's actions, of those the bot's)} of a table's human seats."""
+    if t is None:
+        return {}
+    return {
+        s.user_id: (s.acts, s.auto_acts)
+        for s in t.seats
+        if s is not None and not s.bot and s.user_id is not None
+    }
+
+
+def outcome_of_game(game: FinishedGame, table: Table | None = None) -> TableOutcome:
     return TableOutcome(
         scores=[int(s.get("score", 0)) for s in game.sides],
         bags=[int(s.get("bags", 0)) for s in game.sides],
         winner_side=game.winner_side,
         complete=True,
+        seats=seat_counts(table),
     )
 
 
@@ -41,12 +54,14 @@ def outcome_as_it_stands(t: Table) -> TableOutcome:
     """The scores of an unfinished game when time is called; the leader wins, a level game has no winner."""
     n = t.ruleset.num_sides
     if t.game is None:
-        return TableOutcome([0] * n, [0] * n, None, complete=False)
+        return TableOutcome([0] * n, [0] * n, None, complete=False, seats=seat_counts(t))
     scores = [int(x) for x in t.game.scores]
     bags = [int(x) for x in t.game.bags]
     top = max(scores)
     leaders = [i for i, s in enumerate(scores) if s == top]
-    return TableOutcome(scores, bags, leaders[0] if len(leaders) == 1 else None, complete=False)
+    return TableOutcome(
+        scores, bags, leaders[0] if len(leaders) == 1 else None, complete=False, seats=seat_counts(t)
+    )
 
 
 class ServiceTables:
@@ -174,11 +189,48 @@ class ServiceTables:
         )
         return True
 
+    async def seat_states(self, table_id: int) -> dict[int, SeatState] | None:
+        t = self.tables.get(table_id)
+        if t is None or t.status not in LIVE:
+            return None
+        return {
+            s.user_id: SeatState(s.acts, s.auto_acts, s.automatic)
+            for s in t.seats
+            if s is not None and not s.bot and s.user_id is not None
+        }
+
+    async def release_seat(self, table_id: int, user_id: int) -> bool:
+        """The player checked out (or missed the table): the bot plays their seat from now on, as if
+        they had left (a standby can take it over)."""
+        async with self.tables.store.lock(table_id):
+            t = self.tables.get(table_id)
+            if t is None or t.status not in LIVE:
+                return False
+            seat = t.seat_of(user_id)
+            if seat is None:
+                return False
+            new = t.copy()
+            ns = new.seats[seat]
+            assert ns is not None
+            if ns.left:
+                return True
+            ns.left, ns.away, ns.timeouts = True, False, 0
+            if await self.tables.store.commit(t, new, touched=[seat]) is not None:
+                return False
+        self.tables.posts.post(
+            table_id,
+            t.channel_id,
+            _("🚪 %(player)s is out for tonight: 🤖 the bot plays their seat.", player=user_mention(user_id)),
+        )
+        return True
+
     async def table_outcome(self, table_id: int) -> TableOutcome | None:
         game = await self.store.rounds.game_for_table(table_id)
-        if game is not None:
-            return TableOutcome(game["scores"], game["bags"], game["winner_side"], True, game["game_id"])
         t = self.tables.get(table_id) or await self.tables.load(table_id)
+        if game is not None:
+            return TableOutcome(
+                game["scores"], game["bags"], game["winner_side"], True, game["game_id"], seat_counts(t)
+            )
         if t is not None and t.status == "abandoned":
             return outcome_as_it_stands(t)  # closed without an end (an admin abandoned it)
         return None
@@ -231,7 +283,7 @@ def listen(tables: TableService, leagues: LeagueService) -> None:
     def on_game_finished(table: Table, game: FinishedGame) -> None:
         async def run() -> None:
             if table.settings.get("league_table"):
-                await leagues.game_finished(table.id, outcome_of_game(game))
+                await leagues.game_finished(table.id, outcome_of_game(game, table))
             await leagues.rate_pending()
 
         leagues.spawn(run(), f"game-{table.id}")

@@ -19,6 +19,7 @@ from .core import Leagues, Pulse
 from .gateway import LeagueGateway, LeagueRefusal, _unix, status_text
 from .nights import NightScheduler
 from .rounds import Rounds
+from .standby import Standby
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ class Tonight:
         checkin: Checkin,
         rounds: Rounds,
         nights: NightScheduler,
+        standby: Standby | None = None,
     ) -> None:
         self.store = store
         self.gateway = gateway
@@ -46,6 +48,7 @@ class Tonight:
         self.checkin = checkin
         self.rounds = rounds
         self.nights = nights
+        self.standby = standby
 
     async def start_now(self, league: LeagueRow, actor_id: int) -> Text:
         """Start the next night now (early), opening check-in first if needed."""
@@ -240,12 +243,18 @@ class Tonight:
             raise LeagueRefusal(
                 _("%(user)s is seated in another league's game right now.", user=mention(in_id))
             )
+        state = None
+        if lt.table_id is not None and self.standby is not None:
+            state = (await self.gateway.seat_states(lt.table_id) or {}).get(out_id)
         try:
             await self.store.rounds.substitute(
                 lt.id, out_id, in_id, league_id=league.id, actor_id=actor_id, reason=reason
             )
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
+        if self.standby is not None:
+            # the substitute plays the rest of the night unless the player checks in again
+            await self.standby.record_sub(league, night, lt, out_id, in_id, state)
         if await self.store.rosters.member(league.id, in_id) is None and league.format != seating.FIXED:
             with contextlib.suppress(LeagueError):
                 await self.store.rosters.sign_up(league.id, in_id, actor_id=actor_id)

@@ -173,6 +173,51 @@ def substituted(player_id: int, out_id: int, table_no: int, *, game_over: bool) 
     return done
 
 
+def seat_offer(standby_id: int, out_id: int, table_no: int) -> Text:
+    """The "Take this seat" offer in a table's thread (it pings only ``standby_id``)."""
+    return _(
+        "🙋 %(standby)s: %(out)s is out at table %(n)s and the bot plays their seat. Press **Take this"
+        " seat** to play it for the rest of the game (and the night, unless they come back).",
+        standby=user_mention(standby_id),
+        out=user_mention(out_id),
+        n=table_no,
+    )
+
+
+def dropped_after_no_shows(league_name: str, user_id: int, count: int) -> Text:
+    """To the league's channel: the league's drop rule took a player off the roster."""
+    return _n(
+        "🚫 %(user)s is off the roster of **%(league)s** after %(n)s no-show this season; a league admin"
+        " can add them back with `/league admin add`.",
+        "🚫 %(user)s is off the roster of **%(league)s** after %(n)s no-shows this season; a league admin"
+        " can add them back with `/league admin add`.",
+        count,
+        user=user_mention(user_id),
+        league=league_name,
+    )
+
+
+def no_show_counts(league_name: str, season: int, counts: dict[int, int], drop_after: int) -> Text:
+    """The admins' view of the season's no-shows (``/league admin noshows``)."""
+    head = _("🚷 **%(league)s: season %(season)s no-shows**", league=league_name, season=season)
+    if not counts:
+        return join(head, _("Nobody has been a no-show this season."), sep="\n")
+    lines: list[Text] = [
+        _n("%(user)s: %(n)s no-show", "%(user)s: %(n)s no-shows", n, user=user_mention(u))
+        for u, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+    foot: Text = (
+        _n(
+            "-# A player is taken off the roster after %(n)s no-show.",
+            "-# A player is taken off the roster after %(n)s no-shows.",
+            drop_after,
+        )
+        if drop_after
+        else _("-# No player is dropped for no-shows (`/league admin attendance` sets the rule).")
+    )
+    return lines_within(head, lines, foot)
+
+
 def invite_declined(team: Team, league_name: str, player_id: int) -> Text:
     """To the league's channel: a team is dissolved, its other players are free again."""
     others = [m for m in team.members if m != player_id]
@@ -196,6 +241,7 @@ def checkin_post(
     role_id: int | None = None,
     closed: bool = False,
     cant: Sequence[int] = (),
+    standby: Sequence[int] = (),
 ) -> Text:
     head: Text = _(
         "🃏 **%(league)s: night %(n)s** starts %(start)s (%(relative)s).",
@@ -218,6 +264,14 @@ def checkin_post(
     else:
         who = _("nobody yet")
     lines.append(_("**Checked in (%(count)s):** %(who)s", count=len(checked_in), who=who))
+    if standby:
+        lines.append(
+            _(
+                "**Standby (%(count)s):** %(who)s",
+                count=len(standby),
+                who=", ".join(user_mention(u) for u in standby),
+            )
+        )
     if cant:
         lines.append(_("Can't make it: %(count)s", count=len(cant)))
     return LinesWithin(lines[0], lines[1:])
@@ -458,7 +512,12 @@ def standings_lines(
                 nights=r.attendance(nights_held),
                 week=r.dropped,
             )
-        out.append(line)
+        shown: Text = line
+        if r.no_shows:
+            shown = join(shown, _n("· %(n)s no-show", "· %(n)s no-shows", r.no_shows))
+        if r.sub_games:
+            shown = join(shown, _n("· %(n)s game as a sub", "· %(n)s games as a sub", r.sub_games))
+        out.append(shown)
     if len(rows) > limit_rows:
         out.append(_n("…and %(n)s more", "…and %(n)s more", len(rows) - limit_rows))
     return out
@@ -569,10 +628,11 @@ def schedule(
         rules=rules,
         leftover=leftover,
     )
+    footer: Text = join(foot, _("-# Attendance: %(rule)s.", rule=settings.attendance.describe()), sep="\n")
     header: Text = schedule_header(league_name, schedule, described)
     if status is not None:
         header = join(header, join("(", status, ")", sep=""))
-    return lines_within(header, schedule_lines(schedule, held, now), foot)
+    return lines_within(header, schedule_lines(schedule, held, now), footer)
 
 
 def no_history(league_name: str) -> Text:
@@ -678,6 +738,10 @@ def player_card(
             losses=row.losses,
             nights=row.attendance(held),
         )
+        if row.no_shows:
+            stats = join(stats, _n("· %(n)s no-show", "· %(n)s no-shows", row.no_shows))
+        if row.sub_games:
+            stats = join(stats, _n("· %(n)s game as a sub", "· %(n)s games as a sub", row.sub_games))
     if rating.provisional:
         rated = _n(
             "Rating %(rating)s (%(n)s rated game, provisional)",

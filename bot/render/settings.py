@@ -11,11 +11,16 @@ from engine.house_rules import format_rules
 
 
 def server_defaults(
-    settings: Mapping[str, Any], *, bot_level: str | None = None, follows: str | None = None
+    settings: Mapping[str, Any],
+    *,
+    bot_level: str | None = None,
+    follows: str | None = None,
+    by_opener: bool = False,
 ) -> Text:
     """The server's defaults for new tables: preset, turn times, house rules, the bots' level (when
     the server chose one), the language of public messages (``follows``: the name of the server's
-    Discord language, said when the messages follow it)."""
+    Discord language, said when the messages follow it; ``by_opener``: the server has no Community,
+    so Discord reports no language for it and each table speaks its opener's)."""
     house = format_rules(dict(settings.get("options") or {}))
     params = {
         "preset": lexicon.preset_name(settings.get("default_preset", "standard")),
@@ -37,6 +42,14 @@ def server_defaults(
     chosen = settings.get("language")
     if chosen in LANGUAGES:
         text = join(text, _("Public messages: %(language)s.", language=LANGUAGE_NAMES[chosen]))
+    elif by_opener:
+        text = join(
+            text,
+            _(
+                "Public messages: this server has no Community, so Discord tells the bot no server "
+                "language: each table speaks the language of the member who opened it."
+            ),
+        )
     elif follows is not None:
         text = join(
             text, _("Public messages follow the server's language (now %(language)s).", language=follows)

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
@@ -101,10 +102,12 @@ class Sandbox:
 
     async def start(self) -> None:
         """Start the fake (with the history of the last run), the bot (ready, commands synced) and
-        the web server."""
+        the web server. The page's port is taken first: a port in use fails at once, not after the
+        bot has started."""
+        listening = socket.create_server((HOST, self.requested_port))
         self._restore()
-        await self.fake.start()
         try:
+            await self.fake.start()
             self._bot_cm = self.fake.run_bot(self.make_bot(), token="sandbox", sync_commands=True, timeout=30)
             self.bot = await self._bot_cm.__aenter__()
             app = web.Application(middlewares=[self._guard])
@@ -128,13 +131,12 @@ class Sandbox:
             )
             self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
             await self._runner.setup()
-            site = web.TCPSite(self._runner, HOST, self.requested_port)
+            site = web.SockSite(self._runner, listening)
             await site.start()
-            server = site._server
-            sockets = getattr(server, "sockets", None) or []
-            self.port = sockets[0].getsockname()[1] if sockets else self.requested_port
+            self.port = listening.getsockname()[1]
             self._trimmer = asyncio.create_task(self._trim_forever(), name="sandbox-trim")
         except BaseException:
+            listening.close()
             await self.stop()
             raise
 

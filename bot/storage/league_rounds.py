@@ -211,12 +211,14 @@ class RoundRows(LeagueStoreBase):
         winner_side: int | None,
         complete: bool,
         game_id: int | None = None,
+        seats: dict[int, tuple[int, int]] | None = None,
     ) -> bool:
-        """Store a table's result once and mark the table finished; False if it already had one."""
+        """Store a table's result once and mark the table finished; False if it already had one.
+        ``seats``: {user: (the seat's actions, of those the bot's)} as the game ended."""
         async with self._tx() as conn:
             changed = await conn.execute(
                 "INSERT INTO league_results (league_table_id, game_id, scores, bags, winner_side, complete,"
-                " corrected, recorded_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT"
+                " corrected, recorded_at, seats) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT"
                 " (league_table_id) DO NOTHING",
                 (
                     league_table_id,
@@ -226,6 +228,7 @@ class RoundRows(LeagueStoreBase):
                     winner_side,
                     int(complete),
                     _now(),
+                    _dumps({str(u): list(c) for u, c in (seats or {}).items()}),
                 ),
             )
             if changed != 1:
@@ -295,7 +298,7 @@ class RoundRows(LeagueStoreBase):
         rows = await self._all(
             "SELECT lr.league_table_id, t.night_id, n.number, t.round_no, t.table_no, t.sides, lr.scores,"
             " lr.bags, lr.winner_side, lr.complete, lr.corrected, lr.game_id,"
-            " COALESCE(r.started_at, n.starts_at)"
+            " COALESCE(r.started_at, n.starts_at), lr.seats"
             " FROM league_results lr JOIN league_tables t ON t.id = lr.league_table_id"
             " JOIN league_nights n ON n.id = t.night_id"
             " LEFT JOIN league_rounds r ON r.night_id = t.night_id AND r.round_no = t.round_no"
@@ -317,6 +320,7 @@ class RoundRows(LeagueStoreBase):
                 bool(r[10]),
                 r[11],
                 int(r[12]),
+                {int(u): (int(c[0]), int(c[1])) for u, c in json.loads(r[13] or "{}").items()},
             )
             for r in rows
         ]

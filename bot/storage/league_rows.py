@@ -208,6 +208,8 @@ class Result:
     corrected: bool
     game_id: int | None
     started_at: int = 0  # when its round started (unix seconds)
+    # {user: (the seat's actions, of those the bot's)} at the end (migration 007; {} before)
+    seats: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass

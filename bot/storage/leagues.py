@@ -10,13 +10,15 @@ result are keyed rows, a game is rated once.
 The repositories, one module each over ``league_base`` (the shared connection helpers):
 ``store.rosters`` (``league_rosters``: leagues, members, teams), ``store.nights``
 (``league_nights``: nights, check-ins), ``store.rounds`` (``league_rounds``: rounds, league
-tables, results), ``store.ratings`` (``league_ratings``), ``store.audit`` (``league_audit``); the
+tables, results), ``store.ratings`` (``league_ratings``), ``store.audit`` (``league_audit``),
+``store.attendance`` (``league_attendance``: no-shows, check-outs, standbys, substitutes); the
 rows and errors are in ``league_rows`` and re-exported here.
 """
 
 from __future__ import annotations
 
 from .db import Storage
+from .league_attendance import Absence, AttendanceRows, SubRow
 from .league_audit import AuditRows
 from .league_nights import NightRows
 from .league_ratings import RatingRows
@@ -53,6 +55,7 @@ __all__ = [
     "BOOKKEEPING_KEYS",
     "LEAGUE_STATUSES",
     "OPEN_NIGHT_STATUSES",
+    "Absence",
     "AlreadyCheckedIn",
     "AlreadyMember",
     "AuditEntry",
@@ -75,6 +78,7 @@ __all__ = [
     "SeatRow",
     "StaleLeague",
     "StoredRating",
+    "SubRow",
     "Team",
 ]
 
@@ -89,3 +93,4 @@ class LeagueStore:
         self.rounds = RoundRows(storage)  # rounds, league tables, byes, substitutes, results
         self.ratings = RatingRows(storage)  # stored ratings, rating finished games
         self.audit = AuditRows(storage)  # the audit log
+        self.attendance = AttendanceRows(storage)  # absences, standbys, substitutes (007)

@@ -356,15 +356,24 @@ class Thinker:
             self._starting.cancel()
         self._reset()
 
-    async def aclose(self, timeout: float = 5.0) -> None:
+    async def aclose(self, timeout: float = 1.5) -> None:
         """Stop, and wait (off the event loop, ``timeout`` seconds at most) until the worker
         processes have ended: a clean stop of the bot leaves no process behind, not even one
-        finishing its last search (at most a budget's worth)."""
+        finishing its last search (at most a budget's worth, under a second). A worker still busy
+        after ``timeout`` (a machine so loaded that its last search crawls) is terminated, and
+        reaped within another ``timeout``: its result is not wanted, and a stop does not wait on it."""
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
+        pids = list(self.warm_pids)
         pool = self._detach()
-        if pool is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True), timeout
-                )
+        if pool is None:
+            return
+        shutdown = asyncio.ensure_future(asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True))
+        done, _ = await asyncio.wait({shutdown}, timeout=timeout)
+        if done:
+            return
+        log.warning("the bots' search workers did not stop within %g s: terminating them", timeout)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGTERM)
+        await asyncio.wait({shutdown}, timeout=timeout)

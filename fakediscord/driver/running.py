@@ -113,11 +113,10 @@ class Running:
         mark, waited = self.state.last_activity, cpu_waits()  # the activity the quiet period counts from
         while True:
             now = time.monotonic()
-            self.state.retries_due = {k: t for k, t in self.state.retries_due.items() if t > now}
             busy = (
                 self.state.inflight > 0
                 or self.gateway.pending() > 0
-                or bool(self.state.retries_due)
+                or self.state.retries_outstanding()
                 or bool(self.desk.unanswered())
                 or self.limits.bucket_exhausted(now)
                 or self.limits.global_exhausted(now)

@@ -5,7 +5,6 @@ for them)."""
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,7 +76,7 @@ class Faults:
         )
         wait = fault.retry_after if status == 429 else 1 + 2 * retries if status in (500, 502, 504) else None
         if wait is not None:
-            self.state.retries_due[(record.method, record.path)] = time.monotonic() + wait + 1.0
+            self.state.expect_retry(record.method, record.path, wait + 1.0)
         if status == 429:
             body = {
                 "message": "You are being rate limited.",

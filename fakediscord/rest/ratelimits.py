@@ -94,7 +94,7 @@ class RateLimits:
         is_global = "X-RateLimit-Global" in scope
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         record.response = body
-        self.state.retries_due[(record.method, record.path)] = now + retry_after + 1.0
+        self.state.expect_retry(record.method, record.path, retry_after + 1.0)
         headers = {
             "Content-Type": "application/json",
             "Via": "1.1 google",

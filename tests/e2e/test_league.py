@@ -107,6 +107,9 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
             leftover="bot", first_date="2027-03-11", weeks=3, late_minutes=0,
         )  # fmt: skip
         assert "is set" in text, text
+        # the bots play every absent human's seat here: the no-show rule (test_league_attendance.py) off
+        off = await ask(spades, admin, "league admin attendance", league=LEAGUE, no_show="off")
+        assert "Saved" in off, off
         for p in players:
             assert "signed up" in await ask(spades, p, "league signup", league=LEAGUE)
         (event,) = spades.guild.scheduled_events.values()

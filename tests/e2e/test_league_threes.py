@@ -92,6 +92,11 @@ async def test_a_fixed_teams_of_three_league_night(spades: Spades) -> None:
         teams = {t.name: sorted(t.members) for t in await store.rosters.teams(league.id)}
         assert teams == {"Aces": sorted(u.id for u in aces), "Kings": sorted(u.id for u in kings)}
 
+        # the bots play every absent human's seat here: the no-show rule (test_league_attendance.py) off
+        said_off = await ask(
+            spades, spades.users["admin"], "league admin attendance", league=LEAGUE, no_show="off"
+        )
+        assert "Saved" in said_off, said_off
         # check-in, then the night starts by itself: one six-seat table, the teams facing each other
         first = await first_start(spades)
         advance_to(spades, first - timedelta(minutes=30))

@@ -64,11 +64,13 @@ async def test_server_defaults_by_spades_config(spades: Spades) -> None:
         assert settings["options"] == {"bag_limit": 5} and settings["language"] == "pl"
         # no option: the current defaults, unchanged
         assert (await ask(spades, admin, "spades config"))[1] == text
-        # `none` clears the house rules; `auto` follows the server's Discord language again
+        # `none` clears the house rules; `auto` follows the server's Discord language again, which a
+        # server without Community does not have (Discord says en-US): its tables speak their openers'
         _, text = await ask(spades, admin, "spades config", rules="none", language="auto")
         assert text == (
             "Server defaults: preset **standard**, 30 s to play, 45 s to bid. Bots at new tables: easy. "
-            "Public messages follow the server's language (now English)."
+            "Public messages: this server has no Community, so Discord tells the bot no server language: "
+            "each table speaks the language of the member who opened it."
         )
         async with spades.stored() as db:
             settings = await db.settings.guild(spades.guild.id)

@@ -59,7 +59,7 @@ def test_event_payload_with_and_without_recurrence_is_valid() -> None:
 def test_checkin_buttons_are_persistent_and_short() -> None:
     view = checkin_view(123456)
     ids = [getattr(item, "custom_id", None) for item in view.children]
-    assert ids == ["lg:ci:123456:in", "lg:ci:123456:out"]
+    assert ids == ["lg:ci:123456:in", "lg:ci:123456:sub", "lg:ci:123456:out"]
     assert view.timeout is None
     import re
 

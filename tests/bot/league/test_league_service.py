@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.league.gateway import SeatState
 from bot.league.schedule import Night
 from bot.league.seating import Seating, TablePlan, partner_repeats
 from bot.league.service import LeagueRefusal, LeagueService, TableOutcome
@@ -63,6 +64,10 @@ class FakeGateway:
     thread_missing: list[str] = field(default_factory=list)
     dms: list[tuple[int, str]] = field(default_factory=list)
     dms_closed: set[int] = field(default_factory=set)
+    # live seats' states (the attendance tests set them; a table missing here is not live)
+    seats: dict[int, dict[int, SeatState]] = field(default_factory=dict)
+    released: list[tuple[int, int]] = field(default_factory=list)
+    offers: list[tuple[int, int, int, int, str]] = field(default_factory=list)
 
     async def post(
         self, channel_id: int, content: str, *, role_id: int | None = None, users: Sequence[int] = ()
@@ -79,7 +84,14 @@ class FakeGateway:
         return 100 + len(self.checkin_posts)
 
     async def edit_checkin(
-        self, channel_id: int, message_id: int, night_id: int, content: str, *, closed: bool
+        self,
+        channel_id: int,
+        message_id: int,
+        night_id: int,
+        content: str,
+        *,
+        closed: bool,
+        playing: bool = False,
     ) -> None:
         self.checkin_edits.append((message_id, content, closed))
 
@@ -173,7 +185,29 @@ class FakeGateway:
         if seats is None or out_id not in seats:
             return False
         seats[seats.index(out_id)] = in_id
+        live = self.seats.get(table_id)
+        if live is not None and out_id in live:
+            old = live.pop(out_id)
+            live[in_id] = SeatState(old.acts, 0, False)
         return True
+
+    async def seat_states(self, table_id: int) -> dict[int, SeatState] | None:
+        live = self.seats.get(table_id)
+        return dict(live) if live is not None else None
+
+    async def release_seat(self, table_id: int, user_id: int) -> bool:
+        self.released.append((table_id, user_id))
+        live = self.seats.get(table_id)
+        if live is not None and user_id in live:
+            st = live[user_id]
+            live[user_id] = SeatState(st.acts, st.auto, True)
+        return True
+
+    async def offer_seat(
+        self, channel_id: int, league_table_id: int, out_id: int, standby_id: int, content: str
+    ) -> int | None:
+        self.offers.append((channel_id, league_table_id, out_id, standby_id, content))
+        return 9000 + len(self.offers)
 
     def posted(self, needle: str) -> list[str]:
         return [c for _, c in self.posts if needle in c]

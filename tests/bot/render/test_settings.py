@@ -22,3 +22,11 @@ def test_the_bots_level_and_the_language_are_said_when_the_server_chose_them() -
     follows = render(server_defaults({"language": None}, follows="English"), "en")
     assert "Public messages follow the server's language (now English)." in follows
     assert "Public messages" not in render(server_defaults({"language": None}), "en")
+
+
+def test_a_server_without_community_is_told_each_table_speaks_its_openers_language() -> None:
+    # Discord reports en-US for every server without Community: "follows English" would be wrong
+    text = render(server_defaults({"language": None}, follows="English", by_opener=True), "en")
+    assert "each table speaks the language of the member who opened it" in text
+    assert "follow the server's language" not in text
+    assert "Społeczności" in render(server_defaults({}, by_opener=True), "pl")
