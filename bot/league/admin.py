@@ -5,7 +5,6 @@ night, end or start a season, archive. (Tonight's tools, start now, postpone, su
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -19,15 +18,7 @@ from .core import Leagues, Pulse, ScheduledEvents, build_ruleset, ruleset_of, sc
 from .gateway import CREATED, LeagueGateway, LeagueRefusal, _unix, _utc, night_status, status_text
 from .results import Results
 from .schedule_input import ScheduleError, check_weeks, parse_date, parse_time, parse_weekday, parse_zone
-from .settings import (
-    DEFAULT_LATE_MINUTES,
-    LeagueSettings,
-    SettingsError,
-    check_checkin_minutes,
-    check_format,
-    check_name,
-    slot_key,
-)
+from .settings import LeagueSettings, SettingsError, check_format, check_name, slot_key
 
 
 class Admin:
@@ -74,9 +65,6 @@ class Admin:
         role_id: int | None = None,
         admin_role_id: int | None = None,
         points: standings.PointsRule | None = None,
-        checkin_minutes: int | None = None,
-        late_minutes: int | None = None,
-        min_players: int | None = None,
     ) -> LeagueRow:
         """Validate everything first (LeagueRefusal with the reason), then write once."""
         now = utcnow(self.clock)
@@ -88,17 +76,7 @@ class Admin:
             check_weeks(weeks)
             first = parse_date(first_date) if first_date else None
             schedule = sch.Schedule.starting_after(
-                now,
-                weekday=wd,
-                at=local,
-                zone_name=zone_key,
-                weeks=weeks,
-                first_day=first,
-                checkin_minutes=(
-                    sch.DEFAULT_CHECKIN_MINUTES
-                    if checkin_minutes is None
-                    else check_checkin_minutes(checkin_minutes)
-                ),
+                now, weekday=wd, at=local, zone_name=zone_key, weeks=weeks, first_day=first
             )
             ruleset = build_ruleset(preset, target, hand_limit)
             fmt = check_format(fmt, ruleset)
@@ -109,8 +87,6 @@ class Admin:
                 points=points or standings.PointsRule(),
                 role_id=role_id,
                 admin_role_id=admin_role_id,
-                late_minutes=DEFAULT_LATE_MINUTES if late_minutes is None else late_minutes,
-                min_players=min_players or 0,
             )
         except (ScheduleError, SettingsError, standings.PointsError) as exc:
             raise LeagueRefusal.of(exc) from None
@@ -151,9 +127,6 @@ class Admin:
         target: int | None = None,
         hand_limit: int | None = None,
         points: dict[str, Any] | None = None,
-        checkin_minutes: int | None = None,
-        late_minutes: int | None = None,
-        min_players: int | None = None,
     ) -> LeagueRow:
         now = utcnow(self.clock)
         changes: dict[str, Any] = {}
@@ -167,8 +140,6 @@ class Admin:
                         "round_minutes": round_minutes,
                         "leftover": leftover,
                         "role_id": role_id,
-                        "late_minutes": late_minutes,
-                        "min_players": min_players,
                     }.items()
                     if v is not None
                 }
@@ -193,9 +164,6 @@ class Admin:
                     held=held,
                 )
                 changes["schedule"] = sch.to_dict(schedule)  # (stored as data: words are made when shown)
-            if checkin_minutes is not None and checkin_minutes != schedule.checkin_minutes:
-                schedule = replace(schedule, checkin_minutes=check_checkin_minutes(checkin_minutes))
-                changes["schedule"] = sch.to_dict(schedule)
             ruleset = ruleset_of(league)
             if target is not None or hand_limit is not None:
                 overrides = {**ruleset.overrides()}
