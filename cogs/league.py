@@ -45,6 +45,12 @@ LEFTOVER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name 
 NO_SHOW_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in NO_SHOW_LABELS.items()]
 CREDIT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in CREDIT_LABELS.items()]
 WEEKDAY_CHOICES = [app_commands.Choice(name=d, value=d.lower()) for d in WEEKDAYS]
+NOTIFY_CHOICES = [
+    app_commands.Choice(name="No direct messages", value="off"),
+    app_commands.Choice(name="When check-in opens", value="checkin"),
+    app_commands.Choice(name="My table each round", value="seating"),
+    app_commands.Choice(name="Both", value="both"),
+]
 
 
 def _preset_choices() -> list[app_commands.Choice[str]]:
@@ -170,6 +176,9 @@ class LeagueCog(commands.Cog):
         first_date="The first night's date, YYYY-MM-DD (default: the next one)",
         role="A role pinged when check-in opens",
         admin_role="A role that may run this league besides server managers",
+        checkin_minutes="How many minutes before the start check-in opens (5-720, default 30)",
+        late_minutes="Minutes after the start a late check-in joins the next round (0-120, default 30)",
+        min_players="Fewer checked in at the start cancels the night, week given back (0 = two)",
     )
     @app_commands.choices(
         format=FORMAT_CHOICES, leftover=LEFTOVER_CHOICES, weekday=WEEKDAY_CHOICES, preset=_preset_choices()
@@ -193,6 +202,9 @@ class LeagueCog(commands.Cog):
         first_date: app_commands.Range[str, 1, 20] | None = None,
         role: discord.Role | None = None,
         admin_role: discord.Role | None = None,
+        checkin_minutes: app_commands.Range[int, -10000, 10000] | None = None,
+        late_minutes: app_commands.Range[int, -10000, 10000] | None = None,
+        min_players: app_commands.Range[int, -1000, 1000] | None = None,
     ) -> None:
         async def work() -> Text:
             if not await self._is_admin(interaction, None):
@@ -221,6 +233,9 @@ class LeagueCog(commands.Cog):
                 first_date=first_date,
                 role_id=role.id if role else None,
                 admin_role_id=admin_role.id if admin_role else None,
+                checkin_minutes=checkin_minutes,
+                late_minutes=late_minutes,
+                min_players=min_players,
             )
             schedule = self.service.schedule_of(league)
             return text.created(league, schedule, sch.describe(schedule))
@@ -245,6 +260,9 @@ class LeagueCog(commands.Cog):
         close_loss_points="League points for a close loss",
         close_margin="How close a close loss is (game points)",
         drop_worst_week="Drop each player's worst week",
+        checkin_minutes="Minutes before the start check-in opens (5-720)",
+        late_minutes="Minutes after the start late check-ins are taken (0-120)",
+        min_players="The minimum of players for a night (0 = two)",
     )
     @app_commands.choices(leftover=LEFTOVER_CHOICES, weekday=WEEKDAY_CHOICES)
     @app_commands.autocomplete(league=league_autocomplete, timezone=zone_autocomplete)
@@ -267,6 +285,9 @@ class LeagueCog(commands.Cog):
         close_loss_points: app_commands.Range[int, -100, 100] | None = None,
         close_margin: app_commands.Range[int, -10000, 10000] | None = None,
         drop_worst_week: bool | None = None,
+        checkin_minutes: app_commands.Range[int, -10000, 10000] | None = None,
+        late_minutes: app_commands.Range[int, -10000, 10000] | None = None,
+        min_players: app_commands.Range[int, -1000, 1000] | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
@@ -295,6 +316,9 @@ class LeagueCog(commands.Cog):
                 target=target,
                 hand_limit=hand_limit,
                 points=points or None,
+                checkin_minutes=checkin_minutes,
+                late_minutes=late_minutes,
+                min_players=min_players,
             )
             return text.saved(await self.service.schedule_text(lg))
 
@@ -513,10 +537,19 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="me", description="Your standing, rating and next night")
     @app_commands.autocomplete(league=league_autocomplete)
-    @app_commands.describe(league="The league (default: the server's only league)")
-    async def me(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        notify="Direct messages: when check-in opens, with your table, both, or none",
+    )
+    @app_commands.choices(notify=NOTIFY_CHOICES)
+    async def me(
+        self, interaction: discord.Interaction[Any], league: str | None = None, notify: str | None = None
+    ) -> None:
         async def work() -> Text:
-            return await self.service.me_text(await self._league(interaction, league), interaction.user.id)
+            lg = await self._league(interaction, league)
+            if notify is not None:
+                return await self.service.set_notify(lg, interaction.user.id, notify)
+            return await self.service.me_text(lg, interaction.user.id)
 
         await self._run(interaction, work)
 
@@ -702,6 +735,52 @@ class LeagueCog(commands.Cog):
         async def work() -> Text:
             return await self.service.postpone(
                 await self._admin_league(interaction, league), interaction.user.id, minutes
+            )
+
+        await self._run(interaction, work)
+
+    @admin.command(name="cancel", description="Cancel tonight in any phase (the season gets its week back)")
+    @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        reason="Why (shown on the post and in the history)",
+    )
+    async def cancel(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str | None = None,
+        reason: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        async def work() -> Text:
+            return await self.service.cancel_tonight(
+                await self._admin_league(interaction, league), interaction.user.id, reason
+            )
+
+        await self._run(interaction, work)
+
+    @admin.command(name="void", description="Void a table of tonight's round: its result does not count")
+    @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        table="Table number",
+        reason="Why (kept in the history)",
+        round="Round number (default: the current or last round)",
+    )
+    async def void(
+        self,
+        interaction: discord.Interaction[Any],
+        table: app_commands.Range[int, 1, 100],
+        reason: app_commands.Range[str, 1, 200],
+        league: str | None = None,
+        round: app_commands.Range[int, 1, 10] | None = None,
+    ) -> None:
+        async def work() -> Text:
+            return await self.service.void_table(
+                await self._admin_league(interaction, league),
+                interaction.user.id,
+                round_no=round,
+                table_no=table,
+                reason=reason,
             )
 
         await self._run(interaction, work)

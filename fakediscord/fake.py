@@ -399,3 +399,4 @@ class FakeDiscord:
         r("GET", "/guilds/{guild_id}/scheduled-events/{event_id}", events.get_event)
         r("PATCH", "/guilds/{guild_id}/scheduled-events/{event_id}", events.edit_event)
         r("DELETE", "/guilds/{guild_id}/scheduled-events/{event_id}", events.delete_event)
+        r("GET", "/guilds/{guild_id}/scheduled-events/{event_id}/users", events.list_users)

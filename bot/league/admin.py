@@ -5,6 +5,7 @@ night, end or start a season, archive. (Tonight's tools, start now, postpone, su
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -18,7 +19,15 @@ from .core import Leagues, Pulse, ScheduledEvents, build_ruleset, ruleset_of, sc
 from .gateway import CREATED, LeagueGateway, LeagueRefusal, _unix, _utc, night_status, status_text
 from .results import Results
 from .schedule_input import ScheduleError, check_weeks, parse_date, parse_time, parse_weekday, parse_zone
-from .settings import LeagueSettings, SettingsError, check_format, check_name, slot_key
+from .settings import (
+    DEFAULT_LATE_MINUTES,
+    LeagueSettings,
+    SettingsError,
+    check_checkin_minutes,
+    check_format,
+    check_name,
+    slot_key,
+)
 
 
 class Admin:
@@ -65,6 +74,9 @@ class Admin:
         role_id: int | None = None,
         admin_role_id: int | None = None,
         points: standings.PointsRule | None = None,
+        checkin_minutes: int | None = None,
+        late_minutes: int | None = None,
+        min_players: int | None = None,
     ) -> LeagueRow:
         """Validate everything first (LeagueRefusal with the reason), then write once."""
         now = utcnow(self.clock)
@@ -76,7 +88,17 @@ class Admin:
             check_weeks(weeks)
             first = parse_date(first_date) if first_date else None
             schedule = sch.Schedule.starting_after(
-                now, weekday=wd, at=local, zone_name=zone_key, weeks=weeks, first_day=first
+                now,
+                weekday=wd,
+                at=local,
+                zone_name=zone_key,
+                weeks=weeks,
+                first_day=first,
+                checkin_minutes=(
+                    sch.DEFAULT_CHECKIN_MINUTES
+                    if checkin_minutes is None
+                    else check_checkin_minutes(checkin_minutes)
+                ),
             )
             ruleset = build_ruleset(preset, target, hand_limit)
             fmt = check_format(fmt, ruleset)
@@ -87,6 +109,8 @@ class Admin:
                 points=points or standings.PointsRule(),
                 role_id=role_id,
                 admin_role_id=admin_role_id,
+                late_minutes=DEFAULT_LATE_MINUTES if late_minutes is None else late_minutes,
+                min_players=min_players or 0,
             )
         except (ScheduleError, SettingsError, standings.PointsError) as exc:
             raise LeagueRefusal.of(exc) from None
@@ -127,6 +151,9 @@ class Admin:
         target: int | None = None,
         hand_limit: int | None = None,
         points: dict[str, Any] | None = None,
+        checkin_minutes: int | None = None,
+        late_minutes: int | None = None,
+        min_players: int | None = None,
     ) -> LeagueRow:
         now = utcnow(self.clock)
         changes: dict[str, Any] = {}
@@ -140,6 +167,8 @@ class Admin:
                         "round_minutes": round_minutes,
                         "leftover": leftover,
                         "role_id": role_id,
+                        "late_minutes": late_minutes,
+                        "min_players": min_players,
                     }.items()
                     if v is not None
                 }
@@ -164,6 +193,9 @@ class Admin:
                     held=held,
                 )
                 changes["schedule"] = sch.to_dict(schedule)  # (stored as data: words are made when shown)
+            if checkin_minutes is not None and checkin_minutes != schedule.checkin_minutes:
+                schedule = replace(schedule, checkin_minutes=check_checkin_minutes(checkin_minutes))
+                changes["schedule"] = sch.to_dict(schedule)
             ruleset = ruleset_of(league)
             if target is not None or hand_limit is not None:
                 overrides = {**ruleset.overrides()}

@@ -16,6 +16,8 @@ from .gateway import LeagueGateway, LeagueRefusal, _utc
 
 log = logging.getLogger(__name__)
 
+NUDGE_BATCH = 40  # mentions per nudge post (a post is 2,000 characters at most)
+
 
 class Checkin:
     """Check-in: open it, record each player's answer, keep the post up to date."""
@@ -182,7 +184,66 @@ class Checkin:
                 opened.id, checkin_message_id=msg, checkin_channel_id=league.channel_id
             )
             opened.data.update(checkin_message_id=msg, checkin_channel_id=league.channel_id)
+        await self._nudge_interested(league, opened)
+        wanted = set(await self.store.rosters.notified(league.id, "checkin"))
+        answered = await self.store.nights.checkins(opened.id)
+        await self.direct(
+            league,
+            [u for u in sorted(wanted) if u not in answered],
+            text.dm_checkin(league.name, opened.number, opened.starts_at, league.channel_id),
+        )
+        # before the night: the organiser hears what is missing for a thread per table
+        missing = await self.gateway.missing_thread_permissions(league.channel_id)
+        if missing:
+            await self.gateway.tell_admins(
+                league, text.no_threads(league.name, league.channel_id, missing, opened.starts_at)
+            )
         return opened
+
+    async def direct(self, league: LeagueRow, users: list[int], content: Text) -> None:
+        """Opt-in direct messages; the ones that bounce are named in the league channel (no ping)."""
+        failed = [u for u in users if not await self.gateway.dm(league.guild_id, u, content)]
+        if failed:
+            await self.gateway.post(league.channel_id, text.dm_undelivered(failed))
+
+    async def set_notify(self, league: LeagueRow, user_id: int, notify: str) -> Text:
+        """``/league me notify:``: which direct messages a member gets; a test message says at once
+        whether their DMs are open."""
+        if not await self.store.rosters.set_notify(league.id, user_id, notify):
+            raise LeagueRefusal(
+                _(
+                    "You're not on **%(league)s**'s roster: sign up first (`/league signup`).",
+                    league=league.name,
+                )
+            )
+        delivered = True
+        if notify != "off":
+            delivered = await self.gateway.dm(
+                league.guild_id, user_id, text.notify_set(league.name, notify, delivered=True)
+            )
+        return text.notify_set(league.name, notify, delivered=delivered)
+
+    async def _nudge_interested(self, league: LeagueRow, night: NightRow) -> None:
+        """Members who marked the night's Discord event "Interested" and have not checked in get
+        one ping when check-in opens (read from the event through the API; once per night)."""
+        event_id = league.settings.get("event_id")
+        if event_id is None or league.settings.get("event_night") != night.night_date:
+            return
+        if night.data.get("nudged"):
+            return
+        await self.store.nights.update_night_data(night.id, nudged=True)
+        try:
+            interested = await self.gateway.event_users(league, int(event_id))
+        except Exception:
+            log.warning("league %s: reading the event's interested members failed", league.id, exc_info=True)
+            return
+        answered = await self.store.nights.checkins(night.id)
+        due = [u for u in dict.fromkeys(interested) if u not in answered]
+        for i in range(0, len(due), NUDGE_BATCH):
+            batch = due[i : i + NUDGE_BATCH]
+            await self.gateway.post(
+                league.channel_id, text.interested_nudge(league.name, night.number, batch), users=batch
+            )
 
     async def reopen(self, league: LeagueRow, actor_id: int) -> Text:
         night = await self.leagues.open_night(league)

@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from bot import lexicon
 from bot.clock import Clock, utcnow
 from bot.i18n import _, join
-from bot.storage.leagues import BOOKKEEPING_KEYS, LeagueError, LeagueRow, LeagueStore, NightRow, Team
+from bot.storage.leagues import (
+    BOOKKEEPING_KEYS,
+    LeagueError,
+    LeagueRow,
+    LeagueStore,
+    NightRow,
+    StaleLeague,
+    Team,
+)
 from engine.ruleset import Ruleset, RulesetError
 
 from . import schedule as sch
@@ -188,6 +196,31 @@ class Leagues:
                 return n
         return None
 
+    async def give_week_back(self, league: LeagueRow, day: date) -> tuple[sch.Schedule, LeagueRow]:
+        """Skip the night ``day`` that was not held (missed or cancelled), so the season ends a
+        week later; the schedule and the league as stored. The league is read fresh and written
+        if its version is still current: an admin's change at the same moment makes it read and
+        skip again, never lose either change (the night is marked already, so no later tick
+        would extend it)."""
+        schedule = schedule_of(league)
+        for _attempt in range(5):
+            fresh = await self.store.rosters.get_league(league.id)
+            if fresh is None:
+                break
+            schedule = schedule_of(fresh)
+            if day in schedule.skipped or schedule.night_on(day) is None:
+                return schedule, fresh
+            schedule = schedule.skip(day)
+            fresh.schedule = sch.to_dict(schedule)
+            try:
+                await self.store.rosters.update_league(
+                    fresh, actor_id=None, action="extend", detail={"missed": day.isoformat()}
+                )
+            except StaleLeague:
+                continue
+            return schedule, fresh
+        return schedule, league
+
     async def reconcile(self, league: LeagueRow) -> None:
         """After a schedule change: scheduled night rows follow the new schedule (new times, or
         cancelled when their date is no longer a night)."""
@@ -199,7 +232,11 @@ class Leagues:
             n = wanted.get(row.night_date)
             if n is None or league.status in ("ended", "archived"):
                 await self.store.nights.transition(row.id, ["scheduled"], "cancelled")
-            elif row.starts_at != _unix(n.start_utc) or row.number != n.number:
+            elif (
+                row.starts_at != _unix(n.start_utc)
+                or row.number != n.number
+                or row.checkin_at != _unix(schedule.checkin_opens(n))
+            ):
                 if row.data.get("postponed") and row.number == n.number:
                     continue  # an admin moved this night's start: keep it
                 await self.store.nights.ensure_night(
@@ -212,8 +249,21 @@ class Leagues:
                 )
 
 
+# Discord's scheduled event statuses
+EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED = 1, 2, 3, 4
+
+
 class ScheduledEvents:
-    """The league's Discord scheduled event, kept on its next night (cancelled when none)."""
+    """The league's Discord scheduled event: one per night, following the night's life cycle.
+
+    The event shows the night under way (check-in or playing), else the next one. It is marked
+    active when the night starts (Discord also starts an external event by itself at its start
+    time) and completed when the night ends; the next night then gets a fresh event. Discord
+    allows only SCHEDULED -> ACTIVE -> COMPLETED and SCHEDULED -> CANCELED, and no change after
+    either end: an event that is active is never moved or cancelled, only completed, and one that
+    is over is left alone. The scheduled event of a night that did not happen (missed, cancelled,
+    skipped) or moved shows the next night instead; with no night left it is cancelled.
+    """
 
     def __init__(self, store: LeagueStore, gateway: LeagueGateway, clock: Clock) -> None:
         self.store = store
@@ -222,7 +272,7 @@ class ScheduledEvents:
         self._locks: dict[int, asyncio.Lock] = {}  # one scheduled-event sync per league at a time
 
     async def sync(self, league: LeagueRow) -> None:
-        """Keep the league's Discord scheduled event on its next night (cancelled when none).
+        """Bring the league's Discord scheduled event in line with its nights.
 
         One sync per league at a time, from the event as stored: the league clock and an admin's
         command syncing at once would otherwise both see no event and create two."""
@@ -233,37 +283,86 @@ class ScheduledEvents:
                 return
             kept = {k: stored.settings[k] for k in BOOKKEEPING_KEYS if k in stored.settings}
             league.settings = {**league.settings, **kept}
-            await self._sync_locked(league)
+            try:
+                await self._sync_locked(league)
+            except Exception:
+                log.warning("league %s: scheduled event sync failed", league.id, exc_info=True)
+
+    async def _target(self, league: LeagueRow) -> tuple[sch.Night | None, NightRow | None]:
+        """The night the event should show (with its row, when it has one): the night under way,
+        else the next night of the season not over yet. Its start is the row's (a postponed start)."""
+        if league.status != "active":
+            return None, None
+        schedule = schedule_of(league)
+        rows = {n.night_date: n for n in await self.store.nights.nights(league.id, league.season)}
+        for row in rows.values():
+            if row.status in ("checkin", "playing"):
+                return self._night(schedule, row), row
+        now = utcnow(self.clock)
+        for n in schedule.nights():
+            found = rows.get(n.key)
+            if found is not None and found.status != "scheduled":
+                continue
+            if found is not None:
+                n = self._night(schedule, found)
+            if n.start_utc > now:
+                return n, found
+        return None, None
+
+    @staticmethod
+    def _night(schedule: sch.Schedule, row: NightRow) -> sch.Night:
+        start = datetime.fromtimestamp(row.starts_at, UTC).astimezone(schedule.zone)
+        return sch.Night(row.number, date.fromisoformat(row.night_date), start)
 
     async def _sync_locked(self, league: LeagueRow) -> None:
         settings = league.settings
         if not settings.get("events", True):
             return
-        event_id = settings.get("event_id")
-        nxt: sch.Night | None = None
-        rule = None
-        if league.status == "active":
-            schedule = schedule_of(league)
-            now = utcnow(self.clock)
-            done = {
-                n.night_date
-                for n in await self.store.nights.nights(league.id, league.season)
-                if n.status not in ("scheduled",)
-            }
-            upcoming = [n for n in schedule.nights() if n.start_utc > now and n.key not in done]
-            nxt = upcoming[0] if upcoming else None
-            rule = (
-                sch.recurrence_rule(schedule, now)
-                if nxt is not None
-                and len(upcoming) == len([n for n in schedule.nights() if n.start_utc > now])
-                else None
-            )
-        try:
-            new_id = await self.gateway.sync_event(league, nxt, recurrence=rule, event_id=event_id)
-        except Exception:
-            log.warning("league %s: scheduled event sync failed", league.id, exc_info=True)
-            return
-        night_key = nxt.key if nxt is not None else None  # (also when creating it failed: no retry storm)
-        changed = new_id != event_id or league.settings.get("event_night") != night_key
-        if changed and await self.store.rosters.set_league_event(league.id, new_id, night_key):
-            league.settings = {**league.settings, "event_id": new_id, "event_night": night_key}
+        stored_id: int | None = settings.get("event_id")
+        shown: str | None = settings.get("event_night")
+        night, row = await self._target(league)
+        future = night is not None and night.start_utc > utcnow(self.clock)  # (Discord: not in the past)
+        if stored_id is not None:
+            event_id: int = stored_id
+            status = await self.gateway.event_status(league, event_id)
+            if status in (EVENT_SCHEDULED, EVENT_ACTIVE):
+                if night is not None and shown == night.key:
+                    # the event of this very night
+                    if row is not None and row.status == "playing":
+                        if status == EVENT_SCHEDULED:
+                            await self.gateway.set_event_status(league, event_id, EVENT_ACTIVE)
+                    elif status == EVENT_SCHEDULED and future:
+                        await self.gateway.sync_event(league, night, recurrence=None, event_id=event_id)
+                    return
+                # the event of another night: over (completed), or not held
+                if status == EVENT_ACTIVE or await self._held(league, shown):
+                    if status == EVENT_SCHEDULED:
+                        await self.gateway.set_event_status(league, event_id, EVENT_ACTIVE)
+                    await self.gateway.set_event_status(league, event_id, EVENT_COMPLETED)
+                elif night is not None and future:
+                    # a night not held (missed, cancelled, skipped, moved): the event, still
+                    # scheduled, shows the next night instead (its "Interested" members keep it)
+                    kept = await self.gateway.sync_event(league, night, recurrence=None, event_id=event_id)
+                    await self._remember(league, kept, night.key)
+                    return
+                else:
+                    await self.gateway.set_event_status(league, event_id, EVENT_CANCELED)
+            # (gone, completed or cancelled: final, the next night gets a fresh event)
+        new_id = None
+        if night is not None and future:
+            new_id = await self.gateway.sync_event(league, night, recurrence=None, event_id=None)
+        await self._remember(league, new_id, night.key if night is not None and new_id is not None else None)
+
+    async def _held(self, league: LeagueRow, key: str | None) -> bool:
+        """Whether the night ``key`` was held (started, whatever came of it)."""
+        if key is None:
+            return False
+        for row in await self.store.nights.nights(league.id, league.season):
+            if row.night_date == key:
+                return row.status in ("playing", "finished") or row.round_no > 0
+        return False
+
+    async def _remember(self, league: LeagueRow, event_id: int | None, key: str | None) -> None:
+        changed = event_id != league.settings.get("event_id") or league.settings.get("event_night") != key
+        if changed and await self.store.rosters.set_league_event(league.id, event_id, key):
+            league.settings = {**league.settings, "event_id": event_id, "event_night": key}

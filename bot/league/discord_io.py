@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -58,6 +58,8 @@ class LeagueTables(Protocol):
     async def call_time(self, table_id: int) -> TableOutcome | None: ...
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool: ...
+
+    async def stop_table(self, table_id: int, *, cancelled: bool) -> None: ...
 
     async def seat_states(self, table_id: int) -> dict[int, SeatState] | None: ...
 
@@ -264,6 +266,10 @@ def _iso(dt: datetime) -> str:
     return dt.astimezone(UTC).isoformat()
 
 
+#: what a thread per league table needs of the bot in the league's channel
+THREAD_NEEDS = ("create_public_threads", "send_messages_in_threads")
+
+
 class DiscordLeagueGateway:
     """League posts and scheduled events through discord.py; tables through ``tables``."""
 
@@ -301,11 +307,16 @@ class DiscordLeagueGateway:
             channel = await self.client.fetch_channel(channel_id)
         return channel
 
-    async def post(self, channel_id: int, content: Text, *, role_id: int | None = None) -> int | None:
+    async def post(
+        self, channel_id: int, content: Text, *, role_id: int | None = None, users: Sequence[int] = ()
+    ) -> int | None:
         try:
             channel = await self._channel(channel_id)
             mentions = discord.AllowedMentions(
-                everyone=False, users=False, roles=[discord.Object(role_id)] if role_id else False
+                everyone=False,
+                users=[discord.Object(u) for u in users] if users else False,
+                roles=[discord.Object(role_id)] if role_id else False,
+                replied_user=False,
             )
             shown, _lang = await self._text(channel, content)
             msg = await channel.send(shown, allowed_mentions=mentions)
@@ -400,7 +411,7 @@ class DiscordLeagueGateway:
     ) -> dict[str, Any]:
         rounds = int(league.settings.get("rounds", 2))
         minutes = int(league.settings.get("round_minutes", 45))
-        end = night.start + timedelta(minutes=rounds * minutes)
+        end = sch.ends_at(night, timedelta(minutes=rounds * minutes))
         schedule = sch.from_dict(league.schedule)
         description = gettext(
             lang,
@@ -431,6 +442,45 @@ class DiscordLeagueGateway:
         name = getattr(channel, "name", None)
         return f"#{name}" if name else f"<#{league.channel_id}>"
 
+    def _event_route(self, method: str, league: LeagueRow, event_id: int, tail: str = "") -> Route:
+        return Route(
+            method,
+            "/guilds/{guild_id}/scheduled-events/{event_id}" + tail,
+            guild_id=league.guild_id,
+            event_id=event_id,
+        )
+
+    async def event_status(self, league: LeagueRow, event_id: int) -> int | None:
+        try:
+            data = await self.client.http.request(self._event_route("GET", league, event_id))
+        except discord.NotFound:
+            return None
+        return int(data.get("status", 1))
+
+    async def set_event_status(self, league: LeagueRow, event_id: int, status: int) -> bool:
+        try:
+            route = self._event_route("PATCH", league, event_id)
+            await self.client.http.request(route, json={"status": status})
+        except discord.HTTPException:
+            log.warning("setting scheduled event %s to status %s failed", event_id, status, exc_info=True)
+            return False
+        return True
+
+    async def event_users(self, league: LeagueRow, event_id: int) -> list[int]:
+        users: list[int] = []
+        after = 0
+        try:
+            while True:
+                route = self._event_route("GET", league, event_id, "/users")
+                page = await self.client.http.request(route, params={"limit": 100, "after": after})
+                users += [int(u["user"]["id"]) for u in page]
+                if len(page) < 100:
+                    return users
+                after = users[-1]
+        except discord.HTTPException:
+            log.warning("reading scheduled event %s's users failed", event_id, exc_info=True)
+            return users
+
     async def sync_event(
         self,
         league: LeagueRow,
@@ -441,37 +491,14 @@ class DiscordLeagueGateway:
     ) -> int | None:
         http = self.client.http
         if night is None:
-            if event_id is not None:
-                try:
-                    await http.request(
-                        Route(
-                            "PATCH",
-                            "/guilds/{guild_id}/scheduled-events/{event_id}",
-                            guild_id=league.guild_id,
-                            event_id=event_id,
-                        ),
-                        json={"status": 4},  # cancelled
-                    )
-                except discord.NotFound:
-                    pass
-                except discord.HTTPException:
-                    log.warning("cancelling scheduled event %s failed", event_id, exc_info=True)
-                    return event_id
+            if event_id is not None and not await self.set_event_status(league, event_id, 4):
+                return event_id
             return None
         payload = self.event_payload(league, night, recurrence, await self._language(league.guild_id))
         if event_id is not None:
             try:
-                data = await http.request(
-                    Route(
-                        "PATCH",
-                        "/guilds/{guild_id}/scheduled-events/{event_id}",
-                        guild_id=league.guild_id,
-                        event_id=event_id,
-                    ),
-                    json=payload,
-                )
-                if int(data.get("status", 1)) == 1:
-                    return event_id
+                await http.request(self._event_route("PATCH", league, event_id), json=payload)
+                return event_id
             except discord.NotFound:
                 pass  # deleted by someone: make a new one
             except discord.HTTPException:
@@ -523,6 +550,31 @@ class DiscordLeagueGateway:
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         return await self._need_tables().substitute(table_id, out_id, in_id, guild_id=guild_id)
+
+    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
+        await self._need_tables().stop_table(table_id, cancelled=cancelled)
+
+    async def dm(self, guild_id: int, user_id: int, content: Text) -> bool:
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            lang = await self._language(guild_id)
+            await user.send(clip_text(render(content, lang)), allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("league: a direct message to %s could not be delivered", user_id)
+            return False
+        return True
+
+    async def missing_thread_permissions(self, channel_id: int) -> list[str]:
+        try:
+            channel = await self._channel(channel_id)
+        except discord.HTTPException:
+            return []
+        guild = getattr(channel, "guild", None)
+        me = getattr(guild, "me", None)
+        if me is None or not hasattr(channel, "permissions_for"):
+            return []
+        have = channel.permissions_for(me)
+        return [p for p in THREAD_NEEDS if not getattr(have, p, False)]
 
     async def seat_states(self, table_id: int) -> dict[int, SeatState] | None:
         return await self._need_tables().seat_states(table_id)

@@ -6,7 +6,7 @@ is the user-facing refusal the cog answers ephemerally.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -119,8 +119,11 @@ class SeatState:
 class LeagueGateway(Protocol):
     """What the service needs from Discord and the table machinery (wired by the bot)."""
 
-    async def post(self, channel_id: int, content: str, *, role_id: int | None = None) -> int | None:
-        """Post a message; returns its id (None when it could not be posted)."""
+    async def post(
+        self, channel_id: int, content: str, *, role_id: int | None = None, users: Sequence[int] = ()
+    ) -> int | None:
+        """Post a message; returns its id (None when it could not be posted). Only ``role_id`` and
+        ``users`` are pinged (never @everyone, nobody else the text mentions)."""
 
     async def post_checkin(
         self, channel_id: int, night_id: int, content: str, *, role_id: int | None
@@ -159,6 +162,17 @@ class LeagueGateway(Protocol):
     async def call_time(self, table_id: int) -> TableOutcome | None:
         """Stop a table (time is up) and return its scores as they stand."""
 
+    async def dm(self, guild_id: int, user_id: int, content: Text) -> bool:
+        """A direct message to a member, in the server's language; False when it cannot be delivered
+        (the member's DMs are closed)."""
+
+    async def missing_thread_permissions(self, channel_id: int) -> list[str]:
+        """The permissions (flags) the bot lacks to open a thread per table in ``channel_id``."""
+
+    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
+        """Stop a live table without a result (``cancelled``: the night is cancelled; else this
+        table was voided by an admin), saying so at the table."""
+
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         """Give a player's seat at a live table to another player; False if it could not."""
 
@@ -181,8 +195,19 @@ class LeagueGateway(Protocol):
         recurrence: dict[str, Any] | None,
         event_id: int | None,
     ) -> int | None:
-        """Create or update the Discord scheduled event for ``night`` (cancel it when None);
-        returns the event id to keep."""
+        """Create the Discord scheduled event for ``night`` (``event_id`` None), or show ``night``
+        on the scheduled event ``event_id``; returns the event id to keep (None if none could be
+        made). ``night`` None is the old contract's cancel (kept for callers: status 4)."""
+
+    async def event_status(self, league: LeagueRow, event_id: int) -> int | None:
+        """The Discord scheduled event's status (1 scheduled, 2 active, 3 completed, 4 cancelled);
+        None when it is gone. Raises when Discord could not be asked."""
+
+    async def set_event_status(self, league: LeagueRow, event_id: int, status: int) -> bool:
+        """Move the scheduled event to ``status`` (Discord allows 1->2, 2->3, 1->4); False if refused."""
+
+    async def event_users(self, league: LeagueRow, event_id: int) -> list[int]:
+        """The members who marked the scheduled event "Interested" (empty when it cannot be read)."""
 
     async def tell_admins(self, league: LeagueRow, content: str) -> None:
         """Tell the league's admins something went wrong (a missed night, a table that failed)."""
@@ -268,6 +293,9 @@ AUDIT_ACTIONS: dict[str, str] = {
     "pause": N_("league paused"),
     "resume": N_("league resumed"),
     "end": N_("season ended"),
+    "cancel": N_("night cancelled"),
+    "void": N_("table voided"),
+    "cancelled": N_("night cancelled (too few players)"),
 }
 
 

@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 
 from bot.clock import Clock, utcnow
 from bot.render import league as text
-from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow, StaleLeague
+from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow
 
 from . import schedule as sch
 from .checkin import Checkin
@@ -115,7 +115,11 @@ class NightScheduler:
         for night in await self.store.nights.nights(league.id, league.season):
             if night.status in ("checkin", "playing"):
                 await self._advance(league, night, now)
-        # then the next scheduled night
+        # then the next scheduled night, on the league as stored now (a night missed or cancelled
+        # above gave its week back: the season is a week longer than ``league`` says)
+        league = await self.store.rosters.get_league(league.id) or league
+        if league.status != "active":
+            return
         upcoming = await self._ensure_next(league)
         if upcoming is not None and upcoming.status == "scheduled":
             if (
@@ -130,8 +134,10 @@ class NightScheduler:
     async def _advance(self, league: LeagueRow, night: NightRow, now: datetime) -> None:
         schedule = schedule_of(league)
         grace = schedule.grace()
-        if night.status == "scheduled" and now >= _utc(night.checkin_at):
-            late = sch.lateness(_utc(night.checkin_at), now, grace)
+        # (a row stored before check-in times were computed on instants may open after its start)
+        checkin_at = _utc(min(night.checkin_at, night.starts_at))
+        if night.status == "scheduled" and now >= checkin_at:
+            late = sch.lateness(checkin_at, now, grace)
             note = ""
             if int(league.settings.get(CREATED, 0)) >= night.checkin_at:
                 # created less than the check-in window before its night: late, the bot not offline
@@ -168,7 +174,20 @@ class NightScheduler:
             await self.rounds.advance_round(league, night, now)
 
     async def _ensure_next(self, league: LeagueRow) -> NightRow | None:
-        """Make sure the next night of the season has a row; mark nights missed while we were away."""
+        """Make sure the next night of the season has a row; mark nights missed while we were away.
+
+        A missed night gives its week back (the schedule grows by a night), so after one the
+        nights are read again from the league as stored: the last night of a season missed is
+        followed by the night it gave back, not by the end of the season."""
+        for _attempt in range(64):
+            row, missed = await self._next_row(league)
+            if not missed:
+                return row
+            league = await self.store.rosters.get_league(league.id) or league
+        return None
+
+    async def _next_row(self, league: LeagueRow) -> tuple[NightRow | None, bool]:
+        """The next night's row (created if need be), or whether a night was missed on the way."""
         schedule = schedule_of(league)
         now = utcnow(self.clock)
         rows = {n.night_date: n for n in await self.store.nights.nights(league.id, league.season)}
@@ -193,9 +212,9 @@ class NightScheduler:
                 )
             if row.status == "scheduled" and now > _utc(row.starts_at) + grace:
                 await self._miss(league, row, "bot_offline")
-                continue
-            return row
-        return None
+                return None, True
+            return row, False
+        return None, False
 
     async def _miss(self, league: LeagueRow, night: NightRow, why: str) -> None:
         """The night is missed for ``why`` (a code of ``MISSED_REASONS``: stored as the code and
@@ -219,29 +238,8 @@ class NightScheduler:
         await self.events.sync(league)
 
     async def _extend_past(self, league: LeagueRow, day: date) -> tuple[sch.Schedule, LeagueRow]:
-        """Skip the missed night ``day`` in the league's schedule, so the season ends a week later;
-        the schedule and the league as stored. The league is read fresh and written if its
-        version is still current: an admin's change at the same moment makes it read and skip
-        again, never lose either change (the night is marked missed already, so no later tick
-        would extend it)."""
-        schedule = schedule_of(league)
-        for _attempt in range(5):
-            fresh = await self.store.rosters.get_league(league.id)
-            if fresh is None:
-                break
-            schedule = schedule_of(fresh)
-            if day in schedule.skipped or schedule.night_on(day) is None:
-                return schedule, fresh
-            schedule = schedule.skip(day)
-            fresh.schedule = sch.to_dict(schedule)
-            try:
-                await self.store.rosters.update_league(
-                    fresh, actor_id=None, action="extend", detail={"missed": day.isoformat()}
-                )
-            except StaleLeague:
-                continue
-            return schedule, fresh
-        return schedule, league
+        """Skip the missed night ``day``: the season ends a week later."""
+        return await self.leagues.give_week_back(league, day)
 
     async def _season_over(self, league: LeagueRow) -> None:
         """Every night of the season is behind us: end it and post the final standings once."""

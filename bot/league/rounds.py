@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from bot.clock import Clock, utcnow
 from bot.render import league as text
@@ -108,22 +108,56 @@ class Rounds:
             return None
 
     async def start_night(self, league: LeagueRow, night: NightRow, *, force: bool = False) -> bool:
-        plan = await self._seat(league, night, 1)
+        """Seat round 1 and open its tables. At the scheduled start (not ``force``, an admin's
+        start), fewer players than the league's minimum (two at least) cancel the night, and the
+        season gets its week back."""
+        players, _teams = await self.eligible(league, night)
+        needed = max(2, settings_of(league).min_players)
+        plan = None if not force and len(players) < needed else await self._seat(league, night, 1)
         if plan is None:
             if not force:
                 closed = await self.store.nights.transition(
                     night.id,
                     ["checkin"],
                     "cancelled",
-                    audit=(None, "cancelled", {"reason": "not enough players"}, None),
+                    audit=(
+                        None,
+                        "cancelled",
+                        {"reason": "not enough players", "checked_in": len(players)},
+                        None,
+                    ),
                 )
                 if closed is not None:
                     await self.checkin.refresh(league, closed, closed=True)
-                    await self.gateway.post(league.channel_id, text.night_off(league.name, night.number))
+                    schedule, league = await self.checkin.leagues.give_week_back(
+                        league, date.fromisoformat(night.night_date)
+                    )
+                    post = text.night_off(
+                        league.name,
+                        night.number,
+                        checked_in=len(players),
+                        needed=needed,
+                        last=schedule.last_night if schedule.nights() else None,
+                    )
+                    await self.gateway.post(league.channel_id, post)
                     await self.events.sync(league)
             return False
-        await self.checkin.refresh(league, night, closed=True)
-        return await self._start_round(league, night, 1, plan)
+        late = settings_of(league).late_minutes
+        if late:
+            # late check-ins are taken for a while after the start: they join the next round
+            until = _unix(utcnow(self.clock) + timedelta(minutes=late))
+            note = {"late_until": until}
+            await self.store.nights.update_night_data(
+                night.id, late_checkin=True, late_until=until, late_note=note
+            )
+            night.data.update(late_checkin=True, late_until=until, late_note=note)
+            await self.checkin.refresh(league, night)
+        else:
+            await self.checkin.refresh(league, night, closed=True)
+        started = await self._start_round(league, night, 1, plan)
+        if started:
+            await self.events.sync(league)  # the night's event is active from its start
+        return started
 
     async def _start_round(
         self, league: LeagueRow, night: NightRow, round_no: int, plan: seating.Seating
@@ -140,7 +174,9 @@ class Rounds:
         )
         if tables is None:
             return False  # someone else seated this round
-        if round_no > 1 and night.data.get("late_checkin"):
+        late_until = night.data.get("late_until")
+        if round_no > 1 and night.data.get("late_checkin") and not late_until:
+            # an admin's re-opened check-in lasts until the next round is seated
             await self.store.nights.transition(night.id, ["playing"], "playing", data={"late_checkin": False})
         await self._open_tables(league, night, tables, ruleset)
         fresh = await self.store.rounds.round_tables(night.id, round_no)
@@ -153,7 +189,15 @@ class Rounds:
             plan.byes,
             ends_at,
         )
-        await self.gateway.post(league.channel_id, post)
+        # the seated players are called to their tables (a ping each; the byes are only named)
+        seated = sorted({p for t in fresh for p in t.players})
+        await self.gateway.post(league.channel_id, post, users=seated)
+        wanted = set(await self.store.rosters.notified(league.id, "seating"))
+        for t in fresh:
+            mine = [p for p in t.players if p in wanted]
+            if mine:
+                note = text.dm_seated(league.name, night.number, round_no, t.table_no, t.channel_id)
+                await self.checkin.direct(league, mine, note)
         return True
 
     async def _open_tables(
@@ -186,7 +230,22 @@ class Rounds:
             channel_id, table_id = opened
             await self.store.rounds.link_table(lt.id, channel_id=channel_id, table_id=table_id)
 
+    async def close_late_checkin(self, league: LeagueRow, night: NightRow, now: datetime) -> None:
+        """Late check-in ends ``late_minutes`` after the start: the post's buttons go."""
+        until = night.data.get("late_until")
+        if not night.data.get("late_checkin") or until is None or now < _utc(int(until)):
+            return
+        closed = await self.store.nights.transition(
+            night.id,
+            ["playing"],
+            "playing",
+            data={"late_checkin": False, "late_until": None, "late_note": ""},
+        )
+        if closed is not None:
+            await self.checkin.refresh(league, closed, closed=True)
+
     async def advance_round(self, league: LeagueRow, night: NightRow, now: datetime) -> None:
+        await self.close_late_checkin(league, night, now)
         round_no = night.round_no
         if round_no == 0:
             return
@@ -242,7 +301,7 @@ class Rounds:
     async def game_finished(self, table_id: int, outcome: TableOutcome) -> None:
         """The table machinery's callback: a league table's game is over."""
         lt = await self.store.rounds.league_table_for(table_id)
-        if lt is None:
+        if lt is None or lt.status == "void":
             return
         async with self.pulse.lock:
             if await self._record(lt, outcome):

@@ -193,7 +193,10 @@ class Schedule:
         return next((n for n in self.nights() if n.start_utc > after), None)
 
     def checkin_opens(self, night: Night) -> datetime:
-        return night.start - timedelta(minutes=self.checkin_minutes)
+        """When check-in opens: ``checkin_minutes`` of real time before the start (UTC arithmetic:
+        an aware datetime's own ``-`` is wall-clock arithmetic, which lands inside a DST gap or an
+        hour off across a change)."""
+        return night.start_utc - timedelta(minutes=self.checkin_minutes)
 
     def grace(self) -> timedelta:
         return timedelta(minutes=self.grace_minutes)
@@ -292,6 +295,11 @@ class Schedule:
     def total_weeks(self) -> int:
         """The season's length, nights held before a re-time included."""
         return self.first_number - 1 + self.weeks
+
+
+def ends_at(night: Night, length: timedelta) -> datetime:
+    """When a night of ``length`` ends: real time after its start (UTC), not wall-clock time."""
+    return night.start_utc + length
 
 
 # --- late starts ----------------------------------------------------------------------------------

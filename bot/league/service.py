@@ -150,6 +150,7 @@ class LeagueService:
         self.history_text = self.results.history_text
         self.correct = self.results.correct
         self.me_text = self.card.me_text
+        self.set_notify = self.checkin.set_notify
         self.create_league = self.admin.create_league
         self.edit = self.admin.edit
         self.pause = self.admin.pause
@@ -162,6 +163,8 @@ class LeagueService:
         self.start_now = self.tonight.start_now
         self.postpone = self.tonight.postpone
         self.substitute = self.tonight.substitute
+        self.cancel_tonight = self.tonight.cancel
+        self.void_table = self.tonight.void_table
         self.sign_up = self.signup.sign_up
         self.leave = self.signup.leave
         self.invite = self.signup.invite

@@ -19,6 +19,10 @@ from .seating import BOT, BYE, FIXED, FORMATS, LEFTOVERS, ROTATING, SOLO
 from .standings import PointsRule
 
 MAX_ROUNDS = 8
+MIN_CHECKIN_MINUTES, MAX_CHECKIN_MINUTES = 5, 720  # how long before the start check-in opens
+MAX_LATE_MINUTES = 120  # how long after the start a late check-in is taken (0: none)
+DEFAULT_LATE_MINUTES = 30
+MAX_MIN_PLAYERS = 64
 MIN_ROUND_MINUTES = 5
 MAX_ROUND_MINUTES = 240
 NAME_MAX = 50
@@ -60,9 +64,29 @@ class LeagueSettings:
     role_id: int | None = None  # pinged when check-in opens
     admin_role_id: int | None = None  # may run the league besides Manage Server
     events: bool = True  # keep a Discord scheduled event for each night
+    late_minutes: int = DEFAULT_LATE_MINUTES  # late check-ins after the start join the next round
+    min_players: int = 0  # fewer checked in at the start: the night is cancelled (0: two, as always)
     attendance: AttendanceRule = field(default_factory=AttendanceRule)  # no-shows, subs
 
     def __post_init__(self) -> None:
+        if not 0 <= self.late_minutes <= MAX_LATE_MINUTES:
+            raise SettingsError(
+                _(
+                    "Late check-in lasts 0 to %(max)s minutes after the start (you gave %(n)s).",
+                    max=MAX_LATE_MINUTES,
+                    n=self.late_minutes,
+                ),
+                "late_minutes_range",
+            )
+        if not 0 <= self.min_players <= MAX_MIN_PLAYERS:
+            raise SettingsError(
+                _(
+                    "The minimum of players for a night is 0 to %(max)s (you gave %(n)s).",
+                    max=MAX_MIN_PLAYERS,
+                    n=self.min_players,
+                ),
+                "min_players_range",
+            )
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise SettingsError(
                 _("A night has 1 to %(max)s rounds (you gave %(n)s).", max=MAX_ROUNDS, n=self.rounds),
@@ -97,6 +121,8 @@ class LeagueSettings:
             "role_id": self.role_id,
             "admin_role_id": self.admin_role_id,
             "events": self.events,
+            "late_minutes": self.late_minutes,
+            "min_players": self.min_players,
             "attendance": self.attendance.to_dict(),
         }
 
@@ -110,6 +136,8 @@ class LeagueSettings:
             role_id=d.get("role_id"),
             admin_role_id=d.get("admin_role_id"),
             events=bool(d.get("events", True)),
+            late_minutes=int(d.get("late_minutes", DEFAULT_LATE_MINUTES)),
+            min_players=int(d.get("min_players", 0)),
             attendance=AttendanceRule.from_dict(d.get("attendance")),
         )
 
@@ -200,3 +228,18 @@ def clash(
 def check_schedule(schedule: Schedule, now: datetime) -> None:
     if schedule.next_night(now) is None:
         raise ScheduleError(_("Every night of that season is already in the past."), "season_past")
+
+
+def check_checkin_minutes(minutes: int) -> int:
+    """How long before the start check-in opens, as an admin typed it."""
+    if not MIN_CHECKIN_MINUTES <= minutes <= MAX_CHECKIN_MINUTES:
+        raise SettingsError(
+            _(
+                "Check-in opens %(min)s to %(max)s minutes before the start (you gave %(n)s).",
+                min=MIN_CHECKIN_MINUTES,
+                max=MAX_CHECKIN_MINUTES,
+                n=minutes,
+            ),
+            "checkin_minutes_range",
+        )
+    return minutes

@@ -143,10 +143,24 @@ class ServiceTables:
             log.warning("league table %s could not open: %s", league_table_id, result.code)
             return None
         if where != channel_id:
-            mentions = " ".join(user_mention(u) for u in seats if u is not None)
-            ready = _("🃏 %(title)s: %(players)s, your table is ready.", title=title, players=mentions)
-            self.tables.posts.post(result.table.id, where, ready)
+            await self._call_players(guild_id, where, title, [u for u in seats if u is not None])
         return where, result.table.id
+
+    async def _call_players(self, guild_id: int, thread_id: int, title: Text, players: list[int]) -> None:
+        """ "Your table is ready" in the table's thread, pinging exactly its seated players."""
+        mentions = " ".join(user_mention(u) for u in players)
+        ready = _("🃏 %(title)s: %(players)s, your table is ready.", title=title, players=mentions)
+        try:
+            thread = await self._channel(thread_id)
+            lang = await self.tables.server_language(guild_id)
+            await thread.send(
+                render(ready, lang),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(u) for u in players]
+                ),
+            )
+        except discord.HTTPException:
+            log.warning("calling the players of thread %s failed", thread_id, exc_info=True)
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         """Give ``out_id``'s seat at a live table to ``in_id`` (the game goes on; the new player's hand
@@ -241,6 +255,26 @@ class ServiceTables:
             # the game ended at this very moment: its real result counts
             return await self.table_outcome(table_id)
         return outcome
+
+    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
+        """Stop a live league table without a result (the night cancelled, or the table voided)."""
+        t = self.tables.get(table_id)
+        if t is None or t.status not in LIVE:
+            return
+        note = (
+            _("✖️ This league night is cancelled: the game stops here and does not count.")
+            if cancelled
+            else _("✖️ A league admin voided this table: the game stops here and does not count.")
+        )
+        self.tables.posts.post(table_id, t.channel_id, note)
+        me = self.client.user
+        await self.tables.lifecycle.abandon(
+            t.channel_id,
+            me.id if me is not None else t.host_id,
+            is_admin=True,
+            confirmed=True,
+            table_id=table_id,
+        )
 
 
 def listen(tables: TableService, leagues: LeagueService) -> None:

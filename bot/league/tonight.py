@@ -5,6 +5,8 @@ table.
 from __future__ import annotations
 
 import contextlib
+import logging
+from datetime import date
 
 from bot.clock import Clock, utcnow
 from bot.i18n import Text, _, channel_mention, join, mention
@@ -18,6 +20,8 @@ from .gateway import LeagueGateway, LeagueRefusal, _unix, status_text
 from .nights import NightScheduler
 from .rounds import Rounds
 from .standby import Standby
+
+log = logging.getLogger(__name__)
 
 
 class Tonight:
@@ -138,8 +142,89 @@ class Tonight:
         if moved is None:
             raise LeagueRefusal(_("The night just started."))
         await self.checkin.refresh(league, moved)
+        await self.nights.events.sync(league)  # the scheduled event shows the new start
         self.pulse.poke()
         return text.postponed(new_start)
+
+    async def cancel(self, league: LeagueRow, actor_id: int, reason: str | None = None) -> Text:
+        """Cancel tonight in any phase (scheduled, check-in, under way): its live tables stop, none
+        of its results count, and the season gets its week back, like a missed night."""
+        if league.status != "active":
+            raise LeagueRefusal(status_text(league))
+        async with self.pulse.lock:
+            night = await self.nights.current_night(league)
+            if night is None:
+                raise LeagueRefusal(_("The season has no night left to cancel."))
+            cancelled = await self.store.nights.transition(
+                night.id,
+                ["scheduled", "checkin", "playing"],
+                "cancelled",
+                audit=(actor_id, "cancel", {"date": night.night_date}, reason),
+            )
+            if cancelled is None:
+                raise LeagueRefusal(_("That night just ended; nothing to cancel."))
+            voided = await self.store.rounds.void_tables(
+                night.id, league_id=league.id, actor_id=actor_id, reason=reason
+            )
+            for lt in voided:
+                if lt.table_id is not None and lt.status in ("seated", "playing"):
+                    try:
+                        await self.gateway.stop_table(lt.table_id, cancelled=True)
+                    except Exception:
+                        log.exception("league %s: stopping table %s failed", league.id, lt.table_id)
+            await self.checkin.refresh(league, cancelled, closed=True)
+            schedule, league = await self.leagues.give_week_back(league, date.fromisoformat(night.night_date))
+            last = schedule.last_night if schedule.nights() else None
+            await self.gateway.post(
+                league.channel_id, text.night_cancelled(league.name, night.number, actor_id, reason, last)
+            )
+            await self.nights.events.sync(league)
+        self.pulse.poke()
+        return _("Night %(n)s is cancelled; the season gets its week back.", n=night.number)
+
+    async def void_table(
+        self, league: LeagueRow, actor_id: int, *, round_no: int | None, table_no: int, reason: str
+    ) -> Text:
+        """Void one table of tonight's (or the latest night's) round: its result does not count and
+        a live game stops. The standings are recomputed from the results that count."""
+        night = await self.leagues.open_night(league)
+        if night is None:
+            nights = [n for n in await self.store.nights.nights(league.id, league.season) if n.round_no > 0]
+            night = nights[-1] if nights else None
+        if night is None or night.round_no == 0:
+            raise LeagueRefusal(_("No night of this season has tables yet."))
+        rnd = round_no or night.round_no
+        async with self.pulse.lock:
+            voided = await self.store.rounds.void_tables(
+                night.id,
+                league_id=league.id,
+                actor_id=actor_id,
+                reason=reason,
+                round_no=rnd,
+                table_no=table_no,
+            )
+            if not voided:
+                raise LeagueRefusal(
+                    _(
+                        "Night %(night)s has no table %(table)s in round %(round)s that counts.",
+                        night=night.number,
+                        table=table_no,
+                        round=rnd,
+                    )
+                )
+            (lt,) = voided
+            if lt.table_id is not None and lt.status in ("seated", "playing"):
+                await self.gateway.stop_table(lt.table_id, cancelled=False)
+            if night.status == "playing":
+                fresh = await self.store.nights.get_night(night.id)
+                if fresh is not None:
+                    await self.rounds.advance_round(league, fresh, utcnow(self.clock))
+        return _(
+            "Table %(table)s of round %(round)s (night %(night)s) is void: its result no longer counts.",
+            table=table_no,
+            round=rnd,
+            night=night.number,
+        )
 
     async def substitute(
         self, league: LeagueRow, actor_id: int, out_id: int, in_id: int, reason: str | None

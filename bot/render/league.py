@@ -33,6 +33,7 @@ from bot.i18n import (
     timestamp,
 )
 from bot.i18n import mention as user_mention
+from bot.permissions import permission_list
 from bot.storage.leagues import AuditEntry, LeagueRow, NightRow, Result, Team
 
 if TYPE_CHECKING:  # (bot.league imports this module: the league's types only, no import back)
@@ -123,6 +124,11 @@ NOTES: dict[str, str] = {
 
 def late_note_text(value: Any) -> Text:
     """A stored note: a code of :data:`NOTES`, a moved start, or (older rows) an English text."""
+    if isinstance(value, dict) and "late_until" in value:
+        return _(
+            "The night has started: late arrivals check in here until %(time)s and join the next round.",
+            time=ts(int(value["late_until"]), "t"),
+        )
     if isinstance(value, dict) and "moved_to" in value:
         return _("Start moved to %(time)s by an admin.", time=ts(int(value["moved_to"]), "t"))
     if isinstance(value, str) and value in NOTES:
@@ -390,12 +396,45 @@ def night_results(league_name: str, night_number: int, results: Sequence[Result]
     )
 
 
-def night_off(league_name: str, night_number: int) -> Text:
-    return _(
-        "✖️ **%(league)s**: night %(n)s is off: not enough players checked in.",
+def night_off(
+    league_name: str, night_number: int, *, checked_in: int = 0, needed: int = 2, last: Night | None = None
+) -> Text:
+    """A night cancelled at its start for low turnout; the week is given back (the season now ends on
+    ``last``)."""
+    head = _n(
+        "✖️ **%(league)s**: night %(n)s is off: %(count)s player checked in, and a night needs %(needed)s.",
+        "✖️ **%(league)s**: night %(n)s is off: %(count)s players checked in, and a night needs %(needed)s.",
+        checked_in,
         league=league_name,
         n=night_number,
+        count=checked_in,
+        needed=needed,
     )
+    if last is None:
+        return head
+    return join(head, week_back(last), sep=" ")
+
+
+def week_back(last: Night) -> Text:
+    return _("The week is given back: the season now ends on %(last)s.", last=last.day.isoformat())
+
+
+def night_cancelled(
+    league_name: str, night_number: int, by: int, reason: str | None, last: Night | None
+) -> Text:
+    """An admin cancelled tonight (in any phase): nothing of it counts, the week is given back."""
+    head = _(
+        "✖️ **%(league)s**: night %(n)s is cancelled by %(admin)s; nothing played tonight counts.",
+        league=league_name,
+        n=night_number,
+        admin=user_mention(by),
+    )
+    parts: list[Text] = [head]
+    if reason:
+        parts.append(_("Reason: %(reason)s", reason=reason))
+    if last is not None:
+        parts.append(week_back(last))
+    return join(*parts, sep=" ")
 
 
 def night_missed(league_name: str, number: int, day: str, why: Text, grace_minutes: int, last: Night) -> Text:
@@ -864,4 +903,93 @@ def admin_role_set(role_id: int | None) -> Text:
         _("League admins: %(role)s and server managers.", role=role_mention(role_id))
         if role_id
         else _("League admins: server managers.")
+    )
+
+
+def no_threads(league_name: str, channel_id: int, missing: Sequence[str], starts_at: int) -> Text:
+    """Told to a league's admins when check-in opens: without threads, one table per round."""
+
+    return _(
+        "**%(league)s**: I can't open a thread per table in %(channel)s (missing: %(missing)s), so only"
+        " one table of each round can play in the channel itself. Give me these permissions there before"
+        " the night starts at %(time)s.",
+        league=league_name,
+        channel=channel_mention(channel_id),
+        missing=permission_list(missing),
+        time=ts(starts_at, "t"),
+    )
+
+
+def interested_nudge(league_name: str, night_number: int, players: Sequence[int]) -> Text:
+    """The one ping for members who marked the night's event "Interested" when check-in opens."""
+    return _(
+        "🔔 %(players)s: check-in for **%(league)s** night %(n)s is open (you marked the event as"
+        " Interested). Press **Check in** on the post above to be seated.",
+        players=" ".join(user_mention(u) for u in players),
+        league=league_name,
+        n=night_number,
+    )
+
+
+def dm_checkin(league_name: str, night_number: int, starts_at: int, channel_id: int) -> Text:
+    """The opt-in direct message when check-in opens."""
+    return _(
+        "🔔 Check-in for **%(league)s** night %(n)s is open in %(channel)s; seats are drawn at %(time)s.",
+        league=league_name,
+        n=night_number,
+        channel=channel_mention(channel_id),
+        time=ts(starts_at, "t"),
+    )
+
+
+def dm_seated(league_name: str, night_number: int, round_no: int, table_no: int, where: int | None) -> Text:
+    """The opt-in direct message with a player's table of the round."""
+    if where is None:
+        return _(
+            "🃏 **%(league)s** night %(n)s, round %(round)s: you are at table %(table)s.",
+            league=league_name,
+            n=night_number,
+            round=round_no,
+            table=table_no,
+        )
+    return _(
+        "🃏 **%(league)s** night %(n)s, round %(round)s: your table %(table)s is ready in %(where)s.",
+        league=league_name,
+        n=night_number,
+        round=round_no,
+        table=table_no,
+        where=channel_mention(where),
+    )
+
+
+def dm_undelivered(players: Sequence[int]) -> Text:
+    """Said in the league channel (pinging nobody) when opted-in direct messages bounced."""
+    return _(
+        "📭 I could not send a direct message to %(players)s (direct messages from this server are"
+        " closed): check the league channel instead, or allow them in the server's privacy settings.",
+        players=", ".join(user_mention(u) for u in players),
+    )
+
+
+NOTIFY_LABELS = {
+    "off": N_("no direct messages"),
+    "checkin": N_("a direct message when check-in opens"),
+    "seating": N_("a direct message with your table each round"),
+    "both": N_("direct messages when check-in opens and with your table each round"),
+}
+
+
+def notify_set(league_name: str, notify: str, *, delivered: bool) -> Text:
+    said = _(
+        "**%(league)s**: you get %(what)s.", league=league_name, what=Msg(NOTIFY_LABELS.get(notify, notify))
+    )
+    if notify == "off" or delivered:
+        return said
+    return join(
+        said,
+        _(
+            "⚠️ My test message could not reach you: your direct messages from this server are closed."
+            " Allow them (the server's Privacy Settings) or you'll get nothing."
+        ),
+        sep="\n",
     )

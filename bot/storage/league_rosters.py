@@ -30,6 +30,9 @@ from .league_rows import (
 BOOKKEEPING_KEYS = ("event_id", "event_night")
 
 
+NOTIFY_CHOICES = ("off", "checkin", "seating", "both")
+
+
 class RosterRows(LeagueStoreBase):
     """Leagues, members and teams."""
 
@@ -290,6 +293,34 @@ class RosterRows(LeagueStoreBase):
             (league_id, user_id),
         )
         return Member(*row) if row and row[2] != "removed" else None
+
+    async def set_notify(self, league_id: int, user_id: int, notify: str) -> bool:
+        """A member's opt-in direct messages ('off', 'checkin', 'seating', 'both'); False when the
+        user is not on the roster."""
+        if notify not in NOTIFY_CHOICES:
+            raise ValueError(f"notify is one of {NOTIFY_CHOICES}")
+        async with self._tx() as conn:
+            changed = await conn.execute(
+                "UPDATE league_members SET notify = ? WHERE league_id = ? AND user_id = ?"
+                " AND status = 'active'",
+                (notify, league_id, user_id),
+            )
+        return bool(changed == 1)
+
+    async def notify_of(self, league_id: int, user_id: int) -> str:
+        row = await self._one(
+            "SELECT notify FROM league_members WHERE league_id = ? AND user_id = ?", (league_id, user_id)
+        )
+        return str(row[0]) if row and row[0] else "off"
+
+    async def notified(self, league_id: int, kind: str) -> list[int]:
+        """The active members who asked for a direct message of ``kind`` ('checkin' or 'seating')."""
+        rows = await self._all(
+            "SELECT user_id FROM league_members WHERE league_id = ? AND status = 'active'"
+            " AND notify IN (?, 'both') ORDER BY user_id",
+            (league_id, kind),
+        )
+        return [int(r[0]) for r in rows]
 
     async def invite(
         self, league_id: int, captain_id: int, partner_ids: int | Sequence[int], name: str

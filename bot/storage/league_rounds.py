@@ -92,6 +92,35 @@ class RoundRows(LeagueStoreBase):
         )
         return [_lt(r) for r in rows]
 
+    async def void_tables(
+        self,
+        night_id: int,
+        *,
+        league_id: int,
+        actor_id: int | None,
+        reason: str | None,
+        round_no: int | None = None,
+        table_no: int | None = None,
+    ) -> list[LeagueTable]:
+        """Void a night's tables (all of them, a round's or one table): their results no longer
+        count. Returns the tables voided now (not void before), audited as ``void``."""
+        now = _now()
+        where, params = "night_id = ? AND status <> 'void'", [night_id]
+        if round_no is not None:
+            where, params = where + " AND round_no = ?", [*params, round_no]
+        if table_no is not None:
+            where, params = where + " AND table_no = ?", [*params, table_no]
+        async with self._tx() as conn:
+            rows = await conn.fetchall(
+                f"SELECT {_LT_COLUMNS} FROM league_tables WHERE {where}", tuple(params)
+            )
+            tables = [_lt(r) for r in rows]
+            if tables:
+                await conn.execute(f"UPDATE league_tables SET status = 'void' WHERE {where}", tuple(params))
+                detail = {"round": round_no, "table": table_no, "tables": len(tables)}
+                await self._audit(conn, league_id, night_id, actor_id, "void", detail, reason, now)
+        return tables
+
     async def league_table(self, league_table_id: int) -> LeagueTable | None:
         row = await self._one(f"SELECT {_LT_COLUMNS} FROM league_tables WHERE id = ?", (league_table_id,))
         return _lt(row) if row else None
@@ -204,8 +233,9 @@ class RoundRows(LeagueStoreBase):
             )
             if changed != 1:
                 return False
-            await conn.execute(
-                "UPDATE league_tables SET status = 'finished' WHERE id = ?", (league_table_id,)
+            await conn.execute(  # (a voided table stays void: its late result does not count)
+                "UPDATE league_tables SET status = 'finished' WHERE id = ? AND status <> 'void'",
+                (league_table_id,),
             )
         return True
 

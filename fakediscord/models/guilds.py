@@ -250,10 +250,21 @@ class ScheduledEvent:
     id: int
     guild: Guild
     data: Json
+    interested: list[User] = field(default_factory=list)  # who marked it "Interested", in order
 
     @property
     def name(self) -> str:
         return str(self.data.get("name", ""))
+
+    @property
+    def status(self) -> int:
+        return int(self.data.get("status", 1))
+
+    def mark_interested(self, user: User) -> None:
+        """``user`` clicks "Interested" on the event (once; the user count follows)."""
+        if user not in self.interested:
+            self.interested.append(user)
+            self.data["user_count"] = len(self.interested)
 
 
 class Guild:

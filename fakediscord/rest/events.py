@@ -1,5 +1,10 @@
 """Guild scheduled events: created, read, edited (with the status changes Discord allows) and
-deleted by the bot, with their gateway events when it asked for them."""
+deleted by the bot, with their gateway events when it asked for them.
+
+As Discord does: an external event begins by itself at its start time (SCHEDULED -> ACTIVE); the
+only status changes are SCHEDULED -> ACTIVE, ACTIVE -> COMPLETED and SCHEDULED -> CANCELED; a
+COMPLETED or CANCELED event can no longer be edited; the members who marked an event
+"Interested" are read with ``GET .../users``."""
 
 from __future__ import annotations
 
@@ -14,6 +19,10 @@ from ..state import FakeState
 from .checks import Checks
 from .wire import ApiError, Request, int_param
 
+SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
+EXTERNAL = 3
+ALLOWED = ((SCHEDULED, ACTIVE), (ACTIVE, COMPLETED), (SCHEDULED, CANCELED))
+
 
 class EventRoutes:
     """``/guilds/{guild_id}/scheduled-events``."""
@@ -27,7 +36,18 @@ class EventRoutes:
         event = guild.scheduled_events.get(int_param(req.params["event_id"]))
         if event is None:
             raise ApiError(404, 10070, "Unknown Guild Scheduled Event")
+        self._begin_if_due(event)
         return event
+
+    def _begin_if_due(self, event: ScheduledEvent) -> None:
+        """An external event begins by itself at its start time (Discord starts it)."""
+        if event.status != SCHEDULED or event.data.get("entity_type") != EXTERNAL:
+            return
+        start = validation.parse_time(event.data.get("scheduled_start_time"))
+        if start is not None and start <= self.state.clock.now():
+            event.data["status"] = ACTIVE
+            if self.gateway.intents & INTENT_SCHEDULED_EVENTS:
+                self.gateway.dispatch("GUILD_SCHEDULED_EVENT_UPDATE", event.data)
 
     def _check_event(self, guild: Guild, data: Json) -> None:
         errors = validation.check_limits("scheduled_event", data)
@@ -44,7 +64,32 @@ class EventRoutes:
             raise ApiError(400, 50035, "Invalid Form Body", errors=errors, violation=True)
 
     async def list_events(self, req: Request) -> tuple[int, Any]:
-        return 200, [e.data for e in self.checks.guild(req).scheduled_events.values()]
+        events = list(self.checks.guild(req).scheduled_events.values())
+        for e in events:
+            self._begin_if_due(e)
+        return 200, [e.data for e in events]
+
+    async def list_users(self, req: Request) -> tuple[int, Any]:
+        """Who marked the event "Interested" (by user id, ``limit`` up to 100, after ``after``)."""
+        guild = self.checks.guild(req)
+        event = self._event(guild, req)
+        limit = int(req.query.get("limit", 100))
+        if not 1 <= limit <= 100:
+            raise ApiError(400, 50035, "Invalid Form Body", errors=["limit: 1 to 100"], violation=True)
+        users = sorted(event.interested, key=lambda u: u.id)
+        if "after" in req.query:
+            users = [u for u in users if u.id > int_param(req.query["after"])]
+        if "before" in req.query:
+            users = [u for u in users if u.id < int_param(req.query["before"])]
+        return 200, [
+            {
+                "guild_scheduled_event_id": str(event.id),
+                "user_id": str(u.id),
+                "user": u.payload(),
+                "response": 1,
+            }
+            for u in users[:limit]
+        ]
 
     async def create_event(self, req: Request) -> tuple[int, Any]:
         guild = self.checks.guild(req)
@@ -89,9 +134,17 @@ class EventRoutes:
         self.checks.check_body("PATCH", "/guilds/{guild_id}/scheduled-events/{event_id}", req.body)
         event = self._event(guild, req)
         merged = dict(event.data) | (req.body or {})
+        if event.status in (COMPLETED, CANCELED):
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                errors=["status: a completed or canceled event can no longer be updated"],
+                violation=True,
+            )
         if "status" in (req.body or {}):
             old, new = event.data["status"], req.body["status"]
-            if (old, new) not in ((1, 2), (1, 4), (2, 3)) and old != new:
+            if (old, new) not in ALLOWED and old != new:
                 raise ApiError(
                     400,
                     50035,
@@ -99,10 +152,8 @@ class EventRoutes:
                     errors=[f"status: cannot go from {old} to {new}"],
                     violation=True,
                 )
-        self._check_event(
-            guild,
-            merged | {"status": merged.get("status", 1) if "scheduled_start_time" in (req.body or {}) else 0},
-        )
+        moved = "scheduled_start_time" in (req.body or {})
+        self._check_event(guild, merged | {"status": merged.get("status", SCHEDULED) if moved else 0})
         event.data = merged
         if self.gateway.intents & INTENT_SCHEDULED_EVENTS:
             self.gateway.dispatch("GUILD_SCHEDULED_EVENT_UPDATE", merged)

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
 from bot.league.schedule_input import parse_zone
+from fakediscord import Message
 from tests.e2e.harness import Spades, said
 from tests.e2e.leagues import (
     LEAGUE,
@@ -102,7 +104,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
     async with running(spades):
         text = await create(
             spades, format="solo", preset="five-player", rounds=2, round_minutes=30, target=50, hand_limit=1,
-            leftover="bot", first_date="2027-03-11", weeks=3,
+            leftover="bot", first_date="2027-03-11", weeks=3, late_minutes=0,
         )  # fmt: skip
         assert "is set" in text, text
         # the bots play every absent human's seat here: the no-show rule (test_league_attendance.py) off
@@ -133,6 +135,19 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         assert sorted(p for t in r1 for p in t.players) == sorted(p.id for p in players)
         threads = {t.channel_id for t in r1}
         assert len(threads) == 2 and spades.channel.id not in threads  # a thread per table
+        # the seating post and each thread's "your table is ready" ping exactly the seated players
+        (seating,) = posts_with(spades, "round 1 of 2")
+        assert set(seating.pinged) == {p.id for p in players}
+        for t in r1:
+            thread = spades.guild.channels[t.channel_id]
+
+            def ready(thread: Any = thread) -> list[Message]:
+                return [m for m in spades.fake.public_messages(thread) if "your table is ready" in m.content]
+
+            await spades.wait_for(lambda: bool(ready()), what="the table's call")
+            assert set(ready()[0].pinged) == set(t.players)
+        # the night's event is active from its start
+        await spades.wait_for(lambda: event.data["status"] == 2, what="the night's event active")
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 results")), timeout=90, what="round 1")
         await spades.wait_for(lambda: bool(posts_with(spades, "round 2 of 2")), what="round 2's seating")
     # the bot restarts in the middle of round 2
@@ -151,7 +166,9 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
             return datetime.fromisoformat(live[0].data["scheduled_start_time"]) if live else None
 
         start2 = datetime(2027, 3, 19, 0, 0, tzinfo=UTC)
-        await spades.wait_for(lambda: event_start() == start2, what="the event moving to night 2")
+        await spades.wait_for(lambda: event_start() == start2, what="night 2's event")
+        assert event.data["status"] == 3  # night 1's event completed; night 2 has a fresh one
+        assert len(spades.guild.scheduled_events) == 2
         assert start2.astimezone(ny).hour == 20
         # next week's night starts by itself
         advance_to(spades, start2 - timedelta(minutes=30))

@@ -299,3 +299,37 @@ async def test_bot_removed_from_a_guild(world: World) -> None:
         await channel.send("anyone?")
     with pytest.raises(FakeDiscordUsageError, match="not in a known guild"):
         await fake.slash(world.alice, world.channel, "demo greet", name="x")
+
+
+async def test_scheduled_event_status_follows_discords_transitions(fake_discord: FakeDiscord) -> None:
+    """An external event begins by itself at its start; an active one cannot be cancelled, only
+    completed; a completed one is final. "Interested" members are read through the API."""
+    fake = fake_discord
+    guild = fake.add_guild()
+    alice = fake.add_user("alice", guild=guild)
+    async with fake.run_bot(DemoBot(intents=discord.Intents.default())) as bot:
+        g = bot.get_guild(guild.id)
+        assert g is not None
+        start = dt.datetime.fromtimestamp(fake.clock.now(), dt.UTC) + dt.timedelta(hours=1)
+        event = await g.create_scheduled_event(
+            name="League night",
+            start_time=start,
+            end_time=start + dt.timedelta(hours=2),
+            entity_type=discord.EntityType.external,
+            location="#spades",
+            privacy_level=discord.PrivacyLevel.guild_only,
+        )
+        (stored,) = guild.scheduled_events.values()
+        stored.mark_interested(alice)
+        users = [u async for u in (await g.fetch_scheduled_event(event.id)).users()]
+        assert [u.id for u in users] == [alice.id]
+        fake.advance_clock(minutes=61)
+        fetched = await g.fetch_scheduled_event(event.id)
+        assert fetched.status == discord.EventStatus.active
+        with pytest.raises(discord.HTTPException, match="cannot go from 2 to 4"):
+            await fetched.edit(status=discord.EventStatus.cancelled)
+        await fetched.end()
+        assert stored.status == 3
+        with pytest.raises(discord.HTTPException, match="can no longer be updated"):
+            await fetched.edit(name="again")
+        assert len(fake.take_violations()) == 2

@@ -64,3 +64,17 @@ def test_checkin_buttons_are_persistent_and_short() -> None:
     import re
 
     assert re.fullmatch(CheckinButton.__discord_ui_compiled_template__, ids[0])  # type: ignore[attr-defined]
+
+
+def test_the_events_end_is_the_nights_real_length_across_a_dst_change() -> None:
+    """2 rounds of 45 minutes from 01:30 local: a 90-minute event in March and October (wall-clock
+    arithmetic made it 30 minutes in March and 150 in October)."""
+    gateway = DiscordLeagueGateway(SimpleNamespace(get_channel=lambda _id: None))  # type: ignore[arg-type]
+    for day in (date(2027, 3, 28), date(2026, 10, 25)):
+        s = sch.Schedule(weekday=6, at=time(1, 30), zone_name="Europe/Warsaw", first_day=day, weeks=1)
+        row = league_row(s)
+        row.settings = {"rounds": 2, "round_minutes": 45}
+        payload = gateway.event_payload(row, s.nights()[0], None)
+        start = datetime.fromisoformat(payload["scheduled_start_time"])
+        end = datetime.fromisoformat(payload["scheduled_end_time"])
+        assert (end - start).total_seconds() == 90 * 60

@@ -77,7 +77,7 @@ def test_next_night_after_an_instant() -> None:
 def test_checkin_opens_before_the_start() -> None:
     s = thursday_league(checkin_minutes=45)
     night = s.nights()[0]
-    assert s.checkin_opens(night) == night.start - timedelta(minutes=45)
+    assert s.checkin_opens(night) == night.start_utc - timedelta(minutes=45)
 
 
 def test_starting_after_picks_the_next_weekday_and_refuses_the_past() -> None:
@@ -227,3 +227,42 @@ def test_zone_suggestions_rank_common_zones_and_the_readers_own_first() -> None:
     # the reader's locale before the server's
     assert typed.zone_suggestions("", locales=("ru", "pl"))[:2] == ["Europe/Moscow", "Asia/Yekaterinburg"]
     assert len(typed.zone_suggestions("", locales=("ru",))) == 25 and "UTC" in typed.zone_suggestions("")
+
+
+WARSAW = "Europe/Warsaw"
+
+
+@pytest.mark.parametrize(
+    ("zone", "day", "start_utc"),
+    [
+        # clocks jump from 02:00 to 03:00: 30 wall-clock minutes before 03:15 is 02:45, which
+        # does not exist (read as 02:45 +01:00, it is 30 minutes *after* the start)
+        (WARSAW, date(2027, 3, 28), utc(2027, 3, 28, 1, 15)),
+        (NY, date(2027, 3, 14), utc(2027, 3, 14, 7, 15)),
+    ],
+)
+def test_checkin_opens_before_a_start_just_after_the_spring_forward_gap(
+    zone: str, day: date, start_utc: datetime
+) -> None:
+    s = Schedule(weekday=6, at=time(3, 15), zone_name=zone, first_day=day, weeks=1)
+    (night,) = s.nights()
+    assert night.start_utc == start_utc
+    assert s.checkin_opens(night) == start_utc - timedelta(minutes=30)
+
+
+@pytest.mark.parametrize(
+    ("zone", "day"),
+    [
+        (WARSAW, date(2027, 3, 28)),  # spring forward at 02:00
+        (WARSAW, date(2026, 10, 25)),  # fall back at 03:00
+        (NY, date(2027, 3, 14)),
+        (NY, date(2026, 11, 1)),
+    ],
+)
+def test_a_night_across_a_dst_change_lasts_its_real_length(zone: str, day: date) -> None:
+    """A 01:30 night of 2 x 45 minutes ends 90 real minutes later, whichever way the clocks go."""
+    s = Schedule(weekday=6, at=time(1, 30), zone_name=zone, first_day=day, weeks=1)
+    (night,) = s.nights()
+    assert night.start.utcoffset() != sch.ends_at(night, timedelta(minutes=90)).astimezone(s.zone).utcoffset()
+    assert sch.ends_at(night, timedelta(minutes=90)) - night.start_utc == timedelta(minutes=90)
+    assert night.start_utc - s.checkin_opens(night) == timedelta(minutes=30)

@@ -9,6 +9,7 @@ wiring; these cover the rules of running a night.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -55,14 +56,25 @@ class FakeGateway:
     admin_notes: list[str] = field(default_factory=list)
     next_thread: int = 5000
     next_event: int = 700
+    discord_events: dict[int, list[Any]] = field(default_factory=dict)  # id -> [night, status]
+    interested: dict[int, list[int]] = field(default_factory=dict)  # event id -> users
+    clock: Clock | None = None
+    pinged: list[list[int]] = field(default_factory=list)  # per post, whom it pinged
+    stopped: list[int] = field(default_factory=list)  # live tables stopped without a result
+    thread_missing: list[str] = field(default_factory=list)
+    dms: list[tuple[int, str]] = field(default_factory=list)
+    dms_closed: set[int] = field(default_factory=set)
     # live seats' states (the attendance tests set them; a table missing here is not live)
     seats: dict[int, dict[int, SeatState]] = field(default_factory=dict)
     released: list[tuple[int, int]] = field(default_factory=list)
     offers: list[tuple[int, int, int, int, str]] = field(default_factory=list)
 
-    async def post(self, channel_id: int, content: str, *, role_id: int | None = None) -> int | None:
+    async def post(
+        self, channel_id: int, content: str, *, role_id: int | None = None, users: Sequence[int] = ()
+    ) -> int | None:
         assert len(content) <= 2000
         self.posts.append((channel_id, content))
+        self.pinged.append(list(users))
         return len(self.posts)
 
     async def post_checkin(
@@ -117,14 +129,56 @@ class FakeGateway:
     ) -> int | None:
         self.events.append((event_id, night, recurrence))
         if night is None:
+            if event_id is not None:
+                await self.set_event_status(league, event_id, 4)
             return None
         if event_id is None:
             self.next_event += 1
+            self.discord_events[self.next_event] = [night, 1]
             return self.next_event
+        assert await self.event_status(league, event_id) == 1, "only a scheduled event is moved"
+        self.discord_events[event_id][0] = night
         return event_id
+
+    async def event_status(self, league: LeagueRow, event_id: int) -> int | None:
+        """As Discord does: an external event begins by itself at its start time."""
+        event = self.discord_events.get(event_id)
+        if event is None:
+            return None
+        if event[1] == 1 and self.clock is not None and self.clock.at >= event[0].start_utc:
+            event[1] = 2
+        return int(event[1])
+
+    async def set_event_status(self, league: LeagueRow, event_id: int, status: int) -> bool:
+        old = await self.event_status(league, event_id)
+        assert (old, status) in ((1, 2), (2, 3), (1, 4)), f"Discord refuses {old} -> {status}"
+        self.discord_events[event_id][1] = status
+        return True
+
+    async def event_users(self, league: LeagueRow, event_id: int) -> list[int]:
+        return list(self.interested.get(event_id, []))
+
+    def events_by_night(self) -> dict[int, list[int]]:
+        """Every Discord event ever made, by night number: their statuses."""
+        out: dict[int, list[int]] = {}
+        for night, status in self.discord_events.values():
+            out.setdefault(night.number, []).append(status)
+        return out
 
     async def tell_admins(self, league: LeagueRow, content: str) -> None:
         self.admin_notes.append(content)
+
+    async def dm(self, guild_id: int, user_id: int, content: Any) -> bool:
+        if user_id in self.dms_closed:
+            return False
+        self.dms.append((user_id, str(content)))
+        return True
+
+    async def missing_thread_permissions(self, channel_id: int) -> list[str]:
+        return list(self.thread_missing)
+
+    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
+        self.stopped.append(table_id)
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         seats = self.opened.get(table_id)
@@ -176,8 +230,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def gateway(db: Storage) -> FakeGateway:
-    return FakeGateway(db)
+def gateway(db: Storage, clock: Clock) -> FakeGateway:
+    return FakeGateway(db, clock=clock)
 
 
 @pytest.fixture
@@ -290,7 +344,7 @@ async def test_second_league_at_the_same_time_in_the_channel(service: LeagueServ
 
 
 async def test_a_whole_night(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
-    league = await create(service)
+    league = await create(service, late_minutes=0)  # (no late check-in: it closes at the start)
     await service.tick()
     assert gateway.checkin_posts == []  # too early
     night_id = await open_checkin(service, clock)
@@ -347,7 +401,7 @@ async def test_dst_week_starts_at_local_20_00(
         await service.tick()
         clock.at = FIRST_START + timedelta(days=7 * week, seconds=5)
         await service.tick()
-    assert len(gateway.posted("not enough players")) == 2
+    assert len(gateway.posted("is off")) == 2
     third_start = datetime(2026, 11, 6, 1, 0, tzinfo=UTC)  # 20:00 EST
     clock.at = third_start - timedelta(minutes=31)
     await service.tick()
@@ -540,13 +594,13 @@ async def test_season_ends_with_final_standings_and_champions(
     assert len(final) == 1 and "Champions" in final[0]
     league = (await service.store.rosters.leagues(GUILD))[0]
     assert league.status == "ended"
-    assert gateway.events[-1][1] is None  # the event is cancelled
+    assert gateway.events_by_night() == {1: [3]}  # the played night's event is completed
 
 
 async def test_late_arrival_joins_the_next_round_after_reopen(
     service: LeagueService, gateway: FakeGateway, clock: Clock
 ) -> None:
-    league = await create(service)
+    league = await create(service, late_minutes=0)
     night_id = await open_checkin(service, clock)
     for p in range(1, 5):
         await service.check_in(night_id, p)
@@ -795,7 +849,7 @@ async def test_one_player_is_not_a_night(service: LeagueService, gateway: FakeGa
     await service.check_in(night_id, 1)
     clock.at = FIRST_START
     await service.tick()
-    assert gateway.opened == {} and gateway.posted("not enough players")
+    assert gateway.opened == {} and gateway.posted("1 player checked in, and a night needs 2")
     night = await service.store.nights.get_night(night_id)
     assert night is not None and night.status == "cancelled"
 
@@ -996,6 +1050,104 @@ async def test_a_night_of_one_round_posts_its_results_once(
     service: LeagueService, gateway: FakeGateway, clock: Clock
 ) -> None:
     await create(service, rounds=1)
+
+
+async def test_missing_the_last_night_gives_its_week_back_and_the_season_goes_on(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """The missed last night is replaced by the week after it: no final standings at once, and
+    the event is on the new last night (it was created for it and cancelled in the same tick)."""
+    await create(service, weeks=1)
+    clock.at = FIRST_START + timedelta(hours=2)
+    await service.tick()
+    await service.tick()
+    league = (await service.store.rosters.leagues(GUILD))[0]
+    assert league.status == "active"
+    assert [n.day.isoformat() for n in service.schedule_of(league).nights()] == ["2026-10-29"]
+    assert gateway.posted("final standings") == []
+    assert gateway.events[-1][1] is not None and gateway.events[-1][1].key == "2026-10-29"
+    # the night given back is held as usual
+    clock.at = FIRST_START + timedelta(days=7, minutes=-30)
+    await service.tick()
+    assert len(gateway.checkin_posts) == 1
+
+
+async def test_a_night_just_after_the_spring_forward_gap_runs(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """03:15 in Warsaw on the last Sunday of March: check-in opens 30 real minutes before the start
+    (not after it), nothing says the bot was offline, and the night starts."""
+    start = datetime(2027, 3, 28, 1, 15, tzinfo=UTC)
+    clock.at = start - timedelta(days=2)
+    await create(service, weekday="sunday", at="03:15", zone="Europe/Warsaw", weeks=2)
+    clock.at = start - timedelta(minutes=31)
+    await service.tick()
+    assert gateway.checkin_posts == []
+    clock.at = start - timedelta(minutes=30)
+    await service.tick()
+    ((_, night_id, content, _),) = gateway.checkin_posts
+    assert "offline" not in content
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = start
+    await service.tick()
+    night = await service.store.nights.get_night(night_id)
+    assert night is not None and night.status == "playing"
+    assert gateway.admin_notes == []
+
+
+async def test_the_nights_event_is_active_from_its_start_and_completed_at_its_end(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """One event per night: active when the night starts, completed when it ends, a fresh one for
+    the next night (never a second "night 2", never a running event moved or cancelled)."""
+    await create(service, weeks=2, rounds=1)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    assert gateway.events_by_night() == {1: [1]}
+    clock.at = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    assert gateway.events_by_night() == {1: [2]}
+    await finish_all(service, gateway, 1, night_id)  # the night ends before its event's end time
+    await service.tick()
+    await service.tick()
+    assert gateway.events_by_night() == {1: [3], 2: [1]}
+    # night 2 is the last: played, the season ends and its event is completed, not cancelled
+    clock.at = FIRST_START + timedelta(days=7, minutes=-30)
+    await service.tick()
+    night2 = await service.current_night((await service.store.rosters.leagues(GUILD))[0])
+    assert night2 is not None
+    for p in range(1, 5):
+        await service.check_in(night2.id, p)
+    clock.at = FIRST_START + timedelta(days=7, seconds=5)
+    await service.tick()
+    await finish_all(service, gateway, 1, night2.id)
+    await service.tick()
+    assert gateway.events_by_night() == {1: [3], 2: [3]}
+
+
+async def test_a_night_cancelled_at_its_start_ends_its_running_event(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """Too few players at the start: Discord has started the event, so it is completed (a cancel
+    would be refused) and the next night gets its own."""
+    await create(service, weeks=3)
+    await open_checkin(service, clock)
+    clock.at = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    await service.tick()
+    # (the week given back: the next night is night 1 again, a week later, with its own event)
+    assert gateway.events_by_night() == {1: [3, 1]}
+    assert [n.start_utc for n, st in gateway.discord_events.values() if st == 1] == [
+        FIRST_START + timedelta(days=7)
+    ]
+
+
+async def test_a_night_below_the_minimum_is_cancelled_and_gives_its_week_back(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    await create(service, weeks=2, min_players=6)
     night_id = await open_checkin(service, clock)
     for p in range(1, 5):
         await service.check_in(night_id, p)
@@ -1020,3 +1172,185 @@ async def test_without_a_name_the_servers_one_league_is_meant(service: LeagueSer
     said = str(several.value.message)
     assert "several leagues" in said and "Spades Thursday" in said and "Spades Monday" in said
     assert (await service.league(GUILD, "Spades Monday")).name == "Spades Monday"
+
+    assert gateway.opened == {}
+    (off,) = gateway.posted("is off")
+    assert "4 players checked in, and a night needs 6" in off and "2026-11-05" in off
+    league = (await service.store.rosters.leagues(GUILD))[0]
+    assert [n.day.isoformat() for n in service.schedule_of(league).nights()] == ["2026-10-29", "2026-11-05"]
+
+
+async def test_the_seating_post_pings_exactly_the_seated_players(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    await create(service)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 10):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    (i,) = [i for i, (_, c) in enumerate(gateway.posts) if "round 1 of 2" in c]
+    (bye,) = [u for _r, u in await service.store.rounds.byes(night_id)]
+    assert sorted(gateway.pinged[i]) == sorted(set(range(1, 10)) - {bye})
+    assert all(not users for j, users in enumerate(gateway.pinged) if j != i)  # no other post pings
+
+
+async def test_a_late_check_in_joins_the_next_round_without_an_admin(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """Check-in stays open ``late_minutes`` after the start (the post says until when); a late
+    arrival is seated from the next round; after the grace the post closes and refuses."""
+    await create(service, late_minutes=20, round_minutes=60)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    assert gateway.checkin_edits[-1][2] is False and "late arrivals" in gateway.checkin_edits[-1][1]
+    clock.at = FIRST_START + timedelta(minutes=10)
+    for p in (5, 6, 7, 8):
+        assert "next round" in await service.check_in(night_id, p)
+    await finish_all(service, gateway, 1, night_id)
+    r2 = await service.store.rounds.round_tables(night_id, 2)
+    assert sorted(p for t in r2 for p in t.players) == list(range(1, 9))
+    clock.at = FIRST_START + timedelta(minutes=21)
+    await service.tick()
+    assert gateway.checkin_edits[-1][2] is True  # closed
+    with pytest.raises(LeagueRefusal, match="Check-in closed"):
+        await service.check_in(night_id, 9)
+
+
+async def test_check_in_window_and_late_grace_are_settings_checked_where_typed(
+    service: LeagueService, clock: Clock
+) -> None:
+    with pytest.raises(LeagueRefusal, match="5 to 720 minutes"):
+        await create(service, checkin_minutes=2)
+    with pytest.raises(LeagueRefusal, match="0 to 120 minutes"):
+        await create(service, late_minutes=500)
+    league = await create(service, checkin_minutes=60)
+    clock.at = FIRST_START - timedelta(minutes=61)
+    await service.tick()
+    night = await service.current_night(league)
+    assert night is not None and night.status == "scheduled"
+    assert night.checkin_at == int((FIRST_START - timedelta(minutes=60)).timestamp())
+    league = await service.edit(league, ADMIN, checkin_minutes=15)
+    night = await service.current_night(league)
+    assert night is not None and night.checkin_at == int((FIRST_START - timedelta(minutes=15)).timestamp())
+    with pytest.raises(LeagueRefusal, match="0 to 120 minutes"):
+        await service.edit(league, ADMIN, late_minutes=-1)
+
+
+async def test_cancel_tonight_in_any_phase_gives_the_week_back(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """Under way: the live tables stop, nothing of the night counts, the season ends a week later,
+    the night's running event is completed (not cancelled). Before check-in too."""
+    league = await create(service, weeks=2, late_minutes=0)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 9):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    r1 = await service.store.rounds.round_tables(night_id, 1)
+    first = r1[0]
+    assert first.table_id is not None
+    gateway.finished[first.table_id] = TableOutcome([510, 300], [2, 4], 0, complete=True)
+    await service.game_finished(first.table_id, gateway.finished[first.table_id])
+    assert "week back" in str(await service.cancel_tonight(league, ADMIN, "storm"))
+    assert sorted(gateway.stopped) == sorted(t.table_id for t in r1[1:])
+    night = await service.store.nights.get_night(night_id)
+    assert night is not None and night.status == "cancelled"
+    assert await service.store.rounds.night_results(night_id) == []  # nothing counts
+    (post,) = gateway.posted("is cancelled by")
+    assert "storm" in post and "2026-11-05" in post
+    league = (await service.store.rosters.leagues(GUILD))[0]
+    assert [n.day.isoformat() for n in service.schedule_of(league).nights()] == ["2026-10-29", "2026-11-05"]
+    assert gateway.events_by_night() == {1: [3, 1]}  # completed; a fresh event for the next night
+    # a night not started yet is cancelled the same way (its scheduled event moves to the next)
+    assert "week back" in str(await service.cancel_tonight(league, ADMIN))
+    league = (await service.store.rosters.leagues(GUILD))[0]
+    assert [n.day.isoformat() for n in service.schedule_of(league).nights()] == ["2026-11-05", "2026-11-12"]
+    assert [s for n, s in gateway.discord_events.values() if s == 1] == [1]
+
+
+async def test_an_admin_voids_a_table_and_its_result_no_longer_counts(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    league = await create(service, rounds=1, late_minutes=0)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 9):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START + timedelta(seconds=5)
+    await service.tick()
+    t1, t2 = await service.store.rounds.round_tables(night_id, 1)
+    assert t1.table_id is not None and t2.table_id is not None
+    await service.game_finished(t1.table_id, TableOutcome([510, 300], [2, 4], 0, complete=True))
+    with pytest.raises(LeagueRefusal, match="no table 7"):
+        await service.void_table(league, ADMIN, round_no=None, table_no=7, reason="typo")
+    assert "is void" in str(
+        await service.void_table(league, ADMIN, round_no=None, table_no=2, reason="cheat")
+    )
+    assert gateway.stopped == [t2.table_id]
+    # the round (and the one-round night) is over: only table 1 counts
+    night = await service.store.nights.get_night(night_id)
+    assert night is not None and night.status == "finished"
+    assert [r.table_no for r in await service.store.rounds.night_results(night_id)] == [1]
+    # a late result of the voided game is not recorded
+    await service.game_finished(t2.table_id, TableOutcome([510, 300], [2, 4], 0, complete=True))
+    assert [r.table_no for r in await service.store.rounds.night_results(night_id)] == [1]
+
+
+async def test_the_organiser_hears_before_the_night_that_threads_are_missing(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    from bot.i18n import render
+
+    await create(service)
+    gateway.thread_missing = ["create_public_threads"]
+    await open_checkin(service, clock)
+    (note,) = gateway.admin_notes
+    assert "Create Public Threads" in render(note, "en") and "one table of each round" in render(note, "en")
+
+
+async def test_interested_members_get_one_nudge_when_check_in_opens(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    league = await create(service)
+    event_id = (await service.store.rosters.get_league(league.id)).settings["event_id"]  # type: ignore[union-attr]
+    gateway.interested[event_id] = [7, 8, 8]
+    night_id = await open_checkin(service, clock)
+    (i,) = [i for i, (_, c) in enumerate(gateway.posts) if "marked the event as Interested" in c]
+    assert gateway.pinged[i] == [7, 8]
+    await service.check_in(night_id, 7)
+    await service.tick()
+    assert len(gateway.posted("marked the event as Interested")) == 1  # one nudge per night
+
+
+async def test_opt_in_direct_messages_for_check_in_and_seating(
+    service: LeagueService, gateway: FakeGateway, clock: Clock
+) -> None:
+    """``/league me notify:``: a test message says whether DMs are open; check-in opening and the
+    player's table come by DM; a DM that bounces is named in the channel."""
+    league = await create(service)
+    for p in range(1, 5):
+        await service.sign_up(league, p)
+    with pytest.raises(LeagueRefusal, match="not on"):
+        await service.set_notify(league, 42, "both")
+    assert "you get direct messages" in str(await service.set_notify(league, 1, "both"))
+    assert gateway.dms[-1][0] == 1
+    await service.set_notify(league, 2, "seating")
+    gateway.dms_closed.add(3)
+    answer = await service.set_notify(league, 3, "checkin")
+    from bot.i18n import render
+
+    assert "could not reach you" in render(answer, "en")
+    gateway.dms.clear()
+    night_id = await open_checkin(service, clock)
+    assert [u for u, c in gateway.dms] == [1] and "Check-in for" in gateway.dms[0][1]
+    (bounced,) = gateway.posted("could not send a direct message")
+    assert "<@3>" in bounced
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    assert sorted(u for u, c in gateway.dms if "your table" in c) == [1, 2]
