@@ -134,6 +134,10 @@ class Checkin:
         if not message_id:
             return
         content = await self.post_text(league, night, closed=closed)
+        if closed:
+            playing = night.status in ("checkin", "playing")
+        else:
+            playing = night.status == "playing" or bool(night.data.get("late_checkin"))
         try:
             await self.gateway.edit_checkin(
                 int(night.data.get("checkin_channel_id") or league.channel_id),
@@ -141,7 +145,7 @@ class Checkin:
                 night.id,
                 content,
                 closed=closed,
-                playing=night.status in ("checkin", "playing"),
+                playing=playing,
             )
         except Exception:
             log.warning("league %s: could not edit the check-in message", league.id, exc_info=True)

@@ -358,7 +358,8 @@ class DiscordLeagueGateway:
             # for tonight (and Check in, for a late check-in or a player coming back)
             view = checkin_view(night_id, lang, playing=True) if playing else None
         else:
-            view = checkin_view(night_id, lang)
+            # still open: a late check-in window during play shows I'm out for tonight already
+            view = checkin_view(night_id, lang, playing=playing)
         try:
             await message.edit(
                 content=shown,

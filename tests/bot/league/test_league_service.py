@@ -1050,6 +1050,15 @@ async def test_a_night_of_one_round_posts_its_results_once(
     service: LeagueService, gateway: FakeGateway, clock: Clock
 ) -> None:
     await create(service, rounds=1)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    await finish_all(service, gateway, 1, night_id)
+    (night_post,) = gateway.posted("night 1 results")
+    assert not gateway.posted("round 1 results")  # the same single line is not posted twice
+    assert "🏆" in night_post and night_post.index("**510**") < night_post.index("**300**")
 
 
 async def test_missing_the_last_night_gives_its_week_back_and_the_season_goes_on(
@@ -1147,16 +1156,17 @@ async def test_a_night_cancelled_at_its_start_ends_its_running_event(
 async def test_a_night_below_the_minimum_is_cancelled_and_gives_its_week_back(
     service: LeagueService, gateway: FakeGateway, clock: Clock
 ) -> None:
-    await create(service, weeks=2, min_players=6)
+    league = await create(service, weeks=2, min_players=6)
     night_id = await open_checkin(service, clock)
     for p in range(1, 5):
         await service.check_in(night_id, p)
     clock.at = FIRST_START
     await service.tick()
-    await finish_all(service, gateway, 1, night_id)
-    (night_post,) = gateway.posted("night 1 results")
-    assert not gateway.posted("round 1 results")  # the same single line is not posted twice
-    assert "🏆" in night_post and night_post.index("**510**") < night_post.index("**300**")
+    assert gateway.opened == {}
+    (off,) = gateway.posted("is off")
+    assert "4 players checked in, and a night needs 6" in off and "2026-11-05" in off
+    league = (await service.store.rosters.leagues(GUILD))[0]
+    assert [n.day.isoformat() for n in service.schedule_of(league).nights()] == ["2026-10-29", "2026-11-05"]
 
 
 async def test_without_a_name_the_servers_one_league_is_meant(service: LeagueService) -> None:
@@ -1172,12 +1182,6 @@ async def test_without_a_name_the_servers_one_league_is_meant(service: LeagueSer
     said = str(several.value.message)
     assert "several leagues" in said and "Spades Thursday" in said and "Spades Monday" in said
     assert (await service.league(GUILD, "Spades Monday")).name == "Spades Monday"
-
-    assert gateway.opened == {}
-    (off,) = gateway.posted("is off")
-    assert "4 players checked in, and a night needs 6" in off and "2026-11-05" in off
-    league = (await service.store.rosters.leagues(GUILD))[0]
-    assert [n.day.isoformat() for n in service.schedule_of(league).nights()] == ["2026-10-29", "2026-11-05"]
 
 
 async def test_the_seating_post_pings_exactly_the_seated_players(
