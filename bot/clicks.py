@@ -20,6 +20,7 @@ from bot.model import MOVING, Offer, Result, Table
 from bot.render.posts import score_sheet
 from bot.render.rules import rules_pages
 from bot.safe import acknowledge_public, on_ephemeral_message, safe_defer, safe_send, send_private, watch
+from bot.table.panels import MOVED
 from bot.table.service import TableService
 from bot.views.buttons import abandon_view, fill_view, leave_view
 from bot.views.items import (
@@ -101,6 +102,18 @@ async def show_hand(
         if not interaction.response.is_done():
             await send_private(interaction, MOVING)
         return
+    message = getattr(interaction, "message", None)
+    if (
+        in_place
+        and view is not None
+        and message is not None
+        and on_ephemeral_message(interaction)
+        and service.posts.panels.due(table_id, interaction.user.id, int(message.id))
+        and await send_private(interaction, MOVED, in_place=True) is not None
+    ):
+        # pushed up the channel (a hand post below it, or other posts): this one now says where
+        # the hand went, and the hand goes to a new ephemeral message at the bottom
+        in_place = False
     written = await send_private(interaction, content, view=view, in_place=in_place)
     if written is not None and view is not None:
         service.remember_panel(table_id, interaction.user.id, written)

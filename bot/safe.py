@@ -596,6 +596,24 @@ class PrivateMessage:
         return True
 
 
+def message_of(panel: PrivateMessage) -> int | None:
+    """The id of the ephemeral message ``panel`` edits, when known: its follow-up's, or for
+    ``@original`` the ephemeral message the component used sits on (None: a new initial answer)."""
+    if panel.message_id is not None:
+        return panel.message_id
+    message = getattr(panel.interaction, "message", None)
+    if message is not None and on_ephemeral_message(panel.interaction):
+        return int(message.id)
+    return None
+
+
+def token_since(interaction: Any) -> float:
+    """When ``interaction`` reached the bot (``time.monotonic``, as ``watch`` noted it; now when it
+    was not watched): its token lives 15 minutes from then."""
+    since = _extras(interaction).get(_SINCE)
+    return float(since) if isinstance(since, (int, float)) else time.monotonic()
+
+
 async def send_private(
     interaction: discord.Interaction,
     content: Any,

@@ -1,7 +1,9 @@
 """The turn clock: bot turns, reminders, turn timeouts and away players.
 
 One driver task per playing table, restarted after every saved change (it subscribes to the
-store). A bot seat (or an away player's) plays at the table's level (``settings["bot_level"]``),
+store). A human gets at most one reminder per turn (``Reminder``): deleted once they acted, edited
+to say when the bot played for them once it did; a seat the bot plays for (away, gone) gets none.
+A bot seat (or an away player's) plays at the table's level (``settings["bot_level"]``),
 thinking off the event loop during its human-like pause (`bot.table.thinker`); a player who just
 ran out of time is played by the normal bot at once. Every move goes through the store's commit.
 """
@@ -12,6 +14,7 @@ import asyncio
 import functools
 import logging
 import random
+from dataclasses import dataclass
 from typing import Any
 
 import engine
@@ -34,6 +37,22 @@ def bot_action(game: Game, seat: int, seed: int | None = None) -> Any:
     return decide(game, seat, "normal", seed, 0.0)  # (no search: the deadline is not read)
 
 
+@dataclass
+class Reminder:
+    """A reminder posted (or queued) for one turn of one player."""
+
+    user_id: int
+    deadline: float  # the turn's deadline: one reminder per deadline
+    message_id: int | None = None  # once it went out
+
+    def sent(self, message_id: int | None) -> None:
+        self.message_id = message_id
+
+    def target(self) -> int | None:
+        """Its message, asked when a later job of the table's ordered posts runs (it is out then)."""
+        return self.message_id
+
+
 class TurnClock:
     """Drives every playing table: the bots' moves, reminders and timeouts."""
 
@@ -51,6 +70,7 @@ class TurnClock:
         self.players = players
         self._pinged: dict[tuple[int, int], float] = {}  # (table, user) -> the turn's deadline
         self._pings: dict[tuple[int, int], int] = {}  # (table, user) -> the ping's message
+        self._reminders: dict[tuple[int, int], Reminder] = {}  # (table, user) -> this turn's reminder
         self.store = store
         self.publisher = publisher
         self.time = clock  # every pause, reminder and timeout waits on it
@@ -63,7 +83,7 @@ class TurnClock:
         old = self._drivers.pop(t.id, None)
         if old is not None and not old.done() and old is not asyncio.current_task():
             old.cancel()
-        if self._pings and not self._closed:
+        if (self._pings or self._reminders) and not self._closed:
             self._clear_pings(t)
         if self._closed or t.status != "playing" or t.game is None or not t.seats_to_act():
             return
@@ -73,7 +93,7 @@ class TurnClock:
         t = self.store.get(table_id)
         if t is None or t.stamp != stamp:
             return
-        if self._pings:
+        if self._pings or self._reminders:
             self._clear_pings(t)
         auto = [s for s in t.seats_to_act() if (seat := t.seats[s]) is not None and seat.automatic]
         if auto:
@@ -114,18 +134,8 @@ class TurnClock:
                 return
             for s in humans:
                 seat = t.seats[s]
-                if seat is not None and seat.user_id is not None:
-                    self.publisher.post(
-                        t.id,
-                        t.channel_id,
-                        i18n._(
-                            "⏰ %(user)s, it's your turn at table %(table)s: the bot plays for you %(when)s.",
-                            user=i18n.mention(seat.user_id),
-                            table=t.id,
-                            when=i18n.timestamp(deadline, "R"),
-                        ),
-                        mention=seat.user_id,
-                    )
+                if seat is not None and seat.user_id is not None and not seat.automatic:
+                    self._remind(t, seat.user_id, deadline)
         if self.time.now() < deadline:
             await self.time.sleep(deadline - self.time.now())
         await self._auto(table_id, stamp, humans, timed_out=True)
@@ -155,12 +165,20 @@ class TurnClock:
             ]
             if not acted:
                 return
+            reminded: dict[int, Reminder] = {}
             for s in acted:
                 seat = new.seats[s]
                 if seat is not None and not seat.bot:
                     seat.auto_acts += 1  # the bot played this human's turn
+                    if timed_out and seat.user_id is not None:
+                        # (taken before the commit: its listeners would delete it as a turn over)
+                        reminder = self._reminders.pop((table_id, seat.user_id), None)
+                        if reminder is not None:
+                            reminded[s] = reminder
             refusal = await self.store.commit(t, new, events=events, touched=acted)
             if refusal is not None:
+                for reminder in reminded.values():  # (still this turn's)
+                    self._reminders[(table_id, reminder.user_id)] = reminder
                 # storage trouble: try again shortly rather than stall the table
                 await self.time.sleep(2.0)
                 cur = self.store.get(table_id)
@@ -168,20 +186,32 @@ class TurnClock:
                     self.schedule(cur)
                 return
         if timed_out:
+            played = i18n.timestamp(self.time.now(), "t")
             for s in acted:
                 seat = new.seats[s]
                 if seat is None or seat.user_id is None:
                     continue
-                note = (
-                    i18n._("⏱ %(who)s ran out of time; the bot acted for them.", who=seat.label)
-                    if not seat.away
-                    else i18n._(
-                        "💤 %(who)s missed two turns in a row and is marked away; the bot plays for them "
-                        "until they press **I'm back**.",
-                        who=seat.label,
-                    )
+                away = i18n._(
+                    "💤 %(who)s missed two turns in a row and is marked away; the bot plays for them "
+                    "until they press **I'm back**.",
+                    who=seat.label,
                 )
-                self.publisher.post(t.id, t.channel_id, note)
+                reminder = reminded.get(s)
+                if reminder is not None:
+                    # the turn's reminder says what happened instead of a post of its own
+                    text = (
+                        away
+                        if seat.away
+                        else i18n._(
+                            "⏰ %(user)s: the bot played for you at %(when)s.",
+                            user=i18n.mention(seat.user_id),
+                            when=played,
+                        )
+                    )
+                    self.publisher.edit_post(t.id, t.channel_id, reminder.target, text)
+                    continue
+                note = i18n._("⏱ %(who)s ran out of time; the bot acted for them.", who=seat.label)
+                self.publisher.post(t.id, t.channel_id, away if seat.away else note)
 
     def _bot_turn(
         self, new: Table, s: int, events: list[Any], *, timed_out: bool, planned: list[Any] | None = None
@@ -239,11 +269,40 @@ class TurnClock:
                 sent=functools.partial(self._remember_ping, (t.id, uid)),
             )
 
+    def _remind(self, t: Table, user_id: int, deadline: float) -> None:
+        """One reminder for this turn of ``user_id`` (none if one went out for it already)."""
+        key = (t.id, user_id)
+        old = self._reminders.get(key)
+        if old is not None and old.deadline == deadline:
+            return
+        if old is not None:  # (a turn of theirs with another deadline: that one is over)
+            self.publisher.delete(t.id, t.channel_id, old.target)
+        reminder = self._reminders[key] = Reminder(user_id, deadline)
+        self.publisher.post(
+            t.id,
+            t.channel_id,
+            i18n._(
+                "⏰ %(user)s, it's your turn at table %(table)s: the bot plays for you %(when)s.",
+                user=i18n.mention(user_id),
+                table=t.id,
+                when=i18n.timestamp(deadline, "R"),
+            ),
+            mention=user_id,
+            sent=reminder.sent,
+        )
+
     def _clear_pings(self, t: Table) -> None:
-        """Delete the pings whose turn is over: the channel keeps only the ones that matter now."""
+        """Delete the pings and reminders whose turn is over: the channel keeps only the ones that
+        matter now (a reminder's post may still be queued: its delete runs after it)."""
         acting = {seat.user_id for s in humans_to_act(t) if (seat := t.seats[s]) is not None}
-        for key in [k for k in self._pings if k[0] == t.id and k[1] not in acting]:
+        over = t.status != "playing"
+        for key in [k for k in self._pings if k[0] == t.id and (over or k[1] not in acting)]:
             self.publisher.delete(t.id, t.channel_id, self._pings.pop(key))
+        for key in [k for k in self._reminders if k[0] == t.id]:
+            reminder = self._reminders[key]
+            if over or key[1] not in acting or (t.deadline is not None and reminder.deadline != t.deadline):
+                del self._reminders[key]
+                self.publisher.delete(t.id, t.channel_id, reminder.target)
 
     def _remember_ping(self, key: tuple[int, int], message_id: int | None) -> None:
         if message_id is not None:
@@ -255,6 +314,8 @@ class TurnClock:
             del self._pings[key]
         for key in [k for k in self._pinged if k[0] == table_id]:
             del self._pinged[key]
+        for key in [k for k in self._reminders if k[0] == table_id]:
+            del self._reminders[key]
 
     def stop(self, table_id: int) -> None:
         """Cancel the table's driver (its shard went to another process) and forget it."""

@@ -26,7 +26,7 @@ from bot import render
 from bot.clock import Clock
 from bot.i18n import DEFAULT
 from bot.i18n import render as text_in
-from bot.model import Table
+from bot.model import Table, humans_to_act
 from bot.ratelimit import BOTS, HUMAN, POSTS, GlobalBudget, Ticket, prepaid
 from bot.safe import PrivateMessage, PublicMessage
 from bot.table.outbound import DiscordPublisher, Picture, Publisher, Unsent
@@ -64,9 +64,13 @@ DEBOUNCE = 0.25
 # tried again after RETRY_BASE, 2x, 4x... seconds, RETRIES times at most.
 RETRY_BASE = 1.0
 RETRIES = 6
-# The budget's queue, in seconds of this process's share, beyond which a hand's end edits the
-# live message in place instead of posting it again at the bottom (a post and a delete).
+# The budget's queue, in seconds of this process's share, beyond which the live message is edited
+# in place instead of posted again at the bottom (a post and a delete); it moves down once the
+# queue is shorter again (the next redraw while a human is to act).
 REPOST_BACKLOG = 1.0
+# The newest bot messages remembered per channel (ours: posts and live messages), to know whether
+# a table's live message is still the newest one there (a delete below it can make it so again).
+RECENT_KEPT = 12
 # Live messages redrawn per second through clicks' tokens, all tables together. Discord does not
 # count them, but each costs the event loop ~1-2 ms (drawing, sending, reading the answer): past
 # this the public messages lag (most urgent tables first) instead of every answer at every table.
@@ -74,6 +78,8 @@ REDRAWS_PER_SECOND = 100.0
 
 #: a post: text (lazy texts are rendered in the server's language) or a function of the language
 Content = Any
+#: a message id, or a function that tells it when the request's turn comes (None: no message)
+MessageRef = int | Callable[[], int | None]
 Language = Callable[[int], Awaitable[str]]
 
 
@@ -131,6 +137,8 @@ class TablePublisher:
         self.redraws = GlobalBudget(REDRAWS_PER_SECOND)
         # what the live message's buttons depended on when last sent (None: send them again)
         self._live_shapes: dict[int, tuple[Any, ...]] = {}
+        # per channel, the ids of our newest messages there (oldest first): where the live table is
+        self._recent: dict[int, list[int]] = {}
         self._closed = False
         self.pictures = True  # attach the table picture and score chart to hand and game posts
         #: the language of a table's public messages (the service sets the server's)
@@ -142,7 +150,6 @@ class TablePublisher:
     # ---- after a saved change ------------------------------------------------------------
     def after(self, old: Table, new: Table, events: list[Any], actor: int | None = None) -> None:
         """The posts a change causes (a hand's result, the game's end), the live message, panels."""
-        over = any(isinstance(ev, GameOver) for ev in events)
         if self.staleness.enabled and any(isinstance(ev, CardPlayed) for ev in events):
             self.staleness.played(new, self._humans(new))
         for ev in events:
@@ -154,10 +161,8 @@ class TablePublisher:
                     _hand_post(new, ev),
                     view=_hand_view(new, record),
                     pictures=hand_pictures(new, record) if record is not None else None,
+                    hand=True,
                 )
-                if not over:
-                    # keep the live table at the bottom of the channel, below the hand's post
-                    self._enqueue(new.id, self._repost_job(new.id))
             elif isinstance(ev, GameOver):
                 self.post(
                     new.id,
@@ -230,11 +235,13 @@ class TablePublisher:
         mention: int | None = None,
         sent: Callable[[int | None], None] | None = None,
         pictures: Callable[[str], list[Picture]] | None = None,
+        hand: bool = False,
     ) -> None:
-        """Queue a channel post behind the table's earlier ones. ``content`` (and ``view``) may be
-        lazy: they are drawn in the server's language when the post goes out. ``pictures`` draws
-        the files to attach in that language; it runs in an executor (off the event loop), and a
-        failure posts the text alone. ``sent`` is told the post's message id (None if it failed)."""
+        """Queue a channel post behind the table's earlier ones (``hand``: a hand's result).
+        ``content`` (and ``view``) may be lazy: they are drawn in the server's language when the
+        post goes out. ``pictures`` draws the files to attach in that language; it runs in an
+        executor (off the event loop), and a failure posts the text alone. ``sent`` is told the
+        post's message id (None if it failed)."""
 
         async def job() -> None:
             lang = await self.language(table_id)
@@ -254,6 +261,8 @@ class TablePublisher:
                         lambda: self.out.send(channel_id, text, view=shown, mention=mention, **extra),
                         table_id,
                     )
+                    if message_id is not None:
+                        self._posted(table_id, channel_id, message_id, hand=hand)
                     if sent is not None:
                         sent(message_id)
                     return
@@ -266,24 +275,81 @@ class TablePublisher:
 
         self._enqueue(table_id, job)
 
-    def delete(self, table_id: int, channel_id: int, message_id: int) -> None:
-        """Delete one of the table's posts, in order with its other posts."""
+    def delete(self, table_id: int, channel_id: int, message_id: MessageRef) -> None:
+        """Delete one of the table's posts, in order with its other posts. ``message_id`` may be a
+        function, asked when the delete's turn comes (a post queued before it has gone out by then;
+        None: nothing to delete)."""
 
         async def job() -> None:
+            target = message_id() if callable(message_id) else message_id
+            if target is None:
+                return
             if await self.fence(table_id):  # (right before the request)
-                await self.out.delete(channel_id, message_id)
+                await self.out.delete(channel_id, target)
+                self._forget(channel_id, target)
 
         self._enqueue(table_id, job)
 
-    def _repost_job(self, table_id: int) -> Callable[[], Awaitable[None]]:
-        async def job() -> None:
-            # under load an edit in place (one request) instead of a post and a delete; with a fresh
-            # token of a click on the live message, an edit through it (a new post would orphan it)
-            t = self.store.get(table_id)
-            held = t is not None and self.tokens.has(table_id, t.message_id)
-            self.render_soon(table_id, repost=not self._backlogged() and not held)
+    def edit_post(self, table_id: int, channel_id: int, message_id: MessageRef, content: Content) -> None:
+        """Rewrite one of the table's posts (a reminder once the bot played), in order with its
+        other posts; ``message_id`` as for :meth:`delete`. It pings nobody again."""
 
-        return job
+        async def job() -> None:
+            target = message_id() if callable(message_id) else message_id
+            if target is None:
+                return
+            lang = await self.language(table_id)
+            text = content(lang) if callable(content) else text_in(content, lang)
+            try:
+                await self._paid(POSTS, lambda: self.out.edit(channel_id, target, text), table_id)
+            except Unsent as exc:  # (a reminder left as it was is no reason to hold the table up)
+                log.warning("%s; left as it was", exc)
+
+        self._enqueue(table_id, job)
+
+    # ---- where the live message is -------------------------------------------------------------
+    def _posted(self, table_id: int, channel_id: int, message_id: int, *, hand: bool = False) -> None:
+        """One of our posts went out in ``channel_id``: the live table there is no longer the newest
+        message; it moves below at once if a human is to act (else when one is: ``after``)."""
+        recent = self._recent.setdefault(channel_id, [])
+        recent.append(message_id)
+        del recent[:-RECENT_KEPT]
+        self.panels.pushed(table_id, hand=hand)
+        t = self.store.get(table_id)
+        if t is not None and self._waits_for_human(t) and not self.at_bottom(t):
+            self.render_soon(table_id)
+
+    def _forget(self, channel_id: int, message_id: int) -> None:
+        recent = self._recent.get(channel_id)
+        if recent is not None and message_id in recent:
+            recent.remove(message_id)
+            if not recent:
+                del self._recent[channel_id]
+
+    def at_bottom(self, t: Table) -> bool:
+        """Whether the table's live message is the newest of our messages in its channel (as far as
+        this process knows: after a start nothing is known, and it is taken to be)."""
+        recent = self._recent.get(t.channel_id)
+        return not recent or recent[-1] == t.message_id
+
+    @staticmethod
+    def _waits_for_human(t: Table) -> bool:
+        return t.status == "playing" and t.game is not None and bool(humans_to_act(t))
+
+    def _moves_down(self, table_id: int) -> bool:
+        """The live message is to be posted again at the bottom: asked for (a start, the repost
+        command), or a human is to act and other posts came below it (unless the budget's queue is
+        long: then it is edited in place, and moves at a later redraw)."""
+        if table_id in self._repost:
+            return True
+        t = self.store.get(table_id)
+        return (
+            t is not None
+            and t.message_id is not None
+            and self._waits_for_human(t)
+            and not self.at_bottom(t)
+            and not self._backlogged()
+        )
 
     def _enqueue(self, table_id: int, job: Callable[[], Awaitable[None]]) -> None:
         if not self._closed:
@@ -343,7 +409,7 @@ class TablePublisher:
 
     def _has_token(self, table_id: int) -> bool:
         t = self.store.get(table_id)
-        return t is not None and table_id not in self._repost and self.tokens.has(table_id, t.message_id)
+        return t is not None and not self._moves_down(table_id) and self.tokens.has(table_id, t.message_id)
 
     @staticmethod
     def _shape(t: Table, lang: str) -> tuple[Any, ...]:
@@ -354,7 +420,7 @@ class TablePublisher:
     def _token(self, table_id: int) -> PublicMessage | None:
         """A fresh token of a click on the table's live message, unless it is to be posted again."""
         t = self.store.get(table_id)
-        if t is None or table_id in self._repost:
+        if t is None or self._moves_down(table_id):  # (a token never keeps it where it is)
             return None
         return self.tokens.pick(table_id, t.message_id)
 
@@ -407,7 +473,7 @@ class TablePublisher:
         drawn = time.monotonic()
         content = render.table_message(t, lang)
         view = table_view(t, lang)
-        repost = table_id in self._repost
+        repost = self._moves_down(table_id)
         self._repost.discard(table_id)
         if t.message_id is not None and not repost:
             with prepaid() if budget is not None else contextlib.nullcontext():
@@ -424,9 +490,13 @@ class TablePublisher:
             new_id = await self.out.send(channel_id, content, view=view)
         if new_id is None:
             return
+        recent = self._recent.setdefault(channel_id, [])
+        recent.append(new_id)
+        del recent[:-RECENT_KEPT]
         self.staleness.public_shown(table_id, drawn)
         if old_id is not None:
             await self._paid(self.level(table_id), lambda: self.out.delete(channel_id, old_id), table_id)
+            self._forget(channel_id, old_id)
         async with self.store.lock(table_id):
             t = self.store.get(table_id)
             if t is not None:
