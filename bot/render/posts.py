@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n import DEFAULT, N_, gettext, ngettext
 from bot.model import players
-from bot.render.pieces import MAX_MESSAGE, bid_label, clip, short_commitment, side_members, side_name
+from bot.render.pieces import MAX_MESSAGE, bid_label, clip, side_members, side_name
 from bot.storage.counted import game_counts
 
 if TYPE_CHECKING:
@@ -25,7 +25,8 @@ def _get(obj: Any, name: str, default: Any = None) -> Any:
 
 
 def hand_post(t: Table, ev: HandScored, lang: str = DEFAULT) -> str:
-    """One short post per finished hand: bids vs tricks and the engine's score breakdown."""
+    """One short post per finished hand: a line per side (bids vs tricks, contract made or set,
+    nils, bags, the new total); its buttons replay the hand and verify the deal."""
     hand_no = ev.hand_no
     tricks = list(ev.tricks)
     breakdown = list(ev.breakdown)
@@ -91,18 +92,7 @@ def hand_post(t: Table, ev: HandScored, lang: str = DEFAULT) -> str:
         run = f" ({before} → {after})" if before is not None and after is not None else ""
         summary = ", ".join(parts) or gettext(lang, "no points")
         lines.append(f"{head}: {summary} → {total:+d}{run}")
-    fair = record.get("fair")
-    if isinstance(fair, dict) and fair.get("seed"):
-        lines.append(
-            gettext(
-                lang,
-                "🔓 Deal `%(commitment)s` revealed: seed `%(seed)s` salt `%(salt)s` (press **Verify deal**, "
-                "or `python -m engine verify`)",
-                commitment=short_commitment(str(fair.get("commitment"))),
-                seed=fair["seed"],
-                salt=fair.get("salt"),
-            )
-        )
+    # (the deal's commitment, seed and salt: in the Verify deal answer and the replay, not here)
     return clip("\n".join(lines))
 
 

@@ -210,8 +210,7 @@ def verdict_text(verdict: Verdict, fair: dict[str, Any], *, table_id: int, hand_
         _("Commitment shown before the bidding: `%(short)s` (full: `%(full)s`)", short=commitment, full=full),
         _("Revealed seed `%(seed)s` and salt `%(salt)s`.", seed=fair.get("seed"), salt=fair.get("salt")),
         _(
-            "Check it yourself with the attached record: `python -m engine verify %(file)s` (the shuffle is "
-            "documented in docs/ENGINE_API.md).",
+            "Check it yourself with the attached record, `%(file)s`: docs/HAND_RECORD.md says how.",
             file=file,
         ),
     ]

@@ -4,6 +4,7 @@ Discord. The end-to-end behaviour through the fake Discord lives in tests/e2e/."
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -26,6 +27,7 @@ from tests.bot.table.factories import (
     DAVE,
     ERIN,
     GUILD,
+    Post,
     RecordingPublisher,
     make_service,
     open_table,
@@ -599,36 +601,40 @@ async def test_a_failing_publisher_does_not_stop_the_turn_clock(
 
 
 async def test_a_player_is_marked_away_after_exactly_two_timeouts_in_a_row(storage: Storage) -> None:
-    """The first missed turn is only noted; the second marks the seat away (the bot plays on until
-    **I'm back**), as the channel and the stored seat show."""
+    """The first missed turn's reminder is edited to say the bot played; the second marks the seat
+    away (the bot plays on until **I'm back**) and its reminder says so; an away seat gets no more
+    reminders. As the channel and the stored seat show."""
     svc = make_service(storage, speed=1000.0)
     pub: RecordingPublisher = svc.publisher  # type: ignore[assignment]
     try:
         t = await open_table(svc, play_seconds=15, bid_seconds=15)
         assert (await svc.lifecycle.start(t.id, ALICE, fill=True)).ok
 
-        def notes() -> list[str]:
-            return [x for x in pub.texts() if x.startswith(("⏱", "💤"))]
+        def reminders() -> list[Post]:  # (the posts that ping her)
+            return [pub.posts[m] for m in pub.order if pub.posts[m].mention == ALICE]
 
-        await wait_until(lambda: len(notes()) >= 2, "two missed turns")
-        first, second = notes()[:2]
-        assert first == f"⏱ <@{ALICE}> ran out of time; the bot acted for them."
-        assert second == (
+        await wait_until(lambda: sum(bool(p.edits) for p in reminders()) >= 2, "two missed turns")
+        first, second = reminders()[:2]
+        assert len(first.edits) == len(second.edits) == 1  # each edited once, never posted again
+        assert re.fullmatch(rf"⏰ <@{ALICE}>: the bot played for you at <t:\d+:t>\.", first.content)
+        assert second.content == (
             f"💤 <@{ALICE}> missed two turns in a row and is marked away; the bot plays "
             "for them until they press **I'm back**."
         )
+        assert not any(x.startswith("⏱") for x in pub.texts())  # the reminder said it: no post of its own
         row = await storage.tables.get(t.id)
         assert row is not None
         seat = Table.from_row(row).seats[0]
         assert seat is not None and seat.user_id == ALICE and seat.away
 
-        # marked once: later turns are played for the away seat without another note
+        # marked once: later turns are played for the away seat with no reminder and no note
         def hand_over() -> bool:
             cur = svc.tables.get(t.id)
             return cur is None or cur.game is None or bool(cur.game.hand_records)
 
         await wait_until(hand_over, "the hand to end")
-        assert [x for x in notes() if x.startswith("💤")] == [second]
+        assert len(reminders()) == 2
+        assert [p for p in pub.posts.values() if p.content.startswith("💤")] == [second]
     finally:
         await svc.close()
 
