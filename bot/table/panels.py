@@ -151,8 +151,7 @@ class HandPanels:
         if placed is None:
             return False
         if message_id is not None and placed.message_id != message_id:
-            # an older panel than the one written last is above it
-            return placed.message_id is not None and message_id < placed.message_id
+            return False  # (an older panel, clicked: redrawn where it is, as asked)
         return (
             self._hands.get(table_id, 0) > placed.hands
             or self._posts.get(table_id, 0) - placed.posts >= PUSHED_AFTER

@@ -48,9 +48,10 @@ def hand_posts(spades: Spades) -> list[Message]:
 
 
 def commitments_shown(spades: Spades) -> dict[int, str]:
-    """Every hand's commitment as the table message showed it (any version of it, by hand)."""
+    """Every hand's commitment as the table message showed it (any version of it, by hand; a
+    table message posted again below later posts, and so deleted, was seen too)."""
     shown: dict[int, str] = {}
-    for m in spades.fake.public_messages(spades.channel):
+    for m in [m for m in spades.channel.messages if not m.ephemeral]:
         for text in [*(h.get("content", "") for h in m.history), m.content]:
             hand = re.search(r"Hand (\d+)", text)
             found = COMMITTED.search(text)
@@ -115,10 +116,11 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         posts = hand_posts(spades)
         assert len(posts) == len(records) >= 1
 
-        # every hand post reveals the key that hashes to the commitment shown before that hand
+        # every hand's key hashes to the commitment shown before that hand; the short hand post
+        # leaves the key to Verify deal (below)
         for post, rec in zip(posts, records, strict=True):
             fair = rec["fair"]
-            assert f"seed `{fair['seed']}`" in post.content and f"salt `{fair['salt']}`" in post.content
+            assert fair["seed"] not in post.content and fair["salt"] not in post.content
             shown = commitments[rec["hand_no"]]
             assert commitment(fair["seed"], fair["salt"]).startswith(shown)
             assert [b.get("label") for b in post.buttons] == ["Replay hand", "Verify deal"]
@@ -147,6 +149,9 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
         assert text.startswith(
             f"✅ **Hand 1 at table {seen.table_id}**: OK: hand 1 was dealt from the committed seed"
         )
+        fair = records[0]["fair"]
+        assert f"Revealed seed `{fair['seed']}` and salt `{fair['salt']}`." in text
+        assert "python -m engine" not in text  # the command line is in docs/HAND_RECORD.md
         answer = r.followups[-1] if r.followups else r.message
         assert answer is not None and answer.ephemeral
         (record_file,) = answer.attachments
@@ -282,7 +287,7 @@ async def test_text_buttons_and_text_posts_when_discord_refuses_emojis_and_files
         assert hand_posts(spades), "the game ended first"
         await fake.settle()
         post = hand_posts(spades)[0]
-        assert post.attachments == [] and "revealed: seed" in post.content
+        assert post.attachments == [] and post.content.startswith("📋 **Hand 1** · table ")
         refused = [r for r in fake.requests if r.files and r.status == 403]
         assert refused and all(r.response["code"] == 50013 for r in refused)
     uploads = [r for r in fake.requests if r.method == "POST" and r.path.endswith("/emojis")]

@@ -114,11 +114,15 @@ async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) 
         await spades.wait_for(
             lambda: any(x.startswith(away) for x in texts()), timeout=30, what="the away notice"
         )
-        notes = texts()
-        assert any(x.startswith(f"⏰ <@{alice.id}>, it's your turn") for x in notes)
-        # marked away at the second turn in a row she missed, not later
-        before_away = notes[: next(i for i, x in enumerate(notes) if x.startswith(away))]
-        assert sum(x.startswith(ran_out) for x in before_away) == 1, before_away
+        # one reminder per missed turn, each edited once the bot played: the first says when, the
+        # second that she is away (marked at the second turn in a row she missed, not later); no
+        # post of their own
+        first, second = spades.fake.pings(alice)[:2]
+        said_first = [str(h.get("content", "")) for h in first.history]
+        assert said_first[0].startswith(f"⏰ <@{alice.id}>, it's your turn"), said_first
+        assert re.fullmatch(rf"⏰ <@{alice.id}>: the bot played for you at <t:\d+:t>\.", first.content)
+        assert second.content.startswith(away) and len(second.history) == 1
+        assert not any(x.startswith(ran_out) for x in texts())
         seat = await stored_seat(spades, game.table_id, _seat(game, alice))
         assert seat is not None and seat["away"]
         reminders = [
@@ -128,12 +132,17 @@ async def test_turn_timeouts_hand_the_seat_to_the_bot_then_away(spades: Spades) 
         ]
         allowed = reminders[0].json["allowed_mentions"]
         assert [int(u) for u in allowed["users"]] == [alice.id] and "users" not in allowed.get("parse", [])
-        pinged = spades.fake.pings(alice)
-        assert pinged and all(m.content.startswith("⏰") for m in pinged)
+        edits = [
+            q
+            for q in spades.fake.requests_to("PATCH", "/channels/{channel_id}/messages/{message_id}")
+            if q.path.endswith(f"/{first.id}")
+        ]
+        assert edits and all(q.json["allowed_mentions"] == {"parse": []} for q in edits)  # no ping again
         assert re.findall(r"<@!?(\d+)>", reminders[0].json["content"]) == [str(alice.id)]  # pings her only
         # the bot keeps playing for her; she comes back with the button
         stamp = await _stored_stamp(spades, game.table_id)
         await _wait_stored_stamp(spades, game.table_id, stamp + 2, "the bot playing on")
+        assert len(spades.fake.pings(alice)) == 2  # away: no more reminders
 
         def back_button() -> bool:
             live = live_message(spades, game.channel, game.table_id)
