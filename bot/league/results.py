@@ -106,6 +106,8 @@ class Results:
         for r in results:
             played = attendance.credit(r.sides, r.seats, subs.get(r.league_table_id, ()), rule_of_attendance)
             sides = tuple(side_entrants(side, r.started_at) for side in played.sides)
+            if sum(1 for side in sides if side) < 2:
+                continue  # against a side of bots only: practice, not a league game
             # a side's entrant is a no-show only when every player it had at the table was one
             # (fixed teams: the partner who was there keeps the team's result)
             absent: set[Hashable] = set()
