@@ -154,14 +154,17 @@ class Results:
 
     async def standings_text(self, league: LeagueRow, *, title: Text | None = None) -> Text:
         rows, held = await self.standings_rows(league)
+        rule = settings_of(league).points
         return text.standings(
             league.name,
             league.season,
             rows,
             await self.entrant_names(league),
             held,
-            settings_of(league).points.describe(),
+            rule.describe(),
             title=title,
+            ranking=rule.ranking,
+            min_nights=rule.min_nights,
         )
 
     async def schedule_text(self, league: LeagueRow) -> Text:
@@ -267,5 +270,7 @@ class Results:
             await self.entrant_names(league),
             held,
             standings.champions(rows),
+            ranking=settings_of(league).points.ranking,
+            min_nights=settings_of(league).points.min_nights,
         )
         await self.gateway.post(league.channel_id, post)

@@ -360,7 +360,9 @@ def seat_round(
             alone: tuple[tuple[int | None, ...], ...] = tuple((m,) for m in members)
             return cost + _side_cost(alone), alone
         if fmt == FIXED or side_size == 1:
-            sides: tuple[tuple[int | None, ...], ...] = tuple(u.members for u in tunits) if fmt == FIXED else tuple((m,) for m in members)
+            sides: tuple[tuple[int | None, ...], ...] = (
+                tuple(u.members for u in tunits) if fmt == FIXED else tuple((m,) for m in members)
+            )
             return cost + _side_cost(sides), sides
         best: tuple[float, tuple[tuple[int | None, ...], ...]] | None = None
         for part in _partitions(len(members), side_size):
