@@ -156,8 +156,8 @@ def test_a_minimum_of_nights_to_be_ranked_and_champion() -> None:
         and all(r.rank == 0 for r in rows[2:])
     )
     assert champions(rows) == ["a"]
-    # nobody with three nights: no champion at all
-    assert champions(standings(games, PointsRule(min_nights=3))) == []
+    # nobody with four nights: no champion at all
+    assert champions(standings(games, PointsRule(min_nights=4))) == []
     # a bye night counts as a night
     with_bye = standings(games, PointsRule(min_nights=2), byes=[(1, "c")])
     assert next(r for r in with_bye if r.entrant == "c").ranked
