@@ -666,10 +666,23 @@ def schedule(
         leftover=leftover,
     )
     footer: Text = join(foot, _("-# Attendance: %(rule)s.", rule=settings.attendance.describe()), sep="\n")
+    points = settings.points
+    if points.ranking != "points" or points.min_nights or points.bye:
+        # the season's own rules (``/league-season rules``): said only when the league chose them
+        footer = join(footer, _("-# Standings: %(rule)s.", rule=points.describe()), sep="\n")
     header: Text = schedule_header(league_name, schedule, described)
     if status is not None:
         header = join(header, join("(", status, ")", sep=""))
     return lines_within(header, schedule_lines(schedule, held, now), footer)
+
+
+def exported(league_name: str, season: int) -> Text:
+    """``/league export``'s answer, above its CSV files (columns: docs/LEAGUE_GUIDE.md)."""
+    return _(
+        "📎 **%(league)s**, season %(season)s: standings, nights and results as CSV files.",
+        league=league_name,
+        season=season,
+    )
 
 
 def no_history(league_name: str) -> Text:
