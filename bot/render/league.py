@@ -22,6 +22,7 @@ from bot.i18n import (
     Lazy,
     ListOf,
     Msg,
+    Num,
     Text,
     _,
     _n,
@@ -31,6 +32,7 @@ from bot.i18n import (
     render,
     role_mention,
     timestamp,
+    whole,
 )
 from bot.i18n import mention as user_mention
 from bot.permissions import permission_list
@@ -526,9 +528,9 @@ def standings_lines(
             )
         shown: Text = line
         if ranking == "game_points":
-            shown = join(shown, _("· **%(n)s** game points", n=r.scored))
+            shown = join(shown, _("· **%(n)s** game points", n=whole(r.scored)))
         elif ranking == "per_game":
-            shown = join(shown, _("· **%(n)s** points per game", n=f"{r.per_game:.2f}"))
+            shown = join(shown, _("· **%(n)s** points per game", n=Num(r.per_game, "0.00")))
         if not r.rank:
             shown = join(
                 shown,

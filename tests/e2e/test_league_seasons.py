@@ -101,7 +101,7 @@ async def test_fixed_teams_meet_new_opponents_every_night_and_the_export_matches
         for row, line in zip(table, lines, strict=True):
             assert f"**{row['name']}**" in line  # the same order
             assert line.split(".")[0].lstrip("=") == row["rank"]
-            assert f"**{row['game_points']}** game points" in line
+            assert f"**{int(row['game_points']):,}** game points".replace("-", "−") in line
             assert f"**{row['league_points']}** pts" in line
             assert row["nights"] == "3" and row["games"] == "3"
         nights = list(csv.DictReader(io.StringIO(files["season1-nights.csv"])))
