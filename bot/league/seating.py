@@ -438,7 +438,7 @@ def seat_round(
         c, lay = climb(sliced(shuffled))
         if c < best_cost - 1e-9:
             best_cost, best_layout = c, lay
-    if fmt == FIXED and per_table == 2 and len(groups) + len(byes) // max(1, unit_width) >= 2:
+    if fmt == FIXED and per_table == 2 and sum(1 for t in teams if t) >= 2:
         best_layout, byes = _round_robin(
             [tuple(t) for t in teams if t], best_layout, byes, unit_width, table_cost, met_before, bye_key, z
         )

@@ -149,4 +149,14 @@ async def test_seven_players_make_a_table_of_four_and_a_cutthroat_table_of_three
         )
         seated = sorted(p for t in tables for p in t.players)
         assert seated == sorted(p.id for p in players)  # nobody sits out
+        # the cutthroat game's result has three sides, each player for themselves, in the standings
+        results = await store.rounds.night_results(night.id)
+        assert sorted(len(r.sides) for r in results) == [2, 3]
+        await spades.wait_for(lambda: bool(posts_with(spades, "season 1 final standings")), what="the final")
+        final = posts_with(spades, "season 1 final standings")[0].content
+        assert all(f"<@{p.id}>" in final for p in players)
+        # a forfeit (the bots played the seat) is no night attended: below the minimum, no rank
+        for line in (line for line in final.splitlines() if "<@" in line and "pts" in line):
+            assert ("not ranked yet (0 of 1 nights)" in line) == ("nights 0/1" in line), line
+            assert line.startswith("–.") == ("nights 0/1" in line), line
     assert fake.take_violations() == []
