@@ -25,6 +25,7 @@ from .settings import (
     SettingsError,
     check_checkin_minutes,
     check_format,
+    check_leftover,
     check_name,
     slot_key,
 )
@@ -102,6 +103,7 @@ class Admin:
             )
             ruleset = build_ruleset(preset, target, hand_limit)
             fmt = check_format(fmt, ruleset)
+            check_leftover(leftover, fmt, ruleset)
             settings = LeagueSettings(
                 rounds=rounds,
                 round_minutes=round_minutes,
@@ -209,6 +211,7 @@ class Admin:
             if name is not None:
                 name = check_name(name)
                 changes["name"] = name
+            check_leftover(new_settings.leftover, league.format, ruleset)
         except (ScheduleError, SettingsError, standings.PointsError) as exc:
             raise LeagueRefusal.of(exc) from None
         if new_settings != settings:

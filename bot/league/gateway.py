@@ -27,17 +27,19 @@ class LeagueRefusal(Exception):
     """A user-facing refusal, answered ephemerally in the user's language: ``message`` is a lazy
     text (``bot.i18n``); ``str()`` of the exception is its English."""
 
-    def __init__(self, message: Any) -> None:
+    def __init__(self, message: Any, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.code = code  # the refused input's code when it has one (``LeagueInputError.code``)
 
     @classmethod
     def of(cls, exc: BaseException) -> LeagueRefusal:
         """A refusal carrying another error's message whole: a lazy one as it is, the storage's
-        refusals worded from their code (``storage_message``)."""
+        refusals worded from their code (``storage_message``); the error's code goes with it."""
+        code = getattr(exc, "code", None)
         if exc.args and isinstance(exc.args[0], Lazy):
-            return cls(exc.args[0])
-        return cls(storage_message(exc))
+            return cls(exc.args[0], code)
+        return cls(storage_message(exc), code)
 
 
 # The league storage's refusals (``LeagueError.code`` and its ``fields``) as messages.
