@@ -351,7 +351,7 @@ def explain_lines(rs: Ruleset) -> list[RuleLine]:
     if rs.ten_for_200:
         add(
             "ten_for_200",
-            f"10 for {fmt_int(rs.ten_for_value)}: a {side_word} that bids 10 or more tricks scores "
+            f"10 for {fmt_int(rs.ten_for_value)}: a side that bids 10 or more tricks scores "
             f"+{fmt_int(rs.ten_for_value)} if it makes them and {fmt_int(-rs.ten_for_value)} if not, "
             "instead of 10 per trick.",
             value=rs.ten_for_value,
@@ -363,7 +363,7 @@ def explain_lines(rs: Ruleset) -> list[RuleLine]:
             cards=top,
         )
     if rs.set_limit is not None:
-        times = "once" if rs.set_limit == 1 else f"{rs.set_limit} times"
+        times = "1 time" if rs.set_limit == 1 else f"{rs.set_limit} times"
         add(
             "set_limit",
             f"A {side_word} whose contract is set {times} in a game loses it at once; the highest "

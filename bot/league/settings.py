@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.i18n import ChoiceName, Joined, ListOf, _, join
 from bot.lexicon.words import preset_name
+from bot.model import DEFAULT_BID_SECONDS, DEFAULT_PLAY_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from engine.ruleset import PRESETS, Ruleset
 
 from .attendance import AttendanceRule
@@ -41,6 +42,19 @@ LEFTOVER_LABELS = {
 }
 
 
+# When a round's time is up (``time_call``): the hand in progress is played to its end and a tie
+# after it is broken by one overtime hand, the fewer bags or a draw (``engine.Game.call_time``),
+# or the game stops at once and counts as it stands (a tie a draw), as leagues did before.
+OVERTIME, FEWER_BAGS, DRAW, AS_IT_STANDS = "overtime", "bags", "draw", "as_it_stands"
+TIME_CALLS = (OVERTIME, FEWER_BAGS, DRAW, AS_IT_STANDS)
+TIME_CALL_LABELS = {
+    OVERTIME: "Finish the hand; a tie plays one overtime hand",
+    FEWER_BAGS: "Finish the hand; a tie goes to the fewer bags",
+    DRAW: "Finish the hand; a tie is a draw",
+    AS_IT_STANDS: "Stop at once; the score as it stands counts",
+}
+
+
 def label(text: str) -> Joined:
     """A choice as the reader's client shows it, in bold."""
     return join("**", ChoiceName(text), "**", sep="")
@@ -67,6 +81,9 @@ class LeagueSettings:
     late_minutes: int = DEFAULT_LATE_MINUTES  # late check-ins after the start join the next round
     min_players: int = 0  # fewer checked in at the start: the night is cancelled (0: two, as always)
     attendance: AttendanceRule = field(default_factory=AttendanceRule)  # no-shows, subs
+    time_call: str = OVERTIME  # what happens when a round's time is up (TIME_CALLS)
+    bid_seconds: int = DEFAULT_BID_SECONDS  # the league tables' turn timers
+    play_seconds: int = DEFAULT_PLAY_SECONDS
 
     def __post_init__(self) -> None:
         if not 0 <= self.late_minutes <= MAX_LATE_MINUTES:
@@ -102,6 +119,25 @@ class LeagueSettings:
                 ),
                 "round_minutes_range",
             )
+        if self.time_call not in TIME_CALLS:
+            raise SettingsError(
+                _("When time is up choose %(choices)s.", choices=labels(TIME_CALL_LABELS.values())),
+                "bad_time_call",
+            )
+        for seconds, code in (
+            (self.bid_seconds, "bid_seconds_range"),
+            (self.play_seconds, "play_seconds_range"),
+        ):
+            if not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
+                raise SettingsError(
+                    _(
+                        "Turn timers are %(min)s to %(max)s seconds (you gave %(n)s).",
+                        min=MIN_TURN_SECONDS,
+                        max=MAX_TURN_SECONDS,
+                        n=seconds,
+                    ),
+                    code,
+                )
         if self.leftover not in LEFTOVERS:
             raise SettingsError(
                 _("For leftover players choose %(choices)s.", choices=labels(LEFTOVER_LABELS.values())),
@@ -124,6 +160,9 @@ class LeagueSettings:
             "late_minutes": self.late_minutes,
             "min_players": self.min_players,
             "attendance": self.attendance.to_dict(),
+            "time_call": self.time_call,
+            "bid_seconds": self.bid_seconds,
+            "play_seconds": self.play_seconds,
         }
 
     @classmethod
@@ -139,7 +178,15 @@ class LeagueSettings:
             late_minutes=int(d.get("late_minutes", DEFAULT_LATE_MINUTES)),
             min_players=int(d.get("min_players", 0)),
             attendance=AttendanceRule.from_dict(d.get("attendance")),
+            time_call=str(d.get("time_call", OVERTIME)),
+            bid_seconds=int(d.get("bid_seconds", DEFAULT_BID_SECONDS)),
+            play_seconds=int(d.get("play_seconds", DEFAULT_PLAY_SECONDS)),
         )
+
+    @property
+    def table_settings(self) -> dict[str, Any]:
+        """What a league table is opened with besides its rules: the turn timers."""
+        return {"bid_seconds": self.bid_seconds, "play_seconds": self.play_seconds}
 
     def with_changes(self, **changes: Any) -> LeagueSettings:
         return replace(self, **changes)
