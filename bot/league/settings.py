@@ -65,6 +65,11 @@ def labels(texts: Iterable[str]) -> ListOf:
     return ListOf(tuple(label(t) for t in texts), "or")
 
 
+def time_call_label(time_call: str) -> Joined:
+    """A league's time call as the reader's client shows the choice, in bold."""
+    return label(TIME_CALL_LABELS.get(time_call, TIME_CALL_LABELS[OVERTIME]))
+
+
 class SettingsError(LeagueInputError):
     """An invalid league setting; the message says what is allowed."""
 

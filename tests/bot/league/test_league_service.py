@@ -353,7 +353,8 @@ async def test_second_league_at_the_same_time_in_the_channel(service: LeagueServ
 
 
 async def test_a_whole_night(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
-    league = await create(service, late_minutes=0)  # (no late check-in: it closes at the start)
+    # (no late check-in: it closes at the start; time called the old way: scored as it stands)
+    league = await create(service, late_minutes=0, time_call="as_it_stands")
     await service.tick()
     assert gateway.checkin_posts == []  # too early
     night_id = await open_checkin(service, clock)
