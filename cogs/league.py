@@ -22,7 +22,7 @@ from discord.ext import commands
 import engine
 from bot import lexicon
 from bot.guild_settings import GuildSettings
-from bot.i18n import Text, _, join, render, resolve, user_language
+from bot.i18n import Text, _, gettext, join, render, resolve, user_language
 from bot.league import schedule as sch
 from bot.league.attendance import CREDIT_LABELS, NO_SHOW_LABELS
 from bot.league.discord_io import DYNAMIC_ITEMS
@@ -46,7 +46,6 @@ FORMAT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in
 LEFTOVER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in LEFTOVER_LABELS.items()]
 NO_SHOW_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in NO_SHOW_LABELS.items()]
 CREDIT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in CREDIT_LABELS.items()]
-TIME_CALL_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in TIME_CALL_LABELS.items()]
 AUTOCOMPLETE_READ = 1.0  # seconds the rules autocomplete may wait for the league's preset
 WEEKDAY_CHOICES = [app_commands.Choice(name=d, value=d.lower()) for d in WEEKDAYS]
 NOTIFY_CHOICES = [
@@ -178,6 +177,19 @@ class LeagueCog(commands.Cog):
             for s in rule_suggestions(current, preset if isinstance(preset, str) else None)
         ]
 
+    async def time_call_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """What happens when a round's time is up, in the reader's words (the value stays)."""
+        lang = user_language(interaction)
+        typed = current.strip().lower()
+        out = []
+        for value, words in TIME_CALL_LABELS.items():
+            shown = f"{value}: {gettext(lang, words)}"[:100]
+            if typed in shown.lower():
+                out.append(app_commands.Choice(name=shown, value=value))
+        return out
+
     async def _quiet_league(self, guild_id: int, name: Any) -> LeagueRow | None:
         try:
             return await self.service.league(guild_id, name if isinstance(name, str) and name else None)
@@ -196,7 +208,7 @@ class LeagueCog(commands.Cog):
         format="Fixed partners, rotating partners or solo",
         preset="The rules (standard, cutthroat, five-player, …)",
         rounds="Games (rounds) per night",
-        round_minutes="A round's time limit; then the hand in progress is the last (see time_call)",
+        round_minutes="A round's time limit; then its last hand is played out",
         target="A round's target score (default: the preset's)",
         hand_limit="A round's hand limit, so nights end on time",
         leftover="What happens to players who don't fill a table",
@@ -206,19 +218,20 @@ class LeagueCog(commands.Cog):
         checkin_minutes="How many minutes before the start check-in opens (5-720, default 30)",
         late_minutes="Minutes after the start a late check-in joins the next round (0-120, default 30)",
         min_players="Fewer checked in at the start cancels the night, week given back (0 = two)",
-        rules="House rules, e.g. set_limit=2 ten_for_value=150 (as in /spades new; autocomplete helps)",
-        time_call="When a round's time is up (default: finish the hand, a tie plays one overtime hand)",
-        bid_seconds="Seconds to bid at the league's tables (15-600, default 90)",
-        play_seconds="Seconds to play a card at the league's tables (15-600, default 60)",
+        rules="House rules, as in /spades new",
+        time_call="When a round's time is up",
+        bid_seconds="Seconds to bid (15-600)",
+        play_seconds="Seconds to play a card (15-600)",
     )
     @app_commands.choices(
         format=FORMAT_CHOICES,
         leftover=LEFTOVER_CHOICES,
         weekday=WEEKDAY_CHOICES,
         preset=_preset_choices(),
-        time_call=TIME_CALL_CHOICES,
     )
-    @app_commands.autocomplete(timezone=zone_autocomplete, rules=rules_autocomplete)
+    @app_commands.autocomplete(
+        timezone=zone_autocomplete, rules=rules_autocomplete, time_call=time_call_autocomplete
+    )
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -241,7 +254,7 @@ class LeagueCog(commands.Cog):
         late_minutes: app_commands.Range[int, -10000, 10000] | None = None,
         min_players: app_commands.Range[int, -1000, 1000] | None = None,
         rules: app_commands.Range[str, 1, 300] | None = None,
-        time_call: str | None = None,
+        time_call: app_commands.Range[str, 1, 40] | None = None,
         bid_seconds: app_commands.Range[int, -10000, 10000] | None = None,
         play_seconds: app_commands.Range[int, -10000, 10000] | None = None,
     ) -> None:
@@ -307,14 +320,17 @@ class LeagueCog(commands.Cog):
         checkin_minutes="Minutes before the start check-in opens (5-720)",
         late_minutes="Minutes after the start late check-ins are taken (0-120)",
         min_players="The minimum of players for a night (0 = two)",
-        rules="New house rules over the preset (none clears them; autocomplete helps)",
+        rules="House rules, as in /spades new",
         time_call="When a round's time is up",
-        bid_seconds="Seconds to bid at the league's tables (15-600)",
-        play_seconds="Seconds to play a card at the league's tables (15-600)",
+        bid_seconds="Seconds to bid (15-600)",
+        play_seconds="Seconds to play a card (15-600)",
     )
-    @app_commands.choices(leftover=LEFTOVER_CHOICES, weekday=WEEKDAY_CHOICES, time_call=TIME_CALL_CHOICES)
+    @app_commands.choices(leftover=LEFTOVER_CHOICES, weekday=WEEKDAY_CHOICES)
     @app_commands.autocomplete(
-        league=league_autocomplete, timezone=zone_autocomplete, rules=rules_autocomplete
+        league=league_autocomplete,
+        timezone=zone_autocomplete,
+        rules=rules_autocomplete,
+        time_call=time_call_autocomplete,
     )
     async def edit(
         self,
@@ -339,7 +355,7 @@ class LeagueCog(commands.Cog):
         late_minutes: app_commands.Range[int, -10000, 10000] | None = None,
         min_players: app_commands.Range[int, -1000, 1000] | None = None,
         rules: app_commands.Range[str, 1, 300] | None = None,
-        time_call: str | None = None,
+        time_call: app_commands.Range[str, 1, 40] | None = None,
         bid_seconds: app_commands.Range[int, -10000, 10000] | None = None,
         play_seconds: app_commands.Range[int, -10000, 10000] | None = None,
     ) -> None:

@@ -62,7 +62,13 @@ def parse_rules(text: str) -> dict[str, Any]:
     try:
         return parse_house_rules(text)
     except HouseRulesError as exc:
-        raise SettingsError(lexicon.explain_rules(exc), exc.code or "house_rules") from None
+        raise _rules_refused(exc) from None
+
+
+def _rules_refused(exc: HouseRulesError) -> SettingsError:
+    """A house-rules refusal as the league's: the words and the code ``/spades new`` gives."""
+    message = lexicon.explain_rules(exc)
+    return SettingsError(message, exc.code or "house_rules")
 
 
 def house_rules(ruleset: Ruleset) -> dict[str, Any]:
@@ -93,7 +99,7 @@ def build_ruleset(
         try:
             return check_rules(preset, overrides)
         except HouseRulesError as exc:
-            raise SettingsError(lexicon.explain_rules(exc), exc.code or "house_rules") from None
+            raise _rules_refused(exc) from None
     try:
         return Ruleset.preset(preset, **overrides)
     except RulesetError as exc:

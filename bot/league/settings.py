@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.i18n import ChoiceName, Joined, ListOf, _, join
+from bot.i18n import N_, ChoiceName, Joined, ListOf, _, join
 from bot.lexicon.words import preset_name
 from bot.model import DEFAULT_BID_SECONDS, DEFAULT_PLAY_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from engine.ruleset import PRESETS, Ruleset
@@ -47,11 +47,13 @@ LEFTOVER_LABELS = {
 # or the game stops at once and counts as it stands (a tie a draw), as leagues did before.
 OVERTIME, FEWER_BAGS, DRAW, AS_IT_STANDS = "overtime", "bags", "draw", "as_it_stands"
 TIME_CALLS = (OVERTIME, FEWER_BAGS, DRAW, AS_IT_STANDS)
+# (offered by autocomplete, not as the command's choices: a choice's words count towards
+# Discord's 8,000 characters per command in every language, and /league is near them)
 TIME_CALL_LABELS = {
-    OVERTIME: "Finish the hand; a tie plays one overtime hand",
-    FEWER_BAGS: "Finish the hand; a tie goes to the fewer bags",
-    DRAW: "Finish the hand; a tie is a draw",
-    AS_IT_STANDS: "Stop at once; the score as it stands counts",
+    OVERTIME: N_("finish the hand; a tie plays one overtime hand"),
+    FEWER_BAGS: N_("finish the hand; a tie goes to the fewer bags"),
+    DRAW: N_("finish the hand; a tie is a draw"),
+    AS_IT_STANDS: N_("stop at once; the score as it stands counts"),
 }
 
 
@@ -66,8 +68,15 @@ def labels(texts: Iterable[str]) -> ListOf:
 
 
 def time_call_label(time_call: str) -> Joined:
-    """A league's time call as the reader's client shows the choice, in bold."""
-    return label(TIME_CALL_LABELS.get(time_call, TIME_CALL_LABELS[OVERTIME]))
+    """A league's time call in words, in bold."""
+    return join("**", _(TIME_CALL_LABELS.get(time_call, TIME_CALL_LABELS[OVERTIME])), "**", sep="")
+
+
+def time_call_labels() -> ListOf:
+    """Every time call in words (``**overtime** (finish the hand; …)``), for a refusal."""
+    return ListOf(
+        tuple(join(f"**{k}**", join("(", _(v), ")", sep="")) for k, v in TIME_CALL_LABELS.items()), "or"
+    )
 
 
 class SettingsError(LeagueInputError):
@@ -126,7 +135,7 @@ class LeagueSettings:
             )
         if self.time_call not in TIME_CALLS:
             raise SettingsError(
-                _("When time is up choose %(choices)s.", choices=labels(TIME_CALL_LABELS.values())),
+                _("For time_call choose %(choices)s.", choices=time_call_labels()),
                 "bad_time_call",
             )
         for seconds, code in (
