@@ -32,7 +32,12 @@ def _rulesets() -> list[engine.Ruleset]:
     out = list(engine.PRESETS.values())
     out.append(check_rules("standard", parse_house_rules(HEAVY)))
     out.append(check_rules("two-player", parse_house_rules("blind_nil_min_deficit=50 board=2")))
-    out.append(check_rules("cutthroat", parse_house_rules("blind_bids=on boston=on lose_score=-200 set_limit=1 ten_for_200=on")))
+    out.append(
+        check_rules(
+            "cutthroat",
+            parse_house_rules("blind_bids=on boston=on lose_score=-200 set_limit=1 ten_for_200=on"),
+        )
+    )
     out.append(engine.Ruleset.preset("classic-online", nil_allowed=False))
     out.append(engine.Ruleset.preset("deuces-high", deuces_high_all=True))
     out.append(engine.Ruleset.preset("six-player", six_player_first_wins=False))
