@@ -10,6 +10,7 @@ Creating and changing a league needs Manage Server or the league's admin role.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -27,6 +28,7 @@ from bot.league import schedule as sch
 from bot.league.attendance import CREDIT_LABELS, NO_SHOW_LABELS
 from bot.league.discord_io import DYNAMIC_ITEMS
 from bot.league.schedule_input import WEEKDAYS, zone_suggestions
+from bot.league.season_rules import RANKING_LABELS
 from bot.league.service import LeagueRefusal, LeagueService
 from bot.league.settings import FORMAT_LABELS, LEFTOVER_LABELS, TIME_CALL_LABELS
 from bot.render import league as text
@@ -45,6 +47,7 @@ T = TypeVar("T")
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in FORMAT_LABELS.items()]
 LEFTOVER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in LEFTOVER_LABELS.items()]
 NO_SHOW_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in NO_SHOW_LABELS.items()]
+RANKING_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in RANKING_LABELS.items()]
 CREDIT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in CREDIT_LABELS.items()]
 AUTOCOMPLETE_READ = 1.0  # seconds the rules autocomplete may wait for the league's preset
 WEEKDAY_CHOICES = [app_commands.Choice(name=d, value=d.lower()) for d in WEEKDAYS]
@@ -71,6 +74,10 @@ def _scores(typed: str) -> list[int]:
 class LeagueCog(commands.Cog):
     league = app_commands.Group(name="league", description="Weekly Spades league nights", guild_only=True)
     admin = app_commands.Group(name="admin", description="Fix a league night", parent=league)
+    # its own command: /league is near Discord's 8,000 characters a command
+    seasons = app_commands.Group(
+        name="league-season", description="A league season's odd numbers and standings", guild_only=True
+    )
 
     def __init__(self, service: LeagueService, settings: GuildSettings) -> None:
         self.service = service
@@ -85,6 +92,7 @@ class LeagueCog(commands.Cog):
         *,
         public: bool = False,
         view: Callable[[], discord.ui.View | None] | None = None,
+        files: Callable[[], list[discord.File]] | None = None,
     ) -> None:
         """Defer, run, answer: a refusal is answered with its reason, a bug with an apology. Answers
         are lazy texts: a private one is shown in the user's language, a public one in the server's."""
@@ -107,7 +115,10 @@ class LeagueCog(commands.Cog):
         if message and public:
             message = render(message, await self._server_language(interaction))
         if message:
-            await safe_send(interaction, message, ephemeral=not public, view=view() if view else None)
+            extra = {"files": files()} if files is not None else {}
+            await safe_send(
+                interaction, message, ephemeral=not public, view=view() if view else None, **extra
+            )
 
     async def _server_language(self, interaction: discord.Interaction[Any]) -> str:
         """The language of the server's public messages (``/spades config language``)."""
@@ -875,6 +886,69 @@ class LeagueCog(commands.Cog):
             return text.admin_role_set(role.id if role else None)
 
         await self._run(interaction, work)
+
+    @seasons.command(name="rules", description="Odd numbers, bye points and how the standings rank")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        leftover="Players who don't fill a table",
+        bye_points="League points for a night's bye (0-10)",
+        ranking="What the standings rank by",
+        min_nights="Nights played to be ranked and champion (0-52)",
+    )
+    @app_commands.choices(leftover=LEFTOVER_CHOICES, ranking=RANKING_CHOICES)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def season_rules(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str | None = None,
+        leftover: str | None = None,
+        bye_points: app_commands.Range[int, -1000, 1000] | None = None,
+        ranking: str | None = None,
+        min_nights: app_commands.Range[int, -1000, 1000] | None = None,
+    ) -> None:
+        async def work() -> Text:
+            lg = await self._admin_league(interaction, league)
+            lg = await self.service.set_season_rules(
+                lg,
+                interaction.user.id,
+                leftover=leftover,
+                bye_points=bye_points,
+                ranking=ranking,
+                min_nights=min_nights,
+            )
+            return text.saved(await self.service.schedule_text(lg))
+
+        await self._run(interaction, work)
+
+    @league.command(name="export", description="A season's results as CSV files")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        season="Default: the current one",
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def export(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str | None = None,
+        season: app_commands.Range[int, -1000, 1000] | None = None,
+    ) -> None:
+        attached: list[tuple[str, str]] = []
+
+        async def work() -> Text:
+            lg = await self._league(interaction, league)
+            guild = interaction.guild
+
+            def name_of(uid: int) -> str:
+                member = guild.get_member(uid) if guild is not None else None
+                return str(member.display_name) if member is not None else ""
+
+            attached.extend(await self.service.export_files(lg, season, name_of))
+            return text.exported(lg.name, season or lg.season)
+
+        def files() -> list[discord.File]:
+            return [discord.File(io.BytesIO(body.encode()), filename=name) for name, body in attached]
+
+        await self._run(interaction, work, files=files)
 
 
 async def setup(bot: SpadesBot) -> None:

@@ -37,6 +37,7 @@ from .settings import (
     SettingsError,
     check_checkin_minutes,
     check_format,
+    check_leftover,
     check_name,
     slot_key,
 )
@@ -120,6 +121,7 @@ class Admin:
             )
             ruleset = build_ruleset(preset, target, hand_limit, parse_rules(rules) if rules else None)
             fmt = check_format(fmt, ruleset)
+            check_leftover(leftover, fmt, ruleset)
             settings = LeagueSettings(
                 rounds=rounds,
                 round_minutes=round_minutes,
@@ -242,6 +244,7 @@ class Admin:
             if name is not None:
                 name = check_name(name)
                 changes["name"] = name
+            check_leftover(new_settings.leftover, league.format, ruleset)
         except (ScheduleError, SettingsError, standings.PointsError) as exc:
             raise LeagueRefusal.of(exc) from None
         if new_settings != settings:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -104,6 +105,16 @@ def build_ruleset(
         return Ruleset.preset(preset, **overrides)
     except RulesetError as exc:
         raise SettingsError(lexicon.explain(exc), "ruleset") from None
+
+
+def table_ruleset(ruleset: Ruleset, sides: Sequence[Sequence[int | None]]) -> Ruleset:
+    """The rules one league table plays: the league's, but a table of three at a league of four
+    seats (the ``threes`` leftover rule, ``bot.league.seating``) plays the cutthroat preset with the
+    league's target score and hand limit."""
+    if ruleset.num_seats == 4 and len(sides) == 3 and all(len(s) == 1 for s in sides):
+        keep = {k: v for k, v in ruleset.overrides().items() if k in ("target_score", "max_hands")}
+        return Ruleset.preset("cutthroat", **keep)
+    return ruleset
 
 
 class Pulse:

@@ -27,17 +27,17 @@ class LeagueRefusal(Exception):
     """A user-facing refusal, answered ephemerally in the user's language: ``message`` is a lazy
     text (``bot.i18n``); ``str()`` of the exception is its English."""
 
-    def __init__(self, message: Any, code: str = "", fields: dict[str, Any] | None = None) -> None:
+    def __init__(self, message: Any, code: str | None = None, fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
-        self.code = code  # what was refused (``rounds_range``, ``bad_time_call``…), "" when not told
+        self.code = code  # the refused input's code when it has one (``LeagueInputError.code``)
         self.fields: dict[str, Any] = dict(fields or {})
 
     @classmethod
     def of(cls, exc: BaseException) -> LeagueRefusal:
         """A refusal carrying another error's message whole: a lazy one as it is, the storage's
-        refusals worded from their code (``storage_message``); its code and fields are kept."""
-        code = str(getattr(exc, "code", "") or "")
+        refusals worded from their code (``storage_message``); the error's code and fields go with it."""
+        code = getattr(exc, "code", None)
         fields = dict(getattr(exc, "fields", {}) or {})
         if exc.args and isinstance(exc.args[0], Lazy):
             return cls(exc.args[0], code, fields)

@@ -107,6 +107,8 @@ class Results:
         for r in results:
             played = attendance.credit(r.sides, r.seats, subs.get(r.league_table_id, ()), rule_of_attendance)
             sides = tuple(side_entrants(side, r.started_at) for side in played.sides)
+            if sum(1 for side in sides if side) < 2:
+                continue  # against a side of bots only: practice, not a league game
             # a side's entrant is a no-show only when every player it had at the table was one
             # (fixed teams: the partner who was there keeps the team's result)
             absent: set[Hashable] = set()
@@ -153,14 +155,17 @@ class Results:
 
     async def standings_text(self, league: LeagueRow, *, title: Text | None = None) -> Text:
         rows, held = await self.standings_rows(league)
+        rule = settings_of(league).points
         return text.standings(
             league.name,
             league.season,
             rows,
             await self.entrant_names(league),
             held,
-            settings_of(league).points.describe(),
+            rule.describe(),
             title=title,
+            ranking=rule.ranking,
+            min_nights=rule.min_nights,
         )
 
     async def schedule_text(self, league: LeagueRow) -> Text:
@@ -274,5 +279,7 @@ class Results:
             await self.entrant_names(league),
             held,
             standings.champions(rows),
+            ranking=settings_of(league).points.ranking,
+            min_nights=settings_of(league).points.min_nights,
         )
         await self.gateway.post(league.channel_id, post)

@@ -18,7 +18,7 @@ from engine.ruleset import Ruleset
 
 from . import seating
 from .checkin import Checkin
-from .core import Pulse, ScheduledEvents, ruleset_of, settings_of
+from .core import Pulse, ScheduledEvents, ruleset_of, settings_of, table_ruleset
 from .gateway import LeagueGateway, TableOutcome, _unix, _utc
 from .ratings import Rating
 from .results import Results
@@ -208,14 +208,15 @@ class Rounds:
             if lt.table_id is not None:
                 continue
             plan = seating.TablePlan(tuple(tuple(s) for s in lt.sides))
-            seats = plan.seats(ruleset.sides)
+            rules = table_ruleset(ruleset, plan.sides)  # a table of three plays cutthroat
+            seats = plan.seats(rules.sides)
             try:
                 opened = await self.gateway.open_table(
                     guild_id=league.guild_id,
                     channel_id=league.channel_id,
                     title=text.table_title(league.name, night.number, lt.round_no, lt.table_no),
                     seats=seats,
-                    ruleset=ruleset,
+                    ruleset=rules,
                     league_table_id=lt.id,
                     settings={**settings.table_settings, "time_call": settings.time_call},
                 )

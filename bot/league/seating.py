@@ -12,8 +12,16 @@ sides of a table are close to each other (a strong player partners a weaker one)
 with the strongest table every week. Fixed teams cannot be mixed, so there a balanced table is one
 of teams of like strength, and opponents vary from round to round.
 Leftover players either get a bot seat (bots are spread one per table as far as possible and never
-rated) or sit out a *bye*, which rotates: the players with the fewest byes tonight, then in the
-season, sit out first.
+rated), sit out a *bye*, which rotates: the players with the fewest byes tonight, then in the
+season, sit out first, or (``threes``, individuals at four-seat tables) play a three-player cutthroat
+table: seven players are one table of four and one of three, nine three of three; only what no
+table of three or four can take (one, two or five players) sits out. Who plays the table of three
+rotates too (fewest tables of three tonight, then in the season).
+
+Fixed teams meet new opponents across the season: with two teams a table the round is a round of a
+round robin (the circle method over the teams checked in; an odd team out sits out a bye, also under
+the ``bot`` rule, so no team plays two bots), chosen so no pair meets again while the round robin
+lasts; when attendance changes the rounds that repeat the fewest meetings win, then rating balance.
 
 The search is a deterministic hill climb (seeded) over swaps between tables; for each table the best
 split into sides is found exhaustively (3 ways for 4 seats in pairs, 15 for 6 seats in pairs).
@@ -24,7 +32,7 @@ from __future__ import annotations
 import random
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -36,7 +44,8 @@ FORMATS = (FIXED, ROTATING, SOLO)
 
 BOT = "bot"
 BYE = "bye"
-LEFTOVERS = (BOT, BYE)
+THREES = "threes"
+LEFTOVERS = (BOT, BYE, THREES)
 
 # cost weights: a repeat tonight outweighs everything else; balance is the tie-breaker
 _W_PARTNER_TONIGHT = 1000.0
@@ -44,6 +53,9 @@ _W_BOTS_CROWDED = 400.0
 _W_BOT_PAIR = 150.0
 _W_PARTNER_SEASON = 20.0
 _W_MET_TONIGHT = 3.0
+_W_MET_SEASON = 60.0  # fixed teams: opponents met earlier in the season
+_W_THREES_TONIGHT = 200.0  # a second table of three in one night
+_W_THREES_SEASON = 10.0
 _W_TABLE_BALANCE = 4.0
 _W_SIDE_BALANCE = 4.0
 
@@ -68,6 +80,9 @@ class History:
     met_tonight: Counter[frozenset[int]] = field(default_factory=Counter)
     byes_season: Counter[int] = field(default_factory=Counter)
     byes_tonight: Counter[int] = field(default_factory=Counter)
+    opponents_season: Counter[frozenset[int]] = field(default_factory=Counter)
+    threes_season: Counter[int] = field(default_factory=Counter)
+    threes_tonight: Counter[int] = field(default_factory=Counter)
 
     def record(self, seating: Seating, *, tonight: bool = True) -> None:
         for table in seating.tables:
@@ -77,6 +92,17 @@ class History:
                     self.partners_season[pair(a, b)] += 1
                     if tonight:
                         self.partners_tonight[pair(a, b)] += 1
+            for i, side in enumerate(table.sides):
+                for other in table.sides[i + 1 :]:
+                    for x in side:
+                        for y in other:
+                            if x is not None and y is not None:
+                                self.opponents_season[pair(x, y)] += 1
+            if table.cutthroat:
+                for p in table.players:
+                    self.threes_season[p] += 1
+                    if tonight:
+                        self.threes_tonight[p] += 1
             if tonight:
                 for a, b in combinations(table.players, 2):
                     self.met_tonight[pair(a, b)] += 1
@@ -87,7 +113,12 @@ class History:
 
     def new_night(self) -> History:
         """The same season history with tonight's counters cleared."""
-        return History(partners_season=Counter(self.partners_season), byes_season=Counter(self.byes_season))
+        return History(
+            partners_season=Counter(self.partners_season),
+            byes_season=Counter(self.byes_season),
+            opponents_season=Counter(self.opponents_season),
+            threes_season=Counter(self.threes_season),
+        )
 
 
 @dataclass(frozen=True)
@@ -103,6 +134,11 @@ class TablePlan:
     @property
     def bots(self) -> int:
         return sum(1 for side in self.sides for p in side if p is None)
+
+    @property
+    def cutthroat(self) -> bool:
+        """A table of three players for themselves (the ``threes`` leftover rule's table)."""
+        return len(self.sides) == 3 and all(len(s) == 1 for s in self.sides)
 
     def seats(self, layout: Sequence[Sequence[int]]) -> list[int | None]:
         """The players by seat number, given the ruleset's sides layout (``Ruleset.sides``)."""
@@ -155,6 +191,31 @@ class _Unit:
         return all(m is None for m in self.members)
 
 
+def threes_split(n: int) -> tuple[int, int, int]:
+    """Tables of four, tables of three and players left out for ``n`` players under the ``threes``
+    rule: the fewest left out, then the most tables of four (7 -> 1, 1, 0; 9 -> 0, 3, 0; 5 -> 1, 0, 1)."""
+    best = (0, 0, n)
+    for b in range(n // 3 + 1):
+        a, r = divmod(n - 3 * b, 4)
+        if (r, -a) < (best[2], -best[0]):
+            best = (a, b, r)
+    return best
+
+
+def circle_rounds(n: int) -> list[list[tuple[int, int]]]:
+    """The rounds of a round robin of ``n`` (even) entrants by the circle method: ``n - 1`` rounds
+    of ``n / 2`` pairs of indexes, every pair exactly once over the rounds."""
+    if n < 2 or n % 2:
+        raise SeatingError("a round robin needs an even number of entrants")
+    rest = list(range(1, n))
+    rounds = []
+    for _ in range(n - 1):
+        ring = [0, *rest]
+        rounds.append([(ring[i], ring[n - 1 - i]) for i in range(n // 2)])
+        rest = rest[-1:] + rest[:-1]
+    return rounds
+
+
 def seat_round(
     *,
     players: Sequence[int] = (),
@@ -181,6 +242,8 @@ def seat_round(
         team_size = 1
     if team_size < 1 or table_size < 2 or table_size % team_size:
         raise SeatingError("the table size must be a multiple of the team size")
+    if leftover == THREES and (fmt == FIXED or table_size != 4):
+        raise SeatingError("tables of three are for individuals at four-seat tables")
     history = history or History()
     ratings = ratings or {}
     rng = random.Random(seed)
@@ -210,43 +273,62 @@ def seat_round(
 
     unit_width = team_size if fmt == FIXED else 1
     per_table = table_size // unit_width
-    # byes: who sits out (whole units)
-    byes: list[int] = []
+    order = list(range(len(groups)))
+    rng.shuffle(order)  # the last tie-break of who sits out: a seeded draw
+
+    def bye_key(g: tuple[int, ...]) -> tuple[int, int]:
+        return (sum(history.byes_tonight[p] for p in g), sum(history.byes_season[p] for p in g))
+
+    def sit_out(n_bye: int) -> tuple[list[tuple[int, ...]], list[int]]:
+        """The groups left playing and the players sitting out: the fewest byes first."""
+        ranked = sorted(order, key=lambda i: bye_key(groups[i]))
+        out = set(ranked[:n_bye])
+        return [g for i, g in enumerate(groups) if i not in out], [p for i in sorted(out) for p in groups[i]]
+
     n_units = len(groups)
-    if leftover == BYE:
+    byes: list[int] = []
+    n_bots_units = 0
+    if leftover == THREES:
+        fours, threes, n_bye = threes_split(n_units)
+        if fours + threes == 0:
+            raise SeatingError(f"{len(everyone)} checked in: at least 3 players are needed for a table")
+        groups, byes = sit_out(n_bye)
+        sizes = [4] * fours + [3] * threes
+    elif leftover == BYE or (fmt == FIXED and n_units >= per_table):
+        # fixed teams: a team left over sits out (never a team against a side of bots)
         tables = n_units // per_table
-        n_bye = n_units - tables * per_table
         if tables == 0:
             raise SeatingError(
                 f"{len(everyone)} checked in: at least {table_size} players are needed for a table"
             )
-        if n_bye:
-            order = list(range(n_units))
-            rng.shuffle(order)  # the last tie-break: a seeded draw
-
-            def bye_key(i: int) -> tuple[int, int]:
-                members = groups[i]
-                return (
-                    sum(history.byes_tonight[p] for p in members),
-                    sum(history.byes_season[p] for p in members),
-                )
-
-            order.sort(key=bye_key)
-            out = set(order[:n_bye])
-            byes = [p for i in sorted(out) for p in groups[i]]
-            groups = [g for i, g in enumerate(groups) if i not in out]
-        n_bots_units = 0
+        groups, byes = sit_out(n_units - tables * per_table)
+        sizes = [per_table] * tables
     else:
         if not groups:
             raise SeatingError("nobody is checked in")
         tables = -(-len(groups) // per_table)
         n_bots_units = tables * per_table - len(groups)
+        sizes = [per_table] * tables
 
     units = [_Unit(tuple(g) + (None,) * (unit_width - len(g)), sum(z(p) for p in g) / len(g)) for g in groups]
     units += [_Unit((None,) * unit_width, 0.0) for _ in range(n_bots_units)]
+    tables = len(sizes)
     total_bots = sum(1 for u in units for m in u.members if m is None)
     max_bots_per_table = -(-total_bots // tables) if tables else 0
     side_size = team_size
+
+    def met_before(tunits: Sequence[_Unit]) -> int:
+        """Pairs of units at this table who met earlier (tonight or in the season)."""
+        n = 0
+        for ua, ub in combinations(tunits, 2):
+            if any(
+                history.opponents_season[pair(a, b)] or history.met_tonight[pair(a, b)]
+                for a in ua.members
+                for b in ub.members
+                if a is not None and b is not None
+            ):
+                n += 1
+        return n
 
     def table_cost(tunits: Sequence[_Unit]) -> tuple[float, tuple[tuple[int | None, ...], ...]]:
         cost = 0.0
@@ -257,19 +339,37 @@ def seat_round(
             cost += _W_BOTS_CROWDED * (bots - max_bots_per_table)
         for a, b in combinations(humans, 2):
             cost += _W_MET_TONIGHT * history.met_tonight[pair(a, b)]
-        if fmt != FIXED:
+        if fmt == FIXED:
+            # opponents rotate across the season
+            for ua, ub in combinations(tunits, 2):
+                for x in ua.members:
+                    for y in ub.members:
+                        if x is not None and y is not None:
+                            cost += _W_MET_SEASON * history.opponents_season[pair(x, y)]
+        else:
             # fixed teams cannot be mixed: a fair table there is two teams of like strength
             mean = sum(z(m) for m in members) / len(members)
             cost += _W_TABLE_BALANCE * mean * mean
+        if len(members) == 3 and table_size == 4:
+            # the threes rule's cutthroat table: everyone for themselves; it rotates
+            for m in humans:
+                cost += (
+                    _W_THREES_TONIGHT * history.threes_tonight[m]
+                    + _W_THREES_SEASON * history.threes_season[m]
+                )
+            alone: tuple[tuple[int | None, ...], ...] = tuple((m,) for m in members)
+            return cost + _side_cost(alone), alone
         if fmt == FIXED or side_size == 1:
-            sides = tuple(u.members for u in tunits) if fmt == FIXED else tuple((m,) for m in members)
+            sides: tuple[tuple[int | None, ...], ...] = (
+                tuple(u.members for u in tunits) if fmt == FIXED else tuple((m,) for m in members)
+            )
             return cost + _side_cost(sides), sides
         best: tuple[float, tuple[tuple[int | None, ...], ...]] | None = None
         for part in _partitions(len(members), side_size):
-            sides = tuple(tuple(members[i] for i in s) for s in part)
-            c = _side_cost(sides)
+            split = tuple(tuple(members[i] for i in s) for s in part)
+            c = _side_cost(split)
             if best is None or c < best[0]:
-                best = (c, sides)
+                best = (c, split)
         assert best is not None
         return cost + best[0], best[1]
 
@@ -288,11 +388,22 @@ def seat_round(
             cost += _W_SIDE_BALANCE * (max(means) - min(means)) ** 2
         return cost
 
-    def snake(order: list[_Unit]) -> list[list[_Unit]]:
-        out: list[list[_Unit]] = [[] for _ in range(tables)]
-        for i, u in enumerate(order):
-            rnd, pos = divmod(i, tables)
-            out[pos if rnd % 2 == 0 else tables - 1 - pos].append(u)
+    def snake(ordered: list[_Unit]) -> list[list[_Unit]]:
+        out: list[list[_Unit]] = [[] for _ in sizes]
+        rest = list(ordered)
+        forward = True
+        while rest:
+            for t in range(tables) if forward else range(tables - 1, -1, -1):
+                if rest and len(out[t]) < sizes[t]:
+                    out[t].append(rest.pop(0))
+            forward = not forward
+        return out
+
+    def sliced(ordered: list[_Unit]) -> list[list[_Unit]]:
+        out, at = [], 0
+        for size in sizes:
+            out.append(ordered[at : at + size])
+            at += size
         return out
 
     def climb(layout: list[list[_Unit]]) -> tuple[float, list[list[_Unit]]]:
@@ -302,8 +413,8 @@ def seat_round(
             improved = False
             for ta in range(tables):
                 for tb in range(ta + 1, tables):
-                    for ia in range(per_table):
-                        for ib in range(per_table):
+                    for ia in range(len(layout[ta])):
+                        for ib in range(len(layout[tb])):
                             a, b = layout[ta][ia], layout[tb][ib]
                             if a.is_bot and b.is_bot:
                                 continue
@@ -324,11 +435,58 @@ def seat_round(
     for _ in range(3 if tables > 1 else 0):
         shuffled = list(units)
         rng.shuffle(shuffled)
-        c, lay = climb([shuffled[i * per_table : (i + 1) * per_table] for i in range(tables)])
+        c, lay = climb(sliced(shuffled))
         if c < best_cost - 1e-9:
             best_cost, best_layout = c, lay
+    if fmt == FIXED and per_table == 2 and sum(1 for t in teams if t) >= 2:
+        best_layout, byes = _round_robin(
+            [tuple(t) for t in teams if t], best_layout, byes, unit_width, table_cost, met_before, bye_key, z
+        )
+    # tables of four first, then the tables of three
+    best_layout = sorted(best_layout, key=lambda t: -len(t))
     plans = tuple(TablePlan(table_cost(t)[1]) for t in best_layout)
     return Seating(plans, tuple(byes))
+
+
+def _round_robin(
+    teams: list[tuple[int, ...]],
+    searched: list[list[_Unit]],
+    searched_byes: list[int],
+    width: int,
+    table_cost: Callable[[Sequence[_Unit]], tuple[float, tuple[tuple[int | None, ...], ...]]],
+    met_before: Callable[[Sequence[_Unit]], int],
+    bye_key: Callable[[tuple[int, ...]], tuple[int, int]],
+    z: Callable[[int | None], float],
+) -> tuple[list[list[_Unit]], list[int]]:
+    """Fixed teams two a table: the round of the circle-method round robin over tonight's teams
+    (an odd team out sits out) that repeats the fewest meetings, then sits out the team with the
+    fewest byes, then balances best; the searched seating only when it repeats fewer meetings."""
+    ordered = sorted(teams, key=lambda t: tuple(sorted(t)))
+    unit = {t: _Unit(t + (None,) * (width - len(t)), sum(z(p) for p in t) / len(t)) for t in ordered}
+    slots: list[tuple[int, ...] | None] = [*ordered, *([None] if len(ordered) % 2 else [])]
+
+    def key(layout: list[list[_Unit]], out: tuple[int, ...]) -> tuple[float, ...]:
+        tonight, season = bye_key(out)
+        repeats = sum(met_before(t) for t in layout)
+        return (tonight, repeats, season, sum(table_cost(t)[0] for t in layout))
+
+    best: tuple[tuple[float, ...], list[list[_Unit]], tuple[int, ...]] | None = None
+    for rnd in circle_rounds(len(slots)):
+        layout: list[list[_Unit]] = []
+        out: tuple[int, ...] = ()
+        for a, b in rnd:
+            ta, tb = slots[a], slots[b]
+            if ta is None or tb is None:
+                out = tb if ta is None else ta  # type: ignore[assignment]
+                continue
+            layout.append([unit[ta], unit[tb]])
+        k = key(layout, out)
+        if best is None or k < best[0]:
+            best = (k, layout, out)
+    assert best is not None
+    if key(searched, tuple(searched_byes))[:2] < best[0][:2]:
+        return searched, searched_byes
+    return best[1], list(best[2])
 
 
 def partner_repeats(seatings: Iterable[Seating]) -> int:

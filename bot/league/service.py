@@ -38,10 +38,12 @@ from .admin import Admin
 from .card import PlayerCard
 from .checkin import Checkin
 from .core import Leagues, Pulse, ScheduledEvents, ruleset_of, schedule_of, settings_of
+from .export import Export
 from .gateway import TICK_SECONDS, LeagueGateway, LeagueRefusal, NightView, TableOutcome, seating_label
 from .nights import NightScheduler
 from .results import Results
 from .rounds import Rounds
+from .season_rules import SeasonRules
 from .signup import Signup
 from .standby import Standby
 from .tonight import Tonight
@@ -125,6 +127,8 @@ class LeagueService:
         )
         self.signup = Signup(store, gateway)
         self.card = PlayerCard(store, leagues=self.leagues, results=self.results, nights=self.nights)
+        self.season_rules = SeasonRules(self.leagues)
+        self.exports = Export(store, self.results)
 
         # what the cog, the check-in button and the table listener call
         self.start = self.nights.start
@@ -161,6 +165,8 @@ class LeagueService:
         self.new_season = self.admin.new_season
         self.archive = self.admin.archive
         self.set_attendance = self.admin.set_attendance
+        self.set_season_rules = self.season_rules.set_rules
+        self.export_files = self.exports.season_files
         self.start_now = self.tonight.start_now
         self.postpone = self.tonight.postpone
         self.substitute = self.tonight.substitute

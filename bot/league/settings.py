@@ -16,7 +16,7 @@ from engine.ruleset import PRESETS, Ruleset
 from .attendance import AttendanceRule
 from .errors import LeagueInputError
 from .schedule import Schedule, ScheduleError
-from .seating import BOT, BYE, FIXED, FORMATS, LEFTOVERS, ROTATING, SOLO
+from .seating import BOT, BYE, FIXED, FORMATS, LEFTOVERS, ROTATING, SOLO, THREES
 from .standings import PointsRule
 
 MAX_ROUNDS = 8
@@ -39,6 +39,7 @@ FORMAT_LABELS = {
 LEFTOVER_LABELS = {
     BOT: "A bot fills the empty seats (unrated)",
     BYE: "Leftover players sit out a rotating bye",
+    THREES: "A table of three (cutthroat), else a bye",
 }
 
 
@@ -253,6 +254,20 @@ def check_format(fmt: str, ruleset: Ruleset) -> str:
             "format_no_partners",
         )
     return fmt
+
+
+def check_leftover(leftover: str, fmt: str, ruleset: Ruleset) -> str:
+    """A table of three (cutthroat) is for individuals at a league of four-seat tables."""
+    if leftover == THREES and (fmt == FIXED or ruleset.num_seats != 4):
+        raise SettingsError(
+            _(
+                "%(threes)s needs individual players at tables of four: choose %(choices)s.",
+                threes=label(LEFTOVER_LABELS[THREES]),
+                choices=labels((LEFTOVER_LABELS[BOT], LEFTOVER_LABELS[BYE])),
+            ),
+            "threes_format",
+        )
+    return leftover
 
 
 def team_size(fmt: str, ruleset: Ruleset) -> int:

@@ -22,11 +22,19 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n import Text, _, join
+from bot.i18n import Text, _, _n, join
 
 from .errors import LeagueInputError
 
 Entrant = Hashable
+
+#: what the standings rank by (``PointsRule.ranking``): league points (the tiebreaks above), the
+#: game points scored over the season, or league points per game played
+POINTS = "points"
+GAME_POINTS = "game_points"
+PER_GAME = "per_game"
+RANKINGS = (POINTS, GAME_POINTS, PER_GAME)
+MAX_MIN_NIGHTS = 52
 
 
 class PointsError(LeagueInputError):
@@ -44,8 +52,21 @@ class PointsRule:
     bye: int = 0
     close_margin: int = 50
     drop_worst_week: bool = False
+    ranking: str = POINTS  # RANKINGS
+    min_nights: int = 0  # nights played (or sat out on a bye) to be ranked and champion
 
     def __post_init__(self) -> None:
+        if self.ranking not in RANKINGS:
+            raise PointsError(_("Rank by league points, game points or points per game."), "bad_ranking")
+        if not 0 <= self.min_nights <= MAX_MIN_NIGHTS:
+            raise PointsError(
+                _(
+                    "The nights needed to be ranked are 0 to %(max)s (you gave %(n)s).",
+                    max=MAX_MIN_NIGHTS,
+                    n=self.min_nights,
+                ),
+                "min_nights_range",
+            )
         for name in ("win", "close_loss", "loss", "draw", "bye"):
             v = getattr(self, name)
             if not 0 <= v <= 10:
@@ -80,6 +101,20 @@ class PointsRule:
             text = join(text, _(", bye %(bye)s", bye=self.bye), sep="")
         if self.drop_worst_week:
             text = join(text, _("; each entrant's worst week is dropped"), sep="")
+        if self.ranking == GAME_POINTS:
+            text = join(text, _("; ranked by game points"), sep="")
+        elif self.ranking == PER_GAME:
+            text = join(text, _("; ranked by league points per game"), sep="")
+        if self.min_nights:
+            text = join(
+                text,
+                _n(
+                    "; ranked after %(n)s night",
+                    "; ranked after %(n)s nights",
+                    self.min_nights,
+                ),
+                sep="",
+            )
         return text
 
 
@@ -147,8 +182,18 @@ class Row:
     week_points: dict[int, int] = field(default_factory=dict)
     dropped: int | None = None  # the night whose points were dropped
     head_to_head: int = 0
-    rank: int = 0
+    scored: int = 0  # game points scored over the season
+    rank: int = 0  # 0: not ranked (fewer nights than the league's minimum)
     tied: bool = False  # still level after every tiebreak
+
+    @property
+    def ranked(self) -> bool:
+        return self.rank > 0
+
+    @property
+    def per_game(self) -> float:
+        """League points (the ranking total) per game played."""
+        return self.total / self.games if self.games else 0.0
 
     @property
     def total(self) -> int:
@@ -201,6 +246,7 @@ def standings(
                 r.points += pts[i]
                 r.games += 1
                 r.point_diff += diff
+                r.scored += g.scores[i]
                 r.bags += g.bags[i]
                 r.nights.add(g.night)
                 r.week_points[g.night] = r.week_points.get(g.night, 0) + pts[i]
@@ -229,10 +275,20 @@ def standings(
             worst = min(held, key=lambda night: (r.week_points.get(night, 0), night))
             r.dropped = worst
 
-    # head to head inside each group tied on points
-    by_total: dict[int, list[Row]] = defaultdict(list)
+    mode = rule.ranking
+
+    def key(r: Row) -> tuple[Any, ...]:
+        tiebreaks = (-r.head_to_head, -r.point_diff, r.bags)
+        if mode == GAME_POINTS:
+            return (-r.scored, -r.total, *tiebreaks)
+        if mode == PER_GAME:
+            return (-round(r.per_game, 9), -r.total, *tiebreaks)
+        return (-r.total, *tiebreaks)
+
+    # head to head inside each group tied on what ranks them
+    by_total: dict[tuple[Any, ...], list[Row]] = defaultdict(list)
     for r in rows.values():
-        by_total[r.total].append(r)
+        by_total[key(r)[: 1 if mode == POINTS else 2]].append(r)
     for group in by_total.values():
         if len(group) < 2:
             continue
@@ -247,12 +303,15 @@ def standings(
                     if e in tied and e not in g.skipped:
                         rows[e].head_to_head += rule.loss if e in g.forfeits else pts[i]
 
-    def key(r: Row) -> tuple[Any, ...]:
-        return (-r.total, -r.head_to_head, -r.point_diff, r.bags)
+    def eligible(r: Row) -> bool:
+        return len(r.nights) >= rule.min_nights
 
-    ordered = sorted(rows.values(), key=lambda r: (*key(r), str(r.entrant)))
+    # entrants short of the league's minimum of nights follow, unranked (rank 0)
+    ordered = sorted(rows.values(), key=lambda r: (not eligible(r), *key(r), str(r.entrant)))
     for i, r in enumerate(ordered):
-        if i and key(ordered[i - 1]) == key(r):
+        if not eligible(r):
+            r.rank = 0
+        elif i and key(ordered[i - 1]) == key(r):
             r.rank = ordered[i - 1].rank
             r.tied = ordered[i - 1].tied = True
         else:
@@ -263,3 +322,12 @@ def standings(
 def champions(rows: Sequence[Row]) -> list[Entrant]:
     """The entrants ranked first (more than one only when every tiebreak is level)."""
     return [r.entrant for r in rows if r.rank == 1 and (r.games or r.byes)]
+
+
+def ranking_value(r: Row, ranking: str) -> str:
+    """What an entrant is ranked by, as a number in the standings (``RANKINGS``)."""
+    if ranking == GAME_POINTS:
+        return str(r.scored)
+    if ranking == PER_GAME:
+        return f"{r.per_game:.2f}"
+    return str(r.total)

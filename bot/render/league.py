@@ -22,6 +22,7 @@ from bot.i18n import (
     Lazy,
     ListOf,
     Msg,
+    Num,
     Text,
     _,
     _n,
@@ -31,6 +32,7 @@ from bot.i18n import (
     render,
     role_mention,
     timestamp,
+    whole,
 )
 from bot.i18n import mention as user_mention
 from bot.permissions import permission_list
@@ -476,11 +478,20 @@ def table_not_opened(league_name: str, round_no: int, table: int) -> Text:
 
 
 def standings_lines(
-    rows: Sequence[Row], name: Callable[[Hashable], Text], nights_held: int, *, limit_rows: int = 25
+    rows: Sequence[Row],
+    name: Callable[[Hashable], Text],
+    nights_held: int,
+    *,
+    limit_rows: int = 25,
+    ranking: str = "points",
+    min_nights: int = 0,
 ) -> list[Text]:
+    """One line per entrant; ``ranking`` (``bot.league.standings.RANKINGS``) says what ranks them,
+    shown after the record when it is not league points; an entrant short of ``min_nights`` has no
+    rank yet ("–")."""
     out: list[Text] = []
     for r in rows[:limit_rows]:
-        rank = f"{'=' if r.tied else ''}{r.rank}"
+        rank = f"{'=' if r.tied else ''}{r.rank}" if r.rank else "–"
         diff = f"{r.point_diff:+.0f}"
         record = (
             _(
@@ -518,6 +529,15 @@ def standings_lines(
                 week=r.dropped,
             )
         shown: Text = line
+        if ranking == "game_points":
+            shown = join(shown, _("· **%(n)s** game points", n=whole(r.scored)))
+        elif ranking == "per_game":
+            shown = join(shown, _("· **%(n)s** points per game", n=Num(r.per_game, "0.00")))
+        if not r.rank:
+            shown = join(
+                shown,
+                _("· not ranked yet (%(n)s of %(min)s nights)", n=len(r.nights), min=min_nights),
+            )
         if r.no_shows:
             shown = join(shown, _n("· %(n)s no-show", "· %(n)s no-shows", r.no_shows))
         if r.sub_games:
@@ -575,8 +595,11 @@ def standings(
     points: Text,
     *,
     title: Text | None = None,
+    ranking: str = "points",
+    min_nights: int = 0,
 ) -> Text:
-    """The season's standings after ``held`` nights; ``points``: the points rule in words."""
+    """The season's standings after ``held`` nights; ``points``: the points rule in words;
+    ``ranking`` and ``min_nights`` as in ``standings_lines``."""
     head = title or _n(
         "🏅 **%(league)s: season %(season)s standings** (after %(n)s night)",
         "🏅 **%(league)s: season %(season)s standings** (after %(n)s nights)",
@@ -586,7 +609,7 @@ def standings(
     )
     return standings_post(
         head,
-        standings_lines(rows, name, held),
+        standings_lines(rows, name, held, ranking=ranking, min_nights=min_nights),
         _("-# Points: %(points)s. Ties: head to head, point difference, fewest bags.", points=points),
     )
 
@@ -598,15 +621,26 @@ def final_standings(
     name: Callable[[Hashable], Text],
     held: int,
     champions: Sequence[Hashable],
+    *,
+    ranking: str = "points",
+    min_nights: int = 0,
 ) -> Text:
-    """The season's last post: the final standings and its champions."""
+    """The season's last post: the final standings and its champions (only entrants who played
+    ``min_nights`` nights may be champions)."""
     head = _("🏆 **%(league)s: season %(season)s final standings**", league=league_name, season=season)
-    foot = (
-        _("Champions: %(names)s 🎉", names=join(*(name(c) for c in champions), sep=", "))
-        if champions
-        else _("No games were played.")
-    )
-    return standings_post(head, standings_lines(rows, name, held), foot)
+    foot: Text
+    if champions:
+        foot = _("Champions: %(names)s 🎉", names=join(*(name(c) for c in champions), sep=", "))
+    elif any(r.games or r.byes for r in rows):
+        foot = _n(
+            "No champion: nobody played the %(n)s night needed to be ranked.",
+            "No champion: nobody played the %(n)s nights needed to be ranked.",
+            min_nights,
+        )
+    else:
+        foot = _("No games were played.")
+    lines = standings_lines(rows, name, held, ranking=ranking, min_nights=min_nights)
+    return standings_post(head, lines, foot)
 
 
 def schedule(
@@ -625,7 +659,9 @@ def schedule(
     """``/league schedule``: the season's nights (``held``: a night's date -> its status), the
     league's ``status`` in words unless it runs, its format, rounds and rules (``rules``), its
     tables' turn timers and what happens when a round's time is up (``time_call``: its label)."""
-    leftover = _("a bot seat") if settings.leftover == "bot" else _("a bye")
+    leftover = {"bot": _("a bot seat"), "threes": _("a table of three (cutthroat), else a bye")}.get(
+        settings.leftover, _("a bye")
+    )
     foot = _n(
         "-# %(format)s, %(n)s round of up to %(minutes)s min (%(rules)s); leftover players: %(leftover)s.",
         "-# %(format)s, %(n)s rounds of up to %(minutes)s min (%(rules)s); leftover players: %(leftover)s.",
@@ -641,6 +677,10 @@ def schedule(
         _("-# Attendance: %(rule)s.", rule=settings.attendance.describe()),
         sep="\n",
     )
+    points = settings.points
+    if points.ranking != "points" or points.min_nights or points.bye:
+        # the season's own rules (``/league-season rules``): said only when the league chose them
+        footer = join(footer, _("-# Standings: %(rule)s.", rule=points.describe()), sep="\n")
     header: Text = schedule_header(league_name, schedule, described)
     if status is not None:
         header = join(header, join("(", status, ")", sep=""))
@@ -660,6 +700,15 @@ def turns_line(settings: LeagueSettings, time_call: Text) -> Text:
 def league_tables(rules: Text, settings: LeagueSettings, time_call: Text) -> Text:
     """What ``/league create`` answers about the league's tables: rules, timers and time call."""
     return join(_("-# Tables: %(rules)s.", rules=rules), turns_line(settings, time_call), sep="\n")
+
+
+def exported(league_name: str, season: int) -> Text:
+    """``/league export``'s answer, above its CSV files (columns: docs/LEAGUE_GUIDE.md)."""
+    return _(
+        "📎 **%(league)s**, season %(season)s: standings, nights and results as CSV files.",
+        league=league_name,
+        season=season,
+    )
 
 
 def no_history(league_name: str) -> Text:
@@ -757,7 +806,7 @@ def player_card(
         stats = _(
             "Rank %(rank)s of %(count)s · %(total)s pts · %(wins)sW %(close)sCL %(losses)sL ·"
             " nights %(nights)s",
-            rank=row.rank,
+            rank=row.rank or "–",
             count=entrants,
             total=row.total,
             wins=row.wins,

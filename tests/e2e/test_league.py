@@ -101,7 +101,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
     admin = spades.users["admin"]
     players = [spades.fake.add_user(f"player{i}") for i in range(9)]
     ny = parse_zone("America/New_York")
-    async with running(spades):
+    async with running(spades, speed=200):
         text = await create(
             spades, format="solo", preset="five-player", rounds=2, round_minutes=30, target=50, hand_limit=1,
             leftover="bot", first_date="2027-03-11", weeks=3, late_minutes=0,
@@ -151,7 +151,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 results")), timeout=90, what="round 1")
         await spades.wait_for(lambda: bool(posts_with(spades, "round 2 of 2")), what="round 2's seating")
     # the bot restarts in the middle of round 2
-    async with running(spades):
+    async with running(spades, speed=200):
         await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), timeout=90, what="night 1")
         await spades.wait_for(lambda: bool(posts_with(spades, "season 1 standings")), what="the standings")
         assert len(posts_with(spades, "round 1 of 2")) == 1 and len(posts_with(spades, "round 2 of 2")) == 1

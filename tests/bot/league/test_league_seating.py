@@ -14,6 +14,7 @@ from bot.league.seating import (
     FIXED,
     ROTATING,
     SOLO,
+    THREES,
     History,
     Seating,
     SeatingError,
@@ -21,6 +22,7 @@ from bot.league.seating import (
     pair,
     partner_repeats,
     seat_round,
+    threes_split,
 )
 from engine.ruleset import Ruleset
 
@@ -95,9 +97,14 @@ def test_fixed_teams_stay_together_and_tables_balance_team_strength() -> None:
     assert len(s.tables) == 4
     sides = {frozenset(side) for t in s.tables for side in t.sides}
     assert sides == {frozenset(t) for t in teams}
-    for t in s.tables:  # like meets like: the two teams of a table are neighbours in strength
-        a, b = (statistics.mean(r[p] for p in side) for side in t.sides)  # type: ignore[misc]
-        assert abs(a - b) <= 2.0
+
+    def gap(a: frozenset[int], b: frozenset[int]) -> float:
+        return abs(statistics.mean(r[p] for p in a) - statistics.mean(r[p] for p in b))
+
+    # among the round robin's rounds the first is a balanced one: closer than two teams on average
+    chosen = [gap(*map(frozenset, t.sides)) for t in s.tables]  # type: ignore[arg-type]
+    every = [gap(frozenset(a), frozenset(b)) for a, b in combinations(teams, 2)]
+    assert statistics.mean(chosen) < statistics.mean(every)
     h = History()
     h.record(s)
     s2 = seat_round(teams=teams, ratings=r, table_size=4, team_size=2, fmt=FIXED, history=h)
@@ -250,3 +257,122 @@ def test_solo_tables_mix_who_meets_whom() -> None:
             met.update(pair(a, b) for a, b in combinations(t.players, 2))
     # two rounds of two 4-player tables: 12 meetings; the ideal repeats at most 4 of them
     assert sum(c - 1 for c in met.values() if c > 1) <= 4
+
+
+def _opponents(s: Seating) -> list[frozenset[frozenset[int]]]:
+    return [frozenset(frozenset(p for p in side if p is not None) for side in t.sides) for t in s.tables]
+
+
+@pytest.mark.parametrize("n_teams", [4, 6, 8])
+def test_fixed_teams_play_a_round_robin_across_nights(n_teams: int) -> None:
+    # two rounds a night, the same teams every week: every team meets every other exactly once
+    # in n - 1 rounds (a round robin), whatever the ratings say about balance
+    teams = [[2 * i + 1, 2 * i + 2] for i in range(n_teams)]
+    r = ratings_for(list(range(1, 2 * n_teams + 1)))
+    h = History()
+    met: Counter[frozenset[frozenset[int]]] = Counter()
+    for night in range(-(-(n_teams - 1) // 2)):
+        h = h.new_night()
+        for rnd in range(2):
+            if sum(met.values()) == n_teams * (n_teams - 1) // 2:
+                break
+            s = seat_round(teams=teams, ratings=r, table_size=4, team_size=2, fmt=FIXED, history=h,
+                           seed=night * 100 + rnd)  # fmt: skip
+            assert not s.byes
+            h.record(s)
+            met.update(_opponents(s))
+    assert set(met.values()) == {1}
+    assert len(met) == n_teams * (n_teams - 1) // 2
+
+
+def test_an_odd_number_of_fixed_teams_rotates_the_bye_and_never_plays_two_bots() -> None:
+    # five teams: a round robin with one team out each round; under the bot rule too (a team against
+    # two bots would be no league game)
+    teams = [[2 * i + 1, 2 * i + 2] for i in range(5)]
+    for leftover in (BOT, BYE):
+        h = History()
+        met: Counter[frozenset[frozenset[int]]] = Counter()
+        out: Counter[frozenset[int]] = Counter()
+        for rnd in range(5):
+            s = seat_round(teams=teams, table_size=4, team_size=2, fmt=FIXED, leftover=leftover,
+                           history=h, seed=rnd)  # fmt: skip
+            assert len(s.tables) == 2 and all(t.bots == 0 for t in s.tables)
+            assert len(s.byes) == 2
+            out[frozenset(s.byes)] += 1
+            h.record(s)
+            met.update(_opponents(s))
+        assert set(out.values()) == {1} and len(out) == 5  # each team sat out once
+        assert set(met.values()) == {1} and len(met) == 10  # and met every other once
+
+
+def test_fixed_teams_whose_attendance_changes_meet_the_fewest_repeats() -> None:
+    teams = [[2 * i + 1, 2 * i + 2] for i in range(6)]
+    h = History()
+    s = seat_round(teams=teams, table_size=4, team_size=2, fmt=FIXED, history=h)
+    h.record(s)
+    # one table's teams stay home; the four others must not meet again
+    gone = set(s.tables[0].players)
+    tonight = [t for t in teams if not set(t) & gone]
+    s2 = seat_round(teams=tonight, table_size=4, team_size=2, fmt=FIXED, history=h.new_night())
+    assert not set(_opponents(s)) & set(_opponents(s2))
+
+
+@pytest.mark.parametrize(
+    ("n", "leftover", "fours", "threes", "bots", "byes"),
+    [
+        (5, BOT, 2, 0, 3, 0),
+        (7, BOT, 2, 0, 1, 0),
+        (9, BOT, 3, 0, 3, 0),
+        (11, BOT, 3, 0, 1, 0),
+        (5, BYE, 1, 0, 0, 1),
+        (7, BYE, 1, 0, 0, 3),
+        (9, BYE, 2, 0, 0, 1),
+        (11, BYE, 2, 0, 0, 3),
+        (5, THREES, 1, 0, 0, 1),
+        (7, THREES, 1, 1, 0, 0),
+        (9, THREES, 0, 3, 0, 0),
+        (11, THREES, 2, 1, 0, 0),
+    ],
+)
+def test_odd_numbers_under_each_leftover_rule(
+    n: int, leftover: str, fours: int, threes: int, bots: int, byes: int
+) -> None:
+    players = list(range(1, n + 1))
+    s = seat_round(players=players, ratings=ratings_for(players), table_size=4, team_size=2, fmt=ROTATING,
+                   leftover=leftover)  # fmt: skip
+    sizes = Counter(len(t.players) + t.bots for t in s.tables)
+    assert (sizes[4], sizes[3]) == (fours, threes)
+    assert sum(t.bots for t in s.tables) == bots
+    assert len(s.byes) == byes
+    assert sorted(s.seated + list(s.byes)) == players  # everyone once
+    for t in s.tables:
+        if len(t.players) + t.bots == 3:
+            assert t.cutthroat and t.bots == 0  # three players, each for themselves
+        else:
+            assert [len(side) for side in t.sides] == [2, 2]
+            # never a side of two bots against two players
+            assert all(any(p is not None for p in side) for side in t.sides)
+
+
+def test_the_table_of_three_rotates() -> None:
+    players = list(range(1, 8))
+    h = History()
+    at_three: Counter[int] = Counter()
+    for rnd in range(7):
+        s = seat_round(players=players, table_size=4, team_size=2, fmt=ROTATING, leftover=THREES,
+                       history=h, seed=rnd)  # fmt: skip
+        (three,) = [t for t in s.tables if t.cutthroat]
+        at_three.update(three.players)
+        h.record(s)
+    # 21 seats at the table of three over 7 rounds: three each
+    assert set(at_three.values()) == {3}
+
+
+def test_threes_is_for_individuals_at_four_seat_tables() -> None:
+    with pytest.raises(SeatingError):
+        seat_round(teams=[[1, 2], [3, 4]], table_size=4, team_size=2, fmt=FIXED, leftover=THREES)
+    with pytest.raises(SeatingError):
+        seat_round(players=[1, 2, 3, 4, 5], table_size=6, team_size=2, fmt=ROTATING, leftover=THREES)
+    with pytest.raises(SeatingError):  # two players: no table of three or four
+        seat_round(players=[1, 2], table_size=4, team_size=2, fmt=ROTATING, leftover=THREES)
+    assert threes_split(6) == (0, 2, 0) and threes_split(8) == (2, 0, 0) and threes_split(3) == (0, 1, 0)

@@ -63,3 +63,25 @@ def test_clash_in_the_same_channel() -> None:
     assert clash(london, two_hours, [("Thursday", thu8, two_hours)], now=now) is None
     assert clash(late, two_hours, [("Thursday", thu8, two_hours)], now=now) == "Thursday"
     assert slot_key(thu8) == "3|20:00|America/New_York"
+
+
+def test_a_table_of_three_needs_individuals_at_four_seat_tables() -> None:
+    from bot.league.core import table_ruleset
+    from bot.league.gateway import LeagueRefusal
+    from bot.league.settings import check_leftover
+
+    assert check_leftover("threes", "rotating", Ruleset.preset("standard")) == "threes"
+    assert check_leftover("threes", "solo", Ruleset.preset("solo")) == "threes"
+    for fmt, preset in (("fixed", "standard"), ("rotating", "six-player"), ("solo", "cutthroat")):
+        with pytest.raises(SettingsError) as info:
+            check_leftover("threes", fmt, Ruleset.preset(preset))
+        assert info.value.code == "threes_format"
+        assert LeagueRefusal.of(info.value).code == "threes_format"  # the code goes with the refusal
+    assert check_leftover("bot", "fixed", Ruleset.preset("six-player")) == "bot"
+    assert LeagueSettings.from_dict(LeagueSettings(leftover="threes").to_dict()).leftover == "threes"
+    # the table of three plays cutthroat with the league's target and hand limit
+    league = Ruleset.preset("standard", target_score=200, max_hands=3)
+    three = table_ruleset(league, ((1,), (2,), (3,)))
+    assert (three.name, three.num_seats, three.target_score, three.max_hands) == ("cutthroat", 3, 200, 3)
+    assert table_ruleset(league, ((1, 2), (3, 4))) is league
+    assert table_ruleset(Ruleset.preset("cutthroat"), ((1,), (2,), (3,))).name == "cutthroat"

@@ -118,3 +118,58 @@ def test_points_rule_round_trips() -> None:
     rule = PointsRule(win=3, close_loss=1, drop_worst_week=True)
     assert PointsRule.from_dict(rule.to_dict()) == rule
     assert "worst week" in rule.describe()
+
+
+def _season() -> list[GameResult]:
+    # a: two narrow wins (2 games); b: one big win in three games, many points; c: one game, one win
+    return [
+        g(1, ("a",), ("b",), 510, 500),
+        g(2, ("a",), ("b",), 505, 500),
+        g(3, ("b",), ("d",), 700, 100),
+        g(3, ("c",), ("d",), 500, 100),
+    ]
+
+
+def test_ranking_by_league_points_game_points_or_points_per_game() -> None:
+    games = _season()
+    by_points = standings(games, PointsRule())
+    assert [r.entrant for r in by_points][:3] == ["a", "b", "c"]  # 4, 4 (a beat b twice), 2
+    assert by_points[0].total == 4 and by_points[1].total == 4
+    by_scored = standings(games, PointsRule(ranking="game_points"))
+    assert [(r.entrant, r.scored) for r in by_scored] == [("b", 1700), ("a", 1015), ("c", 500), ("d", 200)]
+    per_game = standings(games, PointsRule(ranking="per_game"))
+    # c 2/1, a 4/2 (more points than c at the same rate), b 4/3, d 0/2
+    assert [r.entrant for r in per_game] == ["a", "c", "b", "d"]
+    assert [r.rank for r in per_game] == [1, 2, 3, 4]
+    assert champions(per_game) == ["a"]
+
+
+def test_a_minimum_of_nights_to_be_ranked_and_champion() -> None:
+    games = _season()
+    rule = PointsRule(ranking="per_game", min_nights=2)
+    rows = standings(games, rule, entrants=["a", "b", "c", "d", "e"])
+    ranked = [r.entrant for r in rows if r.ranked]
+    assert ranked == ["a", "b"]  # c and d played one night only, e none
+    assert (
+        rows[2].entrant == "c"
+        and {r.entrant for r in rows[3:]} == {"d", "e"}
+        and all(r.rank == 0 for r in rows[2:])
+    )
+    assert champions(rows) == ["a"]
+    # nobody with four nights: no champion at all
+    assert champions(standings(games, PointsRule(min_nights=4))) == []
+    # a bye night counts as a night
+    with_bye = standings(games, PointsRule(min_nights=2), byes=[(1, "c")])
+    assert next(r for r in with_bye if r.entrant == "c").ranked
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [({"ranking": "wins"}, "bad_ranking"), ({"min_nights": -1}, "min_nights_range"),
+     ({"min_nights": 53}, "min_nights_range"), ({"bye": 11}, "points_range")],
+)  # fmt: skip
+def test_ranking_settings_are_checked(change: dict[str, object], code: str) -> None:
+    with pytest.raises(PointsError) as info:
+        PointsRule.from_dict(change)
+    assert info.value.code == code
+    assert PointsRule.from_dict(PointsRule(ranking="game_points", min_nights=3).to_dict()).min_nights == 3

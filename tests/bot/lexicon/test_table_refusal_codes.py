@@ -7,6 +7,7 @@ The service's answers carry the code and the fields its words use (a few real re
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import re
@@ -103,8 +104,10 @@ class _Messages:
                         yield from inner._value(Msg(getattr(inner.module, arg.id)))
 
 
+@functools.cache
 def refusals() -> dict[str, set[tuple[str, str | None]]]:
-    """Every code ``refuse`` is called with in the sources -> the catalog messages it is said with."""
+    """Every code ``refuse`` is called with in the sources -> the catalog messages it is said with
+    (read once per test process: the sources do not change during a run)."""
     found: dict[str, set[tuple[str, str | None]]] = {}
     for path in SOURCES:
         tree = ast.parse(path.read_text(encoding="utf-8"))

