@@ -219,7 +219,7 @@ class LeagueCog(commands.Cog):
         format="Fixed partners, rotating partners or solo",
         preset="The rules (standard, cutthroat, five-player, …)",
         rounds="Games (rounds) per night",
-        round_minutes="A round's time limit; then its last hand is played out",
+        round_minutes="A round's time limit",
         target="A round's target score (default: the preset's)",
         hand_limit="A round's hand limit, so nights end on time",
         leftover="What happens to players who don't fill a table",
@@ -231,8 +231,8 @@ class LeagueCog(commands.Cog):
         min_players="Fewer checked in at the start cancels the night, week given back (0 = two)",
         rules="House rules, as in /spades new",
         time_call="When a round's time is up",
-        bid_seconds="Seconds to bid (15-600)",
-        play_seconds="Seconds to play a card (15-600)",
+        bid_seconds="Seconds to bid",
+        play_seconds="Seconds to play",
     )
     @app_commands.choices(
         format=FORMAT_CHOICES,
@@ -331,18 +331,9 @@ class LeagueCog(commands.Cog):
         checkin_minutes="Minutes before the start check-in opens (5-720)",
         late_minutes="Minutes after the start late check-ins are taken (0-120)",
         min_players="The minimum of players for a night (0 = two)",
-        rules="House rules, as in /spades new",
-        time_call="When a round's time is up",
-        bid_seconds="Seconds to bid (15-600)",
-        play_seconds="Seconds to play a card (15-600)",
     )
     @app_commands.choices(leftover=LEFTOVER_CHOICES, weekday=WEEKDAY_CHOICES)
-    @app_commands.autocomplete(
-        league=league_autocomplete,
-        timezone=zone_autocomplete,
-        rules=rules_autocomplete,
-        time_call=time_call_autocomplete,
-    )
+    @app_commands.autocomplete(league=league_autocomplete, timezone=zone_autocomplete)
     async def edit(
         self,
         interaction: discord.Interaction[Any],
@@ -365,10 +356,6 @@ class LeagueCog(commands.Cog):
         checkin_minutes: app_commands.Range[int, -10000, 10000] | None = None,
         late_minutes: app_commands.Range[int, -10000, 10000] | None = None,
         min_players: app_commands.Range[int, -1000, 1000] | None = None,
-        rules: app_commands.Range[str, 1, 300] | None = None,
-        time_call: app_commands.Range[str, 1, 40] | None = None,
-        bid_seconds: app_commands.Range[int, -10000, 10000] | None = None,
-        play_seconds: app_commands.Range[int, -10000, 10000] | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
@@ -400,10 +387,6 @@ class LeagueCog(commands.Cog):
                 checkin_minutes=checkin_minutes,
                 late_minutes=late_minutes,
                 min_players=min_players,
-                rules=rules,
-                time_call=time_call,
-                bid_seconds=bid_seconds,
-                play_seconds=play_seconds,
             )
             return text.saved(await self.service.schedule_text(lg))
 
@@ -884,6 +867,43 @@ class LeagueCog(commands.Cog):
             assert interaction.guild_id is not None
             await self.settings.update(interaction.guild_id, league_admin_role_id=role.id if role else None)
             return text.admin_role_set(role.id if role else None)
+
+        await self._run(interaction, work)
+
+    @seasons.command(name="tables", description="The league tables' house rules, turn timers and time call")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        rules="House rules, as in /spades new",
+        time_call="When a round's time is up",
+        bid_seconds="Seconds to bid (15-600)",
+        play_seconds="Seconds to play a card (15-600)",
+    )
+    @app_commands.autocomplete(
+        league=league_autocomplete, rules=rules_autocomplete, time_call=time_call_autocomplete
+    )
+    async def season_tables(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str | None = None,
+        rules: app_commands.Range[str, 1, 300] | None = None,
+        time_call: app_commands.Range[str, 1, 40] | None = None,
+        bid_seconds: app_commands.Range[int, -10000, 10000] | None = None,
+        play_seconds: app_commands.Range[int, -10000, 10000] | None = None,
+    ) -> None:
+        """``/league edit`` for the league's tables (its own command: /league is near Discord's
+        8,000 characters a command): the same ``rules`` as ``/spades new``, the time call, timers."""
+
+        async def work() -> Text:
+            lg = await self._admin_league(interaction, league)
+            lg = await self.service.edit(
+                lg,
+                interaction.user.id,
+                rules=rules,
+                time_call=time_call,
+                bid_seconds=bid_seconds,
+                play_seconds=play_seconds,
+            )
+            return text.saved(await self.service.schedule_text(lg))
 
         await self._run(interaction, work)
 
