@@ -21,18 +21,20 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from bot import lexicon
 from bot.guild_settings import GuildSettings
-from bot.i18n import Text, _, render, resolve
+from bot.i18n import Text, _, gettext, join, render, resolve, user_language
 from bot.league import schedule as sch
 from bot.league.attendance import CREDIT_LABELS, NO_SHOW_LABELS
 from bot.league.discord_io import DYNAMIC_ITEMS
 from bot.league.schedule_input import WEEKDAYS, zone_suggestions
 from bot.league.season_rules import RANKING_LABELS
 from bot.league.service import LeagueRefusal, LeagueService
-from bot.league.settings import FORMAT_LABELS, LEFTOVER_LABELS
+from bot.league.settings import FORMAT_LABELS, LEFTOVER_LABELS, TIME_CALL_LABELS
 from bot.render import league as text
-from bot.safe import safe_defer, safe_send
+from bot.safe import safe_defer, safe_send, within
 from bot.storage.leagues import LeagueRow
+from engine.house_rules import rule_suggestions
 
 if TYPE_CHECKING:
     from bot.client import SpadesBot
@@ -47,6 +49,7 @@ LEFTOVER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name 
 NO_SHOW_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in NO_SHOW_LABELS.items()]
 RANKING_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in RANKING_LABELS.items()]
 CREDIT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in CREDIT_LABELS.items()]
+AUTOCOMPLETE_READ = 1.0  # seconds the rules autocomplete may wait for the league's preset
 WEEKDAY_CHOICES = [app_commands.Choice(name=d, value=d.lower()) for d in WEEKDAYS]
 NOTIFY_CHOICES = [
     app_commands.Choice(name="No direct messages", value="off"),
@@ -168,6 +171,42 @@ class LeagueCog(commands.Cog):
         )
         return [app_commands.Choice(name=z, value=z) for z in zone_suggestions(current, locales=locales)]
 
+    async def rules_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The house rules, suggested as ``/spades new rules:`` suggests them, over the preset
+        chosen (``/league create``) or the league's own (``/league edit``)."""
+        preset = getattr(interaction.namespace, "preset", None)
+        if not isinstance(preset, str) and interaction.guild_id is not None:
+            # autocomplete cannot be deferred: a slow database must not make it miss Discord's 3 s
+            name = getattr(interaction.namespace, "league", None)
+            found = await within(AUTOCOMPLETE_READ, self._quiet_league(interaction.guild_id, name))
+            preset = self.service.ruleset_of(found).name if found is not None else None
+        lang = user_language(interaction)
+        return [
+            app_commands.Choice(name=lexicon.rules_suggestion(s, lang), value=s.value)
+            for s in rule_suggestions(current, preset if isinstance(preset, str) else None)
+        ]
+
+    async def time_call_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """What happens when a round's time is up, in the reader's words (the value stays)."""
+        lang = user_language(interaction)
+        typed = current.strip().lower()
+        out = []
+        for value, words in TIME_CALL_LABELS.items():
+            shown = f"{value}: {gettext(lang, words)}"[:100]
+            if typed in shown.lower():
+                out.append(app_commands.Choice(name=shown, value=value))
+        return out
+
+    async def _quiet_league(self, guild_id: int, name: Any) -> LeagueRow | None:
+        try:
+            return await self.service.league(guild_id, name if isinstance(name, str) and name else None)
+        except LeagueRefusal:
+            return None
+
     # ---- creating and changing -----------------------------------------------------------------
 
     @league.command(name="create", description="Create a weekly league night in this channel")
@@ -180,7 +219,7 @@ class LeagueCog(commands.Cog):
         format="Fixed partners, rotating partners or solo",
         preset="The rules (standard, cutthroat, five-player, …)",
         rounds="Games (rounds) per night",
-        round_minutes="A round's time limit; unfinished games score as they stand",
+        round_minutes="A round's time limit",
         target="A round's target score (default: the preset's)",
         hand_limit="A round's hand limit, so nights end on time",
         leftover="What happens to players who don't fill a table",
@@ -190,11 +229,20 @@ class LeagueCog(commands.Cog):
         checkin_minutes="How many minutes before the start check-in opens (5-720, default 30)",
         late_minutes="Minutes after the start a late check-in joins the next round (0-120, default 30)",
         min_players="Fewer checked in at the start cancels the night, week given back (0 = two)",
+        rules="House rules, as in /spades new",
+        time_call="When a round's time is up",
+        bid_seconds="Seconds to bid",
+        play_seconds="Seconds to play",
     )
     @app_commands.choices(
-        format=FORMAT_CHOICES, leftover=LEFTOVER_CHOICES, weekday=WEEKDAY_CHOICES, preset=_preset_choices()
+        format=FORMAT_CHOICES,
+        leftover=LEFTOVER_CHOICES,
+        weekday=WEEKDAY_CHOICES,
+        preset=_preset_choices(),
     )
-    @app_commands.autocomplete(timezone=zone_autocomplete)
+    @app_commands.autocomplete(
+        timezone=zone_autocomplete, rules=rules_autocomplete, time_call=time_call_autocomplete
+    )
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -216,6 +264,10 @@ class LeagueCog(commands.Cog):
         checkin_minutes: app_commands.Range[int, -10000, 10000] | None = None,
         late_minutes: app_commands.Range[int, -10000, 10000] | None = None,
         min_players: app_commands.Range[int, -1000, 1000] | None = None,
+        rules: app_commands.Range[str, 1, 300] | None = None,
+        time_call: app_commands.Range[str, 1, 40] | None = None,
+        bid_seconds: app_commands.Range[int, -10000, 10000] | None = None,
+        play_seconds: app_commands.Range[int, -10000, 10000] | None = None,
     ) -> None:
         async def work() -> Text:
             if not await self._is_admin(interaction, None):
@@ -247,9 +299,14 @@ class LeagueCog(commands.Cog):
                 checkin_minutes=checkin_minutes,
                 late_minutes=late_minutes,
                 min_players=min_players,
+                rules=rules,
+                time_call=time_call,
+                bid_seconds=bid_seconds,
+                play_seconds=play_seconds,
             )
             schedule = self.service.schedule_of(league)
-            return text.created(league, schedule, sch.describe(schedule))
+            created = text.created(league, schedule, sch.describe(schedule))
+            return join(created, self.service.tables_text(league), sep="\n")
 
         await self._run(interaction, work)
 
@@ -810,6 +867,43 @@ class LeagueCog(commands.Cog):
             assert interaction.guild_id is not None
             await self.settings.update(interaction.guild_id, league_admin_role_id=role.id if role else None)
             return text.admin_role_set(role.id if role else None)
+
+        await self._run(interaction, work)
+
+    @seasons.command(name="tables", description="The league tables' house rules, turn timers and time call")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        rules="House rules, as in /spades new",
+        time_call="When a round's time is up",
+        bid_seconds="Seconds to bid (15-600)",
+        play_seconds="Seconds to play a card (15-600)",
+    )
+    @app_commands.autocomplete(
+        league=league_autocomplete, rules=rules_autocomplete, time_call=time_call_autocomplete
+    )
+    async def season_tables(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str | None = None,
+        rules: app_commands.Range[str, 1, 300] | None = None,
+        time_call: app_commands.Range[str, 1, 40] | None = None,
+        bid_seconds: app_commands.Range[int, -10000, 10000] | None = None,
+        play_seconds: app_commands.Range[int, -10000, 10000] | None = None,
+    ) -> None:
+        """``/league edit`` for the league's tables (its own command: /league is near Discord's
+        8,000 characters a command): the same ``rules`` as ``/spades new``, the time call, timers."""
+
+        async def work() -> Text:
+            lg = await self._admin_league(interaction, league)
+            lg = await self.service.edit(
+                lg,
+                interaction.user.id,
+                rules=rules,
+                time_call=time_call,
+                bid_seconds=bid_seconds,
+                play_seconds=play_seconds,
+            )
+            return text.saved(await self.service.schedule_text(lg))
 
         await self._run(interaction, work)
 

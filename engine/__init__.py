@@ -95,7 +95,7 @@ from .events import (
     SpadesBroken,
     TrickWon,
 )
-from .game import Game, Phase
+from .game import TIEBREAKS, Game, Phase
 from .record import replay
 from .rules_text import RULE_KEYS, RuleLine
 from .rules_text import explain as explain_rules
@@ -113,6 +113,7 @@ __all__ = [
     "PRESETS",
     "RULE_KEYS",
     "SPADES",
+    "TIEBREAKS",
     "Action",
     "AlreadyLooked",
     "BadPass",

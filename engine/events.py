@@ -186,9 +186,10 @@ class HandScored(Event):
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     kind: ClassVar[str] = "game_over"
-    winner: int
+    winner: int | None  # None: a draw (time called on a tie; reason "draw")
     scores: tuple[int, ...]
-    reason: str = "target"  # "target" | "boston" | "mercy" | "max_hands"
+    # "target" | "boston" | "mercy" | "max_hands" | "sets" | "time" | "overtime" | "bags" | "draw"
+    reason: str = "target"
 
 
 # Interned instances for the hot path (events are immutable values).

@@ -121,6 +121,9 @@ def shuffle_order(buf: bytes, size: int) -> bytes:
 RECORD_FORMAT = "spades-hand/1"
 STATE_FORMAT = "spades-game/1"
 _FAIR_PENDING = DealKey("", "")  # Game.new(fair=True) before its first deal
+#: how a tie is broken when time is called (``Game.call_time``): one overtime hand (then a
+#: draw), the fewest bags, or a draw
+TIEBREAKS = ("overtime", "bags", "draw")
 
 
 class Phase(StrEnum):
@@ -273,6 +276,7 @@ class Game:
         "leader",
         "looked",
         "n",
+        "overtime",
         "pass_log",
         "pass_sizes",
         "phase",
@@ -284,8 +288,10 @@ class Game:
         "salt",
         "scores",
         "seed",
+        "sets",
         "stock",
         "stock_pos",
+        "time_call",
         "to_act",
         "trick",
         "trick_no",
@@ -309,6 +315,10 @@ class Game:
     bags: list[int]
     winner: int | None
     end_reason: str | None
+    # time called (a league round's clock): how a tie after the last hand is broken, else None
+    time_call: str | None
+    overtime: bool  # the hand in progress is the overtime hand of a tie at time
+    sets: list[int]  # contracts set per side so far, counted under ``Ruleset.set_limit`` only
     # a finished hand's record: the HAND_RECORD.md dict, or the tuple it is built from lazily
     _records: list[dict[str, Any] | tuple[Any, ...]]
     # the last scored hand: its HandScored, the index of its lazy record, or its dict once read
@@ -658,6 +668,9 @@ class Game:
         g.bags = [0] * rs.num_sides
         g.winner = None
         g.end_reason = None
+        g.time_call = None
+        g.overtime = False
+        g.sets = [0] * rs.num_sides
         g._records = []
         g._last_hand = None
         g._forced_swaps = None
@@ -1999,7 +2012,7 @@ class Game:
         scored: HandScored | int | None
         breakdown: list[SideScore] | None
         rs = self.rs
-        if quiet and not rs.boston:
+        if quiet and not rs.boston and rs.set_limit is None:
             self.scores, self.bags = hand_totals(rs, self.bids, self.tricks, self.scores, self.bags)
             breakdown = None
             if max(self.scores) < rs.target_score and rs.lose_score is None and rs.max_hands is None:
@@ -2013,11 +2026,15 @@ class Game:
             for sc in breakdown:
                 self.scores[sc.side] = sc.score_after
                 self.bags[sc.side] = sc.bags_after
-            winner, reason = game_winner(self.rs, self.scores, breakdown, self.hand_no)
+                if sc.made is False and rs.set_limit is not None:
+                    self.sets[sc.side] += 1  # (counted only when it matters: playouts skip it)
+            winner, reason = game_winner(self.rs, self.scores, breakdown, self.hand_no, self.sets)
             scored = HandScored(
                 self.hand_no, tuple(self.tricks), tuple(breakdown), tuple(self.scores), tuple(self.bags)
             )
             events = [scored]
+        if winner is None and self.time_call is not None:
+            winner, reason = self._winner_at_time()
         self._last_hand = scored
         # The pending record holds only ints, strs, bools, None and tuples of them (bids as
         # (seat, kind, n), the stock as a tuple), so the collector untracks it on its first pass:
@@ -2045,7 +2062,7 @@ class Game:
                 None if self.deal_key is None else (self.deal_key, self.redeals),
             )
         )
-        if winner is not None:
+        if winner is not None or reason == "draw":
             self.winner = winner
             self.end_reason = reason
             self.phase = _OVER
@@ -2062,6 +2079,53 @@ class Game:
         self.dealer = (self.dealer + 1) % self.n
         events.extend(self._start_hand(quiet))
         return events
+
+    # -- time called -----------------------------------------------------------------------
+    def call_time(self, tiebreak: str = "overtime") -> bool:
+        """Time is called (a league round's clock ran out): the hand in progress is played to its
+        end and is the last one. If the game has not ended by then, the highest score wins; a tie
+        for it is broken by ``tiebreak`` (``TIEBREAKS``): ``overtime`` plays one more hand (a tie
+        after it is a draw), ``bags`` gives it to the tied side with the fewest bags (equal bags:
+        a draw), ``draw`` makes it a draw. A draw ends the game with ``winner`` None and
+        ``end_reason`` ``"draw"``. False (and nothing changes) when the game is over or time was
+        already called.
+
+        >>> game = Game.new("standard", seed=3, dealer=0)
+        >>> game.call_time("bags"), game.call_time("draw"), game.time_call, game.last_hand_now
+        (True, False, 'bags', True)
+        >>> import random
+        >>> game.playout(random.Random(1))
+        >>> game.over, game.hand_no
+        (True, 1)
+        """
+        if tiebreak not in TIEBREAKS:
+            raise ValueError(f"a tie at time is broken by one of {', '.join(TIEBREAKS)}, not {tiebreak!r}")
+        if self.phase is _OVER or self.time_call is not None:
+            return False
+        self.time_call = tiebreak
+        return True
+
+    @property
+    def last_hand_now(self) -> bool:
+        """Whether the hand in progress is the game's last unless a tie plays on (time called)."""
+        return self.time_call is not None and self.phase is not _OVER
+
+    def _winner_at_time(self) -> tuple[int | None, str | None]:
+        """After the last hand of a game whose time was called (no other end condition held):
+        (winner, reason), (None, "draw"), or (None, None) to play the overtime hand."""
+        best = max(self.scores)
+        leaders = [i for i, x in enumerate(self.scores) if x == best]
+        if len(leaders) == 1:
+            return leaders[0], "overtime" if self.overtime else "time"
+        if self.time_call == "overtime" and not self.overtime:
+            self.overtime = True
+            return None, None
+        if self.time_call == "bags":
+            fewest = min(self.bags[i] for i in leaders)
+            least = [i for i in leaders if self.bags[i] == fewest]
+            if len(least) == 1:
+                return least[0], "bags"
+        return None, "draw"
 
     # -- views -----------------------------------------------------------------------------
     def view(self, seat: int) -> View:
@@ -2169,6 +2233,9 @@ class Game:
         g.before_bags = self.before_bags
         g.winner = self.winner
         g.end_reason = self.end_reason
+        g.time_call = self.time_call
+        g.overtime = self.overtime
+        g.sets = self.sets[:]
         g._records = self._records[:]
         g._last_hand = self._last_hand
         g._forced_swaps = self._forced_swaps  # replay only; never mutated
@@ -2196,7 +2263,7 @@ class Game:
         def ids(m: int) -> list[int]:
             return bits(m)
 
-        return {
+        out: dict[str, Any] = {
             "format": STATE_FORMAT,
             "ruleset": self.rs.to_dict(),
             "seed": self.seed,
@@ -2237,6 +2304,13 @@ class Game:
             "last_hand": self.last_hand,
             "hand_records": list(self.hand_records),
         }
+        # written only when in use, so saved games of before read and compare as they did
+        if any(self.sets):
+            out["sets"] = list(self.sets)
+        if self.time_call is not None:
+            out["time_call"] = self.time_call
+            out["overtime"] = self.overtime
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
@@ -2290,6 +2364,10 @@ class Game:
         g.before_bags = list(d["before"]["bags"])
         g.winner = d["winner"]
         g.end_reason = d["end_reason"]
+        if d.get("sets"):
+            g.sets = [int(x) for x in d["sets"]]
+        g.time_call = d.get("time_call")
+        g.overtime = bool(d.get("overtime", False))
         g.auto_deal = d["auto_deal"]
         g.stock = list(d["stock"])
         g.stock_pos = d["stock_pos"]

@@ -29,6 +29,8 @@ _SUGGEST: dict[str, tuple[str, ...]] = {
     "blind_bid_max": ("6", "7", "13"),
     "blind_bid_min_deficit": ("0", "100", "200"),
     "board": ("0", "3", "4"),
+    "ten_for_value": ("150", "200"),
+    "set_limit": ("1", "2", "3", "off"),
     "num_seats": ("2", "3", "4", "5", "6"),
     "team_size": ("2", "3"),
     "decks": ("1", "2"),

@@ -60,6 +60,7 @@ RULE_KEYS: tuple[str, ...] = (
     "no_bag_penalty",
     "ten_for_200",
     "boston",
+    "set_limit",
 )
 
 
@@ -350,13 +351,23 @@ def explain_lines(rs: Ruleset) -> list[RuleLine]:
     if rs.ten_for_200:
         add(
             "ten_for_200",
-            "10 for 200: a side that bids 10 or more tricks scores +200 if it makes them and "
-            "−200 if not, instead of 10 per trick.",
+            f"10 for {fmt_int(rs.ten_for_value)}: a side that bids 10 or more tricks scores "
+            f"+{fmt_int(rs.ten_for_value)} if it makes them and {fmt_int(-rs.ten_for_value)} if not, "
+            "instead of 10 per trick.",
+            value=rs.ten_for_value,
         )
     if rs.boston:
         add(
             "boston",
             f"Boston: a {side_word} that bids all {top} tricks and takes them all wins the game on the spot.",
             cards=top,
+        )
+    if rs.set_limit is not None:
+        times = "1 time" if rs.set_limit == 1 else f"{rs.set_limit} times"
+        add(
+            "set_limit",
+            f"A {side_word} whose contract is set {times} in a game loses it at once; the highest "
+            "score of the others wins.",
+            n=rs.set_limit,
         )
     return lines

@@ -80,7 +80,9 @@ class Ruleset:
     blind_bid_max: int = 7
     blind_bid_min_deficit: int = 100
     ten_for_200: bool = False
+    ten_for_value: int = 200  # what 10 for 200 scores: ±this for a contract of 10 or more
     boston: bool = False
+    set_limit: int | None = None  # a side set this many times in a game loses it (off: None)
     # Bidding constraints
     board: int = 0
     suicide: bool = False
@@ -283,7 +285,7 @@ class Ruleset:
             (self.whiz, "whiz"),
             (self.mirrors, "mirrors"),
             (self.suicide, "suicide"),
-            (self.ten_for_200, "10 for 200"),
+            (self.ten_for_200, f"10 for {fmt_int(self.ten_for_value)}"),
             (self.boston, "Boston wins"),
             (self.first_trick_two_clubs, "2♣ leads"),
             (self.misdeal_no_spades, "misdeal on no spades"),
@@ -292,6 +294,8 @@ class Ruleset:
         parts.extend(label for on, label in flags if on)
         if self.board:
             parts.append(f"board {self.board}")
+        if self.set_limit is not None:
+            parts.append("set once loses" if self.set_limit == 1 else f"set {self.set_limit} times loses")
         if self.lose_score is not None:
             parts.append(f"mercy at {self.lose_score}")
         if self.max_hands:
@@ -350,6 +354,8 @@ RANGES: dict[str, tuple[int, int, str]] = {
     "bag_limit": (1, 100, "the bags that cost a penalty"),
     "bag_penalty": (0, 1_000, "the points a full set of bags costs"),
     "bag_value": (-100, 100, "the points per bag"),
+    "ten_for_value": (50, 1_000, "the points for 10 tricks bid"),
+    "set_limit": (1, 10, "the sets that lose the game"),
     "board": (0, 26, "the smallest bid per side"),
     "blind_bid_max": (1, 26, "the highest blind bid"),
     # passing needs partners of two (13 or 17 cards each) or the two-player draw (13 cards), so
@@ -374,7 +380,7 @@ def _check_ranges(rs: Ruleset) -> None:
         if value is None:
             continue
         if not lo <= value <= hi:
-            off = " (or off)" if name in ("lose_score", "max_hands", "bag_limit") else ""
+            off = " (or off)" if name in ("lose_score", "max_hands", "bag_limit", "set_limit") else ""
             raise RulesetError(
                 f"{name} ({what}) must be from {fmt_int(lo)} to {fmt_int(hi)}{off}, not {fmt_int(value)}",
                 "out_of_range",
@@ -596,6 +602,8 @@ PRESETS: dict[str, Ruleset] = {
     "six-player-solo": Ruleset(name="six-player-solo", num_seats=6, decks=2, partnerships=False, **_NO_PASS),
     "jokers-high": Ruleset(name="jokers-high", jokers=True),
     "deuces-high": Ruleset(name="deuces-high", deuces_high=True),
+    # big joker, little joker, 2♠, 2♦, then the ace of spades (the 2♣ and 2♥ are taken out)
+    "jokers-deuces": Ruleset(name="jokers-deuces", jokers=True, deuces_high=True),
     "whiz": Ruleset(name="whiz", whiz=True, blind_nil_allowed=False, blind_nil_pass=0),
     "mirrors": Ruleset(name="mirrors", mirrors=True, blind_nil_allowed=False, blind_nil_pass=0),
     "suicide": Ruleset(name="suicide", suicide=True, blind_nil_allowed=False, blind_nil_pass=0),
@@ -622,4 +630,5 @@ _ALIASES = {
     "6p": "six-player",
     "jokers": "jokers-high",
     "deuces": "deuces-high",
+    "jokers-deuces-high": "jokers-deuces",
 }

@@ -23,7 +23,8 @@ def score_hand(
     - Each nil on its own: ±``nil_value`` (blind nil ±``blind_nil_value``). A nil bidder's tricks
       never count for the contract but are bags for the side.
     - Every ``bag_limit`` accumulated bags cost ``bag_penalty``; the remainder carries.
-    - 10 for 200 (contract >= 10 scores ±200) and Boston (bid and take every trick) apply when on.
+    - 10 for 200 (contract >= 10 scores ±``ten_for_value``, 200 by default) and Boston (bid and
+      take every trick) apply when on.
 
     Seats 0 + 2 bid 3 + 3 and take 4 + 3; seat 1 bids 4 and takes 5 while its partner's nil fails
     with one trick:
@@ -74,8 +75,9 @@ def score_hand(
         bag_points = side_bags * rs.bag_value
         bonus = 0
         if rs.ten_for_200 and has_contract and bid >= 10:
-            bonus = (200 if made else -200) - contract
-            notes.append("10 for 200")
+            ten = rs.ten_for_value
+            bonus = (ten if made else -ten) - contract
+            notes.append(f"10 for {ten}")
         # Boston: the side bid every trick and took every trick (a bid above them is only set)
         boston = bool(rs.boston and made and bid >= top and ctricks >= top)
         if boston:
@@ -153,11 +155,11 @@ def hand_totals(
                 contract = 10 * (bid - blind_bid) + 20 * blind_bid
                 side_bags += ctricks - bid
                 if ten and bid >= 10:
-                    contract = 200
+                    contract = rs.ten_for_value
             else:
                 contract = -10 * bid
                 if ten and bid >= 10:
-                    contract = -200
+                    contract = -rs.ten_for_value
             points += contract
         points += side_bags * bag_value
         b_after = bags[side] + side_bags
@@ -171,13 +173,18 @@ def hand_totals(
 
 
 def game_winner(
-    rs: Ruleset, scores: Sequence[int], breakdown: Sequence[SideScore], hand_no: int
+    rs: Ruleset,
+    scores: Sequence[int],
+    breakdown: Sequence[SideScore],
+    hand_no: int,
+    sets: Sequence[int] = (),
 ) -> tuple[int | None, str | None]:
     """(winning side, reason) once the game is over after ``hand_no``, else (None, None).
 
-    Boston wins outright; then mercy (a side at or below ``lose_score`` ends the game), the
-    target, and ``max_hands`` end it with the highest score winning. An exact tie for the highest
-    score always plays another hand.
+    Boston wins outright; then a side set ``set_limit`` times (``sets``: each side's contracts
+    set so far, this hand's included) loses, the highest score of the other sides winning; then
+    mercy (a side at or below ``lose_score`` ends the game), the target, and ``max_hands`` end it
+    with the highest score winning. An exact tie for the highest score always plays another hand.
 
     >>> from engine import Bid, Ruleset
     >>> rs = Ruleset()
@@ -187,16 +194,32 @@ def game_winner(
     ([501, 360], (0, 'target'))
     >>> game_winner(rs, [480, 360], hand, hand_no=9)
     (None, None)
+
+    Set twice loses, whatever the score:
+
+    >>> twice = Ruleset(set_limit=2)
+    >>> game_winner(twice, [180, 20], hand, hand_no=4, sets=[2, 0])
+    (1, 'sets')
+    >>> game_winner(twice, [180, 20], hand, hand_no=4, sets=[1, 1])
+    (None, None)
     """
 
-    def top() -> int | None:
-        best = max(scores)
-        leaders = [i for i, s in enumerate(scores) if s == best]
+    def top(among: Sequence[int] | None = None) -> int | None:
+        pool = range(len(scores)) if among is None else among
+        best = max(scores[i] for i in pool)
+        leaders = [i for i in pool if scores[i] == best]
         return leaders[0] if len(leaders) == 1 else None
 
     bostons = [sc.side for sc in breakdown if sc.boston]
     if len(bostons) == 1:
         return bostons[0], "boston"
+    if rs.set_limit is not None and sets:
+        out = [i for i, n in enumerate(sets) if n >= rs.set_limit]
+        if out:
+            left = [i for i in range(len(scores)) if i not in out] or list(range(len(scores)))
+            w = top(left)
+            if w is not None:
+                return w, "sets"
     if rs.lose_score is not None and min(scores) <= rs.lose_score:
         w = top()
         if w is not None:

@@ -11,16 +11,28 @@ from typing import Any
 
 from bot.clock import Clock, utcnow
 from bot.i18n import _, join
+from bot.model import DEFAULT_BID_SECONDS, DEFAULT_PLAY_SECONDS
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore
 
 from . import attendance, standings
 from . import schedule as sch
-from .core import Leagues, Pulse, ScheduledEvents, build_ruleset, ruleset_of, schedule_of, settings_of
+from .core import (
+    Leagues,
+    Pulse,
+    ScheduledEvents,
+    build_ruleset,
+    house_rules,
+    parse_rules,
+    ruleset_of,
+    schedule_of,
+    settings_of,
+)
 from .gateway import CREATED, LeagueGateway, LeagueRefusal, _unix, _utc, night_status, status_text
 from .results import Results
 from .schedule_input import ScheduleError, check_weeks, parse_date, parse_time, parse_weekday, parse_zone
 from .settings import (
     DEFAULT_LATE_MINUTES,
+    OVERTIME,
     LeagueSettings,
     SettingsError,
     check_checkin_minutes,
@@ -78,8 +90,14 @@ class Admin:
         checkin_minutes: int | None = None,
         late_minutes: int | None = None,
         min_players: int | None = None,
+        rules: str | None = None,
+        time_call: str | None = None,
+        bid_seconds: int | None = None,
+        play_seconds: int | None = None,
     ) -> LeagueRow:
-        """Validate everything first (LeagueRefusal with the reason), then write once."""
+        """Validate everything first (LeagueRefusal with the reason), then write once. ``rules``:
+        house rules as ``/spades new`` takes them; ``time_call``: what happens when a round's time
+        is up (``bot.league.settings.TIME_CALLS``); the turn timers of the league's tables."""
         now = utcnow(self.clock)
         try:
             name = check_name(name)
@@ -101,7 +119,7 @@ class Admin:
                     else check_checkin_minutes(checkin_minutes)
                 ),
             )
-            ruleset = build_ruleset(preset, target, hand_limit)
+            ruleset = build_ruleset(preset, target, hand_limit, parse_rules(rules) if rules else None)
             fmt = check_format(fmt, ruleset)
             check_leftover(leftover, fmt, ruleset)
             settings = LeagueSettings(
@@ -113,6 +131,9 @@ class Admin:
                 admin_role_id=admin_role_id,
                 late_minutes=DEFAULT_LATE_MINUTES if late_minutes is None else late_minutes,
                 min_players=min_players or 0,
+                time_call=time_call or OVERTIME,
+                bid_seconds=DEFAULT_BID_SECONDS if bid_seconds is None else bid_seconds,
+                play_seconds=DEFAULT_PLAY_SECONDS if play_seconds is None else play_seconds,
             )
         except (ScheduleError, SettingsError, standings.PointsError) as exc:
             raise LeagueRefusal.of(exc) from None
@@ -156,7 +177,14 @@ class Admin:
         checkin_minutes: int | None = None,
         late_minutes: int | None = None,
         min_players: int | None = None,
+        rules: str | None = None,
+        time_call: str | None = None,
+        bid_seconds: int | None = None,
+        play_seconds: int | None = None,
     ) -> LeagueRow:
+        """Change what is given (None: unchanged). ``rules`` replaces the league's house rules
+        (``none`` clears them); the target and the hand limit stay unless given too. Tonight's
+        tables keep the rules they opened with: the next tables open with the new ones."""
         now = utcnow(self.clock)
         changes: dict[str, Any] = {}
         try:
@@ -171,6 +199,9 @@ class Admin:
                         "role_id": role_id,
                         "late_minutes": late_minutes,
                         "min_players": min_players,
+                        "time_call": time_call,
+                        "bid_seconds": bid_seconds,
+                        "play_seconds": play_seconds,
                     }.items()
                     if v is not None
                 }
@@ -199,15 +230,17 @@ class Admin:
                 schedule = replace(schedule, checkin_minutes=check_checkin_minutes(checkin_minutes))
                 changes["schedule"] = sch.to_dict(schedule)
             ruleset = ruleset_of(league)
-            if target is not None or hand_limit is not None:
+            if target is not None or hand_limit is not None or rules is not None:
                 overrides = {**ruleset.overrides()}
                 base = build_ruleset(
                     ruleset.name,
                     target if target is not None else overrides.get("target_score"),
                     hand_limit if hand_limit is not None else overrides.get("max_hands"),
+                    parse_rules(rules) if rules is not None else house_rules(ruleset),
                 )
-                ruleset = base
-                changes["round"] = ruleset.to_dict()
+                if base != ruleset:
+                    ruleset = base
+                    changes["round"] = ruleset.to_dict()
             if name is not None:
                 name = check_name(name)
                 changes["name"] = name

@@ -26,6 +26,7 @@ from bot.storage.leagues import (
     StaleLeague,
     Team,
 )
+from engine.house_rules import HouseRulesError, check_rules, parse_house_rules
 from engine.ruleset import Ruleset, RulesetError
 
 from . import schedule as sch
@@ -48,9 +49,41 @@ def ruleset_of(league: LeagueRow) -> Ruleset:
     return Ruleset.from_dict(league.ruleset)
 
 
-def build_ruleset(preset: str, target: int | None, hand_limit: int | None) -> Ruleset:
-    """A league round's rules: a preset with an admin's target score and hand limit."""
-    overrides: dict[str, Any] = {}
+#: what ``rules:`` takes to clear a league's house rules (as ``/spades config rules:`` does)
+CLEAR_RULES = ("none", "off", "clear", "-")
+#: options a league sets with their own slash options, not in its house rules
+OWN_OPTIONS = ("target_score", "max_hands")
+
+
+def parse_rules(text: str) -> dict[str, Any]:
+    """The house rules an admin typed (``bag_limit=5 set_limit=2``, as ``/spades new rules:``
+    takes them), read; ``none`` clears them. SettingsError with the house-rules refusal's code."""
+    if text.strip().lower() in CLEAR_RULES:
+        return {}
+    try:
+        return parse_house_rules(text)
+    except HouseRulesError as exc:
+        raise _rules_refused(exc) from None
+
+
+def _rules_refused(exc: HouseRulesError) -> SettingsError:
+    """A house-rules refusal as the league's: the words and the code ``/spades new`` gives."""
+    message = lexicon.explain_rules(exc)
+    return SettingsError(message, exc.code or "house_rules")
+
+
+def house_rules(ruleset: Ruleset) -> dict[str, Any]:
+    """A league's house rules: its options over the preset but the target and the hand limit."""
+    return {k: v for k, v in ruleset.overrides().items() if k not in OWN_OPTIONS}
+
+
+def build_ruleset(
+    preset: str, target: int | None, hand_limit: int | None, house: dict[str, Any] | None = None
+) -> Ruleset:
+    """A league round's rules: a preset with its house rules (``house``: options read by
+    ``parse_rules``) and an admin's target score and hand limit, checked as ``/spades new`` checks
+    them (a refusal says which rule and why)."""
+    overrides: dict[str, Any] = dict(house or {})
     if target is not None:
         if not 50 <= target <= 1000:
             raise SettingsError(
@@ -63,6 +96,11 @@ def build_ruleset(preset: str, target: int | None, hand_limit: int | None) -> Ru
                 _("A round's hand limit is 1 to 30 hands (you gave %(n)s).", n=hand_limit), "hand_limit_range"
             )
         overrides["max_hands"] = hand_limit
+    if house:
+        try:
+            return check_rules(preset, overrides)
+        except HouseRulesError as exc:
+            raise _rules_refused(exc) from None
     try:
         return Ruleset.preset(preset, **overrides)
     except RulesetError as exc:

@@ -51,11 +51,12 @@ class LeagueTables(Protocol):
         seats: list[int | None],
         ruleset: Ruleset,
         league_table_id: int,
+        settings: dict[str, Any] | None = None,
     ) -> tuple[int, int] | None: ...
 
     async def table_outcome(self, table_id: int) -> TableOutcome | None: ...
 
-    async def call_time(self, table_id: int) -> TableOutcome | None: ...
+    async def call_time(self, table_id: int, time_call: str = "as_it_stands") -> TableOutcome | None: ...
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool: ...
 
@@ -533,6 +534,7 @@ class DiscordLeagueGateway:
         seats: list[int | None],
         ruleset: Ruleset,
         league_table_id: int,
+        settings: dict[str, Any] | None = None,
     ) -> tuple[int, int] | None:
         return await self._need_tables().open_table(
             guild_id=guild_id,
@@ -541,13 +543,14 @@ class DiscordLeagueGateway:
             seats=seats,
             ruleset=ruleset,
             league_table_id=league_table_id,
+            settings=settings,
         )
 
     async def table_outcome(self, table_id: int) -> TableOutcome | None:
         return await self._need_tables().table_outcome(table_id)
 
-    async def call_time(self, table_id: int) -> TableOutcome | None:
-        return await self._need_tables().call_time(table_id)
+    async def call_time(self, table_id: int, time_call: str = "as_it_stands") -> TableOutcome | None:
+        return await self._need_tables().call_time(table_id, time_call)
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         return await self._need_tables().substitute(table_id, out_id, in_id, guild_id=guild_id)

@@ -27,19 +27,21 @@ class LeagueRefusal(Exception):
     """A user-facing refusal, answered ephemerally in the user's language: ``message`` is a lazy
     text (``bot.i18n``); ``str()`` of the exception is its English."""
 
-    def __init__(self, message: Any, code: str | None = None) -> None:
+    def __init__(self, message: Any, code: str | None = None, fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.code = code  # the refused input's code when it has one (``LeagueInputError.code``)
+        self.fields: dict[str, Any] = dict(fields or {})
 
     @classmethod
     def of(cls, exc: BaseException) -> LeagueRefusal:
         """A refusal carrying another error's message whole: a lazy one as it is, the storage's
-        refusals worded from their code (``storage_message``); the error's code goes with it."""
+        refusals worded from their code (``storage_message``); the error's code and fields go with it."""
         code = getattr(exc, "code", None)
+        fields = dict(getattr(exc, "fields", {}) or {})
         if exc.args and isinstance(exc.args[0], Lazy):
-            return cls(exc.args[0], code)
-        return cls(storage_message(exc), code)
+            return cls(exc.args[0], code, fields)
+        return cls(storage_message(exc), code, fields)
 
 
 # The league storage's refusals (``LeagueError.code`` and its ``fields``) as messages.
@@ -154,15 +156,20 @@ class LeagueGateway(Protocol):
         seats: list[int | None],
         ruleset: Ruleset,
         league_table_id: int,
+        settings: dict[str, Any] | None = None,
     ) -> tuple[int, int] | None:
         """Open a live table for these seats (None = a bot) in a new thread of ``channel_id`` (or the
-        channel itself); returns (thread or channel id, table id), None when it could not."""
+        channel itself), with the league's turn timers and time call (``settings``: ``bid_seconds``,
+        ``play_seconds``, ``time_call``); returns (thread or channel id, table id), None when it
+        could not."""
 
     async def table_outcome(self, table_id: int) -> TableOutcome | None:
         """The result of a table whose game is over; None while it is still being played."""
 
-    async def call_time(self, table_id: int) -> TableOutcome | None:
-        """Stop a table (time is up) and return its scores as they stand."""
+    async def call_time(self, table_id: int, time_call: str = "as_it_stands") -> TableOutcome | None:
+        """Time is up at a table: with ``as_it_stands`` stop it and return its scores as they stand;
+        otherwise make the hand in progress its last (the league's ``time_call`` breaks a tie after
+        it) and return None until the game ends (again: nothing more happens)."""
 
     async def dm(self, guild_id: int, user_id: int, content: Text) -> bool:
         """A direct message to a member, in the server's language; False when it cannot be delivered

@@ -26,6 +26,7 @@ from .gateway import (
     night_status,
     seating_label,
 )
+from .settings import time_call_label
 
 #: nights on one page of ``/league history`` (each with up to 8 result lines)
 HISTORY_NIGHTS = 8
@@ -180,6 +181,14 @@ class Results:
             format_label=seating_label(league.format),
             settings=settings_of(league),
             rules=lexicon.describe(ruleset_of(league)),
+            time_call=time_call_label(settings_of(league).time_call),
+        )
+
+    def tables_text(self, league: LeagueRow) -> Text:
+        """The league's tables: their rules, turn timers and what happens when time is up."""
+        settings = settings_of(league)
+        return text.league_tables(
+            lexicon.describe(ruleset_of(league)), settings, time_call_label(settings.time_call)
         )
 
     async def history_text(self, league: LeagueRow) -> Text:

@@ -203,6 +203,7 @@ class Rounds:
     async def _open_tables(
         self, league: LeagueRow, night: NightRow, tables: Sequence[LeagueTable], ruleset: Ruleset
     ) -> None:
+        settings = settings_of(league)
         for lt in tables:
             if lt.table_id is not None:
                 continue
@@ -217,6 +218,7 @@ class Rounds:
                     seats=seats,
                     ruleset=rules,
                     league_table_id=lt.id,
+                    settings={**settings.table_settings, "time_call": settings.time_call},
                 )
             except Exception:
                 log.exception("league %s: opening table %s failed", league.id, lt.id)
@@ -273,10 +275,13 @@ class Rounds:
                 league, night, await self.store.rounds.round_tables(night.id, round_no), now
             )
         if timed_out:
+            # time is up: with the league's time call the hand in progress is each table's last
+            # (its result comes when it ends: the round waits for it); "as it stands" stops it now
+            time_call = settings_of(league).time_call
             for t in await self.store.rounds.round_tables(night.id, round_no):
                 if t.status != "playing" or t.table_id is None:
                     continue
-                outcome = await self.gateway.call_time(t.table_id)
+                outcome = await self.gateway.call_time(t.table_id, time_call)
                 if outcome is not None:
                     await self._record(t, outcome)
         tables = await self.store.rounds.round_tables(night.id, round_no)

@@ -150,6 +150,7 @@ class LeagueService:
         self.entrant_names = self.results.entrant_names
         self.standings_text = self.results.standings_text
         self.schedule_text = self.results.schedule_text
+        self.tables_text = self.results.tables_text
         self.history_page = self.results.history_page
         self.history_text = self.results.history_text
         self.correct = self.results.correct

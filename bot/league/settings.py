@@ -8,8 +8,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.i18n import ChoiceName, Joined, ListOf, _, join
+from bot.i18n import N_, ChoiceName, Joined, ListOf, _, join
 from bot.lexicon.words import preset_name
+from bot.model import DEFAULT_BID_SECONDS, DEFAULT_PLAY_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from engine.ruleset import PRESETS, Ruleset
 
 from .attendance import AttendanceRule
@@ -42,6 +43,21 @@ LEFTOVER_LABELS = {
 }
 
 
+# When a round's time is up (``time_call``): the hand in progress is played to its end and a tie
+# after it is broken by one overtime hand, the fewer bags or a draw (``engine.Game.call_time``),
+# or the game stops at once and counts as it stands (a tie a draw), as leagues did before.
+OVERTIME, FEWER_BAGS, DRAW, AS_IT_STANDS = "overtime", "bags", "draw", "as_it_stands"
+TIME_CALLS = (OVERTIME, FEWER_BAGS, DRAW, AS_IT_STANDS)
+# (offered by autocomplete, not as the command's choices: a choice's words count towards
+# Discord's 8,000 characters per command in every language, and /league is near them)
+TIME_CALL_LABELS = {
+    OVERTIME: N_("finish the hand; a tie plays one overtime hand"),
+    FEWER_BAGS: N_("finish the hand; a tie goes to the fewer bags"),
+    DRAW: N_("finish the hand; a tie is a draw"),
+    AS_IT_STANDS: N_("stop at once; the score as it stands counts"),
+}
+
+
 def label(text: str) -> Joined:
     """A choice as the reader's client shows it, in bold."""
     return join("**", ChoiceName(text), "**", sep="")
@@ -50,6 +66,18 @@ def label(text: str) -> Joined:
 def labels(texts: Iterable[str]) -> ListOf:
     """Choices as the reader's client shows them: "**a**, **b** or **c**"."""
     return ListOf(tuple(label(t) for t in texts), "or")
+
+
+def time_call_label(time_call: str) -> Joined:
+    """A league's time call in words, in bold."""
+    return join("**", _(TIME_CALL_LABELS.get(time_call, TIME_CALL_LABELS[OVERTIME])), "**", sep="")
+
+
+def time_call_labels() -> ListOf:
+    """Every time call in words (``**overtime** (finish the hand; …)``), for a refusal."""
+    return ListOf(
+        tuple(join(f"**{k}**", join("(", _(v), ")", sep="")) for k, v in TIME_CALL_LABELS.items()), "or"
+    )
 
 
 class SettingsError(LeagueInputError):
@@ -68,6 +96,9 @@ class LeagueSettings:
     late_minutes: int = DEFAULT_LATE_MINUTES  # late check-ins after the start join the next round
     min_players: int = 0  # fewer checked in at the start: the night is cancelled (0: two, as always)
     attendance: AttendanceRule = field(default_factory=AttendanceRule)  # no-shows, subs
+    time_call: str = OVERTIME  # what happens when a round's time is up (TIME_CALLS)
+    bid_seconds: int = DEFAULT_BID_SECONDS  # the league tables' turn timers
+    play_seconds: int = DEFAULT_PLAY_SECONDS
 
     def __post_init__(self) -> None:
         if not 0 <= self.late_minutes <= MAX_LATE_MINUTES:
@@ -103,6 +134,25 @@ class LeagueSettings:
                 ),
                 "round_minutes_range",
             )
+        if self.time_call not in TIME_CALLS:
+            raise SettingsError(
+                _("For time_call choose %(choices)s.", choices=time_call_labels()),
+                "bad_time_call",
+            )
+        for seconds, code in (
+            (self.bid_seconds, "bid_seconds_range"),
+            (self.play_seconds, "play_seconds_range"),
+        ):
+            if not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
+                raise SettingsError(
+                    _(
+                        "Turn timers are %(min)s to %(max)s seconds (you gave %(n)s).",
+                        min=MIN_TURN_SECONDS,
+                        max=MAX_TURN_SECONDS,
+                        n=seconds,
+                    ),
+                    code,
+                )
         if self.leftover not in LEFTOVERS:
             raise SettingsError(
                 _("For leftover players choose %(choices)s.", choices=labels(LEFTOVER_LABELS.values())),
@@ -125,6 +175,9 @@ class LeagueSettings:
             "late_minutes": self.late_minutes,
             "min_players": self.min_players,
             "attendance": self.attendance.to_dict(),
+            "time_call": self.time_call,
+            "bid_seconds": self.bid_seconds,
+            "play_seconds": self.play_seconds,
         }
 
     @classmethod
@@ -140,7 +193,15 @@ class LeagueSettings:
             late_minutes=int(d.get("late_minutes", DEFAULT_LATE_MINUTES)),
             min_players=int(d.get("min_players", 0)),
             attendance=AttendanceRule.from_dict(d.get("attendance")),
+            time_call=str(d.get("time_call", OVERTIME)),
+            bid_seconds=int(d.get("bid_seconds", DEFAULT_BID_SECONDS)),
+            play_seconds=int(d.get("play_seconds", DEFAULT_PLAY_SECONDS)),
         )
+
+    @property
+    def table_settings(self) -> dict[str, Any]:
+        """What a league table is opened with besides its rules: the turn timers."""
+        return {"bid_seconds": self.bid_seconds, "play_seconds": self.play_seconds}
 
     def with_changes(self, **changes: Any) -> LeagueSettings:
         return replace(self, **changes)

@@ -13,20 +13,49 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Text, _, gettext, render
+from bot.i18n import Text, _, gettext, join, render
 from bot.i18n import mention as user_mention
 from bot.model import LIVE, Seat, Table
-from bot.storage import FinishedGame
+from bot.storage import FinishedGame, HandResult
 from bot.storage.leagues import LeagueStore
 from bot.table.service import TableService
 from engine.ruleset import Ruleset
 
 from .gateway import SeatState
 from .service import LeagueService, TableOutcome
+from .settings import AS_IT_STANDS, DRAW, FEWER_BAGS, OVERTIME
 
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES = 1440
+
+#: the notice every table of a round gets when its time is up and the hand in progress is its last
+LAST_HAND = {
+    OVERTIME: _(
+        "⏱️ Time is up for this league round: **last hand**. This hand is played to its end; the higher"
+        " score then wins, and a tie plays one overtime hand."
+    ),
+    FEWER_BAGS: _(
+        "⏱️ Time is up for this league round: **last hand**. This hand is played to its end; the higher"
+        " score then wins, and a tie goes to the side with fewer bags."
+    ),
+    DRAW: _(
+        "⏱️ Time is up for this league round: **last hand**. This hand is played to its end; the higher"
+        " score then wins, and a tie is a draw."
+    ),
+}
+#: what a league table's players are told when it opens: what happens when the round's time is up
+TIME_CALL_NOTE = {
+    OVERTIME: _(
+        "When the round's time is up the hand in progress is the last; a tie plays one overtime hand."
+    ),
+    FEWER_BAGS: _("When the round's time is up the hand in progress is the last; a tie goes to fewer bags."),
+    DRAW: _("When the round's time is up the hand in progress is the last; a tie is a draw."),
+    AS_IT_STANDS: _("When the round's time is up the game stops and counts as it stands."),
+}
+OVERTIME_HAND = _(
+    "🔔 The scores are level after the last hand: one **overtime hand** decides (a tie after it is a draw)."
+)
 
 
 def seat_counts(t: Table | None) -> dict[int, tuple[int, int]]:
@@ -106,7 +135,10 @@ class ServiceTables:
         seats: list[int | None],
         ruleset: Ruleset,
         league_table_id: int,
+        settings: dict[str, Any] | None = None,
     ) -> tuple[int, int] | None:
+        """``settings``: the league's turn timers (``bid_seconds``, ``play_seconds``) and its
+        ``time_call`` (told to the players when the table opens)."""
         existing = self._already_open(league_table_id)  # opened just before a restart
         if existing is not None:
             return existing.channel_id, existing.id
@@ -130,26 +162,36 @@ class ServiceTables:
         for uid in seats:
             chairs.append(None if uid is None else Seat(uid, await self._name(guild_id, uid)))
         me = self.client.user
+        wanted = dict(settings or {})
+        timers: dict[str, Any] = {k: int(wanted[k]) for k in ("bid_seconds", "play_seconds") if k in wanted}
         result = await self.tables.lifecycle.open_seated(
             guild_id=guild_id,
             channel_id=where,
             host_id=me.id if me is not None else 0,
             seats=chairs,
             ruleset=ruleset,
-            settings={"league_table": league_table_id},
+            settings={**timers, "league_table": league_table_id},
             start=True,
         )
         if not result.ok or result.table is None:
             log.warning("league table %s could not open: %s", league_table_id, result.code)
             return None
+        note = TIME_CALL_NOTE.get(str(wanted.get("time_call", "")))
         if where != channel_id:
-            await self._call_players(guild_id, where, title, [u for u in seats if u is not None])
+            await self._call_players(guild_id, where, title, [u for u in seats if u is not None], note)
+        elif note is not None:
+            self.tables.posts.post(result.table.id, where, note)
         return where, result.table.id
 
-    async def _call_players(self, guild_id: int, thread_id: int, title: Text, players: list[int]) -> None:
-        """ "Your table is ready" in the table's thread, pinging exactly its seated players."""
+    async def _call_players(
+        self, guild_id: int, thread_id: int, title: Text, players: list[int], note: Text | None = None
+    ) -> None:
+        """ "Your table is ready" in the table's thread, pinging exactly its seated players, with
+        what happens when the round's time is up (``note``)."""
         mentions = " ".join(user_mention(u) for u in players)
-        ready = _("🃏 %(title)s: %(players)s, your table is ready.", title=title, players=mentions)
+        ready: Text = _("🃏 %(title)s: %(players)s, your table is ready.", title=title, players=mentions)
+        if note is not None:
+            ready = join(ready, note, sep="\n")
         try:
             thread = await self._channel(thread_id)
             lang = await self.tables.server_language(guild_id)
@@ -235,10 +277,16 @@ class ServiceTables:
             return outcome_as_it_stands(t)  # closed without an end (an admin abandoned it)
         return None
 
-    async def call_time(self, table_id: int) -> TableOutcome | None:
+    async def call_time(self, table_id: int, time_call: str = AS_IT_STANDS) -> TableOutcome | None:
+        """Time is up at a live league table. ``as_it_stands``: the game stops and its scores count
+        (returned). Otherwise the hand in progress becomes the last (``engine.Game.call_time`` with
+        the league's tiebreak), every player is told, and None is returned: the result comes when
+        the game ends (the game-finished listener). Calling again changes nothing."""
         t = self.tables.get(table_id)
         if t is None or t.status not in LIVE:
             return await self.table_outcome(table_id)
+        if time_call != AS_IT_STANDS and t.game is not None:
+            return await self._last_hand(t, time_call)
         outcome = outcome_as_it_stands(t)
         self.tables.posts.post(
             table_id, t.channel_id, _("⏱️ Time is up for this league round: the game is scored as it stands.")
@@ -255,6 +303,25 @@ class ServiceTables:
             # the game ended at this very moment: its real result counts
             return await self.table_outcome(table_id)
         return outcome
+
+    async def _last_hand(self, table: Table, tiebreak: str) -> TableOutcome | None:
+        async with self.tables.store.lock(table.id):
+            t = self.tables.get(table.id)
+            if t is None or t.status not in LIVE or t.game is None:
+                return await self.table_outcome(table.id)
+            if t.game.time_call is not None:
+                return None  # called already: its last hand is being played
+            new = t.copy()
+            assert new.game is not None
+            new.game.call_time(tiebreak)
+            refused = await self.tables.store.commit(t, new)
+        if refused is not None:
+            log.warning("league table %s: time could not be called (%s); next tick", t.id, refused.code)
+            return None
+        log.info("league table %s: time called (%s), last hand %s", t.id, tiebreak, t.game.hand_no)
+        self.tables.posts.post(t.id, t.channel_id, LAST_HAND[tiebreak])
+        self.tables.posts.render_soon(t.id)
+        return None
 
     async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
         """Stop a live league table without a result (the night cancelled, or the table voided)."""
@@ -288,4 +355,11 @@ def listen(tables: TableService, leagues: LeagueService) -> None:
 
         leagues.spawn(run(), f"game-{table.id}")
 
+    def on_hand_finished(table: Table, hand: HandResult) -> None:
+        game = table.game
+        # the last hand at time ended level: the overtime hand is dealt now (once: it ends the game)
+        if table.settings.get("league_table") and game is not None and game.overtime and not game.over:
+            tables.posts.post(table.id, table.channel_id, OVERTIME_HAND)
+
     tables.on_game_finished(on_game_finished)
+    tables.on_hand_finished(on_hand_finished)

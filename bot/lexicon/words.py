@@ -124,6 +124,7 @@ PRESET_BLURBS: dict[str, str] = {
     "six-player-solo": N_("six players, each for themselves, two decks"),
     "jokers-high": N_("two jokers are the top spades"),
     "deuces-high": N_("2♠ and 2♦ are the top spades"),
+    "jokers-deuces": N_("two jokers, then 2♠ and 2♦, are the top spades"),
     "whiz": N_("bid the number of spades you hold, or nil"),
     "mirrors": N_("bid exactly the number of spades you hold"),
     "suicide": N_("in each team one partner bids nil"),
@@ -162,7 +163,9 @@ RULE_BLURBS: dict[str, str] = {
     "blind_bid_max": N_("the highest blind bid"),
     "blind_bid_min_deficit": N_("blind bids only this far behind"),
     "ten_for_200": N_("10 tricks bid and made score 200"),
+    "ten_for_value": N_("what 10 for 200 scores instead of 200 (e.g. 150)"),
     "boston": N_("bid and take all 13 tricks to win at once"),
+    "set_limit": N_("a side set this many times loses the game (off: never)"),
     "board": N_("each team bids at least this many tricks"),
     "suicide": N_("in each team one partner must bid nil"),
     "whiz": N_("bid the number of spades you hold, or nil"),
@@ -277,7 +280,7 @@ def _describe(rs: Any) -> Joined:
         (rs.whiz, _("whiz")),
         (rs.mirrors, _("mirrors")),
         (rs.suicide, _("suicide")),
-        (rs.ten_for_200, _("10 for 200")),
+        (rs.ten_for_200, _("10 for %(value)s", value=rs.ten_for_value)),
         (rs.boston, _("Boston wins")),
         (rs.first_trick_two_clubs, _("2♣ leads")),
         (rs.misdeal_no_spades, _("misdeal on no spades")),
@@ -286,6 +289,12 @@ def _describe(rs: Any) -> Joined:
     parts.extend(label for on, label in flags if on)
     if rs.board:
         parts.append(_("board %(n)s", n=rs.board))
+    if rs.set_limit is not None:
+        parts.append(
+            _("set once loses")
+            if rs.set_limit == 1
+            else _n("set %(n)s times loses", "set %(n)s times loses", rs.set_limit)
+        )
     if rs.lose_score is not None:
         parts.append(_("mercy at %(score)s", score=rs.lose_score))
     if rs.max_hands:

@@ -344,6 +344,8 @@ def result_line(
     tail: list[Text] = []
     if not complete:
         tail.append(_(" (time called: scored as it stood)"))
+    elif winner is None:
+        tail.append(_(" (a draw)"))
     if corrected:
         tail.append(_(" (corrected by an admin)"))
     players = join(*parts, sep=_(" vs "))
@@ -652,9 +654,11 @@ def schedule(
     format_label: Text,
     settings: LeagueSettings,
     rules: Text,
+    time_call: Text = "",
 ) -> Text:
     """``/league schedule``: the season's nights (``held``: a night's date -> its status), the
-    league's ``status`` in words unless it runs, its format, rounds and rules (``rules``)."""
+    league's ``status`` in words unless it runs, its format, rounds and rules (``rules``), its
+    tables' turn timers and what happens when a round's time is up (``time_call``: its label)."""
     leftover = {"bot": _("a bot seat"), "threes": _("a table of three (cutthroat), else a bye")}.get(
         settings.leftover, _("a bye")
     )
@@ -667,7 +671,12 @@ def schedule(
         rules=rules,
         leftover=leftover,
     )
-    footer: Text = join(foot, _("-# Attendance: %(rule)s.", rule=settings.attendance.describe()), sep="\n")
+    footer: Text = join(
+        foot,
+        turns_line(settings, time_call),
+        _("-# Attendance: %(rule)s.", rule=settings.attendance.describe()),
+        sep="\n",
+    )
     points = settings.points
     if points.ranking != "points" or points.min_nights or points.bye:
         # the season's own rules (``/league-season rules``): said only when the league chose them
@@ -676,6 +685,21 @@ def schedule(
     if status is not None:
         header = join(header, join("(", status, ")", sep=""))
     return lines_within(header, schedule_lines(schedule, held, now), footer)
+
+
+def turns_line(settings: LeagueSettings, time_call: Text) -> Text:
+    """The league tables' turn timers and its time call (``time_call``: the choice's label)."""
+    return _(
+        "-# Turns: %(play)s s to play, %(bid)s s to bid; when a round's time is up: %(time_call)s.",
+        play=settings.play_seconds,
+        bid=settings.bid_seconds,
+        time_call=time_call,
+    )
+
+
+def league_tables(rules: Text, settings: LeagueSettings, time_call: Text) -> Text:
+    """What ``/league create`` answers about the league's tables: rules, timers and time call."""
+    return join(_("-# Tables: %(rules)s.", rules=rules), turns_line(settings, time_call), sep="\n")
 
 
 def exported(league_name: str, season: int) -> Text:

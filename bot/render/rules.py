@@ -353,6 +353,43 @@ def _bag_limit(lang: str, p: dict[str, Any]) -> str:
     )
 
 
+def _ten_for(lang: str, p: dict[str, Any]) -> str:
+    value = whole(p.get("value", 200))
+    if p["teams"]:
+        return gettext(
+            lang,
+            "10 for %(value)s: a side that bids 10 or more tricks scores +%(value)s if it makes them and "
+            "−%(value)s if not, instead of 10 per trick.",
+            value=value,
+        )
+    return gettext(
+        lang,
+        "10 for %(value)s: a player who bids 10 or more tricks scores +%(value)s if they make them and "
+        "−%(value)s if not, instead of 10 per trick.",
+        value=value,
+    )
+
+
+def _set_limit(lang: str, p: dict[str, Any]) -> str:
+    if p["teams"]:
+        return ngettext(
+            lang,
+            "A side whose contract is set %(n)s time in a game loses it at once; the highest score of the "
+            "others wins.",
+            "A side whose contract is set %(n)s times in a game loses it at once; the highest score of the "
+            "others wins.",
+            p["n"],
+        )
+    return ngettext(
+        lang,
+        "A player whose contract is set %(n)s time in a game loses it at once; the highest score of the "
+        "others wins.",
+        "A player whose contract is set %(n)s times in a game loses it at once; the highest score of the "
+        "others wins.",
+        p["n"],
+    )
+
+
 def _boston(lang: str, p: dict[str, Any]) -> str:
     if p["teams"]:
         return gettext(
@@ -418,12 +455,9 @@ _LINES: dict[str, Callable[[str, dict[str, Any]], str]] = {
     "scoring": _scoring,
     "bag_limit": _bag_limit,
     "no_bag_penalty": lambda lang, p: gettext(lang, "Bags never cost a penalty."),
-    "ten_for_200": lambda lang, p: gettext(
-        lang,
-        "10 for 200: a side that bids 10 or more tricks scores +200 if it makes them and −200 if not, "
-        "instead of 10 per trick.",
-    ),
+    "ten_for_200": _ten_for,
     "boston": _boston,
+    "set_limit": _set_limit,
 }
 assert set(_LINES) == set(RULE_KEYS), set(RULE_KEYS) ^ set(_LINES)
 

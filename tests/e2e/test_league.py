@@ -191,10 +191,13 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
 
 
 async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
-    """A round's time limit: unfinished games are stopped and scored as they stand; the post says so."""
+    """A round's time limit with ``time_call:as_it_stands``: unfinished games are stopped and scored as
+    they stand; the post says so."""
     players = [spades.fake.add_user(f"late{i}") for i in range(4)]
     async with running(spades):
-        assert "is set" in await create(spades, rounds=1, round_minutes=5, target=500, weeks=2)
+        assert "is set" in await create(
+            spades, rounds=1, round_minutes=5, target=500, weeks=2, time_call="as_it_stands"
+        )
         first = await first_start(spades)
         advance_to(spades, first - timedelta(minutes=30))
         await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
@@ -262,3 +265,43 @@ async def test_only_the_process_holding_the_guilds_shard_runs_its_league_nights(
         assert [(x.shard_id, x.owner) for x in await other.shards.leases()] == [(0, mine.owner)]
         await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
         assert len(checkin_posts(spades)) == 1
+
+
+async def test_time_called_plays_the_hand_in_progress_out(spades: Spades) -> None:
+    """The default time call: every table is told its hand in progress is the last, plays it out
+    (an overtime hand on a tie), and its real result counts; league tables open with the league's
+    house rules and turn timers."""
+    players = [spades.fake.add_user(f"tc{i}") for i in range(4)]
+    async with running(spades):
+        answer = await create(
+            spades, rounds=1, round_minutes=5, weeks=2, rules="set_limit=2", bid_seconds=40, play_seconds=20
+        )
+        assert "is set" in answer and "set 2 times loses" in answer and "20 s to play, 40 s to bid" in answer
+        first = await first_start(spades)
+        advance_to(spades, first - timedelta(minutes=30))
+        await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
+        post = checkin_posts(spades)[0]
+        for p in players:
+            await said(await spades.fake.click(p, post, label="Check in"))
+        advance_to(spades, first + timedelta(seconds=1))
+        await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="the seating")
+        night = await stored_night(spades, 1)
+        async with stored_leagues(spades) as store:
+            (table,) = await store.rounds.round_tables(night.id, 1)
+        assert table.table_id is not None
+        stored = await spades.stored_table(table.table_id)
+        assert stored.data["settings"]["play_seconds"] == 20 and stored.data["settings"]["bid_seconds"] == 40
+        advance(spades, minutes=6)
+        where = spades.guild.channels[table.channel_id]  # the table's thread
+
+        def last_hand() -> bool:
+            return any("last hand" in m.content for m in spades.fake.public_messages(where))
+
+        await spades.wait_for(last_hand, what="the last-hand notice")
+        await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), what="the night's results")
+        assert "as it stood" not in posts_with(spades, "night 1 results")[0].content
+        assert (await spades.stored_table(table.table_id)).status == "finished"
+        async with stored_leagues(spades) as store:
+            results = await store.rounds.night_results(night.id)
+        assert len(results) == 1 and results[0].complete
+    assert spades.fake.take_violations() == []

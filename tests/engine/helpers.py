@@ -47,6 +47,7 @@ VARIANTS = {
     "cutthroat-jokers": Ruleset.preset("cutthroat", jokers=True),
     "mercy-max": Ruleset.preset("short", lose_score=-100, max_hands=2, ten_for_200=True, boston=True),
     "no-nil": Ruleset.preset("classic-online", nil_allowed=False, spades_must_be_broken=False),
+    "set-twice-ten-150": Ruleset.preset("standard", set_limit=2, ten_for_200=True, ten_for_value=150),
 }
 
 

@@ -141,6 +141,8 @@ DESCRIBED = {
     "10 bags = −100",
     "jokers-high": "jokers-high: to 500 · jokers high · nil ±100 · blind nil ±200 (pass 3) · 10 bags = −100",
     "deuces-high": "deuces-high: to 500 · deuces high · nil ±100 · blind nil ±200 (pass 3) · 10 bags = −100",
+    "jokers-deuces": "jokers-deuces: to 500 · jokers high · deuces high · nil ±100 · "
+    "blind nil ±200 (pass 3) · 10 bags = −100",
     "whiz": "whiz: to 500 · nil ±100 · 10 bags = −100 · whiz",
     "mirrors": "mirrors: to 500 · nil ±100 · 10 bags = −100 · mirrors",
     "suicide": "suicide: to 500 · nil ±100 · 10 bags = −100 · suicide",

@@ -68,6 +68,9 @@ class FakeGateway:
     seats: dict[int, dict[int, SeatState]] = field(default_factory=dict)
     released: list[tuple[int, int]] = field(default_factory=list)
     offers: list[tuple[int, int, int, int, str]] = field(default_factory=list)
+    time_calls: list[str] = field(default_factory=list)  # the time call each call_time was given
+    table_settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # league table -> settings
+    rulesets: dict[int, Ruleset] = field(default_factory=dict)  # league table -> its rules
 
     async def post(
         self, channel_id: int, content: str, *, role_id: int | None = None, users: Sequence[int] = ()
@@ -104,8 +107,11 @@ class FakeGateway:
         seats: list[int | None],
         ruleset: Ruleset,
         league_table_id: int,
+        settings: dict[str, Any] | None = None,
     ) -> tuple[int, int] | None:
         self.next_thread += 1
+        self.table_settings[league_table_id] = dict(settings or {})
+        self.rulesets[league_table_id] = ruleset
         row = await self.db.tables.create(
             guild_id, self.next_thread, ADMIN, {"league_table": league_table_id}
         )
@@ -115,8 +121,11 @@ class FakeGateway:
     async def table_outcome(self, table_id: int) -> TableOutcome | None:
         return self.finished.get(table_id)
 
-    async def call_time(self, table_id: int) -> TableOutcome | None:
+    async def call_time(self, table_id: int, time_call: str = "as_it_stands") -> TableOutcome | None:
         self.time_called.append(table_id)
+        self.time_calls.append(time_call)
+        if time_call != "as_it_stands":
+            return None  # the last hand is being played: the result comes when the game ends
         return TableOutcome([120, 90], [1, 2], 0, complete=False)
 
     async def sync_event(
@@ -344,7 +353,8 @@ async def test_second_league_at_the_same_time_in_the_channel(service: LeagueServ
 
 
 async def test_a_whole_night(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
-    league = await create(service, late_minutes=0)  # (no late check-in: it closes at the start)
+    # (no late check-in: it closes at the start; time called the old way: scored as it stands)
+    league = await create(service, late_minutes=0, time_call="as_it_stands")
     await service.tick()
     assert gateway.checkin_posts == []  # too early
     night_id = await open_checkin(service, clock)

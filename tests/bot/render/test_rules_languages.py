@@ -20,7 +20,7 @@ from tests.bot.factories import open_table
 HEAVY = (
     "jokers=on deuces_high=on blind_bids=on blind_bid_min_deficit=150 ten_for_200=on boston=on "
     "lose_score=-300 max_hands=12 board=4 misdeal_no_spades=on first_trick_two_clubs=on "
-    "blind_nil_min_deficit=100 bag_limit=7 bag_penalty=75 nil_pass=2"
+    "blind_nil_min_deficit=100 bag_limit=7 bag_penalty=75 nil_pass=2 set_limit=2 ten_for_value=150"
 )
 
 
@@ -32,7 +32,12 @@ def _rulesets() -> list[engine.Ruleset]:
     out = list(engine.PRESETS.values())
     out.append(check_rules("standard", parse_house_rules(HEAVY)))
     out.append(check_rules("two-player", parse_house_rules("blind_nil_min_deficit=50 board=2")))
-    out.append(check_rules("cutthroat", parse_house_rules("blind_bids=on boston=on lose_score=-200")))
+    out.append(
+        check_rules(
+            "cutthroat",
+            parse_house_rules("blind_bids=on boston=on lose_score=-200 set_limit=1 ten_for_200=on"),
+        )
+    )
     out.append(engine.Ruleset.preset("classic-online", nil_allowed=False))
     out.append(engine.Ruleset.preset("deuces-high", deuces_high_all=True))
     out.append(engine.Ruleset.preset("six-player", six_player_first_wins=False))
