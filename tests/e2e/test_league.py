@@ -298,7 +298,10 @@ async def test_time_called_plays_the_hand_in_progress_out(spades: Spades) -> Non
             return any("last hand" in m.content for m in spades.fake.public_messages(where))
 
         await spades.wait_for(last_hand, what="the last-hand notice")
-        await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), what="the night's results")
+        # the hand is played out by the bots after the absent players' turn timers: a hand's worth
+        await spades.wait_for(
+            lambda: bool(posts_with(spades, "night 1 results")), timeout=60, what="the night's results"
+        )
         assert "as it stood" not in posts_with(spades, "night 1 results")[0].content
         assert (await spades.stored_table(table.table_id)).status == "finished"
         async with stored_leagues(spades) as store:
