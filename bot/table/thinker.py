@@ -373,7 +373,10 @@ class Thinker:
         if done:
             return
         log.warning("the bots' search workers did not stop within %g s: terminating them", timeout)
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGTERM)
-        await asyncio.wait({shutdown}, timeout=timeout)
+        for how in (signal.SIGTERM, signal.SIGKILL):  # (SIGKILL: one that has not ended after SIGTERM)
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, how)
+            done, _ = await asyncio.wait({shutdown}, timeout=timeout)
+            if done:
+                return

@@ -26,6 +26,7 @@ from bot.table.thinker import (
 from engine import Game, Phase
 from engine.actions import action_from_dict
 from engine.bots import get_bot
+from fakediscord.clock import Stopwatch
 from tests.bot.table.factories import ALICE, make_service, open_table, wait_until
 
 
@@ -210,6 +211,7 @@ async def test_a_deep_queue_gives_degraded_but_legal_decisions_within_the_budget
         seats = [g.seats_to_act()[0] for g in games]
         pairs = list(zip(games, seats, strict=True))
         asked = (thinker.plan(g, s, "strong", i, budget) for i, (g, s) in enumerate(pairs))
+        watch = Stopwatch()  # (the seconds this process waited for a CPU: a loaded machine's)
         results = await asyncio.gather(*asked)
         assert all(_legal(g, s, r) for g, s, r in zip(games, seats, results, strict=True))
         assert thinker.decisions == 40 and thinker.fallbacks == 0
@@ -221,8 +223,9 @@ async def test_a_deep_queue_gives_degraded_but_legal_decisions_within_the_budget
             "timeout"
         ] == (thinker.degraded)
         assert thinker.in_flight == 0
-        # each answer within its budget and the grace (plus slack for a loaded machine)
-        assert max(thinker.durations) < budget + thinker.grace + 1.0
+        # each answer within its budget and the grace, plus slack and the time this process was
+        # not given a CPU (on a loaded machine an answer waits for the event loop to run at all)
+        assert max(thinker.durations) < budget + thinker.grace + 1.0 + watch.starved()
     finally:
         thinker.close()
 
