@@ -94,7 +94,12 @@ async def test_house_rules_at_the_table_and_as_server_defaults(spades: Spades) -
             {
                 "name": "bag_limit=5 ten_for_200=… (now off) — 10 tricks bid and made score 200",
                 "value": "bag_limit=5 ten_for_200=",
-            }
+            },
+            {
+                "name": "bag_limit=5 ten_for_value=… (now 200) — "
+                "what 10 for 200 scores instead of 200 (e.g. 150)",
+                "value": "bag_limit=5 ten_for_value=",
+            },
         ]
         ac = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "ten_for_200=")
         assert [c["value"] for c in ac] == ["ten_for_200=on", "ten_for_200=off"]

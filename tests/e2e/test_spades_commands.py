@@ -181,7 +181,11 @@ async def test_typed_bids_and_cards_with_autocomplete(spades: Spades) -> None:
         }
         rules = await fake.autocomplete(alice, spades.channel, "spades config", "rules", "ten")
         assert rules == [
-            {"name": "ten_for_200=… (now off) — 10 tricks bid and made score 200", "value": "ten_for_200="}
+            {"name": "ten_for_200=… (now off) — 10 tricks bid and made score 200", "value": "ten_for_200="},
+            {
+                "name": "ten_for_value=… (now 200) — what 10 for 200 scores instead of 200 (e.g. 150)",
+                "value": "ten_for_value=",
+            },
         ]
 
         tid = await open_seen(spades, alice, nil=False, blind_nil=False, play_seconds=600, bid_seconds=600)
