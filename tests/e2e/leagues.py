@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.client import EXTENSIONS, SpadesBot
 from bot.clock import utcnow
+from bot.storage.league_rounds import LeagueTable
 from bot.storage.leagues import LeagueStore, NightRow
 from fakediscord import Message, User
 from tests.e2e.harness import Spades, said
@@ -101,3 +102,15 @@ async def stored_night(spades: Spades, number: int) -> NightRow:
         nights = [n for n in await store.nights.nights(league.id, league.season) if n.number == number]
     assert len(nights) == 1, f"night {number} is not stored"
     return nights[0]
+
+
+async def the_one_table(spades: Spades, first: datetime) -> tuple[NightRow, LeagueTable]:
+    """Starts the first night (``first``: its start) and waits for its seating; the night and its
+    round's one table, as stored (a one-round league night with one table's worth checked in)."""
+    advance_to(spades, first + timedelta(seconds=1))
+    await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="the seating")
+    night = await stored_night(spades, 1)
+    async with stored_leagues(spades) as store:
+        (table,) = await store.rounds.round_tables(night.id, 1)
+    assert table.table_id is not None
+    return night, table

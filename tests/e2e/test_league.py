@@ -30,6 +30,7 @@ from tests.e2e.leagues import (
     running,
     stored_leagues,
     stored_night,
+    the_one_table,
 )
 
 LEASE = 3.0  # the shard test: renewed every second
@@ -204,12 +205,7 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
         post = checkin_posts(spades)[0]
         for p in players:
             await said(await spades.fake.click(p, post, label="Check in"))
-        advance_to(spades, first + timedelta(seconds=1))
-        await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="the seating")
-        night = await stored_night(spades, 1)
-        async with stored_leagues(spades) as store:
-            (table,) = await store.rounds.round_tables(night.id, 1)
-        assert table.table_id is not None
+        night, table = await the_one_table(spades, first)
         # an admin substitutes a player mid-game: the newcomer takes the seat at the live table
         sub = spades.fake.add_user("subby")
         leaving = spades.fake.users[table.players[0]]
@@ -283,12 +279,7 @@ async def test_time_called_plays_the_hand_in_progress_out(spades: Spades) -> Non
         post = checkin_posts(spades)[0]
         for p in players:
             await said(await spades.fake.click(p, post, label="Check in"))
-        advance_to(spades, first + timedelta(seconds=1))
-        await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="the seating")
-        night = await stored_night(spades, 1)
-        async with stored_leagues(spades) as store:
-            (table,) = await store.rounds.round_tables(night.id, 1)
-        assert table.table_id is not None
+        night, table = await the_one_table(spades, first)
         stored = await spades.stored_table(table.table_id)
         assert stored.data["settings"]["play_seconds"] == 20 and stored.data["settings"]["bid_seconds"] == 40
         advance(spades, minutes=6)

@@ -21,6 +21,7 @@ from tests.e2e.leagues import (
     running,
     stored_leagues,
     stored_night,
+    the_one_table,
 )
 
 pytestmark = pytest.mark.both_backends
@@ -74,12 +75,7 @@ async def test_a_check_out_and_a_standby_taking_the_seat(spades: Spades) -> None
             await said(await fake.click(p, post, label="Check in"))
         assert "standby list" in await said(await fake.click(standby, post, label="I'll sub"))
         await spades.wait_for(lambda: "Standby (1)" in post.content, what="the standby list")
-        advance_to(spades, first + timedelta(seconds=1))
-        await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 1")), what="the seating")
-        night = await stored_night(spades, 1)
-        async with stored_leagues(spades) as store:
-            (table,) = await store.rounds.round_tables(night.id, 1)
-        assert table.table_id is not None
+        _night, table = await the_one_table(spades, first)
         leaving = fake.users[table.players[0]]
         # the check-in post keeps its buttons for the night: the player checks out
         out = await said(await fake.click(leaving, post, label="I'm out for tonight"))
