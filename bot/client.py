@@ -29,7 +29,15 @@ from .league.discord_io import DiscordLeagueGateway, LeagueHost
 from .league.service import LeagueService
 from .league.tables import ServiceTables, listen
 from .ratelimit import GlobalBudget
-from .safe import NOT_ON_MESSAGE, NamesCommands, PublicLanguages, on_its_message, safe_send, watch
+from .safe import (
+    NOT_ON_MESSAGE,
+    NamesCommands,
+    PublicLanguages,
+    install_webhook_adapter,
+    on_its_message,
+    safe_send,
+    watch,
+)
 from .sharding import ShardKeeper
 from .storage import Storage
 from .storage.leagues import LeagueStore
@@ -174,6 +182,7 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages, NamesComm
         return self._leagues
 
     async def setup_hook(self) -> None:
+        install_webhook_adapter()  # before the gateway's handlers start: they inherit it
         if self._storage is None:
             self._storage = await Storage.open(self.config.database_path, faults=self.faults)
         await self._take_shards()

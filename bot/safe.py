@@ -38,9 +38,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import aiohttp
 import discord
 from discord.utils import MISSING
 from discord.webhook.async_ import (
+    AsyncWebhookAdapter,
     async_context,
     handle_message_parameters,
     interaction_message_response_params,
@@ -335,7 +337,42 @@ def _mentions(interaction: discord.Interaction, content: Any) -> Any:
     return content
 
 
-_TOLERATED = (discord.NotFound, discord.HTTPException, discord.InteractionResponded)
+class RetryingWebhookAdapter(AsyncWebhookAdapter):
+    """discord.py's interaction and webhook transport, which also resends once when a pooled
+    connection turned out to be closed before the request was written.
+
+    discord.py retries a reset connection only for the errno values macOS and Windows use (54,
+    10054); aiohttp raises ``ClientConnectionResetError`` ("Cannot write to closing transport",
+    no errno) when the peer closed a kept-alive connection, and nothing was sent, so sending again
+    on a fresh connection is safe. ``install_webhook_adapter`` puts it in place."""
+
+    async def request(self, route: Any, session: aiohttp.ClientSession, **kwargs: Any) -> Any:
+        try:
+            return await super().request(route, session, **kwargs)
+        except aiohttp.ClientConnectionResetError:
+            log.debug(
+                "%s %s: connection closed before the request was written; resending", route.method, route.path
+            )
+            for file in kwargs.get("files") or ():
+                file.reset(seek=True)
+            return await super().request(route, session, **kwargs)
+
+
+def install_webhook_adapter() -> None:
+    """Make every interaction response and follow-up sent from the current task (and the tasks it
+    starts from now on: the gateway's event handlers) use :class:`RetryingWebhookAdapter`."""
+    if not isinstance(async_context.get(), RetryingWebhookAdapter):
+        async_context.set(RetryingWebhookAdapter())
+
+
+#: failures of an interaction call that are logged, not raised (a connection that failed twice
+#: included: the interaction is lost, the command and the table are not)
+_TOLERATED = (
+    discord.NotFound,
+    discord.HTTPException,
+    discord.InteractionResponded,
+    aiohttp.ClientConnectionError,
+)
 
 
 async def safe_defer(

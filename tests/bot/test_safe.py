@@ -4,14 +4,26 @@ Discord's (only Discord is faked); each branch is driven by what Discord would d
 
 from __future__ import annotations
 
+import io
 import logging
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
+import aiohttp
 import discord
 import pytest
+from discord.webhook.async_ import Route, async_context
 
-from bot.safe import MAX_CONTENT, safe_autocomplete, safe_defer, safe_edit, safe_modal, safe_send
+from bot.safe import (
+    MAX_CONTENT,
+    RetryingWebhookAdapter,
+    install_webhook_adapter,
+    safe_autocomplete,
+    safe_defer,
+    safe_edit,
+    safe_modal,
+    safe_send,
+)
 from tests.bot.factories import FakeInteraction
 
 
@@ -23,6 +35,7 @@ FAILURES = [
     _http(discord.NotFound, 404),  # expired (more than 3 s, or 15 min for follow-ups)
     _http(discord.HTTPException, 400),  # refused
     discord.InteractionResponded(None),  # type: ignore[arg-type]  # a double answer
+    aiohttp.ClientConnectionResetError("Cannot write to closing transport"),  # failed twice
 ]
 
 
@@ -80,7 +93,9 @@ async def test_modal_and_autocomplete_only_when_unanswered() -> None:
     assert await safe_autocomplete(_i(done=True), choices) is False
 
 
-@pytest.mark.parametrize("failure", FAILURES, ids=["expired", "refused", "already-answered"])
+@pytest.mark.parametrize(
+    "failure", FAILURES, ids=["expired", "refused", "already-answered", "connection-lost"]
+)
 async def test_every_wrapper_tolerates_what_discord_refuses(
     failure: BaseException, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -104,3 +119,76 @@ async def test_every_wrapper_tolerates_what_discord_refuses(
         i = _i(done=True, fail=failure)
         assert await call(i) is False
         assert i.calls[0][0] in ("followup", "edit_original")
+
+
+class _Response:
+    status = 204
+    headers: ClassVar[dict[str, str]] = {}
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return ""
+
+
+class _Session:
+    """aiohttp's session as Discord's edge behaves on a kept-alive connection it has closed: the
+    first ``resets`` writes fail before anything is sent; later ones reach Discord."""
+
+    def __init__(self, resets: int) -> None:
+        self.resets = resets
+        self.sent: list[tuple[str, str, Any]] = []
+
+    def request(self, method: str, url: str, **kwargs: Any) -> Any:
+        session = self
+
+        class _Call:
+            async def __aenter__(self) -> _Response:
+                if session.resets:
+                    session.resets -= 1
+                    raise aiohttp.ClientConnectionResetError("Cannot write to closing transport")
+                session.sent.append((method, url, kwargs.get("data")))
+                return _Response()
+
+            async def __aexit__(self, *exc: object) -> None:
+                return None
+
+        return _Call()
+
+
+def _followup() -> Route:
+    return Route("POST", "/webhooks/{webhook_id}/{webhook_token}", webhook_id=1, webhook_token="t")
+
+
+async def test_a_connection_closed_before_the_write_is_sent_again_once() -> None:
+    session: Any = _Session(resets=1)
+    adapter = RetryingWebhookAdapter()
+    await adapter.request(_followup(), session, payload={"content": "hi"})
+    assert session.sent == [("POST", _followup().url, '{"content":"hi"}')]  # sent once, not twice
+
+
+async def test_a_file_is_rewound_before_it_is_sent_again() -> None:
+    session: Any = _Session(resets=1)
+    picture = discord.File(io.BytesIO(b"png"), filename="table.png")
+    picture.fp.read()  # the failed attempt had read it
+    await RetryingWebhookAdapter().request(
+        _followup(), session, multipart=[{"name": "files[0]", "value": picture.fp}], files=[picture]
+    )
+    assert picture.fp.tell() == 0 and len(session.sent) == 1
+
+
+async def test_a_connection_that_fails_twice_is_raised_to_the_safe_wrappers() -> None:
+    session: Any = _Session(resets=2)
+    with pytest.raises(aiohttp.ClientConnectionResetError):
+        await RetryingWebhookAdapter().request(_followup(), session, payload={})
+    assert session.sent == []
+
+
+async def test_installing_makes_interactions_use_the_retrying_adapter() -> None:
+    before = async_context.get()
+    try:
+        install_webhook_adapter()
+        installed = async_context.get()
+        assert isinstance(installed, RetryingWebhookAdapter)
+        install_webhook_adapter()  # twice is harmless: the same adapter (its rate-limit locks) stays
+        assert async_context.get() is installed
+    finally:
+        async_context.set(before)
