@@ -489,7 +489,7 @@ class Playoffs:
                 rows,
                 name,
                 held,
-                [],
+                champions,
                 ranking=rule.ranking,
                 min_nights=rule.min_nights,
             ),
