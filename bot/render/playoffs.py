@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.i18n import Text, _, join, timestamp
+from bot.i18n import Text, _, _n, join, timestamp
 
 
 def qualifiers(league_name: str, season: int, names: Sequence[Text], starts: datetime) -> Text:
@@ -50,9 +50,17 @@ def setting(
     """The league's playoffs setting, as ``/league-season playoffs`` answers it."""
     if not on:
         return _("Playoffs: off (the standings' first is the champion).")
-    who = _("the top %(n)s teams", n=size) if fixed else _("the top %(n)s players", n=size)
+    who = (
+        _n("the top %(n)s team", "the top %(n)s teams", size)
+        if fixed
+        else _n("the top %(n)s player", "the top %(n)s players", size)
+    )
     order = _("by league points per night played") if per_night else _("in the standings' order")
-    nights = _("; %(n)s nights played to qualify", n=min_nights) if min_nights else ""
+    nights = (
+        _n("; %(n)s night played to qualify", "; %(n)s nights played to qualify", min_nights)
+        if min_nights
+        else ""
+    )
     when = (
         _("the finals night on %(date)s", date=finals_date)
         if finals_date
