@@ -21,6 +21,7 @@ from tests.bot.league.test_league_service import (
     Clock,
     FakeGateway,
     create,
+    finish_all,
     open_checkin,
 )
 
@@ -216,3 +217,59 @@ async def test_a_season_ends_with_finals_and_the_final_names_the_champion(
     assert held == 1 and sum(r.games for r in rows) == 4
     await service.tick()
     assert len(gateway.posted("winner of the final")) == 1  # once
+
+
+async def test_fixed_teams_play_semis_then_the_final_and_a_no_show_gives_the_walkover(
+    service: LeagueService, gateway: FakeGateway, clock: TestClock
+) -> None:
+    league = await create(service, fmt="fixed", weeks=1, rounds=1)
+    for a, b, name in ((1, 2, "Aces"), (3, 4, "Kings"), (5, 6, "Queens"), (7, 8, "Jacks")):
+        await service.invite(league, a, b, name)
+        await service.answer_invite(league, b, accept=True)
+    league = await service.set_playoffs(league, ADMIN, on=True)  # 4 teams: semis and a final
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 9):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    await finish_all(service, gateway, 1, night_id)
+    await service.tick()
+    (league,) = await service.store.rosters.leagues(GUILD)
+    state = playoffs.state_of(league)
+    assert state is not None
+    members = {f"team:{t.id}": t.members for t in await service.store.rosters.teams(league.id)}
+    names = {f"team:{t.id}": t.name for t in await service.store.rosters.teams(league.id)}
+    seeds = state["qualifiers"]
+    assert len(seeds) == 4
+    clock.at = FIRST_START + timedelta(days=7, minutes=-30)
+    await service.tick()
+    finals = await service.current_night(league)
+    assert finals is not None and finals.number == 2
+    for team in seeds[:3]:  # the fourth seed stays home: the first seed's semi is a walkover
+        for p in members[team]:
+            await service.check_in(finals.id, p)
+    clock.at = FIRST_START + timedelta(days=7)
+    await service.tick()
+    (semi,) = await service.store.rounds.round_tables(finals.id, 1)
+    assert {frozenset(s) for s in semi.sides} == {frozenset(members[seeds[1]]), frozenset(members[seeds[2]])}
+    assert gateway.posted("night 2, round 1 of 2")
+    # the third seed wins the semi
+    assert semi.table_id is not None
+    won = 0 if set(semi.sides[0]) == set(members[seeds[2]]) else 1
+    outcome = TableOutcome([510, 300] if won == 0 else [300, 510], [0, 0], won, complete=True)
+    gateway.finished[semi.table_id] = outcome
+    await service.game_finished(semi.table_id, outcome)
+    (final,) = await service.store.rounds.round_tables(finals.id, 2)
+    assert {frozenset(s) for s in final.sides} == {frozenset(members[seeds[0]]), frozenset(members[seeds[2]])}
+    assert gateway.posted("round 2 of 2") and gateway.posted("winner of the final") == []
+    assert final.table_id is not None
+    won = 0 if set(final.sides[0]) == set(members[seeds[2]]) else 1  # and the final
+    outcome = TableOutcome([250, 240] if won == 0 else [240, 250], [0, 0], won, complete=True)
+    gateway.finished[final.table_id] = outcome
+    await service.game_finished(final.table_id, outcome)
+    await service.tick()
+    (champion,) = gateway.posted("winner of the final")
+    assert f"**{names[seeds[2]]}**" in champion and f"**{names[seeds[0]]}**" not in champion
+    assert sorted(gateway.pinged[[c for _, c in gateway.posts].index(champion)]) == sorted(members[seeds[2]])
+    (league,) = await service.store.rosters.leagues(GUILD)
+    assert league.status == "ended"
