@@ -201,12 +201,13 @@ def qualify(rows: Sequence[standings.Row], rule: PlayoffRule) -> tuple[list[Entr
 
 
 def take_places(
-    qualifiers: Sequence[Entrant], reserves: Sequence[Entrant], present: set[Entrant]
+    qualifiers: Sequence[Entrant], reserves: Sequence[Entrant], present: set[Entrant], size: int = 0
 ) -> list[Entrant | None]:
-    """The finals field: the qualifiers who came, in seed order, then the next in line who came;
-    None for a place nobody took."""
+    """The finals field of ``size`` places (default: one per qualifier): the qualifiers who came,
+    in seed order, then the next in line who came; None for a place nobody took."""
+    size = size or len(qualifiers)
     came = [e for e in (*qualifiers, *reserves) if e in present][: len(qualifiers)]
-    return [*came, *([None] * (len(qualifiers) - len(came)))]
+    return [*came, *([None] * (size - len(came)))]
 
 
 def pair_sides(field: Sequence[Entrant | None], fixed: bool) -> list[tuple[Entrant | None, ...]]:
@@ -361,6 +362,7 @@ class Playoffs:
             "season": league.season,
             "qualifiers": list(qualifiers),
             "reserves": list(reserves),
+            "size": rule.size,  # the bracket's places (fewer qualifiers: the rest are empty)
             "night": night.number,
             "date": night.key,
             "champion": None,
@@ -402,7 +404,8 @@ class Playoffs:
             present = {e for e, members in teams.items() if any(m in players for m in members)}
         else:
             present = set(players)
-        field = take_places(state.get("qualifiers", []), state.get("reserves", []), present)
+        qualifiers = state.get("qualifiers", [])
+        field = take_places(qualifiers, state.get("reserves", []), present, _size(state, len(qualifiers)))
         sides: list[tuple[int | None, ...]] = []
         if fixed:
             size = team_size(league.format, ruleset_of(league))
@@ -419,7 +422,7 @@ class Playoffs:
 
     def rounds(self, league: LeagueRow) -> int:
         state = state_of(league) or {}
-        n = len(state.get("qualifiers", []))
+        n = _size(state, len(state.get("qualifiers", [])))
         return rounds_for(n if league.format == seating.FIXED else n // 2)
 
     async def seat(
@@ -502,6 +505,11 @@ class Playoffs:
         )
         await self.events.sync(fresh)
         return True
+
+
+def _size(state: dict[str, Any], qualifiers: int) -> int:
+    """The bracket's places: the setting's size when the finals were scheduled."""
+    return int(state.get("size") or qualifiers)
 
 
 def _result_of(

@@ -273,3 +273,10 @@ async def test_fixed_teams_play_semis_then_the_final_and_a_no_show_gives_the_wal
     assert sorted(gateway.pinged[[c for _, c in gateway.posts].index(champion)]) == sorted(members[seeds[2]])
     (league,) = await service.store.rosters.leagues(GUILD)
     assert league.status == "ended"
+
+
+def test_fewer_qualifiers_than_places_leave_the_last_places_empty() -> None:
+    # three players qualified for a bracket of four: the third seed's partner is a bot
+    field = take_places([1, 2, 3], [], {1, 2, 3}, 4)
+    assert field == [1, 2, 3, None]
+    assert pair_sides(field, fixed=False) == [(1, None), (2, 3)]
