@@ -65,6 +65,7 @@ async def test_a_short_season_ends_with_a_finals_night_and_a_champion(spades: Sp
 
         await spades.wait_for(lambda: len(finals_event()) == 1, what="the finals night's event")
         assert len(spades.guild.scheduled_events) == 2  # night 1's, and the finals' own
+        assert finals_event()[0]["name"] == f"{LEAGUE}: finals"
         async with stored_leagues(spades) as store:
             (league,) = await store.rosters.leagues(spades.guild.id)
         state = playoffs.state_of(league)
