@@ -63,6 +63,7 @@ SWITCH_LABELS = {"on": "Playoffs on", "off": "Playoffs off"}
 
 RULE_KEY = "playoffs"
 STATE_KEY = "playoffs_state"
+FINALS_KEY = "playoffs_finals"  # {season: its finals night's number}, kept for the seasons after
 FIELD_KEY = "playoffs_field"  # the finals night's data: who took each place
 SIZES_FIXED = (2, 4)
 SIZES_ROTATING = (4, 8)
@@ -166,10 +167,12 @@ def state_of(league: LeagueRow) -> dict[str, Any] | None:
 
 def finals_number(league: LeagueRow, season: int | None = None) -> int | None:
     """The finals night's number in ``season`` (not a night of the standings), if it has one."""
+    season = season or league.season
     state = league.settings.get(STATE_KEY)
-    if isinstance(state, dict) and state.get("season") == (season or league.season):
+    if isinstance(state, dict) and state.get("season") == season:
         return int(state["night"])
-    return None
+    number = (league.settings.get(FINALS_KEY) or {}).get(str(season))
+    return int(number) if number is not None else None
 
 
 def is_finals(league: LeagueRow, night: NightRow) -> bool:
@@ -368,7 +371,8 @@ class Playoffs:
             "champion": None,
         }
         league.schedule = sch.to_dict(finals)
-        league.settings = {**league.settings, STATE_KEY: state}
+        finals_of_seasons = {**(league.settings.get(FINALS_KEY) or {}), str(league.season): night.number}
+        league.settings = {**league.settings, STATE_KEY: state, FINALS_KEY: finals_of_seasons}
         try:
             league = await self.store.rosters.update_league(
                 league, actor_id=None, action="playoffs", detail={"finals": night.key}
@@ -477,6 +481,10 @@ class Playoffs:
             champions = [e for e in champions if e is not None]
         fresh.status = "ended"
         fresh.settings = {**fresh.settings, STATE_KEY: {**state, "champion": champions or ["-"]}}
+        # the season's length is its regular season's again (a new season is as long)
+        schedule = schedule_of(fresh)
+        if schedule.weeks > 1:
+            fresh.schedule = sch.to_dict(replace(schedule, weeks=schedule.weeks - 1))
         try:
             fresh = await self.store.rosters.update_league(fresh, actor_id=None, action="season_over")
         except LeagueError:

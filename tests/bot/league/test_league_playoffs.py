@@ -217,6 +217,12 @@ async def test_a_season_ends_with_finals_and_the_final_names_the_champion(
     assert held == 1 and sum(r.games for r in rows) == 4
     await service.tick()
     assert len(gateway.posted("winner of the final")) == 1  # once
+    # a new season: the last one's finals stay out of its standings (its CSV export reads them)
+    league = await service.new_season(league, ADMIN)
+    assert playoffs.finals_number(league, 1) == 2 and playoffs.state_of(league) is None
+    assert len(service.schedule_of(league).nights()) == 1  # as long as the last regular season
+    rows, held = await service.standings_rows(league, 1)
+    assert held == 1 and sum(r.games for r in rows) == 4
 
 
 async def test_fixed_teams_play_semis_then_the_final_and_a_no_show_gives_the_walkover(
