@@ -28,7 +28,6 @@ from bot.league import schedule as sch
 from bot.league.attendance import CREDIT_LABELS, NO_SHOW_LABELS
 from bot.league.discord_io import DYNAMIC_ITEMS
 from bot.league.playoffs import ORDER_LABELS, SWITCH_LABELS
-from bot.league.playoffs import describe as playoffs_setting
 from bot.league.schedule_input import WEEKDAYS, zone_suggestions
 from bot.league.season_rules import RANKING_LABELS
 from bot.league.service import LeagueRefusal, LeagueService
@@ -978,7 +977,7 @@ class LeagueCog(commands.Cog):
                 order=order,
                 finals_date=finals_date,
             )
-            return text.saved(playoffs_setting(lg))
+            return text.saved(self.service.playoffs_text(lg))
 
         await self._run(interaction, work)
 

@@ -42,6 +42,7 @@ from .export import Export
 from .gateway import TICK_SECONDS, LeagueGateway, LeagueRefusal, NightView, TableOutcome, seating_label
 from .nights import NightScheduler
 from .playoffs import Playoffs
+from .playoffs import describe as describe_playoffs
 from .results import Results
 from .rounds import Rounds
 from .season_rules import SeasonRules
@@ -66,6 +67,7 @@ class LeagueService:
     schedule_of = staticmethod(schedule_of)
     settings_of = staticmethod(settings_of)
     ruleset_of = staticmethod(ruleset_of)
+    playoffs_text = staticmethod(describe_playoffs)
 
     def __init__(
         self,
