@@ -359,7 +359,11 @@ class Playoffs:
         while between < day:
             skipped.add(between)
             between += timedelta(days=7)
-        finals = replace(schedule, weeks=schedule.weeks + 1, skipped=frozenset(skipped))
+        try:
+            finals = replace(schedule, weeks=schedule.weeks + 1, skipped=frozenset(skipped))
+        except sch.ScheduleError:
+            log.warning("league %s: no week left for the finals", league.id)
+            return False  # a season of the most weeks there can be: it ends without finals
         night = finals.last_night
         state = {
             "season": league.season,

@@ -286,3 +286,32 @@ def test_fewer_qualifiers_than_places_leave_the_last_places_empty() -> None:
     field = take_places([1, 2, 3], [], {1, 2, 3}, 4)
     assert field == [1, 2, 3, None]
     assert pair_sides(field, fixed=False) == [(1, None), (2, 3)]
+
+
+async def test_ending_the_season_before_the_finals_names_the_standings_first(
+    service: LeagueService, gateway: FakeGateway, clock: TestClock
+) -> None:
+    league = await create(service, weeks=1, rounds=1)
+    league = await service.set_playoffs(league, ADMIN, on=True, finals_date="2026-11-12")
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    await finish_all(service, gateway, 1, night_id)
+    await service.tick()
+    (league,) = await service.store.rosters.leagues(GUILD)
+    state = playoffs.state_of(league)
+    assert (
+        state is not None and state["date"] == "2026-11-12"
+    )  # the date the organiser set (29 Oct and 5 Nov skipped)
+    with pytest.raises(LeagueRefusal) as started:
+        await service.set_playoffs(league, ADMIN, size=8)
+    assert started.value.code == "playoffs_started"
+    await service.end_season(league, ADMIN)
+    (final,) = gateway.posted("final standings")
+    assert "Champions" in final
+    nights = await service.store.nights.nights(league.id, league.season)
+    assert [n.status for n in nights if n.number == 2] in ([], ["cancelled"])
+    await service.tick()
+    assert gateway.posted("winner of the final") == []
