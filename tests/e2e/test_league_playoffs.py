@@ -30,7 +30,16 @@ async def test_a_short_season_ends_with_a_finals_night_and_a_champion(spades: Sp
     players = [fake.add_user(f"final{i}") for i in range(4)]
     by_id = {p.id: p for p in players}
     async with running(spades):
-        assert "is set" in await create(spades, rounds=1, round_minutes=5, target=50, hand_limit=1, weeks=1)
+        assert "is set" in await create(
+            spades,
+            rounds=1,
+            round_minutes=5,
+            target=50,
+            hand_limit=1,
+            weeks=1,
+            bid_seconds=15,
+            play_seconds=15,
+        )
         off = await ask(spades, admin, "league admin attendance", league=LEAGUE, no_show="off")
         assert "Saved" in off, off
         for p in players:
