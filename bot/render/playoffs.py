@@ -30,6 +30,14 @@ def qualifiers(league_name: str, season: int, names: Sequence[Text], starts: dat
     )
 
 
+def finals_banner() -> Text:
+    """The first line of the finals night's check-in post."""
+    return _(
+        "🏆 **Finals night**: the qualifiers play for the championship; a qualifier who does not "
+        "check in loses their place to the next in line."
+    )
+
+
 def champion(league_name: str, season: int, names: Sequence[Text]) -> Text:
     """The winner of the final is the season's champion."""
     if not names:

@@ -86,6 +86,7 @@ async def test_a_short_season_ends_with_a_finals_night_and_a_champion(spades: Sp
         advance_to(spades, finals_start - timedelta(minutes=30))
         await spades.wait_for(lambda: len(checkin_posts(spades)) >= 2, what="the finals' check-in")
         checkin = checkin_posts(spades)[-1]
+        assert "Finals night" in checkin.content and "Finals night" not in checkin_posts(spades)[0].content
         came = [seeds[0], seeds[1], seeds[2]]  # the fourth seed does not come: a bot takes the place
         for uid in came:
             r = await fake.click(by_id[uid], checkin, label="Check in")
