@@ -443,9 +443,12 @@ def night_cancelled(
 
 def night_missed(league_name: str, number: int, day: str, why: Text, grace_minutes: int, last: Night) -> Text:
     """A night nobody ran (``why`` in words) after its grace period: the season now ends on ``last``."""
-    return _(
+    return _n(
+        "⚠️ **%(league)s**: night %(n)s (%(date)s) was missed: %(why)s, and the grace period of"
+        " %(minutes)s minute is over. The season now ends on %(last)s.",
         "⚠️ **%(league)s**: night %(n)s (%(date)s) was missed: %(why)s, and the grace period of"
         " %(minutes)s minutes is over. The season now ends on %(last)s.",
+        grace_minutes,
         league=league_name,
         n=number,
         date=day,
@@ -854,13 +857,17 @@ def created(league: LeagueRow, schedule: Schedule, described: Text) -> Text:
         first=timestamp(first.start_utc.timestamp(), "F"),
     )
     if league.format == "fixed":
-        join_how = _(
+        join_how = _n(
+            "Teams join with `/league invite`; check-in opens %(minutes)s minute before each night.",
             "Teams join with `/league invite`; check-in opens %(minutes)s minutes before each night.",
+            schedule.checkin_minutes,
             minutes=schedule.checkin_minutes,
         )
     else:
-        join_how = _(
+        join_how = _n(
+            "Players join with `/league signup`; check-in opens %(minutes)s minute before each night.",
             "Players join with `/league signup`; check-in opens %(minutes)s minutes before each night.",
+            schedule.checkin_minutes,
             minutes=schedule.checkin_minutes,
         )
     return join(set_up, join_how)

@@ -4,6 +4,7 @@ sentence in Polish, Czech or Russian, and the plural form each language's gramma
 from __future__ import annotations
 
 import re
+from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
@@ -248,3 +249,49 @@ def test_messages_with_a_count_agree_with_it(lang: str, n: int, words: str) -> N
         i18n.ngettext(lang, "%(n)s hand max", "%(n)s hands max", n),
     ]
     assert any(t.startswith(words) for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "words"),
+    [
+        ("pl", 1, "otwierają się 1 minutę przed"),
+        ("pl", 22, "otwierają się 22 minuty przed"),
+        ("pl", 25, "otwierają się 25 minut przed"),
+        ("cs", 1, "otevírá 1 minutu před"),
+        ("cs", 3, "otevírá 3 minuty před"),
+        ("cs", 21, "otevírá 21 minut před"),
+        ("ru", 1, "за 1 минуту до"),
+        ("ru", 21, "за 21 минуту до"),
+        ("ru", 22, "за 22 минуты до"),
+        ("ru", 111, "за 111 минут до"),
+    ],
+)
+def test_check_in_minutes_agree_with_their_number(lang: str, n: int, words: str) -> None:
+    """An admin sets how early check-in opens (0 to 1440 minutes): the word follows the number."""
+    for who, command in (("Teams", "invite"), ("Players", "signup")):
+        singular = (
+            f"{who} join with `/league {command}`; check-in opens %(minutes)s minute before each night."
+        )
+        plural = singular.replace("minute before", "minutes before")
+        assert words in i18n.ngettext(lang, singular, plural, n, minutes=n)
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "words"),
+    [
+        ("pl", 1, "1 minuta tolerancji minęła"),
+        ("pl", 22, "22 minuty tolerancji minęły"),
+        ("pl", 30, "30 minut tolerancji minęło"),
+        ("cs", 2, "2 minuty tolerance uplynuly"),
+        ("cs", 30, "30 minut tolerance uplynulo"),
+        ("ru", 21, "запас в 21 минуту истёк"),
+        ("ru", 30, "запас в 30 минут истёк"),
+    ],
+)
+def test_a_missed_nights_grace_minutes_agree_with_their_number(lang: str, n: int, words: str) -> None:
+    from bot.league.schedule import Night
+    from bot.render.league import night_missed
+
+    last = Night(number=8, day=date(2027, 1, 7), start=datetime(2027, 1, 7, 20, tzinfo=UTC))
+    text = i18n.render(night_missed("L", 3, "2026-12-03", "x", n, last), lang)
+    assert words in text and "L" in text and "3" in text
