@@ -90,3 +90,22 @@ def test_the_stats_embed_and_the_answer_without_stats() -> None:
     assert fields["Bid accuracy"] == "75% (9/12 contracts made)"
     assert str(no_stats()).startswith("You have no finished hands")
     assert str(no_stats("<@12>")).startswith("<@12> has no finished hands")
+
+
+@pytest.mark.parametrize(
+    ("lang", "wins", "games", "record"),
+    [
+        ("pl", 1, 1, "1 wygr. z 1"),
+        ("pl", 2, 22, "2 wygr. z 22"),
+        ("cs", 1, 5, "1 V / 5 H"),
+        ("ru", 1, 1, "1 поб. из 1"),
+        ("ru", 21, 25, "21 поб. из 25"),
+    ],
+)
+def test_a_leaderboard_record_reads_right_for_any_count(
+    lang: str, wins: int, games: int, record: str
+) -> None:
+    """No noun that would have to agree with the count ("1 игр"), and no letter that means a draw
+    elsewhere (Polish "R" in league records)."""
+    line = leaderboard_line(_alice(wins=wins, games=games), lang, provisional=10)
+    assert f"<@11> · {record}" in line, line
