@@ -16,7 +16,7 @@ from typing import Any
 
 from bot import lexicon
 from bot.clock import Clock, utcnow
-from bot.i18n import _, join
+from bot.i18n import OptionName, _, join
 from bot.storage.leagues import (
     BOOKKEEPING_KEYS,
     LeagueError,
@@ -175,7 +175,8 @@ class Leagues:
             raise LeagueRefusal(_("This server has no league yet."))
         raise LeagueRefusal(
             _(
-                "This server has several leagues: choose one with `league:` (%(names)s).",
+                "This server has several leagues: choose one with `%(option)s:` (%(names)s).",
+                option=OptionName("league"),
                 names=", ".join(lg.name for lg in current[:10]),
             )
         )

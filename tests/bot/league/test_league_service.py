@@ -1191,6 +1191,13 @@ async def test_without_a_name_the_servers_one_league_is_meant(service: LeagueSer
         await service.league(GUILD, None)
     said = str(several.value.message)
     assert "several leagues" in said and "Spades Thursday" in said and "Spades Monday" in said
+    # the option as each reader's client names it
+    from bot.i18n import render
+
+    assert "`league:`" in render(several.value.message, "en")
+    assert "`liga:`" in render(several.value.message, "pl") and "`лига:`" in render(
+        several.value.message, "ru"
+    )
     assert (await service.league(GUILD, "Spades Monday")).name == "Spades Monday"
 
 
