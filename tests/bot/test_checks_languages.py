@@ -53,7 +53,7 @@ def test_a_stale_choice_lists_the_choices_as_the_client_shows_them() -> None:
     assert problem is not None
     assert "`Fixed partners (teams sign up together)`" in render(problem, "en")
     polish = render(problem, "pl")
-    assert "`Zmienne pary (ranking indywidualny)`" in polish and "Fixed partners" not in polish
+    assert "`Zmienne pary (tabela indywidualna)`" in polish and "Fixed partners" not in polish
 
 
 def test_missing_permission_errors_name_them_as_each_client_does() -> None:

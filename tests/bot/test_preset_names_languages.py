@@ -135,7 +135,7 @@ def test_a_partnership_preset_for_solo_names_both_formats_and_the_solo_presets()
     refusal = _refusal(lambda: check_format("solo", engine.Ruleset.preset("standard")))
     polish = render(refusal, "pl")
     assert polish.startswith("Zestaw „standardowy” gra się w parach")
-    assert "**Zmienne pary (ranking indywidualny)** lub **Stałe pary (drużyny zapisują się razem)**" in polish
+    assert "**Zmienne pary (tabela indywidualna)** lub **Stałe pary (drużyny zapisują się razem)**" in polish
     assert "dla trzech graczy" in polish and "cutthroat" not in polish
     english = render(refusal, "en")
     assert "**Rotating partners (individual standings)** or **Fixed partners" in english
