@@ -295,3 +295,42 @@ def test_a_missed_nights_grace_minutes_agree_with_their_number(lang: str, n: int
     last = Night(number=8, day=date(2027, 1, 7), start=datetime(2027, 1, 7, 20, tzinfo=UTC))
     text = i18n.render(night_missed("L", 3, "2026-12-03", "x", n, last), lang)
     assert words in text and "L" in text and "3" in text
+
+
+# The word after each count, for COUNTS (0, 1, 2, 5, 21, 22, 25, 111), as a native reader expects it.
+COUNTED_WORDS = {
+    ("%(n)s point", "%(n)s points"): {
+        "pl": ["punktów", "punkt", "punkty", "punktów", "punktów", "punkty", "punktów", "punktów"],
+        "cs": ["bodů", "bod", "body", "bodů", "bodů", "bodů", "bodů", "bodů"],
+        "ru": ["очков", "очко", "очка", "очков", "очко", "очка", "очков", "очков"],
+    },
+    ("%(n)s bag", "%(n)s bags"): {
+        "pl": ["worków", "worek", "worki", "worków", "worków", "worki", "worków", "worków"],
+        "cs": ["pytlů", "pytel", "pytle", "pytlů", "pytlů", "pytlů", "pytlů", "pytlů"],
+        "ru": ["мешков", "мешок", "мешка", "мешков", "мешок", "мешка", "мешков", "мешков"],
+    },
+    ("%(n)s player", "%(n)s players"): {
+        "pl": ["graczy", "gracz", "gracze", "graczy", "graczy", "gracze", "graczy", "graczy"],
+        "cs": ["hráčů", "hráč", "hráči", "hráčů", "hráčů", "hráčů", "hráčů", "hráčů"],
+        "ru": ["игроков", "игрок", "игрока", "игроков", "игрок", "игрока", "игроков", "игроков"],
+    },
+    ("the board can't be above %(n)s trick", "the board can't be above %(n)s tricks"): {
+        "pl": ["lew", "lewy", "lew", "lew", "lew", "lew", "lew", "lew"],
+        "cs": ["zdvihů", "zdvih", "zdvihy", "zdvihů", "zdvihů", "zdvihů", "zdvihů", "zdvihů"],
+        "ru": ["взяток", "взятки", "взяток", "взяток", "взятки", "взяток", "взяток", "взяток"],
+    },
+}
+
+
+@pytest.mark.parametrize("msgid", list(COUNTED_WORDS))
+@pytest.mark.parametrize("lang", i18n.TRANSLATED)
+def test_counted_words_take_the_case_the_number_asks_for(lang: str, msgid: tuple[str, str]) -> None:
+    got = [i18n.ngettext(lang, msgid[0], msgid[1], n).split()[-1] for n in COUNTS]
+    assert got == COUNTED_WORDS[msgid][lang]
+
+
+def test_the_czech_board_limit_reads_as_at_most() -> None:
+    """ "nad 1 zdvih" asked for the instrumental; "nejvýš" takes the number's own case."""
+    board = ("the board can't be above %(n)s trick", "the board can't be above %(n)s tricks")
+    assert i18n.ngettext("cs", *board, 1) == "minimum nabídek může být nejvýš 1 zdvih"
+    assert i18n.ngettext("cs", *board, 13) == "minimum nabídek může být nejvýš 13 zdvihů"
