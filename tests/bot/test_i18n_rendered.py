@@ -334,3 +334,13 @@ def test_the_czech_board_limit_reads_as_at_most() -> None:
     board = ("the board can't be above %(n)s trick", "the board can't be above %(n)s tricks")
     assert i18n.ngettext("cs", *board, 1) == "minimum nabídek může být nejvýš 1 zdvih"
     assert i18n.ngettext("cs", *board, 13) == "minimum nabídek může být nejvýš 13 zdvihů"
+
+
+@pytest.mark.parametrize("lang", i18n.TRANSLATED)
+@pytest.mark.parametrize("msgid", ["· **%(n)s** game points", "· **%(n)s** points per game"])
+def test_league_points_totals_use_a_word_that_fits_any_number(lang: str, msgid: str) -> None:
+    """Not a plural message (a total, or a mean like 2.50): the unit is an abbreviation that reads
+    right after 1, 3, 21 or 2.50 (not Czech "1 bodů", Russian "1 очков")."""
+    for n in ("1", "3", "21", "2,50"):
+        word = i18n.gettext(lang, msgid, n=n).split("**")[2].split()[0]
+        assert word in {"pkt", "b.", "очк."}, (lang, n, word)
