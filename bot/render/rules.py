@@ -231,11 +231,23 @@ def _blind_nil(lang: str, p: dict[str, Any]) -> str:
         ]
     if p["deficit"] and p["teams"]:
         parts.append(
-            gettext(lang, "Only a side behind by %(n)s points or more may bid it.", n=whole(p["deficit"]))
+            ngettext(
+                lang,
+                "Only a side behind by %(n)s point or more may bid it.",
+                "Only a side behind by %(n)s points or more may bid it.",
+                p["deficit"],
+                n=whole(p["deficit"]),
+            )
         )
     elif p["deficit"]:
         parts.append(
-            gettext(lang, "Only a player behind by %(n)s points or more may bid it.", n=whole(p["deficit"]))
+            ngettext(
+                lang,
+                "Only a player behind by %(n)s point or more may bid it.",
+                "Only a player behind by %(n)s points or more may bid it.",
+                p["deficit"],
+                n=whole(p["deficit"]),
+            )
         )
     else:
         parts.append(gettext(lang, "It may be bid whatever the score."))
@@ -266,20 +278,28 @@ def _blind_nil(lang: str, p: dict[str, Any]) -> str:
 
 def _blind_bids(lang: str, p: dict[str, Any]) -> str:
     if p["deficit"] and p["teams"]:
-        return gettext(
+        return ngettext(
             lang,
+            "Blind bids: a side behind by %(deficit)s point or more may bid 1 to %(max)s tricks before "
+            "looking at their cards; a blind contract made scores 20 per blind trick, a set one loses 10 per "
+            "trick.",
             "Blind bids: a side behind by %(deficit)s points or more may bid 1 to %(max)s tricks before "
             "looking at their cards; a blind contract made scores 20 per blind trick, a set one loses 10 per "
             "trick.",
+            p["deficit"],
             deficit=whole(p["deficit"]),
             max=p["max"],
         )
     if p["deficit"]:
-        return gettext(
+        return ngettext(
             lang,
+            "Blind bids: a player behind by %(deficit)s point or more may bid 1 to %(max)s tricks before "
+            "looking at their cards; a blind contract made scores 20 per blind trick, a set one loses 10 per "
+            "trick.",
             "Blind bids: a player behind by %(deficit)s points or more may bid 1 to %(max)s tricks before "
             "looking at their cards; a blind contract made scores 20 per blind trick, a set one loses 10 per "
             "trick.",
+            p["deficit"],
             deficit=whole(p["deficit"]),
             max=p["max"],
         )

@@ -99,3 +99,27 @@ def test_rules_write_thousands_the_readers_way(lang: str) -> None:
     text = rules_text(t, lang).replace("\xa0", " ").replace("\u202f", " ")
     assert "1,000" not in text and "1 000" in text, text
     assert "−1 000" in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "deficit", "words"),
+    [
+        ("pl", 1, "o 1 punkt lub więcej"),
+        ("pl", 22, "o 22 punkty lub więcej"),
+        ("pl", 25, "o 25 punktów lub więcej"),
+        ("cs", 3, "o 3 body nebo víc"),
+        ("cs", 100, "o 100 bodů nebo víc"),
+        ("ru", 21, "на 21 очко или больше"),
+        ("ru", 22, "на 22 очка или больше"),
+        ("ru", 111, "на 111 очков или больше"),
+    ],
+)
+def test_a_deficit_in_rules_agrees_with_its_number(lang: str, deficit: int, words: str) -> None:
+    """The blind nil and blind bid deficits are house rules (0 to 10,000): the word follows the number."""
+    from tests.bot.render.test_render import _table
+
+    t = _table()
+    rules = f"blind_bids=on blind_nil_min_deficit={deficit} blind_bid_min_deficit={deficit}"
+    t.ruleset = check_rules("standard", parse_house_rules(rules))
+    text = rules_text(t, lang).replace("\xa0", " ")
+    assert text.count(words) == 2, text
