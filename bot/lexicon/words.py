@@ -7,7 +7,7 @@ import functools
 from typing import Any
 
 import engine
-from bot.i18n import N_, ChoiceName, Joined, ListOf, Msg, _, _n, gettext, join, render
+from bot.i18n import N_, ChoiceName, Joined, ListOf, Msg, _, _n, gettext, join, render, signed, whole
 from engine.house_rules import RuleSuggestion
 
 # ---- bids ------------------------------------------------------------------------------------
@@ -229,7 +229,9 @@ class _Remembered(Joined):
 
 
 def _describe(rs: Any) -> Joined:
-    parts: list[Any] = [_("%(name)s: to %(target)s", name=preset_name(rs.name), target=rs.target_score)]
+    parts: list[Any] = [
+        _("%(name)s: to %(target)s", name=preset_name(rs.name), target=whole(rs.target_score))
+    ]
     if rs.num_seats != 4 or not rs.partnerships or rs.team_size != 2:
         if not rs.partnerships:
             parts.append(_n("%(n)s player solo", "%(n)s players solo", rs.num_seats))
@@ -245,9 +247,9 @@ def _describe(rs: Any) -> Joined:
         parts.append(_("deuces high (all four)") if rs.deuces_high_all else _("deuces high"))
     if rs.nil_allowed:
         if rs.nil_pass and rs.partnerships:
-            parts.append(_("nil ±%(value)s (pass %(n)s)", value=rs.nil_value, n=rs.nil_pass))
+            parts.append(_("nil ±%(value)s (pass %(n)s)", value=whole(rs.nil_value), n=rs.nil_pass))
         else:
-            parts.append(_("nil ±%(value)s", value=rs.nil_value))
+            parts.append(_("nil ±%(value)s", value=whole(rs.nil_value)))
     else:
         parts.append(_("no nil"))
     if rs.nil_allowed and rs.blind_nil_allowed:
@@ -257,30 +259,35 @@ def _describe(rs: Any) -> Joined:
         elif rs.blind_nil_pass and rs.two_player_draw:
             extra.append(_("swap up to %(n)s", n=rs.blind_nil_pass))
         if rs.blind_nil_min_deficit:
-            extra.append(_("down %(n)s+", n=rs.blind_nil_min_deficit))
-        bn = _("blind nil ±%(value)s", value=rs.blind_nil_value)
+            extra.append(_("down %(n)s+", n=whole(rs.blind_nil_min_deficit)))
+        bn = _("blind nil ±%(value)s", value=whole(rs.blind_nil_value))
         parts.append(join(bn, join("(", join(*extra, sep=", "), ")", sep=""), sep=" ") if extra else bn)
     if rs.blind_bids:
         parts.append(
             _(
                 "blind bids to %(max)s (down %(n)s+)",
                 max=rs.blind_bid_max,
-                n=rs.blind_bid_min_deficit,
+                n=whole(rs.blind_bid_min_deficit),
             )
         )
     if rs.bag_limit:
         # the English says "bags" for any number (as the engine does)
         parts.append(
-            _n("%(n)s bags = −%(penalty)s", "%(n)s bags = −%(penalty)s", rs.bag_limit, penalty=rs.bag_penalty)
+            _n(
+                "%(n)s bags = −%(penalty)s",
+                "%(n)s bags = −%(penalty)s",
+                rs.bag_limit,
+                penalty=whole(rs.bag_penalty),
+            )
         )
     if rs.bag_value != 1:
-        signed = f"{rs.bag_value:+d}"
-        parts.append(_("bags %(value)s each", value=signed) if rs.bag_value else _("bags worth 0"))
+        each = _("bags %(value)s each", value=signed(rs.bag_value))
+        parts.append(each if rs.bag_value else _("bags worth 0"))
     flags = [
         (rs.whiz, _("whiz")),
         (rs.mirrors, _("mirrors")),
         (rs.suicide, _("suicide")),
-        (rs.ten_for_200, _("10 for %(value)s", value=rs.ten_for_value)),
+        (rs.ten_for_200, _("10 for %(value)s", value=whole(rs.ten_for_value))),
         (rs.boston, _("Boston wins")),
         (rs.first_trick_two_clubs, _("2♣ leads")),
         (rs.misdeal_no_spades, _("misdeal on no spades")),

@@ -96,16 +96,22 @@ def _two_decks(lang: str, p: dict[str, Any]) -> str:
 def _goal(lang: str, p: dict[str, Any]) -> str:
     target = whole(p["target"])
     if p["teams"]:
-        return gettext(
+        return ngettext(
             lang,
+            "The first side to %(target)s point wins; if more than one gets there in the same hand the "
+            "higher score wins, and a tie plays another hand.",
             "The first side to %(target)s points wins; if more than one gets there in the same hand the "
             "higher score wins, and a tie plays another hand.",
+            abs(int(p["target"])),
             target=target,
         )
-    return gettext(
+    return ngettext(
         lang,
+        "The first player to %(target)s point wins; if more than one gets there in the same hand the "
+        "higher score wins, and a tie plays another hand.",
         "The first player to %(target)s points wins; if more than one gets there in the same hand the "
         "higher score wins, and a tie plays another hand.",
+        abs(int(p["target"])),
         target=target,
     )
 
@@ -122,14 +128,18 @@ def _max_hands(lang: str, p: dict[str, Any]) -> str:
 def _mercy(lang: str, p: dict[str, Any]) -> str:
     score = whole(p["score"])
     if p["teams"]:
-        return gettext(
+        return ngettext(
             lang,
+            "Mercy: a side at %(score)s point or below ends the game at once, and the highest score wins.",
             "Mercy: a side at %(score)s points or below ends the game at once, and the highest score wins.",
+            abs(int(p["score"])),
             score=score,
         )
-    return gettext(
+    return ngettext(
         lang,
+        "Mercy: a player at %(score)s point or below ends the game at once, and the highest score wins.",
         "Mercy: a player at %(score)s points or below ends the game at once, and the highest score wins.",
+        abs(int(p["score"])),
         score=score,
     )
 

@@ -123,3 +123,36 @@ def test_a_deficit_in_rules_agrees_with_its_number(lang: str, deficit: int, word
     t.ruleset = check_rules("standard", parse_house_rules(rules))
     text = rules_text(t, lang).replace("\xa0", " ")
     assert text.count(words) == 2, text
+
+
+@pytest.mark.parametrize(
+    ("lang", "rules", "words"),
+    [
+        ("pl", "target_score=252", "zdobędzie 252 punkty"),
+        ("pl", "target_score=500", "zdobędzie 500 punktów"),
+        ("ru", "target_score=251", "набравшая 251 очко"),
+        ("ru", "target_score=252", "набравшая 252 очка"),
+        ("cs", "lose_score=-3", "má strana −3 body"),
+        ("cs", "lose_score=-202", "má strana −202 bodů"),
+        ("ru", "lose_score=-201", "у стороны −201 очко"),
+        ("pl", "lose_score=-200", "ma −200 punktów"),
+    ],
+)
+def test_the_target_and_mercy_scores_agree_with_their_number(lang: str, rules: str, words: str) -> None:
+    from tests.bot.render.test_render import _table
+
+    t = _table()
+    t.ruleset = check_rules("standard", parse_house_rules(rules))
+    assert words in rules_text(t, lang).replace("\xa0", " ")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_one_line_rules_summary_writes_numbers_the_readers_way(lang: str) -> None:
+    from bot.lexicon import describe
+
+    rs = check_rules(
+        "standard", parse_house_rules("target_score=10000 blind_bids=on blind_bid_min_deficit=1500")
+    )
+    line = render(describe(rs), lang).replace("\xa0", " ").replace("\u202f", " ")
+    assert "10 000" in line and "1 500+" in line and "10,000" not in line, line
+    assert render(describe(rs), "en").startswith("standard: to 10,000")
