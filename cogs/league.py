@@ -981,6 +981,33 @@ class LeagueCog(commands.Cog):
 
         await self._run(interaction, work)
 
+    @seasons.command(name="seating", description="A night's seating record, to check its seed")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        night="The night's number (default: the latest)",
+        season="Default: the current one",
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def season_seating(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str | None = None,
+        night: app_commands.Range[int, 1, 1000] | None = None,
+        season: app_commands.Range[int, 1, 1000] | None = None,
+    ) -> None:
+        attached: list[tuple[str, str]] = []
+
+        async def work() -> Text:
+            lg = await self._league(interaction, league)
+            answer, made = await self.service.seating_file(lg, night, season)
+            attached.append(made)
+            return answer
+
+        def files() -> list[discord.File]:
+            return [discord.File(io.BytesIO(body.encode()), filename=name) for name, body in attached]
+
+        await self._run(interaction, work, files=files)
+
     @league.command(name="export", description="A season's results as CSV files")
     @app_commands.describe(
         league="The league (default: the server's only league)",

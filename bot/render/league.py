@@ -387,8 +387,10 @@ def round_results(
     return round_results_post(league_name, night_number, round_no, lines, next_note=note)
 
 
-def night_results(league_name: str, night_number: int, results: Sequence[Result]) -> Text:
-    """The night's results post, every round's tables."""
+def night_results(
+    league_name: str, night_number: int, results: Sequence[Result], *, footer: Text = ""
+) -> Text:
+    """The night's results post, every round's tables (``footer``: the seating seed's reveal)."""
     lines = [
         result_line(
             r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
@@ -396,7 +398,7 @@ def night_results(league_name: str, night_number: int, results: Sequence[Result]
         for r in results
     ]
     return lines_within(
-        _("🌙 **%(league)s: night %(n)s results**", league=league_name, n=night_number), lines
+        _("🌙 **%(league)s: night %(n)s results**", league=league_name, n=night_number), lines, footer
     )
 
 

@@ -13,7 +13,7 @@ import pytest
 from engine import fair
 from engine.__main__ import main
 from engine.seating import BYE, FIXED, ROTATING, THREES, History, partner_repeats, seat_round
-from engine.seating_record import dumps, history_of, history_json, round_record, verify_night
+from engine.seating_record import dumps, history_json, history_of, round_record, verify_night
 
 SEED = "ab" * 32
 SALT = "cd" * 16
@@ -54,7 +54,13 @@ def _night(seed: str, *, rounds: int = 3, players: list[int] = PLAYERS, leftover
         )
         history.record(s)
     key = fair.DealKey(seed, SALT)
-    return {"scheme": fair.SCHEME, "commitment": key.commitment, "seed": seed, "salt": SALT, "rounds": entries}
+    return {
+        "scheme": fair.SCHEME,
+        "commitment": key.commitment,
+        "seed": seed,
+        "salt": SALT,
+        "rounds": entries,
+    }
 
 
 def test_the_same_inputs_give_the_same_seating_whatever_the_entrants_order() -> None:
@@ -99,7 +105,9 @@ def test_the_commitment_matches_the_revealed_seed_and_the_tables_recompute() -> 
     record = _night(SEED)
     verdict = verify_night(record)
     assert verdict.ok, verdict.message
-    assert verdict.message.startswith(f"OK: the seed matches the commitment {fair.short(record['commitment'])}")
+    assert verdict.message.startswith(
+        f"OK: the seed matches the commitment {fair.short(record['commitment'])}"
+    )
     assert len([line for line in verdict.lines if "table" in line]) == 9  # 3 rounds x 3 tables
     # the short form a player saw on the check-in post is enough
     assert verify_night(record, commitment_seen=fair.short(record["commitment"])).ok
@@ -170,7 +178,10 @@ def test_python_m_engine_verify_seating_runs(tmp_path: Path) -> None:
     path = tmp_path / "night.json"
     path.write_text(dumps(_night(SEED, rounds=1)))
     done = subprocess.run(
-        [sys.executable, "-m", "engine", "verify-seating", str(path)], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "engine", "verify-seating", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1].startswith("OK:")
