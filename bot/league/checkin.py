@@ -193,7 +193,11 @@ class Checkin:
             night.id,
             ["scheduled"],
             "checkin",
-            data={**({"late_note": note} if note else {}), **seating_proof.new_key_data()},
+            data={
+                **({"late_note": note} if note else {}),
+                # the seating seed's commitment (a finals night's bracket is set by the standings)
+                **({} if is_finals(league, night) else seating_proof.new_key_data()),
+            },
         )
         if opened is None:
             return None
