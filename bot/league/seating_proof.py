@@ -112,12 +112,11 @@ class SeatingProofs:
             chosen = max(with_key, key=lambda n: n.number, default=None)
         else:
             chosen = next((n for n in nights if n.number == night_number), None)
-        shown = night_number if night_number is not None else 0
         made = record_file(league.name, season, chosen) if chosen is not None else None
         if chosen is None or made is None:
             raise LeagueRefusal(
-                proof_text.no_record(league.name, shown),
+                proof_text.no_record(league.name, night_number),
                 "no_seating_record",
-                {"league": league.name, "season": season, "night": shown},
+                {"league": league.name, "season": season, "night": night_number},
             )
         return proof_text.record_attached(league.name, chosen.number, chosen.status in OVER), made

@@ -41,7 +41,9 @@ def record_attached(league_name: str, night_number: int, revealed: bool) -> Text
     )
 
 
-def no_record(league_name: str, night_number: int) -> Text:
+def no_record(league_name: str, night_number: int | None) -> Text:
+    if night_number is None:
+        return _("**%(league)s** has no night with a seating record yet.", league=league_name)
     return _(
         "**%(league)s** has no seating record for night %(n)s (it had no check-in with a seating "
         "commitment).",

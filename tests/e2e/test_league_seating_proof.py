@@ -75,6 +75,13 @@ async def test_the_revealed_seed_recomputes_the_posted_tables(spades: Spades, tm
         assert "Saved" in off, off
         for p in players:
             assert "signed up" in await ask(spades, p, "league signup", league=LEAGUE)
+        # no night has opened its check-in yet: nothing to hand out (a refusal, privately)
+        assert "has no night with a seating record yet" in await ask(
+            spades, players[0], "league-season seating", league=LEAGUE
+        )
+        assert "no seating record for night 4" in await ask(
+            spades, players[0], "league-season seating", league=LEAGUE, night=4
+        )
         start = await first_start(spades)
         advance_to(spades, start - timedelta(minutes=30))
         await spades.wait_for(lambda: bool(checkin_posts(spades)), what="the check-in post")
