@@ -103,6 +103,9 @@ async def test_the_revealed_seed_recomputes_the_posted_tables(spades: Spades, tm
 
         advance_to(spades, start + timedelta(seconds=1))
         await spades.wait_for(lambda: bool(posts_with(spades, "round 1 of 2")), what="round 1's seating")
+    # the bot restarts during round 1: the night's seed and round 1's record are stored, round 2 is
+    # seated from the same seed
+    async with running(spades, speed=200), stored_leagues(spades) as store:
         await spades.wait_for(lambda: bool(posts_with(spades, "round 2 of 2")), timeout=90, what="round 2")
         await spades.wait_for(lambda: bool(posts_with(spades, "night 1 results")), timeout=90, what="results")
         results = posts_with(spades, "night 1 results")[0].content
