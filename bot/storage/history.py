@@ -295,6 +295,17 @@ class History(Repository):
             else StoredHand(row[0], row[1], row[2], json.loads(row[3]), _loads(row[4]), row[5])
         )
 
+    async def hand_seats(self, table_id: int, game_no: int, hand_no: int) -> dict[int, int]:
+        """The human players of a finished hand: their Discord id and their seat (bots left out;
+        a forgotten player is no longer named)."""
+        rows = await self._fetchall(
+            "SELECT hp.user_id, hp.seat FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
+            " WHERE h.table_id = ? AND h.game_no = ? AND h.hand_no = ? AND hp.is_bot = 0"
+            " AND hp.user_id IS NOT NULL",
+            (table_id, game_no, hand_no),
+        )
+        return {int(r[0]): int(r[1]) for r in rows}
+
     async def hand_count(self, table_id: int, game_no: int) -> int:
         """How many hands of a table's game are finished and stored."""
         row = await self._fetchone(

@@ -39,6 +39,7 @@ from typing import Any
 from engine import Game, Look
 from engine.actions import action_from_dict
 from engine.bots import LEVELS, get_bot
+from engine.review import HandReview, review_hand
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +120,20 @@ def plan_in_worker(
         return None, time.perf_counter() - started
     actions = plan(Game.from_dict(data), seat, level, seed, started + left)
     return [a.to_dict() for a in actions], time.perf_counter() - started
+
+
+#: CPU seconds each search of a hand review may take (the bot's decision at one of the player's
+#: turns, then its estimate of a difference): 14 turns at most, two searches each.
+REVIEW_SEARCH_SECONDS = 0.1
+#: Wall-clock seconds the loop waits for a hand review before it answers that it could not.
+REVIEW_TIMEOUT = 30.0
+
+
+def review_in_worker(record: dict[str, Any], seat: int, seed: int, search: float) -> dict[str, Any]:
+    """`engine.review.review_hand` in a worker process, each search capped at ``search`` CPU
+    seconds (``time.process_time``: a loaded machine gets the same review, only later); the
+    review as its dict (``HandReview.to_dict``)."""
+    return review_hand(record, seat, seed=seed, time_limit=search, clock=time.process_time).to_dict()
 
 
 def least_search(budget: float) -> float:
@@ -209,6 +224,7 @@ class Thinker:
         self._workers = workers if workers is not None else default_workers()
         self._pool: Executor | None = None
         self.in_flight = 0  # decisions running in a worker now (read by tests and benchmarks)
+        self.reviewing = 0  # hand reviews running in a worker now (`review`)
         self.decisions = 0
         self.fallbacks = 0
         #: search decisions the normal bot decided because the workers could not in time (`_admit`)
@@ -309,6 +325,40 @@ class Thinker:
             self.durations.append(time.perf_counter() - started)
             if ready:
                 self.ready_durations.append(self.durations[-1])
+
+    @property
+    def reviews_allowed(self) -> int:
+        """Hand reviews run at once at most: one worker always stays free for the tables' bots
+        (with a single worker, one review; the tables' decisions then degrade while it runs)."""
+        return max(1, self._workers - 1)
+
+    async def review(
+        self,
+        record: dict[str, Any],
+        seat: int,
+        seed: int = 0,
+        *,
+        search: float = REVIEW_SEARCH_SECONDS,
+        timeout: float = REVIEW_TIMEOUT,
+    ) -> HandReview | None:
+        """``seat``'s hand of ``record`` reviewed by the strong bot (`engine.review`), searched in
+        a worker process so the event loop stays free; None when the workers are taken by other
+        reviews or the review did not come back within ``timeout`` seconds. Raises
+        ``RecordError`` when the record does not replay."""
+        if self.reviewing >= self.reviews_allowed:
+            return None
+        loop = asyncio.get_running_loop()
+        self.reviewing += 1
+        try:
+            fut = loop.run_in_executor(self._executor(), review_in_worker, record, seat, seed, search)
+            try:
+                done = await asyncio.wait_for(fut, timeout=timeout)
+            except TimeoutError:
+                log.warning("a hand review did not finish in %.0f s", timeout)
+                return None
+            return HandReview.from_dict(done)
+        finally:
+            self.reviewing -= 1
 
     @property
     def ready(self) -> bool:
