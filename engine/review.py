@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from .actions import Action, BidAction, Look, PlayAction
 from .bids import Bid
+from .bots.expert import distinct_cards
 from .bots.strong import StrongBot
 from .errors import RecordError
 from .game import Game, Phase
@@ -238,8 +239,8 @@ def review_hand(
         view = g.view(seat)
         action = bot.act(view)
         card = action.card if isinstance(action, PlayAction) else p.actual
-        if card == p.actual:
-            continue
+        if len(distinct_cards(view, [card, p.actual], card)) == 1:
+            continue  # the same card, or one that does the same (Q or J with the K out: either)
         values = bot.estimate(view, [[PlayAction(seat, card)], [PlayAction(seat, p.actual)]])
         plays.append(Decision("play", p.trick, p.actual, card, round(values[0] - values[1], 1)))
     if bid is None:

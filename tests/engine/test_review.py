@@ -10,6 +10,7 @@ import pytest
 
 from engine import Game, RecordError, card_str
 from engine.bids import Bid
+from engine.bots.expert import distinct_cards
 from engine.bots.strong import StrongBot
 from engine.review import HandReview, decision_points, review_hand
 from tests.engine.helpers import play
@@ -71,6 +72,10 @@ def test_the_plays_that_differ_come_largest_gain_first() -> None:
     gains = [d.gain for d in review.plays]
     assert gains == sorted(gains, reverse=True)
     assert review.top(1) == review.plays[:1]
+    points = {p.trick: p for p in decision_points(example(), 2) if p.kind == "play"}
+    for d in review.plays:  # never two cards that do the same (Q or J with the K out)
+        view = points[d.trick].game.view(2)
+        assert len(distinct_cards(view, [int(d.bot), int(d.player)], int(d.bot))) == 2
     assert review.plays[0].gain > 0
 
 
