@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -272,3 +274,39 @@ async def test_a_bots_search_gets_its_pause_in_the_clocks_real_time(storage: Sto
         assert all(1.0 / 1000 <= b <= 1.5 / 1000 for b in budgets), sorted(budgets)[-3:]
     finally:
         await svc.close()
+
+
+async def test_a_hand_review_runs_in_a_worker_while_the_loop_stays_free() -> None:
+    record = json.loads(
+        (Path(__file__).resolve().parents[3] / "docs/examples/standard-hand.json").read_text()
+    )
+    thinker = Thinker(workers=1)
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    try:
+        started = time.perf_counter()
+        review = await thinker.review(record, 2, seed=1, search=0.02)
+        spent = time.perf_counter() - started
+        assert review is not None and review.seat == 2 and review.plays_reviewed == 13
+        assert review.bid.player.to_json() == 3  # type: ignore[union-attr]
+        # the loop went on ticking all along (the search held neither it nor the GIL)
+        assert ticks >= 0.5 * spent / 0.01
+        assert thinker.reviewing == 0
+        # one review at a time with a single worker: a second one while it runs is refused
+        first = asyncio.create_task(thinker.review(record, 0, seed=1, search=0.02))
+        await asyncio.sleep(0)
+        assert thinker.reviewing == 1
+        assert await thinker.review(record, 1, seed=1) is None
+        assert await first is not None
+        # too slow for its timeout: None, not an error
+        assert await thinker.review(record, 3, seed=1, search=0.05, timeout=0.001) is None
+    finally:
+        ticker.cancel()
+        thinker.close()
