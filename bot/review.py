@@ -4,15 +4,15 @@ The service behind the hand post's **Review my hand** button: it checks who may 
 (only a human player of that hand, in the server the hand was played in, once the hand is over,
 and for a league table only once its night is over), then has the strong bot review the stored
 hand record (`engine.review`) in a search worker (`bot.table.thinker.Thinker.review`, a CPU cap
-per search), so the event loop stays free. A refusal is typed: a ``code`` and its fields
-(``bot.render.review`` words it). The review shows the player's own cards, so it is answered to
+per search), so the event loop stays free. A review is kept (``storage.reviews``, migration 010):
+asking again answers at once, and /stats counts the bids within one trick of the bot's. A
+refusal is typed: a ``code`` and its fields (``bot.render.review`` words it). The review shows the player's own cards, so it is answered to
 that player only, ephemerally (``cogs.history``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -28,8 +28,6 @@ log = logging.getLogger(__name__)
 
 #: a league night's statuses while it is still going (its hands are reviewed once it is over)
 NIGHT_GOING = frozenset({"scheduled", "checkin", "playing"})
-#: reviews kept in memory (a second press answers at once)
-CACHE_SIZE = 256
 
 
 @dataclass(frozen=True)
@@ -56,7 +54,6 @@ class HandReviews:
         self.storage = storage
         self.leagues = leagues
         self.thinker = thinker
-        self._cache: OrderedDict[tuple[int, int, int, int], HandReview] = OrderedDict()
 
     async def allowed(
         self, guild_id: int, user_id: int, table_id: int, game_no: int, hand_no: int
@@ -90,20 +87,27 @@ class HandReviews:
         if isinstance(allowed, ReviewRefusal):
             return allowed
         record, seat = allowed
-        key = (table_id, game_no, hand_no, seat)
-        cached = self._cache.get(key)
-        if cached is None:
-            try:
-                cached = await self.thinker.review(record, seat, seed=_seed(table_id, game_no, hand_no))
-            except RecordError:
-                log.error("stored hand %s/%s/%s does not replay for a review", table_id, game_no, hand_no)
-                return ReviewRefusal("bad_record")
-            if cached is None:
-                return ReviewRefusal("busy")
-            self._cache[key] = cached
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
-        return ReviewAnswer(table_id, game_no, hand_no, cached)
+        kept = await self.storage.reviews.get(table_id, game_no, hand_no, seat)
+        if kept is not None:
+            return ReviewAnswer(table_id, game_no, hand_no, HandReview.from_dict(kept))
+        try:
+            review = await self.thinker.review(record, seat, seed=_seed(table_id, game_no, hand_no))
+        except RecordError:
+            log.error("stored hand %s/%s/%s does not replay for a review", table_id, game_no, hand_no)
+            return ReviewRefusal("bad_record")
+        if review is None:
+            return ReviewRefusal("busy")
+        await self.storage.reviews.save(
+            guild_id=guild_id,
+            table_id=table_id,
+            game_no=game_no,
+            hand_no=hand_no,
+            seat=seat,
+            user_id=user_id,
+            data=review.to_dict(),
+            within_one=review.bid_within_one,
+        )
+        return ReviewAnswer(table_id, game_no, hand_no, review)
 
 
 def _seed(table_id: int, game_no: int, hand_no: int) -> int:

@@ -33,6 +33,7 @@ _GAME_COLUMNS = (
 FORGET_STATEMENTS: list[str] = [
     f"UPDATE game_players SET user_id = NULL, name = '{FORMER_PLAYER}' WHERE user_id = ?",
     "UPDATE hand_players SET user_id = NULL WHERE user_id = ?",
+    "DELETE FROM hand_reviews WHERE user_id = ?",  # (migration 010)
     # league nights and ratings (migration 002): rosters, check-ins, seats, byes, ratings go; the
     # audit log keeps what happened without naming who did it
     "DELETE FROM ratings WHERE user_id = ?",
@@ -455,6 +456,22 @@ class History(Repository):
                 (user_id,),
             )
         ]
+        reviews = [
+            {
+                "guild_id": g,
+                "table_id": t,
+                "game_no": gn,
+                "hand_no": h,
+                "seat": seat,
+                "review": json.loads(data),
+                "at": at,
+            }
+            for g, t, gn, h, seat, data, at in await self._fetchall(
+                "SELECT guild_id, table_id, game_no, hand_no, seat, data, created_at FROM hand_reviews"
+                " WHERE user_id = ? ORDER BY created_at, table_id, game_no, hand_no",
+                (user_id,),
+            )
+        ]
         return {
             "format": EXPORT_FORMAT,
             "user_id": user_id,
@@ -465,6 +482,7 @@ class History(Repository):
             "ratings": ratings,
             "leagues": leagues,
             "league_checkins": checkins,
+            "hand_reviews": reviews,
         }
 
     async def forget(self, user_id: int) -> ForgetReport:
