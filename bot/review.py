@@ -6,8 +6,8 @@ and for a league table only once its night is over), then has the strong bot rev
 hand record (`engine.review`) in a search worker (`bot.table.thinker.Thinker.review`, a CPU cap
 per search), so the event loop stays free. A review is kept (``storage.reviews``, migration 010):
 asking again answers at once, and /stats counts the bids within one trick of the bot's. A
-refusal is typed: a ``code`` and its fields (``bot.render.review`` words it). The review shows the player's own cards, so it is answered to
-that player only, ephemerally (``cogs.history``).
+refusal is typed: a ``code`` and its fields (``bot.render.review`` words it). The review shows
+the player's own cards, so it is answered to that player only, ephemerally (``cogs.history``).
 """
 
 from __future__ import annotations
