@@ -43,6 +43,11 @@ async def test_only_the_hands_human_players_see_its_review(db: Storage) -> None:
     again = await reviews.review(GUILD, ALICE, row.id, 1, 1)
     assert isinstance(again, ReviewAnswer) and again.review == answer.review
     assert thinker.asked == [(1, 0), (1, 2)]
+    # kept in storage: after a restart (a new service) too, and counted for /stats
+    restarted = await HandReviews(db, None, InlineReviews()).review(GUILD, ALICE, row.id, 1, 1)  # type: ignore[arg-type]
+    assert isinstance(restarted, ReviewAnswer) and restarted.review == answer.review
+    accuracy = await db.reviews.bid_accuracy(GUILD, ALICE)
+    assert accuracy.reviewed == 1 and accuracy.within_one == int(bool(answer.review.bid_within_one))
 
     # refused: someone not at the table, another server, a hand not played yet, no such table
     assert await reviews.review(GUILD, CAROL, row.id, 1, 1) == ReviewRefusal("not_at_table", {"hand": 1})

@@ -63,6 +63,14 @@ async def test_a_player_reviews_their_hand_and_an_onlooker_is_refused(spades: Sp
         assert post.history == []  # the public post itself never changed
         await spades.check_public()
 
+        # /stats now shows how near her bids were to the bot's, over her one reviewed hand
+        r = await spades.slash(alice, "stats")
+        assert r.ephemeral and r.message is not None
+        fields = {f["name"]: f["value"] for f in r.message.embeds[0]["fields"]}
+        within = "1 of 1" if f"you bid {bid.label}, as the strong bot would have" in text else None
+        accuracy = fields["Bids against the bot"]
+        assert accuracy.endswith("reviewed hand)") and (within is None or f"({within} " in accuracy), accuracy
+
 
 def _seat_cards(record: dict, seat: int) -> list[int]:
     """The cards ``seat`` played in the hand of ``record``."""

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from bot.table.thinker import (
     scheduling_class,
 )
 from engine import Game, Phase
-from engine.actions import action_from_dict
+from engine.actions import Action, action_from_dict
 from engine.bots import get_bot
 from fakediscord.clock import Stopwatch
 from tests.bot.table.factories import ALICE, make_service, open_table, wait_until
@@ -72,7 +73,7 @@ async def test_close_while_starting_does_not_raise() -> None:
     assert not thinker.ready
 
 
-def _legal(game: Game, seat: int, actions: list[object]) -> bool:
+def _legal(game: Game, seat: int, actions: Sequence[Action]) -> bool:
     """Whether ``actions`` (a look and a bid, or one action) can be taken by ``seat`` now."""
     g = game.clone()
     for a in actions:
