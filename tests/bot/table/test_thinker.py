@@ -26,7 +26,7 @@ from bot.table.thinker import (
     plan_in_worker,
     scheduling_class,
 )
-from engine import Game, Phase
+from engine import Game, Phase, RecordError
 from engine.actions import Action, action_from_dict
 from engine.bots import get_bot
 from fakediscord.clock import Stopwatch
@@ -300,14 +300,32 @@ async def test_a_hand_review_runs_in_a_worker_while_the_loop_stays_free() -> Non
         # the loop went on ticking all along (the search held neither it nor the GIL)
         assert ticks >= 0.5 * spent / 0.01
         assert thinker.reviewing == 0
-        # one review at a time with a single worker: a second one while it runs is refused
-        first = asyncio.create_task(thinker.review(record, 0, seed=1, search=0.02))
+        assert thinker._pool is None  # (the review has its own worker process)
+        # the tables' bots have their worker to themselves meanwhile: a decision is searched
+        # one review at a time: a second one while it runs is refused
+        await thinker.start()  # (the tables' worker, warmed as at the bot's start)
+        first = asyncio.create_task(thinker.review(record, 0, seed=1, search=0.1))
         await asyncio.sleep(0)
         assert thinker.reviewing == 1
+        game = Game.new("standard", seed=3)
+        assert await thinker.plan(game, game.seats_to_act()[0], "strong", 3, 0.3)
+        assert thinker.reviewing == 1  # (still reviewing: the decision did not wait for it)
+        assert thinker.fallbacks == 0 and thinker.degraded == 0
         assert await thinker.review(record, 1, seed=1) is None
         assert await first is not None
-        # too slow for its timeout: None, not an error
+        # a record that does not replay: the engine's refusal, raised here
+        broken = {**record, "plays": record["plays"][1:]}
+        with pytest.raises(RecordError):
+            await thinker.review(broken, 0, seed=1)
+        # too slow for its timeout: None, not an error, and its worker is ended
+        pool = thinker._review_pool
+        assert pool is not None
+        processes = list(getattr(pool, "_processes", {}).values())
         assert await thinker.review(record, 3, seed=1, search=0.05, timeout=0.001) is None
+        assert thinker._review_pool is None
+        await wait_until(lambda: not any(p.is_alive() for p in processes), "the review worker ended")
+        assert await thinker.review(record, 3, seed=1, search=0.02) is not None  # a new worker
     finally:
         ticker.cancel()
         thinker.close()
+    assert thinker._review_pool is None
