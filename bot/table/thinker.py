@@ -20,6 +20,11 @@ after its budget. Between an idle worker and that bound the search's share shrin
 (``budget / (1 + queued per worker)``): fewer sampled deals each, so the queue drains within a
 budget. So a strong decision never takes much more than ``MAX_THINK_SECONDS + GRACE_SECONDS``
 whatever the load, and the bot is never late for its turn (it acts after its 1-1.5 s pause).
+
+Hand reviews (Review my hand, `Thinker.review`: `engine.review` over a stored hand record) run in
+a worker process of their own, started at the first review at the same lower priority, one review
+at a time, each search capped at ``REVIEW_SEARCH_SECONDS`` of CPU time: a review searches for a
+second or more, and the tables' decisions never queue behind it.
 """
 
 from __future__ import annotations
