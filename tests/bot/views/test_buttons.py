@@ -33,7 +33,7 @@ def test_the_hand_post_offers_a_review_of_ones_own_hand() -> None:
 
 
 def test_every_hand_post_button_is_read_back_by_its_persistent_item() -> None:
-    template = re.compile(HandPostButton.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+    template = re.compile(HandPostButton.__discord_ui_compiled_template__.pattern)
     for _, custom_id in buttons(fair=True):
         assert custom_id is not None
         m = template.match(custom_id)
