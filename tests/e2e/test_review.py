@@ -115,6 +115,7 @@ async def test_a_league_nights_hands_are_reviewed_once_the_night_is_over(spades:
             "League night 1 is still going: its hands can be reviewed once the night is over."
         )
         assert (r.followups[-1] if r.followups else r.message).ephemeral  # type: ignore[union-attr]
+        assert (await leagues.stored_night(spades, night.number)).status == "playing"
         r = await spades.fake.click(spades.users["bob"], hand, label="Review my hand")
         assert await said(r) == "Only the players who played hand 1 can review it."
 
@@ -125,6 +126,7 @@ async def test_a_league_nights_hands_are_reviewed_once_the_night_is_over(spades:
             timeout=60,
             what="the night's results",
         )
+        assert (await leagues.stored_night(spades, night.number)).status == "finished"
         r = await spades.fake.click(player, hand, label="Review my hand")
         text = await said(r)
         assert text.startswith(f"🧭 **Review of your hand · table {table.table_id} · hand 1**"), text
