@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import RecordError
-from engine.review import HandReview
+from engine.review import HandReview, reviewable
 
 if TYPE_CHECKING:
     from bot.storage import Storage
@@ -33,7 +33,8 @@ NIGHT_GOING = frozenset({"scheduled", "checkin", "playing"})
 @dataclass(frozen=True)
 class ReviewRefusal:
     """Why a review is not shown: ``code`` (``other_server``, ``no_table``, ``not_over``,
-    ``night_going``, ``not_at_table``, ``bad_record``, ``busy``) and the fields to say it."""
+    ``night_going``, ``not_at_table``, ``not_reviewed`` (a two-player draw), ``bad_record``,
+    ``busy``) and the fields to say it."""
 
     code: str
     fields: dict[str, Any] = field(default_factory=dict)
@@ -91,6 +92,8 @@ class HandReviews:
         if kept is not None:
             return ReviewAnswer(table_id, game_no, hand_no, HandReview.from_dict(kept))
         try:
+            if not reviewable(record):
+                return ReviewRefusal("not_reviewed")
             review = await self.thinker.review(record, seat, seed=_seed(table_id, game_no, hand_no))
         except RecordError:
             log.error("stored hand %s/%s/%s does not replay for a review", table_id, game_no, hand_no)

@@ -34,7 +34,7 @@ from .errors import RecordError
 from .game import Game, Phase
 from .record import _card, _held_copy, _replay_passes, load_game
 
-__all__ = ["Decision", "HandReview", "review_hand"]
+__all__ = ["Decision", "HandReview", "review_hand", "reviewable"]
 
 Kind = Literal["bid", "play"]
 
@@ -133,6 +133,13 @@ class _Point:
     kind: Kind
     trick: int
     actual: Bid | int
+
+
+def reviewable(record: dict[str, Any]) -> bool:
+    """Whether the hand of ``record`` can be reviewed: any but a two-player draw (its cards were
+    drawn one by one, a decision the review does not replay). Raises ``RecordError`` when the
+    record does not load."""
+    return load_game(record).phase is not Phase.DRAW
 
 
 def decision_points(record: dict[str, Any], seat: int) -> list[_Point]:

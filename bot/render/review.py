@@ -111,6 +111,8 @@ def refusal_text(refusal: ReviewRefusal) -> Msg:
         )
     if code == "not_at_table":
         return _("Only the players who played hand %(hand)s can review it.", hand=f.get("hand", "?"))
+    if code == "not_reviewed":
+        return _("Two-player hands (with the draw) can't be reviewed yet: only hands dealt in full can.")
     if code == "bad_record":
         return _(
             "That hand's record could not be replayed, so it can't be reviewed. Nothing else is affected."

@@ -106,3 +106,13 @@ async def test_a_busy_thinker_and_a_broken_record_are_refused(db: Storage) -> No
 
     reviews = HandReviews(db, None, Broken())  # type: ignore[arg-type]
     assert await reviews.review(GUILD, ALICE, row.id, 1, 1) == ReviewRefusal("bad_record")
+
+
+async def test_a_two_player_hand_is_refused_as_not_reviewed(db: Storage) -> None:
+    row = await play_game(
+        db, GUILD, 100, [ALICE, None], seed=6, finished_at=2000, finish=False, preset="two-player"
+    )
+    thinker = InlineReviews()
+    reviews = HandReviews(db, None, thinker)  # type: ignore[arg-type]
+    assert await reviews.review(GUILD, ALICE, row.id, 1, 1) == ReviewRefusal("not_reviewed")
+    assert thinker.asked == []

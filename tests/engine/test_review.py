@@ -12,7 +12,7 @@ from engine import Game, RecordError, card_str
 from engine.bids import Bid
 from engine.bots.expert import distinct_cards
 from engine.bots.strong import StrongBot
-from engine.review import HandReview, decision_points, review_hand
+from engine.review import HandReview, decision_points, review_hand, reviewable
 from tests.engine.helpers import play
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "standard-hand.json"
@@ -102,8 +102,10 @@ def test_a_broken_record_is_refused() -> None:
 
 def test_a_two_player_draw_is_not_reviewed() -> None:
     g = play("two-player", seed=3, hands=1)
+    rec = json.loads(json.dumps(g.hand_records[0]))
+    assert not reviewable(rec) and reviewable(example())
     with pytest.raises(RecordError):
-        review_hand(json.loads(json.dumps(g.hand_records[0])), 0, **QUICK)
+        review_hand(rec, 0, **QUICK)
 
 
 def test_a_nil_bid_and_a_number_are_not_within_one() -> None:

@@ -71,6 +71,7 @@ CODES = [
     "not_over",
     "night_going",
     "not_at_table",
+    "not_reviewed",
     "bad_record",
     "busy",
 ]
