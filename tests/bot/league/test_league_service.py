@@ -61,6 +61,7 @@ class FakeGateway:
     clock: Clock | None = None
     pinged: list[list[int]] = field(default_factory=list)  # per post, whom it pinged
     stopped: list[int] = field(default_factory=list)  # live tables stopped without a result
+    forfeited: list[int] = field(default_factory=list)  # of those, stopped by a forfeit
     thread_missing: list[str] = field(default_factory=list)
     dms: list[tuple[int, str]] = field(default_factory=list)
     dms_closed: set[int] = field(default_factory=set)
@@ -186,8 +187,9 @@ class FakeGateway:
     async def missing_thread_permissions(self, channel_id: int) -> list[str]:
         return list(self.thread_missing)
 
-    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
+    async def stop_table(self, table_id: int, *, cancelled: bool, forfeit: bool = False) -> None:
         self.stopped.append(table_id)
+        self.forfeited.extend([table_id] if forfeit else [])
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         seats = self.opened.get(table_id)
