@@ -121,8 +121,6 @@ class Results:
                     if mine and all(p in played.no_shows for p in mine):
                         absent.add(e)
             forfeits = frozenset(absent) if rule_of_attendance.no_show == attendance.FORFEIT else frozenset()
-            if r.forfeit_side is not None and 0 <= r.forfeit_side < len(sides):
-                forfeits |= frozenset(sides[r.forfeit_side])  # an organiser's forfeit (``forfeit``)
             skipped = frozenset(absent) if rule_of_attendance.no_show == attendance.NO_GAME else frozenset()
             as_sub = (
                 frozenset(entrant(p) for p in played.as_sub)
@@ -139,6 +137,9 @@ class Results:
                     forfeits=forfeits,
                     skipped=skipped,
                     as_sub=as_sub,
+                    conceded=frozenset(sides[r.forfeit_side])
+                    if r.forfeit_side is not None and 0 <= r.forfeit_side < len(sides)
+                    else frozenset(),
                 )
             )
         nights = await self.store.nights.nights(league.id, season)

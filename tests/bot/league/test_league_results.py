@@ -131,9 +131,7 @@ async def test_a_correction_in_a_past_season_changes_its_standings_and_later_rat
     assert entry.detail["after"] == {"scores": [300, 517], "bags": [0, 7], "winner": 1}
 
 
-async def test_a_correction_names_a_season_and_night_that_exist(
-    service: LeagueService, clock: Clock
-) -> None:
+async def test_a_correction_names_a_season_and_night_that_exist(service: LeagueService, clock: Clock) -> None:
     league = await create(service, weeks=1, rounds=1)
     for kw, code in [
         (dict(season=5), "no_season"),

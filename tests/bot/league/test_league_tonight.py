@@ -72,9 +72,11 @@ async def test_a_forfeit_stops_the_live_game_and_gives_a_forfeit_loss_and_a_win(
     rows = {r.entrant: r for r in (await service.standings_rows(league))[0]}
     rule_win, rule_loss = 2, 0
     for p in losers:
-        assert (rows[p].losses, rows[p].points, rows[p].no_shows, rows[p].games) == (1, rule_loss, 1, 1)
+        assert (rows[p].losses, rows[p].points, rows[p].games) == (1, rule_loss, 1)
+        assert (rows[p].forfeit_losses, rows[p].no_shows, rows[p].bags) == (1, 0, 0)
     for p in winners:
-        assert (rows[p].wins, rows[p].points, rows[p].no_shows) == (1, rule_win, 0)
+        assert (rows[p].wins, rows[p].points, rows[p].forfeit_losses) == (1, rule_win, 0)
+    assert "1 forfeit loss" in str(await service.standings_text(league))
     (entry,) = await service.store.audit.log(league.id, actions=["forfeit"])
     assert entry.actor_id == ADMIN and entry.reason == "left after a row"
     assert entry.detail["user"] == loser and entry.detail["before"] is None
