@@ -3,7 +3,6 @@ worked out again, the season's standings follow, and the ratings are recomputed 
 
 from __future__ import annotations
 
-
 import pytest
 
 from bot.league.ratings import RatedGame, SeatResult, rate_games
