@@ -143,13 +143,16 @@ class RatingRows(LeagueStoreBase):
             scores = [int(s.get("score", 0)) for s in sides]
             # a league table's corrected (or forfeited) result rates the game as corrected
             fixed = await conn.fetchone(
-                "SELECT lr.scores, lr.winner_side FROM league_results lr"
+                "SELECT lr.scores, lr.winner_side, lr.forfeit_side FROM league_results lr"
                 " JOIN league_tables t ON t.id = lr.league_table_id"
                 " WHERE lr.game_id = ? AND lr.corrected = 1 AND t.status <> 'void'",
                 (game_id,),
             )
             if fixed is not None and len(json.loads(fixed[0])) == len(scores):
                 scores, winner = [int(x) for x in json.loads(fixed[0])], fixed[1]
+                if fixed[2] is not None and 0 <= fixed[2] < len(scores):
+                    # a forfeit: the side that forfeited is rated below every other side
+                    scores = [-1 if i == fixed[2] else 0 for i in range(len(scores))]
             new = rate(seats, scores, winner, current)
             for uid, r in new.items():
                 old = current.get(uid)

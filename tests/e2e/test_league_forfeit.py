@@ -33,7 +33,7 @@ async def test_an_admin_forfeits_a_running_table_and_the_standings_show_it(spade
         for p in players:
             await said(await spades.fake.click(p, post, label="Check in"))
         night, table = await the_one_table(spades, first)
-        assert table.table_id is not None
+        assert table.table_id is not None and table.channel_id is not None
         quitter = spades.fake.users[table.players[0]]
         losing = next(side for side in table.sides if quitter.id in side)
         winning = [p for side in table.sides if quitter.id not in side for p in side if p is not None]

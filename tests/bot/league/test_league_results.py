@@ -97,8 +97,8 @@ async def test_a_correction_in_a_past_season_changes_its_standings_and_later_rat
     await service.rate_pending()
     before = await service.store.ratings.get(GUILD)
     assert all(r.games == 2 for r in before.values())
-    champions_before = [r.entrant for r in (await service.standings_rows(league, 1))[0] if r.rank == 1]
-    assert sorted(champions_before) == sorted(sides[0])
+    champions_before = {r.entrant for r in (await service.standings_rows(league, 1))[0] if r.rank == 1}
+    assert champions_before == set(sides[0])
 
     fixed = await service.correct(
         league,
@@ -112,7 +112,7 @@ async def test_a_correction_in_a_past_season_changes_its_standings_and_later_rat
     )
     assert fixed.winner_side == 1 and fixed.bags == [0, 7] and fixed.game_id == g1
     rows, _held = await service.standings_rows(league, 1)
-    assert sorted(r.entrant for r in rows if r.rank == 1) == sorted(sides[1])
+    assert {r.entrant for r in rows if r.rank == 1} == set(sides[1])
     assert all(r.bags == 7 for r in rows if r.entrant in sides[1])
     # the ratings are what rating the corrected game and then the later one gives
     after = await service.store.ratings.get(GUILD)
@@ -141,3 +141,28 @@ async def test_a_correction_names_a_season_and_night_that_exist(service: LeagueS
         with pytest.raises(LeagueRefusal) as refused:
             await service.correct(league, ADMIN, **args)  # type: ignore[arg-type]
         assert refused.value.code == code
+
+
+async def test_a_forfeit_of_a_finished_rated_game_rates_it_as_the_forfeiting_sides_loss(
+    service: LeagueService, clock: Clock, storage: Storage
+) -> None:
+    league = await create(service, weeks=2, rounds=1)
+    night_id = await open_checkin(service, clock)
+    for p in range(1, 5):
+        await service.check_in(night_id, p)
+    clock.at = FIRST_START
+    await service.tick()
+    (lt,) = await service.store.rounds.round_tables(night_id, 1)
+    assert lt.table_id is not None
+    sides = [[p for p in side if p is not None] for side in lt.sides]
+    g1 = await stored_game(storage, 90, sides, [510, 300], 0, finished_at=1000)
+    await service.game_finished(lt.table_id, TableOutcome([510, 300], [0, 0], 0, complete=True, game_id=g1))
+    await service.rate_pending()
+    before = await service.store.ratings.get(GUILD)
+    assert before[sides[0][0]].mu > before[sides[1][0]].mu
+    await service.forfeit_table(league, ADMIN, table_no=1, loser_id=sides[0][0], reason="ineligible")
+    after = await service.store.ratings.get(GUILD)
+    expected = rate_games([rated(sides, [0, 1], 1)])  # side 0 ranked below side 1
+    for uid, r in expected.items():
+        assert after[uid].mu == pytest.approx(r.mu) and after[uid].games == 1
+    assert after[sides[0][0]].mu < after[sides[1][0]].mu

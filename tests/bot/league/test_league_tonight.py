@@ -96,7 +96,7 @@ async def test_forfeit_refusals_say_which(service: LeagueService, gateway: FakeG
     ]
     for kw, code in cases:
         with pytest.raises(LeagueRefusal) as refused:
-            await service.forfeit_table(league, ADMIN, reason="why", **kw)  # type: ignore[arg-type]
+            await service.forfeit_table(league, ADMIN, reason="why", **kw)
         assert refused.value.code == code, kw
     with pytest.raises(LeagueRefusal) as refused:
         await service.forfeit_table(league, ADMIN, table_no=1, loser_id=t1.players[0], reason="  ")
