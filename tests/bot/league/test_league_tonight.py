@@ -3,6 +3,8 @@ over real storage and the recording gateway of ``test_league_service``."""
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import timedelta
 
 import pytest
@@ -82,6 +84,15 @@ async def test_a_forfeit_stops_the_live_game_and_gives_a_forfeit_loss_and_a_win(
     assert entry.detail["user"] == loser and entry.detail["before"] is None
     history = await service.history_text(league)
     assert "table forfeited" in history and "left after a row" in history
+    files = dict(await service.export_files(league, None, lambda uid: ""))
+    standings_csv = list(csv.DictReader(io.StringIO(files["season1-standings.csv"])))
+    assert {
+        row["entrant"]: row["forfeit_losses"] for row in standings_csv if row["entrant"] in map(str, losers)
+    } == {str(p): "1" for p in losers}
+    results_csv = list(csv.DictReader(io.StringIO(files["season1-results.csv"])))
+    assert [(row["table"], row["side"]) for row in results_csv if row["forfeit"] == "1"] == [
+        ("2", str(side_of(t2, loser) + 1))
+    ]
 
 
 async def test_forfeit_refusals_say_which(service: LeagueService, gateway: FakeGateway, clock: Clock) -> None:
