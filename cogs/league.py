@@ -27,6 +27,7 @@ from bot.i18n import Text, _, gettext, join, render, resolve, user_language
 from bot.league import schedule as sch
 from bot.league.attendance import CREDIT_LABELS, NO_SHOW_LABELS
 from bot.league.discord_io import DYNAMIC_ITEMS
+from bot.league.playoffs import ORDER_LABELS, SWITCH_LABELS
 from bot.league.schedule_input import WEEKDAYS, zone_suggestions
 from bot.league.season_rules import RANKING_LABELS
 from bot.league.service import LeagueRefusal, LeagueService
@@ -47,6 +48,8 @@ T = TypeVar("T")
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in FORMAT_LABELS.items()]
 LEFTOVER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in LEFTOVER_LABELS.items()]
 NO_SHOW_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in NO_SHOW_LABELS.items()]
+ON_OFF_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in SWITCH_LABELS.items()]
+ORDER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in ORDER_LABELS.items()]
 RANKING_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in RANKING_LABELS.items()]
 CREDIT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in CREDIT_LABELS.items()]
 AUTOCOMPLETE_READ = 1.0  # seconds the rules autocomplete may wait for the league's preset
@@ -1012,6 +1015,44 @@ class LeagueCog(commands.Cog):
                 season=season,
             )
             return text.corrected(night, round, table, result.scores)
+
+        await self._run(interaction, work)
+
+    @seasons.command(
+        name="playoffs", description="Playoffs after the season: who qualifies, when the finals are"
+    )
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        playoffs="Playoffs after the regular season, or not",
+        qualifiers="Who qualifies: fixed teams 2 or 4 (default 4), rotating partners 4 or 8 players",
+        min_nights="Nights played to qualify (0-52)",
+        order="What orders the qualifiers",
+        finals_date="The finals night, YYYY-MM-DD on the league's weekday (next: a week after the last)",
+    )
+    @app_commands.choices(playoffs=ON_OFF_CHOICES, order=ORDER_CHOICES)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def season_playoffs(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str | None = None,
+        playoffs: str | None = None,
+        qualifiers: app_commands.Range[int, -1000, 1000] | None = None,
+        min_nights: app_commands.Range[int, -1000, 1000] | None = None,
+        order: str | None = None,
+        finals_date: app_commands.Range[str, 0, 40] | None = None,
+    ) -> None:
+        async def work() -> Text:
+            lg = await self._admin_league(interaction, league)
+            lg = await self.service.set_playoffs(
+                lg,
+                interaction.user.id,
+                on=None if playoffs is None else playoffs == "on",
+                size=qualifiers,
+                min_nights=min_nights,
+                order=order,
+                finals_date=finals_date,
+            )
+            return text.saved(self.service.playoffs_text(lg))
 
         await self._run(interaction, work)
 

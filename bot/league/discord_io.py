@@ -27,6 +27,7 @@ from engine.ruleset import Ruleset
 
 from . import schedule as sch
 from .gateway import SeatState
+from .playoffs import finals_number
 from .results import HistoryPage
 from .service import LeagueRefusal, LeagueService, TableOutcome
 
@@ -426,6 +427,8 @@ class DiscordLeagueGateway:
             zone=schedule.zone_name,
         )
         name = gettext(lang, "%(league)s: night %(n)s", league=league.name, n=night.number)
+        if finals_number(league) == night.number:  # the playoffs' finals night (bot.league.playoffs)
+            name = gettext(lang, "%(league)s: finals", league=league.name)
         payload: dict[str, Any] = {
             "name": name[:100],
             "description": description[:EVENT_DESCRIPTION_MAX],

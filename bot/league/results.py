@@ -27,6 +27,7 @@ from .gateway import (
     night_status,
     seating_label,
 )
+from .playoffs import finals_number
 from .ratings import rate_stored
 from .settings import time_call_label
 
@@ -75,6 +76,8 @@ class Results:
     ) -> tuple[list[standings.Row], int]:
         season = season or league.season
         results = await self.store.rounds.season_results(league.id, season)
+        finals = finals_number(league, season)  # the playoffs' finals night is no standings night
+        results = [r for r in results if r.night_number != finals]
         rule = settings_of(league).points
         team_of: dict[int, Hashable] = {}
         formed: dict[Hashable, int] = {}
@@ -143,7 +146,7 @@ class Results:
                 )
             )
         nights = await self.store.nights.nights(league.id, season)
-        held = [n.number for n in nights if n.status == "finished"]
+        held = [n.number for n in nights if n.status == "finished" and n.number != finals]
         byes = [(n, entrant(u)) for n, u in await self.store.rounds.season_byes(league.id, season)]
         rows = standings.standings(games, rule, entrants=entrants, byes=byes, nights_held=held)
         return rows, len(held)
