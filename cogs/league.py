@@ -27,6 +27,7 @@ from bot.i18n import Text, _, gettext, join, render, resolve, user_language
 from bot.league import schedule as sch
 from bot.league.attendance import CREDIT_LABELS, NO_SHOW_LABELS
 from bot.league.discord_io import DYNAMIC_ITEMS
+from bot.league.playoffs import ORDER_LABELS, SWITCH_LABELS
 from bot.league.schedule_input import WEEKDAYS, zone_suggestions
 from bot.league.season_rules import RANKING_LABELS
 from bot.league.service import LeagueRefusal, LeagueService
@@ -47,6 +48,8 @@ T = TypeVar("T")
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in FORMAT_LABELS.items()]
 LEFTOVER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in LEFTOVER_LABELS.items()]
 NO_SHOW_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in NO_SHOW_LABELS.items()]
+ON_OFF_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in SWITCH_LABELS.items()]
+ORDER_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in ORDER_LABELS.items()]
 RANKING_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in RANKING_LABELS.items()]
 CREDIT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in CREDIT_LABELS.items()]
 AUTOCOMPLETE_READ = 1.0  # seconds the rules autocomplete may wait for the league's preset
@@ -937,6 +940,119 @@ class LeagueCog(commands.Cog):
                 min_nights=min_nights,
             )
             return text.saved(await self.service.schedule_text(lg))
+
+        await self._run(interaction, work)
+
+    @seasons.command(name="forfeit", description="Award a table to one side: the other side forfeits")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        table="Table number",
+        loser="A player of the side that forfeits",
+        reason="Why (kept in the history)",
+        round="Round number (default: the current or last round)",
+        night="Night number (default: tonight or the last night)",
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def forfeit(
+        self,
+        interaction: discord.Interaction[Any],
+        table: app_commands.Range[int, 1, 100],
+        loser: discord.Member,
+        reason: app_commands.Range[str, 1, 200],
+        league: str | None = None,
+        round: app_commands.Range[int, 1, 10] | None = None,
+        night: app_commands.Range[int, 1, 100] | None = None,
+    ) -> None:
+        """A forfeit (its own command: /league is near Discord's 8,000 characters a command)."""
+
+        async def work() -> Text:
+            return await self.service.forfeit_table(
+                await self._admin_league(interaction, league),
+                interaction.user.id,
+                table_no=table,
+                loser_id=loser.id,
+                reason=reason,
+                round_no=round,
+                night_number=night,
+            )
+
+        await self._run(interaction, work)
+
+    @seasons.command(name="correct", description="Correct a table's result in any season")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        night="Night number",
+        round="Round number",
+        table="Table number",
+        scores="Final scores per side in table order, like 420 380",
+        reason="Why",
+        season="Default: the current one",
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def season_correct(
+        self,
+        interaction: discord.Interaction[Any],
+        night: app_commands.Range[int, 1, 100],
+        round: app_commands.Range[int, 1, 10],
+        table: app_commands.Range[int, 1, 100],
+        scores: app_commands.Range[str, 1, 60],
+        reason: app_commands.Range[str, 1, 200],
+        league: str | None = None,
+        season: app_commands.Range[int, 1, 1000] | None = None,
+    ) -> None:
+        """``/league admin correct`` with a season (past seasons too)."""
+
+        async def work() -> Text:
+            lg = await self._admin_league(interaction, league)
+            result = await self.service.correct(
+                lg,
+                interaction.user.id,
+                night_number=night,
+                round_no=round,
+                table_no=table,
+                scores=_scores(scores),
+                reason=reason,
+                season=season,
+            )
+            return text.corrected(night, round, table, result.scores)
+
+        await self._run(interaction, work)
+
+    @seasons.command(
+        name="playoffs", description="Playoffs after the season: who qualifies, when the finals are"
+    )
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        playoffs="Playoffs after the regular season, or not",
+        qualifiers="Who qualifies: fixed teams 2 or 4 (default 4), rotating partners 4 or 8 players",
+        min_nights="Nights played to qualify (0-52)",
+        order="What orders the qualifiers",
+        finals_date="The finals night, YYYY-MM-DD on the league's weekday (next: a week after the last)",
+    )
+    @app_commands.choices(playoffs=ON_OFF_CHOICES, order=ORDER_CHOICES)
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def season_playoffs(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str | None = None,
+        playoffs: str | None = None,
+        qualifiers: app_commands.Range[int, -1000, 1000] | None = None,
+        min_nights: app_commands.Range[int, -1000, 1000] | None = None,
+        order: str | None = None,
+        finals_date: app_commands.Range[str, 0, 40] | None = None,
+    ) -> None:
+        async def work() -> Text:
+            lg = await self._admin_league(interaction, league)
+            lg = await self.service.set_playoffs(
+                lg,
+                interaction.user.id,
+                on=None if playoffs is None else playoffs == "on",
+                size=qualifiers,
+                min_nights=min_nights,
+                order=order,
+                finals_date=finals_date,
+            )
+            return text.saved(self.service.playoffs_text(lg))
 
         await self._run(interaction, work)
 

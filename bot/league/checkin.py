@@ -5,14 +5,16 @@ from __future__ import annotations
 import logging
 from datetime import date
 
-from bot.i18n import ListOf, Text, _
+from bot.i18n import ListOf, Text, _, join
 from bot.render import league as text
+from bot.render import playoffs as playoffs_text
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow
 
 from . import schedule as sch
 from . import seating
 from .core import Leagues, Pulse, ruleset_of, schedule_of, settings_of
 from .gateway import LeagueGateway, LeagueRefusal, _utc
+from .playoffs import is_finals
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +164,7 @@ class Checkin:
             date.fromisoformat(night.night_date),
             _utc(night.starts_at).astimezone(schedule.zone),
         )
-        return text.checkin_post(
+        post = text.checkin_post(
             league.name,
             entry,
             _utc(night.starts_at),
@@ -173,6 +175,11 @@ class Checkin:
             role_id=settings_of(league).role_id,
             closed=closed,
         )
+        if is_finals(league, night) and isinstance(post, text.LinesWithin):
+            # the playoffs' finals night (bot.league.playoffs) says so first, within the post's limit
+            head = join(playoffs_text.finals_banner(), post.header, sep="\n")
+            return text.lines_within(head, post.lines, post.footer, post.limit)
+        return post
 
     async def open(self, league: LeagueRow, night: NightRow, *, note: str = "") -> NightRow | None:
         opened = await self.store.nights.transition(

@@ -20,6 +20,7 @@ from . import schedule as sch
 from .checkin import Checkin
 from .core import Leagues, Pulse, ScheduledEvents, schedule_of
 from .gateway import CREATED, TICK_SECONDS, LeagueGateway, _unix, _utc, missed_reason
+from .playoffs import Playoffs
 from .results import Results
 from .rounds import Rounds
 
@@ -54,6 +55,7 @@ class NightScheduler:
         self.rounds = rounds
         self.results = results
         self.events = events
+        self.playoffs: Playoffs | None = None  # (service: bot.league.playoffs)
         self._task: asyncio.Task[None] | None = None
         self._spawned: set[asyncio.Task[None]] = set()
 
@@ -246,6 +248,8 @@ class NightScheduler:
         fresh = await self.store.rosters.get_league(league.id)
         if fresh is None or fresh.status != "active":
             return
+        if self.playoffs is not None and await self.playoffs.season_end(fresh):
+            return  # the finals were scheduled, or played and the champion named
         fresh.status = "ended"
         try:
             fresh = await self.store.rosters.update_league(fresh, actor_id=None, action="season_over")

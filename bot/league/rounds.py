@@ -20,6 +20,7 @@ from . import seating
 from .checkin import Checkin
 from .core import Pulse, ScheduledEvents, ruleset_of, settings_of, table_ruleset
 from .gateway import LeagueGateway, TableOutcome, _unix, _utc
+from .playoffs import Playoffs, is_finals
 from .ratings import Rating
 from .results import Results
 from .settings import team_size
@@ -51,6 +52,7 @@ class Rounds:
         self.results = results
         self.events = events
         self.standby = standby  # no-shows, check-outs and substitutes (bot.league.standby)
+        self.playoffs: Playoffs | None = None  # a finals night's bracket (bot.league.playoffs)
         self._told_open_failed: set[int] = set()  # tables admins were told could not open
 
     async def eligible(self, league: LeagueRow, night: NightRow) -> tuple[list[int], list[list[int]]]:
@@ -77,6 +79,8 @@ class Rounds:
         ruleset = ruleset_of(league)
         settings = settings_of(league)
         players, teams = await self.eligible(league, night)
+        if self.playoffs is not None and is_finals(league, night):
+            return await self.playoffs.seat(league, night, round_no, players)
         # a league game needs two people at least (one player and three bots is practice)
         if len(players) < 2 or (league.format == seating.FIXED and len(teams) < 2):
             return None
@@ -184,7 +188,7 @@ class Rounds:
             league.name,
             night.number,
             round_no,
-            settings.rounds,
+            self._rounds(league, night),
             [(t.table_no, t.sides, t.channel_id) for t in fresh],
             plan.byes,
             ends_at,
@@ -326,7 +330,7 @@ class Rounds:
             return
         night_results = await self.store.rounds.night_results(night.id)
         results = [r for r in night_results if r.round_no == round_no]
-        more_rounds = round_no < settings_of(league).rounds
+        more_rounds = round_no < self._rounds(league, night)
         if more_rounds or len(results) != len(night_results):
             post = text.round_results(
                 league.name, night.number, round_no, results, more_rounds=more_rounds, timed_out=timed_out
@@ -335,9 +339,13 @@ class Rounds:
         # else the night's one round: the night's results that follow say the same lines, once
         await self._after_round(league, night, round_no)
 
+    def _rounds(self, league: LeagueRow, night: NightRow) -> int:
+        if self.playoffs is not None and is_finals(league, night):
+            return self.playoffs.rounds(league)
+        return settings_of(league).rounds
+
     async def _after_round(self, league: LeagueRow, night: NightRow, round_no: int) -> None:
-        settings = settings_of(league)
-        if round_no < settings.rounds:
+        if round_no < self._rounds(league, night):
             plan = await self._seat(league, night, round_no + 1)
             if plan is not None and await self._start_round(league, night, round_no + 1, plan):
                 return

@@ -41,6 +41,8 @@ from .core import Leagues, Pulse, ScheduledEvents, ruleset_of, schedule_of, sett
 from .export import Export
 from .gateway import TICK_SECONDS, LeagueGateway, LeagueRefusal, NightView, TableOutcome, seating_label
 from .nights import NightScheduler
+from .playoffs import Playoffs
+from .playoffs import describe as describe_playoffs
 from .results import Results
 from .rounds import Rounds
 from .season_rules import SeasonRules
@@ -65,6 +67,7 @@ class LeagueService:
     schedule_of = staticmethod(schedule_of)
     settings_of = staticmethod(settings_of)
     ruleset_of = staticmethod(ruleset_of)
+    playoffs_text = staticmethod(describe_playoffs)
 
     def __init__(
         self,
@@ -128,6 +131,10 @@ class LeagueService:
         self.signup = Signup(store, gateway)
         self.card = PlayerCard(store, leagues=self.leagues, results=self.results, nights=self.nights)
         self.season_rules = SeasonRules(self.leagues)
+        self.playoffs = Playoffs(
+            store, gateway, self.clock, leagues=self.leagues, results=self.results, events=self.events
+        )
+        self.nights.playoffs = self.rounds.playoffs = self.playoffs
         self.exports = Export(store, self.results)
 
         # what the cog, the check-in button and the table listener call
@@ -166,12 +173,14 @@ class LeagueService:
         self.archive = self.admin.archive
         self.set_attendance = self.admin.set_attendance
         self.set_season_rules = self.season_rules.set_rules
+        self.set_playoffs = self.playoffs.set_rule
         self.export_files = self.exports.season_files
         self.start_now = self.tonight.start_now
         self.postpone = self.tonight.postpone
         self.substitute = self.tonight.substitute
         self.cancel_tonight = self.tonight.cancel
         self.void_table = self.tonight.void_table
+        self.forfeit_table = self.tonight.forfeit_table
         self.sign_up = self.signup.sign_up
         self.leave = self.signup.leave
         self.invite = self.signup.invite

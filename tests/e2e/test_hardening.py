@@ -11,6 +11,7 @@ held as stored, the privacy invariant.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import timedelta
 from typing import Any
@@ -174,17 +175,22 @@ async def test_every_command_answers_in_time_with_a_very_slow_database(spades: S
     alice, admin = spades.users["alice"], spades.users["admin"]
     async with spades.running(speed=20):
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = 3.5
-        for user, command, options, expect in (
+        commands: list[tuple[User, str, dict[str, Any], str]] = [
             (alice, "score", {}, "There is no Spades table"),
             (alice, "leaderboard", {}, "No finished hands"),
             (alice, "stats", {}, "no finished hands"),
             (admin, "spades config", {}, "Server defaults"),
             (admin, "spades config", {"play_seconds": 30}, "30 s to play"),
             (alice, "spades new", {}, "Table 1 is open"),
-        ):
+        ]
+
+        async def command_answers(user: User, command: str, options: dict[str, Any], expect: str) -> None:
             r = await spades.slash(user, command, **options)
             assert r.type == 5, (command, r.type)
             assert expect in await said(r), command
+
+        # all at once, as several players would: each one is acknowledged in time on its own
+        await asyncio.gather(*(command_answers(*c) for c in commands))
         choices = await spades.fake.autocomplete(alice, spades.channel, "spades new", "rules", "bag")
         assert choices  # from memory, without the server's stored preset
         spades.faults.storage_read_delay = spades.faults.storage_write_delay = 0

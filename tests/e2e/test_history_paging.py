@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
-from fakediscord import Message
+from fakediscord import Channel, Message
 from tests.e2e.harness import (
     PanelTurns,
     Spades,
@@ -16,11 +17,18 @@ from tests.e2e.harness import (
 )
 
 
-async def play_one_hand_game(spades: Spades) -> int:
-    """Alice and three bots play a one-hand game from her panel, to its game post; the table."""
+async def play_one_hand_game(spades: Spades, channel: Channel | None = None) -> int:
+    """Alice and three bots play a one-hand game from her panel (in ``channel``, default the test's
+    channel), to its game post; the table."""
     alice = spades.users["alice"]
     game = await open_and_start(
-        spades, spades.channel, [alice], rules="max_hands=1", play_seconds=600, bid_seconds=600, bots="easy"
+        spades,
+        channel or spades.channel,
+        [alice],
+        rules="max_hands=1",
+        play_seconds=600,
+        bid_seconds=600,
+        bots="easy",
     )
     await play(spades, PanelTurns(spades, game, alice))
     await wait_stored(spades, game.table_id, lambda row: row.status == "finished", "the game stored")
@@ -47,10 +55,18 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
             "server's games."
         )
 
-        tables = [await play_one_hand_game(spades) for _ in range(9)]
+        # nine games, three at a time: Alice plays in three channels at once (a server's history
+        # lists every channel's games)
+        channels = [spades.channel, *(spades.guild.add_text_channel(f"spades-{i}") for i in (2, 3))]
+
+        async def three_games(channel: Channel) -> list[int]:
+            return [await play_one_hand_game(spades, channel) for _ in range(3)]
+
+        tables = [t for batch in await asyncio.gather(*map(three_games, channels)) for t in batch]
         assert len(set(tables)) == 9
         async with spades.stored() as db:
-            ids = [g.id for g in (await db.history.recent_games(spades.guild.id, limit=20)).games]
+            games = (await db.history.recent_games(spades.guild.id, limit=20)).games
+        ids = [g.id for g in games]
         assert len(ids) == 9  # newest first
 
         # page 1 of 2: eight games, ◀ disabled, the position, ▶
@@ -100,7 +116,7 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         await spades.wait_for(lambda: "**As dealt**" in replay.content, what="the deal again")
         c = await fake.click(bob, replay, label="Verify deal")
         verdict = await said(c)
-        assert verdict.startswith(f"✅ **Hand 1 at table {tables[0]}**: OK")
+        assert verdict.startswith(f"✅ **Hand 1 at table {games[-1].table_id}**: OK")
         r = await fake.slash(bob, spades.channel, "replay", game=first, hand=2)
         assert await said(r) == f"Game #{first} has hands 1–1: pick one of those."
 

@@ -105,7 +105,7 @@ async def test_a_league_night_end_to_end(spades: Spades) -> None:
     async with running(spades, speed=200):
         text = await create(
             spades, format="solo", preset="five-player", rounds=2, round_minutes=30, target=50, hand_limit=1,
-            leftover="bot", first_date="2027-03-11", weeks=3, late_minutes=0,
+            leftover="bot", first_date="2027-03-11", weeks=3, late_minutes=0, bid_seconds=15, play_seconds=15,
         )  # fmt: skip
         assert "is set" in text, text
         # the bots play every absent human's seat here: the no-show rule (test_league_attendance.py) off
@@ -197,7 +197,14 @@ async def test_time_is_called_on_a_round_that_runs_long(spades: Spades) -> None:
     players = [spades.fake.add_user(f"late{i}") for i in range(4)]
     async with running(spades):
         assert "is set" in await create(
-            spades, rounds=1, round_minutes=5, target=500, weeks=2, time_call="as_it_stands"
+            spades,
+            rounds=1,
+            round_minutes=5,
+            target=500,
+            weeks=2,
+            time_call="as_it_stands",
+            bid_seconds=15,
+            play_seconds=15,
         )
         first = await first_start(spades)
         advance_to(spades, first - timedelta(minutes=30))

@@ -55,7 +55,15 @@ async def test_fixed_teams_meet_new_opponents_every_night_and_the_export_matches
     names = ["Aces", "Kings", "Queens", "Jacks"]
     async with running(spades), stored_leagues(spades) as store:
         assert "is set" in await create(
-            spades, format="fixed", rounds=1, round_minutes=5, target=50, hand_limit=1, weeks=3
+            spades,
+            format="fixed",
+            rounds=1,
+            round_minutes=5,
+            target=50,
+            hand_limit=1,
+            weeks=3,
+            bid_seconds=15,
+            play_seconds=15,
         )
         # the bots play every absent human's seat to the end of the hand the time call finishes:
         # the no-show rule (test_league_attendance.py) off, so each night counts for everyone
@@ -126,7 +134,16 @@ async def test_seven_players_make_a_table_of_four_and_a_cutthroat_table_of_three
     admin = spades.users["admin"]
     players = [fake.add_user(f"odd{i}") for i in range(7)]
     async with running(spades), stored_leagues(spades) as store:
-        assert "is set" in await create(spades, rounds=1, round_minutes=5, target=50, hand_limit=1, weeks=1)
+        assert "is set" in await create(
+            spades,
+            rounds=1,
+            round_minutes=5,
+            target=50,
+            hand_limit=1,
+            weeks=1,
+            bid_seconds=15,
+            play_seconds=15,
+        )
         for p in players:
             assert "signed up" in await ask(spades, p, "league signup", league=LEAGUE)
         said_rules = await ask(

@@ -30,7 +30,7 @@ async def test_a_fixed_teams_of_three_league_night(spades: Spades) -> None:
     async with running(spades), stored_leagues(spades) as store:  # read on a connection of its own
         text = await create(
             spades, format="fixed", preset="six-player-threes", rounds=1, round_minutes=30, target=50,
-            hand_limit=1, weeks=2,
+            hand_limit=1, weeks=2, bid_seconds=15, play_seconds=15,
         )  # fmt: skip
         assert "is set" in text and f"Teams join with {spades.command('league invite')}" in text, text
 
