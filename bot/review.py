@@ -4,7 +4,7 @@ The service behind the hand post's **Review my hand** button: it checks who may 
 (only a human player of that hand, in the server the hand was played in, once the hand is over,
 and for a league table only once its night is over), then has the strong bot review the stored
 hand record (`engine.review`) in a search worker (`bot.table.thinker.Thinker.review`, a CPU cap
-per search), so the event loop stays free. A review is kept (``storage.reviews``, migration 010):
+per search), so the event loop stays free. A review is kept (``storage.reviews``, migration 011):
 asking again answers at once, and /stats counts the bids within one trick of the bot's. A
 refusal is typed: a ``code`` and its fields (``bot.render.review`` words it). The review shows
 the player's own cards, so it is answered to that player only, ephemerally (``cogs.history``).

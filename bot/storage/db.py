@@ -50,7 +50,7 @@ class Storage(Repository):
         self.players = Players(backend)
         self.stats = Stats(backend)
         self.history = History(backend, self.stats)
-        self.reviews = Reviews(backend)  # Review my hand (migration 010)
+        self.reviews = Reviews(backend)  # Review my hand (migration 011)
         self.migrated: list[int] = []  # migration versions applied when this Storage opened
 
     # --- lifecycle ------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ _GAME_COLUMNS = (
 FORGET_STATEMENTS: list[str] = [
     f"UPDATE game_players SET user_id = NULL, name = '{FORMER_PLAYER}' WHERE user_id = ?",
     "UPDATE hand_players SET user_id = NULL WHERE user_id = ?",
-    "DELETE FROM hand_reviews WHERE user_id = ?",  # (migration 010)
+    "DELETE FROM hand_reviews WHERE user_id = ?",  # (migration 011)
     # league nights and ratings (migration 002): rosters, check-ins, seats, byes, ratings go; the
     # audit log keeps what happened without naming who did it
     "DELETE FROM ratings WHERE user_id = ?",

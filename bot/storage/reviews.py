@@ -1,4 +1,4 @@
-"""Hand reviews (migration 010): a player's finished hand reviewed by the strong bot (``bot.review``),
+"""Hand reviews (migration 011): a player's finished hand reviewed by the strong bot (``bot.review``),
 and how near their bids were to the bot's, for /stats."""
 
 from __future__ import annotations

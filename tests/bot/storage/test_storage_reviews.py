@@ -1,4 +1,4 @@
-"""Hand reviews storage (migration 010): kept once per hand and seat, counted for /stats, in the
+"""Hand reviews storage (migration 011): kept once per hand and seat, counted for /stats, in the
 player's export, and deleted by forget me. Runs on SQLite and on a real PostgreSQL server."""
 
 from __future__ import annotations

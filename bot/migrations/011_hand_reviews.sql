@@ -1,4 +1,4 @@
--- 010: Review my hand (bot/review.py): a player's finished hand reviewed by the strong bot, kept
+-- 011: Review my hand (bot/review.py): a player's finished hand reviewed by the strong bot, kept
 --   so a second press answers at once (after a restart too) and /stats can show how near the
 --   player's bids were to the bot's. ``data`` is engine.review.HandReview.to_dict() as JSON;
 --   ``within_one`` 1 when the bid was within one trick of the bot's, 0 when not, NULL for a nil
