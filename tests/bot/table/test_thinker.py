@@ -298,7 +298,7 @@ async def test_a_hand_review_runs_in_a_worker_while_the_loop_stays_free() -> Non
         assert review is not None and review.seat == 2 and review.plays_reviewed == 13
         assert review.bid.player.to_json() == 3  # type: ignore[union-attr]
         # the loop went on ticking all along (the search held neither it nor the GIL)
-        assert ticks >= 0.5 * spent / 0.01
+        assert ticks >= 0.25 * spent / 0.01
         assert thinker.reviewing == 0
         assert thinker._pool is None  # (the review has its own worker process)
         # the tables' bots have their worker to themselves meanwhile: a decision is searched
