@@ -116,3 +116,13 @@ def test_a_nil_bid_and_a_number_are_not_within_one() -> None:
         assert review.bid_within_one is True
     else:
         assert review.bid_within_one is None
+
+
+@pytest.mark.parametrize("preset", ["cutthroat", "six-player", "jokers-high", "suicide", "mirrors"])
+def test_every_seat_count_and_variant_is_reviewed(preset: str) -> None:
+    g = play(preset, seed=2, hands=1, bot="heuristic")
+    rec = json.loads(json.dumps(g.hand_records[0]))
+    review = review_hand(rec, 0, worlds=2, time_limit=None)
+    assert review.plays_reviewed == g.rs.hand_size
+    assert review.bid.player == Bid.parse(dict(rec["bids"])[0])
+    assert all(1 <= d.trick <= g.rs.hand_size for d in review.plays)
