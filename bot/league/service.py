@@ -183,6 +183,7 @@ class LeagueService:
         self.substitute = self.tonight.substitute
         self.cancel_tonight = self.tonight.cancel
         self.void_table = self.tonight.void_table
+        self.forfeit_table = self.tonight.forfeit_table
         self.sign_up = self.signup.sign_up
         self.leave = self.signup.leave
         self.invite = self.signup.invite

@@ -542,6 +542,8 @@ def standings_lines(
             )
         if r.no_shows:
             shown = join(shown, _n("· %(n)s no-show", "· %(n)s no-shows", r.no_shows))
+        if r.forfeit_losses:
+            shown = join(shown, _n("· %(n)s forfeit loss", "· %(n)s forfeit losses", r.forfeit_losses))
         if r.sub_games:
             shown = join(shown, _n("· %(n)s game as a sub", "· %(n)s games as a sub", r.sub_games))
         out.append(shown)
@@ -818,6 +820,8 @@ def player_card(
         )
         if row.no_shows:
             stats = join(stats, _n("· %(n)s no-show", "· %(n)s no-shows", row.no_shows))
+        if row.forfeit_losses:
+            stats = join(stats, _n("· %(n)s forfeit loss", "· %(n)s forfeit losses", row.forfeit_losses))
         if row.sub_games:
             stats = join(stats, _n("· %(n)s game as a sub", "· %(n)s games as a sub", row.sub_games))
     if rating.provisional:
