@@ -29,6 +29,7 @@ from .league.discord_io import DiscordLeagueGateway, LeagueHost
 from .league.service import LeagueService
 from .league.tables import ServiceTables, listen
 from .ratelimit import GlobalBudget
+from .review import HandReviews
 from .safe import (
     NOT_ON_MESSAGE,
     NamesCommands,
@@ -133,6 +134,7 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages, NamesComm
         self._settings: GuildSettings | None = None
         self._tables: TableService | None = None
         self._leagues: LeagueService | None = None
+        self._reviews: HandReviews | None = None
         self.extension_names = extensions
         self._sync_lock = asyncio.Lock()
         self._commands = CommandMentions()
@@ -172,6 +174,14 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages, NamesComm
     def leagues(self) -> LeagueService:
         """The league nights (built in setup_hook)."""
         return built(self._leagues, "the league service")
+
+    @property
+    def reviews(self) -> HandReviews:
+        """Review my hand (``bot.review``): over the storage, the league store and the table
+        service's search workers (built at the first review)."""
+        if self._reviews is None:
+            self._reviews = HandReviews(self.storage, self.leagues.store, self.tables.clock.thinker)
+        return self._reviews
 
     @property
     def table_service(self) -> TableService | None:

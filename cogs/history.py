@@ -1,4 +1,4 @@
-"""/history, /replay, the hand post's Replay and Verify buttons, /spades mydata and /spades forgetme.
+"""/history, /replay, the hand post's Replay, Verify and Review buttons, /spades mydata and /spades forgetme.
 
 Thin adapters: storage reads what was played (``bot.storage.history``), ``bot.render.history`` and
 ``bot.render.replay`` write the texts, ``bot.render.scenes`` the score chart's data, ``bot.pictures``
@@ -13,7 +13,8 @@ Their custom ids (persistent ``DynamicItem``s, well under 100 characters):
 - ``hig:<game>``: pick a hand of that game to replay;
 - ``rp:<table>:<game_no>:<hand>:<step>:<tag>``: replay navigation; ``rpv:<table>:<game_no>:<hand>``:
   verify that hand's deal;
-- ``hv:<table>:<game_no>:<hand>:<r|v>``: the hand post's Replay / Verify (``bot.views.buttons.HAND_POST_ID``);
+- ``hv:<table>:<game_no>:<hand>:<r|v|w>``: the hand post's Replay / Verify / Review my hand
+  (``bot.views.buttons.HAND_POST_ID``; the review: ``bot.review``, answered to the presser only);
 - ``fg:<user>:<y|n>``: forget-me confirmation.
 """
 
@@ -38,7 +39,9 @@ from bot.pictures import score_chart_png
 from bot.render.history import game_suggestion, history_text, scope_label, score_sheet_text
 from bot.render.records import seat_names
 from bot.render.replay import replay_text, replay_title, table_seat_names, verdict_text
+from bot.render.review import refusal_text, review_text
 from bot.render.scenes import game_chart
+from bot.review import ReviewRefusal
 from bot.safe import NOT_ON_MESSAGE, fits, on_its_message, safe_defer, safe_edit, safe_send, within
 from bot.storage import PlayerSeated, StoredHand
 from bot.views.history import (
@@ -332,6 +335,30 @@ async def send_verdict(
         await safe_send(interaction, text)
 
 
+# ---- reviewing one's hand -------------------------------------------------------------------------
+
+
+async def send_review(
+    interaction: discord.Interaction[Any], table_id: int, game_no: int, hand_no: int
+) -> None:
+    """Review my hand: deferred at once (the bot's search takes seconds), then the review or the
+    reason it is not shown, in an ephemeral follow-up: it names the presser's own cards."""
+    if interaction.guild_id is None:
+        await safe_send(interaction, refusal_text(ReviewRefusal("not_in_server")))
+        return
+    if not fits(table_id, game_no, hand_no):
+        await safe_send(interaction, refusal_text(ReviewRefusal("no_table")))
+        return
+    await safe_defer(interaction, ephemeral=True, thinking=True)
+    answer = await _mine(interaction).reviews.review(
+        interaction.guild_id, interaction.user.id, table_id, game_no, hand_no
+    )
+    if isinstance(answer, ReviewRefusal):
+        await safe_send(interaction, refusal_text(answer))
+        return
+    await safe_send(interaction, review_text(answer))
+
+
 # ---- your data --------------------------------------------------------------------------------------
 
 
@@ -457,6 +484,8 @@ async def on_hand_post_button(interaction: discord.Interaction[Any], item: HandP
     try:
         if item.what == "v":
             await send_verdict(interaction, item.table_id, item.game_no, item.hand_no)
+        elif item.what == "w":
+            await send_review(interaction, item.table_id, item.game_no, item.hand_no)
         else:
             await start_replay(interaction, item.table_id, item.game_no, item.hand_no, new_message=True)
     except Exception as exc:

@@ -943,6 +943,81 @@ class LeagueCog(commands.Cog):
 
         await self._run(interaction, work)
 
+    @seasons.command(name="forfeit", description="Award a table to one side: the other side forfeits")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        table="Table number",
+        loser="A player of the side that forfeits",
+        reason="Why (kept in the history)",
+        round="Round number (default: the current or last round)",
+        night="Night number (default: tonight or the last night)",
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def forfeit(
+        self,
+        interaction: discord.Interaction[Any],
+        table: app_commands.Range[int, 1, 100],
+        loser: discord.Member,
+        reason: app_commands.Range[str, 1, 200],
+        league: str | None = None,
+        round: app_commands.Range[int, 1, 10] | None = None,
+        night: app_commands.Range[int, 1, 100] | None = None,
+    ) -> None:
+        """A forfeit (its own command: /league is near Discord's 8,000 characters a command)."""
+
+        async def work() -> Text:
+            return await self.service.forfeit_table(
+                await self._admin_league(interaction, league),
+                interaction.user.id,
+                table_no=table,
+                loser_id=loser.id,
+                reason=reason,
+                round_no=round,
+                night_number=night,
+            )
+
+        await self._run(interaction, work)
+
+    @seasons.command(name="correct", description="Correct a table's result in any season")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        night="Night number",
+        round="Round number",
+        table="Table number",
+        scores="Final scores per side in table order, like 420 380",
+        reason="Why",
+        season="Default: the current one",
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def season_correct(
+        self,
+        interaction: discord.Interaction[Any],
+        night: app_commands.Range[int, 1, 100],
+        round: app_commands.Range[int, 1, 10],
+        table: app_commands.Range[int, 1, 100],
+        scores: app_commands.Range[str, 1, 60],
+        reason: app_commands.Range[str, 1, 200],
+        league: str | None = None,
+        season: app_commands.Range[int, 1, 1000] | None = None,
+    ) -> None:
+        """``/league admin correct`` with a season (past seasons too)."""
+
+        async def work() -> Text:
+            lg = await self._admin_league(interaction, league)
+            result = await self.service.correct(
+                lg,
+                interaction.user.id,
+                night_number=night,
+                round_no=round,
+                table_no=table,
+                scores=_scores(scores),
+                reason=reason,
+                season=season,
+            )
+            return text.corrected(night, round, table, result.scores)
+
+        await self._run(interaction, work)
+
     @seasons.command(
         name="playoffs", description="Playoffs after the season: who qualifies, when the finals are"
     )
@@ -980,6 +1055,33 @@ class LeagueCog(commands.Cog):
             return text.saved(self.service.playoffs_text(lg))
 
         await self._run(interaction, work)
+
+    @seasons.command(name="seating", description="A night's seating record, to check its seed")
+    @app_commands.describe(
+        league="The league (default: the server's only league)",
+        night="The night's number (default: the latest)",
+        season="Default: the current one",
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def season_seating(
+        self,
+        interaction: discord.Interaction[Any],
+        league: str | None = None,
+        night: app_commands.Range[int, 1, 1000] | None = None,
+        season: app_commands.Range[int, 1, 1000] | None = None,
+    ) -> None:
+        attached: list[tuple[str, str]] = []
+
+        async def work() -> Text:
+            lg = await self._league(interaction, league)
+            answer, made = await self.service.seating_file(lg, night, season)
+            attached.append(made)
+            return answer
+
+        def files() -> list[discord.File]:
+            return [discord.File(io.BytesIO(body.encode()), filename=name) for name, body in attached]
+
+        await self._run(interaction, work, files=files)
 
     @league.command(name="export", description="A season's results as CSV files")
     @app_commands.describe(

@@ -222,8 +222,14 @@ class StatsCog(commands.Cog, name="Stats"):
             return
         total = await self.bot.storage.stats.count(interaction.guild_id)
         lang = await public_language(interaction) if share else user_language(interaction)
+        against_bot = await self.bot.storage.reviews.bid_accuracy(interaction.guild_id, target.id)
         embed = stats_embed(
-            found, name=target.display_name, total=total, avatar=target.display_avatar.url, lang=lang
+            found,
+            name=target.display_name,
+            total=total,
+            avatar=target.display_avatar.url,
+            lang=lang,
+            against_bot=against_bot,
         )
         await safe_send(interaction, embed=embed, ephemeral=not share)
 

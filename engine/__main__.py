@@ -10,6 +10,8 @@ import sys
 USAGE = """usage: python -m engine replay HAND.json   (replay a hand record, print the result as JSON)
        python -m engine verify HAND.json [--seed HEX --salt HEX] [--commitment HEX]
                                          (check a fair deal's reveal against its commitment)
+       python -m engine verify-seating NIGHT.json [--seed HEX --salt HEX] [--commitment HEX] [--round N]
+                                         (recompute a league night's seating from its revealed seed)
        python -m engine arena ...           (bot matches; see python -m engine arena --help)"""
 
 
@@ -38,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if cmd == "verify":
         return _verify(rest)
+    if cmd == "verify-seating":
+        return _verify_seating(rest)
     if cmd == "arena":
         if importlib.util.find_spec("engine.arena") is None:
             print("the arena is not available in this build", file=sys.stderr)
@@ -79,6 +83,44 @@ def _verify(rest: list[str]) -> int:
         print(f"FAIL: {e}".replace("\n", " "), file=sys.stderr)
         return 1
     verdict = verify(record, seed=args.seed, salt=args.salt, commitment_seen=args.commitment)
+    print(verdict.message, file=sys.stdout if verdict.ok else sys.stderr)
+    return 0 if verdict.ok else 1
+
+
+def _verify_seating(rest: list[str]) -> int:
+    import argparse
+
+    from .seating_record import verify_night
+
+    parser = argparse.ArgumentParser(
+        prog="python -m engine verify-seating",
+        description="Recompute a league night's seating from the seed revealed after the night: "
+        "the seed and salt hash to the commitment on the check-in post, and each round's tables "
+        "are the ones the seed seats. Prints the tables and one verdict line; exit status 0 when "
+        "everything matches, 1 if not.",
+    )
+    parser.add_argument("record", help="the night's seating record (JSON file, - for stdin)")
+    parser.add_argument("--seed", help="the revealed seed (default: the record's)")
+    parser.add_argument("--salt", help="the revealed salt (default: the record's)")
+    parser.add_argument(
+        "--commitment", help="the commitment on the check-in post (8+ hex digits; default: the record's)"
+    )
+    parser.add_argument("--round", type=int, help="only this round (default: every round)")
+    args = parser.parse_args(rest)
+    try:
+        if args.record == "-":
+            record = json.load(sys.stdin)
+        else:
+            with open(args.record, encoding="utf-8") as f:
+                record = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"FAIL: cannot read {args.record}: {e}".replace("\n", " "), file=sys.stderr)
+        return 1
+    verdict = verify_night(
+        record, seed=args.seed, salt=args.salt, commitment_seen=args.commitment, round_no=args.round
+    )
+    for line in verdict.lines:
+        print(line)
     print(verdict.message, file=sys.stdout if verdict.ok else sys.stderr)
     return 0 if verdict.ok else 1
 

@@ -8,10 +8,11 @@ from datetime import date
 from bot.i18n import ListOf, Text, _, join
 from bot.render import league as text
 from bot.render import playoffs as playoffs_text
+from bot.render import seating_proof as proof_text
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow
 
 from . import schedule as sch
-from . import seating
+from . import seating, seating_proof
 from .core import Leagues, Pulse, ruleset_of, schedule_of, settings_of
 from .gateway import LeagueGateway, LeagueRefusal, _utc
 from .playoffs import is_finals
@@ -175,6 +176,12 @@ class Checkin:
             role_id=settings_of(league).role_id,
             closed=closed,
         )
+        short = seating_proof.short_commitment(night)
+        if short and isinstance(post, text.LinesWithin):
+            # the commitment to the night's seating seed (bot.league.seating_proof)
+            proof = proof_text.commitment_line(short)
+            foot = join(post.footer, proof, sep="\n") if post.footer else proof
+            post = text.lines_within(post.header, post.lines, foot, post.limit)
         if is_finals(league, night) and isinstance(post, text.LinesWithin):
             # the playoffs' finals night (bot.league.playoffs) says so first, within the post's limit
             head = join(playoffs_text.finals_banner(), post.header, sep="\n")
@@ -183,7 +190,14 @@ class Checkin:
 
     async def open(self, league: LeagueRow, night: NightRow, *, note: str = "") -> NightRow | None:
         opened = await self.store.nights.transition(
-            night.id, ["scheduled"], "checkin", data={"late_note": note} if note else None
+            night.id,
+            ["scheduled"],
+            "checkin",
+            data={
+                **({"late_note": note} if note else {}),
+                # the seating seed's commitment (a finals night's bracket is set by the standings)
+                **({} if is_finals(league, night) else seating_proof.new_key_data()),
+            },
         )
         if opened is None:
             return None

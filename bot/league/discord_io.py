@@ -61,7 +61,7 @@ class LeagueTables(Protocol):
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool: ...
 
-    async def stop_table(self, table_id: int, *, cancelled: bool) -> None: ...
+    async def stop_table(self, table_id: int, *, cancelled: bool, forfeit: bool = False) -> None: ...
 
     async def seat_states(self, table_id: int) -> dict[int, SeatState] | None: ...
 
@@ -558,8 +558,8 @@ class DiscordLeagueGateway:
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         return await self._need_tables().substitute(table_id, out_id, in_id, guild_id=guild_id)
 
-    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
-        await self._need_tables().stop_table(table_id, cancelled=cancelled)
+    async def stop_table(self, table_id: int, *, cancelled: bool, forfeit: bool = False) -> None:
+        await self._need_tables().stop_table(table_id, cancelled=cancelled, forfeit=forfeit)
 
     async def dm(self, guild_id: int, user_id: int, content: Text) -> bool:
         try:

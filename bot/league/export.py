@@ -20,12 +20,12 @@ from .results import Results
 STANDINGS_HEADER = (
     "season", "rank", "entrant", "name", "players", "league_points", "game_points", "points_per_game",
     "games", "wins", "close_losses", "losses", "draws", "point_diff", "bags", "byes", "nights",
-    "no_shows", "sub_games", "dropped_night", "ranked",
+    "no_shows", "sub_games", "dropped_night", "ranked", "forfeit_losses",
 )  # fmt: skip
 NIGHTS_HEADER = ("season", "night", "date", "starts_at_utc", "status", "rounds", "tables", "byes")
 RESULTS_HEADER = (
     "season", "night", "round", "table", "side", "players", "score", "bags", "won", "complete",
-    "corrected", "game_id",
+    "corrected", "game_id", "forfeit",
 )  # fmt: skip
 
 
@@ -84,7 +84,7 @@ class Export:
                     season, r.rank or "", key, shown, players, r.total, r.scored, f"{r.per_game:.3f}",
                     r.games, r.wins, r.close_losses, r.losses, r.draws, f"{r.point_diff:.1f}", r.bags,
                     r.byes, len(r.nights), r.no_shows, r.sub_games,
-                    "" if r.dropped is None else r.dropped, int(r.ranked),
+                    "" if r.dropped is None else r.dropped, int(r.ranked), r.forfeit_losses,
                 )
             )  # fmt: skip
         results = await self.store.rounds.season_results(league.id, season)
@@ -107,10 +107,11 @@ class Export:
                         season, res.night_number, res.round_no, res.table_no, i + 1,
                         " ".join("bot" if p is None else str(p) for p in side), res.scores[i], res.bags[i],
                         int(res.winner_side == i), int(res.complete), int(res.corrected), res.game_id or "",
+                        int(res.forfeit_side == i),
                     )
                 )  # fmt: skip
         for night_no, user in byes:
-            result_rows.append((season, night_no, "", "", "bye", str(user), "", "", "", "", "", ""))
+            result_rows.append((season, night_no, "", "", "bye", str(user), "", "", "", "", "", "", ""))
         slug = f"season{season}"
         return [
             (f"{slug}-standings.csv", _csv(STANDINGS_HEADER, standing_rows)),

@@ -74,6 +74,8 @@ _STORAGE: dict[str, Callable[[dict[str, Any]], Msg]] = {
     "checkin_not_open": lambda f: _("Check-in for this night is not open yet."),
     "checked_in": lambda f: _("You're already checked in."),
     "checked_out": lambda f: _("You already said you can't make it."),
+    "table_void": lambda f: _("That table is void: a void table has no result to award."),
+    "forfeited": lambda f: _("That table is already forfeited."),
 }
 
 
@@ -178,9 +180,10 @@ class LeagueGateway(Protocol):
     async def missing_thread_permissions(self, channel_id: int) -> list[str]:
         """The permissions (flags) the bot lacks to open a thread per table in ``channel_id``."""
 
-    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
-        """Stop a live table without a result (``cancelled``: the night is cancelled; else this
-        table was voided by an admin), saying so at the table."""
+    async def stop_table(self, table_id: int, *, cancelled: bool, forfeit: bool = False) -> None:
+        """Stop a live table without a result (``cancelled``: the night is cancelled; ``forfeit``:
+        an admin awarded the table by forfeit; else this table was voided by an admin), saying so at
+        the table."""
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         """Give a player's seat at a live table to another player; False if it could not."""
@@ -277,6 +280,13 @@ def _audit_detail(detail: dict[str, Any]) -> Text:
             table=detail.get("table"),
             scores=shown,
         )
+    if "side" in detail and "user" in detail:
+        return _(
+            " (round %(round)s, table %(table)s: %(user)s's side forfeits)",
+            round=detail.get("round"),
+            table=detail.get("table"),
+            user=mention(detail["user"]),
+        )
     if "out" in detail:
         return f" ({mention(detail['out'])} → {mention(detail['in'])})"
     if "date" in detail:
@@ -304,6 +314,7 @@ AUDIT_ACTIONS: dict[str, str] = {
     "end": N_("season ended"),
     "cancel": N_("night cancelled"),
     "void": N_("table voided"),
+    "forfeit": N_("table forfeited"),
     "cancelled": N_("night cancelled (too few players)"),
 }
 

@@ -12,6 +12,7 @@ from bot.clock import Clock, utcnow
 from bot.i18n import Text, _, _n
 from bot.render import league as text
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, Result
+from engine.ruleset import Ruleset
 
 from . import attendance, seating, standings
 from . import schedule as sch
@@ -27,6 +28,7 @@ from .gateway import (
     seating_label,
 )
 from .playoffs import finals_number
+from .ratings import rate_stored
 from .settings import time_call_label
 
 #: nights on one page of ``/league history`` (each with up to 8 result lines)
@@ -34,6 +36,7 @@ HISTORY_NIGHTS = 8
 #: what an admin (or the bot) did that the first page of ``/league history`` lists
 HISTORY_ACTIONS = [
     "correct",
+    "forfeit",
     "sub",
     "remove",
     "skip",
@@ -137,6 +140,9 @@ class Results:
                     forfeits=forfeits,
                     skipped=skipped,
                     as_sub=as_sub,
+                    conceded=frozenset(sides[r.forfeit_side])
+                    if r.forfeit_side is not None and 0 <= r.forfeit_side < len(sides)
+                    else frozenset(),
                 )
             )
         nights = await self.store.nights.nights(league.id, season)
@@ -231,14 +237,24 @@ class Results:
         table_no: int,
         scores: Sequence[int],
         reason: str,
+        season: int | None = None,
     ) -> Result:
+        """Correct a table's result in any season (``season``: default the current one). The
+        game's bags are worked out again from the new scores (when the league's scoring allows it),
+        the standings follow, and when the table's game was rated the ratings are recomputed in
+        order from that game on. The old and new results go to the audit log."""
         if not reason.strip():
             raise LeagueRefusal(_("Give a reason: it is kept in the league's history."))
-        nights = [
-            n for n in await self.store.nights.nights(league.id, league.season) if n.number == night_number
-        ]
+        season = season or league.season
+        if not 1 <= season <= league.season:
+            raise LeagueRefusal(_("There is no season %(n)s.", n=season), "no_season")
+        nights = [n for n in await self.store.nights.nights(league.id, season) if n.number == night_number]
         if not nights:
-            raise LeagueRefusal(_("There is no night %(n)s in this season.", n=night_number))
+            if season != league.season:
+                raise LeagueRefusal(
+                    _("Season %(season)s has no night %(n)s.", season=season, n=night_number), "no_night"
+                )
+            raise LeagueRefusal(_("There is no night %(n)s in this season.", n=night_number), "no_night")
         tables = await self.store.rounds.round_tables(nights[0].id, round_no)
         lt = next((t for t in tables if t.table_no == table_no), None)
         if lt is None:
@@ -248,7 +264,8 @@ class Results:
                     n=night_number,
                     table=table_no,
                     round=round_no,
-                )
+                ),
+                "no_table",
             )
         if len(scores) != len(lt.sides):
             raise LeagueRefusal(
@@ -261,17 +278,27 @@ class Results:
         top = max(scores)
         leaders = [i for i, s in enumerate(scores) if s == top]
         winner = leaders[0] if len(leaders) == 1 else None
+        rules = ruleset_of(league)
+        bags = [bags_of_score(rules, s) for s in scores]
         try:
-            return await self.store.rounds.correct_result(
+            result = await self.store.rounds.correct_result(
                 lt.id,
                 league_id=league.id,
                 scores=list(scores),
                 winner_side=winner,
                 actor_id=actor_id,
                 reason=reason.strip()[:200],
+                bags=None if None in bags else [b for b in bags if b is not None],
             )
         except LeagueError as exc:
             raise LeagueRefusal.of(exc) from None
+        await self.rerate(result)
+        return result
+
+    async def rerate(self, result: Result) -> None:
+        """A result changed: rate its game and every later game of the server again, in order."""
+        if result.game_id is not None:
+            await self.store.ratings.rerate_from(rate_stored, result.game_id)
 
     async def post_final(self, league: LeagueRow) -> None:
         rows, held = await self.standings_rows(league)
@@ -286,3 +313,13 @@ class Results:
             min_nights=settings_of(league).points.min_nights,
         )
         await self.gateway.post(league.channel_id, post)
+
+
+def bags_of_score(rules: Ruleset, score: int) -> int | None:
+    """The bags a side holds at a final ``score``, worked out from the score: under scoring where
+    every item but a bag is a multiple of 10 and 10 bags cost a multiple of 10, the score's last
+    digit is the bags carried. None when the league's scoring does not tell (the old bags stay)."""
+    tens = (rules.bag_penalty, rules.nil_value, rules.blind_nil_value, rules.ten_for_value)
+    if rules.bag_value != 1 or rules.bag_limit != 10 or rules.boston or any(v % 10 for v in tens):
+        return None
+    return score % 10

@@ -13,10 +13,12 @@ from datetime import date, datetime, timedelta
 
 from bot.clock import Clock, utcnow
 from bot.render import league as text
+from bot.render import seating_proof as proof_text
 from bot.storage.leagues import LeagueRow, LeagueStore, LeagueTable, NightRow
 from engine.ruleset import Ruleset
+from engine.seating_record import round_record
 
-from . import seating
+from . import seating, seating_proof
 from .checkin import Checkin
 from .core import Pulse, ScheduledEvents, ruleset_of, settings_of, table_ruleset
 from .gateway import LeagueGateway, TableOutcome, _unix, _utc
@@ -96,20 +98,39 @@ class Rounds:
             history.byes_season[u] += 1
             if n_no == night.number:
                 history.byes_tonight[u] += 1
+        conservative = {u: r.conservative for u, r in ratings.items()}
+        size, width = ruleset.num_seats, team_size(league.format, ruleset)
         try:
-            return seating.seat_round(
+            # the night's committed seed (bot.league.seating_proof)
+            seated = seating.seat_round(
                 players=players,
                 teams=teams,
-                ratings={u: r.conservative for u, r in ratings.items()},
-                table_size=ruleset.num_seats,
-                team_size=team_size(league.format, ruleset),
+                ratings=conservative,
+                table_size=size,
+                team_size=width,
                 fmt=league.format,
                 leftover=settings.leftover,
                 history=history,
-                seed=night.id * 100 + round_no,
+                seed=seating_proof.seed_for(night, round_no),
+                round_no=round_no,
             )
         except seating.SeatingError:
             return None
+        # the round's inputs and tables, kept so anyone can recompute them once the seed is revealed
+        entry = round_record(
+            round_no,
+            players=players,
+            teams=teams,
+            ratings=conservative,
+            table_size=size,
+            team_size=width,
+            fmt=league.format,
+            leftover=settings.leftover,
+            history=history,
+            seating=seated,
+        )
+        await seating_proof.keep_round(self.store, night, entry)
+        return seated
 
     async def start_night(self, league: LeagueRow, night: NightRow, *, force: bool = False) -> bool:
         """Seat round 1 and open its tables. At the scheduled start (not ``force``, an admin's
@@ -359,7 +380,11 @@ class Rounds:
             return
         await self.checkin.refresh(league, done, closed=True)  # the night's buttons go
         results = await self.store.rounds.night_results(night.id)
-        await self.gateway.post(league.channel_id, text.night_results(league.name, night.number, results))
+        key = seating_proof.revealed(done)
+        reveal = proof_text.reveal_line(key.seed, key.salt) if key is not None else ""
+        await self.gateway.post(
+            league.channel_id, text.night_results(league.name, night.number, results, footer=reveal)
+        )
         await self.gateway.post(league.channel_id, await self.results.standings_text(league))
         fresh = await self.store.rosters.get_league(league.id)
         if fresh is not None:

@@ -46,6 +46,7 @@ from .playoffs import describe as describe_playoffs
 from .results import Results
 from .rounds import Rounds
 from .season_rules import SeasonRules
+from .seating_proof import SeatingProofs
 from .signup import Signup
 from .standby import Standby
 from .tonight import Tonight
@@ -136,6 +137,7 @@ class LeagueService:
         )
         self.nights.playoffs = self.rounds.playoffs = self.playoffs
         self.exports = Export(store, self.results)
+        self.seating_proofs = SeatingProofs(store)
 
         # what the cog, the check-in button and the table listener call
         self.start = self.nights.start
@@ -175,11 +177,13 @@ class LeagueService:
         self.set_season_rules = self.season_rules.set_rules
         self.set_playoffs = self.playoffs.set_rule
         self.export_files = self.exports.season_files
+        self.seating_file = self.seating_proofs.night_file
         self.start_now = self.tonight.start_now
         self.postpone = self.tonight.postpone
         self.substitute = self.tonight.substitute
         self.cancel_tonight = self.tonight.cancel
         self.void_table = self.tonight.void_table
+        self.forfeit_table = self.tonight.forfeit_table
         self.sign_up = self.signup.sign_up
         self.leave = self.signup.leave
         self.invite = self.signup.invite

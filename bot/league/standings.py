@@ -12,7 +12,8 @@ for a loss by at most 50 points, 0 otherwise). Ties in points are broken by
 An entrant in a game's ``forfeits`` (a no-show under the league's attendance rule,
 ``bot.league.attendance``) gets a loss worth ``loss`` points instead of the game's result (no score
 difference, no bags); one in ``skipped`` has the game not recorded at all. Their partners' result
-stands.
+stands. An entrant in ``conceded`` (an organiser awarded the table to the other side, ``/league-season
+forfeit``) gets the same forfeit loss, counted as a forfeit rather than a no-show.
 """
 
 from __future__ import annotations
@@ -135,6 +136,7 @@ class GameResult:
     forfeits: frozenset[Entrant] = frozenset()  # no-shows: a forfeit loss
     skipped: frozenset[Entrant] = frozenset()  # no-shows: no game recorded
     as_sub: frozenset[Entrant] = frozenset()  # credited as a substitute
+    conceded: frozenset[Entrant] = frozenset()  # forfeited by an organiser's decision: a forfeit loss
 
     def __post_init__(self) -> None:
         if not len(self.sides) == len(self.scores) == len(self.bags):
@@ -177,6 +179,7 @@ class Row:
     bags: int = 0
     byes: int = 0
     no_shows: int = 0  # games lost by forfeit or not recorded under the no-show rule
+    forfeit_losses: int = 0  # tables an organiser awarded to the other side (``GameResult.conceded``)
     sub_games: int = 0  # games played as a substitute
     nights: set[int] = field(default_factory=set)
     week_points: dict[int, int] = field(default_factory=dict)
@@ -234,8 +237,11 @@ def standings(
                 if e in g.skipped:
                     r.no_shows += 1
                     continue
-                if e in g.forfeits:
-                    r.no_shows += 1
+                if e in g.forfeits or e in g.conceded:
+                    if e in g.conceded:
+                        r.forfeit_losses += 1
+                    else:
+                        r.no_shows += 1
                     r.points += rule.loss
                     r.games += 1
                     r.losses += 1  # (not a night attended)
@@ -301,7 +307,8 @@ def standings(
                     continue
                 for e in side:
                     if e in tied and e not in g.skipped:
-                        rows[e].head_to_head += rule.loss if e in g.forfeits else pts[i]
+                        lost = e in g.forfeits or e in g.conceded
+                        rows[e].head_to_head += rule.loss if lost else pts[i]
 
     def eligible(r: Row) -> bool:
         return len(r.nights) >= rule.min_nights

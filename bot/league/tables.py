@@ -323,16 +323,21 @@ class ServiceTables:
         self.tables.posts.render_soon(t.id)
         return None
 
-    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
-        """Stop a live league table without a result (the night cancelled, or the table voided)."""
+    async def stop_table(self, table_id: int, *, cancelled: bool, forfeit: bool = False) -> None:
+        """Stop a live league table without a result (the night cancelled, the table voided, or
+        awarded by forfeit)."""
         t = self.tables.get(table_id)
         if t is None or t.status not in LIVE:
             return
-        note = (
-            _("✖️ This league night is cancelled: the game stops here and does not count.")
-            if cancelled
-            else _("✖️ A league admin voided this table: the game stops here and does not count.")
-        )
+        if cancelled:
+            note = _("✖️ This league night is cancelled: the game stops here and does not count.")
+        elif forfeit:
+            note = _(
+                "🏳️ A league admin awarded this table by forfeit: the game stops here; the standings"
+                " show the forfeit."
+            )
+        else:
+            note = _("✖️ A league admin voided this table: the game stops here and does not count.")
         self.tables.posts.post(table_id, t.channel_id, note)
         me = self.client.user
         await self.tables.lifecycle.abandon(

@@ -18,6 +18,7 @@ from .checkin import Checkin
 from .core import Leagues, Pulse
 from .gateway import LeagueGateway, LeagueRefusal, _unix, status_text
 from .nights import NightScheduler
+from .ratings import rate_stored
 from .rounds import Rounds
 from .standby import Standby
 
@@ -224,6 +225,103 @@ class Tonight:
             table=table_no,
             round=rnd,
             night=night.number,
+        )
+
+    async def forfeit_table(
+        self,
+        league: LeagueRow,
+        actor_id: int,
+        *,
+        table_no: int,
+        loser_id: int,
+        reason: str,
+        round_no: int | None = None,
+        night_number: int | None = None,
+    ) -> Text:
+        """Award a table of a night's round (default: tonight's, or the latest night's, current
+        round) to the other side: ``loser_id``'s side forfeits. A live game stops with a note at the
+        table; a finished result is overturned (the reason and the old result are kept in the audit
+        log) and its game is rated again as a loss for the forfeiting side."""
+        if not reason.strip():
+            raise LeagueRefusal(_("Give a reason: it is kept in the league's history."), "no_reason")
+        nights = [n for n in await self.store.nights.nights(league.id, league.season) if n.round_no > 0]
+        if night_number is not None:
+            night = next((n for n in nights if n.number == night_number), None)
+        else:
+            night = await self.leagues.open_night(league)
+            if night is None or night.round_no == 0:
+                night = nights[-1] if nights else None
+        if night is None or night.round_no == 0:
+            if night_number is not None:
+                raise LeagueRefusal(
+                    _("Night %(n)s of this season has no tables.", n=night_number), "no_night"
+                )
+            raise LeagueRefusal(_("No night of this season has tables yet."), "no_night")
+        rnd = round_no or night.round_no
+        async with self.pulse.lock:
+            lt = next(
+                (t for t in await self.store.rounds.round_tables(night.id, rnd) if t.table_no == table_no),
+                None,
+            )
+            if lt is None:
+                raise LeagueRefusal(
+                    _(
+                        "Night %(n)s has no table %(table)s in round %(round)s.",
+                        n=night.number,
+                        table=table_no,
+                        round=rnd,
+                    ),
+                    "no_table",
+                )
+            if lt.status == "void":
+                raise LeagueRefusal(
+                    _("That table is void: a void table has no result to award."), "table_void"
+                )
+            side = next((i for i, players in enumerate(lt.sides) if loser_id in players), None)
+            if side is None:
+                raise LeagueRefusal(
+                    _("%(user)s is not seated at that table.", user=mention(loser_id)),
+                    "not_at_table",
+                    {"user": loser_id},
+                )
+            try:
+                result, before = await self.store.rounds.forfeit_table(
+                    lt.id,
+                    league_id=league.id,
+                    loser_side=side,
+                    loser_id=loser_id,
+                    actor_id=actor_id,
+                    reason=reason.strip()[:200],
+                )
+            except LeagueError as exc:
+                raise LeagueRefusal.of(exc) from None
+            if before.table_id is not None and before.status in ("seated", "playing"):
+                try:
+                    await self.gateway.stop_table(before.table_id, cancelled=False, forfeit=True)
+                except Exception:
+                    log.exception("league %s: stopping table %s failed", league.id, before.table_id)
+            if result.game_id is not None:
+                await self.store.ratings.rerate_from(rate_stored, result.game_id)
+            if night.status == "playing":
+                fresh = await self.store.nights.get_night(night.id)
+                if fresh is not None:
+                    await self.rounds.advance_round(league, fresh, utcnow(self.clock))
+        if before.status == "finished":
+            return _(
+                "Table %(table)s of round %(round)s (night %(night)s): %(user)s's side forfeits; the"
+                " result is overturned and the other side gets the win.",
+                table=table_no,
+                round=rnd,
+                night=night.number,
+                user=mention(loser_id),
+            )
+        return _(
+            "Table %(table)s of round %(round)s (night %(night)s): %(user)s's side forfeits and the"
+            " other side gets the win.",
+            table=table_no,
+            round=rnd,
+            night=night.number,
+            user=mention(loser_id),
         )
 
     async def substitute(

@@ -15,7 +15,8 @@ This package hands their public names on, so ``bot.render.table_message`` and th
 The other texts are imported from their own modules: ``history`` (/history's pages, a stored
 game's score sheet), ``replay`` (a finished hand step by step, the Verify deal answer), ``scenes``
 (the pictures' data), with ``records`` for what they share; ``stats`` (the leaderboard and /stats),
-``settings`` (/spades config's answer) and ``league`` (the league's posts and /league's answers).
+``settings`` (/spades config's answer), ``league`` (the league's posts and /league's answers) and
+``review`` (Review my hand's answer and refusals).
 """
 
 from bot.render.live import table_message

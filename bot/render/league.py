@@ -387,8 +387,10 @@ def round_results(
     return round_results_post(league_name, night_number, round_no, lines, next_note=note)
 
 
-def night_results(league_name: str, night_number: int, results: Sequence[Result]) -> Text:
-    """The night's results post, every round's tables."""
+def night_results(
+    league_name: str, night_number: int, results: Sequence[Result], *, footer: Text = ""
+) -> Text:
+    """The night's results post, every round's tables (``footer``: the seating seed's reveal)."""
     lines = [
         result_line(
             r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
@@ -396,7 +398,7 @@ def night_results(league_name: str, night_number: int, results: Sequence[Result]
         for r in results
     ]
     return lines_within(
-        _("🌙 **%(league)s: night %(n)s results**", league=league_name, n=night_number), lines
+        _("🌙 **%(league)s: night %(n)s results**", league=league_name, n=night_number), lines, footer
     )
 
 
@@ -543,6 +545,8 @@ def standings_lines(
             )
         if r.no_shows:
             shown = join(shown, _n("· %(n)s no-show", "· %(n)s no-shows", r.no_shows))
+        if r.forfeit_losses:
+            shown = join(shown, _n("· %(n)s forfeit loss", "· %(n)s forfeit losses", r.forfeit_losses))
         if r.sub_games:
             shown = join(shown, _n("· %(n)s game as a sub", "· %(n)s games as a sub", r.sub_games))
         out.append(shown)
@@ -819,6 +823,8 @@ def player_card(
         )
         if row.no_shows:
             stats = join(stats, _n("· %(n)s no-show", "· %(n)s no-shows", row.no_shows))
+        if row.forfeit_losses:
+            stats = join(stats, _n("· %(n)s forfeit loss", "· %(n)s forfeit losses", row.forfeit_losses))
         if row.sub_games:
             stats = join(stats, _n("· %(n)s game as a sub", "· %(n)s games as a sub", row.sub_games))
     if rating.provisional:

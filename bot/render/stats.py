@@ -14,6 +14,7 @@ import discord
 from bot.i18n import DEFAULT, Num, Text, _, gettext, ngettext
 from bot.lexicon.words import SORT_LABELS
 from bot.storage import SORTS, PlayerStats
+from bot.storage.reviews import BidAccuracy
 
 PAGE_SIZE = 10
 BOT_MARK = "🤖"
@@ -141,8 +142,16 @@ def no_stats(who: str | None = None) -> Text:
 
 
 def stats_embed(
-    p: PlayerStats, *, name: str, total: int, avatar: str | None, lang: str = DEFAULT
+    p: PlayerStats,
+    *,
+    name: str,
+    total: int,
+    avatar: str | None,
+    lang: str = DEFAULT,
+    against_bot: BidAccuracy | None = None,
 ) -> discord.Embed:
+    """A player's /stats; ``against_bot``: their reviewed hands (Review my hand) and the bids within
+    one trick of the strong bot's (shown once a hand was reviewed)."""
     embed = discord.Embed(title=f"♠ {name}", colour=EMBED_COLOUR)
     if avatar:
         embed.set_thumbnail(url=avatar)
@@ -171,6 +180,18 @@ def stats_embed(
         if p.contracts_bid
         else "–",
     )
+    if against_bot is not None and against_bot.share is not None:
+        embed.add_field(
+            name=gettext(lang, "Bids against the bot"),
+            value=ngettext(
+                lang,
+                "%(pct)s within one trick of the strong bot's bid (%(within)s of %(n)s reviewed hand)",
+                "%(pct)s within one trick of the strong bot's bid (%(within)s of %(n)s reviewed hands)",
+                against_bot.reviewed,
+                pct=_pct(100 * against_bot.share, lang),
+                within=against_bot.within_one,
+            ),
+        )
     embed.add_field(
         name=gettext(lang, "Nils"),
         value=gettext(lang, "%(made)s made of %(tried)s", made=p.nils_made, tried=p.nils_attempted),

@@ -3,7 +3,8 @@
 ``Storage`` is one repository per job over the one backend, each a small class receiving it:
 ``tables`` (live tables, set-aside rows, and ``save``, the group-commit writer of ``saves.py``),
 ``games`` (finished hands and games), ``settings`` (per server), ``players`` (a player's own),
-``stats`` (the leaderboard), ``history`` (paged history, your data), ``shards`` (leases, fencing).
+``stats`` (the leaderboard), ``history`` (paged history, your data), ``shards`` (leases, fencing),
+``reviews`` (Review my hand's reviews, the bids against the bot's).
 This module keeps opening (migrations), closing and the key/value metadata.
 
 Every query is written once with ``?``/``:name`` placeholders; ``backends/`` runs it on either
@@ -22,6 +23,7 @@ from .base import Repository, _now
 from .games import Games
 from .history import History
 from .players import Players
+from .reviews import Reviews
 from .settings import DEFAULT_GUILD_SETTINGS, Settings
 from .shards import Shards
 from .stats import Stats
@@ -48,6 +50,7 @@ class Storage(Repository):
         self.players = Players(backend)
         self.stats = Stats(backend)
         self.history = History(backend, self.stats)
+        self.reviews = Reviews(backend)  # Review my hand (migration 011)
         self.migrated: list[int] = []  # migration versions applied when this Storage opened
 
     # --- lifecycle ------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ _GAME_COLUMNS = (
 FORGET_STATEMENTS: list[str] = [
     f"UPDATE game_players SET user_id = NULL, name = '{FORMER_PLAYER}' WHERE user_id = ?",
     "UPDATE hand_players SET user_id = NULL WHERE user_id = ?",
+    "DELETE FROM hand_reviews WHERE user_id = ?",  # (migration 011)
     # league nights and ratings (migration 002): rosters, check-ins, seats, byes, ratings go; the
     # audit log keeps what happened without naming who did it
     "DELETE FROM ratings WHERE user_id = ?",
@@ -295,6 +296,17 @@ class History(Repository):
             else StoredHand(row[0], row[1], row[2], json.loads(row[3]), _loads(row[4]), row[5])
         )
 
+    async def hand_seats(self, table_id: int, game_no: int, hand_no: int) -> dict[int, int]:
+        """The human players of a finished hand: their Discord id and their seat (bots left out;
+        a forgotten player is no longer named)."""
+        rows = await self._fetchall(
+            "SELECT hp.user_id, hp.seat FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
+            " WHERE h.table_id = ? AND h.game_no = ? AND h.hand_no = ? AND hp.is_bot = 0"
+            " AND hp.user_id IS NOT NULL",
+            (table_id, game_no, hand_no),
+        )
+        return {int(r[0]): int(r[1]) for r in rows}
+
     async def hand_count(self, table_id: int, game_no: int) -> int:
         """How many hands of a table's game are finished and stored."""
         row = await self._fetchone(
@@ -444,6 +456,22 @@ class History(Repository):
                 (user_id,),
             )
         ]
+        reviews = [
+            {
+                "guild_id": g,
+                "table_id": t,
+                "game_no": gn,
+                "hand_no": h,
+                "seat": seat,
+                "review": json.loads(data),
+                "at": at,
+            }
+            for g, t, gn, h, seat, data, at in await self._fetchall(
+                "SELECT guild_id, table_id, game_no, hand_no, seat, data, created_at FROM hand_reviews"
+                " WHERE user_id = ? ORDER BY created_at, table_id, game_no, hand_no",
+                (user_id,),
+            )
+        ]
         return {
             "format": EXPORT_FORMAT,
             "user_id": user_id,
@@ -454,6 +482,7 @@ class History(Repository):
             "ratings": ratings,
             "leagues": leagues,
             "league_checkins": checkins,
+            "hand_reviews": reviews,
         }
 
     async def forget(self, user_id: int) -> ForgetReport:

@@ -68,6 +68,53 @@ class RatingRows(LeagueStoreBase):
                 await self._rate_one(rate, game_id, guild_id, json.loads(sides_json), winner)
                 done += 1
 
+    async def rerate_from(self, rate: GameRater, game_id: int) -> int:
+        """Rate again, in order, a game and every game of its server rated after it (a result was
+        corrected): each player's rating goes back to what it was before the game (from the rating
+        history), those games' ratings are forgotten, and they are rated afresh. Returns how many
+        games were rated; 0 when the game is unknown."""
+        row = await self._one("SELECT guild_id, finished_at FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            return 0
+        guild_id, finished_at = row
+        async with self._tx() as conn:
+            later = [
+                g
+                for (g,) in await conn.fetchall(
+                    "SELECT g.id FROM games g JOIN rated_games r ON r.game_id = g.id"
+                    " WHERE g.guild_id = ? AND (g.finished_at > ? OR (g.finished_at = ? AND g.id >= ?))",
+                    (guild_id, finished_at, finished_at, game_id),
+                )
+            ]
+            if later:
+                marks = ", ".join("?" for _ in later)
+                history = await conn.fetchall(
+                    "SELECT h.user_id, h.mu_before, h.sigma_before FROM rating_history h"
+                    f" JOIN games g ON g.id = h.game_id WHERE h.game_id IN ({marks})"
+                    " ORDER BY g.finished_at, g.id",
+                    tuple(later),
+                )
+                first: dict[int, tuple[float | None, float | None]] = {}
+                undone: dict[int, int] = {}
+                for uid, mu, sigma in history:
+                    first.setdefault(uid, (mu, sigma))
+                    undone[uid] = undone.get(uid, 0) + 1
+                now = _now()
+                for uid, (mu, sigma) in first.items():
+                    if mu is None or sigma is None:
+                        await conn.execute(
+                            "DELETE FROM ratings WHERE guild_id = ? AND user_id = ?", (guild_id, uid)
+                        )
+                    else:
+                        await conn.execute(
+                            "UPDATE ratings SET mu = ?, sigma = ?, games = games - ?, updated_at = ?"
+                            " WHERE guild_id = ? AND user_id = ?",
+                            (mu, sigma, undone[uid], now, guild_id, uid),
+                        )
+                await conn.execute(f"DELETE FROM rating_history WHERE game_id IN ({marks})", tuple(later))
+                await conn.execute(f"DELETE FROM rated_games WHERE game_id IN ({marks})", tuple(later))
+        return await self.rate_pending_games(rate)
+
     async def _rate_one(
         self, rate: GameRater, game_id: int, guild_id: int, sides: list[dict[str, Any]], winner: int | None
     ) -> None:
@@ -93,7 +140,20 @@ class RatingRows(LeagueStoreBase):
                     (guild_id, *users),
                 ):
                     current[u] = StoredRating(mu, sigma, games)
-            new = rate(seats, [int(s.get("score", 0)) for s in sides], winner, current)
+            scores = [int(s.get("score", 0)) for s in sides]
+            # a league table's corrected (or forfeited) result rates the game as corrected
+            fixed = await conn.fetchone(
+                "SELECT lr.scores, lr.winner_side, lr.forfeit_side FROM league_results lr"
+                " JOIN league_tables t ON t.id = lr.league_table_id"
+                " WHERE lr.game_id = ? AND lr.corrected = 1 AND t.status <> 'void'",
+                (game_id,),
+            )
+            if fixed is not None and len(json.loads(fixed[0])) == len(scores):
+                scores, winner = [int(x) for x in json.loads(fixed[0])], fixed[1]
+                if fixed[2] is not None and 0 <= fixed[2] < len(scores):
+                    # a forfeit: the side that forfeited is rated below every other side
+                    scores = [-1 if i == fixed[2] else 0 for i in range(len(scores))]
+            new = rate(seats, scores, winner, current)
             for uid, r in new.items():
                 old = current.get(uid)
                 await conn.execute(

@@ -254,7 +254,8 @@ class RoundRows(LeagueStoreBase):
         now = _now()
         async with self._tx() as conn:
             old = await conn.fetchone(
-                "SELECT scores, bags, winner_side FROM league_results WHERE league_table_id = ?",
+                "SELECT scores, bags, winner_side, forfeit_side FROM league_results"
+                " WHERE league_table_id = ?",
                 (league_table_id,),
             )
             lt_row = await conn.fetchone(
@@ -272,7 +273,7 @@ class RoundRows(LeagueStoreBase):
                 "INSERT INTO league_results (league_table_id, game_id, scores, bags, winner_side, complete,"
                 " corrected, recorded_at) VALUES (?, NULL, ?, ?, ?, 1, 1, ?) ON CONFLICT (league_table_id)"
                 " DO UPDATE SET scores = excluded.scores, bags = excluded.bags,"
-                " winner_side = excluded.winner_side, corrected = 1",
+                " winner_side = excluded.winner_side, corrected = 1, forfeit_side = NULL",
                 (league_table_id, _dumps(list(scores)), _dumps(new_bags), winner_side, now),
             )
             await conn.execute(
@@ -281,12 +282,70 @@ class RoundRows(LeagueStoreBase):
             detail = {
                 "round": lt.round_no,
                 "table": lt.table_no,
-                "before": {"scores": json.loads(old[0]), "winner": old[2]} if old else None,
-                "after": {"scores": list(scores), "winner": winner_side},
+                "before": _before(old),
+                "after": {"scores": list(scores), "bags": new_bags, "winner": winner_side},
             }
             await self._audit(conn, league_id, lt.night_id, actor_id, "correct", detail, reason, now)
         results = await self._results("lr.league_table_id = ?", (league_table_id,))
         return results[0]
+
+    async def forfeit_table(
+        self,
+        league_table_id: int,
+        *,
+        league_id: int,
+        loser_side: int,
+        loser_id: int,
+        actor_id: int,
+        reason: str,
+    ) -> tuple[Result, LeagueTable]:
+        """Award a table by forfeit: ``loser_side`` forfeits (a forfeit loss), the other side wins
+        (of three or more sides the others are level). A finished result is overturned; the old
+        result, the admin and the reason go to the audit log as ``forfeit``. Returns the result and
+        the table as it was (its status before: ``playing`` when a live game must stop)."""
+        now = _now()
+        async with self._tx() as conn:
+            lt_row = await conn.fetchone(
+                f"SELECT {_LT_COLUMNS} FROM league_tables WHERE id = ?", (league_table_id,)
+            )
+            if lt_row is None:
+                raise LeagueError("That table no longer exists.", "table_gone")
+            lt = _lt(lt_row)
+            if lt.status == "void":
+                raise LeagueError("That table is void.", "table_void")
+            if not 0 <= loser_side < len(lt.sides):
+                raise LeagueError(f"<@{loser_id}> is not seated at that table.", "not_seated", user=loser_id)
+            old = await conn.fetchone(
+                "SELECT scores, bags, winner_side, forfeit_side FROM league_results"
+                " WHERE league_table_id = ?",
+                (league_table_id,),
+            )
+            if old is not None and old[3] is not None:
+                raise LeagueError("That table is already forfeited.", "forfeited")
+            n = len(lt.sides)
+            winner = 1 - loser_side if n == 2 else None
+            zeros = _dumps([0] * n)
+            await conn.execute(
+                "INSERT INTO league_results (league_table_id, game_id, scores, bags, winner_side, complete,"
+                " corrected, recorded_at, forfeit_side) VALUES (?, NULL, ?, ?, ?, 1, 1, ?, ?)"
+                " ON CONFLICT (league_table_id) DO UPDATE SET scores = excluded.scores,"
+                " bags = excluded.bags, winner_side = excluded.winner_side, complete = 1, corrected = 1,"
+                " forfeit_side = excluded.forfeit_side",
+                (league_table_id, zeros, zeros, winner, now, loser_side),
+            )
+            await conn.execute(
+                "UPDATE league_tables SET status = 'finished' WHERE id = ?", (league_table_id,)
+            )
+            detail = {
+                "round": lt.round_no,
+                "table": lt.table_no,
+                "user": loser_id,
+                "side": loser_side,
+                "before": _before(old),
+            }
+            await self._audit(conn, league_id, lt.night_id, actor_id, "forfeit", detail, reason, now)
+        results = await self._results("lr.league_table_id = ?", (league_table_id,))
+        return results[0], lt
 
     async def night_results(self, night_id: int) -> list[Result]:
         return await self._results("t.night_id = ?", (night_id,))
@@ -298,7 +357,7 @@ class RoundRows(LeagueStoreBase):
         rows = await self._all(
             "SELECT lr.league_table_id, t.night_id, n.number, t.round_no, t.table_no, t.sides, lr.scores,"
             " lr.bags, lr.winner_side, lr.complete, lr.corrected, lr.game_id,"
-            " COALESCE(r.started_at, n.starts_at), lr.seats"
+            " COALESCE(r.started_at, n.starts_at), lr.seats, lr.forfeit_side"
             " FROM league_results lr JOIN league_tables t ON t.id = lr.league_table_id"
             " JOIN league_nights n ON n.id = t.night_id"
             " LEFT JOIN league_rounds r ON r.night_id = t.night_id AND r.round_no = t.round_no"
@@ -321,6 +380,7 @@ class RoundRows(LeagueStoreBase):
                 r[11],
                 int(r[12]),
                 {int(u): (int(c[0]), int(c[1])) for u, c in json.loads(r[13] or "{}").items()},
+                r[14],
             )
             for r in rows
         ]
@@ -361,3 +421,13 @@ class RoundRows(LeagueStoreBase):
             "bags": [int(s.get("bags", 0)) for s in sides],
             "winner_side": row[2],
         }
+
+
+def _before(old: Any) -> dict[str, Any] | None:
+    """The audit log's ``before`` of a result row (scores, bags, winner_side, forfeit_side)."""
+    if old is None:
+        return None
+    out = {"scores": json.loads(old[0]), "bags": json.loads(old[1]), "winner": old[2]}
+    if old[3] is not None:
+        out["forfeit"] = old[3]
+    return out

@@ -210,6 +210,7 @@ class Result:
     started_at: int = 0  # when its round started (unix seconds)
     # {user: (the seat's actions, of those the bot's)} at the end (migration 007; {} before)
     seats: dict[int, tuple[int, int]] = field(default_factory=dict)
+    forfeit_side: int | None = None  # the side that forfeited the table (migration 010)
 
 
 @dataclass

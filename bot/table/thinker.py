@@ -20,6 +20,11 @@ after its budget. Between an idle worker and that bound the search's share shrin
 (``budget / (1 + queued per worker)``): fewer sampled deals each, so the queue drains within a
 budget. So a strong decision never takes much more than ``MAX_THINK_SECONDS + GRACE_SECONDS``
 whatever the load, and the bot is never late for its turn (it acts after its 1-1.5 s pause).
+
+Hand reviews (Review my hand, `Thinker.review`: `engine.review` over a stored hand record) run in
+a worker process of their own, started at the first review at the same lower priority, one review
+at a time, each search capped at ``REVIEW_SEARCH_SECONDS`` of CPU time: a review searches for a
+second or more, and the tables' decisions never queue behind it.
 """
 
 from __future__ import annotations
@@ -34,11 +39,13 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from engine import Game, Look
+from engine import Game, Look, RecordError
 from engine.actions import action_from_dict
 from engine.bots import LEVELS, get_bot
+from engine.review import HandReview, review_hand
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +126,24 @@ def plan_in_worker(
         return None, time.perf_counter() - started
     actions = plan(Game.from_dict(data), seat, level, seed, started + left)
     return [a.to_dict() for a in actions], time.perf_counter() - started
+
+
+#: CPU seconds each search of a hand review may take (the bot's decision at one of the player's
+#: turns, then its estimate of a difference): 14 turns at most, two searches each.
+REVIEW_SEARCH_SECONDS = 0.1
+#: Wall-clock seconds the loop waits for a hand review before it answers that it could not.
+REVIEW_TIMEOUT = 30.0
+
+
+def review_in_worker(record: dict[str, Any], seat: int, seed: int, search: float) -> dict[str, Any]:
+    """`engine.review.review_hand` in a worker process, each search capped at ``search`` CPU
+    seconds (``time.process_time``: a loaded machine gets the same review, only later); the
+    review as its dict (``HandReview.to_dict``), or ``{"refused": why}`` for a record that does not
+    replay (the error's position and rule, no card: the loop raises it again)."""
+    try:
+        return review_hand(record, seat, seed=seed, time_limit=search, clock=time.process_time).to_dict()
+    except RecordError as e:
+        return {"refused": e.position}
 
 
 def least_search(budget: float) -> float:
@@ -209,6 +234,8 @@ class Thinker:
         self._workers = workers if workers is not None else default_workers()
         self._pool: Executor | None = None
         self.in_flight = 0  # decisions running in a worker now (read by tests and benchmarks)
+        self.reviewing = 0  # hand reviews running in their worker now (`review`)
+        self._review_pool: ProcessPoolExecutor | None = None
         self.decisions = 0
         self.fallbacks = 0
         #: search decisions the normal bot decided because the workers could not in time (`_admit`)
@@ -310,6 +337,65 @@ class Thinker:
             if ready:
                 self.ready_durations.append(self.durations[-1])
 
+    def _review_executor(self) -> ProcessPoolExecutor:
+        """The hand reviews' own worker process (started at the first review, at the workers'
+        lower priority): a review searches for seconds, and the tables' bots never queue behind it
+        (on a machine with one search worker they would all fall back to the normal bot)."""
+        if self._review_pool is None:
+            self._review_pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=init_worker,
+                initargs=(self.nice,),
+            )
+        return self._review_pool
+
+    def _stop_reviews(self) -> None:
+        """End the review worker now (a review in progress is not wanted at a stop)."""
+        pool, self._review_pool = self._review_pool, None
+        if pool is None:
+            return
+        processes = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+
+    async def review(
+        self,
+        record: dict[str, Any],
+        seat: int,
+        seed: int = 0,
+        *,
+        search: float = REVIEW_SEARCH_SECONDS,
+        timeout: float = REVIEW_TIMEOUT,
+    ) -> HandReview | None:
+        """``seat``'s hand of ``record`` reviewed by the strong bot (`engine.review`), searched in
+        the review worker process so the event loop stays free; one review at a time. None when
+        another review is running, the review did not come back within ``timeout`` seconds or the
+        worker broke. Raises ``RecordError`` when the record does not replay."""
+        if self.reviewing:
+            return None
+        loop = asyncio.get_running_loop()
+        self.reviewing += 1
+        try:
+            fut = loop.run_in_executor(self._review_executor(), review_in_worker, record, seat, seed, search)
+            try:
+                done = await asyncio.wait_for(fut, timeout=timeout)
+            except TimeoutError:
+                log.warning("a hand review did not finish in %.0f s", timeout)
+                self._stop_reviews()  # (its search would hold the worker on: a new one next time)
+                return None
+            except BrokenProcessPool:
+                log.warning("the hand review worker ended; the next review starts a new one")
+                self._review_pool = None
+                return None
+            if "refused" in done:
+                raise RecordError(str(done["refused"]), "the record does not replay")
+            return HandReview.from_dict(done)
+        finally:
+            self.reviewing -= 1
+
     @property
     def ready(self) -> bool:
         """Whether every worker process has started and warmed up (`start`)."""
@@ -351,9 +437,11 @@ class Thinker:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop at once: the worker processes end by themselves shortly after."""
+        """Stop at once: the worker processes end by themselves shortly after (a review's is
+        ended)."""
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
+        self._stop_reviews()
         self._reset()
 
     async def aclose(self, timeout: float = 1.5) -> None:
@@ -364,6 +452,7 @@ class Thinker:
         reaped within another ``timeout``: its result is not wanted, and a stop does not wait on it."""
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
+        self._stop_reviews()
         pids = list(self.warm_pids)
         pool = self._detach()
         if pool is None:

@@ -68,13 +68,15 @@ def game_over_view(t: Table, lang: str = DEFAULT) -> discord.ui.View:
     return view
 
 
-#: custom_id of a hand post's buttons (``v`` verify the deal, ``r`` replay the hand);
+#: custom_id of a hand post's buttons (``v`` verify the deal, ``r`` replay the hand, ``w`` review
+#: the presser's own play beside the strong bot's, ``bot.review``);
 #: ``bot.views.history.HandPostButton`` dispatches them (``cogs.history`` answers).
 HAND_POST_ID = "hv:{table}:{game}:{hand}:{what}"
 
 
 def hand_post_view(t: Table, record: dict[str, Any], lang: str = DEFAULT) -> discord.ui.View:
-    """Under a hand's result: replay it trick by trick, and (fair deals) check its deal."""
+    """Under a hand's result: replay it trick by trick, (fair deals) check its deal, and review
+    one's own bid and plays beside the strong bot's."""
     view = discord.ui.View(timeout=None)
     ids = {"table": t.id, "game": t.game_no, "hand": int(record.get("hand_no", 0))}
     view.add_item(
@@ -94,6 +96,14 @@ def hand_post_view(t: Table, record: dict[str, Any], lang: str = DEFAULT) -> dis
                 custom_id=HAND_POST_ID.format(**ids, what="v"),
             )
         )
+    view.add_item(
+        Button(
+            label=gettext(lang, "Review my hand"),
+            style=discord.ButtonStyle.secondary,
+            emoji="🧭",
+            custom_id=HAND_POST_ID.format(**ids, what="w"),
+        )
+    )
     return view
 
 

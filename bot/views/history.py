@@ -180,14 +180,14 @@ class VerifyButton(DynamicItem[Button[Any]], template=r"rpv:(?P<t>\d+):(?P<g>\d+
 
 
 class HandPostButton(
-    DynamicItem[Button[Any]], template=r"hv:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+):(?P<what>[rv])$"
+    DynamicItem[Button[Any]], template=r"hv:(?P<t>\d+):(?P<g>\d+):(?P<h>\d+):(?P<what>[rvw])$"
 ):
-    """Replay hand / Verify deal under a hand's public post (answers are ephemeral follow-ups:
-    the public post itself never changes)."""
+    """Replay hand / Verify deal / Review my hand under a hand's public post (answers are
+    ephemeral follow-ups: the public post itself never changes)."""
 
     def __init__(self, table_id: int, game_no: int, hand_no: int, what: str) -> None:
         # dispatch only: the post's own buttons (bot.views) are labelled in the server's language
-        label = N_("Replay hand") if what == "r" else N_("Verify deal")
+        label = {"r": N_("Replay hand"), "w": N_("Review my hand")}.get(what, N_("Verify deal"))
         super().__init__(
             Button(
                 label=label,

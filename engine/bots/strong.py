@@ -762,6 +762,52 @@ class StrongBot(ExpertBot):
         finally:
             self._debt, self._safe_debt = self.play_debt, 0.0
 
+    def estimate(
+        self, view: View, choices: Sequence[Sequence[Action]], worlds: int | None = None
+    ) -> list[float]:
+        """The search's expected value (points for this seat's side, less the opponents', in the
+        units `_compare` weighs its options in) of each of ``choices`` in ``view``: each choice a
+        few actions of this seat (a bid, a card; a ``Look`` in it is skipped, the sampled deals
+        having every hand looked at), all tried in the same sampled deals and roll-outs (common
+        random numbers), so the difference of two is the points one is expected to gain over the
+        other. The bidding shares of bag debt and set risk count for bids, the card play's for
+        cards; ``worlds`` (default the decision's) is capped by ``time_limit`` like a decision."""
+        if not choices:
+            return []
+        is_bid = not any(isinstance(a, PlayAction) for c in choices for a in c)
+        worlds = worlds or (self.bid_worlds if is_bid else self.worlds)
+        me = view.seat or 0
+        side = view.ruleset.side_of(me)
+        if is_bid:
+            self._debt, self._set_risk = self.bid_debt, self.bid_set_risk(view)
+        else:
+            self._debt = self.play_debt if _side_made(view, side) else 0.0
+        rng = self.rng_for(view)
+        sample = world_sampler(view, self.bid_draws, self.bid_spread)
+        deadline = self.clock() + self.time_limit
+        totals = [0.0] * len(choices)
+        n = 0
+        try:
+            for _ in range(worlds):
+                if n >= max(1, self.min_worlds) and self.clock() > deadline:
+                    break
+                world = sample(rng)
+                roll = rng.getrandbits(64)
+                for i, choice in enumerate(choices):
+                    g = world.clone()
+                    for a in choice:
+                        if isinstance(a, Look):
+                            continue
+                        if isinstance(a, BidAction) and a.bid.is_blind:
+                            g.looked[a.seat] = False
+                        g.apply(a)
+                    self._finish(g, roll, me)
+                    totals[i] += self._value(view, g)
+                n += 1
+        finally:
+            self._debt, self._set_risk = self.play_debt, 0.0
+        return [t / n for t in totals]
+
     def act(self, view: View) -> Action:
         action = super().act(view)
         if isinstance(action, PlayAction):

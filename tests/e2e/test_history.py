@@ -123,7 +123,7 @@ async def test_fair_deals_pictures_history_replay_and_your_data(spades: Spades) 
             assert fair["seed"] not in post.content and fair["salt"] not in post.content
             shown = commitments[rec["hand_no"]]
             assert commitment(fair["seed"], fair["salt"]).startswith(shown)
-            assert [b.get("label") for b in post.buttons] == ["Replay hand", "Verify deal"]
+            assert [b.get("label") for b in post.buttons] == ["Replay hand", "Verify deal", "Review my hand"]
             (pic,) = post.attachments
             assert pic["filename"] == f"hand-{rec['hand_no']}.png"
         # a picture of the table after hand 1: the seats in their sides' colours

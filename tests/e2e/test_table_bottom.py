@@ -112,7 +112,7 @@ async def test_a_hand_post_is_short_and_the_deal_key_is_behind_verify(spades: Sp
         assert len(lines) == 3, post.content  # the header, one line per team
         assert all(re.search(r"→ [+-]\d+ \(-?\d+ → -?\d+\)$", x) for x in lines[1:]), post.content
         assert not re.search(r"seed|salt|engine verify", post.content)
-        assert [b.get("label") for b in post.buttons] == ["Replay hand", "Verify deal"]
+        assert [b.get("label") for b in post.buttons] == ["Replay hand", "Verify deal", "Review my hand"]
         r = await spades.fake.click(spades.users["bob"], post, label="Verify deal")
         text = await said(r)
         assert r.ephemeral and "Revealed seed `" in text and "and salt `" in text

@@ -35,6 +35,7 @@ DOCUMENTED = [
     "engine.scoring.score_hand",
     "engine.scoring.game_winner",
     "engine.record.replay",
+    "engine.review",
     "engine.rules_text.explain",
     "engine.house_rules.parse_house_rules",
     "engine.bots.get_bot",

@@ -42,6 +42,9 @@ class Clock:
     def advance(self, **kw: float) -> None:
         self.at += timedelta(**kw)
 
+    def real_seconds(self, seconds: float) -> float:
+        return 0.0  # (sleeping takes no real time)
+
 
 @dataclass
 class FakeGateway:
@@ -61,6 +64,7 @@ class FakeGateway:
     clock: Clock | None = None
     pinged: list[list[int]] = field(default_factory=list)  # per post, whom it pinged
     stopped: list[int] = field(default_factory=list)  # live tables stopped without a result
+    forfeited: list[int] = field(default_factory=list)  # of those, stopped by a forfeit
     thread_missing: list[str] = field(default_factory=list)
     dms: list[tuple[int, str]] = field(default_factory=list)
     dms_closed: set[int] = field(default_factory=set)
@@ -186,8 +190,9 @@ class FakeGateway:
     async def missing_thread_permissions(self, channel_id: int) -> list[str]:
         return list(self.thread_missing)
 
-    async def stop_table(self, table_id: int, *, cancelled: bool) -> None:
+    async def stop_table(self, table_id: int, *, cancelled: bool, forfeit: bool = False) -> None:
         self.stopped.append(table_id)
+        self.forfeited.extend([table_id] if forfeit else [])
 
     async def substitute(self, table_id: int, out_id: int, in_id: int, *, guild_id: int) -> bool:
         seats = self.opened.get(table_id)
@@ -1278,7 +1283,7 @@ async def test_cancel_tonight_in_any_phase_gives_the_week_back(
     gateway.finished[first.table_id] = TableOutcome([510, 300], [2, 4], 0, complete=True)
     await service.game_finished(first.table_id, gateway.finished[first.table_id])
     assert "week back" in str(await service.cancel_tonight(league, ADMIN, "storm"))
-    assert sorted(gateway.stopped) == sorted(t.table_id for t in r1[1:])
+    assert sorted(gateway.stopped) == sorted(t.table_id or 0 for t in r1[1:])
     night = await service.store.nights.get_night(night_id)
     assert night is not None and night.status == "cancelled"
     assert await service.store.rounds.night_results(night_id) == []  # nothing counts

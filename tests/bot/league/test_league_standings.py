@@ -173,3 +173,14 @@ def test_ranking_settings_are_checked(change: dict[str, object], code: str) -> N
         PointsRule.from_dict(change)
     assert info.value.code == code
     assert PointsRule.from_dict(PointsRule(ranking="game_points", min_nights=3).to_dict()).min_nights == 3
+
+
+def test_an_organisers_forfeit_is_a_forfeit_loss_and_the_other_side_wins() -> None:
+    rule = PointsRule(win=3, close_loss=1, loss=0)
+    game = GameResult(1, (("a", "b"), ("c", "d")), (0, 0), (0, 0), 0, conceded=frozenset({"c", "d"}))
+    rows = {r.entrant: r for r in standings([game], rule)}
+    assert (rows["a"].points, rows["a"].wins, rows["a"].forfeit_losses) == (3, 1, 0)
+    # a 0-0 "loss by 0" would be a close loss: conceded, it is a plain forfeit loss, not a no-show
+    assert (rows["c"].points, rows["c"].losses, rows["c"].close_losses) == (0, 1, 0)
+    assert (rows["c"].forfeit_losses, rows["c"].no_shows, rows["c"].games) == (1, 0, 1)
+    assert rows["c"].nights == set()  # not a night played

@@ -16,6 +16,7 @@ from bot.render.stats import (
     stats_embed,
 )
 from bot.storage import SORTS, PlayerStats
+from bot.storage.reviews import BidAccuracy
 
 
 def _alice(**kw: int | float | None) -> PlayerStats:
@@ -90,6 +91,24 @@ def test_the_stats_embed_and_the_answer_without_stats() -> None:
     assert fields["Bid accuracy"] == "75% (9/12 contracts made)"
     assert str(no_stats()).startswith("You have no finished hands")
     assert str(no_stats("<@12>")).startswith("<@12> has no finished hands")
+
+
+def test_the_stats_embed_shows_the_bids_against_the_bot_once_a_hand_was_reviewed() -> None:
+    def fields(against: BidAccuracy | None, lang: str = "en") -> dict[str | None, str | None]:
+        embed = stats_embed(_alice(), name="Alice", total=5, avatar=None, against_bot=against, lang=lang)
+        return {f.name: f.value for f in embed.fields}
+
+    assert "Bids against the bot" not in fields(None)
+    assert "Bids against the bot" not in fields(BidAccuracy(0, 0))  # nothing reviewed yet
+    shown = fields(BidAccuracy(4, 3))["Bids against the bot"]
+    assert shown == "75% within one trick of the strong bot's bid (3 of 4 reviewed hands)"
+    assert fields(BidAccuracy(1, 0))["Bids against the bot"] == (
+        "0% within one trick of the strong bot's bid (0 of 1 reviewed hand)"
+    )
+    polish = fields(BidAccuracy(4, 3), "pl")
+    assert polish["Deklaracje w porównaniu z botem"] == (
+        "75% w granicy jednej lewy od deklaracji silnego bota (3 z 4 przeanalizowanych rozdań)"
+    )
 
 
 @pytest.mark.parametrize(

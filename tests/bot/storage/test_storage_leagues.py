@@ -14,7 +14,9 @@ from bot.storage.leagues import (
     AlreadyMember,
     CheckinClosed,
     InviteError,
+    LeagueError,
     LeagueNameTaken,
+    LeagueRow,
     LeagueSlotTaken,
     LeagueStore,
     NotMember,
@@ -41,7 +43,7 @@ async def make_league(
     slot: str = "3|20:00|America/New_York",
     channel: int = CHANNEL,
     fmt: str = "rotating",
-):  # type: ignore[no-untyped-def]
+) -> LeagueRow:
     return await store.rosters.create_league(
         guild_id=GUILD,
         channel_id=channel,
@@ -283,7 +285,7 @@ async def test_rounds_seat_once_and_results_are_recorded_once(store: LeagueStore
     league = await make_league(store)
     night = await store.nights.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
     await store.nights.transition(night.id, ["scheduled"], "checkin")
-    sides = [[[1, 2], [3, 4]], [[5, 6], [7, None]]]
+    sides: list[list[list[int | None]]] = [[[1, 2], [3, 4]], [[5, 6], [7, None]]]
     seated = await asyncio.gather(
         store.rounds.start_round(night.id, 1, tables=sides, byes=[8], ends_at=5000),
         store.rounds.start_round(night.id, 1, tables=sides, byes=[8], ends_at=5000),
@@ -503,5 +505,65 @@ async def test_partners_answering_at_once_are_counted_once_on_both_backends(db_t
         assert not any(isinstance(r, Exception) and not isinstance(r, InviteError) for r in raced)
         member = await store.rosters.member(league.id, 51)
         assert member is None or (member.status == "active" and member.team_id is None)
+    finally:
+        await storage.close()
+
+
+async def test_a_forfeit_and_rating_again_from_a_game_on_both_backends(db_target: str) -> None:
+    """``forfeit_table`` keeps the old result in the audit and refuses a second forfeit;
+    ``rerate_from`` puts the ratings back to before the game and rates it and the later ones again
+    in order, the forfeit rating the forfeiting side below the other."""
+    from bot.league.ratings import RatedGame, SeatResult, rate_games
+
+    storage = await Storage.open(db_target)
+    try:
+        store = LeagueStore(storage)
+        league = await make_league(store)
+        night = await store.nights.ensure_night(league.id, 1, 1, "2026-10-22", 2000, 1000)
+        await store.nights.transition(night.id, ["scheduled"], "checkin")
+        (table,) = await store.rounds.start_round(night.id, 1, tables=[[[1, 3], [2, 4]]])  # type: ignore[misc]
+        seats: list[tuple[int | None, int]] = [(1, 0), (2, 1), (3, 0), (4, 1)]
+        await _finished_game(storage, 70, seats, winner=0, finished_at=1000, scores=(510, 300))
+        await _finished_game(storage, 71, seats, winner=0, finished_at=2000, scores=(500, 420))
+        ids = []
+        for channel in (70, 71):
+            row = await storage.tables.latest_in(channel)
+            assert row is not None
+            got = await store.rounds.game_for_table(row.id)
+            assert got is not None
+            ids.append(int(got["game_id"]))
+        await store.rounds.record_result(
+            table.id, scores=[510, 300], bags=[0, 0], winner_side=0, complete=True, game_id=ids[0]
+        )
+        await store.ratings.rate_pending_games(rate_stored)
+        result, before = await store.rounds.forfeit_table(
+            table.id, league_id=league.id, loser_side=0, loser_id=1, actor_id=ADMIN, reason="ineligible"
+        )
+        assert before.status == "finished"
+        assert (result.forfeit_side, result.winner_side, result.scores, result.game_id) == (
+            0,
+            1,
+            [0, 0],
+            ids[0],
+        )
+        with pytest.raises(LeagueError) as again:
+            await store.rounds.forfeit_table(
+                table.id, league_id=league.id, loser_side=1, loser_id=2, actor_id=ADMIN, reason="twice"
+            )
+        assert again.value.code == "forfeited"
+        (entry,) = await store.audit.log(league.id, actions=["forfeit"])
+        assert entry.detail["before"] == {"scores": [510, 300], "bags": [0, 0], "winner": 0}
+        assert await store.ratings.rerate_from(rate_stored, ids[0]) == 2
+        sides = [[1, 3], [2, 4]]
+        expected = rate_games(
+            [
+                RatedGame([[SeatResult(u) for u in s] for s in sides], [-1, 0], 1),
+                RatedGame([[SeatResult(u) for u in s] for s in sides], [500, 420], 0),
+            ]
+        )
+        got_ratings = await store.ratings.get(GUILD)
+        for uid, r in expected.items():
+            assert got_ratings[uid].mu == pytest.approx(r.mu) and got_ratings[uid].games == 2
+        assert await store.ratings.rate_pending_games(rate_stored) == 0
     finally:
         await storage.close()

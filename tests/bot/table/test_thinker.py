@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,8 +26,8 @@ from bot.table.thinker import (
     plan_in_worker,
     scheduling_class,
 )
-from engine import Game, Phase
-from engine.actions import action_from_dict
+from engine import Game, Phase, RecordError
+from engine.actions import Action, action_from_dict
 from engine.bots import get_bot
 from fakediscord.clock import Stopwatch
 from tests.bot.table.factories import ALICE, make_service, open_table, wait_until
@@ -70,7 +73,7 @@ async def test_close_while_starting_does_not_raise() -> None:
     assert not thinker.ready
 
 
-def _legal(game: Game, seat: int, actions: list[object]) -> bool:
+def _legal(game: Game, seat: int, actions: Sequence[Action]) -> bool:
     """Whether ``actions`` (a look and a bid, or one action) can be taken by ``seat`` now."""
     g = game.clone()
     for a in actions:
@@ -272,3 +275,57 @@ async def test_a_bots_search_gets_its_pause_in_the_clocks_real_time(storage: Sto
         assert all(1.0 / 1000 <= b <= 1.5 / 1000 for b in budgets), sorted(budgets)[-3:]
     finally:
         await svc.close()
+
+
+async def test_a_hand_review_runs_in_a_worker_while_the_loop_stays_free() -> None:
+    record = json.loads(
+        (Path(__file__).resolve().parents[3] / "docs/examples/standard-hand.json").read_text()
+    )
+    thinker = Thinker(workers=1)
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    try:
+        started = time.perf_counter()
+        review = await thinker.review(record, 2, seed=1, search=0.02)
+        spent = time.perf_counter() - started
+        assert review is not None and review.seat == 2 and review.plays_reviewed == 13
+        assert review.bid.player.to_json() == 3  # type: ignore[union-attr]
+        # the loop went on ticking all along (the search held neither it nor the GIL)
+        assert ticks >= 0.25 * spent / 0.01
+        assert thinker.reviewing == 0
+        assert thinker._pool is None  # (the review has its own worker process)
+        # the tables' bots have their worker to themselves meanwhile: a decision is searched
+        # one review at a time: a second one while it runs is refused
+        await thinker.start()  # (the tables' worker, warmed as at the bot's start)
+        first = asyncio.create_task(thinker.review(record, 0, seed=1, search=0.1))
+        await asyncio.sleep(0)
+        assert thinker.reviewing == 1
+        game = Game.new("standard", seed=3)
+        assert await thinker.plan(game, game.seats_to_act()[0], "strong", 3, 0.3)
+        assert thinker.reviewing == 1  # (still reviewing: the decision did not wait for it)
+        assert thinker.fallbacks == 0 and thinker.degraded == 0
+        assert await thinker.review(record, 1, seed=1) is None
+        assert await first is not None
+        # a record that does not replay: the engine's refusal, raised here
+        broken = {**record, "plays": record["plays"][1:]}
+        with pytest.raises(RecordError):
+            await thinker.review(broken, 0, seed=1)
+        # too slow for its timeout: None, not an error, and its worker is ended
+        pool = thinker._review_pool
+        assert pool is not None
+        processes = list(getattr(pool, "_processes", {}).values())
+        assert await thinker.review(record, 3, seed=1, search=0.05, timeout=0.001) is None
+        assert thinker._review_pool is None
+        await wait_until(lambda: not any(p.is_alive() for p in processes), "the review worker ended")
+        assert await thinker.review(record, 3, seed=1, search=0.02) is not None  # a new worker
+    finally:
+        ticker.cancel()
+        thinker.close()
+    assert thinker._review_pool is None
