@@ -297,7 +297,7 @@ class Ruleset:
         if self.set_limit is not None:
             parts.append("set once loses" if self.set_limit == 1 else f"set {self.set_limit} times loses")
         if self.lose_score is not None:
-            parts.append(f"mercy at {self.lose_score}")
+            parts.append(f"mercy at {fmt_int(self.lose_score)}")
         if self.max_hands:
             parts.append(f"{self.max_hands} hands max")
         return " · ".join(parts)

@@ -303,7 +303,7 @@ def _describe(rs: Any) -> Joined:
             else _n("set %(n)s times loses", "set %(n)s times loses", rs.set_limit)
         )
     if rs.lose_score is not None:
-        parts.append(_("mercy at %(score)s", score=rs.lose_score))
+        parts.append(_("mercy at %(score)s", score=whole(rs.lose_score)))
     if rs.max_hands:
         parts.append(_n("%(n)s hand max", "%(n)s hands max", rs.max_hands))
     return join(*parts, sep=" · ")

@@ -151,8 +151,10 @@ def test_the_one_line_rules_summary_writes_numbers_the_readers_way(lang: str) ->
     from bot.lexicon import describe
 
     rs = check_rules(
-        "standard", parse_house_rules("target_score=10000 blind_bids=on blind_bid_min_deficit=1500")
+        "standard",
+        parse_house_rules("target_score=10000 blind_bids=on blind_bid_min_deficit=1500 lose_score=-1000"),
     )
     line = render(describe(rs), lang).replace("\xa0", " ").replace("\u202f", " ")
-    assert "10 000" in line and "1 500+" in line and "10,000" not in line, line
+    assert "10 000" in line and "1 500+" in line and "−1 000" in line and "10,000" not in line, line
     assert render(describe(rs), "en").startswith("standard: to 10,000")
+    assert render(describe(rs), "en").endswith("mercy at −1,000") and str(describe(rs)) == rs.describe()

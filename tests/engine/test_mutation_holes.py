@@ -148,7 +148,7 @@ DESCRIBED = {
     "suicide": "suicide: to 500 · nil ±100 · 10 bags = −100 · suicide",
     "short": "short: to 250 · nil ±100 · blind nil ±200 (pass 3) · 5 bags = −50",
     "house": "house: to 500 · nil ±100 · blind nil ±200 (pass 3, down 100+) · blind bids to 7 (down 100+) · "
-    "10 bags = −100 · 10 for 200 · Boston wins · mercy at -200",
+    "10 bags = −100 · 10 for 200 · Boston wins · mercy at −200",
 }
 
 

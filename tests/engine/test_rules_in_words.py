@@ -108,7 +108,7 @@ def test_describe_and_explain_never_stack_signs(overrides: dict[str, int]) -> No
 
 def test_describe_writes_negative_values_with_a_minus() -> None:
     rs = Ruleset.preset("standard", lose_score=-200, bag_value=-10)
-    assert "mercy at -200" in rs.describe()
+    assert "mercy at −200" in rs.describe()
     assert "bags −10 each" in rs.describe()
     assert "10 bags = −100" in rs.describe()
 

@@ -36,7 +36,7 @@ def test_overrides_round_trip() -> None:
     d = rs.to_dict()
     assert d == {"preset": "standard", "target_score": 300, "blind_nil_min_deficit": 100, "lose_score": -200}
     assert Ruleset.from_dict(json.loads(json.dumps(d))) == rs
-    assert "mercy at -200" in rs.describe()
+    assert "mercy at −200" in rs.describe()
 
 
 @pytest.mark.parametrize(
