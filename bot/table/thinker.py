@@ -66,6 +66,10 @@ MIN_SEARCH_SECONDS = 0.03
 #: Added to the search workers' niceness (Unix), which also run in the idle scheduling class on
 #: Linux (`lower_priority`): the bot's event loop gets a core first. 0: the bot's own priority.
 SEARCH_NICE = 10
+#: Seconds the first decision waits for a worker process that is still starting, past its budget
+START_WAIT_SECONDS = 5.0
+#: Seconds a clean stop waits for killed workers to exit (`Thinker.aclose`)
+KILLED_EXIT_SECONDS = 10.0
 #: how often a worker checks that its bot is still alive (seconds)
 ORPHAN_CHECK_SECONDS = 1.0
 
@@ -226,15 +230,18 @@ class Thinker:
         workers: int | None = None,
         max_think: float = MAX_THINK_SECONDS,
         grace: float = GRACE_SECONDS,
+        start_wait: float = START_WAIT_SECONDS,
         nice: int = SEARCH_NICE,
     ) -> None:
         self.max_think = max_think
         self.grace = grace
+        self.start_wait = start_wait
         self.nice = nice
         self._workers = workers if workers is not None else default_workers()
         self._pool: Executor | None = None
         self.in_flight = 0  # decisions running in a worker now (read by tests and benchmarks)
         self.reviewing = 0  # hand reviews running in their worker now (`review`)
+        self._start_waited = False  # a decision waited for a starting worker and timed out
         self._review_pool: ProcessPoolExecutor | None = None
         self.decisions = 0
         self.fallbacks = 0
@@ -314,11 +321,15 @@ class Thinker:
                 self._executor(), plan_in_worker, data, seat, level, seed, time.time(), budget, share
             )
             # the search checks its clock between sampled deals; a worker's first decision also
-            # starts its process (not ready yet: wait for it, as the warm-up would)
-            timeout = budget + self.grace if ready else 2 * budget + 5.0
+            # starts its process (not ready yet: wait for it, as the warm-up would), but only once:
+            # a worker that did not start in that time is starved of CPU, and the turns after it
+            # must not each wait seconds for it
+            waits_for_start = not ready and not self._start_waited
+            timeout = 2 * budget + self.start_wait if waits_for_start else budget + self.grace
             try:
                 done, spent = await asyncio.wait_for(fut, timeout=timeout)
             except TimeoutError:  # the worker is busy (or starved of CPU): not broken
+                self._start_waited = self._start_waited or waits_for_start
                 return self._degrade("timeout", game, seat, seed)
             if done is None:
                 return self._degrade("late", game, seat, seed)
@@ -427,6 +438,7 @@ class Thinker:
     def _detach(self) -> Executor | None:
         """Forget the pool and its workers (the next decision starts a new one); the old pool."""
         pool, self._pool = self._pool, None
+        self._start_waited = False
         self.warm_pids.clear()
         self.worker_nice.clear()
         return pool
@@ -448,8 +460,8 @@ class Thinker:
         """Stop, and wait (off the event loop, ``timeout`` seconds at most) until the worker
         processes have ended: a clean stop of the bot leaves no process behind, not even one
         finishing its last search (at most a budget's worth, under a second). A worker still busy
-        after ``timeout`` (a machine so loaded that its last search crawls) is terminated, and
-        reaped within another ``timeout``: its result is not wanted, and a stop does not wait on it."""
+        after ``timeout`` (a machine so loaded that its last search crawls) is terminated, then
+        killed, and waited for until it has exited: its result is not wanted."""
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
         self._stop_reviews()
@@ -462,10 +474,13 @@ class Thinker:
         if done:
             return
         log.warning("the bots' search workers did not stop within %g s: terminating them", timeout)
-        for how in (signal.SIGTERM, signal.SIGKILL):  # (SIGKILL: one that has not ended after SIGTERM)
+        # SIGKILL: one that has not ended after SIGTERM. Even a killed process is scheduled once
+        # more to exit, which at idle priority on a saturated machine can take seconds: the wait
+        # after it is longer (it ends; only when is the machine's)
+        for how, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, max(timeout, KILLED_EXIT_SECONDS))):
             for pid in pids:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, how)
-            done, _ = await asyncio.wait({shutdown}, timeout=timeout)
+            done, _ = await asyncio.wait({shutdown}, timeout=wait)
             if done:
                 return

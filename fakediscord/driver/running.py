@@ -25,6 +25,14 @@ ClientT = TypeVar("ClientT", bound=discord.Client)
 T = TypeVar("T")
 
 
+#: How long (``Stopwatch`` time) a bot may take to become ready, and to close. Bounds for a hang,
+#: not speed checks: a bot's start and stop also wait on other processes (its search workers at
+#: idle priority, a database server), whose time a loaded machine stretches and ``Stopwatch``
+#: cannot discount.
+READY_SECONDS = 30.0
+CLOSE_SECONDS = 30.0
+
+
 class Running:
     """``run_bot``, ``settle``, the gateway drills (``drop_gateway``, ``send_reconnect``,
     ``invalidate_session``) and ``advance_clock``."""
@@ -37,7 +45,7 @@ class Running:
 
     @contextlib.asynccontextmanager
     async def run_bot(
-        self, bot: ClientT, token: str = "x", *, timeout: float = 10.0, sync_commands: bool = False
+        self, bot: ClientT, token: str = "x", *, timeout: float = READY_SECONDS, sync_commands: bool = False
     ) -> AsyncIterator[ClientT]:
         """Point discord.py at this fake, start ``bot``, wait until it is ready; close it on exit.
 
@@ -87,7 +95,7 @@ class Running:
             yield bot
         finally:
             try:
-                await _within(bot.close(), 5)
+                await _within(bot.close(), CLOSE_SECONDS)
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await _within(task, 5)
             finally:

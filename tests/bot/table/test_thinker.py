@@ -254,6 +254,26 @@ async def test_a_worker_that_does_not_answer_in_time_is_not_waited_for() -> None
         thinker.close()
 
 
+async def test_a_worker_that_never_starts_is_waited_for_once_not_at_every_turn() -> None:
+    """A worker starved of CPU before it warmed up (here: busy with a long job from the start): the
+    first decision waits ``start_wait`` for it, as for a process starting; the turns after it wait
+    only their budget and grace, not the start's seconds again."""
+    thinker = Thinker(workers=1, grace=0.05, start_wait=0.5)
+    try:
+        busy = thinker._executor().submit(time.sleep, 5.0)  # (no warm-up: it is not ready)
+        game = Game.new("standard", seed=7)
+        seat = game.seats_to_act()[0]
+        for _ in range(3):
+            assert _legal(game, seat, await thinker.plan(game, seat, "strong", 7, 0.05))
+        assert not thinker.ready and thinker.degraded_by["timeout"] == 3
+        first, *later = list(thinker.durations)[-3:]
+        assert first >= 0.5  # it waited for the start once
+        assert all(d < first for d in later), thinker.durations
+        busy.cancel()
+    finally:
+        thinker.close()
+
+
 async def test_a_bots_search_gets_its_pause_in_the_clocks_real_time(storage: Storage) -> None:
     """The strong bot searches during its 1-1.5 s pause; on a clock 1000 times faster that pause is
     1-1.5 ms of real time, and so is the search's budget (not the 0.6 s cap of a real-time pause)."""
