@@ -9,6 +9,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
+from engine import duplicate, fair
 from tests.e2e.harness import Spades, said
 from tests.e2e.leagues import (
     LEAGUE,
@@ -76,6 +77,13 @@ async def test_a_duplicate_night_deals_the_same_hands_and_ranks_by_matchpoints(s
             assert (ha["fair"]["seed"], ha["fair"]["salt"]) == (hb["fair"]["seed"], hb["fair"]["salt"])
             assert ha["deal"] == hb["deal"] and ha["dealer"] == hb["dealer"]
         assert a[0]["deal"] != a[1]["deal"]  # (each hand its own deal)
+        # ... and they are the round's deals: keyed from the night's committed seed and the round
+        # (``engine.duplicate``), not the table's own, the round's dealer first
+        round_seed = duplicate.round_seed(night.data["seating_key"]["seed"], 1)
+        for h in a[:n]:
+            key = fair.derived_key(round_seed, duplicate.round_salt(1), h["hand_no"])
+            assert (h["fair"]["seed"], h["fair"]["salt"]) == (key.seed, key.salt)
+        assert a[0]["dealer"] == 0
 
         # matchpoints, counted here from the stored hand scores
         scored = {t.id: points_by_hand(records[t.id]) for t in tables}
