@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from bot import lexicon
 from bot.clock import Clock, utcnow
-from bot.i18n import Text, _, _n
+from bot.i18n import Text, _, _n, join
 from bot.render import league as text
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, Result
 from engine.ruleset import Ruleset
@@ -181,13 +181,16 @@ class Results:
     async def standings_text(self, league: LeagueRow, *, title: Text | None = None) -> Text:
         rows, held = await self.standings_rows(league)
         rule = settings_of(league).points
+        described = rule.describe()
+        if settings_of(league).duplicate:
+            described = join(described, _("; ranked by matchpoints"), sep="")
         return text.standings(
             league.name,
             league.season,
             rows,
             await self.entrant_names(league),
             held,
-            rule.describe(),
+            described,
             title=title,
             ranking=ranking_of(league),
             min_nights=rule.min_nights,
