@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 
 from bot.league import duplicate
+from bot.league.core import table_ruleset
 from bot.league.service import LeagueService, TableOutcome
+from bot.league.settings import LeagueSettings
 from bot.storage import HandResult, Storage
-from bot.storage.leagues import LeagueStore, LeagueTable
+from bot.storage.leagues import LeagueStore, LeagueTable, NightRow
 from engine import duplicate as engine_duplicate
+from engine.ruleset import Ruleset
 
 from .test_league_service import ADMIN, FIRST_START, MONDAY, Clock, FakeGateway, create, open_checkin
 
@@ -145,3 +148,16 @@ def test_only_tables_that_played_the_same_deals_at_the_full_size_are_compared() 
     assert got[(1, 1)] == 1.5 and got[(2, 1)] == 0.5  # hand 1: 20 ties 20; hand 2: 30 beats 10
     assert got[(3, 0)] == got[(3, 1)] == 0.0  # alone in its round
     assert all(got[(4, s)] == 0.0 for s in range(3))  # a table of three is not compared
+
+
+def test_a_table_of_three_and_a_league_without_duplicate_get_no_shared_seed() -> None:
+    night = NightRow(
+        7, 1, 1, 1, "2026-10-22", 0, 0, "playing", 1, {"seating_key": {"seed": "s", "salt": "t"}}, 0
+    )
+    four = Ruleset.preset("standard")
+    three = table_ruleset(four, [[1], [2], [3]])
+    on = LeagueSettings(duplicate=True)
+    shared = duplicate.table_settings(on, night, 2, four, four)
+    assert shared == {"duplicate": {"seed": engine_duplicate.round_seed("s", 2), "salt": "duplicate-round-2"}}
+    assert duplicate.table_settings(on, night, 2, four, three) == {}
+    assert duplicate.table_settings(LeagueSettings(), night, 2, four, four) == {}
