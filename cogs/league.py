@@ -917,6 +917,7 @@ class LeagueCog(commands.Cog):
         bye_points="League points for a night's bye (0-10)",
         ranking="What the standings rank by",
         min_nights="Nights played to be ranked and champion (0-52)",
+        duplicate="Every table of a round plays the same deals; rank by matchpoints",
     )
     @app_commands.choices(leftover=LEFTOVER_CHOICES, ranking=RANKING_CHOICES)
     @app_commands.autocomplete(league=league_autocomplete)
@@ -928,6 +929,7 @@ class LeagueCog(commands.Cog):
         bye_points: app_commands.Range[int, -1000, 1000] | None = None,
         ranking: str | None = None,
         min_nights: app_commands.Range[int, -1000, 1000] | None = None,
+        duplicate: bool | None = None,
     ) -> None:
         async def work() -> Text:
             lg = await self._admin_league(interaction, league)
@@ -938,6 +940,7 @@ class LeagueCog(commands.Cog):
                 bye_points=bye_points,
                 ranking=ranking,
                 min_nights=min_nights,
+                duplicate=duplicate,
             )
             return text.saved(await self.service.schedule_text(lg))
 

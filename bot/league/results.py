@@ -4,12 +4,13 @@ result correction by an admin, the season's final post.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from bot import lexicon
 from bot.clock import Clock, utcnow
-from bot.i18n import Text, _, _n
+from bot.i18n import Text, _, _n, join
 from bot.render import league as text
 from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, Result
 from engine.ruleset import Ruleset
@@ -17,6 +18,7 @@ from engine.ruleset import Ruleset
 from . import attendance, seating, standings
 from . import schedule as sch
 from .core import ruleset_of, schedule_of, settings_of
+from .duplicate import Duplicate
 from .gateway import (
     LeagueGateway,
     LeagueRefusal,
@@ -109,6 +111,9 @@ class Results:
 
         rule_of_attendance = settings_of(league).attendance
         subs = await self.store.attendance.season_subs(league.id, season)
+        duplicate = settings_of(league).duplicate
+        table_mp = await Duplicate(self.store).matchpoints(league, season) if duplicate else {}
+        matchpoints: dict[Hashable, float] = defaultdict(float)
         games = []
         for r in results:
             played = attendance.credit(r.sides, r.seats, subs.get(r.league_table_id, ()), rule_of_attendance)
@@ -130,6 +135,10 @@ class Results:
                 if league.format != seating.FIXED
                 else frozenset()
             )
+            for i, side in enumerate(sides):
+                for e in side:
+                    if e not in absent and r.forfeit_side != i:
+                        matchpoints[e] += table_mp.get((r.league_table_id, i), 0.0)
             games.append(
                 standings.GameResult(
                     r.night_number,
@@ -148,7 +157,14 @@ class Results:
         nights = await self.store.nights.nights(league.id, season)
         held = [n.number for n in nights if n.status == "finished" and n.number != finals]
         byes = [(n, entrant(u)) for n, u in await self.store.rounds.season_byes(league.id, season)]
-        rows = standings.standings(games, rule, entrants=entrants, byes=byes, nights_held=held)
+        rows = standings.standings(
+            games,
+            rule,
+            entrants=entrants,
+            byes=byes,
+            nights_held=held,
+            matchpoints=dict(matchpoints) if duplicate else None,
+        )
         return rows, len(held)
 
     async def entrant_names(self, league: LeagueRow) -> Callable[[Hashable], Text]:
@@ -165,15 +181,18 @@ class Results:
     async def standings_text(self, league: LeagueRow, *, title: Text | None = None) -> Text:
         rows, held = await self.standings_rows(league)
         rule = settings_of(league).points
+        described = rule.describe()
+        if settings_of(league).duplicate:
+            described = join(described, _("; ranked by matchpoints"), sep="")
         return text.standings(
             league.name,
             league.season,
             rows,
             await self.entrant_names(league),
             held,
-            rule.describe(),
+            described,
             title=title,
-            ranking=rule.ranking,
+            ranking=ranking_of(league),
             min_nights=rule.min_nights,
         )
 
@@ -309,10 +328,16 @@ class Results:
             await self.entrant_names(league),
             held,
             standings.champions(rows),
-            ranking=settings_of(league).points.ranking,
+            ranking=ranking_of(league),
             min_nights=settings_of(league).points.min_nights,
         )
         await self.gateway.post(league.channel_id, post)
+
+
+def ranking_of(league: LeagueRow) -> str:
+    """What the league's standings rank by: matchpoints in a duplicate league, else its ranking."""
+    settings = settings_of(league)
+    return standings.MATCHPOINTS if settings.duplicate else settings.points.ranking
 
 
 def bags_of_score(rules: Ruleset, score: int) -> int | None:

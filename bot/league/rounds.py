@@ -18,7 +18,7 @@ from bot.storage.leagues import LeagueRow, LeagueStore, LeagueTable, NightRow
 from engine.ruleset import Ruleset
 from engine.seating_record import round_record
 
-from . import seating, seating_proof
+from . import duplicate, seating, seating_proof
 from .checkin import Checkin
 from .core import Pulse, ScheduledEvents, ruleset_of, settings_of, table_ruleset
 from .gateway import LeagueGateway, TableOutcome, _unix, _utc
@@ -243,7 +243,11 @@ class Rounds:
                     seats=seats,
                     ruleset=rules,
                     league_table_id=lt.id,
-                    settings={**settings.table_settings, "time_call": settings.time_call},
+                    settings={
+                        **settings.table_settings,
+                        "time_call": settings.time_call,
+                        **duplicate.table_settings(settings, night, lt.round_no, ruleset, rules),
+                    },
                 )
             except Exception:
                 log.exception("league %s: opening table %s failed", league.id, lt.id)
@@ -382,8 +386,14 @@ class Rounds:
         results = await self.store.rounds.night_results(night.id)
         key = seating_proof.revealed(done)
         reveal = proof_text.reveal_line(key.seed, key.salt) if key is not None else ""
+        mp = (
+            await duplicate.Duplicate(self.store).matchpoints(league, night.season, night.id)
+            if settings_of(league).duplicate
+            else None
+        )
         await self.gateway.post(
-            league.channel_id, text.night_results(league.name, night.number, results, footer=reveal)
+            league.channel_id,
+            text.night_results(league.name, night.number, results, footer=reveal, matchpoints=mp),
         )
         await self.gateway.post(league.channel_id, await self.results.standings_text(league))
         fresh = await self.store.rosters.get_league(league.id)

@@ -4,7 +4,8 @@ The settings live where the rest of the league's do (``LeagueSettings``: ``lefto
 ``PointsRule``: ``bye``, ``ranking``, ``min_nights``), stored in the league's settings like any
 other (no column of their own). Each is checked where it is entered and refused with a code:
 ``threes_format`` (a table of three needs individuals at four-seat tables), ``points_range`` (bye
-points 0-10), ``bad_ranking``, ``min_nights_range`` (0-52), ``nothing_to_change``.
+points 0-10), ``bad_ranking``, ``min_nights_range`` (0-52), ``nothing_to_change``. ``duplicate``
+turns duplicate rounds on or off (``bot.league.duplicate``): it applies from the next round seated.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ class NothingToChange(SettingsError):
 
 
 class SeasonRules:
-    """Set the leftover rule, the bye points, the ranking and the nights needed to be ranked."""
+    """Set the leftover rule, the bye points, the ranking, the nights needed to be ranked and
+    duplicate rounds."""
 
     def __init__(self, leagues: Leagues) -> None:
         self.leagues = leagues
@@ -46,6 +48,7 @@ class SeasonRules:
         bye_points: int | None = None,
         ranking: str | None = None,
         min_nights: int | None = None,
+        duplicate: bool | None = None,
     ) -> LeagueRow:
         settings = settings_of(league)
         points: dict[str, Any] = {
@@ -54,13 +57,15 @@ class SeasonRules:
             if v is not None
         }
         try:
-            if leftover is None and not points:
+            if leftover is None and not points and duplicate is None:
                 raise NothingToChange(
                     _("Nothing to change: give at least one new value."), "nothing_to_change"
                 )
             new = settings
             if leftover is not None:
                 new = new.with_changes(leftover=check_leftover(leftover, league.format, ruleset_of(league)))
+            if duplicate is not None:
+                new = new.with_changes(duplicate=duplicate)
             if points:
                 new = new.with_changes(
                     points=standings.PointsRule.from_dict({**settings.points.to_dict(), **points})

@@ -99,6 +99,8 @@ class LeagueSettings:
     time_call: str = OVERTIME  # what happens when a round's time is up (TIME_CALLS)
     bid_seconds: int = DEFAULT_BID_SECONDS  # the league tables' turn timers
     play_seconds: int = DEFAULT_PLAY_SECONDS
+    # duplicate rounds: every full table of a round plays the same deals; standings in matchpoints
+    duplicate: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.late_minutes <= MAX_LATE_MINUTES:
@@ -178,6 +180,7 @@ class LeagueSettings:
             "time_call": self.time_call,
             "bid_seconds": self.bid_seconds,
             "play_seconds": self.play_seconds,
+            "duplicate": self.duplicate,
         }
 
     @classmethod
@@ -196,6 +199,7 @@ class LeagueSettings:
             time_call=str(d.get("time_call", OVERTIME)),
             bid_seconds=int(d.get("bid_seconds", DEFAULT_BID_SECONDS)),
             play_seconds=int(d.get("play_seconds", DEFAULT_PLAY_SECONDS)),
+            duplicate=bool(d.get("duplicate", False)),
         )
 
     @property

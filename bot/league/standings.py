@@ -19,7 +19,7 @@ forfeit``) gets the same forfeit loss, counted as a forfeit rather than a no-sho
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,8 @@ POINTS = "points"
 GAME_POINTS = "game_points"
 PER_GAME = "per_game"
 RANKINGS = (POINTS, GAME_POINTS, PER_GAME)
+#: a duplicate league ranks by matchpoints (``bot.league.duplicate``; not a ranking to choose)
+MATCHPOINTS = "matchpoints"
 MAX_MIN_NIGHTS = 52
 
 
@@ -186,6 +188,7 @@ class Row:
     dropped: int | None = None  # the night whose points were dropped
     head_to_head: int = 0
     scored: int = 0  # game points scored over the season
+    matchpoints: float = 0.0  # duplicate leagues: the season's matchpoints
     rank: int = 0  # 0: not ranked (fewer nights than the league's minimum)
     tied: bool = False  # still level after every tiebreak
 
@@ -214,8 +217,10 @@ def standings(
     entrants: Iterable[Entrant] = (),
     byes: Iterable[tuple[int, Entrant]] = (),
     nights_held: Sequence[int] = (),
+    matchpoints: Mapping[Entrant, float] | None = None,
 ) -> list[Row]:
-    """Rank every entrant (also those who have not played yet) by the rules in the module doc."""
+    """Rank every entrant (also those who have not played yet) by the rules in the module doc;
+    with ``matchpoints`` (a duplicate league's) by them first, then as the rule says."""
     games = list(games)
     rows: dict[Entrant, Row] = {}
 
@@ -282,9 +287,15 @@ def standings(
             r.dropped = worst
 
     mode = rule.ranking
+    if matchpoints is not None:
+        mode = MATCHPOINTS
+        for e, mp in matchpoints.items():
+            row(e).matchpoints = mp
 
     def key(r: Row) -> tuple[Any, ...]:
         tiebreaks = (-r.head_to_head, -r.point_diff, r.bags)
+        if mode == MATCHPOINTS:
+            return (-r.matchpoints, -r.total, *tiebreaks)
         if mode == GAME_POINTS:
             return (-r.scored, -r.total, *tiebreaks)
         if mode == PER_GAME:
@@ -337,4 +348,6 @@ def ranking_value(r: Row, ranking: str) -> str:
         return str(r.scored)
     if ranking == PER_GAME:
         return f"{r.per_game:.2f}"
+    if ranking == MATCHPOINTS:
+        return f"{r.matchpoints:g}"
     return str(r.total)

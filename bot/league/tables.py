@@ -137,8 +137,9 @@ class ServiceTables:
         league_table_id: int,
         settings: dict[str, Any] | None = None,
     ) -> tuple[int, int] | None:
-        """``settings``: the league's turn timers (``bid_seconds``, ``play_seconds``) and its
-        ``time_call`` (told to the players when the table opens)."""
+        """``settings``: the league's turn timers (``bid_seconds``, ``play_seconds``), its
+        ``time_call`` (told to the players when the table opens) and, in a duplicate round, the
+        round's deal seed and salt (``duplicate``: the table is dealt from them)."""
         existing = self._already_open(league_table_id)  # opened just before a restart
         if existing is not None:
             return existing.channel_id, existing.id
@@ -164,6 +165,8 @@ class ServiceTables:
         me = self.client.user
         wanted = dict(settings or {})
         timers: dict[str, Any] = {k: int(wanted[k]) for k in ("bid_seconds", "play_seconds") if k in wanted}
+        if isinstance(wanted.get("duplicate"), dict):  # the round's shared deals (engine.duplicate)
+            timers["duplicate"] = {k: str(v) for k, v in wanted["duplicate"].items()}
         result = await self.tables.lifecycle.open_seated(
             guild_id=guild_id,
             channel_id=where,

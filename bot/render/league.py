@@ -13,7 +13,7 @@ imports no league code at run time (an import contract says so), only the league
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -388,15 +388,26 @@ def round_results(
 
 
 def night_results(
-    league_name: str, night_number: int, results: Sequence[Result], *, footer: Text = ""
+    league_name: str,
+    night_number: int,
+    results: Sequence[Result],
+    *,
+    footer: Text = "",
+    matchpoints: Mapping[tuple[int, int], float] | None = None,
 ) -> Text:
-    """The night's results post, every round's tables (``footer``: the seating seed's reveal)."""
-    lines = [
-        result_line(
+    """The night's results post, every round's tables (``footer``: the seating seed's reveal;
+    ``matchpoints``: a duplicate league's, by ``(league table id, side)``, shown per table)."""
+    lines: list[Text] = []
+    for r in results:
+        line = result_line(
             r.table_no, r.sides, r.scores, r.winner_side, r.complete, r.corrected, round_no=r.round_no
         )
-        for r in results
-    ]
+        if matchpoints is not None:
+            per_side = " – ".join(
+                f"{matchpoints.get((r.league_table_id, i), 0.0):g}" for i in range(len(r.sides))
+            )
+            line = join(line, _("· matchpoints %(points)s", points=per_side))
+        lines.append(line)
     return lines_within(
         _("🌙 **%(league)s: night %(n)s results**", league=league_name, n=night_number), lines, footer
     )
@@ -538,6 +549,8 @@ def standings_lines(
             shown = join(shown, _("· **%(n)s** game points", n=whole(r.scored)))
         elif ranking == "per_game":
             shown = join(shown, _("· **%(n)s** points per game", n=Num(r.per_game, "0.00")))
+        elif ranking == "matchpoints":
+            shown = join(shown, _("· **%(n)s** matchpoints", n=Num(r.matchpoints, "0.#")))
         if not r.rank:
             shown = join(
                 shown,
@@ -684,6 +697,8 @@ def schedule(
         _("-# Attendance: %(rule)s.", rule=settings.attendance.describe()),
         sep="\n",
     )
+    if settings.duplicate:
+        footer = join(footer, DUPLICATE_LINE, sep="\n")
     points = settings.points
     if points.ranking != "points" or points.min_nights or points.bye:
         # the season's own rules (``/league-season rules``): said only when the league chose them
@@ -692,6 +707,13 @@ def schedule(
     if status is not None:
         header = join(header, join("(", status, ")", sep=""))
     return lines_within(header, schedule_lines(schedule, held, now), footer)
+
+
+#: a duplicate league's info post says so (``bot.league.duplicate``)
+DUPLICATE_LINE = _(
+    "-# Duplicate rounds: every full table of a round plays the same deals; the standings rank by"
+    " matchpoints."
+)
 
 
 def turns_line(settings: LeagueSettings, time_call: Text) -> Text:

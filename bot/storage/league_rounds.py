@@ -385,6 +385,36 @@ class RoundRows(LeagueStoreBase):
             for r in rows
         ]
 
+    async def hand_records(
+        self, league_id: int, season: int, night_id: int | None = None
+    ) -> list[tuple[LeagueTable, list[dict[str, Any]]]]:
+        """Every league table of a season (or of one night) that was not voided, with the stored
+        hand records of its game (``docs/HAND_RECORD.md``; its first game only), in play order."""
+        where = "n.league_id = ? AND n.season = ?"
+        params: tuple[Any, ...] = (league_id, season)
+        if night_id is not None:
+            where += " AND t.night_id = ?"
+            params = (*params, night_id)
+        cols = ", ".join(f"t.{c.strip()}" for c in _LT_COLUMNS.split(","))
+        tables = [
+            _lt(r)
+            for r in await self._all(
+                f"SELECT {cols} FROM league_tables t JOIN league_nights n ON n.id = t.night_id"
+                f" WHERE {where} AND t.status <> 'void' AND t.table_id IS NOT NULL"
+                " ORDER BY t.night_id, t.round_no, t.table_no",
+                params,
+            )
+        ]
+        out: list[tuple[LeagueTable, list[dict[str, Any]]]] = []
+        for lt in tables:
+            rows = await self._all(
+                "SELECT record FROM hands WHERE table_id = ? AND game_no ="
+                " (SELECT MIN(game_no) FROM hands WHERE table_id = ?) ORDER BY hand_no",
+                (lt.table_id, lt.table_id),
+            )
+            out.append((lt, [json.loads(r[0]) for r in rows]))
+        return out
+
     async def season_byes(self, league_id: int, season: int) -> list[tuple[int, int]]:
         """(night number, user) for every bye of the season."""
         rows = await self._all(

@@ -306,7 +306,15 @@ class Lifecycle:
         for s in empty:
             new.seats[s] = bot_seat(new, s)
         try:
-            new.game = Game.new(new.ruleset, seed=self.deal_seed, fair=True)
+            dup = new.settings.get("duplicate")
+            if isinstance(dup, dict) and isinstance(dup.get("seed"), str):
+                # a league's duplicate round (engine.duplicate): every table of the round is dealt
+                # the round's deals, the same dealer first
+                new.game = Game.new(
+                    new.ruleset, seed=dup["seed"], salt=str(dup.get("salt", "")), dealer=0, fair=True
+                )
+            else:
+                new.game = Game.new(new.ruleset, seed=self.deal_seed, fair=True)
         except Exception:
             log.exception("dealing at table %s failed", table_id)
             return refuse("deal_failed", _("Sorry, the cards could not be dealt. Please try again."))

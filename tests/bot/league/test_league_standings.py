@@ -184,3 +184,17 @@ def test_an_organisers_forfeit_is_a_forfeit_loss_and_the_other_side_wins() -> No
     assert (rows["c"].points, rows["c"].losses, rows["c"].close_losses) == (0, 1, 0)
     assert (rows["c"].forfeit_losses, rows["c"].no_shows, rows["c"].games) == (1, 0, 1)
     assert rows["c"].nights == set()  # not a night played
+
+
+def test_a_duplicate_league_ranks_by_matchpoints_then_league_points() -> None:
+    games = [g(1, ("a",), ("b",), 300, 200), g(1, ("c",), ("d",), 250, 260)]
+    # b lost its game but outscored its counterpart at the other table in more hands
+    rows = standings(games, PointsRule(), matchpoints={"a": 1.0, "b": 3.0, "c": 1.0, "d": 1.0})
+    assert [(r.entrant, r.matchpoints) for r in rows] == [("b", 3.0), ("a", 1.0), ("d", 1.0), ("c", 1.0)]
+    assert [r.rank for r in rows] == [
+        1,
+        2,
+        3,
+        4,
+    ]  # a, d level on matchpoints: league points, then a's larger margin
+    assert [r.entrant for r in standings(games, PointsRule())][:1] != ["b"]  # (not by points)
