@@ -230,6 +230,7 @@ class SpadesBot(commands.Bot, TablesHost, LeagueHost, PublicLanguages, NamesComm
             settings=settings,
             deal_seed=config.deal_seed,
             search_workers_at_start=config.search_workers_at_start,
+            search_nice=config.search_nice,
             shard_count=config.shards[0],
             shards=keeper,
             budget=self.budget,

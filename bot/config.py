@@ -173,6 +173,10 @@ class Config:
     # start the strong bots' search workers at start-up (in the background), not at the first
     # strong decision (tests that never seat a strong bot turn it off to save the process)
     search_workers_at_start: bool = True
+    # niceness added to the search workers (and on Linux the idle scheduling class), so the event
+    # loop always wins a core from them; 0 runs them at the bot's own priority (a machine of its own
+    # where other work must not starve the searches and the hand reviews)
+    search_nice: int = 10
     # fault injection for resilience tests and drills (docs/TESTING.md); off by default
     faults: Faults = field(default_factory=Faults)
 
@@ -266,6 +270,9 @@ class Config:
         workers_text = (get("SEARCH_WORKERS_AT_START") or "on").lower()
         if workers_text not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
             raise ConfigError(f"SEARCH_WORKERS_AT_START must be on or off, got {workers_text!r}")
+        nice = _int_setting(get, "SEARCH_NICE", minimum=0)
+        if nice is not None and nice > 19:
+            raise ConfigError(f"SEARCH_NICE must be 0 to 19, got {nice}")
         emojis_text = (get("CARD_EMOJIS") or "on").lower()
         if emojis_text not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
             raise ConfigError(f"CARD_EMOJIS must be on or off, got {emojis_text!r}")
@@ -289,6 +296,7 @@ class Config:
             faults=faults,
             card_emojis=emojis_text in ("on", "true", "1", "yes"),
             search_workers_at_start=workers_text in ("on", "true", "1", "yes"),
+            search_nice=nice if nice is not None else 10,
         )
 
     @property

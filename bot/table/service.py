@@ -29,6 +29,7 @@ from bot.table.players import Players
 from bot.table.publisher import DiscordPublisher, Publisher, TablePublisher
 from bot.table.seating import Seating
 from bot.table.store import GameListener, HandListener, SaveFault, TableStore
+from bot.table.thinker import SEARCH_NICE, Thinker
 from bot.tasks import cancel_all
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,7 @@ class TableService:
         budget: GlobalBudget | None = None,
         save_fault: SaveFault | None = None,
         evict_grace: float = EVICT_GRACE,
+        search_nice: int = SEARCH_NICE,
     ) -> None:
         self.storage = storage
         self.time = clock
@@ -90,7 +92,14 @@ class TableService:
         self.posts.fence = self.posts.panels.fence = self._may_send
         self.players = Players(self.storage)
         self.store.prepare.append(self.players.auto_look)
-        self.clock = TurnClock(self.store, self.posts, clock=clock, seed=self.deal_seed, players=self.players)
+        self.clock = TurnClock(
+            self.store,
+            self.posts,
+            clock=clock,
+            seed=self.deal_seed,
+            thinker=Thinker(nice=search_nice),
+            players=self.players,
+        )
         self.lifecycle = Lifecycle(self.store, self.posts, settings=settings, seed=self.deal_seed)
         self.seating = Seating(self.store, self.posts)
         self.play = Play(self.store)

@@ -85,7 +85,12 @@ async def test_the_services_are_built_once_with_the_storage_and_refused_before(s
     bot.build_services()  # (once)
     assert bot.tables is tables and bot.table_service is tables and bot.league_service is bot.leagues
     assert tables.storage is storage and tables.settings is bot.settings and tables.time is bot.clock
+    assert tables.clock.thinker.nice == 10  # the search workers' priority: the default
     await bot.close()
+    calm = SpadesBot(Config(token="t", search_nice=0), storage=storage, extensions=())
+    calm.build_services()
+    assert calm.tables.clock.thinker.nice == 0  # SEARCH_NICE=0: the bot's own priority
+    await calm.close()
 
 
 async def test_sync_only_when_the_definition_changes(storage: Storage) -> None:

@@ -69,12 +69,20 @@ def test_missing_token(tmp_path: Path, value: str | None) -> None:
         ("TIME_SCALE", "fast", "TIME_SCALE must be a number"),
         ("TIME_SCALE", "0", "positive"),
         ("DEAL_SEED", "x1", "DEAL_SEED must be an integer"),
+        ("SEARCH_NICE", "low", "SEARCH_NICE must be a whole number"),
+        ("SEARCH_NICE", "20", "SEARCH_NICE must be 0 to 19"),
+        ("SEARCH_NICE", "-1", "SEARCH_NICE must be at least 0"),
     ],
 )
 def test_malformed_values_are_one_clear_line(tmp_path: Path, name: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as info:
         Config.from_env({"DISCORD_TOKEN": "t", name: value}, dotenv_path=tmp_path / "absent.env")
     assert "\n" not in str(info.value)
+
+
+def test_the_search_workers_priority(tmp_path: Path) -> None:
+    config = Config.from_env({"DISCORD_TOKEN": "t", "SEARCH_NICE": "0"}, dotenv_path=tmp_path / "absent.env")
+    assert config.search_nice == 0 and Config(token="t").search_nice == 10
 
 
 def test_test_only_knobs(tmp_path: Path) -> None:
