@@ -38,7 +38,7 @@ import signal
 import threading
 import time
 from collections import deque
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -242,6 +242,8 @@ class Thinker:
         self.in_flight = 0  # decisions running in a worker now (read by tests and benchmarks)
         self.reviewing = 0  # hand reviews running in their worker now (`review`)
         self._start_waited = False  # a decision waited for a starting worker and timed out
+        self._outstanding = 0  # searches sent to a worker and not finished there (`outstanding`)
+        self._outstanding_lock = threading.Lock()
         self._review_pool: ProcessPoolExecutor | None = None
         self.decisions = 0
         self.fallbacks = 0
@@ -277,7 +279,9 @@ class Thinker:
         now = time.perf_counter()
         self._asked.append(now)
         least = least_search(budget)
-        queued = self.in_flight / self._workers  # ahead of it, per worker
+        # ahead of it, per worker: the decisions waiting, and those given up on that a worker has
+        # not finished yet (a busy or starved worker still owes them)
+        queued = max(self.in_flight, self.outstanding) / self._workers
         if queued * self.service + least > budget:
             return None
         share = budget / (1.0 + queued)
@@ -287,6 +291,21 @@ class Thinker:
             rate = (len(self._asked) - 1) / (now - self._asked[0])
             share = min(share, max(least, 0.8 * self._workers / rate))
         return share if share >= least else None
+
+    @property
+    def outstanding(self) -> int:
+        """Searches sent to a worker and not finished there (answered, given up on, or not)."""
+        return self._outstanding
+
+    def _count_outstanding(self, job: Future[Any]) -> None:
+        with self._outstanding_lock:
+            self._outstanding += 1
+
+        def finished(_: Future[Any]) -> None:  # (in the pool's thread, or at once if done)
+            with self._outstanding_lock:
+                self._outstanding -= 1
+
+        job.add_done_callback(finished)
 
     def _degrade(self, why: str, game: Game, seat: int, seed: int | None) -> list[Any]:
         self.degraded += 1
@@ -306,7 +325,12 @@ class Thinker:
         loop = asyncio.get_running_loop()
         ready = self.ready
         self.ready_at_decision.append(ready)
-        share = self._admit(budget) if ready else budget
+        if ready:
+            share = self._admit(budget)
+        elif self._start_waited and self.outstanding:
+            share = None  # still starting, still on the decision it timed out on: no wait again
+        else:
+            share = budget
         if share is None:
             try:
                 return self._degrade("queue", game, seat, seed)
@@ -317,9 +341,9 @@ class Thinker:
         try:
             data = game.to_dict()
             data["hand_records"] = []  # (the past hands' records: the search never reads them)
-            fut = loop.run_in_executor(
-                self._executor(), plan_in_worker, data, seat, level, seed, time.time(), budget, share
-            )
+            job = self._executor().submit(plan_in_worker, data, seat, level, seed, time.time(), budget, share)
+            self._count_outstanding(job)
+            fut = asyncio.wrap_future(job, loop=loop)
             # the search checks its clock between sampled deals; a worker's first decision also
             # starts its process (not ready yet: wait for it, as the warm-up would), but only once:
             # a worker that did not start in that time is starved of CPU, and the turns after it

@@ -256,8 +256,8 @@ async def test_a_worker_that_does_not_answer_in_time_is_not_waited_for() -> None
 
 async def test_a_worker_that_never_starts_is_waited_for_once_not_at_every_turn() -> None:
     """A worker starved of CPU before it warmed up (here: busy with a long job from the start): the
-    first decision waits ``start_wait`` for it, as for a process starting; the turns after it wait
-    only their budget and grace, not the start's seconds again."""
+    first decision waits ``start_wait`` for it, as for a process starting; while it still owes that
+    one, the turns after it are the normal bot's at once, not another wait each."""
     thinker = Thinker(workers=1, grace=0.05, start_wait=0.5)
     try:
         busy = thinker._executor().submit(time.sleep, 5.0)  # (no warm-up: it is not ready)
@@ -265,11 +265,37 @@ async def test_a_worker_that_never_starts_is_waited_for_once_not_at_every_turn()
         seat = game.seats_to_act()[0]
         for _ in range(3):
             assert _legal(game, seat, await thinker.plan(game, seat, "strong", 7, 0.05))
-        assert not thinker.ready and thinker.degraded_by["timeout"] == 3
+        assert not thinker.ready
+        assert (thinker.degraded_by["timeout"], thinker.degraded_by["queue"]) == (1, 2)
+        assert thinker.outstanding == 1  # (the first one, still queued behind the long job)
         first, *later = list(thinker.durations)[-3:]
         assert first >= 0.5  # it waited for the start once
-        assert all(d < first for d in later), thinker.durations
+        assert all(d < 0.05 for d in later), thinker.durations  # no search, no wait
         busy.cancel()
+    finally:
+        thinker.close()
+
+
+async def test_searches_given_up_on_still_count_as_the_workers_queue() -> None:
+    """A warm worker that falls behind (here: a long job) keeps the decisions given up on: the next
+    decisions see them ahead in its queue and are the normal bot's at once instead of each waiting
+    its budget and grace; once the worker has caught up, decisions are searched again."""
+    thinker = Thinker(workers=1, grace=0.05)
+    try:
+        await thinker.start()
+        assert thinker.ready
+        thinker.service = 0.3  # (its searches have taken this long: as measured at a busy table)
+        busy = thinker._executor().submit(time.sleep, 2.0)
+        game = Game.new("standard", seed=7)
+        seat = game.seats_to_act()[0]
+        for _ in range(3):
+            assert _legal(game, seat, await thinker.plan(game, seat, "strong", 7, 0.5))
+        assert thinker.degraded_by["timeout"] >= 1 and thinker.degraded_by["queue"] >= 1
+        await asyncio.wrap_future(busy)
+        await wait_until(lambda: thinker.outstanding == 0, "the worker to catch up")
+        before = thinker.degraded
+        assert _legal(game, seat, await thinker.plan(game, seat, "strong", 7, 0.5))
+        assert thinker.degraded == before  # searched again
     finally:
         thinker.close()
 
