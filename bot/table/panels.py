@@ -8,8 +8,10 @@ A panel stays near the message box when it is its player's turn: once a hand pos
 it (a new hand), or ``PUSHED_AFTER`` other posts, the player's next turn brings a fresh panel, an
 ephemeral follow-up of the latest interaction that wrote it (while that token lives), and the old
 one is edited to say it moved (``MOVED``). Without a live token, the live table's **My hand** is
-the way to a new one. Only a ``bot.safe.PrivateMessage`` (made by ``send_private``, an ephemeral message)
-can be kept here: a refresh can never write a hand to a public message.
+the way to a new one; any new panel in another message (**My hand** again, ``/spades hand``) retires
+the one it replaces the same way, so a player has one panel with buttons. Only a
+``bot.safe.PrivateMessage`` (made by ``send_private``, an ephemeral message) can be kept here: a
+refresh can never write a hand to a public message.
 """
 
 from __future__ import annotations
