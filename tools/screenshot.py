@@ -88,6 +88,10 @@ def panels(page: Page) -> Locator:
     return page.locator(".msg.ephemeral").filter(has_text="Table 1 in #spades")
 
 
+def newest_id(found: Locator) -> str | None:
+    return found.last.get_attribute("data-id") if found.count() else None
+
+
 def playable(panel: Locator) -> list[str]:
     found = panel.locator("button.dbtn[data-custom-id]").evaluate_all(
         "els => els.filter(e => !e.disabled).map(e => e.dataset.customId)"
@@ -110,9 +114,10 @@ def _act(page: Page, name: str, *, play: bool) -> bool:
         button = live(page).locator("button.dbtn", has_text="My hand")
         if not button.count():
             return False
-        before = panels(page).count()
+        before = newest_id(panels(page))
         button.dispatch_event("click")
-        wait_until("a hand panel", lambda: panels(page).count() > before)
+        # (a new panel, not a count: the one it replaces says it moved, no longer a panel)
+        wait_until("a hand panel", lambda: newest_id(panels(page)) not in (None, before))
     panel = panels(page).last
     look = panel.locator("button.dbtn", has_text="Show my cards")
     if look.count() and look.is_enabled():

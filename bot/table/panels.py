@@ -8,8 +8,10 @@ A panel stays near the message box when it is its player's turn: once a hand pos
 it (a new hand), or ``PUSHED_AFTER`` other posts, the player's next turn brings a fresh panel, an
 ephemeral follow-up of the latest interaction that wrote it (while that token lives), and the old
 one is edited to say it moved (``MOVED``). Without a live token, the live table's **My hand** is
-the way to a new one. Only a ``bot.safe.PrivateMessage`` (made by ``send_private``, an ephemeral message)
-can be kept here: a refresh can never write a hand to a public message.
+the way to a new one; any new panel in another message (**My hand** again, ``/spades hand``) retires
+the one it replaces the same way, so a player has one panel with buttons. Only a
+``bot.safe.PrivateMessage`` (made by ``send_private``, an ephemeral message) can be kept here: a
+refresh can never write a hand to a public message.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from bot.cache import TTLCache
 from bot.clock import Clock
 from bot.i18n import _, user_language
 from bot.model import Table, humans_to_act
-from bot.safe import PrivateMessage, message_of, send_private, token_since
+from bot.safe import PrivateMessage, message_of, on_ephemeral_message, send_private, token_since
 from bot.table.staleness import Staleness
 from bot.table.store import TableStore
 from bot.views.panel import hand_panel
@@ -63,6 +65,21 @@ async def open_fence(table_id: int) -> bool:
     return True
 
 
+def _elsewhere(old: PrivateMessage, new: PrivateMessage) -> bool:
+    """Whether ``new`` is a panel in another message than ``old``, sent below it: not ``old``
+    redrawn in place, not an older panel clicked and redrawn where it is, and not written after a
+    click on ``old`` itself (that click already said where the hand went)."""
+    old_id, new_id = message_of(old), message_of(new)
+    if old_id is not None and old_id == new_id:
+        return False
+    if new.message_id is None and on_ephemeral_message(new.interaction):
+        return False  # (an ephemeral panel redrawn in place)
+    clicked = getattr(new.interaction, "message", None)
+    if old_id is not None and clicked is not None and int(clicked.id) == old_id:
+        return False
+    return not (old.interaction is new.interaction and old.message_id == new.message_id)
+
+
 class HandPanels:
     """The latest ephemeral hand panel per (table, user), refreshed as the table changes."""
 
@@ -81,13 +98,19 @@ class HandPanels:
         self._hands: dict[int, int] = {}  # table id -> hand posts gone out (this process)
         self._posts: dict[int, int] = {}  # table id -> other posts gone out
         self.moved = 0  # fresh panels sent below (the benchmark, tests)
+        self.retiring: set[asyncio.Task[None]] = set()  # replaced panels being edited to say so
 
-    def remember(self, table_id: int, user_id: int, panel: PrivateMessage) -> None:
+    def remember(self, table_id: int, user_id: int, panel: PrivateMessage, *, retire: bool = True) -> None:
         """Keep a user's latest panel: only a ``PrivateMessage`` (an ephemeral message, never the
-        public message a button sits on) can be remembered, so a refresh never shows a hand."""
+        public message a button sits on) can be remembered, so a refresh never shows a hand. The
+        panel it replaces, when that is another message whose token still lives, is edited to say
+        the hand moved and loses its buttons (``retire``: False when the caller did it already)."""
         if not isinstance(panel, PrivateMessage):
             raise TypeError("only a private message (bot.safe.send_private) can hold a hand panel")
         key = (table_id, user_id)
+        previous = self._panels.get(key)
+        if retire and previous is not None and self._fresh(key) and _elsewhere(previous, panel):
+            self._retire(table_id, previous)
         self._panels.put(key, panel)
         self._shapes.pop(key, None)  # drawn by the click: redraw all next time
         message_id = message_of(panel)
@@ -102,6 +125,20 @@ class HandPanels:
         self._moving.discard(key)
         # the click that drew it showed the table as it is
         self.staleness.panel_shown(table_id, user_id, time.monotonic())
+
+    def _retire(self, table_id: int, panel: PrivateMessage) -> None:
+        """Edit a replaced panel to say where the hand went, without its buttons (soon, through its
+        own token: not counted by the global rate limit)."""
+
+        async def fence() -> bool:
+            return await self.fence(table_id)
+
+        async def job() -> None:
+            await panel.edit(MOVED, view=None, fence=fence)
+
+        task = asyncio.create_task(job(), name=f"panel-retire-{table_id}")
+        self.retiring.add(task)
+        task.add_done_callback(self.retiring.discard)
 
     def refresh(self, table_id: int, user_id: int) -> None:
         """Redraw a user's remembered panel soon (they acted by a typed command: the panel still
@@ -241,6 +278,12 @@ class HandPanels:
             if self._panels.get(key) is panel:
                 self._forget(key)
             return
+        current = self._panels.get(key)
+        if current is not None and current is not panel and _elsewhere(panel, current):
+            # replaced by a newer panel while this edit was on its way (which drew the hand on the
+            # old one again, after it was told where the hand went): told again
+            self._retire(table_id, panel)
+            return
         self.staleness.panel_shown(table_id, user_id, drawn)
 
     async def _move(self, key: Key, panel: PrivateMessage, t: Table, lang: str, drawn: float) -> bool:
@@ -256,7 +299,7 @@ class HandPanels:
             return False
         self.moved += 1
         await panel.edit(MOVED, view=None)
-        self.remember(table_id, user_id, written)
+        self.remember(table_id, user_id, written, retire=False)
         self.staleness.panel_shown(table_id, user_id, drawn)
         return True
 

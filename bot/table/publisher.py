@@ -581,4 +581,11 @@ class TablePublisher:
         posters = [t for t in self._posters.values() if not t.done()]
         if posters and drain > 0:
             await asyncio.wait(posters, timeout=drain)
-        await cancel_all([*self._renders.values(), *self._posters.values(), *self.panels.tasks.values()])
+        await cancel_all(
+            [
+                *self._renders.values(),
+                *self._posters.values(),
+                *self.panels.tasks.values(),
+                *self.panels.retiring,
+            ]
+        )

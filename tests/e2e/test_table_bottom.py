@@ -119,3 +119,26 @@ async def test_a_hand_post_is_short_and_the_deal_key_is_behind_verify(spades: Sp
         assert "python -m engine" not in text and "docs/HAND_RECORD.md" in text
         everything = [m.content for m in spades.fake.bot_messages()]
         assert not any("python -m engine verify" in x for x in everything)
+
+
+async def test_my_hand_again_retires_the_older_panel(spades: Spades) -> None:
+    """A player presses My hand twice: the first panel is edited to say where the hand went and
+    offers nothing more (no stale panel to click); the second one holds the hand and its buttons."""
+    alice = spades.users["alice"]
+    channel = spades.channel
+    async with spades.running(speed=100):
+        game = await open_and_start(spades, channel, [alice], target=100, play_seconds=600, bid_seconds=600)
+        first = await my_hand(spades, game, alice)
+        assert first.ephemeral and (first.buttons or first.selects)
+        second = await my_hand(spades, game, alice)
+        assert second.id != first.id
+
+        def retired() -> bool:
+            return first.content == MOVED and not first.buttons and not first.selects
+
+        await spades.wait_for(retired, timeout=10, what="the first panel saying where the hand went")
+        assert second.content != MOVED and (second.buttons or second.selects)
+        mine = spades.fake.ephemeral_messages(alice, channel)
+        assert [m for m in mine if m.buttons or m.selects] == [second]
+        await spades.settle()
+        await spades.check_public()

@@ -105,6 +105,11 @@ def panels(page: Page, where: str = "#spades") -> Locator:
     )
 
 
+def newest_id(found: Locator) -> str | None:
+    """The newest of ``found``'s messages, by id (None: none)."""
+    return found.last.get_attribute("data-id") if found.count() else None
+
+
 def hand_buttons(panel: Locator) -> list[tuple[str, str, bool]]:
     """(custom_id, label, enabled) of the card buttons on a panel (read at once: the panel is
     redrawn whenever the bot edits it)."""
@@ -125,7 +130,7 @@ def act(page: Page, name: str, where: str = "#spades") -> str | None:
         if hand_over(page):
             return None
         if fresh or panels(page, where).count() == 0:
-            before = panels(page, where).count()
+            before = newest_id(panels(page, where))
             my_hand = public(page).locator("button.dbtn", has_text="My hand").last
             if not my_hand.count():
                 return None  # between hands
@@ -133,7 +138,8 @@ def act(page: Page, name: str, where: str = "#spades") -> str | None:
             # button may never stay "stable" for Playwright's click checks on a loaded machine, so the
             # click is dispatched on the button as it is at that instant (as a person's click lands)
             my_hand.dispatch_event("click")
-            wait_until("a hand panel", lambda n=before: panels(page, where).count() > n)
+            # (a new panel, not a count: the one it replaces says it moved, no longer a panel)
+            wait_until("a hand panel", lambda n=before: newest_id(panels(page, where)) not in (None, n))
         # pinned by id: ".last" would follow whichever panel is newest at each step
         pid = panels(page, where).last.get_attribute("data-id")
         panel = page.locator(f'.msg[data-id="{pid}"]')
