@@ -95,6 +95,7 @@ async def test_signup_and_check_in_by_button(spades: Spades) -> None:
     assert spades.fake.take_violations() == []
 
 
+@pytest.mark.both_backends
 async def test_a_league_night_end_to_end(spades: Spades) -> None:
     """Nine players, five-handed solo: two tables and one bot seat; two short rounds played by the
     bots for the absent humans; a restart in the middle of round 2; the next night after the US DST

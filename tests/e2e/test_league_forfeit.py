@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from tests.e2e.harness import Spades, said
 from tests.e2e.leagues import (
     LEAGUE,
@@ -21,6 +23,7 @@ from tests.e2e.leagues import (
 )
 
 
+@pytest.mark.both_backends
 async def test_an_admin_forfeits_a_running_table_and_the_standings_show_it(spades: Spades) -> None:
     players = [spades.fake.add_user(f"ff{i}") for i in range(4)]
     admin = spades.users["admin"]

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import pytest
+
 from bot.league import playoffs
 from tests.e2e.harness import Spades
 from tests.e2e.leagues import (
@@ -24,6 +26,7 @@ from tests.e2e.leagues import (
 from tests.e2e.test_league_seasons import night_starts, play_night
 
 
+@pytest.mark.both_backends
 async def test_a_short_season_ends_with_a_finals_night_and_a_champion(spades: Spades) -> None:
     fake = spades.fake
     admin = spades.users["admin"]
