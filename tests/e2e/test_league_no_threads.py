@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import discord
+import pytest
 
 from tests.e2e.harness import Spades, said
 from tests.e2e.leagues import (
@@ -21,6 +22,7 @@ from tests.e2e.leagues import (
 )
 
 
+@pytest.mark.both_backends
 async def test_two_tables_without_thread_permission_play_one_after_the_other(spades: Spades) -> None:
     """Eight players (two tables) and a league channel where the bot may not create threads: the
     organiser is told when check-in opens, naming the missing permission; at the start table 1

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
 import engine
 from bot.storage.league_rows import Result
 from fakediscord import InteractionResult, Message, User
@@ -163,6 +165,7 @@ def winners_in(post: str) -> set[int]:
     return {int(u) for u in re.findall(r"<@(\d+)>", won)}
 
 
+@pytest.mark.both_backends
 async def test_a_tie_at_time_plays_one_overtime_hand_that_decides(spades: Spades) -> None:
     """The league's default time call (``overtime``): every player bids 4 in the called hand (both
     sides set: -80 to -80) and 3 in the overtime hand, which one side wins."""
@@ -189,6 +192,7 @@ async def test_a_tie_at_time_plays_one_overtime_hand_that_decides(spades: Spades
     assert spades.fake.take_violations() == []
 
 
+@pytest.mark.both_backends
 async def test_a_tie_at_time_goes_to_the_fewer_bags(spades: Spades) -> None:
     """``time_call:bags`` with bags worth no points (``bag_value=0``; at a bag a point a level score
     means level bags): every player bids 2 in the called hand, both sides make it, 40 to 40, one
