@@ -1,14 +1,18 @@
 """A league round's time is called during a hand, and the scores are level after it: the league's
-time call breaks the tie (``overtime``: one more hand decides; ``bags``: the fewer bags win, equal
-bags are a draw), end to end.
+time call breaks the tie (``overtime``: one more hand decides; ``bags``: the fewer bags win), end
+to end.
 
 Four humans play every turn from their own panels with a fixed script under the harness's deal
-seed (7): every player bids 4 in the first hand and 3 in the next, and always plays their lowest
-legal card. Under that seed the first hand sets both sides (-80 to -80: a tie whoever sits where,
-since everyone plays the same script), and the overtime hand goes to one side (-17 to -140). The
-tests move the clocks forward a little after every move, so the round's time (5 minutes) runs out
-in the middle of the first hand while no turn timer does (two minutes a turn here: nobody is
-absent, nobody's seat is played by a bot).
+seed (7): a fixed bid per hand and always their lowest legal card (by rank, then card number).
+Every player plays the same script, so the result does not depend on who sits where. The scripts
+were found by playing them on ``engine.Game.new(ruleset, seed=7, fair=True)``, the game
+``bot/table/lifecycle.py`` deals a table under the test deal seed: with everyone bidding 4 the
+first hand sets both sides (-80 to -80) and an overtime hand bid at 3 each goes to one side (-17 to
+-140); under ``bag_value=0`` everyone bidding 2 makes both sides 40 with 3 bags against 2.
+
+The tests move the bot's clock forward a little after every move, so the round's time (5 minutes)
+runs out in the middle of the first hand while no turn timer does (two minutes a turn here: nobody
+is absent, no seat is played by a bot).
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from tests.e2e.leagues import (
 
 SPEED = 10.0  # the bot's clock: a 120 s turn timer is 12 s of this process's time
 TURN_SECONDS = 120
-STEP = 10.0  # the clocks moved after each move until time is called (the round lasts 300 s)
+STEP = 10.0  # the bot's clock moved after each move until time is called (the round lasts 300 s)
 
 
 def lowest_card(panel: Message) -> str:
