@@ -193,6 +193,10 @@ async def test_a_tie_at_time_plays_one_overtime_hand_that_decides(spades: Spades
         assert "as it stood" not in played.post and "a draw" not in played.post
         assert winners_in(played.post) == {u for u, side in played.side_of.items() if side == 1}
         assert "**-17**" in played.post and "**-140**" in played.post
+        # the table's game post, in its thread: the overtime hand's winners, after two hands
+        (over,) = [m for m in played.notices("🏆 ") if m.content.startswith("🏆 ")]
+        assert "win -17 – -140 after 2 hands" in over.content, over.content
+        assert all(f"<@{u}>" in over.content for u, side in played.side_of.items() if side == 1)
     assert spades.fake.take_violations() == []
 
 
@@ -215,4 +219,7 @@ async def test_a_tie_at_time_goes_to_the_fewer_bags(spades: Spades) -> None:
         assert list(result.bags) == [3, 2]
         assert "a draw" not in played.post
         assert winners_in(played.post) == {u for u, side in played.side_of.items() if side == 1}
+        (over,) = [m for m in played.notices("🏆 ") if m.content.startswith("🏆 ")]
+        assert "win 40 – 40 after 1 hand" in over.content, over.content
+        assert all(f"<@{u}>" in over.content for u, side in played.side_of.items() if side == 1)
     assert spades.fake.take_violations() == []
