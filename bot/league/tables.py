@@ -180,10 +180,9 @@ class ServiceTables:
             log.warning("league table %s could not open: %s", league_table_id, result.code)
             return None
         note = TIME_CALL_NOTE.get(str(wanted.get("time_call", "")))
-        if where != channel_id:
-            await self._call_players(guild_id, where, title, [u for u in seats if u is not None], note)
-        elif note is not None:
-            self.tables.posts.post(result.table.id, where, note)
+        # in its thread, or (no thread permission) in the channel, where a round's later tables
+        # open one after another: each table's players are called when it opens, not only seated
+        await self._call_players(guild_id, where, title, [u for u in seats if u is not None], note)
         return where, result.table.id
 
     async def _call_players(

@@ -88,4 +88,9 @@ async def test_two_tables_without_thread_permission_play_one_after_the_other(spa
             m for m in posts_with(spades, f"table {second.table_id} ") if m.content.startswith("♠")
         ]
         assert second_opened and refused.id < over[0].id < second_opened[0].id < over[1].id
+        # each table's players were called when it opened, in the channel: table 2's too, though
+        # it opened long after the seating post
+        ready = posts_with(spades, "your table is ready")
+        assert [sorted(m.pinged) for m in ready] == [sorted(first.players), sorted(second.players)]
+        assert refused.id < ready[1].id < over[1].id
     assert spades.fake.take_violations() == []
