@@ -88,9 +88,11 @@ KEYWORDS: dict[str, Any] = {
 # --------------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=256)
 def resolve(value: discord.Locale | str | None) -> str:
     """A Discord locale (``discord.Locale.polish``, ``"en-US"``, ``"pt-BR"``, …) or a language code
-    to one of :data:`LANGUAGES`; anything unsupported (or None) is English."""
+    to one of :data:`LANGUAGES`; anything unsupported (or None) is English. (Cached: every redraw
+    of a live message or panel asks, with a few dozen distinct values.)"""
     if value is None:
         return DEFAULT
     code = value.value if isinstance(value, discord.Locale) else str(value)

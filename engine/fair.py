@@ -28,6 +28,7 @@ import hashlib
 import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 SCHEME = "sha256-v1"
 SHORT_LEN = 16  # hex digits of the commitment shown on the table (64 bits)
@@ -40,8 +41,10 @@ class DealKey:
     seed: str
     salt: str
 
-    @property
+    @cached_property
     def commitment(self) -> str:
+        """Hashed once per key: the live message shows it on every redraw, and a table's copies
+        share their key."""
         return commitment(self.seed, self.salt)
 
 

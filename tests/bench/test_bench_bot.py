@@ -89,3 +89,33 @@ def test_bad_sizes_exit_2() -> None:
     assert proc.returncode == 2 and "--tables >= 1" in proc.stderr
     proc = run("--target", "20")
     assert proc.returncode == 2 and "--target in 50..1000" in proc.stderr
+
+
+def test_real_pace_prints_the_cpu_figures_beside_the_bare_bot() -> None:
+    """``--real-pace`` at its smallest: the bot's CPU per human action and per table-minute, the bare
+    discord.py bot's for the same interactions, their ratio and the reference loop's speed, all from
+    the same run. Their shape and that they are positive, not how fast they are."""
+    proc = subprocess.run(
+        [sys.executable, str(BENCH), "--real-pace", "--tables", "2", "--seconds", "10", "--bots", "normal"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    out = json.loads(proc.stdout)
+    # 1 only for a late answer (a slow machine can cause that) or a request that broke Discord's rules
+    assert proc.returncode == (1 if out["latency"]["over_3s"] or out["violations"] else 0), proc.stderr
+    assert out["mode"] == "real-pace" and out["tables"] == 2 and out["violations"] == []
+    cpu = out["cpu"]
+    assert cpu.keys() >= {"reference_loops_per_second", "bot", "bare", "ratio_vs_bare"}
+    assert cpu["reference_loops_per_second"] > 0
+    bot, bare = cpu["bot"], cpu["bare"]
+    assert bot["actions"] > 0 and bot["cpu_seconds"] > 0
+    assert bot["per_action_ms"] > 0 and bot["per_action_reference_loops"] > 0
+    assert bot["per_table_minute_ms"] > 0 and bot["per_save_ms"] > 0
+    assert bot["idle_per_table_minute_ms"] is not None and bot["idle_per_table_minute_ms"] >= 0
+    # the bare bot answered the same window's interactions again, each once
+    assert bare is not None and bare["interactions"] == bot["actions"]
+    assert 0 < bare["answered"] <= bare["interactions"] and bare["failed"] == 0
+    assert bare["cpu_seconds"] > 0 and bare["per_action_ms"] > 0 and bare["per_action_reference_loops"] > 0
+    assert cpu["ratio_vs_bare"] > 0  # the bot's per-action figure over the bare bot's

@@ -329,3 +329,13 @@ async def test_a_changed_translation_changes_the_payload(monkeypatch: pytest.Mon
     assert before != after
     table = next(c for c in after if c["name"] == "table")
     assert table["name_localizations"]["pl"] == "stolik"
+
+
+def test_resolve_is_cached_with_the_same_answers() -> None:
+    """Every redraw resolves a locale: the answers come from a bounded cache, unchanged."""
+    i18n.resolve.cache_clear()
+    first = [i18n.resolve(v) for v in (discord.Locale.polish, "cs-CZ", None, "xx")]
+    again = [i18n.resolve(v) for v in (discord.Locale.polish, "cs-CZ", None, "xx")]
+    assert first == again == ["pl", "cs", "en", "en"]
+    info = i18n.resolve.cache_info()
+    assert info.hits >= 4 and info.maxsize is not None

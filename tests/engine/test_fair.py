@@ -231,6 +231,26 @@ def test_key_helpers() -> None:
     assert short(key.commitment) == key.commitment[:16]
 
 
+def test_a_keys_commitment_is_hashed_once_and_changes_nothing_else(monkeypatch: Any) -> None:
+    """The live message shows the commitment on every redraw: each key hashes it once."""
+    import engine.fair as fair
+
+    calls: list[tuple[str, str]] = []
+
+    def counted(seed: str, salt: str) -> str:
+        calls.append((seed, salt))
+        return commitment(seed, salt)
+
+    monkeypatch.setattr(fair, "commitment", counted)
+    key = DealKey("ab" * 32, "cd" * 16)
+    assert key.commitment == key.commitment == doc_commitment(key.seed, key.salt)
+    assert len(calls) == 1
+    # still an immutable value: equal to (and hashed like) a key that never computed it
+    same = DealKey("ab" * 32, "cd" * 16)
+    assert key == same and hash(key) == hash(same) and {key: 1}[same] == 1
+    assert DealKey("ab" * 32, "ce" * 16).commitment != key.commitment and len(calls) == 2
+
+
 def write(tmp_path: Path, rec: dict[str, Any]) -> str:
     p = tmp_path / "hand.json"
     p.write_text(json.dumps(rec))
