@@ -155,6 +155,12 @@ def least_search(budget: float) -> float:
     return min(MIN_SEARCH_SECONDS, budget / 2)
 
 
+def _result_not_wanted(fut: asyncio.Future[Any]) -> None:
+    """Done callback of a search given up on: its outcome (an error included) is read and dropped."""
+    if not fut.cancelled():
+        fut.exception()
+
+
 def lower_priority(nice: int) -> None:
     """The worker process's initializer: ``nice`` more niceness where the OS allows it, and on Linux
     the idle scheduling class (``SCHED_IDLE``).
@@ -350,11 +356,15 @@ class Thinker:
             # must not each wait seconds for it
             waits_for_start = not ready and not self._start_waited
             timeout = 2 * budget + self.start_wait if waits_for_start else budget + self.grace
-            try:
-                done, spent = await asyncio.wait_for(fut, timeout=timeout)
-            except TimeoutError:  # the worker is busy (or starved of CPU): not broken
+            # (not wait_for: a timeout would cancel the job, and a job cancelled before a worker
+            # took it would no longer count as the worker's backlog: the next turns would each
+            # wait again for a worker that cannot keep up; a late job ends as soon as it starts)
+            finished, _ = await asyncio.wait({fut}, timeout=timeout)
+            if not finished:  # the worker is busy (or starved of CPU): not broken
+                fut.add_done_callback(_result_not_wanted)
                 self._start_waited = self._start_waited or waits_for_start
                 return self._degrade("timeout", game, seat, seed)
+            done, spent = fut.result()
             if done is None:
                 return self._degrade("late", game, seat, seed)
             self.service += 0.2 * (spent - self.service)  # (of searches: a late one costs nothing)

@@ -327,7 +327,9 @@ async def test_a_hand_review_runs_in_a_worker_while_the_loop_stays_free() -> Non
     record = json.loads(
         (Path(__file__).resolve().parents[3] / "docs/examples/standard-hand.json").read_text()
     )
-    thinker = Thinker(workers=1)
+    # (nice 0: the review's worker at this process's priority, so a machine saturated by other
+    # work still gives it a share; an idle-class worker could wait behind that work indefinitely)
+    thinker = Thinker(workers=1, nice=0)
     ticks = 0
 
     async def tick() -> None:
