@@ -69,6 +69,14 @@ async def test_history_pages_replay_navigation_and_refusals(spades: Spades) -> N
         ids = [g.id for g in games]
         assert len(ids) == 9  # newest first
 
+        # /replay game: suggests the reader's latest games (Alice played them all), else the
+        # server's (Bob played none); typing a number narrows them
+        for who in (alice, bob):
+            offered = await fake.autocomplete(who, spades.channel, "replay", "game", "")
+            assert [c["value"] for c in offered] == ids, who.username
+        typed = await fake.autocomplete(alice, spades.channel, "replay", "game", f"#{ids[4]}")
+        assert ids[4] in [c["value"] for c in typed] and len(typed) < len(ids)
+
         # page 1 of 2: eight games, ◀ disabled, the position, ▶
         r = await fake.slash(bob, spades.channel, "history", where="server")
         text = await said(r)

@@ -293,9 +293,12 @@ async def test_searches_given_up_on_still_count_as_the_workers_queue() -> None:
         assert thinker.degraded_by["timeout"] >= 1 and thinker.degraded_by["queue"] >= 1
         await asyncio.wrap_future(busy)
         await wait_until(lambda: thinker.outstanding == 0, "the worker to catch up")
-        before = thinker.degraded
+        refused = thinker.degraded_by["queue"]
+        sent = len(thinker.ready_at_decision)
         assert _legal(game, seat, await thinker.plan(game, seat, "strong", 7, 0.5))
-        assert thinker.degraded == before  # searched again
+        # sent to the worker again, not refused as queued (whether a slow machine, or coverage,
+        # lets it answer within budget and grace is not this test's business)
+        assert thinker.degraded_by["queue"] == refused and len(thinker.ready_at_decision) == sent + 1
     finally:
         thinker.close()
 
