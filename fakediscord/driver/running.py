@@ -31,6 +31,9 @@ T = TypeVar("T")
 #: cannot discount.
 READY_SECONDS = 30.0
 CLOSE_SECONDS = 30.0
+#: How long (``Stopwatch`` time) ``settle`` waits for a bot to go quiet: a loaded machine spreads a
+#: burst of the bot's work (a bot's turn, its posts and redraws) over longer than a quiet one does.
+SETTLE_SECONDS = 30.0
 
 
 class Running:
@@ -111,7 +114,7 @@ class Running:
                 self.gateway.session = None
                 self.gateway.connection = None
 
-    async def settle(self, *, quiet: float | None = None, timeout: float = 10.0) -> None:
+    async def settle(self, *, quiet: float | None = None, timeout: float = SETTLE_SECONDS) -> None:
         """Wait until the bot is idle: no request in flight or undelivered event, none for ``quiet`` s.
 
         The quiet period, like the timeout, leaves out the time the process waited for a CPU: on a
