@@ -7,9 +7,21 @@ import asyncio
 import discord
 import pytest
 
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, Stopwatch
 
 from .conftest import World
+
+
+async def _bot_error(world: World) -> discord.HTTPException:
+    """The one Discord error the demo bot got. ``settle`` sees the fake's side only: a request the
+    bot is still preparing (a woken command, a loaded machine) is not in flight yet, so wait for
+    the bot to have its answer."""
+    watch = Stopwatch()
+    while not world.bot.errors:
+        assert not watch.past(30), "the bot got no error from Discord"
+        await asyncio.sleep(0.01)
+    (exc,) = world.bot.errors
+    return exc
 
 
 def _only(fake: FakeDiscord, kind: str) -> str:
@@ -23,8 +35,8 @@ async def test_over_long_message_is_rejected_with_50035(world: World) -> None:
     r = await fake.slash(world.alice, world.channel, "demo long")
     assert r.type is None  # the user saw "interaction failed"
     assert r.error is not None and "rejected: 50035" in r.error
+    exc = await _bot_error(world)
     await fake.settle()
-    (exc,) = world.bot.errors
     assert exc.status == 400 and exc.code == 50035
     assert "Must be 2000 or fewer in length" in str(exc)  # Discord's error tree, as discord.py shows it
     violations = fake.take_violations()
@@ -37,8 +49,8 @@ async def test_over_long_message_is_rejected_with_50035(world: World) -> None:
 async def test_select_with_26_options_is_rejected(world: World) -> None:
     fake = world.fake
     await fake.slash(world.alice, world.channel, "demo select26")
+    exc = await _bot_error(world)
     await fake.settle()
-    (exc,) = world.bot.errors
     assert exc.status == 400 and exc.code == 50035
     invalid = next(v for v in fake.take_violations() if v.kind == "invalid_body")
     assert any("options" in e and "(got 26)" in e for e in invalid.errors), invalid.errors
@@ -52,8 +64,8 @@ async def test_late_answer_gets_10062(world: World) -> None:
     r = await task
     assert r.type is None and "no initial response within 3 s" in (r.error or "")
     world.bot.release.set()
+    exc = await _bot_error(world)
     await fake.settle()
-    (exc,) = world.bot.errors
     assert isinstance(exc, discord.NotFound) and exc.code == 10062
     kinds = [v.kind for v in fake.take_violations()]
     assert kinds == ["no_response", "late_response"]
@@ -72,9 +84,9 @@ async def test_answer_just_inside_the_deadline_is_fine(world: World) -> None:
 async def test_double_answer_gets_40060(world: World) -> None:
     fake = world.fake
     r = await fake.slash(world.alice, world.channel, "demo double")
+    exc = await _bot_error(world)
     await fake.settle()
     assert r.type == 4 and r.content == "once"
-    (exc,) = world.bot.errors
     assert exc.status == 400 and exc.code == 40060
     assert "already been acknowledged" in _only(fake, "double_response")
     assert [m.content for m in fake.public_messages(world.channel)] == ["once"]
@@ -105,8 +117,8 @@ async def test_followups_work_for_15_minutes_then_the_token_expires(world: World
     r2 = await fake.slash(world.alice, world.channel, "demo remind")
     fake.advance_clock(minutes=15, seconds=1)
     world.bot.release.set()
+    exc = await _bot_error(world)
     await fake.settle()
-    (exc,) = world.bot.errors
     assert exc.status == 401 and exc.code == 50027
     assert r2.message is not None and r2.message.loading  # still "thinking" for the user
     assert fake.take_thinking() == [r2.record]  # the fixture would report it otherwise
