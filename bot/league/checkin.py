@@ -14,8 +14,8 @@ from bot.storage.leagues import LeagueError, LeagueRow, LeagueStore, NightRow
 from . import schedule as sch
 from . import seating, seating_proof
 from .core import Leagues, Pulse, ruleset_of, schedule_of, settings_of
+from .finals import is_finals
 from .gateway import LeagueGateway, LeagueRefusal, _utc
-from .playoffs import is_finals
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ from bot.storage.leagues import LeagueRow
 from engine.ruleset import Ruleset
 
 from . import schedule as sch
+from .finals import finals_number
 from .gateway import SeatState
-from .playoffs import finals_number
 from .results import HistoryPage
 from .service import LeagueRefusal, LeagueService, TableOutcome
 

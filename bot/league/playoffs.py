@@ -44,6 +44,7 @@ from . import schedule as sch
 from . import seating, standings
 from .core import Leagues, ScheduledEvents, ruleset_of, schedule_of, settings_of
 from .errors import LeagueInputError
+from .finals import FINALS_KEY, STATE_KEY
 from .gateway import LeagueGateway, LeagueRefusal
 from .settings import team_size
 
@@ -62,8 +63,6 @@ ORDER_LABELS = {
 SWITCH_LABELS = {"on": "Playoffs on", "off": "Playoffs off"}
 
 RULE_KEY = "playoffs"
-STATE_KEY = "playoffs_state"
-FINALS_KEY = "playoffs_finals"  # {season: its finals night's number}, kept for the seasons after
 FIELD_KEY = "playoffs_field"  # the finals night's data: who took each place
 SIZES_FIXED = (2, 4)
 SIZES_ROTATING = (4, 8)
@@ -163,20 +162,6 @@ def state_of(league: LeagueRow) -> dict[str, Any] | None:
     if isinstance(state, dict) and state.get("season") == league.season:
         return state
     return None
-
-
-def finals_number(league: LeagueRow, season: int | None = None) -> int | None:
-    """The finals night's number in ``season`` (not a night of the standings), if it has one."""
-    season = season or league.season
-    state = league.settings.get(STATE_KEY)
-    if isinstance(state, dict) and state.get("season") == season:
-        return int(state["night"])
-    number = (league.settings.get(FINALS_KEY) or {}).get(str(season))
-    return int(number) if number is not None else None
-
-
-def is_finals(league: LeagueRow, night: NightRow) -> bool:
-    return night.season == league.season and finals_number(league) == night.number
 
 
 # --- qualifying --------------------------------------------------------------------------------

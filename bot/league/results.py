@@ -19,6 +19,7 @@ from . import attendance, seating, standings
 from . import schedule as sch
 from .core import ruleset_of, schedule_of, settings_of
 from .duplicate import Duplicate
+from .finals import finals_number
 from .gateway import (
     LeagueGateway,
     LeagueRefusal,
@@ -29,7 +30,6 @@ from .gateway import (
     night_status,
     seating_label,
 )
-from .playoffs import finals_number
 from .ratings import rate_stored
 from .settings import time_call_label
 

@@ -21,8 +21,9 @@ from engine.seating_record import round_record
 from . import duplicate, seating, seating_proof
 from .checkin import Checkin
 from .core import Pulse, ScheduledEvents, ruleset_of, settings_of, table_ruleset
+from .finals import is_finals
 from .gateway import LeagueGateway, TableOutcome, _unix, _utc
-from .playoffs import Playoffs, is_finals
+from .playoffs import Playoffs
 from .ratings import Rating
 from .results import Results
 from .settings import team_size

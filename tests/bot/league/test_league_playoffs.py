@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from bot.league import playoffs, standings
+from bot.league.finals import finals_number
 from bot.league.playoffs import PlayoffError, PlayoffRule, matches, pair_sides, qualify, take_places, winner
 from bot.league.schedule import Schedule
 from bot.league.service import LeagueRefusal, LeagueService, TableOutcome
@@ -219,7 +220,7 @@ async def test_a_season_ends_with_finals_and_the_final_names_the_champion(
     assert len(gateway.posted("winner of the final")) == 1  # once
     # a new season: the last one's finals stay out of its standings (its CSV export reads them)
     league = await service.new_season(league, ADMIN)
-    assert playoffs.finals_number(league, 1) == 2 and playoffs.state_of(league) is None
+    assert finals_number(league, 1) == 2 and playoffs.state_of(league) is None
     assert len(service.schedule_of(league).nights()) == 1  # as long as the last regular season
     rows, held = await service.standings_rows(league, 1)
     assert held == 1 and sum(r.games for r in rows) == 4
